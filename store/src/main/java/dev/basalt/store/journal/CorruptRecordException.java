@@ -1,0 +1,15 @@
+package dev.basalt.store.journal;
+
+/** A record or structure on disk failed its checksum or a structural check. */
+public class CorruptRecordException extends StoreException {
+    private final long address;
+
+    public CorruptRecordException(long address, String message) {
+        super(message + " (record address " + Addresses.describe(address) + ")");
+        this.address = address;
+    }
+
+    public long address() {
+        return address;
+    }
+}

@@ -1,0 +1,12 @@
+package dev.basalt.store.journal;
+
+/** Base of every error Basalt's storage layer raises; unchecked, with a message a user can act on. */
+public class StoreException extends RuntimeException {
+    public StoreException(String message) {
+        super(message);
+    }
+
+    public StoreException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}
