@@ -1,0 +1,99 @@
+package dev.basalt.store.journal;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Encodes the RW allocator's state record: file end, the oldest readable commit point, the region
+ * table (each region's bitmap is its own record, rewritten only when the region changed), the free
+ * extents and the deferred frees. See docs/FORMAT.md, "Allocator state record".
+ */
+final class AllocatorStateCodec {
+    static final int VERSION = 1;
+    private static final int REGION_BYTES = 1 + 8 + 4 + 8 + 4;
+
+    record RegionEntry(int classIndex, long offset, int slotCount, long bitmapAddress, int bitmapCrc) {
+    }
+
+    record Decoded(long fileEnd, long oldestReadable, List<RegionEntry> regions, List<long[]> freeExtents,
+                   List<DeferredFrees.Group> groups) {
+    }
+
+    private AllocatorStateCodec() {
+    }
+
+    static int size(SlotAllocator a, DeferredFrees d, int extraGroupEntries) {
+        long n = 1 + 8 + 8 + 4 + (long) REGION_BYTES * a.regions.size() + 4 + 16L * a.freeExtents.size() + 4;
+        for (DeferredFrees.Group g : d.groups()) {
+            n += 20 + 8L * g.addresses().length;
+        }
+        n += 20 + 8L * extraGroupEntries;
+        if (n > RecordStore.MAX_RECORD_BYTES) {
+            throw new StoreException("allocator state of " + n + " bytes exceeds the record limit");
+        }
+        return (int) n;
+    }
+
+    static ByteBuffer encode(SlotAllocator a, DeferredFrees d, long oldestReadable) {
+        ByteBuffer b = ByteBuffer.allocate(size(a, d, 0) - 20);
+        b.put((byte) VERSION).putLong(a.fileEnd).putLong(oldestReadable).putInt(a.regions.size());
+        for (Region r : a.regions.values()) {
+            b.put((byte) r.classIndex).putLong(r.offset).putInt(r.slotCount).putLong(r.bitmapAddress).putInt(r.bitmapCrc);
+        }
+        b.putInt(a.freeExtents.size());
+        for (Map.Entry<Long, Long> e : a.freeExtents.entrySet()) {
+            b.putLong(e.getKey()).putLong(e.getValue());
+        }
+        b.putInt(d.groupCount());
+        for (DeferredFrees.Group g : d.groups()) {
+            b.putLong(g.commit()).putLong(g.commitTime()).putInt(g.addresses().length);
+            for (long x : g.addresses()) {
+                b.putLong(x);
+            }
+        }
+        return b.flip();
+    }
+
+    static Decoded decode(ByteBuffer b, long address) {
+        try {
+            int version = b.get() & 0xff;
+            if (version != VERSION) {
+                throw new CorruptRecordException(address, "allocator state version " + version + " is unknown");
+            }
+            long fileEnd = b.getLong();
+            long oldestReadable = b.getLong();
+            int n = b.getInt();
+            List<RegionEntry> regions = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                int c = b.get() & 0xff;
+                if (c >= SizeClasses.SLOT_BYTES.length) {
+                    throw new CorruptRecordException(address, "allocator state names size class " + c);
+                }
+                regions.add(new RegionEntry(c, b.getLong(), b.getInt(), b.getLong(), b.getInt()));
+            }
+            int e = b.getInt();
+            List<long[]> extents = new ArrayList<>(e);
+            for (int i = 0; i < e; i++) {
+                extents.add(new long[]{b.getLong(), b.getLong()});
+            }
+            int g = b.getInt();
+            List<DeferredFrees.Group> groups = new ArrayList<>(g);
+            for (int i = 0; i < g; i++) {
+                long commit = b.getLong();
+                long time = b.getLong();
+                long[] addrs = new long[b.getInt()];
+                long bytes = 0;
+                for (int j = 0; j < addrs.length; j++) {
+                    addrs[j] = b.getLong();
+                    bytes += Addresses.span(addrs[j]);
+                }
+                groups.add(new DeferredFrees.Group(commit, time, addrs, bytes));
+            }
+            return new Decoded(fileEnd, oldestReadable, regions, extents, groups);
+        } catch (java.nio.BufferUnderflowException | NegativeArraySizeException ex) {
+            throw new CorruptRecordException(address, "allocator state record is truncated");
+        }
+    }
+}

@@ -1,0 +1,518 @@
+package dev.basalt.store.journal;
+
+import dev.basalt.store.io.Checksums;
+import dev.basalt.store.io.LongArray;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * One journal file: a header, two alternating root blocks and checksummed records (see
+ * docs/FORMAT.md). It is the {@link RecordStore} every index of a store lives in.
+ *
+ * <p>Concurrency: one writer thread calls {@link #write}, {@link #free}, {@link #commit} and
+ * {@link #abort}; any number of threads call {@link #read} and {@link #pin} concurrently.
+ *
+ * <p>Durability: {@link #commit} writes every record and the allocator state, forces the file,
+ * then writes the root block of the new commit into the slot the previous-but-one commit used and
+ * forces again. Until that root block is on disk the previous commit is the one a restart finds,
+ * and nothing that commit point can see has been overwritten: space freed by a commit is released
+ * only after that commit is durable and no pinned or retained commit point can see it.
+ */
+public final class Journal implements RecordStore, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Journal.class);
+    static final long DATA_START = RootBlock.FIRST_OFFSET + 2L * RootBlock.SIZE;
+    private static final int RECORD_HEADER = 8;
+
+    private final JournalFile file;
+    private final JournalHeader header;
+    private final JournalConfig config;
+    private final ReaderRegistry readers = new ReaderRegistry();
+    private RootBlock committed;
+    private SlotAllocator alloc;
+    private DeferredFrees deferred;
+    private LongArray pendingFrees = new LongArray();
+    private long appendEnd;
+    private long oldestReadable;
+    private boolean closed;
+
+    private Journal(JournalFile file, JournalHeader header, JournalConfig config) {
+        this.file = file;
+        this.header = header;
+        this.config = config;
+    }
+
+    /** Opens the journal at {@code path}, creating an empty one (in {@code config.mode()}) if absent. */
+    public static Journal open(Path path, JournalConfig config) {
+        if (!Files.exists(path)) {
+            create(path, config);
+        }
+        JournalFile f = JournalFile.open(path, false);
+        try {
+            ByteBuffer hb = ByteBuffer.allocate(JournalHeader.SIZE);
+            f.read(hb, 0);
+            JournalHeader h = JournalHeader.decode(hb.flip(), path.toString());
+            Journal j = new Journal(f, h, config);
+            j.recover();
+            return j;
+        } catch (RuntimeException e) {
+            f.close();
+            throw e;
+        }
+    }
+
+    /** Writes a new empty journal atomically: a crash while creating leaves no half-made file. */
+    private static void create(Path path, JournalConfig config) {
+        Path tmp = path.resolveSibling(path.getFileName() + ".creating");
+        try {
+            Files.deleteIfExists(tmp);
+            if (path.getParent() != null) {
+                Files.createDirectories(path.getParent());
+            }
+        } catch (IOException e) {
+            throw new StoreException("cannot create journal " + path + ": " + e, e);
+        }
+        UUID id = UUID.randomUUID();
+        long now = System.currentTimeMillis();
+        try (JournalFile f = JournalFile.open(tmp, true)) {
+            f.write(new JournalHeader(JournalHeader.CURRENT_VERSION, config.mode(), id, now).encode(), 0);
+            for (int slot = 0; slot < 2; slot++) {
+                RootBlock empty = new RootBlock(0, now, NULL, 0, NULL, 0, DATA_START, id);
+                f.write(empty.encode(), RootBlock.FIRST_OFFSET + slot * (long) RootBlock.SIZE);
+            }
+            f.force();
+        }
+        try {
+            Files.move(tmp, path, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new StoreException("cannot create journal " + path + ": " + e, e);
+        }
+    }
+
+    /** Picks the newest valid root block whose state loads, falling back to the other one. */
+    private void recover() {
+        long size = file.size();
+        RootBlock[] candidates = new RootBlock[2];
+        String[] reasons = new String[2];
+        for (int slot = 0; slot < 2; slot++) {
+            ByteBuffer b = ByteBuffer.allocate(RootBlock.SIZE);
+            int n = file.read(b, RootBlock.FIRST_OFFSET + slot * (long) RootBlock.SIZE);
+            b.flip();
+            String[] why = new String[1];
+            RootBlock r = n < RootBlock.SIZE ? null : RootBlock.decode(b, header.storeId(), why);
+            if (n < RootBlock.SIZE) {
+                why[0] = "missing (file is " + size + " bytes)";
+            } else if (r != null && r.fileEnd() > size) {
+                why[0] = "commit " + r.commitCounter() + " needs " + r.fileEnd() + " bytes but the file has " + size + " (truncated)";
+                r = null;
+            }
+            candidates[slot] = r;
+            reasons[slot] = why[0];
+        }
+        int first = pickNewer(candidates);
+        for (int attempt = 0; attempt < 2; attempt++) {
+            int slot = attempt == 0 ? first : 1 - first;
+            RootBlock r = candidates[slot];
+            if (r == null) {
+                continue;
+            }
+            try {
+                load(r);
+                if (attempt > 0 || candidates[1 - slot] == null) {
+                    String other = reasons[1 - slot] != null ? reasons[1 - slot] : "could not be loaded";
+                    if (r.commitCounter() > 0 || candidates[1 - slot] != null || reasons[1 - slot] != null) {
+                        LOG.warn("{}: root block {} {}; opened commit {} from the other root block",
+                                file.path(), 1 - slot, other, r.commitCounter());
+                    }
+                }
+                return;
+            } catch (CorruptRecordException e) {
+                reasons[slot] = "commit " + r.commitCounter() + " does not load: " + e.getMessage();
+                candidates[slot] = null;
+            }
+        }
+        throw new StoreException(file.path() + " has no valid commit point: root block 0 " + reasons[0]
+                + "; root block 1 " + reasons[1] + ". Restore the store from a backup.");
+    }
+
+    private static int pickNewer(RootBlock[] c) {
+        if (c[0] == null) {
+            return 1;
+        }
+        if (c[1] == null) {
+            return 0;
+        }
+        return c[0].commitCounter() >= c[1].commitCounter() ? 0 : 1;
+    }
+
+    /** Makes {@code r} the committed state and rebuilds the allocator from it. */
+    private void load(RootBlock r) {
+        DeferredFrees d = new DeferredFrees();
+        if (header.mode() == JournalMode.WORM) {
+            appendEnd = r.fileEnd();
+        } else {
+            SlotAllocator a = new SlotAllocator(r.fileEnd());
+            long readable = 0;
+            if (r.allocatorState() != NULL) {
+                AllocatorStateCodec.Decoded s = AllocatorStateCodec.decode(read(r.allocatorState(), r.allocatorStateCrc()),
+                        r.allocatorState());
+                a.fileEnd = s.fileEnd();
+                readable = s.oldestReadable();
+                for (AllocatorStateCodec.RegionEntry e : s.regions()) {
+                    ByteBuffer bits = read(e.bitmapAddress(), e.bitmapCrc());
+                    long[] words = new long[bits.remaining() / 8];
+                    bits.asLongBuffer().get(words);
+                    Region region = new Region(e.classIndex(), e.offset(), e.slotCount(), BitSet.valueOf(words));
+                    region.bitmapAddress = e.bitmapAddress();
+                    region.bitmapCrc = e.bitmapCrc();
+                    a.addRegion(region);
+                }
+                for (long[] ext : s.freeExtents()) {
+                    a.freeExtents.put(ext[0], ext[1]);
+                }
+                s.groups().forEach(d::add);
+            }
+            alloc = a;
+            oldestReadable = Math.max(oldestReadable, readable);
+        }
+        deferred = d;
+        pendingFrees = new LongArray();
+        committed = r;
+        releaseEligible();
+    }
+
+    // ---- RecordStore ----
+
+    @Override
+    public long write(ByteBuffer payload) {
+        int len = payload.remaining();
+        if (len > MAX_RECORD_BYTES) {
+            throw new StoreException("a record of " + len + " bytes exceeds the limit of " + MAX_RECORD_BYTES);
+        }
+        long address;
+        synchronized (this) {
+            ensureOpen();
+            address = allocate(len + RECORD_HEADER);
+        }
+        writeAt(address, payload);
+        return address;
+    }
+
+    private long allocate(int bytes) {
+        if (header.mode() == JournalMode.RW) {
+            return alloc.allocate(bytes);
+        }
+        long span = ((bytes + (long) Addresses.UNIT - 1) / Addresses.UNIT) * Addresses.UNIT;
+        long address = Addresses.of(appendEnd, span);
+        appendEnd += span;
+        return address;
+    }
+
+    private int writeAt(long address, ByteBuffer payload) {
+        int len = payload.remaining();
+        int crc = Checksums.crc32c(payload);
+        ByteBuffer b = ByteBuffer.allocate(RECORD_HEADER + len);
+        b.putInt(len).putInt(crc).put(payload.duplicate()).flip();
+        file.write(b, Addresses.offset(address));
+        return crc;
+    }
+
+    @Override
+    public ByteBuffer read(long address, int expectedChecksum) {
+        long off = Addresses.offset(address);
+        int span = Addresses.span(address);
+        if (address == NULL || off < DATA_START) {
+            throw new CorruptRecordException(address, "not a record address in " + file.path());
+        }
+        ByteBuffer b = ByteBuffer.allocate(span);
+        int n = file.read(b, off);
+        if (n < RECORD_HEADER) {
+            throw new CorruptRecordException(address, "record lies beyond the end of " + file.path() + " (truncated file?)");
+        }
+        int len = b.getInt(0);
+        int stored = b.getInt(4);
+        if (len < 0 || len > span - RECORD_HEADER || len > n - RECORD_HEADER) {
+            throw new CorruptRecordException(address, "record length " + len + " does not fit its slot in " + file.path());
+        }
+        int actual = Checksums.crc32c(b.array(), RECORD_HEADER, len);
+        if (actual != stored || stored != expectedChecksum) {
+            throw new CorruptRecordException(address, String.format(
+                    "checksum mismatch in %s: expected %08x, record header %08x, data %08x", file.path(),
+                    expectedChecksum, stored, actual));
+        }
+        return ByteBuffer.wrap(b.array(), RECORD_HEADER, len).slice();
+    }
+
+    @Override
+    public synchronized void free(long address) {
+        ensureOpen();
+        if (header.mode() == JournalMode.WORM) {
+            return;
+        }
+        if (alloc.isFresh(address)) {
+            alloc.release(address);
+        } else {
+            pendingFrees.add(address);
+        }
+    }
+
+    // ---- commits ----
+
+    public synchronized CommitPoint lastCommit() {
+        ensureOpen();
+        return point(committed);
+    }
+
+    private static CommitPoint point(RootBlock r) {
+        return new CommitPoint(r.commitCounter(), r.commitTime(), r.commitRecord(), r.commitRecordCrc());
+    }
+
+    /**
+     * Makes everything written so far durable as the next commit point, whose commit record is
+     * {@code record}. Time is made monotonic. On failure the journal is back at the previous commit
+     * point and the exception says why.
+     */
+    public synchronized CommitPoint commit(long record, int recordCrc, long timeMillis) {
+        ensureOpen();
+        long counter = committed.commitCounter() + 1;
+        long time = Math.max(timeMillis, committed.commitTime());
+        try {
+            long stateAddress = NULL;
+            int stateCrc = 0;
+            long end;
+            if (header.mode() == JournalMode.RW) {
+                long[] state = writeAllocatorState(counter, time);
+                stateAddress = state[0];
+                stateCrc = (int) state[1];
+                end = alloc.fileEnd;
+            } else {
+                end = appendEnd;
+            }
+            if (file.size() < end) {
+                file.write(ByteBuffer.allocate(1), end - 1);
+            }
+            if (config.durable()) {
+                file.force();
+            }
+            RootBlock root = new RootBlock(counter, time, record, recordCrc, stateAddress, stateCrc, end, header.storeId());
+            file.write(root.encode(), RootBlock.offsetOf(counter));
+            if (config.durable()) {
+                file.force();
+            }
+            committed = root;
+        } catch (RuntimeException e) {
+            rollbackAfterFailure(e);
+            throw e;
+        }
+        pendingFrees = new LongArray();
+        if (alloc != null) {
+            alloc.markCommitted();
+        }
+        releaseEligible();
+        readers.warnOld(config.readerWarnAge());
+        return point(committed);
+    }
+
+    /** Writes changed region bitmaps and the state record; returns {address, crc} of the latter. */
+    private long[] writeAllocatorState(long counter, long time) {
+        LongArray freed = pendingFrees;
+        if (committed.allocatorState() != NULL) {
+            freed.add(committed.allocatorState());
+        }
+        Map<Region, Long> bitmapSlots = new HashMap<>();
+        long stateSlot = NULL;
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (Region r : alloc.dirty.toArray(new Region[0])) {
+                if (!bitmapSlots.containsKey(r)) {
+                    if (r.bitmapAddress != NULL) {
+                        freed.add(r.bitmapAddress);
+                        r.bitmapAddress = NULL;
+                    }
+                    bitmapSlots.put(r, alloc.allocate(r.bitmapBytes() + RECORD_HEADER));
+                    changed = true;
+                }
+            }
+            int need = AllocatorStateCodec.size(alloc, deferred, freed.size()) + RECORD_HEADER;
+            if (stateSlot == NULL || Addresses.span(stateSlot) < need) {
+                if (stateSlot != NULL) {
+                    alloc.release(stateSlot);
+                }
+                stateSlot = alloc.allocate(need + need / 4 + 256);
+                changed = true;
+            }
+        }
+        deferred.add(counter, time, freed);
+        for (Map.Entry<Region, Long> e : bitmapSlots.entrySet()) {
+            Region r = e.getKey();
+            long[] words = r.used.toLongArray();
+            ByteBuffer b = ByteBuffer.allocate(r.bitmapBytes());
+            b.asLongBuffer().put(words);
+            r.bitmapCrc = writeAt(e.getValue(), b);
+            r.bitmapAddress = e.getValue();
+        }
+        ByteBuffer state = AllocatorStateCodec.encode(alloc, deferred, oldestReadable);
+        int crc = writeAt(stateSlot, state);
+        return new long[]{stateSlot, crc & 0xffffffffL};
+    }
+
+    /** Discards everything written and freed since the last commit. */
+    public synchronized void abort() {
+        ensureOpen();
+        load(committed);
+    }
+
+    private void rollbackAfterFailure(RuntimeException cause) {
+        try {
+            recover();
+        } catch (RuntimeException e) {
+            cause.addSuppressed(e);
+            closed = true;
+            file.close();
+        }
+    }
+
+    // ---- readers and space ----
+
+    /**
+     * Pins a commit point for reading. Fails with a clear message if the commit point is newer than
+     * the last commit or its space has already been recycled.
+     */
+    public synchronized ReadPin pin(CommitPoint commit) {
+        ensureOpen();
+        if (commit.counter() > committed.commitCounter()) {
+            throw new StoreException("commit point " + commit.counter() + " does not exist yet (last is "
+                    + committed.commitCounter() + ")");
+        }
+        if (commit.counter() < oldestReadable) {
+            throw new StoreException("commit point " + commit.counter() + " is no longer readable: its space was "
+                    + "recycled (the oldest readable commit point is " + oldestReadable
+                    + "; a longer history retention keeps more)");
+        }
+        return new ReadPin(this, readers.pin(commit.counter()), commit);
+    }
+
+    synchronized void unpin(long id) {
+        if (readers.unpin(id) && !closed) {
+            releaseEligible();
+        }
+    }
+
+    /** Recycles the space of every deferred free that no retained or pinned commit point can see. */
+    public synchronized void releaseEligible() {
+        if (header.mode() == JournalMode.WORM) {
+            return;
+        }
+        long now = System.currentTimeMillis();
+        long min = readers.minPinned();
+        long retention = config.historyRetention().toMillis();
+        DeferredFrees.Group g;
+        while ((g = deferred.pollReleasable(min, now, retention)) != null) {
+            for (long a : g.addresses()) {
+                alloc.release(a);
+            }
+            oldestReadable = Math.max(oldestReadable, g.commit());
+        }
+    }
+
+    public synchronized long oldestReadableCommit() {
+        return oldestReadable;
+    }
+
+    public synchronized JournalStats stats() {
+        ensureOpen();
+        boolean rw = header.mode() == JournalMode.RW;
+        long min = readers.minPinned();
+        return new JournalStats(header.mode(), committed.commitCounter(), committed.commitTime(), file.size(),
+                rw ? alloc.bytesInUse() : appendEnd - DATA_START,
+                rw ? deferred.bytes() : 0,
+                rw && min != Long.MAX_VALUE ? deferred.bytesPinned(min) : 0,
+                readers.count(), min == Long.MAX_VALUE ? -1 : min, oldestReadable,
+                rw ? alloc.regions.size() : 0);
+    }
+
+    public JournalMode mode() {
+        return header.mode();
+    }
+
+    public UUID storeId() {
+        return header.storeId();
+    }
+
+    public Path path() {
+        return file.path();
+    }
+
+    /**
+     * Checks the allocator against the records a verifier found reachable from the last commit
+     * point (call right after a commit, with no transaction open): every reachable record must be
+     * in use and not queued for release, and the space in use must be exactly reachable records,
+     * deferred frees and allocator metadata, so nothing leaks. Returns the bytes accounted for.
+     */
+    public synchronized long auditSpace(LongArray reachable) {
+        ensureOpen();
+        if (header.mode() == JournalMode.WORM) {
+            return appendEnd - DATA_START;
+        }
+        java.util.HashSet<Long> seen = new java.util.HashSet<>();
+        long bytes = 0;
+        for (int i = 0; i < reachable.size(); i++) {
+            bytes += account(reachable.get(i), seen, "reachable");
+        }
+        for (DeferredFrees.Group g : deferred.groups()) {
+            for (long a : g.addresses()) {
+                bytes += account(a, seen, "deferred free of commit " + g.commit());
+            }
+        }
+        if (committed.allocatorState() != NULL) {
+            bytes += account(committed.allocatorState(), seen, "allocator state");
+        }
+        for (Region r : alloc.regions.values()) {
+            bytes += account(r.bitmapAddress, seen, "region bitmap");
+        }
+        long inUse = alloc.bytesInUse();
+        if (bytes != inUse) {
+            throw new StoreException(file.path() + ": " + inUse + " bytes are in use but only " + bytes
+                    + " are reachable, deferred or metadata (" + (inUse - bytes) + " bytes leaked)");
+        }
+        return bytes;
+    }
+
+    private long account(long address, java.util.Set<Long> seen, String what) {
+        if (!seen.add(address)) {
+            throw new CorruptRecordException(address, what + " is referenced twice (double free or shared record)");
+        }
+        if (!alloc.isInUse(address)) {
+            throw new CorruptRecordException(address, what + " lies in space the allocator counts as free");
+        }
+        return Addresses.span(address);
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new StoreException("journal " + file.path() + " is closed");
+        }
+    }
+
+    public synchronized boolean isOpen() {
+        return !closed;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (!closed) {
+            closed = true;
+            file.close();
+        }
+    }
+}

@@ -1,0 +1,11 @@
+package dev.basalt.store.journal;
+
+import java.nio.file.Path;
+
+/** Another process (or another open store in this one) holds the journal. */
+public class JournalLockedException extends StoreException {
+    public JournalLockedException(Path path) {
+        super("journal " + path + " is already open in another process or store (its OS file lock is held);"
+                + " close that store first, or open a copy");
+    }
+}

@@ -1,0 +1,27 @@
+package dev.basalt.store.journal;
+
+/**
+ * Holds a commit point readable: until closed, no space that commit point can see is recycled.
+ * Closing twice is harmless. Readers must close their pins (try-with-resources); a pin held longer
+ * than the configured reader age is logged.
+ */
+public final class ReadPin implements AutoCloseable {
+    private final Journal journal;
+    private final long id;
+    private final CommitPoint commit;
+
+    ReadPin(Journal journal, long id, CommitPoint commit) {
+        this.journal = journal;
+        this.id = id;
+        this.commit = commit;
+    }
+
+    public CommitPoint commit() {
+        return commit;
+    }
+
+    @Override
+    public void close() {
+        journal.unpin(id);
+    }
+}

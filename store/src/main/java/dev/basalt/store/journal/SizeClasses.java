@@ -1,0 +1,42 @@
+package dev.basalt.store.journal;
+
+/**
+ * The slot sizes of the RW allocator. Steps of about 1.5x keep the space lost to rounding near 20%
+ * on average; a record needs its payload plus the 8-byte record header. Anything larger than the
+ * largest slot is stored in a contiguous extent. See docs/FORMAT.md, "RW allocation".
+ */
+final class SizeClasses {
+    static final int[] SLOT_BYTES = {64, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192};
+    static final int MAX_SLOT = SLOT_BYTES[SLOT_BYTES.length - 1];
+    /** Extents are rounded up to this many bytes so freed ones fit later ones more often. */
+    static final int EXTENT_GRAIN = 4096;
+    /** A region's bitmap must fit one 4 KiB slot: at most 32,768 slots a region. */
+    static final int MAX_SLOTS_PER_REGION = 32_768;
+    static final long MIN_REGION_BYTES = 64 * 1024;
+    static final long MAX_REGION_BYTES = 4L * 1024 * 1024;
+
+    private SizeClasses() {
+    }
+
+    /** Index of the smallest class holding {@code span} bytes, or -1 if it needs an extent. */
+    static int classFor(int span) {
+        for (int i = 0; i < SLOT_BYTES.length; i++) {
+            if (SLOT_BYTES[i] >= span) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Slots for the next region of a class that already has {@code bytesInClass} bytes of regions:
+     * regions grow with the class (a quarter of it), so small stores stay small and large ones keep
+     * their region table short.
+     */
+    static int slotsForNewRegion(int classIndex, long bytesInClass) {
+        int slot = SLOT_BYTES[classIndex];
+        long bytes = Math.max(MIN_REGION_BYTES, Math.min(MAX_REGION_BYTES, bytesInClass / 4));
+        long slots = Math.max(8, Math.min(MAX_SLOTS_PER_REGION, bytes / slot));
+        return (int) slots;
+    }
+}
