@@ -402,6 +402,12 @@ public final class Journal implements RecordStore, AutoCloseable {
         return new ReadPin(this, readers.pin(commit.counter()), commit);
     }
 
+    /** Pins the last commit point; atomic with respect to commits and releases. */
+    public synchronized ReadPin pinLatest() {
+        ensureOpen();
+        return new ReadPin(this, readers.pin(committed.commitCounter()), point(committed));
+    }
+
     synchronized void unpin(long id) {
         if (readers.unpin(id) && !closed) {
             releaseEligible();

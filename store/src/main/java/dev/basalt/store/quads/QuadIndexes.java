@@ -1,0 +1,112 @@
+package dev.basalt.store.quads;
+
+import dev.basalt.store.btree.BTree;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * The statement indices of one statement set (explicit or inferred): the same quads in several key
+ * orders, kept identical. Writes go to every order; a read picks the order in which the pattern's
+ * bound positions form the longest key prefix. Term id 0 means "unbound" in a pattern; the default
+ * graph has its own reserved context id, so it is never confused with "any graph".
+ */
+public final class QuadIndexes {
+    private static final byte[] NO_VALUE = new byte[0];
+    private final List<QuadOrder> orders;
+    private final List<BTree> trees = new ArrayList<>();
+
+    /**
+     * @param orders the key orders (the first is the primary one, used for membership tests)
+     * @param tree   the B+tree holding a given order, for reading or writing
+     */
+    public QuadIndexes(List<QuadOrder> orders, Function<QuadOrder, BTree> tree) {
+        if (orders.isEmpty()) {
+            throw new IllegalArgumentException("at least one statement index order is needed");
+        }
+        this.orders = List.copyOf(orders);
+        for (QuadOrder o : this.orders) {
+            trees.add(tree.apply(o));
+        }
+    }
+
+    /** Adds a quad (ids in S, P, O, C positions); returns false if it was present. */
+    public boolean add(long[] quad) {
+        byte[] key = orders.get(0).key(quad);
+        if (trees.get(0) != null && trees.get(0).containsKey(key)) {
+            return false;
+        }
+        for (int i = 0; i < orders.size(); i++) {
+            trees.get(i).put(i == 0 ? key : orders.get(i).key(quad), NO_VALUE);
+        }
+        return true;
+    }
+
+    /** Removes a quad; returns false if it was absent. */
+    public boolean remove(long[] quad) {
+        if (trees.get(0) == null || trees.get(0).remove(orders.get(0).key(quad)) == null) {
+            return false;
+        }
+        for (int i = 1; i < orders.size(); i++) {
+            trees.get(i).remove(orders.get(i).key(quad));
+        }
+        return true;
+    }
+
+    public boolean contains(long[] quad) {
+        return trees.get(0) != null && trees.get(0).containsKey(orders.get(0).key(quad));
+    }
+
+    public long size() {
+        return trees.get(0) == null ? 0 : trees.get(0).size();
+    }
+
+    /** Index of the order serving the pattern with the longest bound prefix. */
+    public int bestOrder(long[] pattern) {
+        int best = 0;
+        int bestPrefix = -1;
+        for (int i = 0; i < orders.size(); i++) {
+            int p = orders.get(i).boundPrefix(pattern);
+            if (p > bestPrefix) {
+                best = i;
+                bestPrefix = p;
+            }
+        }
+        return best;
+    }
+
+    public QuadCursor scan(long[] pattern) {
+        int i = bestOrder(pattern);
+        QuadOrder o = orders.get(i);
+        BTree t = trees.get(i);
+        return new QuadCursor(t == null ? null : t.cursor(o.lowerBound(pattern), o.upperBound(pattern)), o, pattern);
+    }
+
+    /**
+     * Number of quads matching the pattern. Exact and O(log n) when an order has all bound positions
+     * as its prefix (the default orders serve every pattern this way); otherwise the prefix range is
+     * scanned and checked.
+     */
+    public long count(long[] pattern) {
+        int i = bestOrder(pattern);
+        QuadOrder o = orders.get(i);
+        BTree t = trees.get(i);
+        if (t == null) {
+            return 0;
+        }
+        if (o.boundPrefix(pattern) == QuadOrder.boundCount(pattern)) {
+            return t.rangeCount(o.lowerBound(pattern), o.upperBound(pattern));
+        }
+        long n = 0;
+        QuadCursor c = scan(pattern);
+        while (c.next()) {
+            n++;
+        }
+        return n;
+    }
+
+    public List<QuadOrder> orders() {
+        return orders;
+    }
+}
