@@ -33,7 +33,7 @@ final class DirtyInternal extends DirtyNode implements InternalNode {
     static DirtyInternal copyOf(InternalPage page, int capacity) {
         DirtyInternal copy = new DirtyInternal(Math.max(capacity, page.size() + 1));
         for (int i = 0; i < page.size(); i++) {
-            copy.appendClean(i == 0 ? null : page.separator(i), page.childAddress(i), page.childChecksum(i),
+            copy.appendClean(i == 0 ? null : page.separator(i - 1), page.childAddress(i), page.childChecksum(i),
                     page.childEntries(i));
         }
         return copy;
