@@ -105,6 +105,14 @@ class BTreeModelTest {
         }
 
         void run(int ops) {
+            try {
+                runOps(ops);
+            } catch (RuntimeException e) {
+                throw new AssertionError(ctx() + ": " + e, e);
+            }
+        }
+
+        private void runOps(int ops) {
             for (op = 0; op < ops; op++) {
                 // alternate growing and shrinking phases so the height goes up and down
                 boolean growing = (op / (ops / 6 + 1)) % 2 == 0;
