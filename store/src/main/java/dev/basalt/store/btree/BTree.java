@@ -1,0 +1,345 @@
+package dev.basalt.store.btree;
+
+import dev.basalt.store.journal.RecordStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.AbstractMap;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.LongConsumer;
+
+/**
+ * A copy-on-write, counted B+tree of unsigned byte-string keys and byte-string values, stored as
+ * immutable records of a {@link RecordStore}.
+ *
+ * <p><b>Copy-on-write.</b> A committed page is never changed: the writer copies it into a dirty
+ * in-memory page and releases the old record, so every {@link BTreeCheckpoint} stays a consistent
+ * snapshot. Dirty pages wait in a write-retention queue and are coded and written when they leave
+ * it or at {@link #checkpoint()}, so a hot page is written once per commit. Every stored reference
+ * (child pointer, large value, checkpoint root) carries the record's address and CRC32C.
+ *
+ * <p><b>Counted.</b> Internal pages keep the exact number of entries under each child, so
+ * {@link #rank}, {@link #rangeCount} and {@link #entryAt} take one root-to-leaf descent.
+ *
+ * <p><b>Threads.</b> A writable tree ({@link #create}, {@link #open}) belongs to exactly one
+ * thread at a time, which does all reads and writes on it. A read-only view
+ * ({@link #openReadOnly}) of a committed checkpoint sees only immutable records and can be used by
+ * any number of threads at once, concurrently with the writer, without locks, as long as the store
+ * keeps the checkpoint's records (the journal defers frees while a reader pins the commit point).
+ */
+public final class BTree {
+    private static final Logger LOG = LoggerFactory.getLogger(BTree.class);
+
+    private final BTreeConfig config;
+    private final PageIO io;
+    private final TreeWriter writer;
+
+    // The root is a dirty page (rootDirty), a clean record (rootAddress), or absent (empty tree).
+    DirtyNode rootDirty;
+    long rootAddress;
+    int rootChecksum;
+    long size;
+    int height;
+    private int modCount;
+
+    private BTree(RecordStore store, BTreeCheckpoint checkpoint, BTreeConfig config, PageCache cache, boolean writable) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.io = new PageIO(Objects.requireNonNull(store, "store"), cache);
+        resetTo(Objects.requireNonNull(checkpoint, "checkpoint"));
+        this.writer = writable ? new TreeWriter(this, config, io, checkpoint) : null;
+    }
+
+    /** A new, empty, writable tree. */
+    public static BTree create(RecordStore store, BTreeConfig config, PageCache cache) {
+        return new BTree(store, BTreeCheckpoint.EMPTY, config, cache, true);
+    }
+
+    /** A writable tree that continues from {@code checkpoint}. */
+    public static BTree open(RecordStore store, BTreeCheckpoint checkpoint, BTreeConfig config, PageCache cache) {
+        return new BTree(store, checkpoint, config, cache, true);
+    }
+
+    /** A read-only view of {@code checkpoint}, safe for concurrent use by many threads. */
+    public static BTree openReadOnly(RecordStore store, BTreeCheckpoint checkpoint, BTreeConfig config, PageCache cache) {
+        return new BTree(store, checkpoint, config, cache, false);
+    }
+
+    /**
+     * Builds a tree bottom-up from entries in strictly ascending key order into full pages and
+     * returns its checkpoint; faster and denser than inserting one by one. On unsorted or duplicate
+     * input it frees what it wrote and throws {@link IllegalArgumentException}.
+     */
+    public static BTreeCheckpoint bulkBuild(RecordStore store, BTreeConfig config,
+                                            Iterator<? extends Map.Entry<byte[], byte[]>> sortedEntries) {
+        return new BulkBuilder(new PageIO(store, null), config).build(sortedEntries);
+    }
+
+    /** Frees every record of the tree at {@code checkpoint} (pages and large values). */
+    public static void destroy(RecordStore store, BTreeCheckpoint checkpoint, PageCache cache) {
+        TreeWalker.destroy(new PageIO(store, cache), checkpoint);
+    }
+
+    void resetTo(BTreeCheckpoint checkpoint) {
+        rootDirty = null;
+        rootAddress = checkpoint.rootAddress();
+        rootChecksum = checkpoint.rootChecksum();
+        size = checkpoint.entryCount();
+        height = checkpoint.height();
+        modCount++;
+    }
+
+    public BTreeConfig config() {
+        return config;
+    }
+
+    public boolean isReadOnly() {
+        return writer == null;
+    }
+
+    /** Number of entries, O(1). */
+    public long size() {
+        return size;
+    }
+
+    public boolean isEmpty() {
+        return size == 0;
+    }
+
+    /** Levels from root to leaves; 0 for the empty tree. */
+    public int height() {
+        return height;
+    }
+
+    /** Dirty pages held in memory now (0 for read-only views). */
+    public int dirtyPages() {
+        return writer == null ? 0 : writer.dirtyPages();
+    }
+
+    int modCount() {
+        return modCount;
+    }
+
+    PageIO io() {
+        return io;
+    }
+
+    Node root() {
+        if (rootDirty != null) {
+            return rootDirty.asNode();
+        }
+        return rootAddress == RecordStore.NULL ? null : io.load(rootAddress, rootChecksum);
+    }
+
+    Node child(InternalNode parent, int index) {
+        DirtyNode dirty = parent.dirtyChild(index);
+        return dirty != null ? dirty.asNode() : io.load(parent.childAddress(index), parent.childChecksum(index));
+    }
+
+    /** A copy of a stored value the caller owns; reads large values from the store. */
+    byte[] materialize(Object stored) {
+        return stored instanceof LargeValue large ? io.readLargeValue(large) : ((byte[]) stored).clone();
+    }
+
+    private Object findStored(byte[] key) {
+        Node node = root();
+        while (node instanceof InternalNode in) {
+            node = child(in, in.childIndex(key));
+        }
+        if (node == null) {
+            return null;
+        }
+        LeafNode leaf = (LeafNode) node;
+        int pos = leaf.search(key);
+        return pos >= 0 ? leaf.valueAt(pos) : null;
+    }
+
+    /** The value of {@code key}, or null. */
+    public byte[] get(byte[] key) {
+        Object stored = findStored(Objects.requireNonNull(key, "key"));
+        return stored == null ? null : materialize(stored);
+    }
+
+    public boolean containsKey(byte[] key) {
+        return findStored(Objects.requireNonNull(key, "key")) != null;
+    }
+
+    /** Number of keys strictly below {@code key}. */
+    public long rank(byte[] key) {
+        Objects.requireNonNull(key, "key");
+        long rank = 0;
+        Node node = root();
+        while (node instanceof InternalNode in) {
+            int i = in.childIndex(key);
+            for (int j = 0; j < i; j++) {
+                rank += in.childEntries(j);
+            }
+            node = child(in, i);
+        }
+        if (node == null) {
+            return 0;
+        }
+        int pos = ((LeafNode) node).search(key);
+        return rank + (pos >= 0 ? pos : -pos - 1);
+    }
+
+    /** Exact number of keys in {@code [fromInclusive, toExclusive)}; a null bound is unbounded. */
+    public long rangeCount(byte[] fromInclusive, byte[] toExclusive) {
+        if (fromInclusive != null && toExclusive != null && Arrays.compareUnsigned(fromInclusive, toExclusive) >= 0) {
+            return 0;
+        }
+        long hi = toExclusive == null ? size : rank(toExclusive);
+        long lo = fromInclusive == null ? 0 : rank(fromInclusive);
+        return hi - lo;
+    }
+
+    /** The entry at position {@code index} in key order (0-based); key and value are copies. */
+    public Map.Entry<byte[], byte[]> entryAt(long index) {
+        if (index < 0 || index >= size) {
+            throw new IndexOutOfBoundsException("entry " + index + " of a tree with " + size);
+        }
+        long rest = index;
+        Node node = root();
+        while (node instanceof InternalNode in) {
+            int i = 0;
+            while (rest >= in.childEntries(i)) {
+                rest -= in.childEntries(i);
+                i++;
+            }
+            node = child(in, i);
+        }
+        LeafNode leaf = (LeafNode) node;
+        int pos = (int) rest;
+        return new AbstractMap.SimpleImmutableEntry<>(leaf.keyAt(pos).clone(), materialize(leaf.valueAt(pos)));
+    }
+
+    /** Ascending cursor over keys in {@code [fromInclusive, toExclusive)}; null bounds are open. */
+    public BTreeCursor cursor(byte[] fromInclusive, byte[] toExclusive) {
+        return new BTreeCursor(this, fromInclusive, toExclusive, false);
+    }
+
+    /** Descending cursor over keys in {@code [fromInclusive, toExclusive)}, largest first. */
+    public BTreeCursor descendingCursor(byte[] fromInclusive, byte[] toExclusive) {
+        return new BTreeCursor(this, fromInclusive, toExclusive, true);
+    }
+
+    private TreeWriter writer() {
+        if (writer == null) {
+            throw new UnsupportedOperationException("this B+tree is a read-only view of a checkpoint");
+        }
+        return writer;
+    }
+
+    private static void checkKey(byte[] key) {
+        Objects.requireNonNull(key, "key");
+        if (key.length > BTreeConfig.MAX_KEY_BYTES) {
+            throw new IllegalArgumentException("key of " + key.length + " bytes exceeds the limit of "
+                    + BTreeConfig.MAX_KEY_BYTES + "; store a hash of it instead");
+        }
+    }
+
+    /** Stores {@code value} under {@code key}; returns the previous value or null. */
+    public byte[] put(byte[] key, byte[] value) {
+        TreeWriter w = writer();
+        checkKey(key);
+        Objects.requireNonNull(value, "value");
+        Object stored;
+        if (value.length > config.inlineValueThreshold()) {
+            LargeValue large = io.writeLargeValue(value);
+            w.ledger().written(large.address());
+            stored = large;
+        } else {
+            stored = value.clone();
+        }
+        Object old = w.put(key.clone(), stored);
+        if (old == null) {
+            size++;
+        }
+        modCount++;
+        byte[] previous = old == null ? null : materializeAndRelease(w, old);
+        w.evictOverCapacity();
+        return previous;
+    }
+
+    /** Removes {@code key}; returns its value or null if it was absent (then nothing is written). */
+    public byte[] remove(byte[] key) {
+        TreeWriter w = writer();
+        Objects.requireNonNull(key, "key");
+        if (findStored(key) == null) {
+            return null;
+        }
+        Object old = w.remove(key);
+        size--;
+        modCount++;
+        byte[] previous = materializeAndRelease(w, old);
+        w.evictOverCapacity();
+        return previous;
+    }
+
+    private byte[] materializeAndRelease(TreeWriter w, Object stored) {
+        if (stored instanceof LargeValue large) {
+            byte[] value = io.readLargeValue(large);
+            w.ledger().release(large.address());
+            return value;
+        }
+        return (byte[]) stored;
+    }
+
+    /**
+     * Writes every dirty page bottom-up, frees the records the last checkpoint used and this one
+     * does not, and returns the new checkpoint. The tree stays writable for the next transaction.
+     */
+    public BTreeCheckpoint checkpoint() {
+        TreeWriter w = writer();
+        int dirty = w.dirtyPages();
+        BTreeCheckpoint checkpoint = w.checkpoint();
+        modCount++;
+        LOG.debug("checkpoint wrote {} dirty pages: {}", dirty, checkpoint);
+        return checkpoint;
+    }
+
+    /** The checkpoint this tree was opened at or last produced. */
+    public BTreeCheckpoint lastCheckpoint() {
+        return writer == null ? new BTreeCheckpoint(rootAddress, rootChecksum, size, height) : writer.lastCheckpoint();
+    }
+
+    /**
+     * Gives up the current transaction: frees every record it wrote (pages evicted from the
+     * retention queue, large values) and returns the tree to {@link #lastCheckpoint()}.
+     */
+    public void abandon() {
+        writer().abandon();
+    }
+
+    /** Removes every entry and releases every record; takes effect on disk at the next checkpoint. */
+    public void clear() {
+        writer().clear();
+        modCount++;
+    }
+
+    /**
+     * Walks every reachable page, reading clean ones through the store so each checksum is checked,
+     * and checks the tree's invariants.
+     *
+     * @throws dev.basalt.store.journal.CorruptRecordException naming the address of a bad record
+     * @throws IllegalStateException                          for a fault in a dirty in-memory page
+     */
+    public BTreeStats verify() {
+        return TreeWalker.verify(this, io);
+    }
+
+    /** Calls {@code action} with the address of every record reachable from the tree (clean pages and large values). */
+    public void forEachRecord(LongConsumer action) {
+        Node root = root();
+        if (root != null) {
+            TreeWalker.walk(io, root, rootDirty != null ? RecordStore.NULL : rootAddress, action);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "BTree[" + (writer == null ? "read-only" : "writable") + ", " + size + " entries, height " + height + "]";
+    }
+}

@@ -1,0 +1,175 @@
+package dev.basalt.store.btree;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds a tree bottom-up from strictly ascending input: leaves are filled to their limit and
+ * written as soon as the next one starts, and each level passes (separator, child) pairs to the
+ * level above. Each level holds one finished page back so that at the end an underfull last page
+ * can be merged with it (and split evenly if needed); every page but those two is full.
+ * Memory is one or two pages per level. On any failure the records written so far are freed.
+ */
+final class BulkBuilder {
+    private static final Logger LOG = LoggerFactory.getLogger(BulkBuilder.class);
+
+    /** One level of the tree under construction. */
+    private static final class Level {
+        DirtyNode pending;
+        byte[] pendingSeparator;
+        DirtyNode current;
+        byte[] currentSeparator;
+    }
+
+    private final PageIO io;
+    private final BTreeConfig config;
+    private final List<Level> levels = new ArrayList<>();
+    private final List<Long> written = new ArrayList<>();
+    private byte[] lastKey;
+    private long count;
+
+    BulkBuilder(PageIO io, BTreeConfig config) {
+        this.io = io;
+        this.config = config;
+    }
+
+    BTreeCheckpoint build(Iterator<? extends Map.Entry<byte[], byte[]>> entries) {
+        try {
+            Level leaves = level(0);
+            leaves.current = new DirtyLeaf(config.leafMaxEntries() + 1);
+            while (entries.hasNext()) {
+                Map.Entry<byte[], byte[]> e = entries.next();
+                add(leaves, e.getKey(), e.getValue());
+            }
+            BTreeCheckpoint checkpoint = finish();
+            LOG.debug("bulk build wrote {} entries in {} records: {}", count, written.size(), checkpoint);
+            return checkpoint;
+        } catch (RuntimeException e) {
+            for (long address : written) {
+                try {
+                    io.free(address);
+                } catch (RuntimeException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            throw e;
+        }
+    }
+
+    private Level level(int i) {
+        while (levels.size() <= i) {
+            levels.add(new Level());
+        }
+        return levels.get(i);
+    }
+
+    private void add(Level leaves, byte[] key, byte[] value) {
+        if (key == null || value == null) {
+            throw new IllegalArgumentException("null key or value at input entry " + count);
+        }
+        if (key.length > BTreeConfig.MAX_KEY_BYTES) {
+            throw new IllegalArgumentException("key of " + key.length + " bytes at input entry " + count + " exceeds "
+                    + BTreeConfig.MAX_KEY_BYTES);
+        }
+        if (lastKey != null && Arrays.compareUnsigned(lastKey, key) >= 0) {
+            throw new IllegalArgumentException("bulk build input is not strictly ascending at entry " + count
+                    + (Arrays.equals(lastKey, key) ? " (duplicate key)" : ""));
+        }
+        Object stored;
+        if (value.length > config.inlineValueThreshold()) {
+            LargeValue large = io.writeLargeValue(value);
+            written.add(large.address());
+            stored = large;
+        } else {
+            stored = value.clone();
+        }
+        byte[] ownKey = key.clone();
+        DirtyLeaf current = (DirtyLeaf) leaves.current;
+        boolean full = current.width() >= config.leafMaxEntries() || current.width() > 0
+                && current.estimatedBytes() + DirtyLeaf.entryBytes(ownKey, stored) > config.maxPageBytes();
+        if (full) {
+            rotate(0, leaves, PageFormat.shortestSeparator(current.lastKey(), ownKey),
+                    new DirtyLeaf(config.leafMaxEntries() + 1));
+        }
+        ((DirtyLeaf) leaves.current).append(ownKey, stored);
+        lastKey = ownKey;
+        count++;
+    }
+
+    /** Sends the held-back page up, holds back the current one and starts {@code next}. */
+    private void rotate(int depth, Level level, byte[] separator, DirtyNode next) {
+        if (level.pending != null) {
+            flush(depth, level.pending, level.pendingSeparator);
+        }
+        level.pending = level.current;
+        level.pendingSeparator = level.currentSeparator;
+        level.current = next;
+        level.currentSeparator = separator;
+    }
+
+    private void flush(int depth, DirtyNode node, byte[] separator) {
+        byte[] encoded = node instanceof DirtyLeaf leaf ? leaf.encode(config.restartInterval()) : ((DirtyInternal) node).encode();
+        Page page = io.writePage(encoded);
+        written.add(page.address());
+        addChild(depth + 1, separator, page.address(), page.checksum(), node.entryCount());
+    }
+
+    private void addChild(int depth, byte[] separator, long address, int checksum, long entries) {
+        Level level = level(depth);
+        if (level.current == null) {
+            level.current = new DirtyInternal(config.internalMaxEntries() + 1);
+        }
+        DirtyInternal current = (DirtyInternal) level.current;
+        boolean full = current.width() >= config.internalMaxEntries() || current.width() >= 2
+                && current.estimatedBytes() + separator.length + 26 > config.maxPageBytes();
+        if (full) {
+            rotate(depth, level, separator, new DirtyInternal(config.internalMaxEntries() + 1));
+            current = (DirtyInternal) level.current;
+        }
+        current.appendClean(current.width() == 0 ? null : separator, address, checksum, entries);
+    }
+
+    private BTreeCheckpoint finish() {
+        for (int depth = 0; ; depth++) {
+            Level level = levels.get(depth);
+            if (level.current.width() == 0) {
+                return BTreeCheckpoint.EMPTY;
+            }
+            if (level.pending != null && level.current.underflows(config)) {
+                DirtyNode merged = level.pending;
+                if (merged instanceof DirtyLeaf leaf) {
+                    leaf.absorb((DirtyLeaf) level.current);
+                } else {
+                    ((DirtyInternal) merged).absorb((DirtyInternal) level.current, level.currentSeparator);
+                }
+                level.current = merged;
+                level.currentSeparator = level.pendingSeparator;
+                level.pending = null;
+                if (merged.overflows(config)) {
+                    DirtyNode.Split split = merged.split(config);
+                    level.pending = merged;
+                    level.pendingSeparator = level.currentSeparator;
+                    level.current = split.right();
+                    level.currentSeparator = split.separator();
+                }
+            }
+            if (level.pending == null && depth == levels.size() - 1) {
+                byte[] encoded = level.current instanceof DirtyLeaf leaf
+                        ? leaf.encode(config.restartInterval()) : ((DirtyInternal) level.current).encode();
+                Page root = io.writePage(encoded);
+                written.add(root.address());
+                return new BTreeCheckpoint(root.address(), root.checksum(), count, depth + 1);
+            }
+            if (level.pending != null) {
+                flush(depth, level.pending, level.pendingSeparator);
+            }
+            flush(depth, level.current, level.currentSeparator);
+        }
+    }
+}

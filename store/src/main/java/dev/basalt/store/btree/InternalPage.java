@@ -1,0 +1,184 @@
+package dev.basalt.store.btree;
+
+import java.util.Arrays;
+
+import static dev.basalt.store.btree.PageFormat.INTERNAL;
+import static dev.basalt.store.btree.PageFormat.INTERNAL_HEADER_BYTES;
+import static dev.basalt.store.btree.PageFormat.readInt;
+import static dev.basalt.store.btree.PageFormat.readLong;
+
+/**
+ * A clean internal page, fully decoded into parallel arrays (internal pages are few and hot, so
+ * binary search over decoded separators beats in-place scans). Coding: kind (1), child count
+ * {@code n} (4), then {@code n} children of address (8), CRC32C (4) and entry count (varint), then
+ * {@code n - 1} separators each front-coded against the previous one: varint shared, varint suffix
+ * length, suffix. Immutable; safe to share between threads.
+ */
+final class InternalPage implements InternalNode, Page {
+    private final long address;
+    private final int checksum;
+    private final byte[][] separators;
+    private final long[] addresses;
+    private final int[] checksums;
+    private final long[] counts;
+    private final int weight;
+
+    InternalPage(long address, int checksum, byte[][] separators, long[] addresses, int[] checksums, long[] counts) {
+        this.address = address;
+        this.checksum = checksum;
+        this.separators = separators;
+        this.addresses = addresses;
+        this.checksums = checksums;
+        this.counts = counts;
+        int w = 96 + 40 * addresses.length;
+        for (byte[] s : separators) {
+            w += 16 + s.length;
+        }
+        this.weight = w;
+    }
+
+    /** Decodes an internal page; {@code IllegalStateException} if malformed. */
+    static InternalPage decode(long address, int checksum, byte[] b) {
+        if (b.length < INTERNAL_HEADER_BYTES || b[0] != INTERNAL) {
+            throw new IllegalStateException("not an internal page of format " + PageFormat.FORMAT_VERSION);
+        }
+        int n = readInt(b, 1);
+        if (n < 1 || n > b.length) {
+            throw new IllegalStateException("internal page claims " + n + " children");
+        }
+        try {
+            long[] addresses = new long[n];
+            int[] checksums = new int[n];
+            long[] counts = new long[n];
+            int[] pos = {INTERNAL_HEADER_BYTES};
+            for (int i = 0; i < n; i++) {
+                addresses[i] = readLong(b, pos[0]);
+                checksums[i] = readInt(b, pos[0] + 8);
+                pos[0] += 12;
+                counts[i] = readVarLong(b, pos);
+            }
+            byte[][] separators = new byte[n - 1][];
+            byte[] prev = null;
+            for (int i = 0; i < n - 1; i++) {
+                int shared = (int) readVarLong(b, pos);
+                int suffix = (int) readVarLong(b, pos);
+                if (shared > (prev == null ? 0 : prev.length) || suffix < 0 || pos[0] + suffix > b.length) {
+                    throw new IllegalStateException("separator " + i + " is malformed");
+                }
+                byte[] s = new byte[shared + suffix];
+                if (shared > 0) {
+                    System.arraycopy(prev, 0, s, 0, shared);
+                }
+                System.arraycopy(b, pos[0], s, shared, suffix);
+                pos[0] += suffix;
+                separators[i] = s;
+                prev = s;
+            }
+            if (pos[0] != b.length) {
+                throw new IllegalStateException("internal page ends at " + pos[0] + " of " + b.length + " bytes");
+            }
+            return new InternalPage(address, checksum, separators, addresses, checksums, counts);
+        } catch (ArrayIndexOutOfBoundsException e) {
+            throw new IllegalStateException("internal page is truncated", e);
+        }
+    }
+
+    private static long readVarLong(byte[] b, int[] pos) {
+        long v = 0;
+        for (int shift = 0; shift < 64; shift += 7) {
+            byte x = b[pos[0]++];
+            v |= (long) (x & 0x7f) << shift;
+            if (x >= 0) {
+                return v;
+            }
+        }
+        throw new IllegalStateException("malformed varint at offset " + pos[0]);
+    }
+
+    /** Codes {@code n} children and their {@code n - 1} separators. */
+    static byte[] encode(byte[][] separators, long[] addresses, int[] checksums, long[] counts, int n) {
+        PageFormat.Sink out = new PageFormat.Sink(INTERNAL_HEADER_BYTES + 24 * n);
+        out.putByte(INTERNAL);
+        out.putInt(n);
+        for (int i = 0; i < n; i++) {
+            out.putLong(addresses[i]);
+            out.putInt(checksums[i]);
+            out.putVarint(counts[i]);
+        }
+        byte[] prev = null;
+        for (int i = 0; i < n - 1; i++) {
+            byte[] s = separators[i];
+            int shared = prev == null ? 0 : PageFormat.sharedPrefix(prev, s);
+            out.putVarint(shared);
+            out.putVarint(s.length - shared);
+            out.putBytes(s, shared, s.length - shared);
+            prev = s;
+        }
+        return out.toArray();
+    }
+
+    @Override
+    public long address() {
+        return address;
+    }
+
+    @Override
+    public int checksum() {
+        return checksum;
+    }
+
+    @Override
+    public int weight() {
+        return weight;
+    }
+
+    @Override
+    public int size() {
+        return addresses.length;
+    }
+
+    @Override
+    public int childIndex(byte[] key) {
+        return upperBound(separators, separators.length, key);
+    }
+
+    /** Number of the first {@code n} separators that are {@code <= key}. */
+    static int upperBound(byte[][] separators, int n, byte[] key) {
+        int lo = 0;
+        int hi = n;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (Arrays.compareUnsigned(separators[mid], key) <= 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    @Override
+    public byte[] separator(int index) {
+        return separators[index];
+    }
+
+    @Override
+    public long childEntries(int index) {
+        return counts[index];
+    }
+
+    @Override
+    public long childAddress(int index) {
+        return addresses[index];
+    }
+
+    @Override
+    public int childChecksum(int index) {
+        return checksums[index];
+    }
+
+    @Override
+    public DirtyNode dirtyChild(int index) {
+        return null;
+    }
+}

@@ -1,0 +1,24 @@
+package dev.basalt.store.btree;
+
+/**
+ * A leaf: {@link #size()} entries in strictly ascending unsigned key order. A stored value is a
+ * {@code byte[]} (inline) or a {@link LargeValue}; arrays a leaf hands out may be shared with the
+ * page and must not be modified or exposed to users without a copy.
+ */
+sealed interface LeafNode extends Node permits LeafPage, DirtyLeaf {
+    /** Index of {@code key}, or {@code -(insertion point) - 1} as in {@link java.util.Arrays#binarySearch}. */
+    int search(byte[] key);
+
+    byte[] keyAt(int index);
+
+    Object valueAt(int index);
+
+    /** Entries decoded together by {@link #decodeRun}; runs start at multiples of it. */
+    int runLength();
+
+    /**
+     * Decodes entries {@code [first, first + count)} into fresh arrays owned by the caller.
+     * {@code first} is a multiple of {@link #runLength()} and {@code count <= runLength()}.
+     */
+    void decodeRun(int first, int count, byte[][] keys, Object[] values);
+}

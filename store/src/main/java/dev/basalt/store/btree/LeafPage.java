@@ -1,0 +1,295 @@
+package dev.basalt.store.btree;
+
+import java.util.Arrays;
+
+import static dev.basalt.store.btree.PageFormat.LARGE_REF_BYTES;
+import static dev.basalt.store.btree.PageFormat.LEAF;
+import static dev.basalt.store.btree.PageFormat.LEAF_HEADER_BYTES;
+import static dev.basalt.store.btree.PageFormat.next;
+import static dev.basalt.store.btree.PageFormat.readInt;
+import static dev.basalt.store.btree.PageFormat.readLong;
+import static dev.basalt.store.btree.PageFormat.readVarint;
+import static dev.basalt.store.btree.PageFormat.value;
+
+/**
+ * A clean leaf kept in its encoded form and searched in place, in the manner of a sorted-table
+ * block: keys are front-coded (shared-prefix length, suffix) and every {@code restartInterval}-th
+ * key is stored whole with its offset in a restart table. A lookup binary-searches the restart
+ * keys and then scans at most one run of front-coded entries, comparing against the search key
+ * without rebuilding the keys it passes. Decoding a page is therefore only a header check.
+ *
+ * <p>Entry: varint shared, varint suffix length, varint tag, suffix bytes, then the value: the
+ * tag's low bit is 0 for an inline value of {@code tag >>> 1} bytes that follow, 1 for a large
+ * value of {@code tag >>> 1} bytes stored elsewhere, whose address (8) and CRC32C (4) follow.
+ * Immutable; safe to share between threads.
+ */
+final class LeafPage implements LeafNode, Page {
+    private final long address;
+    private final int checksum;
+    private final byte[] bytes;
+    private final int count;
+    private final int interval;
+    private final int restarts;
+
+    private LeafPage(long address, int checksum, byte[] bytes, int count, int interval) {
+        this.address = address;
+        this.checksum = checksum;
+        this.bytes = bytes;
+        this.count = count;
+        this.interval = interval;
+        this.restarts = (count + interval - 1) / interval;
+    }
+
+    /** Wraps an encoded leaf after checking its header; {@code IllegalStateException} if malformed. */
+    static LeafPage decode(long address, int checksum, byte[] bytes) {
+        if (bytes.length < LEAF_HEADER_BYTES || bytes[0] != LEAF) {
+            throw new IllegalStateException("not a leaf page of format " + PageFormat.FORMAT_VERSION);
+        }
+        int count = readInt(bytes, 1);
+        int interval = bytes[5] & 0xff;
+        if (count < 0 || interval == 0
+                || LEAF_HEADER_BYTES + 4L * ((count + (long) interval - 1) / interval) > bytes.length) {
+            throw new IllegalStateException("leaf header is inconsistent: " + count + " entries, restart interval " + interval);
+        }
+        return new LeafPage(address, checksum, bytes, count, interval);
+    }
+
+    /** Codes {@code n} entries (keys strictly ascending) with a restart every {@code interval} keys. */
+    static byte[] encode(byte[][] keys, Object[] values, int n, int interval, int sizeHint) {
+        PageFormat.Sink out = new PageFormat.Sink(sizeHint);
+        out.putByte(LEAF);
+        out.putInt(n);
+        out.putByte(interval);
+        int table = out.position();
+        out.skip(4 * ((n + interval - 1) / interval));
+        for (int i = 0; i < n; i++) {
+            byte[] key = keys[i];
+            int shared = 0;
+            if (i % interval == 0) {
+                out.putIntAt(table + 4 * (i / interval), out.position());
+            } else {
+                shared = PageFormat.sharedPrefix(keys[i - 1], key);
+            }
+            out.putVarint(shared);
+            out.putVarint(key.length - shared);
+            Object v = values[i];
+            if (v instanceof byte[] inline) {
+                out.putVarint((long) inline.length << 1);
+                out.putBytes(key, shared, key.length - shared);
+                out.putBytes(inline, 0, inline.length);
+            } else {
+                LargeValue large = (LargeValue) v;
+                out.putVarint((long) large.length() << 1 | 1);
+                out.putBytes(key, shared, key.length - shared);
+                out.putLong(large.address());
+                out.putInt(large.checksum());
+            }
+        }
+        return out.toArray();
+    }
+
+    @Override
+    public long address() {
+        return address;
+    }
+
+    @Override
+    public int checksum() {
+        return checksum;
+    }
+
+    @Override
+    public int weight() {
+        return 64 + bytes.length;
+    }
+
+    byte[] encoded() {
+        return bytes;
+    }
+
+    @Override
+    public int size() {
+        return count;
+    }
+
+    @Override
+    public int runLength() {
+        return interval;
+    }
+
+    private int restartOffset(int r) {
+        return readInt(bytes, LEAF_HEADER_BYTES + 4 * r);
+    }
+
+    /** Offset just past the entry whose tag is {@code tag} and whose value starts at {@code valueStart}. */
+    private static int entryEnd(int valueStart, int tag) {
+        return valueStart + ((tag & 1) == 0 ? tag >>> 1 : LARGE_REF_BYTES);
+    }
+
+    private int compareRestartKey(int r, byte[] key) {
+        int p = restartOffset(r);
+        p = next(readVarint(bytes, p));
+        long sl = readVarint(bytes, p);
+        p = next(readVarint(bytes, next(sl)));
+        return Arrays.compareUnsigned(bytes, p, p + value(sl), key, 0, key.length);
+    }
+
+    @Override
+    public int search(byte[] key) {
+        int lo = 0;
+        int hi = restarts - 1;
+        int block = -1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            int c = compareRestartKey(mid, key);
+            if (c == 0) {
+                return mid * interval;
+            } else if (c < 0) {
+                block = mid;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        if (block < 0) {
+            return -1;
+        }
+        int e = block * interval;
+        int end = Math.min(e + interval, count);
+        // matched = length of the prefix the previous key (known to be < key) shares with key
+        int matched = -1;
+        int p = restartOffset(block);
+        for (; e < end; e++) {
+            int shared = value(readVarint(bytes, p));
+            long sl = readVarint(bytes, next(readVarint(bytes, p)));
+            long tag = readVarint(bytes, next(sl));
+            int suffix = value(sl);
+            int keyStart = next(tag);
+            if (matched < 0) {
+                int m = Arrays.mismatch(bytes, keyStart, keyStart + suffix, key, 0, key.length);
+                matched = m;
+            } else if (shared < matched) {
+                return -e - 1;
+            } else if (shared == matched) {
+                int m = Arrays.mismatch(bytes, keyStart, keyStart + suffix, key, matched, key.length);
+                if (m < 0) {
+                    return e;
+                }
+                int common = matched + m;
+                boolean less = m == suffix
+                        || common < key.length && (bytes[keyStart + m] & 0xff) < (key[common] & 0xff);
+                if (!less) {
+                    return -e - 1;
+                }
+                matched = common;
+            }
+            p = entryEnd(keyStart + suffix, value(tag));
+        }
+        return -end - 1;
+    }
+
+    /** Offset of entry {@code index}, found by scanning from its restart point. */
+    private int entryOffset(int index) {
+        int p = restartOffset(index / interval);
+        for (int e = index - index % interval; e < index; e++) {
+            long sl = readVarint(bytes, next(readVarint(bytes, p)));
+            long tag = readVarint(bytes, next(sl));
+            p = entryEnd(next(tag) + value(sl), value(tag));
+        }
+        return p;
+    }
+
+    @Override
+    public byte[] keyAt(int index) {
+        checkIndex(index);
+        byte[] buf = new byte[64];
+        int len = 0;
+        int p = restartOffset(index / interval);
+        for (int e = index - index % interval; e <= index; e++) {
+            long shared = readVarint(bytes, p);
+            long sl = readVarint(bytes, next(shared));
+            long tag = readVarint(bytes, next(sl));
+            len = value(shared) + value(sl);
+            if (len > buf.length) {
+                buf = Arrays.copyOf(buf, Math.max(len, buf.length * 2));
+            }
+            System.arraycopy(bytes, next(tag), buf, value(shared), value(sl));
+            p = entryEnd(next(tag) + value(sl), value(tag));
+        }
+        return Arrays.copyOf(buf, len);
+    }
+
+    @Override
+    public Object valueAt(int index) {
+        checkIndex(index);
+        int p = entryOffset(index);
+        long sl = readVarint(bytes, next(readVarint(bytes, p)));
+        long tag = readVarint(bytes, next(sl));
+        return valueOf(next(tag) + value(sl), value(tag));
+    }
+
+    private Object valueOf(int valueStart, int tag) {
+        if ((tag & 1) == 0) {
+            return Arrays.copyOfRange(bytes, valueStart, valueStart + (tag >>> 1));
+        }
+        return new LargeValue(readLong(bytes, valueStart), readInt(bytes, valueStart + 8), tag >>> 1);
+    }
+
+    @Override
+    public void decodeRun(int first, int n, byte[][] keys, Object[] values) {
+        int p = restartOffset(first / interval);
+        byte[] prev = null;
+        for (int j = 0; j < n; j++) {
+            long shared = readVarint(bytes, p);
+            long sl = readVarint(bytes, next(shared));
+            long tag = readVarint(bytes, next(sl));
+            int s = value(shared);
+            byte[] key = new byte[s + value(sl)];
+            if (s > 0) {
+                System.arraycopy(prev, 0, key, 0, s);
+            }
+            System.arraycopy(bytes, next(tag), key, s, value(sl));
+            keys[j] = key;
+            values[j] = valueOf(next(tag) + value(sl), value(tag));
+            p = entryEnd(next(tag) + value(sl), value(tag));
+            prev = key;
+        }
+    }
+
+    /**
+     * Checks the whole coding: restart offsets, shared lengths, bounds, and that the entries end
+     * exactly at the end of the page. Throws {@code IllegalStateException} describing the fault.
+     */
+    void validate() {
+        int p = restarts == 0 ? LEAF_HEADER_BYTES : restartOffset(0);
+        if (p != LEAF_HEADER_BYTES + 4 * restarts) {
+            throw new IllegalStateException("first entry at " + p + ", expected after the restart table");
+        }
+        int prevLength = 0;
+        for (int e = 0; e < count; e++) {
+            if (e % interval == 0 && restartOffset(e / interval) != p) {
+                throw new IllegalStateException("restart " + e / interval + " points to " + restartOffset(e / interval) + ", entry is at " + p);
+            }
+            long shared = readVarint(bytes, p);
+            long sl = readVarint(bytes, next(shared));
+            long tag = readVarint(bytes, next(sl));
+            if (e % interval == 0 ? value(shared) != 0 : value(shared) > prevLength) {
+                throw new IllegalStateException("entry " + e + " shares " + value(shared) + " bytes with a key of " + prevLength);
+            }
+            prevLength = value(shared) + value(sl);
+            p = entryEnd(next(tag) + value(sl), value(tag));
+            if (p > bytes.length || p < 0) {
+                throw new IllegalStateException("entry " + e + " runs past the end of the page");
+            }
+        }
+        if (p != bytes.length) {
+            throw new IllegalStateException("entries end at " + p + " but the page has " + bytes.length + " bytes");
+        }
+    }
+
+    private void checkIndex(int index) {
+        if (index < 0 || index >= count) {
+            throw new IndexOutOfBoundsException("entry " + index + " of a leaf with " + count);
+        }
+    }
+}

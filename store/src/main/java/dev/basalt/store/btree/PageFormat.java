@@ -1,0 +1,153 @@
+package dev.basalt.store.btree;
+
+import java.util.Arrays;
+
+/**
+ * The named constants of the B+tree's on-disk coding and the primitive readers shared by the page
+ * classes. Every page and large-value record starts with one kind byte whose high nibble is the
+ * format version and whose low nibble is the kind. Multi-byte integers are big-endian; varints are
+ * unsigned LEB128 (7 bits a byte, low group first). See docs/FORMAT.md, "B+tree pages".
+ */
+final class PageFormat {
+    static final int FORMAT_VERSION = 1;
+    static final byte LEAF = (byte) (FORMAT_VERSION << 4 | 0x1);
+    static final byte INTERNAL = (byte) (FORMAT_VERSION << 4 | 0x2);
+    static final byte LARGE_VALUE = (byte) (FORMAT_VERSION << 4 | 0x3);
+
+    /** Leaf header: kind (1), entry count (4), restart interval (1); the restart table follows. */
+    static final int LEAF_HEADER_BYTES = 6;
+    /** Internal header: kind (1), child count (4); the child table follows. */
+    static final int INTERNAL_HEADER_BYTES = 5;
+    /** A large-value reference in a leaf: address (8) and CRC32C (4); the length is in the tag. */
+    static final int LARGE_REF_BYTES = 12;
+
+    private PageFormat() {
+    }
+
+    static int readInt(byte[] b, int p) {
+        return (b[p] & 0xff) << 24 | (b[p + 1] & 0xff) << 16 | (b[p + 2] & 0xff) << 8 | (b[p + 3] & 0xff);
+    }
+
+    static long readLong(byte[] b, int p) {
+        return (long) readInt(b, p) << 32 | (readInt(b, p + 4) & 0xffffffffL);
+    }
+
+    /**
+     * Reads a varint of at most 31 bits at {@code p}; returns the value in the high 32 bits and the
+     * position after it in the low 32 bits, so scans over encoded pages allocate nothing.
+     */
+    static long readVarint(byte[] b, int p) {
+        int value = 0;
+        for (int shift = 0; shift < 32; shift += 7) {
+            int x = b[p++];
+            value |= (x & 0x7f) << shift;
+            if (x >= 0) {
+                if (value < 0) {
+                    break;
+                }
+                return (long) value << 32 | p;
+            }
+        }
+        throw new IllegalStateException("malformed varint at offset " + (p - 1));
+    }
+
+    static int value(long packed) {
+        return (int) (packed >>> 32);
+    }
+
+    static int next(long packed) {
+        return (int) packed;
+    }
+
+    static int varintSize(long v) {
+        int n = 1;
+        while ((v & ~0x7fL) != 0) {
+            v >>>= 7;
+            n++;
+        }
+        return n;
+    }
+
+    /** Length of the prefix {@code a} and {@code b} share. */
+    static int sharedPrefix(byte[] a, byte[] b) {
+        int m = Arrays.mismatch(a, b);
+        return m < 0 ? a.length : m;
+    }
+
+    /**
+     * The shortest key {@code s} with {@code left < s <= right} (unsigned order), given
+     * {@code left < right}: the prefix of {@code right} one byte past where the two first differ.
+     * Short separators keep internal pages small and wide.
+     */
+    static byte[] shortestSeparator(byte[] left, byte[] right) {
+        int m = Arrays.mismatch(left, right);
+        return Arrays.copyOf(right, Math.min(right.length, m + 1));
+    }
+
+    /** A growable big-endian byte sink for coding pages. */
+    static final class Sink {
+        private byte[] buf;
+        private int pos;
+
+        Sink(int capacity) {
+            buf = new byte[Math.max(16, capacity)];
+        }
+
+        private void ensure(int n) {
+            if (pos + n > buf.length) {
+                buf = Arrays.copyOf(buf, Math.max(buf.length * 2, pos + n));
+            }
+        }
+
+        int position() {
+            return pos;
+        }
+
+        void putByte(int v) {
+            ensure(1);
+            buf[pos++] = (byte) v;
+        }
+
+        void putInt(int v) {
+            ensure(4);
+            putIntAt(pos, v);
+            pos += 4;
+        }
+
+        void putIntAt(int at, int v) {
+            buf[at] = (byte) (v >>> 24);
+            buf[at + 1] = (byte) (v >>> 16);
+            buf[at + 2] = (byte) (v >>> 8);
+            buf[at + 3] = (byte) v;
+        }
+
+        void putLong(long v) {
+            putInt((int) (v >>> 32));
+            putInt((int) v);
+        }
+
+        void putVarint(long v) {
+            ensure(10);
+            while ((v & ~0x7fL) != 0) {
+                buf[pos++] = (byte) ((v & 0x7f) | 0x80);
+                v >>>= 7;
+            }
+            buf[pos++] = (byte) v;
+        }
+
+        void putBytes(byte[] b, int off, int len) {
+            ensure(len);
+            System.arraycopy(b, off, buf, pos, len);
+            pos += len;
+        }
+
+        void skip(int n) {
+            ensure(n);
+            pos += n;
+        }
+
+        byte[] toArray() {
+            return pos == buf.length ? buf : Arrays.copyOf(buf, pos);
+        }
+    }
+}

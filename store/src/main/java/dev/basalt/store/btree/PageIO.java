@@ -1,0 +1,107 @@
+package dev.basalt.store.btree;
+
+import dev.basalt.store.io.Checksums;
+import dev.basalt.store.journal.CorruptRecordException;
+import dev.basalt.store.journal.RecordStore;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Reads, decodes and writes the records of one tree: pages through the shared {@link PageCache}
+ * (or straight from the store when verifying) and large values. Every read passes the checksum of
+ * the parent pointer to the store, so a stale, misdirected or corrupt record surfaces as a
+ * {@link CorruptRecordException} naming its address. Thread-safe when the store and cache are.
+ */
+final class PageIO {
+    private final RecordStore store;
+    private final PageCache cache;
+
+    /** @param cache the shared page cache, or null to decode on every read */
+    PageIO(RecordStore store, PageCache cache) {
+        this.store = store;
+        this.cache = cache;
+    }
+
+    RecordStore store() {
+        return store;
+    }
+
+    /** The clean page at {@code address}, from the cache or read, checked and decoded. */
+    Node load(long address, int checksum) {
+        if (cache != null) {
+            Page page = cache.get(address, checksum);
+            if (page != null) {
+                return (Node) page;
+            }
+        }
+        Page page = readUncached(address, checksum);
+        if (cache != null) {
+            cache.put(page);
+        }
+        return (Node) page;
+    }
+
+    /** Reads and decodes the page at {@code address} from the store, bypassing the cache. */
+    Page readUncached(long address, int checksum) {
+        return decode(address, checksum, readBytes(address, checksum));
+    }
+
+    byte[] readBytes(long address, int checksum) {
+        ByteBuffer buf = store.read(address, checksum);
+        byte[] bytes = new byte[buf.remaining()];
+        buf.duplicate().get(bytes);
+        return bytes;
+    }
+
+    static Page decode(long address, int checksum, byte[] bytes) {
+        try {
+            if (bytes.length > 0 && bytes[0] == PageFormat.LEAF) {
+                return LeafPage.decode(address, checksum, bytes);
+            }
+            if (bytes.length > 0 && bytes[0] == PageFormat.INTERNAL) {
+                return InternalPage.decode(address, checksum, bytes);
+            }
+        } catch (IllegalStateException e) {
+            throw new CorruptRecordException(address, "malformed B+tree page: " + e.getMessage());
+        }
+        throw new CorruptRecordException(address, "not a B+tree page of format " + PageFormat.FORMAT_VERSION
+                + " (kind byte " + (bytes.length == 0 ? "missing" : String.format("0x%02x", bytes[0])) + ")");
+    }
+
+    /** Writes an encoded page, caches its decoded form and returns it. */
+    Page writePage(byte[] encoded) {
+        long address = store.write(ByteBuffer.wrap(encoded));
+        Page page = decode(address, Checksums.crc32c(encoded, 0, encoded.length), encoded);
+        if (cache != null) {
+            cache.put(page);
+        }
+        return page;
+    }
+
+    LargeValue writeLargeValue(byte[] value) {
+        byte[] record = new byte[value.length + 1];
+        record[0] = PageFormat.LARGE_VALUE;
+        System.arraycopy(value, 0, record, 1, value.length);
+        long address = store.write(ByteBuffer.wrap(record));
+        return new LargeValue(address, Checksums.crc32c(record, 0, record.length), value.length);
+    }
+
+    byte[] readLargeValue(LargeValue ref) {
+        ByteBuffer buf = store.read(ref.address(), ref.checksum());
+        if (buf.remaining() != ref.length() + 1 || buf.get(0) != PageFormat.LARGE_VALUE) {
+            throw new CorruptRecordException(ref.address(), "not a large value of " + ref.length() + " bytes (record has "
+                    + buf.remaining() + " bytes)");
+        }
+        byte[] value = new byte[ref.length()];
+        buf.duplicate().position(1).get(value);
+        return value;
+    }
+
+    /** Frees a record now and drops its cached page. */
+    void free(long address) {
+        if (cache != null) {
+            cache.invalidate(address);
+        }
+        store.free(address);
+    }
+}
