@@ -1,7 +1,5 @@
 package dev.basalt.store.lexicon;
 
-import java.math.BigInteger;
-
 import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.vocabulary.XSD;
 
@@ -78,12 +76,10 @@ final class IntegerCodec {
         return (TermIds.payload(id) >>> TermIds.INTEGER_TYPE_BITS) - TermIds.INTEGER_BIAS;
     }
 
+    /** Lexical form; checks the datatype code too, so a corrupt id fails here rather than later. */
     static String label(long id) {
+        datatype(id);
         return Long.toString(value(id));
-    }
-
-    static BigInteger bigValue(long id) {
-        return BigInteger.valueOf(value(id));
     }
 
     private static boolean isCanonical(String s) {
