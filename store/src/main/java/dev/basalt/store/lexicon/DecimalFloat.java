@@ -16,6 +16,8 @@ final class DecimalFloat {
             TermIds.DECIMAL_SIGNIFICAND_BITS, TermIds.DECIMAL_DIGITS, -128);
     static final DecimalFloat DOUBLE = new DecimalFloat(TermIds.DOUBLE_EXPONENT_BITS,
             TermIds.DOUBLE_SIGNIFICAND_BITS, TermIds.DOUBLE_DIGITS, -512);
+    static final DecimalFloat FLOAT = new DecimalFloat(TermIds.FLOAT_EXPONENT_BITS,
+            TermIds.FLOAT_SIGNIFICAND_BITS, TermIds.FLOAT_DIGITS, -64);
 
     private final int exponentBits;
     private final int significandBits;

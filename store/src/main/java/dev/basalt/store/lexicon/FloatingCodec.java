@@ -13,21 +13,22 @@ import java.util.regex.Pattern;
  * {@code -?d.dddEx} whose digits are the <em>shortest-nearest</em> decimal of the value: the
  * smallest n such that the exact binary value rounded half-even to n significant digits reads
  * back as the same double (float), with no trailing zeros except the single "0" of "1.0E0".
- * This matches what RDF4J's {@code XMLDatatypeUtil.normalizeDouble} gives for short inputs
- * ("0.1" → "1.0E-1"). Any other spelling ("1.5e0", "1.50E0", "15E-1", "+INF") is a different RDF
- * term and goes to the dictionary.
+ * RDF4J's {@code XMLDatatypeUtil.normalizeDouble} leaves such forms unchanged and produces them
+ * from short inputs ("0.1" → "1.0E-1"). Any other spelling ("1.5e0", "1.50E0", "15E-1", "+INF",
+ * JDK 17's "4.9E-324" for the smallest double, canonically "5.0E-324") is a different RDF term
+ * and goes to the dictionary.
  *
- * <p>Double payload: 3-bit class (0 -INF, 1 negative, 2 -0, 3 +0, 4 positive, 5 +INF, 6 NaN)
- * over a {@link DecimalFloat#DOUBLE} body of the canonical digits. Doubles whose canonical form
- * needs more than {@link TermIds#DOUBLE_DIGITS} digits are not inlined (never rounded). Canonical
- * decimals of distinct doubles lie in disjoint rounding intervals, so the digit order is the
- * double order. Float payload: the IEEE bits made order-preserving (negatives complemented, the
- * sign bit of positives set); every float fits. Both orders are {@code Double.compare}'s total
- * order: -0 sorts just below +0 and NaN above +INF.
+ * <p>Payload: a 3-bit class (0 -INF, 1 negative, 2 -0, 3 +0, 4 positive, 5 +INF, 6 NaN) over a
+ * {@link DecimalFloat} body of the canonical digits ({@link DecimalFloat#DOUBLE} or
+ * {@link DecimalFloat#FLOAT}); negative bodies are complemented. Doubles whose canonical form
+ * needs more than {@link TermIds#DOUBLE_DIGITS} digits are not inlined (never rounded); every
+ * float fits. Canonical decimals of distinct values lie in disjoint rounding intervals, so digit
+ * order is value order, and the id order is {@code Double.compare}'s total order: -0 sorts just
+ * below +0 (XSD calls them equal, but they are distinct terms) and NaN above +INF.
  */
 final class FloatingCodec {
     private static final Pattern SHAPE = Pattern.compile("-?[1-9]\\.(0|[0-9]*[1-9])E(0|-?[1-9][0-9]{0,2})");
-    private static final int CLASS_SHIFT = DecimalFloat.DOUBLE.bodyBits();
+    private static final int MAX_LABEL_LENGTH = 24;
     private static final long NEG_INF = 0, NEGATIVE = 1, NEG_ZERO = 2, POS_ZERO = 3, POSITIVE = 4,
             POS_INF = 5, NAN = 6;
 
@@ -35,44 +36,33 @@ final class FloatingCodec {
     }
 
     static long encodeDouble(String label) {
-        long special = specialClass(label);
-        if (special >= 0) {
-            return TermIds.make(TermIds.KIND_DOUBLE, special << CLASS_SHIFT);
-        }
-        if (label.length() > 24 || !SHAPE.matcher(label).matches()) {
-            return TermIds.NULL;
-        }
-        BigDecimal written = new BigDecimal(label);
-        long body = DecimalFloat.DOUBLE.body(written.abs());
-        if (body < 0) {
-            return TermIds.NULL;
-        }
-        double d = Double.parseDouble(label);
-        if (Double.isInfinite(d) || d == 0 || !label.equals(canonicalDouble(d))) {
-            return TermIds.NULL;
-        }
-        long payload = d > 0 ? POSITIVE << CLASS_SHIFT | body
-                : NEGATIVE << CLASS_SHIFT | DecimalFloat.DOUBLE.negate(body);
-        return TermIds.make(TermIds.KIND_DOUBLE, payload);
+        return encode(label, TermIds.KIND_DOUBLE, DecimalFloat.DOUBLE, false);
     }
 
-    static String doubleLabel(long id) {
+    static long encodeFloat(String label) {
+        return encode(label, TermIds.KIND_FLOAT, DecimalFloat.FLOAT, true);
+    }
+
+    static String label(long id) {
+        DecimalFloat layout = layout(id);
+        int classShift = layout.bodyBits();
         long payload = TermIds.payload(id);
-        long cls = payload >>> CLASS_SHIFT;
-        long body = payload & ((1L << CLASS_SHIFT) - 1);
+        long cls = payload >>> classShift;
+        long body = payload & ((1L << classShift) - 1);
         if (cls == POSITIVE) {
-            return scientific(DecimalFloat.DOUBLE.magnitude(body), false);
+            return scientific(layout.magnitude(body), false);
         } else if (cls == NEGATIVE) {
-            return scientific(DecimalFloat.DOUBLE.magnitude(DecimalFloat.DOUBLE.negate(body)), true);
+            return scientific(layout.magnitude(layout.negate(body)), true);
         } else if (body != 0 || cls > NAN) {
-            throw new IllegalArgumentException("not an inline double: " + TermIds.describe(id));
+            throw new IllegalArgumentException("not an inline float or double: " + TermIds.describe(id));
         }
         return cls == NEG_INF ? "-INF" : cls == NEG_ZERO ? "-0.0E0" : cls == POS_ZERO ? "0.0E0"
                 : cls == POS_INF ? "INF" : "NaN";
     }
 
-    static double doubleValue(long id) {
-        String label = doubleLabel(id);
+    /** Value of a double id, or a float id widened exactly. */
+    static double value(long id) {
+        String label = label(id);
         switch (label) {
             case "INF":
                 return Double.POSITIVE_INFINITY;
@@ -81,39 +71,8 @@ final class FloatingCodec {
             case "NaN":
                 return Double.NaN;
             default:
-                return Double.parseDouble(label);
+                return TermIds.kindCode(id) == TermIds.KIND_FLOAT ? Float.parseFloat(label) : Double.parseDouble(label);
         }
-    }
-
-    static long encodeFloat(String label) {
-        float f;
-        if (specialClass(label) >= 0) {
-            f = label.equals("INF") ? Float.POSITIVE_INFINITY : label.equals("-INF") ? Float.NEGATIVE_INFINITY
-                    : label.equals("NaN") ? Float.NaN : label.startsWith("-") ? -0.0f : 0.0f;
-        } else if (label.length() > 16 || !SHAPE.matcher(label).matches()) {
-            return TermIds.NULL;
-        } else {
-            f = Float.parseFloat(label);
-            if (Float.isInfinite(f) || f == 0 || !label.equals(canonicalFloat(f))) {
-                return TermIds.NULL;
-            }
-        }
-        int bits = Float.floatToIntBits(f);
-        long sortable = (bits < 0 ? ~bits : bits ^ Integer.MIN_VALUE) & 0xFFFF_FFFFL;
-        return TermIds.make(TermIds.KIND_FLOAT, sortable);
-    }
-
-    static float floatValue(long id) {
-        long payload = TermIds.payload(id);
-        if (payload > 0xFFFF_FFFFL) {
-            throw new IllegalArgumentException("not an inline float: " + TermIds.describe(id));
-        }
-        int sortable = (int) payload;
-        return Float.intBitsToFloat(sortable < 0 ? sortable ^ Integer.MIN_VALUE : ~sortable);
-    }
-
-    static String floatLabel(long id) {
-        return canonicalFloat(floatValue(id));
     }
 
     static String canonicalDouble(double d) {
@@ -143,6 +102,48 @@ final class FloatingCodec {
             }
         }
         return scientific(exact.round(new MathContext(9, RoundingMode.HALF_EVEN)), f < 0);
+    }
+
+    private static long encode(String label, int kindCode, DecimalFloat layout, boolean isFloat) {
+        int classShift = layout.bodyBits();
+        long special = specialClass(label);
+        if (special >= 0) {
+            return TermIds.make(kindCode, special << classShift);
+        }
+        if (label.length() > MAX_LABEL_LENGTH || !SHAPE.matcher(label).matches()) {
+            return TermIds.NULL;
+        }
+        long body = layout.body(new BigDecimal(label).abs());
+        if (body < 0) {
+            return TermIds.NULL;
+        }
+        // The shape excludes zero digits; a value that still reads as zero or infinity has
+        // underflowed or overflowed and is spelled canonically otherwise.
+        String canonical;
+        if (isFloat) {
+            float f = Float.parseFloat(label);
+            canonical = Float.isInfinite(f) || f == 0 ? null : canonicalFloat(f);
+        } else {
+            double d = Double.parseDouble(label);
+            canonical = Double.isInfinite(d) || d == 0 ? null : canonicalDouble(d);
+        }
+        if (!label.equals(canonical)) {
+            return TermIds.NULL;
+        }
+        long payload = label.startsWith("-") ? NEGATIVE << classShift | layout.negate(body)
+                : POSITIVE << classShift | body;
+        return TermIds.make(kindCode, payload);
+    }
+
+    private static DecimalFloat layout(long id) {
+        switch (TermIds.kindCode(id)) {
+            case TermIds.KIND_DOUBLE:
+                return DecimalFloat.DOUBLE;
+            case TermIds.KIND_FLOAT:
+                return DecimalFloat.FLOAT;
+            default:
+                throw new IllegalArgumentException("not an inline float or double: " + TermIds.describe(id));
+        }
     }
 
     /** "-?d.dddEx" of a positive magnitude, trailing zeros dropped but at least one fraction digit. */

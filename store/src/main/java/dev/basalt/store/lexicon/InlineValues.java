@@ -145,9 +145,8 @@ public final class InlineValues {
             case DECIMAL:
                 return DecimalCodec.label(id);
             case FLOAT:
-                return FloatingCodec.floatLabel(id);
             case DOUBLE:
-                return FloatingCodec.doubleLabel(id);
+                return FloatingCodec.label(id);
             case DATE_TIME:
                 return TemporalCodec.dateTimeLabel(id);
             case DATE:
@@ -194,9 +193,8 @@ public final class InlineValues {
     public static double doubleValue(long id) {
         switch (kind(id)) {
             case FLOAT:
-                return FloatingCodec.floatValue(id);
             case DOUBLE:
-                return FloatingCodec.doubleValue(id);
+                return FloatingCodec.value(id);
             default:
                 throw new IllegalArgumentException("not an inline float or double: " + TermIds.describe(id));
         }

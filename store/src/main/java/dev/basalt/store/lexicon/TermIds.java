@@ -15,7 +15,7 @@ package dev.basalt.store.lexicon;
  *  0x6  xsd:boolean  (inline)        0 = false, 1 = true
  *  0x7  integer family (inline)      56-bit value + 2^55, then 4-bit datatype code
  *  0x8  xsd:decimal  (inline)        2-bit sign class, 8-bit exponent, 15 decimal digits
- *  0x9  xsd:float    (inline)        order-preserving transform of the IEEE bits
+ *  0x9  xsd:float    (inline)        3-bit class, 7-bit exponent, 9 decimal digits
  *  0xA  xsd:double   (inline)        3-bit class, 10-bit exponent, 14 decimal digits
  *  0xB  xsd:dateTime (inline)        53-bit instant in ms + 2^52, then 7-bit timezone code
  *  0xC  xsd:date     (inline)        53-bit start instant in quarter hours + 2^52, 7-bit zone
@@ -76,10 +76,14 @@ public final class TermIds {
     public static final int DECIMAL_DIGITS = 15;
     public static final int DECIMAL_SIGNIFICAND_BITS = 50;
 
-    /** Double: class 0 -INF, 1 negative, 2 -0, 3 +0, 4 positive, 5 +INF, 6 NaN. */
+    /** Double and float: class 0 -INF, 1 negative, 2 -0, 3 +0, 4 positive, 5 +INF, 6 NaN. */
     public static final int DOUBLE_EXPONENT_BITS = 10;
     public static final int DOUBLE_DIGITS = 14;
     public static final int DOUBLE_SIGNIFICAND_BITS = 47;
+    /** Every float's canonical form has at most 9 digits and a decimal exponent in [-44, 39]. */
+    public static final int FLOAT_EXPONENT_BITS = 7;
+    public static final int FLOAT_DIGITS = 9;
+    public static final int FLOAT_SIGNIFICAND_BITS = 30;
 
     /** Timezone code: 0 = no timezone, else offset in quarter hours + 57 (so Z = 57). */
     public static final int ZONE_BITS = 7;

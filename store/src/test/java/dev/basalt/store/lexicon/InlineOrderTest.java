@@ -147,13 +147,14 @@ class InlineOrderTest {
             samples.add(new Sample<>(VF.createLiteral(canonicalDouble(d), XSD.DOUBLE), d));
         }
         int notInline = 0;
-        while (samples.size() < SAMPLES) {
+        while (samples.size() < SAMPLES / 4) {
             double d;
             if (rnd.nextInt(4) == 0) {
                 d = Double.longBitsToDouble(rnd.nextLong());
             } else {
                 String digits = Long.toString(rnd.nextLong(1, pow10(1 + rnd.nextInt(14))));
-                d = Double.parseDouble((rnd.nextBoolean() ? "-" : "") + digits + "E" + rnd.nextInt(-340, 300));
+                int exponent = rnd.nextInt(3) == 0 ? rnd.nextInt(-340, 300) : rnd.nextInt(-20, 10);
+                d = Double.parseDouble((rnd.nextBoolean() ? "-" : "") + digits + "E" + exponent);
             }
             String label = canonicalDouble(d);
             Literal literal = VF.createLiteral(label, XSD.DOUBLE);
@@ -176,7 +177,7 @@ class InlineOrderTest {
             Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY }) {
             samples.add(new Sample<>(VF.createLiteral(canonicalFloat(f), XSD.FLOAT), f));
         }
-        while (samples.size() < SAMPLES) {
+        while (samples.size() < SAMPLES / 4) {
             float f = Float.intBitsToFloat(rnd.nextInt());
             samples.add(new Sample<>(VF.createLiteral(canonicalFloat(f), XSD.FLOAT), f));
         }
