@@ -92,10 +92,14 @@ public final class Snapshot implements AutoCloseable {
         List<CommitPoint> out = new ArrayList<>();
         BTree idx = commitIndex();
         if (idx != null) {
+            long oldest = store.journal().oldestReadableCommit();
             {
             dev.basalt.store.btree.BTreeCursor c = idx.cursor(null, null);
                 while (c.next()) {
-                    out.add(CommitIndexEntry.point(c.key(), c.value()));
+                    CommitPoint p = CommitIndexEntry.point(c.key(), c.value());
+                    if (p.counter() >= oldest) {
+                        out.add(p);
+                    }
                 }
             }
         }

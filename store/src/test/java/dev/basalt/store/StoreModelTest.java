@@ -77,10 +77,10 @@ class StoreModelTest {
                 if (kind < 450) {
                     byte[] v = new byte[rnd.nextInt(100) == 0 ? 500 + rnd.nextInt(2000) : rnd.nextInt(24)];
                     Arrays.fill(v, (byte) op);
-                    undo.putIfAbsent(ByteBuffer.wrap(k), model.get(k));
+                    remember(undo, model, k);
                     assertArrayEquals(model.put(k, v), t.put(k, v), ctx + " put op " + op);
                 } else if (kind < 650) {
-                    undo.putIfAbsent(ByteBuffer.wrap(k), model.get(k));
+                    remember(undo, model, k);
                     assertArrayEquals(model.remove(k), t.remove(k), ctx + " remove op " + op);
                 } else if (kind < 940) {
                     assertArrayEquals(model.get(k), t.get(k), ctx + " get op " + op);
@@ -88,26 +88,28 @@ class StoreModelTest {
                     byte[] hi = Workload.key(rnd.nextInt(keySpace));
                     byte[] lo = Arrays.compareUnsigned(k, hi) <= 0 ? k : hi;
                     hi = lo == k ? hi : k;
-                    assertEquals(model.subMap(lo, true, hi, false).size(), t.rangeCount(lo, hi), ctx + " count op " + op);
+                    long expectedCount = model.subMap(lo, true, hi, false).size();
+                    assertEquals(expectedCount, t.rangeCount(lo, hi), ctx + " count op " + op);
+                    assertEquals(model.size(), t.size(), ctx + " size op " + op);
                     if (kind < 945) {
                         scan(t, model, lo, hi, rnd.nextBoolean(), ctx + " scan op " + op);
                     }
-                } else if (kind < 996) {
+                } else if (kind < 996 && rnd.nextInt(3) == 0) {
                     CommitPoint p = tx.commit();
                     commits++;
                     undo.clear();
-                    if (rnd.nextInt(25) == 0) {
+                    if (rnd.nextInt(10) == 0) {
                         history.put(p.counter(), copy(model));
                         if (history.size() > 20) {
                             history.pollFirstEntry();
                         }
                     }
                     tx = store.begin();
-                } else if (kind < 998) {
+                } else if (kind >= 996 && kind < 998) {
                     tx.rollback();
                     rollback(model, undo);
                     tx = store.begin();
-                } else if (kind < 999) {
+                } else if (kind == 998) {
                     if (rnd.nextInt(4) == 0) {
                         tx.rollback();
                         rollback(model, undo);
@@ -115,7 +117,7 @@ class StoreModelTest {
                         store = Store.open(file, cfg);
                         tx = store.begin();
                     }
-                } else if (!history.isEmpty() && rnd.nextInt(4) == 0) {
+                } else if (kind == 999 && !history.isEmpty() && rnd.nextInt(4) == 0) {
                     java.util.List<Long> keys = new java.util.ArrayList<>(history.keySet());
                     long c = keys.get(rnd.nextInt(keys.size()));
                     boolean retained = store.retainedCommits().stream().anyMatch(x -> x.counter() == c);
@@ -154,6 +156,13 @@ class StoreModelTest {
         } finally {
             tx.rollback();
             store.close();
+        }
+    }
+
+    private static void remember(Map<ByteBuffer, byte[]> undo, NavigableMap<byte[], byte[]> model, byte[] k) {
+        ByteBuffer key = ByteBuffer.wrap(k);
+        if (!undo.containsKey(key)) {
+            undo.put(key, model.get(k));
         }
     }
 

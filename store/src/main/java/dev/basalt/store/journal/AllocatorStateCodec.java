@@ -17,19 +17,20 @@ final class AllocatorStateCodec {
     record RegionEntry(int classIndex, long offset, int slotCount, long bitmapAddress, int bitmapCrc) {
     }
 
+    record SegmentRef(long address, int crc, int released) {
+    }
+
     record Decoded(long fileEnd, long oldestReadable, List<RegionEntry> regions, List<long[]> freeExtents,
-                   List<DeferredFrees.Group> groups) {
+                   List<SegmentRef> segments, List<DeferredFrees.Group> tail) {
     }
 
     private AllocatorStateCodec() {
     }
 
-    static int size(SlotAllocator a, DeferredFrees d, int extraGroupEntries) {
-        long n = 1 + 8 + 8 + 4 + (long) REGION_BYTES * a.regions.size() + 4 + 16L * a.freeExtents.size() + 4;
-        for (DeferredFrees.Group g : d.groups()) {
-            n += 20 + 8L * g.addresses().length;
-        }
-        n += 20 + 8L * extraGroupEntries;
+    /** Size of the encoded state with {@code segments} sealed segments and {@code tail} tail groups. */
+    static int size(SlotAllocator a, int segments, int tail) {
+        long n = 1 + 8 + 8 + 4 + (long) REGION_BYTES * a.regions.size() + 4 + 16L * a.freeExtents.size()
+                + 4 + 16L * segments + 4 + (long) DeferredFrees.DESCRIPTOR_BYTES * tail;
         if (n > RecordStore.MAX_RECORD_BYTES) {
             throw new StoreException("allocator state of " + n + " bytes exceeds the record limit");
         }
@@ -37,7 +38,7 @@ final class AllocatorStateCodec {
     }
 
     static ByteBuffer encode(SlotAllocator a, DeferredFrees d, long oldestReadable) {
-        ByteBuffer b = ByteBuffer.allocate(size(a, d, 0) - 20);
+        ByteBuffer b = ByteBuffer.allocate(size(a, d.sealed.size(), d.tail.size()));
         b.put((byte) VERSION).putLong(a.fileEnd).putLong(oldestReadable).putInt(a.regions.size());
         for (Region r : a.regions.values()) {
             b.put((byte) r.classIndex).putLong(r.offset).putInt(r.slotCount).putLong(r.bitmapAddress).putInt(r.bitmapCrc);
@@ -46,13 +47,12 @@ final class AllocatorStateCodec {
         for (Map.Entry<Long, Long> e : a.freeExtents.entrySet()) {
             b.putLong(e.getKey()).putLong(e.getValue());
         }
-        b.putInt(d.groupCount());
-        for (DeferredFrees.Group g : d.groups()) {
-            b.putLong(g.commit()).putLong(g.commitTime()).putInt(g.addresses().length);
-            for (long x : g.addresses()) {
-                b.putLong(x);
-            }
+        b.putInt(d.sealed.size());
+        for (DeferredFrees.Segment seg : d.sealed) {
+            b.putLong(seg.address).putInt(seg.crc).putInt(seg.released);
         }
+        b.putInt(d.tail.size());
+        d.tail.forEach(g -> g.encode(b));
         return b.flip();
     }
 
@@ -78,20 +78,17 @@ final class AllocatorStateCodec {
             for (int i = 0; i < e; i++) {
                 extents.add(new long[]{b.getLong(), b.getLong()});
             }
-            int g = b.getInt();
-            List<DeferredFrees.Group> groups = new ArrayList<>(g);
-            for (int i = 0; i < g; i++) {
-                long commit = b.getLong();
-                long time = b.getLong();
-                long[] addrs = new long[b.getInt()];
-                long bytes = 0;
-                for (int j = 0; j < addrs.length; j++) {
-                    addrs[j] = b.getLong();
-                    bytes += Addresses.span(addrs[j]);
-                }
-                groups.add(new DeferredFrees.Group(commit, time, addrs, bytes));
+            int sc = b.getInt();
+            List<SegmentRef> segments = new ArrayList<>(sc);
+            for (int i = 0; i < sc; i++) {
+                segments.add(new SegmentRef(b.getLong(), b.getInt(), b.getInt()));
             }
-            return new Decoded(fileEnd, oldestReadable, regions, extents, groups);
+            int tc = b.getInt();
+            List<DeferredFrees.Group> tail = new ArrayList<>(tc);
+            for (int i = 0; i < tc; i++) {
+                tail.add(DeferredFrees.Group.decode(b));
+            }
+            return new Decoded(fileEnd, oldestReadable, regions, extents, segments, tail);
         } catch (java.nio.BufferUnderflowException | NegativeArraySizeException ex) {
             throw new CorruptRecordException(address, "allocator state record is truncated");
         }

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -179,7 +180,14 @@ public final class Journal implements RecordStore, AutoCloseable {
                 for (long[] ext : s.freeExtents()) {
                     a.freeExtents.put(ext[0], ext[1]);
                 }
-                s.groups().forEach(d::add);
+                for (AllocatorStateCodec.SegmentRef ref : s.segments()) {
+                    List<DeferredFrees.Group> groups = DeferredFrees.decodeSegment(read(ref.address(), ref.crc()), ref.address());
+                    if (ref.released() >= groups.size()) {
+                        throw new CorruptRecordException(ref.address(), "deferred-free segment is fully released but still listed");
+                    }
+                    d.sealed.add(new DeferredFrees.Segment(ref.address(), ref.crc(), groups, ref.released()));
+                }
+                d.tail.addAll(s.tail());
             }
             alloc = a;
             oldestReadable = Math.max(oldestReadable, readable);
@@ -322,13 +330,20 @@ public final class Journal implements RecordStore, AutoCloseable {
         return point(committed);
     }
 
-    /** Writes changed region bitmaps and the state record; returns {address, crc} of the latter. */
+    /**
+     * Writes this commit's deferred-free group, changed region bitmaps and the state record; returns
+     * {address, crc} of the latter. Slots for all of them are reserved first, until reserving no
+     * longer changes which regions are dirty (a fixed point), so every bitmap written describes the
+     * final allocation, including the metadata's own slots.
+     */
     private long[] writeAllocatorState(long counter, long time) {
         LongArray freed = pendingFrees;
         if (committed.allocatorState() != NULL) {
             freed.add(committed.allocatorState());
         }
         Map<Region, Long> bitmapSlots = new HashMap<>();
+        long groupSlot = NULL;
+        long segmentSlot = NULL;
         long stateSlot = NULL;
         boolean changed = true;
         while (changed) {
@@ -343,7 +358,22 @@ public final class Journal implements RecordStore, AutoCloseable {
                     changed = true;
                 }
             }
-            int need = AllocatorStateCodec.size(alloc, deferred, freed.size()) + RECORD_HEADER;
+            int groupBytes = 8 * freed.size() + RECORD_HEADER;
+            if (!freed.isEmpty() && (groupSlot == NULL || Addresses.span(groupSlot) < groupBytes)) {
+                if (groupSlot != NULL) {
+                    alloc.release(groupSlot);
+                }
+                groupSlot = alloc.allocate(groupBytes + groupBytes / 8 + 64);
+                changed = true;
+            }
+            boolean seal = !freed.isEmpty() && deferred.tail.size() + 1 == DeferredFrees.SEGMENT;
+            if (seal && segmentSlot == NULL) {
+                segmentSlot = alloc.allocate(4 + DeferredFrees.DESCRIPTOR_BYTES * DeferredFrees.SEGMENT + RECORD_HEADER);
+                changed = true;
+            }
+            int tail = deferred.tail.size() + (freed.isEmpty() ? 0 : 1);
+            int need = AllocatorStateCodec.size(alloc, deferred.sealed.size() + (seal ? 1 : 0), seal ? 0 : tail)
+                    + RECORD_HEADER;
             if (stateSlot == NULL || Addresses.span(stateSlot) < need) {
                 if (stateSlot != NULL) {
                     alloc.release(stateSlot);
@@ -352,7 +382,20 @@ public final class Journal implements RecordStore, AutoCloseable {
                 changed = true;
             }
         }
-        deferred.add(counter, time, freed);
+        if (!freed.isEmpty()) {
+            long[] addresses = freed.toArray();
+            long bytes = 0;
+            for (long a : addresses) {
+                bytes += Addresses.span(a);
+            }
+            int crc = writeAt(groupSlot, DeferredFrees.encodeAddresses(addresses));
+            deferred.tail.add(new DeferredFrees.Group(counter, time, addresses.length, bytes, groupSlot, crc));
+            if (segmentSlot != NULL) {
+                int segCrc = writeAt(segmentSlot, DeferredFrees.encodeSegment(deferred.tail));
+                deferred.sealed.addLast(new DeferredFrees.Segment(segmentSlot, segCrc, new java.util.ArrayList<>(deferred.tail), 0));
+                deferred.tail.clear();
+            }
+        }
         for (Map.Entry<Region, Long> e : bitmapSlots.entrySet()) {
             Region r = e.getKey();
             long[] words = r.used.toLongArray();
@@ -423,10 +466,13 @@ public final class Journal implements RecordStore, AutoCloseable {
         long min = readers.minPinned();
         long retention = config.historyRetention().toMillis();
         DeferredFrees.Group g;
-        while ((g = deferred.pollReleasable(min, now, retention)) != null) {
-            for (long a : g.addresses()) {
+        while ((g = deferred.oldest()) != null && deferred.isReleasable(g, min, now, retention)) {
+            for (long a : DeferredFrees.decodeAddresses(read(g.record(), g.recordCrc()), g)) {
                 alloc.release(a);
             }
+            // the group's own list is metadata the last commit point still names: free it with the next commit
+            pendingFrees.add(g.record());
+            deferred.removeOldest(pendingFrees::add);
             oldestReadable = Math.max(oldestReadable, g.commit());
         }
     }
@@ -461,7 +507,7 @@ public final class Journal implements RecordStore, AutoCloseable {
 
     /**
      * Checks the allocator against the records a verifier found reachable from the last commit
-     * point (call right after a commit, with no transaction open): every reachable record must be
+     * point (call between transactions: nothing written since the last commit): every reachable record must be
      * in use and not queued for release, and the space in use must be exactly reachable records,
      * deferred frees and allocator metadata, so nothing leaks. Returns the bytes accounted for.
      */
@@ -475,10 +521,17 @@ public final class Journal implements RecordStore, AutoCloseable {
         for (int i = 0; i < reachable.size(); i++) {
             bytes += account(reachable.get(i), seen, "reachable");
         }
-        for (DeferredFrees.Group g : deferred.groups()) {
-            for (long a : g.addresses()) {
+        for (DeferredFrees.Group g : deferred.all()) {
+            for (long a : DeferredFrees.decodeAddresses(read(g.record(), g.recordCrc()), g)) {
                 bytes += account(a, seen, "deferred free of commit " + g.commit());
             }
+            bytes += account(g.record(), seen, "deferred-free list of commit " + g.commit());
+        }
+        for (DeferredFrees.Segment s : deferred.sealed) {
+            bytes += account(s.address, seen, "deferred-free segment");
+        }
+        for (int i = 0; i < pendingFrees.size(); i++) {
+            bytes += account(pendingFrees.get(i), seen, "record freed since the last commit");
         }
         if (committed.allocatorState() != NULL) {
             bytes += account(committed.allocatorState(), seen, "allocator state");

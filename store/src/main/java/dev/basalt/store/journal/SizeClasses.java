@@ -30,12 +30,12 @@ final class SizeClasses {
 
     /**
      * Slots for the next region of a class that already has {@code bytesInClass} bytes of regions:
-     * regions grow with the class (a quarter of it), so small stores stay small and large ones keep
+     * regions grow with the class (an eighth of it), so small stores stay small and large ones keep
      * their region table short.
      */
     static int slotsForNewRegion(int classIndex, long bytesInClass) {
         int slot = SLOT_BYTES[classIndex];
-        long bytes = Math.max(MIN_REGION_BYTES, Math.min(MAX_REGION_BYTES, bytesInClass / 4));
+        long bytes = Math.max(MIN_REGION_BYTES, Math.min(MAX_REGION_BYTES, bytesInClass / 8));
         long slots = Math.max(8, Math.min(MAX_SLOTS_PER_REGION, bytes / slot));
         return (int) slots;
     }
