@@ -32,6 +32,7 @@ public final class StoreCli {
     }
 
     public static void main(String[] args) {
+        quietLogging();
         int code;
         try {
             code = new StoreCli(System.out).run(args);
@@ -108,6 +109,14 @@ public final class StoreCli {
         out.printf("readers       %d (oldest pinned commit %d); oldest readable commit %d%n", j.openReaders(),
                 j.oldestPinnedCommit(), j.oldestReadableCommit());
         s.treeSizes().forEach((name, n) -> out.printf("tree %-8s %,d entries%n", name, n));
+    }
+
+    /** Library debug logging is for log files, not this terminal: show warnings and errors only. */
+    private static void quietLogging() {
+        org.slf4j.Logger root = org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        if (root instanceof ch.qos.logback.classic.Logger logback) {
+            logback.setLevel(ch.qos.logback.classic.Level.WARN);
+        }
     }
 
     private static byte[] key(int i) {
