@@ -108,7 +108,7 @@ class SpaceTest {
             double ratio100 = overwrite(store, 90, KEYS, 3);
             long after100 = store.stats().journal().fileBytes();
             assertTrue(after100 <= after10 + after10 / 20, "file grew from " + after10 + " to " + after100);
-            assertTrue(ratio100 < 3.2, "file is " + ratio100 + "x the live data (" + ratio + " after 10 commits)");
+            assertTrue(ratio100 < 2.8, "file is " + ratio100 + "x the live data (" + ratio + " after 10 commits)");
         }
     }
 
@@ -117,7 +117,7 @@ class SpaceTest {
     void rwFullOverwritesThousandTimes() {
         try (Store store = Store.open(dir.resolve("rwfull.jnl"), config(JournalMode.RW, Duration.ZERO))) {
             double ratio = overwrite(store, 1000, KEYS, 2);
-            assertTrue(ratio < 3.2, "file is " + ratio + "x the live data");
+            assertTrue(ratio < 2.8, "file is " + ratio + "x the live data");
         }
     }
 

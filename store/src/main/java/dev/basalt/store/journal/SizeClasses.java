@@ -1,12 +1,13 @@
 package dev.basalt.store.journal;
 
 /**
- * The slot sizes of the RW allocator. Steps of about 1.5x keep the space lost to rounding near 20%
- * on average; a record needs its payload plus the 8-byte record header. Anything larger than the
+ * The slot sizes of the RW allocator. Steps of at most 1.25x (64 bytes apart up to 512) keep the
+ * space lost to rounding near 10% on average; a record needs its payload plus the 8-byte record header. Anything larger than the
  * largest slot is stored in a contiguous extent. See docs/FORMAT.md, "RW allocation".
  */
 final class SizeClasses {
-    static final int[] SLOT_BYTES = {64, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192};
+    static final int[] SLOT_BYTES = {64, 128, 192, 256, 320, 384, 448, 512, 640, 768, 896, 1024, 1280, 1536, 1792,
+            2048, 2560, 3072, 3584, 4096, 5120, 6144, 7168, 8192};
     static final int MAX_SLOT = SLOT_BYTES[SLOT_BYTES.length - 1];
     /** Extents are rounded up to this many bytes so freed ones fit later ones more often. */
     static final int EXTENT_GRAIN = 4096;

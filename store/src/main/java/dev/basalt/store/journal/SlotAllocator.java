@@ -48,7 +48,30 @@ final class SlotAllocator {
         if (c < 0) {
             return allocateExtent(recordBytes);
         }
+        // a free slot of this class, else of the next larger one, before the file grows: segregated
+        // classes otherwise strand freed space when a workload's record sizes shift between commits
+        for (int k = c; k < Math.min(c + 2, SizeClasses.SLOT_BYTES.length); k++) {
+            long address = takeFrom(withFree.get(k));
+            if (address != NULL_ADDRESS) {
+                return address;
+            }
+        }
         List<Region> candidates = withFree.get(c);
+        int slots = SizeClasses.slotsForNewRegion(c, classBytes[c]);
+        Region r = new Region(c, fileEnd, slots, new java.util.BitSet(slots));
+        fileEnd = r.endOffset();
+        addRegion(r);
+        long off = r.take();
+        dirty.add(r);
+        if (!r.hasFree()) {
+            candidates.remove(r);
+        }
+        return Addresses.of(off, r.slotBytes);
+    }
+
+    private static final long NULL_ADDRESS = 0;
+
+    private long takeFrom(List<Region> candidates) {
         while (!candidates.isEmpty()) {
             Region r = candidates.get(candidates.size() - 1);
             long off = r.take();
@@ -60,16 +83,7 @@ final class SlotAllocator {
                 return Addresses.of(off, r.slotBytes);
             }
         }
-        int slots = SizeClasses.slotsForNewRegion(c, classBytes[c]);
-        Region r = new Region(c, fileEnd, slots, new java.util.BitSet(slots));
-        fileEnd = r.endOffset();
-        addRegion(r);
-        long off = r.take();
-        dirty.add(r);
-        if (!r.hasFree()) {
-            candidates.remove(r);
-        }
-        return Addresses.of(off, r.slotBytes);
+        return NULL_ADDRESS;
     }
 
     private long allocateExtent(int recordBytes) {
