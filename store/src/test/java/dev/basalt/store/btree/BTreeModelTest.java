@@ -51,8 +51,12 @@ class BTreeModelTest {
     @Tag("long")
     void millionsOfOperations() {
         long seed = seed();
-        new Run(seed, SMALL, 20_000).run(2_000_000);
-        new Run(seed + 1, MEDIUM, 200_000).run(2_000_000);
+        Run small = new Run(seed, SMALL, 10_000);
+        small.checkpointOneIn = 10;
+        small.run(2_000_000);
+        Run medium = new Run(seed + 1, MEDIUM, 100_000);
+        medium.checkpointOneIn = 20;
+        medium.run(2_000_000);
     }
 
     /** Deterministic key for a number: prefix-heavy, varying length, order unrelated to the number. */
@@ -79,6 +83,8 @@ class BTreeModelTest {
         TreeMap<byte[], byte[]> model = new TreeMap<>(Arrays::compareUnsigned);
         TreeMap<byte[], byte[]> committed = new TreeMap<>(Arrays::compareUnsigned);
         int op;
+        /** Of the operations drawn as checkpoint/reopen/abandon, the share actually done (1 in N). */
+        int checkpointOneIn = 1;
 
         Run(long seed, BTreeConfig config, int keySpace) {
             this.seed = seed;
@@ -127,6 +133,8 @@ class BTreeModelTest {
                     counts();
                 } else if (r < 990) {
                     scan();
+                } else if (rnd.nextInt(checkpointOneIn) != 0) {
+                    lookup();
                 } else if (r < 997) {
                     checkpoint();
                 } else if (r < 998) {
