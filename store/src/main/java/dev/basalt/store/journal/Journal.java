@@ -161,7 +161,7 @@ public final class Journal implements RecordStore, AutoCloseable {
         if (header.mode() == JournalMode.WORM) {
             appendEnd = r.fileEnd();
         } else {
-            SlotAllocator a = new SlotAllocator(r.fileEnd());
+            SlotAllocator a = new SlotAllocator(r.fileEnd(), config.maxFileBytes(), file.path().toString());
             long readable = 0;
             if (r.allocatorState() != NULL) {
                 AllocatorStateCodec.Decoded s = AllocatorStateCodec.decode(read(r.allocatorState(), r.allocatorStateCrc()),
@@ -220,6 +220,9 @@ public final class Journal implements RecordStore, AutoCloseable {
             return alloc.allocate(bytes);
         }
         long span = ((bytes + (long) Addresses.UNIT - 1) / Addresses.UNIT) * Addresses.UNIT;
+        if (config.maxFileBytes() > 0 && appendEnd + span > config.maxFileBytes()) {
+            throw new JournalFullException(file.path().toString(), appendEnd + span, config.maxFileBytes());
+        }
         long address = Addresses.of(appendEnd, span);
         appendEnd += span;
         return address;

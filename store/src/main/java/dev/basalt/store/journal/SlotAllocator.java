@@ -26,9 +26,14 @@ final class SlotAllocator {
     /** Regions changed since the last commit, whose bitmaps the next commit rewrites. */
     final java.util.LinkedHashSet<Region> dirty = new java.util.LinkedHashSet<>();
     long fileEnd;
+    /** The file may not grow past this (the configured limit); growing past it fails like a full disk. */
+    private final long maxFileEnd;
+    private final String fileName;
 
-    SlotAllocator(long fileEnd) {
+    SlotAllocator(long fileEnd, long maxFileEnd, String fileName) {
         this.fileEnd = fileEnd;
+        this.maxFileEnd = maxFileEnd <= 0 ? Long.MAX_VALUE : maxFileEnd;
+        this.fileName = fileName;
         for (int i = 0; i < SizeClasses.SLOT_BYTES.length; i++) {
             withFree.add(new ArrayList<>());
         }
@@ -59,7 +64,7 @@ final class SlotAllocator {
         List<Region> candidates = withFree.get(c);
         int slots = SizeClasses.slotsForNewRegion(c, classBytes[c]);
         Region r = new Region(c, fileEnd, slots, new java.util.BitSet(slots));
-        fileEnd = r.endOffset();
+        grow(r.endOffset());
         addRegion(r);
         long off = r.take();
         dirty.add(r);
@@ -104,9 +109,16 @@ final class SlotAllocator {
             }
         }
         long off = fileEnd;
-        fileEnd += len;
+        grow(fileEnd + len);
         freshExtents.add(off);
         return Addresses.of(off, len);
+    }
+
+    private void grow(long newEnd) {
+        if (newEnd > maxFileEnd) {
+            throw new JournalFullException(fileName, newEnd, maxFileEnd);
+        }
+        fileEnd = newEnd;
     }
 
     /** True if the address was allocated since the last commit. */

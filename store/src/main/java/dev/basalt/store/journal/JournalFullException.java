@@ -1,0 +1,13 @@
+package dev.basalt.store.journal;
+
+/**
+ * The journal cannot grow: its configured size limit is reached (or the disk is full, which
+ * surfaces as a {@link StoreException} from the write). The transaction must be rolled back; the
+ * last commit is intact.
+ */
+public class JournalFullException extends StoreException {
+    public JournalFullException(String file, long needed, long limit) {
+        super("journal " + file + " is full: it would need " + needed + " bytes but its limit (maxFileBytes) is "
+                + limit + "; roll back this transaction (the last commit is intact), then free space or raise the limit");
+    }
+}
