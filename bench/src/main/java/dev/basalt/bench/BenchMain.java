@@ -135,7 +135,10 @@ public final class BenchMain implements Runnable {
 			s.commandLine = "java " + String.join(" ", MachineInfo.jvmArguments())
 					+ " -jar bench/target/basalt-bench.jar compare " + String.join(" ", spec.commandLine().getParseResult()
 							.originalArgs());
-			Results results = new Comparison(s, System.out::println).run();
+			long started = System.nanoTime();
+			Results results = new Comparison(s,
+					line -> System.out.printf(Locale.ROOT, "[%6.1f s] %s%n", (System.nanoTime() - started) / 1e9, line))
+					.run();
 			new ReportWriter(results).write();
 			System.out.printf(Locale.ROOT, "Report written to %s (%.1f minutes)%n", s.reportFile, results.totalSeconds / 60);
 			if (!results.crossCheckPassed()) {

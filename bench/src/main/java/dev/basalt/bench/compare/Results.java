@@ -45,6 +45,8 @@ public final class Results {
 	/** Why LUBM inference was not run, or null. */
 	public String lubmInferenceUnavailable;
 	public final Map<StoreSetup, Load> bsbmLoads = new LinkedHashMap<>();
+	/** Store, then mix name: the warm-up phase. */
+	public final Map<StoreSetup, Map<String, MixResult>> warmups = new LinkedHashMap<>();
 	/** Store, then mix name, then client count: the measured runs in order. */
 	public final Map<StoreSetup, Map<String, Map<Integer, List<MixResult>>>> bsbmRuns = new LinkedHashMap<>();
 	/** Query name, then store: result counts summed over the cross-check's parameter instances. */

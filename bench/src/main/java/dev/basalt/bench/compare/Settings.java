@@ -20,9 +20,9 @@ public final class Settings {
 	public List<String> mixes = List.of("full", "reduced");
 	public List<Integer> clients = List.of(1, 2);
 	public int warmupMixes = 200;
-	public double warmupMaxSeconds = 40;
+	public double warmupMaxSeconds = 30;
 	public int runs = 3;
-	public double measureSeconds = 10;
+	public double measureSeconds = 5;
 	public int crossCheckInstances = 10;
 	public int lubmRepeats = 3;
 	public Path workDir = Path.of("data", "bench");
@@ -49,7 +49,7 @@ public final class Settings {
 		}
 		case "1m" -> {
 			s.products = 2_785;
-			s.universities = 8;
+			s.universities = 1;
 		}
 		case "10m" -> {
 			s.products = 28_480;

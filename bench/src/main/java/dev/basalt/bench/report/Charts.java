@@ -27,6 +27,9 @@ final class Charts {
 	 */
 	static void bars(Path file, String title, String yTitle, List<String> categories, Map<String, List<Double>> series,
 			boolean logarithmic) {
+		if (categories.isEmpty()) {
+			return;
+		}
 		CategoryChart chart = new CategoryChartBuilder().width(1000)
 				.height(520)
 				.title(title)
@@ -40,9 +43,16 @@ final class Charts {
 		chart.getStyler().setXAxisLabelRotation(categories.size() > 6 ? 45 : 0);
 		chart.getStyler().setYAxisLogarithmic(logarithmic);
 		chart.getStyler().setYAxisDecimalPattern(logarithmic ? "#,##0.###" : "#,##0");
+		double floor = 0;
+		if (logarithmic) {
+			// A log axis cannot show zero; missing values sit at the floor, just below the smallest value.
+			floor = series.values().stream().flatMap(List::stream).filter(v -> v != null && v > 0)
+					.mapToDouble(Double::doubleValue).min().orElse(1) / 2;
+			chart.getStyler().setYAxisMin(floor);
+		}
 		for (Map.Entry<String, List<Double>> e : series.entrySet()) {
-			double floor = logarithmic ? 1e-3 : 0;
-			List<Double> values = e.getValue().stream().map(v -> v == null || v.isNaN() ? floor : Math.max(v, floor)).toList();
+			final double f = floor;
+			List<Double> values = e.getValue().stream().map(v -> v == null || v.isNaN() ? f : Math.max(v, f)).toList();
 			chart.addSeries(e.getKey(), categories, values);
 		}
 		try {
