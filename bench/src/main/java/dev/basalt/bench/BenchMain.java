@@ -133,7 +133,7 @@ public final class BenchMain implements Runnable {
 			}
 			s.keepData = keepData;
 			s.commandLine = "java " + String.join(" ", MachineInfo.jvmArguments())
-					+ " -jar bench/target/basalt-bench.jar compare " + String.join(" ", spec.commandLine().getParseResult()
+					+ " -jar bench/target/basalt-bench.jar " + String.join(" ", spec.commandLine().getParseResult()
 							.originalArgs());
 			long started = System.nanoTime();
 			Results results = new Comparison(s,
