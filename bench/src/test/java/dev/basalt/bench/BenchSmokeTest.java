@@ -65,7 +65,7 @@ class BenchSmokeTest {
 		assertTrue(results.crossCheckPassed(), () -> String.join("\n", results.crossCheckFailures));
 		assertEquals(12, results.bsbmCrossCheck.size());
 		assertEquals(2, results.lubm.size());
-		assertTrue(results.bsbmLoads.values().stream().allMatch(l -> l.triples() > 5_000));
+		assertTrue(results.bsbmLoads.values().stream().allMatch(l -> l.triples() > 3_000));
 		assertTrue(Files.isRegularFile(s.reportFile));
 		assertTrue(Files.isRegularFile(s.chartFile("qmph")));
 		assertTrue(Files.isRegularFile(s.chartFile("load")));
