@@ -1,0 +1,278 @@
+package dev.basalt.bench;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
+
+import org.eclipse.rdf4j.repository.Repository;
+import org.eclipse.rdf4j.repository.RepositoryConnection;
+import org.eclipse.rdf4j.repository.sparql.SPARQLRepository;
+
+import dev.basalt.bench.bsbm.BsbmGenerator;
+import dev.basalt.bench.bsbm.BsbmModel;
+import dev.basalt.bench.bsbm.BsbmParameters;
+import dev.basalt.bench.bsbm.BsbmQueries;
+import dev.basalt.bench.compare.Comparison;
+import dev.basalt.bench.compare.Results;
+import dev.basalt.bench.compare.Settings;
+import dev.basalt.bench.driver.MixDriver;
+import dev.basalt.bench.driver.MixResult;
+import dev.basalt.bench.driver.QueryExecutor;
+import dev.basalt.bench.driver.QueryTemplate;
+import dev.basalt.bench.lubm.LubmGenerator;
+import dev.basalt.bench.rdf.TripleCounts;
+import dev.basalt.bench.report.MachineInfo;
+import dev.basalt.bench.report.ReportWriter;
+import dev.basalt.bench.store.StoreSetups;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** The {@code basalt-bench.jar} command line. Progress goes to standard output. */
+@Command(name = "basalt-bench", mixinStandardHelpOptions = true, subcommands = { BenchMain.Compare.class,
+		BenchMain.GenerateBsbm.class, BenchMain.GenerateLubm.class, BenchMain.BsbmHttp.class },
+		description = "BSBM and LUBM on Basalt and its peers.")
+public final class BenchMain implements Runnable {
+
+	public static void main(String[] args) {
+		System.exit(new CommandLine(new BenchMain()).execute(args));
+	}
+
+	@Override
+	public void run() {
+		new CommandLine(this).usage(System.out);
+	}
+
+	@Command(name = "compare", mixinStandardHelpOptions = true,
+			description = "Runs BSBM and LUBM on every store side by side and writes docs/benchmarks.md with charts.")
+	static final class Compare implements Callable<Integer> {
+		@Option(names = "--scale", defaultValue = "1m", description = "tiny, 1m, 10m or 100m (default: ${DEFAULT-VALUE})")
+		String scale;
+		@Option(names = "--products", description = "BSBM product count (overrides the scale)")
+		Integer products;
+		@Option(names = "--universities", description = "LUBM universities, 0 to skip LUBM (overrides the scale)")
+		Integer universities;
+		@Option(names = "--stores", description = "comma-separated stores (default: all of ${COMPLETION-CANDIDATES})",
+				completionCandidates = StoreNames.class)
+		String stores;
+		@Option(names = "--mixes", split = ",", description = "BSBM mixes to measure: full, reduced (default: both)")
+		List<String> mixes;
+		@Option(names = "--clients", split = ",", description = "client counts to measure (default: 1,2)")
+		List<Integer> clients;
+		@Option(names = "--warmup-mixes", description = "warm-up mixes per store and mix")
+		Integer warmupMixes;
+		@Option(names = "--warmup-seconds", description = "warm-up time cap per store and mix")
+		Double warmupSeconds;
+		@Option(names = "--runs", description = "measured runs per store, mix and client count")
+		Integer runs;
+		@Option(names = "--seconds", description = "length of one measured run")
+		Double seconds;
+		@Option(names = "--cross-check", description = "parameter sets per BSBM query in the result cross-check")
+		Integer crossCheck;
+		@Option(names = "--seed", description = "seed of data and query parameters (default 808)")
+		Long seed;
+		@Option(names = "--work-dir", description = "generated data and store directories (default data/bench)")
+		Path workDir;
+		@Option(names = "--report", description = "report file; charts go beside it (default docs/benchmarks.md)")
+		Path report;
+		@Option(names = "--lubm-ontology", description = "univ-bench.owl (default ../shared/lubm/univ-bench.owl)")
+		Path ontology;
+		@Option(names = "--keep-data", description = "keep the store directories after the run")
+		boolean keepData;
+		@CommandLine.Spec
+		CommandLine.Model.CommandSpec spec;
+
+		@Override
+		public Integer call() {
+			Settings s = Settings.forScale(scale);
+			if (products != null) {
+				s.products = products;
+			}
+			if (universities != null) {
+				s.universities = universities;
+			}
+			s.stores = StoreSetups.parse(stores != null ? stores : StoreSetups.allNames());
+			if (mixes != null) {
+				s.mixes = mixes;
+			}
+			if (clients != null) {
+				s.clients = clients;
+			}
+			if (warmupMixes != null) {
+				s.warmupMixes = warmupMixes;
+			}
+			if (warmupSeconds != null) {
+				s.warmupMaxSeconds = warmupSeconds;
+			}
+			if (runs != null) {
+				s.runs = runs;
+			}
+			if (seconds != null) {
+				s.measureSeconds = seconds;
+			}
+			if (crossCheck != null) {
+				s.crossCheckInstances = crossCheck;
+			}
+			if (seed != null) {
+				s.seed = seed;
+			}
+			if (workDir != null) {
+				s.workDir = workDir;
+			}
+			if (report != null) {
+				s.reportFile = report;
+			}
+			if (ontology != null) {
+				s.ontology = ontology;
+			}
+			s.keepData = keepData;
+			s.commandLine = "java " + String.join(" ", MachineInfo.jvmArguments())
+					+ " -jar bench/target/basalt-bench.jar " + String.join(" ", spec.commandLine().getParseResult()
+							.originalArgs());
+			long started = System.nanoTime();
+			Results results = new Comparison(s,
+					line -> System.out.printf(Locale.ROOT, "[%6.1f s] %s%n", (System.nanoTime() - started) / 1e9, line))
+					.run();
+			new ReportWriter(results).write();
+			System.out.printf(Locale.ROOT, "Report written to %s (%.1f minutes)%n", s.reportFile, results.totalSeconds / 60);
+			if (!results.crossCheckPassed()) {
+				System.out.println("RESULT CROSS-CHECK FAILED:");
+				results.crossCheckFailures.forEach(f -> System.out.println("  " + f));
+				return 2;
+			}
+			System.out.println("Result cross-check passed for all stores.");
+			return 0;
+		}
+	}
+
+	static final class StoreNames extends ArrayList<String> {
+		private static final long serialVersionUID = 1L;
+
+		StoreNames() {
+			super(Arrays.asList(StoreSetups.allNames().split(",")));
+		}
+	}
+
+	@Command(name = "generate-bsbm", mixinStandardHelpOptions = true,
+			description = "Writes a BSBM dataset as N-Triples (gzip if the file name ends in .gz).")
+	static final class GenerateBsbm implements Callable<Integer> {
+		@Option(names = "--products", required = true, description = "2785 ≈ 1M triples, 28480 ≈ 10M, 284826 ≈ 100M")
+		int products;
+		@Option(names = "--seed", defaultValue = "808")
+		long seed;
+		@Option(names = "--out", required = true)
+		Path out;
+
+		@Override
+		public Integer call() {
+			TripleCounts c = new BsbmGenerator(new BsbmModel(products, seed)).write(out);
+			System.out.printf(Locale.ROOT, "%,d triples written to %s%n", c.total(), out);
+			return 0;
+		}
+	}
+
+	@Command(name = "generate-lubm", mixinStandardHelpOptions = true,
+			description = "Writes LUBM(N, seed) as N-Triples (gzip if the file name ends in .gz).")
+	static final class GenerateLubm implements Callable<Integer> {
+		@Option(names = "--universities", required = true)
+		int universities;
+		@Option(names = "--seed", defaultValue = "808")
+		long seed;
+		@Option(names = "--out", required = true)
+		Path out;
+
+		@Override
+		public Integer call() {
+			TripleCounts c = new LubmGenerator(universities, seed).write(out);
+			System.out.printf(Locale.ROOT, "%,d triples written to %s%n", c.total(), out);
+			return 0;
+		}
+	}
+
+	@Command(name = "bsbm-http", mixinStandardHelpOptions = true,
+			description = "Runs the BSBM Explore mix over the SPARQL protocol against endpoints already loaded with "
+					+ "the dataset generate-bsbm wrote for the same --products and --seed (e.g. RDF4J Server "
+					+ "repositories). With several endpoints, result counts are cross-checked between them.")
+	static final class BsbmHttp implements Callable<Integer> {
+		@Option(names = "--endpoint", required = true, description = "SPARQL query endpoint URL; repeatable")
+		List<String> endpoints;
+		@Option(names = "--products", required = true)
+		int products;
+		@Option(names = "--seed", defaultValue = "808")
+		long seed;
+		@Option(names = "--mix", defaultValue = "full", description = "full or reduced")
+		String mix;
+		@Option(names = "--clients", defaultValue = "1")
+		int clients;
+		@Option(names = "--warmup-mixes", defaultValue = "200")
+		int warmupMixes;
+		@Option(names = "--runs", defaultValue = "3")
+		int runs;
+		@Option(names = "--seconds", defaultValue = "30")
+		double seconds;
+		@Option(names = "--cross-check", defaultValue = "10")
+		int crossCheck;
+
+		@Override
+		public Integer call() {
+			BsbmModel model = new BsbmModel(products, seed);
+			BsbmParameters parameters = new BsbmParameters(model);
+			List<Integer> queries = BsbmQueries.MIXES.get(mix);
+			if (queries == null) {
+				throw new CommandLine.ParameterException(new CommandLine(this), "--mix must be full or reduced");
+			}
+			Map<String, Repository> repos = new LinkedHashMap<>();
+			endpoints.forEach(e -> {
+				Repository r = new SPARQLRepository(e);
+				r.init();
+				repos.put(e, r);
+			});
+			int status = 0;
+			try {
+				Map<String, Map<String, Long>> counts = new LinkedHashMap<>();
+				for (QueryTemplate t : BsbmQueries.ALL) {
+					int n = Integer.parseInt(t.name().substring(1));
+					for (Map.Entry<String, Repository> e : repos.entrySet()) {
+						SplittableRandom r = new SplittableRandom(seed * 31 + n);
+						long total = 0;
+						try (RepositoryConnection conn = e.getValue().getConnection()) {
+							for (int i = 0; i < crossCheck; i++) {
+								total += QueryExecutor.count(conn, t.instantiate(parameters.draw(n, r)));
+							}
+						}
+						counts.computeIfAbsent(t.name(), k -> new LinkedHashMap<>()).put(e.getKey(), total);
+					}
+				}
+				for (Map.Entry<String, Map<String, Long>> e : counts.entrySet()) {
+					boolean agree = e.getValue().values().stream().distinct().count() == 1;
+					System.out.println(e.getKey() + " result counts " + e.getValue() + (agree ? "" : "  MISMATCH"));
+					if (!agree) {
+						status = 2;
+					}
+				}
+				MixDriver driver = new MixDriver(BsbmQueries.ALL, queries, parameters::draw);
+				for (Map.Entry<String, Repository> e : repos.entrySet()) {
+					MixResult w = driver.run(e.getValue(), 1, warmupMixes, Double.MAX_VALUE, seed + 7);
+					System.out.printf(Locale.ROOT, "%s warm-up: %d mixes, %,.0f QMpH%n", e.getKey(), w.mixes(), w.qmph());
+					for (int run = 1; run <= runs; run++) {
+						MixResult m = driver.run(e.getValue(), clients, Long.MAX_VALUE, seconds, seed + 1000L * run + clients);
+						System.out.printf(Locale.ROOT, "%s run %d, %d client(s): %,.0f QMpH (%d mixes)%n", e.getKey(), run,
+								clients, m.qmph(), m.mixes());
+						m.perQuery().forEach((q, s) -> System.out.printf(Locale.ROOT,
+								"    %-4s avg %8.2f ms  min %8.2f  max %8.1f  (%d)%n", q, s.meanMillis(), s.minMillis(),
+								s.maxMillis(), s.count()));
+					}
+				}
+			} finally {
+				repos.values().forEach(Repository::shutDown);
+			}
+			return status;
+		}
+	}
+}

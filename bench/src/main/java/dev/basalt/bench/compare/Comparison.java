@@ -1,0 +1,336 @@
+package dev.basalt.bench.compare;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+
+import org.eclipse.rdf4j.common.transaction.IsolationLevels;
+import org.eclipse.rdf4j.repository.Repository;
+import org.eclipse.rdf4j.repository.RepositoryConnection;
+import org.eclipse.rdf4j.repository.sail.SailRepository;
+import org.eclipse.rdf4j.rio.RDFFormat;
+import org.eclipse.rdf4j.sail.NotifyingSail;
+import org.eclipse.rdf4j.sail.Sail;
+import org.eclipse.rdf4j.sail.inferencer.fc.SchemaCachingRDFSInferencer;
+
+import dev.basalt.bench.bsbm.BsbmGenerator;
+import dev.basalt.bench.bsbm.BsbmModel;
+import dev.basalt.bench.bsbm.BsbmParameters;
+import dev.basalt.bench.bsbm.BsbmQueries;
+import dev.basalt.bench.driver.MixDriver;
+import dev.basalt.bench.driver.MixResult;
+import dev.basalt.bench.driver.QueryExecutor;
+import dev.basalt.bench.driver.QueryTemplate;
+import dev.basalt.bench.lubm.LubmGenerator;
+import dev.basalt.bench.lubm.LubmQueries;
+import dev.basalt.bench.store.DiskUsage;
+import dev.basalt.bench.store.StoreSetup;
+
+/**
+ * One side-by-side run: generate BSBM and LUBM data once, load it into every store, cross-check the
+ * result counts of every query across the stores, then measure the BSBM mixes with the stores
+ * interleaved (run 1 of every store, then run 2 of every store, ... with the store order rotated
+ * each run) so that drifts of a shared machine spread over all of them; finally LUBM with RDFS
+ * closure, one store at a time.
+ */
+public final class Comparison {
+
+	/** LUBM queries slower than this on their first run are not repeated. */
+	private static final double SLOW_QUERY_MILLIS = 3_000;
+
+	private final Settings settings;
+	private final Consumer<String> progress;
+
+	public Comparison(Settings settings, Consumer<String> progress) {
+		this.settings = settings;
+		this.progress = progress;
+	}
+
+	public Results run() {
+		long start = System.nanoTime();
+		Results results = new Results(settings);
+		createDirectories(settings.workDir);
+		BsbmModel model = new BsbmModel(settings.products, settings.seed);
+		Path bsbmFile = settings.workDir.resolve("bsbm-" + settings.products + ".nt");
+		progress.accept("Generating BSBM with " + settings.products + " products to " + bsbmFile);
+		long t0 = System.nanoTime();
+		results.bsbmCounts = new BsbmGenerator(model).write(bsbmFile);
+		results.bsbmGenerateSeconds = seconds(t0);
+		progress.accept(String.format("  %,d triples in %.1f s", results.bsbmCounts.total(), results.bsbmGenerateSeconds));
+
+		for (StoreSetup s : settings.stores) {
+			long needed = s.heapBytesPerTriple() * results.bsbmCounts.total();
+			long max = Runtime.getRuntime().maxMemory();
+			if (needed > max * 0.7) {
+				String why = String.format("needs about %,d MB of heap for %,d triples; -Xmx is %,d MB", needed >> 20,
+						results.bsbmCounts.total(), max >> 20);
+				results.skippedStores.put(s.id(), why);
+				progress.accept("Skipping " + s.id() + ": " + why);
+			} else {
+				results.stores.add(s);
+			}
+		}
+
+		Map<StoreSetup, Repository> repositories = new LinkedHashMap<>();
+		try {
+			for (StoreSetup s : results.stores) {
+				Path dir = storeDir(s, "bsbm");
+				DiskUsage.delete(dir);
+				createDirectories(dir);
+				Repository repo = s.createRepository(dir);
+				repo.init();
+				repositories.put(s, repo);
+				progress.accept("Loading BSBM into " + s.id());
+				Results.Load load = load(repo, dir, bsbmFile, s.persistent());
+				results.bsbmLoads.put(s, load);
+				progress.accept(String.format("  %.1f s, %,.0f triples/s, %,d bytes on disk", load.seconds(),
+						load.triplesPerSecond(), load.bytesOnDisk()));
+			}
+			crossCheckBsbm(model, repositories, results);
+			measureBsbm(model, repositories, results);
+		} finally {
+			repositories.values().forEach(Repository::shutDown);
+			if (!settings.keepData) {
+				results.stores.forEach(s -> DiskUsage.delete(storeDir(s, "bsbm")));
+			}
+		}
+
+		if (settings.universities > 0) {
+			runLubm(results);
+		}
+		results.totalSeconds = seconds(start);
+		return results;
+	}
+
+	private Path storeDir(StoreSetup s, String dataset) {
+		return settings.workDir.resolve("stores").resolve(s.id() + "-" + dataset);
+	}
+
+	private Results.Load load(Repository repo, Path dir, Path file, boolean persistent) {
+		long baseline = HeapProbe.usedAfterGc();
+		HeapProbe.resetPeaks();
+		long t0 = System.nanoTime();
+		try (RepositoryConnection conn = repo.getConnection()) {
+			conn.begin(IsolationLevels.NONE);
+			conn.add(file.toFile(), RDFFormat.NTRIPLES);
+			conn.commit();
+		} catch (IOException e) {
+			throw new UncheckedIOException("Cannot read generated data " + file, e);
+		}
+		double secs = seconds(t0);
+		long peak = HeapProbe.peakUsed();
+		long retained = Math.max(0, HeapProbe.usedAfterGc() - baseline);
+		long triples;
+		try (RepositoryConnection conn = repo.getConnection()) {
+			triples = conn.size();
+		}
+		long bytes = persistent ? DiskUsage.bytes(dir) : 0;
+		return new Results.Load(triples, secs, bytes, peak, retained);
+	}
+
+	private void crossCheckBsbm(BsbmModel model, Map<StoreSetup, Repository> repositories, Results results) {
+		progress.accept("Cross-checking result counts of the 12 BSBM queries (" + settings.crossCheckInstances
+				+ " parameter sets each)");
+		BsbmParameters parameters = new BsbmParameters(model);
+		for (QueryTemplate t : BsbmQueries.ALL) {
+			int number = Integer.parseInt(t.name().substring(1));
+			List<String> instances = new ArrayList<>();
+			SplittableRandom r = new SplittableRandom(settings.seed * 31 + number);
+			for (int i = 0; i < settings.crossCheckInstances; i++) {
+				instances.add(t.instantiate(parameters.draw(number, r)));
+			}
+			Map<StoreSetup, long[]> perStore = new LinkedHashMap<>();
+			for (Map.Entry<StoreSetup, Repository> e : repositories.entrySet()) {
+				long[] counts = new long[instances.size()];
+				try (RepositoryConnection conn = e.getValue().getConnection()) {
+					for (int i = 0; i < instances.size(); i++) {
+						counts[i] = QueryExecutor.count(conn, instances.get(i));
+					}
+				}
+				perStore.put(e.getKey(), counts);
+			}
+			Map<StoreSetup, Long> totals = new LinkedHashMap<>();
+			perStore.forEach((s, c) -> totals.put(s, Arrays.stream(c).sum()));
+			results.bsbmCrossCheck.put(t.name(), totals);
+			compare("BSBM " + t.name(), perStore, results.crossCheckFailures);
+		}
+	}
+
+	/** Records a failure for every store whose counts differ from the first store's. */
+	private void compare(String what, Map<StoreSetup, long[]> perStore, List<String> failures) {
+		Map.Entry<StoreSetup, long[]> reference = perStore.entrySet().iterator().next();
+		for (Map.Entry<StoreSetup, long[]> e : perStore.entrySet()) {
+			if (!Arrays.equals(e.getValue(), reference.getValue())) {
+				String msg = what + ": " + e.getKey().id() + " returned " + Arrays.toString(e.getValue()) + " but "
+						+ reference.getKey().id() + " returned " + Arrays.toString(reference.getValue());
+				failures.add(msg);
+				progress.accept("  MISMATCH " + msg);
+			}
+		}
+	}
+
+	private void measureBsbm(BsbmModel model, Map<StoreSetup, Repository> repositories, Results results) {
+		BsbmParameters parameters = new BsbmParameters(model);
+		List<StoreSetup> stores = new ArrayList<>(repositories.keySet());
+		for (String mixName : settings.mixes) {
+			List<Integer> mix = BsbmQueries.MIXES.get(mixName);
+			if (mix == null) {
+				throw new IllegalArgumentException("Unknown mix '" + mixName + "'; use full or reduced");
+			}
+			MixDriver driver = new MixDriver(BsbmQueries.ALL, mix, parameters::draw);
+			// The first mix warms the JIT up for the query engine and the store; later mixes share that
+			// code and only need a short warm-up of their own.
+			boolean first = mixName.equals(settings.mixes.get(0));
+			int warmupMixes = first ? settings.warmupMixes : Math.max(1, settings.warmupMixes / 10);
+			double warmupSeconds = first ? settings.warmupMaxSeconds : Math.max(1, settings.warmupMaxSeconds / 6);
+			for (StoreSetup s : stores) {
+				progress.accept(String.format("Warm-up %s mix on %s: %d mixes or %.0f s", mixName, s.id(), warmupMixes,
+						warmupSeconds));
+				MixResult w = driver.run(repositories.get(s), 1, warmupMixes, warmupSeconds, settings.seed + 7);
+				results.warmups.computeIfAbsent(s, k -> new LinkedHashMap<>()).put(mixName, w);
+				progress.accept(String.format("  %d mixes in %.1f s (%,.0f QMpH)", w.mixes(), w.elapsedSeconds(), w.qmph()));
+			}
+			for (int run = 0; run < settings.runs; run++) {
+				for (int i = 0; i < stores.size(); i++) {
+					StoreSetup s = stores.get((i + run) % stores.size());
+					for (int clients : settings.clients) {
+						MixResult m = driver.run(repositories.get(s), clients, Long.MAX_VALUE, settings.measureSeconds,
+								settings.seed + 1000L * (run + 1) + clients);
+						results.bsbmRuns.computeIfAbsent(s, k -> new LinkedHashMap<>())
+								.computeIfAbsent(mixName, k -> new TreeMap<>())
+								.computeIfAbsent(clients, k -> new ArrayList<>())
+								.add(m);
+						progress.accept(String.format("Run %d/%d %s mix, %s, %d client(s): %,.0f QMpH (%d mixes)", run + 1,
+								settings.runs, mixName, s.id(), clients, m.qmph(), m.mixes()));
+					}
+				}
+			}
+		}
+	}
+
+	private void runLubm(Results results) {
+		Path lubmFile = settings.workDir.resolve("lubm-" + settings.universities + ".nt");
+		progress.accept("Generating LUBM(" + settings.universities + ", " + settings.seed + ") to " + lubmFile);
+		long t0 = System.nanoTime();
+		results.lubmCounts = new LubmGenerator(settings.universities, settings.seed, settings.lubmMaxDepartments)
+				.write(lubmFile);
+		results.lubmGenerateSeconds = seconds(t0);
+		progress.accept(String.format("  %,d triples in %.1f s", results.lubmCounts.total(), results.lubmGenerateSeconds));
+		if (!Files.isReadable(settings.ontology)) {
+			results.lubmInferenceUnavailable = "the LUBM ontology was not found at " + settings.ontology.toAbsolutePath()
+					.normalize()
+					+ " (it is read from shared/lubm/univ-bench.owl beside the checkout, or from --lubm-ontology); "
+					+ "LUBM was loaded without RDFS closure and its queries ran on the explicit triples only";
+			progress.accept("WARNING: " + results.lubmInferenceUnavailable);
+		}
+		Map<StoreSetup, long[]> countsPerStore = new LinkedHashMap<>();
+		for (StoreSetup s : results.stores) {
+			progress.accept("LUBM on " + s.id());
+			Path dir = storeDir(s, "lubm");
+			Results.Load plain;
+			DiskUsage.delete(dir);
+			createDirectories(dir);
+			Repository repo = s.createRepository(dir);
+			repo.init();
+			try {
+				plain = load(repo, dir, lubmFile, s.persistent());
+			} finally {
+				repo.shutDown();
+				DiskUsage.delete(dir);
+			}
+			progress.accept(String.format("  plain load %.1f s (%,.0f triples/s)", plain.seconds(), plain.triplesPerSecond()));
+
+			createDirectories(dir);
+			Sail sail = s.createSail(dir);
+			boolean infer = results.lubmInferenceUnavailable == null && sail instanceof NotifyingSail;
+			Repository inferred = new SailRepository(infer ? new SchemaCachingRDFSInferencer((NotifyingSail) sail) : sail);
+			inferred.init();
+			try {
+				long t1 = System.nanoTime();
+				try (RepositoryConnection conn = inferred.getConnection()) {
+					if (infer) {
+						conn.begin(IsolationLevels.NONE);
+						conn.add(settings.ontology.toFile(), RDFFormat.RDFXML);
+						conn.commit();
+					}
+					conn.begin(IsolationLevels.NONE);
+					conn.add(lubmFile.toFile(), RDFFormat.NTRIPLES);
+					conn.commit();
+				} catch (IOException e) {
+					throw new UncheckedIOException("Cannot read " + lubmFile + " or " + settings.ontology, e);
+				}
+				double inferenceSeconds = seconds(t1);
+				long explicit;
+				long total;
+				try (RepositoryConnection conn = inferred.getConnection()) {
+					explicit = conn.size();
+					total = QueryExecutor.count(conn, "SELECT * WHERE { ?s ?p ?o }");
+				}
+				progress.accept(String.format("  load with RDFS closure %.1f s: %,d explicit, %,d inferred", inferenceSeconds,
+						explicit, total - explicit));
+				Map<String, Long> counts = new LinkedHashMap<>();
+				Map<String, Double> medians = new LinkedHashMap<>();
+				long[] countArray = new long[LubmQueries.ALL.size()];
+				try (RepositoryConnection conn = inferred.getConnection()) {
+					for (int q = 0; q < LubmQueries.ALL.size(); q++) {
+						QueryTemplate t = LubmQueries.ALL.get(q);
+						progress.accept("  LUBM " + t.name() + " ...");
+						long first = System.nanoTime();
+						long count = QueryExecutor.count(conn, t.text());
+						double firstMillis = (System.nanoTime() - first) / 1e6;
+						// A query that takes seconds is timed once (its first run) to stay within the budget.
+						double[] times = new double[firstMillis > SLOW_QUERY_MILLIS ? 1 : settings.lubmRepeats];
+						times[0] = firstMillis;
+						for (int i = firstMillis > SLOW_QUERY_MILLIS ? 1 : 0; i < times.length; i++) {
+							long b = System.nanoTime();
+							QueryExecutor.count(conn, t.text());
+							times[i] = (System.nanoTime() - b) / 1e6;
+						}
+						Arrays.sort(times);
+						progress.accept(String.format("  LUBM %s: %,d results, median %.1f ms", t.name(), count,
+								times[times.length / 2]));
+						counts.put(t.name(), count);
+						medians.put(t.name(), times[times.length / 2]);
+						countArray[q] = count;
+					}
+				}
+				countsPerStore.put(s, countArray);
+				results.lubm.put(s, new Results.Lubm(plain, inferenceSeconds, explicit, total, counts, medians));
+			} finally {
+				inferred.shutDown();
+				if (!settings.keepData) {
+					DiskUsage.delete(dir);
+				}
+			}
+		}
+		if (!countsPerStore.isEmpty()) {
+			for (int q = 0; q < LubmQueries.ALL.size(); q++) {
+				final int qi = q;
+				Map<StoreSetup, long[]> one = new LinkedHashMap<>();
+				countsPerStore.forEach((s, c) -> one.put(s, new long[] { c[qi] }));
+				compare("LUBM " + LubmQueries.ALL.get(q).name(), one, results.crossCheckFailures);
+			}
+		}
+	}
+
+	private static void createDirectories(Path dir) {
+		try {
+			Files.createDirectories(dir);
+		} catch (IOException e) {
+			throw new UncheckedIOException("Cannot create directory " + dir.toAbsolutePath(), e);
+		}
+	}
+
+	private static double seconds(long startNanos) {
+		return (System.nanoTime() - startNanos) / 1e9;
+	}
+}

@@ -1,0 +1,65 @@
+package dev.basalt.bench.compare;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.basalt.bench.driver.MixResult;
+import dev.basalt.bench.rdf.TripleCounts;
+import dev.basalt.bench.store.StoreSetup;
+
+/** Everything one comparison run measured, in the shape the report needs. */
+public final class Results {
+
+	/** Loading one dataset into one store. */
+	public record Load(long triples, double seconds, long bytesOnDisk, long peakHeapBytes, long retainedHeapBytes) {
+		public double triplesPerSecond() {
+			return seconds <= 0 ? 0 : triples / seconds;
+		}
+
+		public double bytesPerTriple() {
+			return triples == 0 ? 0 : (double) bytesOnDisk / triples;
+		}
+	}
+
+	/** LUBM in one store: plain load, load through the RDFS inferencer, and the 14 queries. */
+	public record Lubm(Load plainLoad, double inferenceSeconds, long explicitTriples, long totalTriples,
+			Map<String, Long> counts, Map<String, Double> medianMillis) {
+		public long inferredTriples() {
+			return totalTriples - explicitTriples;
+		}
+
+		public double closureTriplesPerSecond() {
+			return inferenceSeconds <= 0 ? 0 : totalTriples / inferenceSeconds;
+		}
+	}
+
+	public final Settings settings;
+	public final List<StoreSetup> stores = new ArrayList<>();
+	public final Map<String, String> skippedStores = new LinkedHashMap<>();
+	public TripleCounts bsbmCounts;
+	public double bsbmGenerateSeconds;
+	public TripleCounts lubmCounts;
+	public double lubmGenerateSeconds;
+	/** Why LUBM inference was not run, or null. */
+	public String lubmInferenceUnavailable;
+	public final Map<StoreSetup, Load> bsbmLoads = new LinkedHashMap<>();
+	/** Store, then mix name: the warm-up phase. */
+	public final Map<StoreSetup, Map<String, MixResult>> warmups = new LinkedHashMap<>();
+	/** Store, then mix name, then client count: the measured runs in order. */
+	public final Map<StoreSetup, Map<String, Map<Integer, List<MixResult>>>> bsbmRuns = new LinkedHashMap<>();
+	/** Query name, then store: result counts summed over the cross-check's parameter instances. */
+	public final Map<String, Map<StoreSetup, Long>> bsbmCrossCheck = new LinkedHashMap<>();
+	public final List<String> crossCheckFailures = new ArrayList<>();
+	public final Map<StoreSetup, Lubm> lubm = new LinkedHashMap<>();
+	public double totalSeconds;
+
+	public Results(Settings settings) {
+		this.settings = settings;
+	}
+
+	public boolean crossCheckPassed() {
+		return crossCheckFailures.isEmpty();
+	}
+}

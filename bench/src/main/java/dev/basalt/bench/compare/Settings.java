@@ -1,0 +1,75 @@
+package dev.basalt.bench.compare;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import dev.basalt.bench.store.StoreSetup;
+
+/**
+ * The knobs of one comparison run; {@link #forScale} gives the documented defaults per scale and the
+ * command line overrides any of them.
+ */
+public final class Settings {
+
+	public String scale;
+	public int products;
+	public int universities;
+	public int lubmMaxDepartments = Integer.MAX_VALUE;
+	public long seed = 808L;
+	public List<StoreSetup> stores;
+	public List<String> mixes = List.of("full", "reduced");
+	public List<Integer> clients = List.of(1, 2);
+	public int warmupMixes = 200;
+	public double warmupMaxSeconds = 30;
+	public int runs = 3;
+	public double measureSeconds = 5;
+	public int crossCheckInstances = 10;
+	public int lubmRepeats = 3;
+	public Path workDir = Path.of("data", "bench");
+	public Path reportFile = Path.of("docs", "benchmarks.md");
+	public Path ontology = Path.of("..", "shared", "lubm", "univ-bench.owl");
+	public boolean keepData;
+	public String commandLine = "";
+
+	/** Defaults for {@code tiny}, {@code 1m}, {@code 10m} or {@code 100m}; fails naming the known scales. */
+	public static Settings forScale(String scale) {
+		Settings s = new Settings();
+		s.scale = scale;
+		switch (scale) {
+		case "tiny" -> {
+			s.products = 100;
+			s.universities = 1;
+			s.lubmMaxDepartments = 1;
+			s.warmupMixes = 5;
+			s.warmupMaxSeconds = 5;
+			s.runs = 2;
+			s.measureSeconds = 1;
+			s.crossCheckInstances = 3;
+			s.lubmRepeats = 1;
+		}
+		case "1m" -> {
+			s.products = 2_785;
+			s.universities = 1;
+		}
+		case "10m" -> {
+			s.products = 28_480;
+			s.universities = 75;
+			s.warmupMaxSeconds = 120;
+			s.measureSeconds = 30;
+		}
+		case "100m" -> {
+			s.products = 284_826;
+			s.universities = 750;
+			s.warmupMaxSeconds = 300;
+			s.measureSeconds = 60;
+		}
+		default -> throw new IllegalArgumentException("Unknown scale '" + scale + "'; use tiny, 1m, 10m or 100m");
+		}
+		return s;
+	}
+
+	public Path chartFile(String name) {
+		Path dir = reportFile.toAbsolutePath().getParent();
+		return dir.resolve("bench-" + name + ".png");
+	}
+}

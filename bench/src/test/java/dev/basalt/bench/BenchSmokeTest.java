@@ -1,0 +1,73 @@
+package dev.basalt.bench;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.basalt.bench.bsbm.BsbmGenerator;
+import dev.basalt.bench.bsbm.BsbmModel;
+import dev.basalt.bench.compare.Comparison;
+import dev.basalt.bench.compare.Results;
+import dev.basalt.bench.compare.Settings;
+import dev.basalt.bench.lubm.LubmGenerator;
+import dev.basalt.bench.report.ReportWriter;
+import dev.basalt.bench.store.StoreSetups;
+
+/**
+ * The only test of the benchmark module: the whole comparison at a tiny scale on two stores, in a
+ * few seconds. Real measurements run from the command line, never in the test command.
+ */
+class BenchSmokeTest {
+
+	@TempDir
+	Path tmp;
+
+	@Test
+	void generatorsAreDeterministicForASeed() throws Exception {
+		new BsbmGenerator(new BsbmModel(20, 7)).write(tmp.resolve("a.nt"));
+		new BsbmGenerator(new BsbmModel(20, 7)).write(tmp.resolve("b.nt.gz"));
+		new BsbmGenerator(new BsbmModel(20, 7)).write(tmp.resolve("c.nt"));
+		assertArrayEquals(Files.readAllBytes(tmp.resolve("a.nt")), Files.readAllBytes(tmp.resolve("c.nt")));
+		assertTrue(Files.size(tmp.resolve("b.nt.gz")) < Files.size(tmp.resolve("a.nt")));
+		long first = new LubmGenerator(1, 3, 1).write(tmp.resolve("l1.nt")).total();
+		long second = new LubmGenerator(1, 3, 1).write(tmp.resolve("l2.nt")).total();
+		assertEquals(first, second);
+		assertArrayEquals(Files.readAllBytes(tmp.resolve("l1.nt")), Files.readAllBytes(tmp.resolve("l2.nt")));
+	}
+
+	@Test
+	void tinyComparisonRunsEndToEndAndStoresAgree() {
+		Settings s = Settings.forScale("tiny");
+		s.products = 10;
+		s.stores = List.of(StoreSetups.MEMORY, StoreSetups.NATIVE);
+		s.mixes = List.of("full");
+		s.clients = List.of(1);
+		s.runs = 1;
+		s.warmupMixes = 1;
+		s.measureSeconds = 0.2;
+		s.crossCheckInstances = 2;
+		s.workDir = tmp.resolve("work");
+		s.reportFile = tmp.resolve("docs").resolve("benchmarks.md");
+		s.ontology = Path.of("..", "..", "shared", "lubm", "univ-bench.owl");
+		s.commandLine = "java -jar bench/target/basalt-bench.jar compare --scale tiny";
+
+		Results results = new Comparison(s, line -> {
+		}).run();
+		new ReportWriter(results).write();
+
+		assertTrue(results.crossCheckPassed(), () -> String.join("\n", results.crossCheckFailures));
+		assertEquals(12, results.bsbmCrossCheck.size());
+		assertEquals(2, results.lubm.size());
+		assertTrue(results.bsbmLoads.values().stream().allMatch(l -> l.triples() > 3_000));
+		assertTrue(Files.isRegularFile(s.reportFile));
+		assertTrue(Files.isRegularFile(s.chartFile("qmph")));
+		assertTrue(Files.isRegularFile(s.chartFile("load")));
+	}
+}
