@@ -69,8 +69,9 @@ class StoreModelTest {
         int keySpace = 50_000;
         int commits = 0;
         int oldReads = 0;
+        int op = 0;
         try {
-            for (int op = 0; op < operations; op++) {
+            for (; op < operations; op++) {
                 int kind = rnd.nextInt(1000);
                 BTree t = tx.tree("m");
                 byte[] k = Workload.key(rnd.nextInt(keySpace));
@@ -153,6 +154,8 @@ class StoreModelTest {
             if (mode == JournalMode.WORM) {
                 assertEquals(store.retainedCommits().size(), store.stats().journal().commitCounter(), ctx);
             }
+        } catch (RuntimeException e) {
+            throw new AssertionError(ctx + ": failed at operation " + op, e);
         } finally {
             tx.rollback();
             store.close();
