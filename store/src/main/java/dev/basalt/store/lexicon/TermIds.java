@@ -2,7 +2,7 @@ package dev.basalt.store.lexicon;
 
 /**
  * The layout of a 64-bit term id: the one table of named constants for it. The byte-level
- * specification is docs/format-termids.md; a change here is a change of {@link #FORMAT_VERSION}.
+ * specification is docs/FORMAT.md section 4; a change here is a change of {@link #FORMAT_VERSION}.
  *
  * <pre>
  *  bits 63..60  kind nibble          bits 59..0  payload (60 bits)
