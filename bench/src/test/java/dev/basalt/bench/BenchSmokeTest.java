@@ -46,7 +46,7 @@ class BenchSmokeTest {
 	void tinyComparisonRunsEndToEndAndStoresAgree() {
 		Settings s = Settings.forScale("tiny");
 		s.products = 10;
-		s.stores = List.of(StoreSetups.MEMORY, StoreSetups.NATIVE);
+		s.stores = List.of(StoreSetups.MEMORY, StoreSetups.BASALT);
 		s.mixes = List.of("full");
 		s.clients = List.of(1);
 		s.runs = 1;

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
+import dev.basalt.sail.BasaltStore;
+import dev.basalt.sail.config.BasaltStoreConfig;
 import org.eclipse.rdf4j.sail.Sail;
 import org.eclipse.rdf4j.sail.lmdb.LmdbStore;
 import org.eclipse.rdf4j.sail.lmdb.config.LmdbStoreConfig;
@@ -15,10 +17,25 @@ import org.eclipse.rdf4j.sail.nativerdf.NativeStore;
 /**
  * The registry of store setups the comparison knows. Each peer runs in its default index
  * configuration and in one with an object-first index added, so that no store is judged by a
- * missing index. Basalt's SAIL joins here (two constants) once it exists.
+ * missing index. Basalt's default already has an object-first index; its second setup uses the
+ * peers' default pair, so both comparisons are on equal index sets.
  */
 public enum StoreSetups implements StoreSetup {
 
+	BASALT("basalt", "Basalt, default indexes", true, 0) {
+		@Override
+		public Sail createSail(Path dataDir) {
+			return new BasaltStore(dataDir.toFile(), new BasaltStoreConfig());
+		}
+	},
+	BASALT_TWO("basalt-2idx", "Basalt with the peers' default indexes only", true, 0) {
+		@Override
+		public Sail createSail(Path dataDir) {
+			BasaltStoreConfig config = new BasaltStoreConfig();
+			config.setStatementIndexes(DEFAULT_INDEXES);
+			return new BasaltStore(dataDir.toFile(), config);
+		}
+	},
 	NATIVE("native", "RDF4J NativeStore 5.0.3, default indexes", true, 0) {
 		@Override
 		public Sail createSail(Path dataDir) {
@@ -70,7 +87,8 @@ public enum StoreSetups implements StoreSetup {
 	@Override
 	public String description() {
 		String indexes = switch (this) {
-		case NATIVE, LMDB -> " (" + DEFAULT_INDEXES + ")";
+		case BASALT -> " (spoc,posc,ospc,cspo)";
+		case NATIVE, LMDB, BASALT_TWO -> " (" + DEFAULT_INDEXES + ")";
 		case NATIVE_OSP, LMDB_OSP -> " (" + OBJECT_FIRST_INDEXES + ")";
 		default -> "";
 		};
