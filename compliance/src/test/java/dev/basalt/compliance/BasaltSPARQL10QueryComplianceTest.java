@@ -14,6 +14,6 @@ class BasaltSPARQL10QueryComplianceTest extends SPARQL10QueryComplianceTest {
 
 	@Override
 	protected Repository newRepository() {
-		return BasaltSails.newRepository(stores);
+		return BasaltSails.newDatasetRepository(stores);
 	}
 }

@@ -14,6 +14,6 @@ class BasaltSPARQL11QueryComplianceTest extends SPARQL11QueryComplianceTest {
 
 	@Override
 	protected Repository newRepository() {
-		return BasaltSails.newRepository(stores);
+		return BasaltSails.newDatasetRepository(stores);
 	}
 }

@@ -14,6 +14,6 @@ class BasaltSPARQL11UpdateComplianceTest extends SPARQL11UpdateComplianceTest {
 
 	@Override
 	protected Repository newRepository() {
-		return BasaltSails.newRepository(stores);
+		return BasaltSails.newDatasetRepository(stores);
 	}
 }

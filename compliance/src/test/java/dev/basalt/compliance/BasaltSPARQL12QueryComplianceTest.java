@@ -6,7 +6,11 @@ import org.eclipse.rdf4j.repository.Repository;
 import org.eclipse.rdf4j.testsuite.query.parser.sparql.manifest.SPARQL12QueryComplianceTest;
 import org.junit.jupiter.api.io.TempDir;
 
-/** RDF4J's {@code SPARQL12QueryComplianceTest}: the SPARQL 1.2 community group query tests shipped with RDF4J. */
+/**
+ * RDF4J's {@code SPARQL12QueryComplianceTest}: the SPARQL 1.2 community group query tests shipped with RDF4J. In
+ * 5.0.3 none of them is marked approved, so this runs no test; it is here so that it starts counting as soon as an
+ * RDF4J upgrade brings approved ones.
+ */
 class BasaltSPARQL12QueryComplianceTest extends SPARQL12QueryComplianceTest {
 
 	@TempDir
@@ -14,6 +18,6 @@ class BasaltSPARQL12QueryComplianceTest extends SPARQL12QueryComplianceTest {
 
 	@Override
 	protected Repository newRepository() {
-		return BasaltSails.newRepository(stores);
+		return BasaltSails.newDatasetRepository(stores);
 	}
 }
