@@ -9,8 +9,8 @@ import org.eclipse.rdf4j.testsuite.sail.EvaluationStrategyTest;
  */
 class BasaltEvaluationStrategyTest extends EvaluationStrategyTest {
 
-	@Override
-	protected BaseSailConfig getBaseSailConfig() {
-		return BasaltSails.newConfig();
-	}
+    @Override
+    protected BaseSailConfig getBaseSailConfig() {
+        return BasaltSails.newConfig();
+    }
 }

@@ -9,11 +9,11 @@ import org.junit.jupiter.api.io.TempDir;
 /** RDF4J's {@code InferencingTest}: the RDF semantics entailment cases, with RDF4J's RDFS inferencer over Basalt. */
 class BasaltInferencingTest extends InferencingTest {
 
-	@TempDir
-	File stores;
+    @TempDir
+    File stores;
 
-	@Override
-	protected Sail createSail() {
-		return BasaltSails.newRdfsInferencer(stores);
-	}
+    @Override
+    protected Sail createSail() {
+        return BasaltSails.newRdfsInferencer(stores);
+    }
 }

@@ -9,11 +9,11 @@ import org.junit.jupiter.api.io.TempDir;
 /** RDF4J's {@code SailIsolationLevelTest}. */
 class BasaltIsolationLevelTest extends SailIsolationLevelTest {
 
-	@TempDir
-	File stores;
+    @TempDir
+    File stores;
 
-	@Override
-	protected Sail createSail() {
-		return BasaltSails.newStore(stores);
-	}
+    @Override
+    protected Sail createSail() {
+        return BasaltSails.newStore(stores);
+    }
 }

@@ -10,14 +10,14 @@ import org.junit.BeforeClass;
  */
 public class BasaltOptimisticIsolationTest extends OptimisticIsolationTest {
 
-	// Named unlike the parent's setUpClass/afterClass, which JUnit 4 would otherwise treat as shadowed and skip.
-	@BeforeClass
-	public static void useBasalt() throws Exception {
-		setRepositoryFactory(BasaltSails.newRepositoryFactory());
-	}
+    // Named unlike the parent's setUpClass/afterClass, which JUnit 4 would otherwise treat as shadowed and skip.
+    @BeforeClass
+    public static void useBasalt() throws Exception {
+        setRepositoryFactory(BasaltSails.newRepositoryFactory());
+    }
 
-	@AfterClass
-	public static void forgetBasalt() throws Exception {
-		setRepositoryFactory(null);
-	}
+    @AfterClass
+    public static void forgetBasalt() throws Exception {
+        setRepositoryFactory(null);
+    }
 }

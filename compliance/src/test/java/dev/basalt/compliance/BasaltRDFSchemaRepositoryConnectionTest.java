@@ -20,39 +20,39 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class BasaltRDFSchemaRepositoryConnectionTest extends RDFSchemaRepositoryConnectionTest {
 
-	private static final String INFERRED_IN_PREMISE_CONTEXT = "inferred statements go to the premises' context, "
-			+ "not the default graph, as for RDF4J's own stores; RDF4J disables this test for them";
+    private static final String INFERRED_IN_PREMISE_CONTEXT = "inferred statements go to the premises' context, "
+            + "not the default graph, as for RDF4J's own stores; RDF4J disables this test for them";
 
-	@Override
-	protected Repository createRepository(File dataDir) {
-		return new SailRepository(BasaltSails.newRdfsInferencer(dataDir));
-	}
+    @Override
+    protected Repository createRepository(File dataDir) {
+        return new SailRepository(BasaltSails.newRdfsInferencer(dataDir));
+    }
 
-	@Override
-	@ParameterizedTest
-	@MethodSource("parameters")
-	@Disabled(INFERRED_IN_PREMISE_CONTEXT)
-	public void testQueryDefaultGraph(IsolationLevel level) {
-	}
+    @Override
+    @ParameterizedTest
+    @MethodSource("parameters")
+    @Disabled(INFERRED_IN_PREMISE_CONTEXT)
+    public void testQueryDefaultGraph(IsolationLevel level) {
+    }
 
-	@Override
-	@ParameterizedTest
-	@MethodSource("parameters")
-	@Disabled(INFERRED_IN_PREMISE_CONTEXT)
-	public void testDeleteDefaultGraph(IsolationLevel level) {
-	}
+    @Override
+    @ParameterizedTest
+    @MethodSource("parameters")
+    @Disabled(INFERRED_IN_PREMISE_CONTEXT)
+    public void testDeleteDefaultGraph(IsolationLevel level) {
+    }
 
-	@Override
-	@ParameterizedTest
-	@MethodSource("parameters")
-	@Disabled(INFERRED_IN_PREMISE_CONTEXT)
-	public void testContextStatementsNotDuplicated(IsolationLevel level) {
-	}
+    @Override
+    @ParameterizedTest
+    @MethodSource("parameters")
+    @Disabled(INFERRED_IN_PREMISE_CONTEXT)
+    public void testContextStatementsNotDuplicated(IsolationLevel level) {
+    }
 
-	@Override
-	@ParameterizedTest
-	@MethodSource("parameters")
-	@Disabled(INFERRED_IN_PREMISE_CONTEXT)
-	public void testContextStatementsNotDuplicated2(IsolationLevel level) {
-	}
+    @Override
+    @ParameterizedTest
+    @MethodSource("parameters")
+    @Disabled(INFERRED_IN_PREMISE_CONTEXT)
+    public void testContextStatementsNotDuplicated2(IsolationLevel level) {
+    }
 }

@@ -8,8 +8,8 @@ import org.eclipse.rdf4j.testsuite.repository.RepositoryConnectionTest;
 /** RDF4J's {@code RepositoryConnectionTest}, once for each isolation level. */
 class BasaltRepositoryConnectionTest extends RepositoryConnectionTest {
 
-	@Override
-	protected Repository createRepository(File dataDir) {
-		return BasaltSails.newRepository(dataDir);
-	}
+    @Override
+    protected Repository createRepository(File dataDir) {
+        return BasaltSails.newRepository(dataDir);
+    }
 }

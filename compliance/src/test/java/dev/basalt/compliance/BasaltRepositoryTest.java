@@ -9,11 +9,11 @@ import org.junit.jupiter.api.io.TempDir;
 /** RDF4J's {@code RepositoryTest}. */
 class BasaltRepositoryTest extends RepositoryTest {
 
-	@TempDir
-	File stores;
+    @TempDir
+    File stores;
 
-	@Override
-	protected Repository createRepository() {
-		return BasaltSails.newRepository(stores);
-	}
+    @Override
+    protected Repository createRepository() {
+        return BasaltSails.newRepository(stores);
+    }
 }

@@ -9,11 +9,11 @@ import org.junit.jupiter.api.io.TempDir;
 /** RDF4J's {@code SPARQL10QueryComplianceTest}: the W3C SPARQL 1.0 query tests. */
 class BasaltSPARQL10QueryComplianceTest extends SPARQL10QueryComplianceTest {
 
-	@TempDir
-	File stores;
+    @TempDir
+    File stores;
 
-	@Override
-	protected Repository newRepository() {
-		return BasaltSails.newDatasetRepository(stores);
-	}
+    @Override
+    protected Repository newRepository() {
+        return BasaltSails.newDatasetRepository(stores);
+    }
 }

@@ -9,11 +9,11 @@ import org.junit.jupiter.api.io.TempDir;
 /** RDF4J's {@code SPARQL11QueryComplianceTest}: the W3C SPARQL 1.1 query tests. */
 class BasaltSPARQL11QueryComplianceTest extends SPARQL11QueryComplianceTest {
 
-	@TempDir
-	File stores;
+    @TempDir
+    File stores;
 
-	@Override
-	protected Repository newRepository() {
-		return BasaltSails.newDatasetRepository(stores);
-	}
+    @Override
+    protected Repository newRepository() {
+        return BasaltSails.newDatasetRepository(stores);
+    }
 }

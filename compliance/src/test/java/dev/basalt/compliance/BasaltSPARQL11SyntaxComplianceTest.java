@@ -12,8 +12,8 @@ import org.eclipse.rdf4j.testsuite.query.parser.sparql.manifest.SPARQL11SyntaxCo
  */
 class BasaltSPARQL11SyntaxComplianceTest extends SPARQL11SyntaxComplianceTest {
 
-	@Override
-	protected ParsedOperation parseOperation(String operation, String fileURL) throws MalformedQueryException {
-		return QueryParserUtil.parseOperation(QueryLanguage.SPARQL, operation, fileURL);
-	}
+    @Override
+    protected ParsedOperation parseOperation(String operation, String fileURL) throws MalformedQueryException {
+        return QueryParserUtil.parseOperation(QueryLanguage.SPARQL, operation, fileURL);
+    }
 }

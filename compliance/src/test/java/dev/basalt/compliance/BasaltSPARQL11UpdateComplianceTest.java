@@ -9,11 +9,11 @@ import org.junit.jupiter.api.io.TempDir;
 /** RDF4J's {@code SPARQL11UpdateComplianceTest}: the W3C SPARQL 1.1 update tests. */
 class BasaltSPARQL11UpdateComplianceTest extends SPARQL11UpdateComplianceTest {
 
-	@TempDir
-	File stores;
+    @TempDir
+    File stores;
 
-	@Override
-	protected Repository newRepository() {
-		return BasaltSails.newDatasetRepository(stores);
-	}
+    @Override
+    protected Repository newRepository() {
+        return BasaltSails.newDatasetRepository(stores);
+    }
 }

@@ -13,11 +13,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class BasaltSPARQL12QueryComplianceTest extends SPARQL12QueryComplianceTest {
 
-	@TempDir
-	File stores;
+    @TempDir
+    File stores;
 
-	@Override
-	protected Repository newRepository() {
-		return BasaltSails.newDatasetRepository(stores);
-	}
+    @Override
+    protected Repository newRepository() {
+        return BasaltSails.newDatasetRepository(stores);
+    }
 }

@@ -8,7 +8,7 @@ import org.eclipse.rdf4j.testsuite.sparql.RepositorySPARQLComplianceTestSuite;
  */
 class BasaltSPARQLComplianceTest extends RepositorySPARQLComplianceTestSuite {
 
-	BasaltSPARQLComplianceTest() {
-		super(BasaltSails.newRepositoryFactory());
-	}
+    BasaltSPARQLComplianceTest() {
+        super(BasaltSails.newRepositoryFactory());
+    }
 }

@@ -9,11 +9,11 @@ import org.junit.jupiter.api.io.TempDir;
 /** RDF4J's {@code SparqlSetBindingTest}. */
 class BasaltSparqlSetBindingTest extends SparqlSetBindingTest {
 
-	@TempDir
-	File stores;
+    @TempDir
+    File stores;
 
-	@Override
-	protected Repository newRepository() {
-		return BasaltSails.newRepository(stores);
-	}
+    @Override
+    protected Repository newRepository() {
+        return BasaltSails.newRepository(stores);
+    }
 }

@@ -9,11 +9,11 @@ import org.junit.jupiter.api.io.TempDir;
 /** RDF4J's {@code RDFNotifyingStoreTest}, and through it every test of {@code RDFStoreTest}. */
 class BasaltStoreTest extends RDFNotifyingStoreTest {
 
-	@TempDir
-	File stores;
+    @TempDir
+    File stores;
 
-	@Override
-	protected NotifyingSail createSail() {
-		return BasaltSails.newStore(stores);
-	}
+    @Override
+    protected NotifyingSail createSail() {
+        return BasaltSails.newStore(stores);
+    }
 }
