@@ -1,0 +1,138 @@
+package dev.basalt.sail;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import org.eclipse.rdf4j.common.iteration.CloseableIteration;
+import org.eclipse.rdf4j.common.iteration.CloseableIteratorIteration;
+import org.eclipse.rdf4j.common.iteration.EmptyIteration;
+import org.eclipse.rdf4j.model.IRI;
+import org.eclipse.rdf4j.model.Namespace;
+import org.eclipse.rdf4j.model.Resource;
+import org.eclipse.rdf4j.model.Statement;
+import org.eclipse.rdf4j.model.Triple;
+import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.model.ValueFactory;
+import org.eclipse.rdf4j.sail.SailException;
+import org.eclipse.rdf4j.sail.base.SailDataset;
+
+import dev.basalt.store.lexicon.LexiconReader;
+import dev.basalt.store.lexicon.TermIds;
+import dev.basalt.store.quads.QuadIndexes;
+
+/**
+ * Reads one statement set. Each operation leases a view from its {@link ReadSource} for as long
+ * as its result is open: for the live store that is the newest commit point at the time of the
+ * call (RDF4J's snapshot layer above keeps the backing store unchanged while a dataset of a
+ * transaction observes it); for a read-as-of connection it is always the same past commit point.
+ */
+final class BasaltSailDataset implements SailDataset {
+    private final ReadSource source;
+    private final StatementSet set;
+    private final ValueFactory vf;
+
+    BasaltSailDataset(ReadSource source, StatementSet set, ValueFactory vf) {
+        this.source = source;
+        this.set = set;
+        this.vf = vf;
+    }
+
+    @Override
+    public void close() throws SailException {
+        // every operation holds and releases its own lease
+    }
+
+    @Override
+    public CloseableIteration<? extends Namespace> getNamespaces() throws SailException {
+        try (ReadSource.Lease lease = source.acquire()) {
+            return new CloseableIteratorIteration<>(NamespaceTable.all(lease.view().snapshot()).iterator());
+        }
+    }
+
+    @Override
+    public String getNamespace(String prefix) throws SailException {
+        try (ReadSource.Lease lease = source.acquire()) {
+            return NamespaceTable.get(lease.view().snapshot(), prefix);
+        }
+    }
+
+    @Override
+    public CloseableIteration<? extends Resource> getContextIDs() throws SailException {
+        return new ContextIteration(source.acquire(), set, vf);
+    }
+
+    @Override
+    public CloseableIteration<? extends Statement> getStatements(Resource subj, IRI pred, Value obj,
+            Resource... contexts) throws SailException {
+        ReadSource.Lease lease = source.acquire();
+        try {
+            LexiconReader lexicon = lease.view().lexicon();
+            long[] spo = new long[3];
+            Value[] given = { subj, pred, obj };
+            for (int i = 0; i < 3; i++) {
+                if (given[i] != null) {
+                    spo[i] = lexicon.lookup(given[i]);
+                    if (spo[i] == TermIds.NULL) {
+                        lease.close();
+                        return new EmptyIteration<>();
+                    }
+                }
+            }
+            List<long[]> patterns = new ArrayList<>();
+            if (contexts == null || contexts.length == 0) {
+                patterns.add(new long[] { spo[0], spo[1], spo[2], TermIds.NULL });
+            } else {
+                Set<Long> ids = new LinkedHashSet<>();
+                for (Resource ctx : contexts) {
+                    long c = ctx == null ? TermIds.DEFAULT_GRAPH : lexicon.lookup(ctx);
+                    if (c != TermIds.NULL) {
+                        ids.add(c);
+                    }
+                }
+                for (long c : ids) {
+                    patterns.add(new long[] { spo[0], spo[1], spo[2], c });
+                }
+            }
+            if (patterns.isEmpty()) {
+                lease.close();
+                return new EmptyIteration<>();
+            }
+            return new StatementIteration(lease, set, patterns, given, vf);
+        } catch (RuntimeException e) {
+            lease.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Triple terms in the dictionary that match the pattern and occur as subject or object of a
+     * statement of this set.
+     */
+    @Override
+    public CloseableIteration<? extends Triple> getTriples(Resource subj, IRI pred, Value obj) throws SailException {
+        try (ReadSource.Lease lease = source.acquire()) {
+            LexiconReader lexicon = lease.view().lexicon();
+            long s = subj == null ? TermIds.NULL : lexicon.lookup(subj);
+            long p = pred == null ? TermIds.NULL : lexicon.lookup(pred);
+            long o = obj == null ? TermIds.NULL : lexicon.lookup(obj);
+            if ((subj != null && s == TermIds.NULL) || (pred != null && p == TermIds.NULL)
+                    || (obj != null && o == TermIds.NULL)) {
+                return new EmptyIteration<>();
+            }
+            QuadIndexes quads = lease.view().quads(set);
+            List<Triple> out = new ArrayList<>();
+            for (long[] t : lexicon.tripleTerms(s)) {
+                if ((p != TermIds.NULL && t[1] != p) || (o != TermIds.NULL && t[2] != o)) {
+                    continue;
+                }
+                long id = t[3];
+                if (quads.count(new long[] { id, 0, 0, 0 }) > 0 || quads.count(new long[] { 0, 0, id, 0 }) > 0) {
+                    out.add((Triple) lexicon.resolve(id, vf));
+                }
+            }
+            return new CloseableIteratorIteration<>(out.iterator());
+        }
+    }
+}

@@ -1,0 +1,93 @@
+package dev.basalt.sail;
+
+import java.util.Set;
+
+import org.eclipse.rdf4j.model.IRI;
+import org.eclipse.rdf4j.model.Resource;
+import org.eclipse.rdf4j.model.Statement;
+import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.sail.SailException;
+import org.eclipse.rdf4j.sail.base.SailSink;
+
+/**
+ * Writes one statement set of the backing store. Every call goes straight into the store's open
+ * write transaction through {@link StoreWriter}; {@link #flush()} commits it (or leaves that to
+ * the enclosing commit group). Conflict detection for SERIALIZABLE is done by RDF4J's snapshot
+ * layer above, so {@link #observe} and {@link #prepare} have nothing to check here.
+ */
+final class BasaltSailSink implements SailSink {
+    private final StoreWriter writer;
+    private final StatementSet set;
+    private boolean unflushed;
+
+    BasaltSailSink(StoreWriter writer, StatementSet set) {
+        this.writer = writer;
+        this.set = set;
+    }
+
+    @Override
+    public void prepare() throws SailException {
+        // nothing to validate: writes are serialized by the store
+    }
+
+    @Override
+    public void flush() throws SailException {
+        unflushed = false;
+        writer.flush();
+    }
+
+    @Override
+    public void close() throws SailException {
+        if (unflushed) {
+            unflushed = false;
+            writer.discard();
+        }
+    }
+
+    @Override
+    public void setNamespace(String prefix, String name) throws SailException {
+        write(s -> s.setNamespace(prefix, name));
+    }
+
+    @Override
+    public void removeNamespace(String prefix) throws SailException {
+        write(s -> s.removeNamespace(prefix));
+    }
+
+    @Override
+    public void clearNamespaces() throws SailException {
+        write(WriteSession::clearNamespaces);
+    }
+
+    @Override
+    public void clear(Resource... contexts) throws SailException {
+        write(s -> s.clear(set, contexts));
+    }
+
+    @Override
+    public void observe(Resource subj, IRI pred, Value obj, Resource... contexts) throws SailException {
+        // see class comment
+    }
+
+    @Override
+    public void approve(Resource subj, IRI pred, Value obj, Resource ctx) throws SailException {
+        write(s -> s.add(set, subj, pred, obj, ctx));
+    }
+
+    @Override
+    public void approveAll(Set<Statement> approved, Set<Resource> approvedContexts) {
+        if (!approved.isEmpty()) {
+            write(s -> s.addAll(set, approved));
+        }
+    }
+
+    @Override
+    public void deprecate(Statement statement) throws SailException {
+        write(s -> s.remove(set, statement));
+    }
+
+    private void write(java.util.function.Consumer<WriteSession> change) {
+        unflushed = true;
+        writer.write(change);
+    }
+}

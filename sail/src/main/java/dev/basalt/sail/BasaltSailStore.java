@@ -1,0 +1,175 @@
+package dev.basalt.sail;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import org.eclipse.rdf4j.model.Resource;
+import org.eclipse.rdf4j.model.ValueFactory;
+import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
+import org.eclipse.rdf4j.query.algebra.evaluation.impl.EvaluationStatistics;
+import org.eclipse.rdf4j.sail.SailException;
+import org.eclipse.rdf4j.sail.base.SailSource;
+import org.eclipse.rdf4j.sail.base.SailStore;
+
+import dev.basalt.sail.config.BasaltStoreConfig;
+import dev.basalt.store.Snapshot;
+import dev.basalt.store.Store;
+import dev.basalt.store.WriteTransaction;
+import dev.basalt.store.lexicon.Lexicon;
+import dev.basalt.store.lexicon.LexiconReader;
+import dev.basalt.store.lexicon.TermIds;
+import dev.basalt.store.quads.QuadIndexes;
+import dev.basalt.store.quads.QuadOrder;
+
+/**
+ * The backing {@link SailStore} of a {@link BasaltStore}: one {@link Store} journal holding the
+ * lexicon, the statement indices of the explicit and inferred sets and the namespaces. Reads go
+ * to the newest commit point ({@link LatestSnapshots}); writes go through one {@link StoreWriter}.
+ * RDF4J's {@code SnapshotSailStore} wraps it to give connections their isolation.
+ *
+ * <p>The statement index orders are fixed when the store is created and recorded in the
+ * property {@value #INDEXES_PROPERTY}; opening with a configuration that names other orders is
+ * refused (see {@link #open}).
+ */
+final class BasaltSailStore implements SailStore {
+    static final String INDEXES_PROPERTY = "sail.indexes";
+
+    private final Store store;
+    private final Lexicon lexicon;
+    private final List<QuadOrder> orders;
+    private final LatestSnapshots latest;
+    private final StoreWriter writer;
+    private final ValueFactory vf = SimpleValueFactory.getInstance();
+    private final SailSource explicit;
+    private final SailSource inferred;
+
+    private BasaltSailStore(Store store, Lexicon lexicon, List<QuadOrder> orders) {
+        this.store = store;
+        this.lexicon = lexicon;
+        this.orders = List.copyOf(orders);
+        this.latest = new LatestSnapshots(store, lexicon, this.orders);
+        this.writer = new StoreWriter(store, lexicon, this.orders, latest::invalidate);
+        this.explicit = new BasaltSailSource(latest, writer, StatementSet.EXPLICIT, vf);
+        this.inferred = new BasaltSailSource(latest, writer, StatementSet.INFERRED, vf);
+    }
+
+    /** Opens (or creates) the store in {@code journal} and checks the statement index orders. */
+    static BasaltSailStore open(Path journal, BasaltStoreConfig config) {
+        Store store = Store.open(journal, config.toStoreConfig());
+        try {
+            List<QuadOrder> orders = indexOrders(store, journal, config);
+            return new BasaltSailStore(store, new Lexicon(config.toLexiconConfig()), orders);
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    private static List<QuadOrder> indexOrders(Store store, Path journal, BasaltStoreConfig config) {
+        byte[] stored;
+        try (Snapshot s = store.snapshot()) {
+            stored = s.property(INDEXES_PROPERTY);
+        }
+        String requested = config.getStatementIndexes();
+        if (stored == null) {
+            List<QuadOrder> orders = BasaltStoreConfig.parseIndexes(
+                    requested != null ? requested : BasaltStoreConfig.DEFAULT_INDEXES);
+            try (WriteTransaction tx = store.begin()) {
+                tx.setProperty(INDEXES_PROPERTY, names(orders).getBytes(StandardCharsets.UTF_8));
+                tx.commit();
+            }
+            return orders;
+        }
+        List<QuadOrder> orders = BasaltStoreConfig.parseIndexes(new String(stored, StandardCharsets.UTF_8));
+        if (requested != null && !BasaltStoreConfig.parseIndexes(requested).equals(orders)) {
+            throw new SailException("the Basalt store " + journal + " was created with statement indexes '"
+                    + names(orders) + "', but the configuration asks for '" + requested + "'. Index orders are fixed "
+                    + "when a store is created: set statementIndexes to '" + names(orders) + "' or leave it unset, "
+                    + "or export the data and load it into a new store");
+        }
+        return orders;
+    }
+
+    static String names(List<QuadOrder> orders) {
+        return orders.stream().map(QuadOrder::name).collect(Collectors.joining(","));
+    }
+
+    Store store() {
+        return store;
+    }
+
+    List<QuadOrder> orders() {
+        return orders;
+    }
+
+    ReadSource latest() {
+        return latest;
+    }
+
+    StoreWriter writer() {
+        return writer;
+    }
+
+    /** A read view of a past snapshot; the caller owns the snapshot. */
+    ReadView view(Snapshot snapshot) {
+        return new ReadView(snapshot, lexicon, orders);
+    }
+
+    /**
+     * Exact number of statements of a set, in all contexts or in the given ones (null = the
+     * default graph): one range count per context.
+     */
+    static long size(ReadView view, StatementSet set, Resource... contexts) {
+        QuadIndexes quads = view.quads(set);
+        if (contexts == null || contexts.length == 0) {
+            return quads.size();
+        }
+        LexiconReader lex = view.lexicon();
+        Set<Long> ids = new LinkedHashSet<>();
+        for (Resource c : contexts) {
+            long id = c == null ? TermIds.DEFAULT_GRAPH : lex.lookup(c);
+            if (id != TermIds.NULL) {
+                ids.add(id);
+            }
+        }
+        long n = 0;
+        for (long id : ids) {
+            n += quads.count(new long[] { 0, 0, 0, id });
+        }
+        return n;
+    }
+
+    @Override
+    public ValueFactory getValueFactory() {
+        return vf;
+    }
+
+    @Override
+    public EvaluationStatistics getEvaluationStatistics() {
+        return new BasaltEvaluationStatistics(latest);
+    }
+
+    @Override
+    public SailSource getExplicitSailSource() {
+        return explicit;
+    }
+
+    @Override
+    public SailSource getInferredSailSource() {
+        return inferred;
+    }
+
+    @Override
+    public void close() throws SailException {
+        try {
+            writer.close();
+            latest.close();
+        } finally {
+            store.close();
+        }
+    }
+}

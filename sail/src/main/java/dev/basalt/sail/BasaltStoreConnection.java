@@ -1,0 +1,138 @@
+package dev.basalt.sail;
+
+import org.eclipse.rdf4j.model.IRI;
+import org.eclipse.rdf4j.model.Resource;
+import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.sail.SailException;
+import org.eclipse.rdf4j.sail.SailReadOnlyException;
+import org.eclipse.rdf4j.sail.base.SailSourceConnection;
+import org.eclipse.rdf4j.sail.base.SailStore;
+import org.eclipse.rdf4j.sail.helpers.DefaultSailChangedEvent;
+
+/**
+ * A connection to a {@link BasaltStore}, built on RDF4J's {@link SailSourceConnection}: changes
+ * stay private to the connection (in RDF4J's change sets) until commit, so any number of
+ * connections, also in one thread, can interleave writes without waiting for each other.
+ *
+ * <p>Commit runs RDF4J's flush of the connection's inferred and explicit changes inside one
+ * commit group of the store writer, so both become one atomic commit point of the journal (see
+ * {@link StoreWriter}). {@link #size} is answered by exact range counts when the connection has
+ * no transaction open and no committed change is still waiting in RDF4J's snapshot layer.
+ *
+ * <p>A read-as-of connection (see {@link BasaltStore#getConnectionAsOf(long)}) reads one past
+ * commit point and refuses to begin a transaction.
+ */
+public class BasaltStoreConnection extends SailSourceConnection {
+    private final BasaltStore basalt;
+    private final BasaltSailStore backing;
+    private final PastSailStore past;
+    private volatile DefaultSailChangedEvent changes;
+
+    BasaltStoreConnection(BasaltStore sail, SailStore store, BasaltSailStore backing, PastSailStore past) {
+        super(sail, store, sail.getEvaluationStrategyFactory());
+        this.basalt = sail;
+        this.backing = backing;
+        this.past = past;
+        this.changes = new DefaultSailChangedEvent(sail);
+    }
+
+    /** True for a read-only connection to a past commit point. */
+    public boolean isReadAsOf() {
+        return past != null;
+    }
+
+    /** The commit counter a read-as-of connection reads, or -1 for a normal connection. */
+    public long getAsOfCommit() {
+        return past == null ? -1 : past.view().commitCounter();
+    }
+
+    @Override
+    protected void startTransactionInternal() throws SailException {
+        if (past != null) {
+            throw new SailReadOnlyException("this connection reads commit point " + past.view().commitCounter()
+                    + " of a Basalt store as of the past and cannot change it");
+        }
+        super.startTransactionInternal();
+    }
+
+    @Override
+    protected void commitInternal() throws SailException {
+        StoreWriter writer = backing.writer();
+        writer.beginGroup();
+        boolean flushed = false;
+        try {
+            super.commitInternal();
+            flushed = true;
+        } finally {
+            writer.endGroup(flushed);
+        }
+        basalt.notifySailChanged(changes);
+        changes = new DefaultSailChangedEvent(basalt);
+    }
+
+    @Override
+    protected void rollbackInternal() throws SailException {
+        super.rollbackInternal();
+        changes = new DefaultSailChangedEvent(basalt);
+    }
+
+    @Override
+    protected void addStatementInternal(Resource subj, IRI pred, Value obj, Resource... contexts) {
+        changes.setStatementsAdded(true);
+    }
+
+    @Override
+    protected void removeStatementsInternal(Resource subj, IRI pred, Value obj, Resource... contexts) {
+        changes.setStatementsRemoved(true);
+    }
+
+    @Override
+    public boolean addInferredStatement(Resource subj, IRI pred, Value obj, Resource... contexts) {
+        boolean added = super.addInferredStatement(subj, pred, obj, contexts);
+        changes.setStatementsAdded(true);
+        return added;
+    }
+
+    @Override
+    public boolean removeInferredStatement(Resource subj, IRI pred, Value obj, Resource... contexts) {
+        boolean removed = super.removeInferredStatement(subj, pred, obj, contexts);
+        changes.setStatementsRemoved(true);
+        return removed;
+    }
+
+    @Override
+    protected void clearInternal(Resource... contexts) {
+        super.clearInternal(contexts);
+        changes.setStatementsRemoved(true);
+    }
+
+    @Override
+    public void clearInferred(Resource... contexts) {
+        super.clearInferred(contexts);
+        changes.setStatementsRemoved(true);
+    }
+
+    @Override
+    protected long sizeInternal(Resource... contexts) throws SailException {
+        if (past != null) {
+            return BasaltSailStore.size(past.view(), StatementSet.EXPLICIT, contexts);
+        }
+        if (!isActive() && !basalt.hasUnflushedChanges()) {
+            try (ReadSource.Lease lease = backing.latest().acquire()) {
+                return BasaltSailStore.size(lease.view(), StatementSet.EXPLICIT, contexts);
+            }
+        }
+        return super.sizeInternal(contexts);
+    }
+
+    @Override
+    protected void closeInternal() throws SailException {
+        try {
+            super.closeInternal();
+        } finally {
+            if (past != null) {
+                past.close();
+            }
+        }
+    }
+}

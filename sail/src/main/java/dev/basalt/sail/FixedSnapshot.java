@@ -1,0 +1,36 @@
+package dev.basalt.sail;
+
+/**
+ * A read source that always hands out one view: a past commit point opened for a read-as-of
+ * connection. The owner closes the view's snapshot when the connection closes.
+ */
+final class FixedSnapshot implements ReadSource {
+    private final ReadView view;
+
+    FixedSnapshot(ReadView view) {
+        this.view = view;
+    }
+
+    ReadView view() {
+        return view;
+    }
+
+    @Override
+    public Lease acquire() {
+        return new Lease() {
+            @Override
+            public ReadView view() {
+                return view;
+            }
+
+            @Override
+            public void close() {
+                // the snapshot lives as long as the connection
+            }
+        };
+    }
+
+    void close() {
+        view.snapshot().close();
+    }
+}

@@ -1,0 +1,69 @@
+package dev.basalt.sail;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.eclipse.rdf4j.model.Namespace;
+import org.eclipse.rdf4j.model.impl.SimpleNamespace;
+
+import dev.basalt.store.Snapshot;
+import dev.basalt.store.WriteTransaction;
+import dev.basalt.store.btree.BTree;
+import dev.basalt.store.btree.BTreeCursor;
+
+/**
+ * Namespace prefixes, in the store tree {@value #TREE}: key = UTF-8 of the prefix (possibly
+ * empty, which the B+tree allows), value = UTF-8 of the namespace name. Committed with the
+ * statements of the same transaction.
+ */
+final class NamespaceTable {
+    static final String TREE = "ns";
+
+    private NamespaceTable() {
+    }
+
+    static List<Namespace> all(Snapshot snapshot) {
+        List<Namespace> out = new ArrayList<>();
+        BTree t = snapshot.tree(TREE);
+        if (t != null) {
+            BTreeCursor c = t.cursor(null, null);
+            while (c.next()) {
+                out.add(new SimpleNamespace(text(c.key()), text(c.value())));
+            }
+        }
+        return out;
+    }
+
+    static String get(Snapshot snapshot, String prefix) {
+        BTree t = snapshot.tree(TREE);
+        byte[] v = t == null ? null : t.get(bytes(prefix));
+        return v == null ? null : text(v);
+    }
+
+    /** Sets a prefix; returns true if that changed the table. */
+    static boolean set(WriteTransaction tx, String prefix, String name) {
+        byte[] old = tx.tree(TREE).put(bytes(prefix), bytes(name));
+        return old == null || !text(old).equals(name);
+    }
+
+    static boolean remove(WriteTransaction tx, String prefix) {
+        return tx.hasTree(TREE) && tx.tree(TREE).remove(bytes(prefix)) != null;
+    }
+
+    static boolean clear(WriteTransaction tx) {
+        if (!tx.hasTree(TREE) || tx.tree(TREE).isEmpty()) {
+            return false;
+        }
+        tx.tree(TREE).clear();
+        return true;
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String text(byte[] b) {
+        return new String(b, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,181 @@
+package dev.basalt.sail;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+import org.eclipse.rdf4j.model.Resource;
+import org.eclipse.rdf4j.model.Statement;
+import org.eclipse.rdf4j.model.Value;
+
+import dev.basalt.store.WriteTransaction;
+import dev.basalt.store.journal.CommitPoint;
+import dev.basalt.store.lexicon.Lexicon;
+import dev.basalt.store.lexicon.LexiconWriter;
+import dev.basalt.store.lexicon.TermIds;
+import dev.basalt.store.quads.QuadCursor;
+import dev.basalt.store.quads.QuadIndexes;
+import dev.basalt.store.quads.QuadOrder;
+
+/**
+ * One open store write transaction as the sail uses it: statements of both sets, their terms and
+ * namespaces change together and commit as one commit point. Owned by {@link StoreWriter}, which
+ * serializes every call; not thread-safe itself.
+ */
+final class WriteSession {
+    private static final int CLEAR_BATCH = 10_000;
+    private final WriteTransaction tx;
+    private final LexiconWriter lexicon;
+    private final List<QuadOrder> orders;
+    private final Map<StatementSet, QuadIndexes> quads = new EnumMap<>(StatementSet.class);
+    private boolean changed;
+
+    WriteSession(WriteTransaction tx, Lexicon lexicon, List<QuadOrder> orders) {
+        this.tx = tx;
+        this.lexicon = lexicon.writer(tx);
+        this.orders = orders;
+    }
+
+    private QuadIndexes quads(StatementSet set) {
+        return quads.computeIfAbsent(set, s -> new QuadIndexes(orders, o -> tx.tree(s.treeName(o))));
+    }
+
+    void add(StatementSet set, Resource s, org.eclipse.rdf4j.model.IRI p, Value o, Resource c) {
+        long[] quad = { lexicon.getOrCreate(s), lexicon.getOrCreate(p), lexicon.getOrCreate(o),
+                c == null ? TermIds.DEFAULT_GRAPH : lexicon.getOrCreate(c) };
+        addQuad(set, quad);
+    }
+
+    /** Adds many statements: terms resolved in one batch, quads inserted in primary key order. */
+    void addAll(StatementSet set, Collection<? extends Statement> statements) {
+        List<Value> terms = new ArrayList<>(statements.size() * 4);
+        for (Statement st : statements) {
+            terms.add(st.getSubject());
+            terms.add(st.getPredicate());
+            terms.add(st.getObject());
+            terms.add(st.getContext());
+        }
+        List<Value> nonNull = new ArrayList<>(terms.size());
+        for (Value v : terms) {
+            if (v != null) {
+                nonNull.add(v);
+            }
+        }
+        long[] ids = lexicon.getOrCreateAll(nonNull);
+        long[][] batch = new long[statements.size()][4];
+        int k = 0;
+        for (int i = 0; i < terms.size(); i++) {
+            batch[i / 4][i % 4] = terms.get(i) == null ? TermIds.DEFAULT_GRAPH : ids[k++];
+        }
+        QuadOrder primary = orders.get(0);
+        byte[][] keys = new byte[batch.length][];
+        for (int i = 0; i < batch.length; i++) {
+            keys[i] = primary.key(batch[i]);
+        }
+        Arrays.sort(keys, Arrays::compareUnsigned);
+        long[] quad = new long[4];
+        for (byte[] key : keys) {
+            primary.decode(key, quad);
+            addQuad(set, quad);
+        }
+    }
+
+    private void addQuad(StatementSet set, long[] quad) {
+        if (set == StatementSet.EXPLICIT) {
+            changed |= quads(StatementSet.EXPLICIT).add(quad);
+            changed |= quads(StatementSet.INFERRED).remove(quad);
+        } else if (!quads(StatementSet.EXPLICIT).contains(quad)) {
+            changed |= quads(StatementSet.INFERRED).add(quad);
+        }
+    }
+
+    void remove(StatementSet set, Statement st) {
+        long[] quad = { lexicon.lookup(st.getSubject()), lexicon.lookup(st.getPredicate()),
+                lexicon.lookup(st.getObject()),
+                st.getContext() == null ? TermIds.DEFAULT_GRAPH : lexicon.lookup(st.getContext()) };
+        for (long id : quad) {
+            if (id == TermIds.NULL) {
+                return;
+            }
+        }
+        changed |= quads(set).remove(quad);
+    }
+
+    /** Removes every statement of the set, or those in the given contexts (null = default graph). */
+    void clear(StatementSet set, Resource... contexts) {
+        if (contexts.length == 0) {
+            for (QuadOrder o : orders) {
+                String name = set.treeName(o);
+                if (tx.hasTree(name) && !tx.tree(name).isEmpty()) {
+                    tx.tree(name).clear();
+                    changed = true;
+                }
+            }
+            return;
+        }
+        for (Resource ctx : contexts) {
+            long c = ctx == null ? TermIds.DEFAULT_GRAPH : lexicon.lookup(ctx);
+            if (c != TermIds.NULL) {
+                clearContext(set, c);
+            }
+        }
+    }
+
+    private void clearContext(StatementSet set, long context) {
+        QuadIndexes q = quads(set);
+        long[] pattern = { 0, 0, 0, context };
+        while (true) {
+            List<long[]> batch = new ArrayList<>();
+            QuadCursor cursor = q.scan(pattern);
+            while (batch.size() < CLEAR_BATCH && cursor.next()) {
+                batch.add(cursor.quad().clone());
+            }
+            for (long[] quad : batch) {
+                changed |= q.remove(quad);
+            }
+            if (batch.size() < CLEAR_BATCH) {
+                return;
+            }
+        }
+    }
+
+    void setNamespace(String prefix, String name) {
+        changed |= NamespaceTable.set(tx, prefix, name);
+    }
+
+    void removeNamespace(String prefix) {
+        changed |= NamespaceTable.remove(tx, prefix);
+    }
+
+    void clearNamespaces() {
+        changed |= NamespaceTable.clear(tx);
+    }
+
+    void setProperty(String name, byte[] value) {
+        tx.setProperty(name, value);
+        changed = true;
+    }
+
+    boolean isChanged() {
+        return changed || lexicon.isChanged();
+    }
+
+    /** Commits if anything changed (else rolls back: no empty commit points); returns the commit or null. */
+    CommitPoint commit() {
+        if (!isChanged()) {
+            tx.rollback();
+            return null;
+        }
+        lexicon.beforeCommit();
+        CommitPoint p = tx.commit();
+        lexicon.afterCommit();
+        return p;
+    }
+
+    void rollback() {
+        tx.rollback();
+    }
+}

@@ -1,0 +1,263 @@
+package dev.basalt.sail.config;
+
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+import org.eclipse.rdf4j.model.IRI;
+import org.eclipse.rdf4j.model.Literal;
+import org.eclipse.rdf4j.model.Model;
+import org.eclipse.rdf4j.model.Resource;
+import org.eclipse.rdf4j.model.ValueFactory;
+import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
+import org.eclipse.rdf4j.model.util.Models;
+import org.eclipse.rdf4j.sail.base.config.BaseSailConfig;
+import org.eclipse.rdf4j.sail.config.SailConfigException;
+
+import dev.basalt.store.StoreConfig;
+import dev.basalt.store.btree.BTreeConfig;
+import dev.basalt.store.journal.JournalConfig;
+import dev.basalt.store.journal.JournalMode;
+import dev.basalt.store.lexicon.LexiconConfig;
+import dev.basalt.store.quads.QuadOrder;
+
+/**
+ * Configuration of a {@link dev.basalt.sail.BasaltStore}, as Java bean and as RDF in the
+ * {@link BasaltStoreSchema} vocabulary. Unset numeric settings (-1) take the store's defaults.
+ * Journal mode and statement indexes are fixed when the store is created: an existing store
+ * keeps its own, and a configuration that names different ones is refused when the store opens.
+ */
+public class BasaltStoreConfig extends BaseSailConfig {
+    public static final String DEFAULT_INDEXES = "spoc,posc,ospc,cspo";
+
+    private JournalMode journalMode = JournalMode.RW;
+    private Duration historyRetention = Duration.ZERO;
+    private String statementIndexes;
+    private int leafMaxEntries = -1;
+    private int internalMaxEntries = -1;
+    private long pageCacheBytes = -1;
+    private int valueCacheSize = -1;
+    private int valueIdCacheSize = -1;
+    private boolean durable = true;
+
+    public BasaltStoreConfig() {
+        super(BasaltStoreFactory.SAIL_TYPE);
+    }
+
+    public JournalMode getJournalMode() {
+        return journalMode;
+    }
+
+    public void setJournalMode(JournalMode journalMode) {
+        this.journalMode = journalMode;
+    }
+
+    public Duration getHistoryRetention() {
+        return historyRetention;
+    }
+
+    public void setHistoryRetention(Duration historyRetention) {
+        this.historyRetention = historyRetention;
+    }
+
+    /** The configured index orders, or null to keep those of an existing store (default for a new one). */
+    public String getStatementIndexes() {
+        return statementIndexes;
+    }
+
+    public void setStatementIndexes(String statementIndexes) {
+        this.statementIndexes = statementIndexes;
+    }
+
+    public int getLeafMaxEntries() {
+        return leafMaxEntries;
+    }
+
+    public void setLeafMaxEntries(int leafMaxEntries) {
+        this.leafMaxEntries = leafMaxEntries;
+    }
+
+    public int getInternalMaxEntries() {
+        return internalMaxEntries;
+    }
+
+    public void setInternalMaxEntries(int internalMaxEntries) {
+        this.internalMaxEntries = internalMaxEntries;
+    }
+
+    public long getPageCacheBytes() {
+        return pageCacheBytes;
+    }
+
+    public void setPageCacheBytes(long pageCacheBytes) {
+        this.pageCacheBytes = pageCacheBytes;
+    }
+
+    public int getValueCacheSize() {
+        return valueCacheSize;
+    }
+
+    public void setValueCacheSize(int valueCacheSize) {
+        this.valueCacheSize = valueCacheSize;
+    }
+
+    public int getValueIdCacheSize() {
+        return valueIdCacheSize;
+    }
+
+    public void setValueIdCacheSize(int valueIdCacheSize) {
+        this.valueIdCacheSize = valueIdCacheSize;
+    }
+
+    public boolean isDurable() {
+        return durable;
+    }
+
+    public void setDurable(boolean durable) {
+        this.durable = durable;
+    }
+
+    /** Parses an index list such as "spoc, posc": at least one, no duplicates. */
+    public static List<QuadOrder> parseIndexes(String text) {
+        LinkedHashSet<QuadOrder> orders = new LinkedHashSet<>();
+        for (String part : text.split(",")) {
+            if (!part.isBlank()) {
+                QuadOrder o = QuadOrder.parse(part);
+                if (!orders.add(o)) {
+                    throw new IllegalArgumentException("statement index '" + o + "' is listed twice in '" + text + "'");
+                }
+            }
+        }
+        if (orders.isEmpty()) {
+            throw new IllegalArgumentException("at least one statement index is needed, got '" + text + "'");
+        }
+        return new ArrayList<>(orders);
+    }
+
+    /** The store settings this configuration asks for. */
+    public StoreConfig toStoreConfig() {
+        StoreConfig d = StoreConfig.defaults();
+        JournalConfig journal = d.journal().withMode(journalMode).withHistoryRetention(historyRetention)
+                .withDurable(durable);
+        BTreeConfig.Builder tree = BTreeConfig.builder();
+        if (leafMaxEntries > 0) {
+            tree.leafMaxEntries(leafMaxEntries);
+        }
+        if (internalMaxEntries > 0) {
+            tree.internalMaxEntries(internalMaxEntries);
+        }
+        return d.withJournal(journal).withDefaultTree(tree.build())
+                .withPageCacheBytes(pageCacheBytes >= 0 ? pageCacheBytes : d.pageCacheBytes());
+    }
+
+    public LexiconConfig toLexiconConfig() {
+        LexiconConfig d = LexiconConfig.DEFAULT;
+        return new LexiconConfig(valueCacheSize >= 0 ? valueCacheSize : d.valueCacheSize(),
+                valueIdCacheSize >= 0 ? valueIdCacheSize : d.idCacheSize(), d.writerCacheSize());
+    }
+
+    @Override
+    public void validate() throws SailConfigException {
+        super.validate();
+        try {
+            if (statementIndexes != null) {
+                parseIndexes(statementIndexes);
+            }
+            if (historyRetention == null || journalMode == null) {
+                throw new IllegalArgumentException("journal mode and history retention must be set");
+            }
+            toStoreConfig();
+            toLexiconConfig();
+        } catch (IllegalArgumentException e) {
+            throw new SailConfigException("invalid Basalt store configuration: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public Resource export(Model m) {
+        Resource node = super.export(m);
+        ValueFactory vf = SimpleValueFactory.getInstance();
+        m.setNamespace(BasaltStoreSchema.PREFIX, BasaltStoreSchema.NAMESPACE);
+        m.add(node, BasaltStoreSchema.JOURNAL_MODE, vf.createLiteral(journalMode.name()));
+        m.add(node, BasaltStoreSchema.HISTORY_RETENTION, vf.createLiteral(historyRetention.toString()));
+        if (statementIndexes != null) {
+            m.add(node, BasaltStoreSchema.STATEMENT_INDEXES, vf.createLiteral(statementIndexes));
+        }
+        if (leafMaxEntries > 0) {
+            m.add(node, BasaltStoreSchema.LEAF_MAX_ENTRIES, vf.createLiteral(leafMaxEntries));
+        }
+        if (internalMaxEntries > 0) {
+            m.add(node, BasaltStoreSchema.INTERNAL_MAX_ENTRIES, vf.createLiteral(internalMaxEntries));
+        }
+        if (pageCacheBytes >= 0) {
+            m.add(node, BasaltStoreSchema.PAGE_CACHE_BYTES, vf.createLiteral(pageCacheBytes));
+        }
+        if (valueCacheSize >= 0) {
+            m.add(node, BasaltStoreSchema.VALUE_CACHE_SIZE, vf.createLiteral(valueCacheSize));
+        }
+        if (valueIdCacheSize >= 0) {
+            m.add(node, BasaltStoreSchema.VALUE_ID_CACHE_SIZE, vf.createLiteral(valueIdCacheSize));
+        }
+        m.add(node, BasaltStoreSchema.DURABLE, vf.createLiteral(durable));
+        return node;
+    }
+
+    @Override
+    public void parse(Model m, Resource node) throws SailConfigException {
+        super.parse(m, node);
+        literal(m, node, BasaltStoreSchema.JOURNAL_MODE, l -> {
+            String mode = l.getLabel().trim().toUpperCase(Locale.ROOT);
+            try {
+                journalMode = JournalMode.valueOf(mode);
+            } catch (IllegalArgumentException e) {
+                throw new SailConfigException(BasaltStoreSchema.JOURNAL_MODE + " must be RW or WORM, found '"
+                        + l.getLabel() + "'");
+            }
+        });
+        literal(m, node, BasaltStoreSchema.HISTORY_RETENTION, l -> {
+            try {
+                historyRetention = Duration.parse(l.getLabel().trim());
+            } catch (DateTimeParseException e) {
+                throw new SailConfigException(BasaltStoreSchema.HISTORY_RETENTION
+                        + " must be an ISO-8601 duration such as PT0S, PT30M or P7D, found '" + l.getLabel() + "'");
+            }
+        });
+        literal(m, node, BasaltStoreSchema.STATEMENT_INDEXES, l -> statementIndexes = l.getLabel().trim());
+        literal(m, node, BasaltStoreSchema.LEAF_MAX_ENTRIES, l -> leafMaxEntries = (int) number(l, BasaltStoreSchema.LEAF_MAX_ENTRIES));
+        literal(m, node, BasaltStoreSchema.INTERNAL_MAX_ENTRIES,
+                l -> internalMaxEntries = (int) number(l, BasaltStoreSchema.INTERNAL_MAX_ENTRIES));
+        literal(m, node, BasaltStoreSchema.PAGE_CACHE_BYTES, l -> pageCacheBytes = number(l, BasaltStoreSchema.PAGE_CACHE_BYTES));
+        literal(m, node, BasaltStoreSchema.VALUE_CACHE_SIZE, l -> valueCacheSize = (int) number(l, BasaltStoreSchema.VALUE_CACHE_SIZE));
+        literal(m, node, BasaltStoreSchema.VALUE_ID_CACHE_SIZE,
+                l -> valueIdCacheSize = (int) number(l, BasaltStoreSchema.VALUE_ID_CACHE_SIZE));
+        literal(m, node, BasaltStoreSchema.DURABLE, l -> {
+            String b = l.getLabel().trim();
+            if (!b.equals("true") && !b.equals("false")) {
+                throw new SailConfigException(BasaltStoreSchema.DURABLE + " must be true or false, found '" + b + "'");
+            }
+            durable = Boolean.parseBoolean(b);
+        });
+    }
+
+    private static void literal(Model m, Resource node, IRI property, Consumer<Literal> action) {
+        Optional<Literal> l = Models.objectLiteral(m.getStatements(node, property, null));
+        l.ifPresent(action);
+    }
+
+    private static long number(Literal l, IRI property) {
+        try {
+            long v = Long.parseLong(l.getLabel().trim());
+            if (v < 0 || v > Integer.MAX_VALUE && !property.equals(BasaltStoreSchema.PAGE_CACHE_BYTES)) {
+                throw new NumberFormatException();
+            }
+            return v;
+        } catch (NumberFormatException e) {
+            throw new SailConfigException(property + " must be a non-negative integer, found '" + l.getLabel() + "'");
+        }
+    }
+}

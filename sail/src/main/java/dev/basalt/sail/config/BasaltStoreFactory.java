@@ -1,0 +1,41 @@
+package dev.basalt.sail.config;
+
+import org.eclipse.rdf4j.sail.Sail;
+import org.eclipse.rdf4j.sail.config.SailConfigException;
+import org.eclipse.rdf4j.sail.config.SailFactory;
+import org.eclipse.rdf4j.sail.config.SailImplConfig;
+
+import dev.basalt.sail.BasaltStore;
+
+/**
+ * Creates {@link BasaltStore}s from configuration; registered through
+ * {@code META-INF/services/org.eclipse.rdf4j.sail.config.SailFactory} under {@value #SAIL_TYPE}.
+ */
+public final class BasaltStoreFactory implements SailFactory {
+    public static final String SAIL_TYPE = "basalt:BasaltStore";
+
+    @Override
+    public String getSailType() {
+        return SAIL_TYPE;
+    }
+
+    @Override
+    public SailImplConfig getConfig() {
+        return new BasaltStoreConfig();
+    }
+
+    @Override
+    public Sail getSail(SailImplConfig config) throws SailConfigException {
+        if (!SAIL_TYPE.equals(config.getType())) {
+            throw new SailConfigException("a BasaltStoreFactory creates sails of type " + SAIL_TYPE
+                    + ", not " + config.getType());
+        }
+        if (!(config instanceof BasaltStoreConfig)) {
+            throw new SailConfigException("expected a BasaltStoreConfig for " + SAIL_TYPE + ", got "
+                    + config.getClass().getName());
+        }
+        BasaltStoreConfig basalt = (BasaltStoreConfig) config;
+        basalt.validate();
+        return new BasaltStore(basalt);
+    }
+}

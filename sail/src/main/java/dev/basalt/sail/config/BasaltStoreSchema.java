@@ -1,0 +1,36 @@
+package dev.basalt.sail.config;
+
+import org.eclipse.rdf4j.model.IRI;
+import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
+
+/** The configuration vocabulary of a Basalt store, namespace {@value #NAMESPACE}. */
+public final class BasaltStoreSchema {
+    public static final String NAMESPACE = "http://basalt.dev/config/sail#";
+    public static final String PREFIX = "basalt";
+
+    /** "RW" (default) or "WORM"; only matters when the store is created. */
+    public static final IRI JOURNAL_MODE = iri("journalMode");
+    /** ISO-8601 duration a superseded commit point stays readable in RW mode, e.g. "PT1H"; default PT0S. */
+    public static final IRI HISTORY_RETENTION = iri("historyRetention");
+    /** Comma-separated statement index orders, e.g. "spoc,posc,ospc,cspo"; fixed at creation. */
+    public static final IRI STATEMENT_INDEXES = iri("statementIndexes");
+    /** Most entries of a B+tree leaf page. */
+    public static final IRI LEAF_MAX_ENTRIES = iri("leafMaxEntries");
+    /** Most children of a B+tree internal page. */
+    public static final IRI INTERNAL_MAX_ENTRIES = iri("internalMaxEntries");
+    /** Byte budget of the decoded-page cache. */
+    public static final IRI PAGE_CACHE_BYTES = iri("pageCacheBytes");
+    /** Entries of the lexicon's id → value cache. */
+    public static final IRI VALUE_CACHE_SIZE = iri("valueCacheSize");
+    /** Entries of the lexicon's value → id cache. */
+    public static final IRI VALUE_ID_CACHE_SIZE = iri("valueIdCacheSize");
+    /** Force data to the device at every commit (default true). */
+    public static final IRI DURABLE = iri("durable");
+
+    private BasaltStoreSchema() {
+    }
+
+    private static IRI iri(String local) {
+        return SimpleValueFactory.getInstance().createIRI(NAMESPACE, local);
+    }
+}

@@ -1,0 +1,51 @@
+package dev.basalt.sail;
+
+import java.io.File;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeMap;
+
+import org.eclipse.rdf4j.model.Namespace;
+import org.eclipse.rdf4j.model.Statement;
+import org.eclipse.rdf4j.repository.RepositoryConnection;
+import org.eclipse.rdf4j.repository.sail.SailRepository;
+
+import dev.basalt.sail.config.BasaltStoreConfig;
+
+/** Helpers shared by the sail tests. */
+final class TestRepos {
+    private TestRepos() {
+    }
+
+    static BasaltStoreConfig fastConfig() {
+        BasaltStoreConfig c = new BasaltStoreConfig();
+        c.setDurable(false);
+        return c;
+    }
+
+    static SailRepository open(File dir) {
+        return open(dir, fastConfig());
+    }
+
+    static SailRepository open(File dir, BasaltStoreConfig config) {
+        SailRepository repo = new SailRepository(new BasaltStore(dir, config));
+        repo.init();
+        return repo;
+    }
+
+    /** Every explicit statement and namespace, as comparable sets. */
+    record Dump(Set<Statement> statements, TreeMap<String, String> namespaces) {
+    }
+
+    static Dump dump(SailRepository repo) {
+        try (RepositoryConnection c = repo.getConnection()) {
+            List<Statement> all = c.getStatements(null, null, null, false).stream().toList();
+            TreeMap<String, String> ns = new TreeMap<>();
+            for (Namespace n : c.getNamespaces().stream().toList()) {
+                ns.put(n.getPrefix(), n.getName());
+            }
+            return new Dump(new HashSet<>(all), ns);
+        }
+    }
+}

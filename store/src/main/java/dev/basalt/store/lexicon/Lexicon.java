@@ -1,0 +1,119 @@
+package dev.basalt.store.lexicon;
+
+import java.util.Arrays;
+
+import org.eclipse.rdf4j.model.Value;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+
+import dev.basalt.store.Snapshot;
+import dev.basalt.store.WriteTransaction;
+import dev.basalt.store.journal.StoreException;
+
+/**
+ * The dictionary of a store: every RDF term that is not an inline value has a 64-bit id
+ * ({@link TermIds}), kept in two B+trees of the store and committed with it:
+ * <ul>
+ * <li>{@value #TERM_TO_ID}: {@link TermKeys} key (or, over 1 KB, its {@link LargeTermKeys} hashed
+ * key) → 8-byte id, big-endian;
+ * <li>{@value #ID_TO_TERM}: 8-byte id → full {@link TermKeys} key (large ones stored out of page
+ * by the B+tree).
+ * </ul>
+ * The {@link TermIdAllocator} state is the store property {@value #ALLOCATOR_PROPERTY}; the id
+ * layout version is the property {@value #FORMAT_PROPERTY}. Terms are never deleted.
+ *
+ * <p>Read a committed state with {@link #reader(Snapshot)}; add terms inside the store's write
+ * transaction with {@link #writer(WriteTransaction)}. The two Caffeine caches (id → value, value
+ * → id) are shared by all readers and writers and only ever hold committed mappings: a writer
+ * publishes the terms it added after its transaction commits, and a rolled-back transaction
+ * leaves no trace in them. Since ids are never reused, a committed mapping is valid for every
+ * commit point that has the id. Thread-safe.
+ */
+public final class Lexicon {
+    public static final String TERM_TO_ID = "lex.t2i";
+    public static final String ID_TO_TERM = "lex.i2t";
+    public static final String ALLOCATOR_PROPERTY = "lex.alloc";
+    public static final String FORMAT_PROPERTY = "lex.format";
+
+    private final LexiconConfig config;
+    private final Cache<Long, Value> values;
+    private final Cache<Value, Long> ids;
+
+    public Lexicon(LexiconConfig config) {
+        this.config = config;
+        this.values = Caffeine.newBuilder().maximumSize(config.valueCacheSize()).build();
+        this.ids = Caffeine.newBuilder().maximumSize(config.idCacheSize()).build();
+    }
+
+    public LexiconConfig config() {
+        return config;
+    }
+
+    /** A reader of the dictionary as of a snapshot; usable by several threads while the snapshot is open. */
+    public LexiconReader reader(Snapshot snapshot) {
+        checkFormat(snapshot.property(FORMAT_PROPERTY));
+        return new LexiconReader(this, snapshot.tree(TERM_TO_ID), snapshot.tree(ID_TO_TERM));
+    }
+
+    /** The writer of the transaction; call its {@code beforeCommit} and {@code afterCommit} around the commit. */
+    public LexiconWriter writer(WriteTransaction tx) {
+        byte[] format = tx.property(FORMAT_PROPERTY);
+        checkFormat(format);
+        if (format == null) {
+            tx.setProperty(FORMAT_PROPERTY, new byte[] { (byte) TermIds.FORMAT_VERSION });
+        }
+        byte[] state = tx.property(ALLOCATOR_PROPERTY);
+        TermIdAllocator allocator = state == null ? new TermIdAllocator() : TermIdAllocator.fromBytes(state);
+        return new LexiconWriter(this, tx, allocator);
+    }
+
+    /** Dictionary term counts of a commit point. */
+    public static LexiconCounts counts(Snapshot snapshot) {
+        byte[] state = snapshot.property(ALLOCATOR_PROPERTY);
+        return state == null ? LexiconCounts.EMPTY : LexiconCounts.of(TermIdAllocator.fromBytes(state));
+    }
+
+    /** Drops every cached mapping (for tests and after external changes to the store). */
+    public void clearCaches() {
+        values.invalidateAll();
+        ids.invalidateAll();
+    }
+
+    private static void checkFormat(byte[] format) {
+        if (format != null && (format.length != 1 || format[0] != TermIds.FORMAT_VERSION)) {
+            throw new StoreException("the lexicon uses term id format " + (format.length == 1 ? format[0] : "?")
+                    + " but this Basalt reads format " + TermIds.FORMAT_VERSION + "; open it with a matching version");
+        }
+    }
+
+    Long cachedId(Value value) {
+        return ids.getIfPresent(value);
+    }
+
+    Value cachedValue(long id) {
+        return values.getIfPresent(id);
+    }
+
+    /** Publishes a committed mapping. */
+    void cache(Value value, long id) {
+        ids.put(value, id);
+        values.put(id, value);
+    }
+
+    static long getLong(byte[] b) {
+        return TermKeys.getLong(b, 0);
+    }
+
+    /** The smallest key greater than every key starting with {@code prefix}, or null if none. */
+    static byte[] prefixEnd(byte[] prefix) {
+        for (int i = prefix.length - 1; i >= 0; i--) {
+            if (prefix[i] != (byte) 0xFF) {
+                byte[] end = Arrays.copyOf(prefix, i + 1);
+                end[i]++;
+                return end;
+            }
+        }
+        return null;
+    }
+}

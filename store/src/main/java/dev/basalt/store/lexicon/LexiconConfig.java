@@ -1,0 +1,20 @@
+package dev.basalt.store.lexicon;
+
+/**
+ * Cache sizes of a {@link Lexicon}, in entries. The two shared caches hold committed mappings
+ * only; the writer cache holds the terms a write transaction added until it commits.
+ *
+ * @param valueCacheSize     most entries of the id → value cache (0 disables it)
+ * @param idCacheSize        most entries of the value → id cache (0 disables it)
+ * @param writerCacheSize    most new terms one write transaction remembers without a B+tree lookup
+ */
+public record LexiconConfig(int valueCacheSize, int idCacheSize, int writerCacheSize) {
+    public static final LexiconConfig DEFAULT = new LexiconConfig(100_000, 100_000, 50_000);
+
+    public LexiconConfig {
+        if (valueCacheSize < 0 || idCacheSize < 0 || writerCacheSize < 0) {
+            throw new IllegalArgumentException("lexicon cache sizes must not be negative: value cache "
+                    + valueCacheSize + ", id cache " + idCacheSize + ", writer cache " + writerCacheSize);
+        }
+    }
+}

@@ -1,0 +1,203 @@
+package dev.basalt.store.lexicon;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+import org.eclipse.rdf4j.model.Triple;
+import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.model.ValueFactory;
+
+import dev.basalt.store.btree.BTree;
+import dev.basalt.store.btree.BTreeCursor;
+import dev.basalt.store.journal.StoreException;
+
+/**
+ * Reading the dictionary of one state of the store: term → id through TERM2ID, id → term through
+ * ID2TERM, with the {@link Lexicon}'s shared caches in front. Inline values never touch the trees.
+ * A subclass says which ids are committed and so may enter the shared caches.
+ *
+ * <p>Large terms (full key over {@link LargeTermKeys#THRESHOLD}) follow the collision protocol of
+ * {@link LargeTermKeys}: every TERM2ID entry under the digest prefix is checked against the full
+ * key stored in ID2TERM.
+ */
+abstract class LexiconView {
+    final Lexicon lexicon;
+    final BTree termToId;
+    final BTree idToTerm;
+
+    LexiconView(Lexicon lexicon, BTree termToId, BTree idToTerm) {
+        this.lexicon = lexicon;
+        this.termToId = termToId;
+        this.idToTerm = idToTerm;
+    }
+
+    /** True if {@code id} belongs to a committed commit point, so caching it is safe for every reader. */
+    abstract boolean isCommitted(long id);
+
+    /** The id of a term, or {@link TermIds#NULL} if this state does not know it. */
+    public long lookup(Value value) {
+        long inline = InlineValues.encode(value);
+        if (inline != TermIds.NULL) {
+            return inline;
+        }
+        Long cached = lexicon.cachedId(value);
+        if (cached != null) {
+            return cached;
+        }
+        byte[] key = keyOf(value, false);
+        if (key == null) {
+            return TermIds.NULL;
+        }
+        long id = find(key);
+        if (id != TermIds.NULL && isCommitted(id)) {
+            lexicon.cache(value, id);
+        }
+        return id;
+    }
+
+    /**
+     * Ids of many terms, {@link TermIds#NULL} for unknown ones. Terms not found in the caches are
+     * looked up in key order, so a batch touches each TERM2ID page once.
+     */
+    public long[] lookupAll(List<? extends Value> values) {
+        long[] ids = new long[values.size()];
+        List<Integer> misses = new ArrayList<>();
+        byte[][] keys = new byte[values.size()][];
+        for (int i = 0; i < ids.length; i++) {
+            Value v = values.get(i);
+            long inline = InlineValues.encode(v);
+            Long cached = inline != TermIds.NULL ? Long.valueOf(inline) : lexicon.cachedId(v);
+            if (cached != null) {
+                ids[i] = cached;
+            } else if (v instanceof Triple) {
+                ids[i] = lookup(v);
+            } else {
+                keys[i] = TermKeys.encode(v);
+                misses.add(i);
+            }
+        }
+        misses.sort(Comparator.comparing((Integer i) -> keys[i], Arrays::compareUnsigned));
+        for (int i : misses) {
+            long id = find(keys[i]);
+            ids[i] = id;
+            if (id != TermIds.NULL && isCommitted(id)) {
+                lexicon.cache(values.get(i), id);
+            }
+        }
+        return ids;
+    }
+
+    /**
+     * The term of an id. {@link TermIds#NULL} and {@link TermIds#DEFAULT_GRAPH} resolve to null
+     * (no term; the default graph is RDF4J's null context). An unknown dictionary id is an error:
+     * ids only come from this store's indices.
+     */
+    public Value resolve(long id, ValueFactory vf) {
+        if (id == TermIds.NULL || id == TermIds.DEFAULT_GRAPH) {
+            return null;
+        }
+        if (InlineValues.isInline(id)) {
+            return InlineValues.decode(id, vf);
+        }
+        Value cached = lexicon.cachedValue(id);
+        if (cached != null) {
+            return cached;
+        }
+        byte[] key = idToTerm == null ? null : idToTerm.get(idKey(id));
+        if (key == null) {
+            throw new StoreException("term id " + TermIds.describe(id) + " is not in the dictionary (ID2TERM tree '"
+                    + Lexicon.ID_TO_TERM + "'); the statement indices and the lexicon disagree");
+        }
+        Value value = TermKeys.decode(key, vf, component -> resolve(component, vf));
+        if (isCommitted(id)) {
+            lexicon.cache(value, id);
+        }
+        return value;
+    }
+
+    /** Terms of many ids (null for NULL and DEFAULT_GRAPH), reading uncached ones in id order. */
+    public Value[] resolveAll(long[] ids, ValueFactory vf) {
+        Value[] out = new Value[ids.length];
+        long[] sorted = ids.clone();
+        Arrays.sort(sorted);
+        for (long id : sorted) {
+            if (id != TermIds.NULL && !InlineValues.isInline(id) && lexicon.cachedValue(id) == null) {
+                resolve(id, vf);
+            }
+        }
+        for (int i = 0; i < ids.length; i++) {
+            out[i] = resolve(ids[i], vf);
+        }
+        return out;
+    }
+
+    /**
+     * Ids of the triple terms in the dictionary whose subject (if not NULL) matches, in key
+     * order. With a subject this is a prefix scan of TERM2ID; without, a scan of every triple term.
+     */
+    public List<long[]> tripleTerms(long subject) {
+        List<long[]> out = new ArrayList<>();
+        if (termToId == null) {
+            return out;
+        }
+        byte[] from = subject == TermIds.NULL ? new byte[] { TermKeys.TRIPLE }
+                : Arrays.copyOf(TermKeys.encodeTriple(subject, 0, 0), 9);
+        BTreeCursor c = termToId.cursor(from, Lexicon.prefixEnd(from));
+        while (c.next()) {
+            long[] spo = TermKeys.tripleIds(c.key());
+            out.add(new long[] { spo[0], spo[1], spo[2], Lexicon.getLong(c.value()) });
+        }
+        return out;
+    }
+
+    /** The dictionary key of a term, or null if a component of a triple term is unknown (reading only). */
+    byte[] keyOf(Value value, boolean create) {
+        if (value instanceof Triple t) {
+            long s = idFor(t.getSubject(), create);
+            long p = idFor(t.getPredicate(), create);
+            long o = idFor(t.getObject(), create);
+            if (s == TermIds.NULL || p == TermIds.NULL || o == TermIds.NULL) {
+                return null;
+            }
+            return TermKeys.encodeTriple(s, p, o);
+        }
+        return TermKeys.encode(value);
+    }
+
+    long idFor(Value component, boolean create) {
+        return lookup(component);
+    }
+
+    /** The id stored for a full term key, following the large-key collision protocol. */
+    long find(byte[] fullKey) {
+        if (termToId == null) {
+            return TermIds.NULL;
+        }
+        if (!LargeTermKeys.isLarge(fullKey)) {
+            byte[] v = termToId.get(fullKey);
+            return v == null ? TermIds.NULL : Lexicon.getLong(v);
+        }
+        byte[] prefix = LargeTermKeys.prefix(fullKey);
+        BTreeCursor c = termToId.cursor(prefix, Lexicon.prefixEnd(prefix));
+        while (c.next()) {
+            long id = Lexicon.getLong(c.value());
+            byte[] stored = idToTerm == null ? null : idToTerm.get(idKey(id));
+            if (stored == null) {
+                throw new StoreException("TERM2ID entry for large term id " + TermIds.describe(id)
+                        + " has no ID2TERM entry; the lexicon trees disagree");
+            }
+            if (Arrays.equals(stored, fullKey)) {
+                return id;
+            }
+        }
+        return TermIds.NULL;
+    }
+
+    static byte[] idKey(long id) {
+        byte[] k = new byte[8];
+        TermKeys.putLong(k, 0, id);
+        return k;
+    }
+}

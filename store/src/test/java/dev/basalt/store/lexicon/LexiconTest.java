@@ -1,0 +1,139 @@
+package dev.basalt.store.lexicon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.eclipse.rdf4j.model.IRI;
+import org.eclipse.rdf4j.model.Literal;
+import org.eclipse.rdf4j.model.Triple;
+import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.model.ValueFactory;
+import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
+import org.eclipse.rdf4j.model.vocabulary.XSD;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.basalt.store.Snapshot;
+import dev.basalt.store.Store;
+import dev.basalt.store.StoreConfig;
+import dev.basalt.store.WriteTransaction;
+
+/** The dictionary over a real store: round trips, large terms, triple terms, counts, caches and rollback. */
+class LexiconTest {
+    private static final ValueFactory VF = SimpleValueFactory.getInstance();
+    @TempDir
+    Path dir;
+    private Store store;
+    private Lexicon lexicon;
+
+    @BeforeEach
+    void open() {
+        store = Store.open(dir.resolve("basalt.jnl"), StoreConfig.defaults()
+                .withJournal(StoreConfig.defaults().journal().withDurable(false)));
+        lexicon = new Lexicon(new LexiconConfig(1000, 1000, 100));
+    }
+
+    @AfterEach
+    void close() {
+        store.close();
+    }
+
+    private List<Value> sampleTerms() {
+        IRI a = VF.createIRI("http://example.org/a");
+        List<Value> terms = new ArrayList<>(List.of(a, VF.createIRI("http://example.org/b"), VF.createBNode("b1"),
+                VF.createLiteral("plain string longer than seven"), VF.createLiteral("x", "EN"),
+                VF.createLiteral("01", XSD.INTEGER), VF.createLiteral("1", XSD.INTEGER),
+                VF.createLiteral("v", VF.createIRI("http://example.org/dt")),
+                VF.createLiteral("y".repeat(2000)), VF.createLiteral("z".repeat(200_000)),
+                VF.createTriple(a, a, VF.createLiteral("o"))));
+        Triple inner = VF.createTriple(a, a, VF.createLiteral("inner"));
+        terms.add(VF.createTriple(inner, a, inner));
+        return terms;
+    }
+
+    @Test
+    void termsRoundTripAndSurviveReopen() {
+        List<Value> terms = sampleTerms();
+        long[] ids;
+        try (WriteTransaction tx = store.begin()) {
+            LexiconWriter w = lexicon.writer(tx);
+            ids = w.getOrCreateAll(terms);
+            assertEquals(ids[0], w.getOrCreate(terms.get(0)));
+            w.beforeCommit();
+            tx.commit();
+            w.afterCommit();
+        }
+        assertNotEquals(ids[5], ids[6], "\"01\" and \"1\" are distinct terms");
+        assertTrue(InlineValues.isInline(ids[6]));
+        close();
+        open();
+        try (Snapshot s = store.snapshot()) {
+            LexiconReader r = lexicon.reader(s);
+            for (int i = 0; i < terms.size(); i++) {
+                Value expected = terms.get(i);
+                assertEquals(ids[i], r.lookup(expected), "lookup of " + i);
+                Value back = r.resolve(ids[i], VF);
+                if (expected instanceof Literal l && l.getLanguage().isPresent()) {
+                    assertEquals(l.getLabel(), back.stringValue());
+                    assertEquals("en", ((Literal) back).getLanguage().get());
+                } else {
+                    assertEquals(expected, back, "resolve of " + i);
+                }
+            }
+            assertEquals(ids[4], r.lookup(VF.createLiteral("x", "en")), "language tags are case-insensitive");
+            LexiconCounts counts = Lexicon.counts(s);
+            assertEquals(2, counts.iris(), "a and b; a datatype IRI is part of its literal");
+            assertEquals(1, counts.blankNodes());
+            assertEquals(3, counts.triples());
+            assertEquals(TermIds.NULL, r.lookup(VF.createIRI("http://example.org/unknown")));
+            assertEquals(2, r.tripleTerms(ids[0]).size());
+        }
+    }
+
+    @Test
+    void rolledBackIdsNeverReachTheCaches() {
+        IRI gone = VF.createIRI("http://example.org/rolled-back");
+        IRI kept = VF.createIRI("http://example.org/kept");
+        long goneId;
+        try (WriteTransaction tx = store.begin()) {
+            goneId = lexicon.writer(tx).getOrCreate(gone);
+            tx.rollback();
+        }
+        long keptId;
+        try (WriteTransaction tx = store.begin()) {
+            LexiconWriter w = lexicon.writer(tx);
+            keptId = w.getOrCreate(kept);
+            w.beforeCommit();
+            tx.commit();
+            w.afterCommit();
+        }
+        assertEquals(goneId, keptId, "the allocator resumed from the last commit");
+        try (Snapshot s = store.snapshot()) {
+            LexiconReader r = lexicon.reader(s);
+            assertEquals(TermIds.NULL, r.lookup(gone));
+            assertEquals(kept, r.resolve(keptId, VF));
+        }
+    }
+
+    @Test
+    void readerOfOldSnapshotDoesNotSeeLaterTerms() {
+        IRI later = VF.createIRI("http://example.org/later");
+        try (Snapshot before = store.snapshot()) {
+            try (WriteTransaction tx = store.begin()) {
+                LexiconWriter w = lexicon.writer(tx);
+                w.getOrCreate(later);
+                w.beforeCommit();
+                tx.commit();
+            }
+            lexicon.clearCaches();
+            assertEquals(TermIds.NULL, lexicon.reader(before).lookup(later));
+        }
+    }
+}
