@@ -21,7 +21,7 @@ import org.eclipse.jetty.webapp.WebAppContext;
  * RDF4J Server ({@code /rdf4j-server}) and RDF4J Workbench ({@code /rdf4j-workbench}) in one
  * embedded Jetty 9.4, with Basalt installed into both (see {@link WebappAssembly}) and, unless
  * disabled, a Basalt repository created on first start. The server keeps its repositories under
- * {@code <data>/server/repositories}.
+ * {@code <data>/server/repositories/<id>}.
  *
  * <p>Each webapp loads its own RDF4J from its {@code WEB-INF/lib}; the launcher's class path holds
  * Jetty only.

@@ -12,7 +12,7 @@ import java.util.Map;
 public record ServerOptions(String host, int port, Path dataDir, Path home, String defaultRepository) {
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 8080;
-    public static final String DEFAULT_DATA_DIR = "basalt-data";
+    public static final String DEFAULT_DATA_DIR = "data/server";
     public static final String DEFAULT_REPOSITORY = "basalt";
 
     public ServerOptions {
