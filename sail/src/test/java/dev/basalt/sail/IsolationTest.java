@@ -139,6 +139,22 @@ class IsolationTest {
     }
 
     @Test
+    void committedChangesReachTheStoreSoSizeUsesRangeCounts() {
+        BasaltStore sail = (BasaltStore) repo.getSail();
+        try (RepositoryConnection c = repo.getConnection()) {
+            c.add(iri("a"), P, iri("b"));
+            assertFalse(sail.hasUnflushedChanges(), "no reader observes the snapshot layer, so the commit was flushed");
+            try (var open = c.getStatements(null, null, null, false)) {
+                try (RepositoryConnection w = repo.getConnection()) {
+                    w.add(iri("c"), P, iri("d"));
+                }
+                assertTrue(sail.hasUnflushedChanges(), "an open dataset defers the flush");
+                assertEquals(2, c.size(), "the slow path still counts the deferred change");
+            }
+        }
+    }
+
+    @Test
     void explicitAddReplacesInferredCopy() {
         try (SailConnection c = repo.getSail().getConnection()) {
             c.begin();
