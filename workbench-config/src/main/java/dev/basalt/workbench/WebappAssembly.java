@@ -2,7 +2,6 @@ package dev.basalt.workbench;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -112,10 +111,10 @@ public final class WebappAssembly {
         }
     }
 
-    private static void requireWebapp(Path dir, String what) {
+    private static void requireWebapp(Path dir, String what) throws IOException {
         if (!Files.isRegularFile(dir.resolve("WEB-INF/web.xml"))) {
-            throw new UncheckedIOException(new IOException(dir + " is not an unpacked " + what
-                    + " webapp (no WEB-INF/web.xml); build it with: mvn -B install -DskipTests"));
+            throw new IOException(dir + " is not an unpacked " + what
+                    + " webapp (no WEB-INF/web.xml); build it with: mvn -B install -DskipTests");
         }
     }
 }
