@@ -1,0 +1,125 @@
+package dev.basalt.workbench;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.apache.tomcat.InstanceManager;
+import org.apache.tomcat.SimpleInstanceManager;
+import org.eclipse.jetty.annotations.ServletContainerInitializersStarter;
+import org.eclipse.jetty.apache.jsp.JettyJasperInitializer;
+import org.eclipse.jetty.plus.annotation.ContainerInitializer;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.ContextHandlerCollection;
+import org.eclipse.jetty.server.handler.MovedContextHandler;
+import org.eclipse.jetty.webapp.WebAppContext;
+
+/**
+ * RDF4J Server ({@code /rdf4j-server}) and RDF4J Workbench ({@code /rdf4j-workbench}) in one
+ * embedded Jetty 9.4, with Basalt installed into both (see {@link WebappAssembly}) and, unless
+ * disabled, a Basalt repository created on first start. The server keeps its repositories under
+ * {@code <data>/server/repositories/<id>}.
+ *
+ * <p>Each webapp loads its own RDF4J from its {@code WEB-INF/lib}; the launcher's class path holds
+ * Jetty only.
+ */
+public final class BasaltServer implements AutoCloseable {
+    /** RDF4J's webapps put their data under this directory (AppConfiguration's base dir). */
+    static final String APPDATA_PROPERTY = "org.eclipse.rdf4j.appdata.basedir";
+    static final String SERVER_PATH = "/rdf4j-server";
+    static final String WORKBENCH_PATH = "/rdf4j-workbench";
+
+    private final ServerOptions options;
+    private final Server jetty;
+
+    private BasaltServer(ServerOptions options, Server jetty) {
+        this.options = options;
+        this.jetty = jetty;
+    }
+
+    public static void main(String[] args) throws Exception {
+        ServerOptions options;
+        try {
+            options = ServerOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("basalt-server: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        BasaltServer server = start(options);
+        server.jetty.setStopAtShutdown(true);
+        System.out.println("Basalt on RDF4J Server: " + server.serverUrl());
+        System.out.println("RDF4J Workbench:        " + server.workbenchUrl());
+        System.out.println("data directory:         " + options.dataDir());
+        server.jetty.join();
+    }
+
+    /** Installs Basalt into the webapps, starts Jetty and creates the default repository if missing. */
+    public static BasaltServer start(ServerOptions options) throws Exception {
+        WebappAssembly.installIntoServer(options.basaltLib(), options.serverWebapp());
+        WebappAssembly.installIntoWorkbench(options.basaltLib(), options.workbenchWebapp());
+        Files.createDirectories(options.dataDir());
+        System.setProperty(APPDATA_PROPERTY, options.dataDir().toString());
+
+        Server jetty = new Server(new InetSocketAddress(options.host(), options.port()));
+        Path scratch = options.dataDir().resolve("jetty-work");
+        ContextHandlerCollection contexts = new ContextHandlerCollection();
+        contexts.addHandler(webapp(SERVER_PATH, options.serverWebapp(), scratch.resolve("server")));
+        contexts.addHandler(webapp(WORKBENCH_PATH, options.workbenchWebapp(), scratch.resolve("workbench")));
+        MovedContextHandler root = new MovedContextHandler(null, "/", WORKBENCH_PATH + "/");
+        root.setDiscardPathInfo(true);
+        contexts.addHandler(root);
+        jetty.setHandler(contexts);
+        jetty.start();
+
+        BasaltServer server = new BasaltServer(options, jetty);
+        if (options.defaultRepository() != null) {
+            try {
+                new RepositoryBootstrap(server.serverUrl()).ensureBasaltRepository(options.defaultRepository());
+            } catch (IOException | RuntimeException e) {
+                server.close();
+                throw e;
+            }
+        }
+        return server;
+    }
+
+    /** The port Jetty listens on (the configured one, or the one it picked for port 0). */
+    public int port() {
+        return ((ServerConnector) jetty.getConnectors()[0]).getLocalPort();
+    }
+
+    public String serverUrl() {
+        return "http://" + options.host() + ":" + port() + SERVER_PATH;
+    }
+
+    public String workbenchUrl() {
+        return "http://" + options.host() + ":" + port() + WORKBENCH_PATH;
+    }
+
+    @Override
+    public void close() throws Exception {
+        jetty.stop();
+    }
+
+    /**
+     * A webapp from an unpacked war, with JSP support (RDF4J Server renders its overview pages with
+     * JSP). Jasper is registered directly rather than found by scanning the container class path,
+     * which under {@code java -jar} holds only the launcher's jar.
+     */
+    private static WebAppContext webapp(String contextPath, Path dir, Path scratch) throws IOException {
+        Files.createDirectories(scratch);
+        WebAppContext context = new WebAppContext(dir.toString(), contextPath);
+        context.setAttribute("javax.servlet.context.tempdir", scratch.toFile());
+        context.setAttribute("org.eclipse.jetty.containerInitializers",
+                List.of(new ContainerInitializer(new JettyJasperInitializer(), null)));
+        context.setAttribute(InstanceManager.class.getName(), new SimpleInstanceManager());
+        context.addBean(new ServletContainerInitializersStarter(context), true);
+        context.setParentLoaderPriority(false);
+        context.setThrowUnavailableOnStartupException(true);
+        return context;
+    }
+}

@@ -1,0 +1,68 @@
+package dev.basalt.workbench;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.regex.Pattern;
+
+/**
+ * Creates a Basalt repository through RDF4J Server's REST API ({@code PUT /repositories/{id}} with
+ * a configuration in Turtle), the same request any client can send, unless it exists already.
+ */
+public final class RepositoryBootstrap {
+    private static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]+");
+
+    private final String serverUrl;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+
+    public RepositoryBootstrap(String serverUrl) {
+        this.serverUrl = serverUrl;
+    }
+
+    /** A repository configuration with Basalt's defaults, in the RDF4J 4.3+ configuration vocabulary. */
+    public static String defaultConfig(String id, String title) {
+        if (!ID.matcher(id).matches()) {
+            throw new IllegalArgumentException("repository id '" + id + "' may use only letters, digits, '.', '_' and '-'");
+        }
+        return """
+                @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#>.
+                @prefix config: <tag:rdf4j.org,2023:config/>.
+                @prefix basalt: <http://basalt.dev/config/sail#>.
+
+                [] a config:Repository ;
+                    config:rep.id "%s" ;
+                    rdfs:label "%s" ;
+                    config:rep.impl [
+                        config:rep.type "openrdf:SailRepository" ;
+                        config:sail.impl [
+                            config:sail.type "basalt:BasaltStore" ;
+                            basalt:journalMode "RW" ;
+                            basalt:historyRetention "PT0S" ;
+                            basalt:statementIndexes "spoc,posc,ospc,cspo"
+                        ]
+                    ].
+                """.formatted(id, title.replace("\\", "\\\\").replace("\"", "\\\""));
+    }
+
+    /** Creates repository {@code id} with {@link #defaultConfig} unless the server has it. */
+    public void ensureBasaltRepository(String id) throws IOException, InterruptedException {
+        URI uri = URI.create(serverUrl + "/repositories/" + id);
+        HttpResponse<String> size = http.send(HttpRequest.newBuilder(URI.create(uri + "/size")).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (size.statusCode() == 200) {
+            return;
+        }
+        HttpRequest put = HttpRequest.newBuilder(uri)
+                .header("Content-Type", "text/turtle")
+                .PUT(HttpRequest.BodyPublishers.ofString(defaultConfig(id, "Basalt store")))
+                .build();
+        HttpResponse<String> created = http.send(put, HttpResponse.BodyHandlers.ofString());
+        if (created.statusCode() / 100 != 2) {
+            throw new IOException("RDF4J Server refused to create repository '" + id + "' (HTTP "
+                    + created.statusCode() + "): " + created.body());
+        }
+    }
+}

@@ -1,0 +1,120 @@
+package dev.basalt.workbench;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Puts Basalt into unpacked RDF4J webapps; idempotent, so it runs at every launch and can be
+ * pointed at an existing installation.
+ *
+ * <p>Both webapps need Basalt's jars in {@code WEB-INF/lib}: the server (5.0.3) creates stores
+ * through the {@code SailFactory}, and the Workbench (4.1.3) parses and validates the configuration
+ * it renders, which looks the sail type up in the same registry before sending it to the server.
+ * The Workbench also gets the "New repository" entry ({@code transformations/create.xsl}), the
+ * Basalt form ({@code create-basalt.xsl}) and the template the form fills ({@code basalt.ttl} in
+ * {@code WEB-INF/classes}, which the webapp class loader reads before the copy in basalt-sail's jar:
+ * that one uses the RDF4J 4.3+ configuration vocabulary, which 4.1.3 does not read).
+ */
+public final class WebappAssembly {
+    static final String TEMPLATE = "WEB-INF/classes/org/eclipse/rdf4j/repository/config/basalt.ttl";
+    static final String FORM = "transformations/create-basalt.xsl";
+    static final String TYPE_LIST = "transformations/create.xsl";
+    static final String TYPE_SELECT = "<select id=\"type\" name=\"type\">";
+    static final String BASALT_OPTION = "<option value=\"basalt\">Basalt Store</option>";
+    /** Jar name prefixes that {@link #installJars} owns in a WEB-INF/lib; older versions are removed. */
+    private static final List<String> OWNED_PREFIXES = List.of("basalt-", "caffeine-");
+
+    private WebappAssembly() {
+    }
+
+    /** Copies Basalt's jars into the server webapp's WEB-INF/lib. */
+    public static void installIntoServer(Path basaltLib, Path serverWebapp) throws IOException {
+        requireWebapp(serverWebapp, "RDF4J Server");
+        installJars(basaltLib, serverWebapp.resolve("WEB-INF/lib"));
+    }
+
+    /** Copies Basalt's jars, form and template into the Workbench webapp and lists Basalt on "New repository". */
+    public static void installIntoWorkbench(Path basaltLib, Path workbenchWebapp) throws IOException {
+        requireWebapp(workbenchWebapp, "RDF4J Workbench");
+        installJars(basaltLib, workbenchWebapp.resolve("WEB-INF/lib"));
+        copyResource("workbench/create-basalt.xsl", workbenchWebapp.resolve(FORM));
+        copyResource("workbench/basalt.ttl", workbenchWebapp.resolve(TEMPLATE));
+        Path typeList = workbenchWebapp.resolve(TYPE_LIST);
+        String xsl = Files.readString(typeList, StandardCharsets.UTF_8);
+        String patched = addBasaltType(xsl, typeList);
+        if (!patched.equals(xsl)) {
+            Files.writeString(typeList, patched, StandardCharsets.UTF_8);
+        }
+    }
+
+    /** The Workbench's type list with Basalt as its first (preselected) entry; unchanged if listed already. */
+    static String addBasaltType(String createXsl, Path file) {
+        if (createXsl.contains("value=\"basalt\"")) {
+            return createXsl;
+        }
+        int at = createXsl.indexOf(TYPE_SELECT);
+        if (at < 0) {
+            throw new IllegalStateException(file + " has no " + TYPE_SELECT
+                    + "; this Workbench's form differs from 4.1.3: add " + BASALT_OPTION + " to its type list by hand");
+        }
+        int end = at + TYPE_SELECT.length();
+        return createXsl.substring(0, end) + "\n\t\t\t\t\t\t\t\t" + BASALT_OPTION + createXsl.substring(end);
+    }
+
+    private static void installJars(Path basaltLib, Path webappLib) throws IOException {
+        List<Path> jars = jars(basaltLib);
+        if (jars.isEmpty()) {
+            throw new IOException("no Basalt jars in " + basaltLib + "; build them with: mvn -B install -DskipTests");
+        }
+        for (Path old : jars(webappLib)) {
+            String name = old.getFileName().toString();
+            boolean owned = OWNED_PREFIXES.stream().anyMatch(name::startsWith);
+            boolean current = jars.stream().anyMatch(j -> j.getFileName().toString().equals(name));
+            if (owned && !current) {
+                Files.delete(old);
+            }
+        }
+        for (Path jar : jars) {
+            Path target = webappLib.resolve(jar.getFileName().toString());
+            if (!Files.exists(target) || Files.size(target) != Files.size(jar)
+                    || Files.getLastModifiedTime(target).compareTo(Files.getLastModifiedTime(jar)) < 0) {
+                Files.copy(jar, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
+            }
+        }
+    }
+
+    private static List<Path> jars(Path dir) throws IOException {
+        List<Path> jars = new ArrayList<>();
+        if (!Files.isDirectory(dir)) {
+            return jars;
+        }
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, "*.jar")) {
+            entries.forEach(jars::add);
+        }
+        return jars;
+    }
+
+    private static void copyResource(String name, Path target) throws IOException {
+        try (InputStream in = WebappAssembly.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("resource " + name + " missing from the launcher's jar");
+            }
+            Files.createDirectories(target.getParent());
+            Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    private static void requireWebapp(Path dir, String what) throws IOException {
+        if (!Files.isRegularFile(dir.resolve("WEB-INF/web.xml"))) {
+            throw new IOException(dir + " is not an unpacked " + what
+                    + " webapp (no WEB-INF/web.xml); build it with: mvn -B install -DskipTests");
+        }
+    }
+}

@@ -1,0 +1,119 @@
+<?xml version="1.0" encoding="UTF-8"?>
+<!--
+  The Workbench's "New repository" form for a Basalt store. Every input's name is a variable label
+  of WEB-INF/classes/org/eclipse/rdf4j/repository/config/basalt.ttl; the Workbench fills the
+  template with the submitted values and sends the configuration to RDF4J Server.
+-->
+<xsl:stylesheet version="1.0"
+	xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+	xmlns:sparql="http://www.w3.org/2005/sparql-results#" xmlns="http://www.w3.org/1999/xhtml">
+
+	<xsl:include href="../locale/messages.xsl" />
+
+	<xsl:variable name="title">
+		<xsl:value-of select="$repository-create.title" />
+	</xsl:variable>
+
+	<xsl:include href="template.xsl" />
+
+	<xsl:template match="sparql:sparql">
+		<form action="create" method="post">
+			<table class="dataentry">
+				<tbody>
+					<tr>
+						<th><xsl:value-of select="$repository-type.label" /></th>
+						<td>
+							<select id="type" name="type">
+								<option value="basalt">Basalt Store</option>
+							</select>
+						</td>
+						<td></td>
+					</tr>
+					<tr>
+						<th><xsl:value-of select="$repository-id.label" /></th>
+						<td><input type="text" id="id" name="Repository ID" size="16" value="basalt" /></td>
+						<td></td>
+					</tr>
+					<tr>
+						<th><xsl:value-of select="$repository-title.label" /></th>
+						<td><input type="text" id="title" name="Repository title" size="48" value="Basalt store" /></td>
+						<td></td>
+					</tr>
+					<tr>
+						<th>Journal mode</th>
+						<td>
+							<select id="journalMode" name="Journal mode">
+								<option selected="selected" value="RW">RW (recycles space)</option>
+								<option value="WORM">WORM (keeps every commit)</option>
+							</select>
+						</td>
+						<td>Fixed when the store is created.</td>
+					</tr>
+					<tr>
+						<th>History retention</th>
+						<td><input type="text" id="historyRetention" name="History retention" size="16" value="PT0S" /></td>
+						<td>ISO-8601 duration a superseded commit stays readable in RW mode, e.g. PT1H, P7D.</td>
+					</tr>
+					<tr>
+						<th>Statement indexes</th>
+						<td><input type="text" id="statementIndexes" name="Statement indexes" size="24" value="spoc,posc,ospc,cspo" /></td>
+						<td>Index orders over s, p, o, c; fixed when the store is created.</td>
+					</tr>
+					<tr>
+						<th>Durable commits</th>
+						<td>
+							<select id="durable" name="Durable commits">
+								<option selected="selected" value="true">true (fsync at every commit)</option>
+								<option value="false">false</option>
+							</select>
+						</td>
+						<td></td>
+					</tr>
+					<tr>
+						<th>Query iteration cache size</th>
+						<td><input type="text" id="iterationCacheSyncThreshold" name="Query Iteration Cache size" size="16" value="10000" /></td>
+						<td></td>
+					</tr>
+					<tr>
+						<th>Leaf page entries</th>
+						<td><input type="text" id="leafMaxEntries" name="Leaf page entries" size="16" value="128" /></td>
+						<td>Most entries of a B+tree leaf page.</td>
+					</tr>
+					<tr>
+						<th>Internal page children</th>
+						<td><input type="text" id="internalMaxEntries" name="Internal page children" size="16" value="128" /></td>
+						<td>Most children of a B+tree internal page (at least 3).</td>
+					</tr>
+					<tr>
+						<th>Page cache bytes</th>
+						<td><input type="text" id="pageCacheBytes" name="Page cache bytes" size="16" value="67108864" /></td>
+						<td>Byte budget of the decoded-page cache.</td>
+					</tr>
+					<tr>
+						<th>Value cache size</th>
+						<td><input type="text" id="valueCacheSize" name="Value cache size" size="16" value="100000" /></td>
+						<td>Entries of the lexicon's id-to-value cache.</td>
+					</tr>
+					<tr>
+						<th>Value id cache size</th>
+						<td><input type="text" id="valueIdCacheSize" name="Value id cache size" size="16" value="100000" /></td>
+						<td>Entries of the lexicon's value-to-id cache.</td>
+					</tr>
+					<tr>
+						<td></td>
+						<td>
+							<input type="button" value="{$cancel.label}" style="float:right"
+								data-href="repositories"
+								onclick="document.location.href=this.getAttribute('data-href')" />
+							<input id="create" type="button" value="{$create.label}"
+								onclick="checkOverwrite()" />
+						</td>
+					</tr>
+				</tbody>
+			</table>
+		</form>
+		<script src="../../scripts/create.js" type="text/javascript">
+		</script>
+	</xsl:template>
+
+</xsl:stylesheet>

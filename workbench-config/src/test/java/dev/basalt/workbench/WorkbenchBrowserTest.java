@@ -1,0 +1,183 @@
+package dev.basalt.workbench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * Acceptance 2 of issue 6: headless Chromium drives the real Workbench 4.1.3 against the launcher:
+ * New repository → Basalt → fill the form → Create; Add → upload a Turtle file; Query → run a
+ * SELECT and read the result table; Explore a resource. Each step leaves a screenshot in
+ * target/screenshots/.
+ *
+ * <p>Needs Debian's chromium and chromium-driver ({@code .ci/run} installs them). Without them the
+ * test fails, unless BASALT_SKIP_BROWSER=1 is set, which skips it on a developer's machine.
+ */
+class WorkbenchBrowserTest {
+    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    static final Path SHOTS = LauncherProcess.OUTPUT.resolve("screenshots");
+    static final String REPO = "web";
+
+    @TempDir
+    static Path temp;
+    static LauncherProcess launcher;
+    static WebDriver browser;
+    static WebDriverWait wait;
+
+    @BeforeAll
+    static void start() throws Exception {
+        if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(CHROMEDRIVER)) {
+            String missing = CHROMIUM + " and " + CHROMEDRIVER + " are needed (apt-get install -y chromium chromium-driver)";
+            if ("1".equals(System.getenv("BASALT_SKIP_BROWSER"))) {
+                Assumptions.abort("BASALT_SKIP_BROWSER=1: " + missing);
+            }
+            fail(missing + "; set BASALT_SKIP_BROWSER=1 to skip this test on a machine without them");
+        }
+        launcher = new LauncherProcess(temp.resolve("data"), LauncherProcess.OUTPUT.resolve("launcher-browser.log"),
+                "--no-repository").start();
+
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-dev-shm-usage", "--window-size=1280,1200",
+                "--user-data-dir=" + Files.createDirectory(temp.resolve("chromium-profile")));
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(CHROMEDRIVER.toFile())
+                .usingPort(LauncherProcess.freePort())
+                .withLogFile(LauncherProcess.OUTPUT.resolve("chromedriver.log").toFile())
+                .build();
+        browser = new ChromeDriver(service, options);
+        wait = new WebDriverWait(browser, Duration.ofSeconds(30));
+        Files.createDirectories(SHOTS);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (browser != null) {
+            browser.quit();
+        }
+        if (launcher != null) {
+            launcher.close();
+        }
+    }
+
+    @Test
+    void createLoadQueryAndExploreABasaltRepository() throws Exception {
+        String workbench = launcher.workbenchUrl();
+        Rest rest = new Rest(launcher.serverUrl());
+
+        // 1. New repository: Basalt is on the type list; its form has every Basalt option.
+        browser.get(workbench + "/repositories/NONE/create");
+        Select type = new Select(wait.until(ExpectedConditions.presenceOfElementLocated(By.id("type"))));
+        assertTrue(type.getOptions().stream().anyMatch(o -> o.getText().contains("Basalt Store")));
+        type.selectByValue("basalt");
+        screenshot("01-new-repository-type");
+        browser.findElement(By.name("next")).click();
+
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.id("journalMode")));
+        type("id", REPO);
+        type("title", "Basalt from the browser");
+        new Select(browser.findElement(By.id("journalMode"))).selectByValue("WORM");
+        type("historyRetention", "PT10M");
+        type("statementIndexes", "spoc,posc,cspo");
+        type("pageCacheBytes", "33554432");
+        screenshot("02-basalt-form");
+        wait.until(ExpectedConditions.elementToBeClickable(By.id("create"))).click();
+        wait.until(ExpectedConditions.urlContains("/repositories/" + REPO + "/summary"));
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("body"), "Basalt from the browser"));
+        screenshot("03-repository-summary");
+
+        Rest.Response config = rest.send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create(rest.repositoryUrl(REPO) + "/config")).header("Accept", "text/turtle").GET());
+        assertEquals(200, config.status(), config.body());
+        assertTrue(config.body().contains("basalt:journalMode \"WORM\""), config.body());
+        assertTrue(config.body().contains("basalt:statementIndexes \"spoc,posc,cspo\""), config.body());
+        assertTrue(config.body().contains("basalt:historyRetention \"PT10M\""), config.body());
+
+        // 2. Add: upload a Turtle file.
+        Path turtle = temp.resolve("people.ttl");
+        Files.writeString(turtle, """
+                @prefix ex: <http://example.org/people/> .
+                @prefix foaf: <http://xmlns.com/foaf/0.1/> .
+                ex:ada a foaf:Person ; foaf:name "Ada Lovelace" ; foaf:knows ex:charles .
+                ex:charles a foaf:Person ; foaf:name "Charles Babbage" ; foaf:knows ex:ada .
+                ex:grace a foaf:Person ; foaf:name "Grace Hopper" .
+                """);
+        browser.get(workbench + "/repositories/" + REPO + "/add");
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.id("source-file"))).click();
+        browser.findElement(By.id("file")).sendKeys(turtle.toAbsolutePath().toString());
+        new Select(browser.findElement(By.id("Content-Type"))).selectByValue("text/turtle");
+        screenshot("04-add-turtle-file");
+        browser.findElement(By.cssSelector("input[type='submit'][value='Upload']")).click();
+        wait.until(ExpectedConditions.urlContains("/repositories/" + REPO + "/summary"));
+        screenshot("05-after-upload");
+        assertEquals(8, rest.size(REPO));
+
+        // 3. Query: run a SELECT in the editor and read the result table.
+        browser.get(workbench + "/repositories/" + REPO + "/query");
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".CodeMirror")));
+        ((JavascriptExecutor) browser).executeScript("workbench.query.setQueryValue(arguments[0]);", """
+                PREFIX foaf: <http://xmlns.com/foaf/0.1/>
+                SELECT ?person ?name WHERE { ?person a foaf:Person ; foaf:name ?name } ORDER BY ?name""");
+        screenshot("06-query-editor");
+        browser.findElement(By.id("exec")).click();
+        WebElement table = wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("table.data")));
+        List<String> names = table.findElements(By.cssSelector("tbody tr")).stream()
+                .map(row -> row.findElements(By.tagName("td")))
+                .filter(cells -> cells.size() >= 2)
+                .map(cells -> cells.get(cells.size() - 1).getText().trim())
+                .toList();
+        screenshot("07-query-results");
+        assertEquals(List.of("\"Ada Lovelace\"", "\"Charles Babbage\"", "\"Grace Hopper\""), names, table.getText());
+
+        // 4. Explore: follow the link of a resource in the results.
+        WebElement ada = table.findElements(By.tagName("a")).stream()
+                .filter(a -> a.getText().contains("ada")).findFirst()
+                .orElseThrow(() -> new AssertionError("no link to ex:ada in " + table.getText()));
+        ada.click();
+        wait.until(ExpectedConditions.urlContains("/explore"));
+        WebElement statements = wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("table.data")));
+        String text = statements.getText();
+        screenshot("08-explore-resource");
+        assertTrue(text.contains("Ada Lovelace"), text);
+        assertTrue(text.contains("charles"), text);
+    }
+
+    private static void type(String id, String value) {
+        WebElement input = browser.findElement(By.id(id));
+        input.clear();
+        input.sendKeys(value);
+    }
+
+    private static void screenshot(String name) throws IOException {
+        File shot = ((ChromeDriver) browser).getScreenshotAs(OutputType.FILE);
+        Files.copy(shot.toPath(), SHOTS.resolve("workbench-" + name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+    }
+}
