@@ -2,6 +2,7 @@ package dev.basalt.store;
 
 import dev.basalt.store.btree.BTree;
 import dev.basalt.store.btree.BTreeCheckpoint;
+import dev.basalt.store.btree.BTreeConfig;
 import dev.basalt.store.btree.PageCache;
 import dev.basalt.store.journal.CommitPoint;
 import dev.basalt.store.journal.Journal;
@@ -113,6 +114,26 @@ public final class Store implements AutoCloseable {
         }
         t = cp == null ? BTree.create(journal, config.treeConfig(name), cache)
                 : BTree.open(journal, cp, config.treeConfig(name), cache);
+        writable.put(name, t);
+        return t;
+    }
+
+    /**
+     * Replaces the empty tree {@code name} by one built bottom-up from sorted entries.
+     * {@code opened} is the transaction's tree object if it was opened in this transaction.
+     */
+    BTree bulkBuildTree(String name, BTree opened, java.util.Iterator<? extends Map.Entry<byte[], byte[]>> sorted) {
+        BTreeCheckpoint committed = latest.record().trees().get(name);
+        if (committed != null && !committed.isEmpty() || opened != null && !opened.isEmpty()) {
+            throw new IllegalStateException("tree '" + name + "' of " + journal.path()
+                    + " is not empty; a bulk build needs an empty tree");
+        }
+        if (opened != null) {
+            opened.abandon();
+        }
+        BTreeConfig treeConfig = config.treeConfig(name);
+        BTreeCheckpoint built = BTree.bulkBuild(journal, treeConfig, sorted);
+        BTree t = BTree.open(journal, built, treeConfig, cache);
         writable.put(name, t);
         return t;
     }

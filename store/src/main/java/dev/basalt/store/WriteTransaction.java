@@ -5,6 +5,7 @@ import dev.basalt.store.journal.CommitPoint;
 import dev.basalt.store.journal.StoreException;
 
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -38,6 +39,26 @@ public final class WriteTransaction implements AutoCloseable {
             t = store.writableTree(name, true);
             trees.put(name, t);
         }
+        return t;
+    }
+
+    /**
+     * Fills the tree {@code name} bottom-up from entries in strictly ascending key order, into
+     * full pages ({@link BTree#bulkBuild}); much faster than putting them one by one. The tree
+     * must be empty as of the last commit and not written in this transaction (it is created if
+     * absent). The returned tree stays writable in this transaction; a rollback discards the
+     * built pages with everything else.
+     *
+     * @throws IllegalStateException    if the tree already has entries
+     * @throws IllegalArgumentException on unsorted or duplicate input (nothing is left behind)
+     */
+    public BTree bulkBuild(String name, Iterator<? extends Map.Entry<byte[], byte[]>> sortedEntries) {
+        ensureOpen();
+        if (CommitRecord.isReservedName(name)) {
+            throw new IllegalArgumentException("'" + name + "' is not a valid tree name (empty, too long or starting with __)");
+        }
+        BTree t = store.bulkBuildTree(name, trees.get(name), sortedEntries);
+        trees.put(name, t);
         return t;
     }
 

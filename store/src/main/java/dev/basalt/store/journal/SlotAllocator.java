@@ -99,10 +99,12 @@ final class SlotAllocator {
         }
         for (Map.Entry<Long, Long> e : freeExtents.entrySet()) {
             if (e.getValue() >= len) {
+                // read both before removing: TreeMap's remove may move another mapping into this entry
                 long off = e.getKey();
+                long have = e.getValue();
                 freeExtents.remove(off);
-                if (e.getValue() > len) {
-                    freeExtents.put(off + len, e.getValue() - len);
+                if (have > len) {
+                    freeExtents.put(off + len, have - len);
                 }
                 freshExtents.add(off);
                 return Addresses.of(off, len);

@@ -1,0 +1,234 @@
+package dev.basalt.sail.load;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.basalt.sail.SailLayout;
+import dev.basalt.sail.config.BasaltStoreConfig;
+import dev.basalt.store.Store;
+import dev.basalt.store.WriteTransaction;
+import dev.basalt.store.journal.CommitPoint;
+import dev.basalt.store.journal.StoreException;
+import dev.basalt.store.lexicon.Lexicon;
+import dev.basalt.store.lexicon.LexiconCounts;
+import dev.basalt.store.lexicon.LexiconWriter;
+import dev.basalt.store.quads.QuadOrder;
+
+/**
+ * Bulk loader: reads RDF files (N-Triples, N-Quads, Turtle, TriG, RDF/XML, JSON-LD and the other
+ * formats Rio finds on the classpath, each optionally gzip-compressed) into the store in a
+ * closed Basalt data directory, much faster than adding through a {@code SailConnection}, with
+ * the same result (statements, contexts, namespaces, terms).
+ *
+ * <p><b>One transaction.</b> The whole load is one store write transaction: until its commit
+ * nothing is visible, and a malformed file, an I/O error or a killed process leaves the store at
+ * its last commit point, exactly as before. The store directory must not be open elsewhere: the
+ * journal's file lock refuses a second opener (another process, or a {@code BasaltStore} of this
+ * JVM), so the loader never competes with a running sail's writer. Shut the repository down, load,
+ * and open it again.
+ *
+ * <p><b>Pipeline.</b> A parser thread reads the files with Rio into batches of statements. The
+ * loading thread resolves each batch's terms in one sorted pass over the dictionary
+ * ({@link LexiconWriter#getOrCreateAll}), turning statements into quads of ids, which an external
+ * sorter keeps in bounded memory and spills as sorted runs per statement index order. Then each
+ * index is written from the merged, deduplicated runs: built bottom-up when it is empty, merged
+ * in key order when it is not (quads already present are skipped).
+ */
+public final class BasaltLoader {
+    private static final Logger LOG = LoggerFactory.getLogger(BasaltLoader.class);
+    private static final String TEMP_PREFIX = "load-";
+    private static final String TEMP_SUFFIX = ".tmp";
+
+    private BasaltLoader() {
+    }
+
+    /**
+     * Loads {@code files} into the store in {@code dataDir} (created if absent) as one commit.
+     *
+     * @throws LoadException naming the file and line of malformed input, or the store error; the
+     *                       store is then unchanged
+     */
+    public static LoadResult load(Path dataDir, List<Path> files, LoadOptions options) {
+        for (Path f : files) {
+            if (!Files.isRegularFile(f)) {
+                throw new LoadException(f, -1, "no such file", null);
+            }
+        }
+        BasaltStoreConfig config = options.config();
+        Store store;
+        try {
+            Files.createDirectories(dataDir);
+            store = Store.open(SailLayout.journal(dataDir), config.toStoreConfig());
+        } catch (IOException | StoreException e) {
+            throw new LoadException("cannot open the store in " + dataDir + ": " + e.getMessage(), e);
+        }
+        try (store) {
+            deleteStaleTempDirs(dataDir);
+            return new Run(store, new Lexicon(config.toLexiconConfig()), dataDir, files, options).load();
+        }
+    }
+
+    /** Temporary directories of loads that were killed; safe to remove because we hold the journal lock. */
+    private static void deleteStaleTempDirs(Path dataDir) {
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dataDir, TEMP_PREFIX + "*" + TEMP_SUFFIX)) {
+            for (Path p : ds) {
+                LOG.info("removing the temporary directory {} of an earlier load that did not finish", p);
+                deleteTree(p);
+            }
+        } catch (IOException e) {
+            LOG.warn("cannot list {} for stale load directories: {}", dataDir, e.getMessage());
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> walk = Files.walk(dir)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            LOG.warn("cannot delete the temporary directory {}: {}", dir, e.getMessage());
+        }
+    }
+
+    /** One load, on an open store. */
+    private static final class Run {
+        private final Store store;
+        private final Lexicon lexicon;
+        private final Path dataDir;
+        private final List<Path> files;
+        private final LoadOptions options;
+        private final LoadProgress progress;
+        private final long totalBytes;
+        private final long start = System.nanoTime();
+
+        Run(Store store, Lexicon lexicon, Path dataDir, List<Path> files, LoadOptions options) {
+            this.store = store;
+            this.lexicon = lexicon;
+            this.dataDir = dataDir;
+            this.files = files;
+            this.options = options;
+            this.progress = options.progress() != null ? options.progress() : new LoggingProgress();
+            long total = 0;
+            for (Path f : files) {
+                try {
+                    total += Files.size(f);
+                } catch (IOException e) {
+                    throw new LoadException(f, -1, "cannot read: " + e, e);
+                }
+            }
+            this.totalBytes = total;
+        }
+
+        private Duration elapsed() {
+            return Duration.ofNanos(System.nanoTime() - start);
+        }
+
+        LoadResult load() {
+            Path temp = tempDir();
+            try (WriteTransaction tx = store.begin()) {
+                List<QuadOrder> orders = orders(tx);
+                LexiconWriter lex = lexicon.writer(tx);
+                long termsBefore = total(lex.counts());
+                long read;
+                boolean namespacesChanged = false;
+                long bytes;
+                try (QuadSorter sorter = new QuadSorter(orders, temp, options.sortBufferQuads());
+                     StatementReader reader = new StatementReader(files, options, SimpleValueFactory.getInstance())) {
+                    TermResolver resolver = new TermResolver(lex, options.context());
+                    reader.start();
+                    read = 0;
+                    for (StatementReader.Batch b = reader.next(); b != null; b = reader.next()) {
+                        resolver.resolve(b.statements(), sorter);
+                        read += b.statements().size();
+                        for (Map.Entry<String, String> ns : b.namespaces().entrySet()) {
+                            namespacesChanged |= SailLayout.setNamespaceIfAbsent(tx, ns.getKey(), ns.getValue());
+                        }
+                        progress.parsing(read, reader.bytesRead(), totalBytes, elapsed());
+                    }
+                    bytes = reader.bytesRead();
+                    LOG.debug("parsed {} statements; {} sort runs per index, {} bytes spilled", read, sorter.runs(),
+                            sorter.spilledBytes());
+                    long added = writeIndexes(tx, orders, sorter);
+                    long terms = total(lex.counts()) - termsBefore;
+                    long commit = -1;
+                    if (added > 0 || terms > 0 || namespacesChanged) {
+                        progress.committing(elapsed());
+                        lex.beforeCommit();
+                        CommitPoint p = tx.commit();
+                        lex.afterCommit();
+                        commit = p.counter();
+                    }
+                    LoadResult result = new LoadResult(read, added, terms, bytes, elapsed(), commit);
+                    progress.finished(result);
+                    return result;
+                }
+            } catch (LoadException e) {
+                throw e;
+            } catch (StoreException | UncheckedIOException | IllegalArgumentException | IllegalStateException e) {
+                throw new LoadException("load into " + dataDir + " failed, the store is unchanged: " + e.getMessage(), e);
+            } finally {
+                deleteTree(temp);
+            }
+        }
+
+        private long writeIndexes(WriteTransaction tx, List<QuadOrder> orders, QuadSorter sorter) {
+            IndexBuilder builder = new IndexBuilder(tx, orders);
+            long added = 0;
+            for (int i = 0; i < orders.size(); i++) {
+                progress.building(orders.get(i).name(), i + 1, orders.size(), elapsed());
+                try (SortedQuads quads = sorter.sorted(i)) {
+                    long n = builder.build(i, quads);
+                    if (i == 0) {
+                        added = n;
+                    } else if (n != added) {
+                        throw new IllegalStateException("statement index " + orders.get(i).name() + " got " + n
+                                + " new quads but the primary index " + orders.get(0).name() + " got " + added
+                                + "; the store's indices disagree (run verify)");
+                    }
+                }
+            }
+            return added;
+        }
+
+        /** The store's statement index orders; a new store records the configured ones in this transaction. */
+        private List<QuadOrder> orders(WriteTransaction tx) {
+            List<QuadOrder> stored = SailLayout.indexOrders(tx.property(SailLayout.INDEXES_PROPERTY));
+            String requested = options.config().getStatementIndexes();
+            if (stored == null) {
+                List<QuadOrder> orders = BasaltStoreConfig.parseIndexes(
+                        requested != null ? requested : BasaltStoreConfig.DEFAULT_INDEXES);
+                tx.setProperty(SailLayout.INDEXES_PROPERTY, SailLayout.indexesProperty(orders));
+                return orders;
+            }
+            if (requested != null && !BasaltStoreConfig.parseIndexes(requested).equals(stored)) {
+                throw new LoadException("the store in " + dataDir + " has statement indexes " + stored
+                        + " but the load asks for '" + requested + "'; index orders are fixed when a store is created", null);
+            }
+            return stored;
+        }
+
+        private Path tempDir() {
+            try {
+                Path parent = options.tempDir() != null ? options.tempDir() : dataDir;
+                Files.createDirectories(parent);
+                return Files.createDirectories(parent.resolve(TEMP_PREFIX + java.util.UUID.randomUUID() + TEMP_SUFFIX));
+            } catch (IOException e) {
+                throw new LoadException("cannot create a temporary directory for sort runs: " + e.getMessage(), e);
+            }
+        }
+
+        private static long total(LexiconCounts c) {
+            return c.total();
+        }
+    }
+}

@@ -1,0 +1,79 @@
+package dev.basalt.sail.load;
+
+import java.nio.file.Path;
+
+import org.eclipse.rdf4j.model.Resource;
+import org.eclipse.rdf4j.rio.RDFFormat;
+
+import dev.basalt.sail.config.BasaltStoreConfig;
+
+/**
+ * Settings of a bulk load. Start from {@link #defaults()} and change with the {@code with}
+ * methods.
+ *
+ * @param context         if not null, every statement goes into this context, whatever graph the
+ *                        input names (as RDF4J's {@code RepositoryConnection.add(file, contexts)});
+ *                        if null, N-Quads/TriG/JSON-LD graphs are kept and triples go to the
+ *                        default graph
+ * @param format          the input format of every file, or null to pick it from each file name
+ *                        (a {@code .gz} suffix is looked through)
+ * @param baseIri         base IRI for relative IRIs, or null for each file's {@code file:} URI
+ * @param batchStatements statements parsed per batch whose terms are resolved together
+ * @param sortBufferQuads quads held in memory before a sorted run is spilled to a temporary file
+ *                        (memory: 64 bytes per quad)
+ * @param tempDir         where sorted runs go, or null for a directory inside the store directory
+ * @param config          store settings (journal mode and indexes of a new store, caches); the
+ *                        statement index orders of an existing store are its own
+ * @param progress        listener, or null for {@link LoggingProgress}
+ */
+public record LoadOptions(Resource context, RDFFormat format, String baseIri, int batchStatements, int sortBufferQuads,
+                          Path tempDir, BasaltStoreConfig config, LoadProgress progress) {
+    public static final int DEFAULT_BATCH = 100_000;
+    public static final int DEFAULT_SORT_BUFFER = 1 << 20;
+
+    public LoadOptions {
+        if (batchStatements < 1 || sortBufferQuads < 1) {
+            throw new IllegalArgumentException("batch and sort buffer sizes must be positive: " + batchStatements
+                    + ", " + sortBufferQuads);
+        }
+        if (config == null) {
+            config = new BasaltStoreConfig();
+        }
+    }
+
+    public static LoadOptions defaults() {
+        return new LoadOptions(null, null, null, DEFAULT_BATCH, DEFAULT_SORT_BUFFER, null, null, null);
+    }
+
+    public LoadOptions withContext(Resource c) {
+        return new LoadOptions(c, format, baseIri, batchStatements, sortBufferQuads, tempDir, config, progress);
+    }
+
+    public LoadOptions withFormat(RDFFormat f) {
+        return new LoadOptions(context, f, baseIri, batchStatements, sortBufferQuads, tempDir, config, progress);
+    }
+
+    public LoadOptions withBaseIri(String b) {
+        return new LoadOptions(context, format, b, batchStatements, sortBufferQuads, tempDir, config, progress);
+    }
+
+    public LoadOptions withBatchStatements(int n) {
+        return new LoadOptions(context, format, baseIri, n, sortBufferQuads, tempDir, config, progress);
+    }
+
+    public LoadOptions withSortBufferQuads(int n) {
+        return new LoadOptions(context, format, baseIri, batchStatements, n, tempDir, config, progress);
+    }
+
+    public LoadOptions withTempDir(Path d) {
+        return new LoadOptions(context, format, baseIri, batchStatements, sortBufferQuads, d, config, progress);
+    }
+
+    public LoadOptions withConfig(BasaltStoreConfig c) {
+        return new LoadOptions(context, format, baseIri, batchStatements, sortBufferQuads, tempDir, c, progress);
+    }
+
+    public LoadOptions withProgress(LoadProgress p) {
+        return new LoadOptions(context, format, baseIri, batchStatements, sortBufferQuads, tempDir, config, p);
+    }
+}

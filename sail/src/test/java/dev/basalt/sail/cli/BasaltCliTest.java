@@ -1,0 +1,69 @@
+package dev.basalt.sail.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line: load, stats, verify, exit codes and one-line errors. */
+class BasaltCliTest {
+    @TempDir
+    Path tmp;
+
+    private String out;
+    private String err;
+
+    private int run(String... args) {
+        ByteArrayOutputStream o = new ByteArrayOutputStream();
+        ByteArrayOutputStream e = new ByteArrayOutputStream();
+        int code = new BasaltCli(new PrintStream(o, true, StandardCharsets.UTF_8),
+                new PrintStream(e, true, StandardCharsets.UTF_8), false).run(args);
+        out = o.toString(StandardCharsets.UTF_8);
+        err = e.toString(StandardCharsets.UTF_8);
+        return code;
+    }
+
+    @Test
+    void loadThenStatsAndVerify() throws Exception {
+        Path nt = Files.writeString(tmp.resolve("a.nt"), """
+                <http://ex.org/a> <http://ex.org/p> "text" .
+                <http://ex.org/a> <http://ex.org/q> _:b .
+                _:b <http://ex.org/p> "3"^^<http://www.w3.org/2001/XMLSchema#integer> .
+                """);
+        Path ttl = Files.writeString(tmp.resolve("b.data"), "@prefix ex: <http://ex.org/> . ex:c ex:p ex:d .\n");
+        String store = tmp.resolve("s").toString();
+        assertEquals(0, run("load", "--store", store, nt.toString()), err);
+        assertTrue(out.contains("loaded 3 statements (3 new"), out);
+        assertEquals(0, run("load", "--store", store, "--format", "turtle", "--context", "http://ex.org/g", ttl.toString()), err);
+        assertEquals(0, run("stats", "--store", store), err);
+        assertTrue(out.contains("statements       4 (explicit 4, inferred 0)"), out);
+        assertTrue(out.contains("terms            7 (IRIs 6, literals 0, blank nodes 1, triple terms 0"), out);
+        assertTrue(out.contains("commit           2 at"), out);
+        assertTrue(out.contains("open readers     0"), out);
+        assertTrue(out.contains("pinned bytes     0"), out);
+        assertTrue(out.matches("(?s).*bytes/triple     \\d+\\.\\d.*"), out);
+        assertEquals(0, run("verify", "--store", store), err);
+        assertTrue(out.contains("every statement index order holds the same quads"), out);
+    }
+
+    @Test
+    void usageAndFailureExitCodes() throws Exception {
+        assertEquals(1, run());
+        assertEquals(1, run("load", "--store", tmp.toString()));
+        assertEquals(1, run("frobnicate", "--store", tmp.toString()));
+        assertEquals(1, run("stats"));
+        assertEquals(2, run("stats", "--store", tmp.resolve("none").toString()));
+        assertTrue(err.startsWith("basalt: no Basalt store in"), err);
+        Path bad = Files.writeString(tmp.resolve("bad.nt"), "<http://ex.org/a> <http://ex.org/p> \"ok\" .\n<http://ex.org/a> oops .\n");
+        assertEquals(2, run("load", "--store", tmp.resolve("s").toString(), bad.toString()));
+        assertTrue(err.startsWith("basalt: " + bad + ":2: "), err);
+        assertEquals(1, err.strip().lines().count(), err);
+    }
+}

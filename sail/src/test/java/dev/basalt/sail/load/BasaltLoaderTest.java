@@ -1,0 +1,154 @@
+package dev.basalt.sail.load;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.eclipse.rdf4j.model.Model;
+import org.eclipse.rdf4j.model.Namespace;
+import org.eclipse.rdf4j.model.Resource;
+import org.eclipse.rdf4j.model.impl.LinkedHashModel;
+import org.eclipse.rdf4j.model.util.Models;
+import org.eclipse.rdf4j.repository.RepositoryConnection;
+import org.eclipse.rdf4j.repository.sail.SailRepository;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.basalt.sail.BasaltStore;
+import dev.basalt.store.lexicon.LexiconCounts;
+
+/** The loader's result equals adding the same files through a repository connection. */
+class BasaltLoaderTest {
+    @TempDir
+    Path tmp;
+
+    private LoadOptions quiet() {
+        return LoadOptions.defaults().withConfig(LoadTestData.config()).withProgress((s, b, t, e) -> { });
+    }
+
+    @Test
+    void mixedFormatsEqualRepositoryAdd() throws Exception {
+        List<Path> files = LoadTestData.mixedFiles(Files.createDirectories(tmp.resolve("in")));
+        LoadResult r = BasaltLoader.load(tmp.resolve("loaded"), files, quiet());
+        assertTrue(r.statementsAdded() > 3000, r.toString());
+        LoadTestData.addThroughRepository(tmp.resolve("added"), files);
+        assertSameStores(tmp.resolve("loaded"), tmp.resolve("added"));
+    }
+
+    @Test
+    void smallBatchesAndSpilledRunsGiveTheSameResult() throws Exception {
+        List<Path> files = LoadTestData.mixedFiles(Files.createDirectories(tmp.resolve("in")));
+        BasaltLoader.load(tmp.resolve("loaded"), files, quiet().withBatchStatements(97).withSortBufferQuads(250));
+        LoadTestData.addThroughRepository(tmp.resolve("added"), files);
+        assertSameStores(tmp.resolve("loaded"), tmp.resolve("added"));
+    }
+
+    @Test
+    void targetContextReplacesEveryGraph() throws Exception {
+        List<Path> files = LoadTestData.mixedFiles(Files.createDirectories(tmp.resolve("in")));
+        Resource ctx = LoadTestData.iri("target");
+        BasaltLoader.load(tmp.resolve("loaded"), files, quiet().withContext(ctx));
+        LoadTestData.addThroughRepository(tmp.resolve("added"), files, ctx);
+        assertSameStores(tmp.resolve("loaded"), tmp.resolve("added"));
+    }
+
+    @Test
+    void loadingIntoANonEmptyStoreAddsOnlyWhatIsNew() throws Exception {
+        Path in = Files.createDirectories(tmp.resolve("in"));
+        List<Path> files = LoadTestData.mixedFiles(in);
+        List<Path> first = files.subList(0, 4);
+        List<Path> second = new ArrayList<>(files.subList(3, files.size()));
+        second.add(files.get(0)); // all of a.nt again: nothing new
+        BasaltLoader.load(tmp.resolve("loaded"), first, quiet());
+        // blank nodes are new on every parse (as through a connection); a file without them adds nothing again
+        Model noBNodes = new LinkedHashModel();
+        LoadTestData.model(1, 800, false, false).stream()
+                .filter(st -> !st.getSubject().isBNode() && !st.getObject().isBNode()).forEach(noBNodes::add);
+        Path plain = LoadTestData.write(noBNodes, in.resolve("plain.nt"), org.eclipse.rdf4j.rio.RDFFormat.NTRIPLES);
+        LoadResult again = BasaltLoader.load(tmp.resolve("loaded"), List.of(plain), quiet());
+        assertEquals(0, again.statementsAdded());
+        assertEquals(0, again.termsAdded());
+        assertEquals(-1, again.commit(), "a load that adds nothing makes no commit point");
+        BasaltLoader.load(tmp.resolve("loaded"), second, quiet().withBatchStatements(300).withSortBufferQuads(700));
+        LoadTestData.addThroughRepository(tmp.resolve("added"), first);
+        LoadTestData.addThroughRepository(tmp.resolve("added"), second);
+        assertSameStores(tmp.resolve("loaded"), tmp.resolve("added"));
+    }
+
+    @Test
+    void storeOpenInThisJvmIsRefused() throws Exception {
+        Path in = Files.createDirectories(tmp.resolve("in"));
+        Path file = LoadTestData.write(LoadTestData.model(1, 10, false, false), in.resolve("x.nt"),
+                org.eclipse.rdf4j.rio.RDFFormat.NTRIPLES);
+        SailRepository repo = LoadTestData.open(tmp.resolve("open"));
+        try {
+            LoadException e = assertThrows(LoadException.class, () -> BasaltLoader.load(tmp.resolve("open"),
+                    List.of(file), quiet()));
+            assertTrue(e.getMessage().contains("cannot open the store"), e.getMessage());
+        } finally {
+            repo.shutDown();
+        }
+    }
+
+    @Test
+    void unknownExtensionAndMissingFileNameTheFile() throws Exception {
+        Path odd = Files.writeString(tmp.resolve("data.unknown"), "<a:x> <a:y> <a:z> .\n");
+        LoadException e = assertThrows(LoadException.class, () -> BasaltLoader.load(tmp.resolve("s"), List.of(odd), quiet()));
+        assertTrue(e.getMessage().startsWith(odd.toString()), e.getMessage());
+        Path missing = tmp.resolve("missing.nt");
+        e = assertThrows(LoadException.class, () -> BasaltLoader.load(tmp.resolve("s"), List.of(missing), quiet()));
+        assertTrue(e.getMessage().startsWith(missing.toString()), e.getMessage());
+    }
+
+    /** Same statements (up to blank node labels), sizes per context, namespaces and term counts. */
+    static void assertSameStores(Path a, Path b) {
+        SailRepository ra = LoadTestData.open(a);
+        SailRepository rb = LoadTestData.open(b);
+        try {
+            Model ma = new LinkedHashModel(LoadTestData.statements(ra));
+            Model mb = new LinkedHashModel(LoadTestData.statements(rb));
+            assertEquals(mb.size(), ma.size(), "statement count");
+            try (RepositoryConnection ca = ra.getConnection(); RepositoryConnection cb = rb.getConnection()) {
+                assertEquals(cb.size(), ca.size(), "size()");
+                assertEquals(cb.size((Resource) null), ca.size((Resource) null), "size of the default graph");
+                for (Resource ctx : cb.getContextIDs().stream().toList()) {
+                    assertEquals(cb.size(ctx), ca.size(ctx), "size of " + ctx);
+                }
+                assertEquals(namespaces(cb), namespaces(ca), "namespaces");
+            }
+            assertTrue(Models.isomorphic(ma, mb), () -> "the loaded statements differ from the added ones: " + difference(ma, mb));
+            LexiconCounts ta = ((BasaltStore) ra.getSail()).getTermCounts();
+            LexiconCounts tb = ((BasaltStore) rb.getSail()).getTermCounts();
+            assertEquals(tb, ta, "term counts");
+        } finally {
+            ra.shutDown();
+            rb.shutDown();
+        }
+    }
+
+    /** Statements without blank nodes that are in one model only, and blank node counts, for the failure message. */
+    private static String difference(Model a, Model b) {
+        java.util.function.Predicate<org.eclipse.rdf4j.model.Statement> ground = st -> !st.getSubject().isBNode()
+                && !st.getObject().isBNode() && !st.getSubject().isTriple() && !st.getObject().isTriple();
+        List<String> onlyA = a.stream().filter(ground).filter(st -> !b.contains(st)).limit(5).map(Object::toString).toList();
+        List<String> onlyB = b.stream().filter(ground).filter(st -> !a.contains(st)).limit(5).map(Object::toString).toList();
+        long bnA = a.stream().filter(ground.negate()).count();
+        long bnB = b.stream().filter(ground.negate()).count();
+        return "only loaded " + onlyA + ", only added " + onlyB + ", non-ground " + bnA + " vs " + bnB;
+    }
+
+    private static Map<String, String> namespaces(RepositoryConnection c) {
+        Map<String, String> m = new TreeMap<>();
+        for (Namespace n : c.getNamespaces().stream().toList()) {
+            m.put(n.getPrefix(), n.getName());
+        }
+        return m;
+    }
+}
