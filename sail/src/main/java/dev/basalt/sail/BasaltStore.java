@@ -133,7 +133,8 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
     protected void initializeInternal() throws SailException {
         File dir = getDataDir();
         try {
-            if (dir == null) {
+            if (dir == null || temporaryDir) {
+                // a temporary directory is deleted at shutdown; a re-initialized store gets a fresh one
                 dir = Files.createTempDirectory("basalt-").toFile();
                 setDataDir(dir);
                 temporaryDir = true;
@@ -173,9 +174,8 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
                 serviceResolver = null;
             }
             if (temporaryDir) {
+                // the data dir cannot be reset here (AbstractSail refuses while shutting down)
                 deleteTree(getDataDir().toPath());
-                setDataDir(null);
-                temporaryDir = false;
             }
         }
     }
