@@ -1,5 +1,7 @@
 package dev.basalt.sail;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 
 import org.eclipse.rdf4j.model.IRI;
@@ -9,6 +11,8 @@ import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.sail.SailException;
 import org.eclipse.rdf4j.sail.base.SailSink;
 
+import dev.basalt.sail.spill.OverflowModelFactory;
+
 /**
  * Writes one statement set of the backing store. Every call goes straight into the store's open
  * write transaction through {@link StoreWriter}; {@link #flush()} commits it (or leaves that to
@@ -16,6 +20,8 @@ import org.eclipse.rdf4j.sail.base.SailSink;
  * layer above, so {@link #observe} and {@link #prepare} have nothing to check here.
  */
 final class BasaltSailSink implements SailSink {
+    /** Statements written per batch when a whole change set is flushed. */
+    static final int BATCH = 20_000;
     private final StoreWriter writer;
     private final StatementSet set;
     private boolean unflushed;
@@ -74,10 +80,51 @@ final class BasaltSailSink implements SailSink {
         write(s -> s.add(set, subj, pred, obj, ctx));
     }
 
+    /**
+     * Streams a change set's additions into the store in batches, so a change set spilled to disk
+     * is never held in the heap; then releases its spill store, as this sink is the last reader of
+     * a change set (RDF4J drops it from its snapshot layer right after flushing it here).
+     */
     @Override
     public void approveAll(Set<Statement> approved, Set<Resource> approvedContexts) {
-        if (!approved.isEmpty()) {
-            write(s -> s.addAll(set, approved));
+        try {
+            List<Statement> batch = new ArrayList<>(BATCH);
+            for (Statement st : approved) {
+                batch.add(st);
+                if (batch.size() == BATCH) {
+                    List<Statement> full = batch;
+                    write(s -> s.addAll(set, full));
+                    batch = new ArrayList<>(BATCH);
+                }
+            }
+            if (!batch.isEmpty()) {
+                List<Statement> rest = batch;
+                write(s -> s.addAll(set, rest));
+            }
+        } finally {
+            OverflowModelFactory.release(approved);
+        }
+    }
+
+    /** Streams a change set's removals into the store in batches; see {@link #approveAll}. */
+    @Override
+    public void deprecateAll(Set<Statement> deprecated) {
+        try {
+            List<Statement> batch = new ArrayList<>(BATCH);
+            for (Statement st : deprecated) {
+                batch.add(st);
+                if (batch.size() == BATCH) {
+                    List<Statement> full = batch;
+                    write(s -> full.forEach(x -> s.remove(set, x)));
+                    batch = new ArrayList<>(BATCH);
+                }
+            }
+            if (!batch.isEmpty()) {
+                List<Statement> rest = batch;
+                write(s -> rest.forEach(x -> s.remove(set, x)));
+            }
+        } finally {
+            OverflowModelFactory.release(deprecated);
         }
     }
 

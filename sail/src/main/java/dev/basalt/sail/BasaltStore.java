@@ -12,7 +12,6 @@ import java.util.stream.Stream;
 
 import org.eclipse.rdf4j.common.transaction.IsolationLevels;
 import org.eclipse.rdf4j.model.ValueFactory;
-import org.eclipse.rdf4j.model.impl.DynamicModelFactory;
 import org.eclipse.rdf4j.query.algebra.evaluation.EvaluationStrategyFactory;
 import org.eclipse.rdf4j.query.algebra.evaluation.federation.FederatedServiceResolver;
 import org.eclipse.rdf4j.query.algebra.evaluation.federation.FederatedServiceResolverClient;
@@ -28,6 +27,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.basalt.sail.config.BasaltStoreConfig;
+import dev.basalt.sail.spill.OverflowModelFactory;
 import dev.basalt.store.Snapshot;
 import dev.basalt.store.journal.CommitPoint;
 import dev.basalt.store.journal.StoreException;
@@ -52,12 +52,15 @@ import dev.basalt.store.lexicon.LexiconCounts;
  */
 public class BasaltStore extends AbstractNotifyingSail implements FederatedServiceResolverClient {
     public static final String JOURNAL_FILE = "basalt.jnl";
+    /** Subdirectory of the data directory holding spilled pending changes (deleted on close and on open). */
+    public static final String SPILL_DIR = "spill";
     private static final Logger LOG = LoggerFactory.getLogger(BasaltStore.class);
 
     private final BasaltStoreConfig config;
     private final ThreadLocal<PastSailStore> opening = new ThreadLocal<>();
     private volatile BasaltSailStore backing;
     private volatile SailStore store;
+    private volatile OverflowModelFactory changeSets;
     private boolean temporaryDir;
     private EvaluationStrategyFactory evaluationStrategyFactory;
     private FederatedServiceResolver serviceResolver;
@@ -130,7 +133,8 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
     protected void initializeInternal() throws SailException {
         File dir = getDataDir();
         try {
-            if (dir == null) {
+            if (dir == null || temporaryDir) {
+                // a temporary directory is deleted at shutdown; a re-initialized store gets a fresh one
                 dir = Files.createTempDirectory("basalt-").toFile();
                 setDataDir(dir);
                 temporaryDir = true;
@@ -144,7 +148,10 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
         } catch (StoreException | IllegalArgumentException e) {
             throw new SailException(e.getMessage(), e);
         }
-        store = new SnapshotSailStore(backing, new DynamicModelFactory());
+        Path spillDir = dir.toPath().resolve(SPILL_DIR);
+        OverflowModelFactory.deleteLeftovers(spillDir);
+        changeSets = new OverflowModelFactory(config.toSpillPolicy(spillDir));
+        store = new SnapshotSailStore(backing, changeSets);
         LOG.debug("opened Basalt store {} with statement indexes {}", dir, BasaltSailStore.names(backing.orders()));
     }
 
@@ -155,6 +162,10 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
                 store.close();
             }
         } finally {
+            if (changeSets != null) {
+                changeSets.close();
+            }
+            changeSets = null;
             store = null;
             backing = null;
             if (ownServiceResolver != null) {
@@ -163,9 +174,8 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
                 serviceResolver = null;
             }
             if (temporaryDir) {
+                // the data dir cannot be reset here (AbstractSail refuses while shutting down)
                 deleteTree(getDataDir().toPath());
-                setDataDir(null);
-                temporaryDir = false;
             }
         }
     }
@@ -237,6 +247,11 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
         } finally {
             opening.remove();
         }
+    }
+
+    /** The factory of the models holding connections' pending changes (spill statistics for tests). */
+    OverflowModelFactory changeSetModels() {
+        return changeSets;
     }
 
     /** Every commit point that can still be read as of the past, oldest first. */

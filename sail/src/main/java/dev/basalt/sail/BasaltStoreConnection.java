@@ -1,5 +1,6 @@
 package dev.basalt.sail;
 
+import org.eclipse.rdf4j.common.transaction.IsolationLevels;
 import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.Resource;
 import org.eclipse.rdf4j.model.Value;
@@ -7,7 +8,10 @@ import org.eclipse.rdf4j.sail.SailException;
 import org.eclipse.rdf4j.sail.SailReadOnlyException;
 import org.eclipse.rdf4j.sail.base.SailSourceConnection;
 import org.eclipse.rdf4j.sail.base.SailStore;
+import org.eclipse.rdf4j.sail.UpdateContext;
 import org.eclipse.rdf4j.sail.helpers.DefaultSailChangedEvent;
+
+import dev.basalt.sail.spill.SpillOwner;
 
 /**
  * A connection to a {@link BasaltStore}, built on RDF4J's {@link SailSourceConnection}: changes
@@ -27,6 +31,8 @@ public class BasaltStoreConnection extends SailSourceConnection {
     private final BasaltSailStore backing;
     private final PastSailStore past;
     private volatile DefaultSailChangedEvent changes;
+    /** Spill stores of the open transaction's private change sets, deleted at once on rollback. */
+    private volatile SpillOwner spills = new SpillOwner();
 
     BasaltStoreConnection(BasaltStore sail, SailStore store, BasaltSailStore backing, PastSailStore past) {
         super(sail, store, sail.getEvaluationStrategyFactory());
@@ -57,6 +63,8 @@ public class BasaltStoreConnection extends SailSourceConnection {
 
     @Override
     protected void commitInternal() throws SailException {
+        spills.handOver();
+        spills = new SpillOwner();
         StoreWriter writer = backing.writer();
         writer.beginGroup();
         boolean flushed = false;
@@ -72,8 +80,46 @@ public class BasaltStoreConnection extends SailSourceConnection {
 
     @Override
     protected void rollbackInternal() throws SailException {
-        super.rollbackInternal();
+        try {
+            super.rollbackInternal();
+        } finally {
+            releaseSpills();
+        }
         changes = new DefaultSailChangedEvent(basalt);
+    }
+
+    private void releaseSpills() {
+        SpillOwner s = spills;
+        spills = new SpillOwner();
+        s.releaseAll();
+    }
+
+    /**
+     * Runs a write operation so that change set models it creates belong to this connection's
+     * transaction (see {@link SpillOwner}); only when the transaction is isolated, since at NONE
+     * the changes go into RDF4J's shared snapshot layer.
+     */
+    private <T> T owned(java.util.function.Supplier<T> operation) {
+        if (!isActive() || IsolationLevels.NONE.isCompatibleWith(getTransactionIsolation())) {
+            return operation.get();
+        }
+        return spills.call(operation);
+    }
+
+    @Override
+    public void addStatement(UpdateContext op, Resource subj, IRI pred, Value obj, Resource... contexts) {
+        owned(() -> {
+            super.addStatement(op, subj, pred, obj, contexts);
+            return null;
+        });
+    }
+
+    @Override
+    public void removeStatement(UpdateContext op, Resource subj, IRI pred, Value obj, Resource... contexts) {
+        owned(() -> {
+            super.removeStatement(op, subj, pred, obj, contexts);
+            return null;
+        });
     }
 
     @Override
@@ -88,14 +134,14 @@ public class BasaltStoreConnection extends SailSourceConnection {
 
     @Override
     public boolean addInferredStatement(Resource subj, IRI pred, Value obj, Resource... contexts) {
-        boolean added = super.addInferredStatement(subj, pred, obj, contexts);
+        boolean added = owned(() -> super.addInferredStatement(subj, pred, obj, contexts));
         changes.setStatementsAdded(true);
         return added;
     }
 
     @Override
     public boolean removeInferredStatement(Resource subj, IRI pred, Value obj, Resource... contexts) {
-        boolean removed = super.removeInferredStatement(subj, pred, obj, contexts);
+        boolean removed = owned(() -> super.removeInferredStatement(subj, pred, obj, contexts));
         changes.setStatementsRemoved(true);
         return removed;
     }
@@ -130,6 +176,7 @@ public class BasaltStoreConnection extends SailSourceConnection {
         try {
             super.closeInternal();
         } finally {
+            releaseSpills();
             if (past != null) {
                 past.close();
             }

@@ -23,6 +23,7 @@ import org.eclipse.rdf4j.model.vocabulary.XSD;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.QueryResults;
 import org.eclipse.rdf4j.repository.RepositoryConnection;
+import org.eclipse.rdf4j.repository.RepositoryResult;
 import org.eclipse.rdf4j.repository.sail.SailRepository;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -150,8 +151,9 @@ class RoundTripTest {
             c.add(B, P, big, G1);
             assertTrue(c.hasStatement(A, P, kb, false));
             assertTrue(c.hasStatement(B, P, big, false, G1));
-            Statement st = c.getStatements(B, P, null, false).next();
-            assertEquals(big, st.getObject());
+            try (RepositoryResult<Statement> it = c.getStatements(B, P, null, false)) {
+                assertEquals(big, it.next().getObject());
+            }
             assertFalse(c.hasStatement(A, P, VF.createLiteral("k".repeat(1499) + "x"), false));
         }
     }

@@ -24,6 +24,13 @@ final class TestRepos {
         return c;
     }
 
+    /** A fast configuration whose pending-change models spill to disk from their first statement. */
+    static BasaltStoreConfig spillEverything() {
+        BasaltStoreConfig c = fastConfig();
+        c.setSpillThreshold(1);
+        return c;
+    }
+
     static SailRepository open(File dir) {
         return open(dir, fastConfig());
     }

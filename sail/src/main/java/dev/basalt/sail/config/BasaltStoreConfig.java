@@ -19,6 +19,7 @@ import org.eclipse.rdf4j.model.util.Models;
 import org.eclipse.rdf4j.sail.base.config.BaseSailConfig;
 import org.eclipse.rdf4j.sail.config.SailConfigException;
 
+import dev.basalt.sail.spill.SpillPolicy;
 import dev.basalt.store.StoreConfig;
 import dev.basalt.store.btree.BTreeConfig;
 import dev.basalt.store.journal.JournalConfig;
@@ -44,6 +45,7 @@ public class BasaltStoreConfig extends BaseSailConfig {
     private int valueCacheSize = -1;
     private int valueIdCacheSize = -1;
     private boolean durable = true;
+    private int spillThreshold = -1;
 
     public BasaltStoreConfig() {
         super(BasaltStoreFactory.SAIL_TYPE);
@@ -122,6 +124,18 @@ public class BasaltStoreConfig extends BaseSailConfig {
         this.durable = durable;
     }
 
+    /**
+     * Statements one model of a transaction's pending changes may hold in memory before it spills
+     * to a temporary store on disk; -1 for the default (100 000).
+     */
+    public int getSpillThreshold() {
+        return spillThreshold;
+    }
+
+    public void setSpillThreshold(int spillThreshold) {
+        this.spillThreshold = spillThreshold;
+    }
+
     /** Parses an index list such as "spoc, posc": at least one, no duplicates. */
     public static List<QuadOrder> parseIndexes(String text) {
         LinkedHashSet<QuadOrder> orders = new LinkedHashSet<>();
@@ -155,6 +169,13 @@ public class BasaltStoreConfig extends BaseSailConfig {
                 .withPageCacheBytes(pageCacheBytes >= 0 ? pageCacheBytes : d.pageCacheBytes());
     }
 
+    /** Spilling of pending changes into temporary stores under {@code directory}. */
+    public SpillPolicy toSpillPolicy(java.nio.file.Path directory) {
+        SpillPolicy d = SpillPolicy.defaults(directory);
+        return spillThreshold < 0 ? d
+                : new SpillPolicy(spillThreshold, d.minFreeHeapFraction(), directory);
+    }
+
     public LexiconConfig toLexiconConfig() {
         LexiconConfig d = LexiconConfig.DEFAULT;
         return new LexiconConfig(valueCacheSize >= 0 ? valueCacheSize : d.valueCacheSize(),
@@ -173,6 +194,7 @@ public class BasaltStoreConfig extends BaseSailConfig {
             }
             toStoreConfig();
             toLexiconConfig();
+            toSpillPolicy(java.nio.file.Path.of("."));
         } catch (IllegalArgumentException e) {
             throw new SailConfigException("invalid Basalt store configuration: " + e.getMessage(), e);
         }
@@ -204,6 +226,9 @@ public class BasaltStoreConfig extends BaseSailConfig {
             m.add(node, BasaltStoreSchema.VALUE_ID_CACHE_SIZE, vf.createLiteral(valueIdCacheSize));
         }
         m.add(node, BasaltStoreSchema.DURABLE, vf.createLiteral(durable));
+        if (spillThreshold > 0) {
+            m.add(node, BasaltStoreSchema.SPILL_THRESHOLD, vf.createLiteral(spillThreshold));
+        }
         return node;
     }
 
@@ -235,6 +260,8 @@ public class BasaltStoreConfig extends BaseSailConfig {
         literal(m, node, BasaltStoreSchema.VALUE_CACHE_SIZE, l -> valueCacheSize = (int) number(l, BasaltStoreSchema.VALUE_CACHE_SIZE));
         literal(m, node, BasaltStoreSchema.VALUE_ID_CACHE_SIZE,
                 l -> valueIdCacheSize = (int) number(l, BasaltStoreSchema.VALUE_ID_CACHE_SIZE));
+        literal(m, node, BasaltStoreSchema.SPILL_THRESHOLD,
+                l -> spillThreshold = (int) number(l, BasaltStoreSchema.SPILL_THRESHOLD));
         literal(m, node, BasaltStoreSchema.DURABLE, l -> {
             String b = l.getLabel().trim();
             if (!b.equals("true") && !b.equals("false")) {

@@ -26,6 +26,8 @@ public final class BasaltStoreSchema {
     public static final IRI VALUE_ID_CACHE_SIZE = iri("valueIdCacheSize");
     /** Force data to the device at every commit (default true). */
     public static final IRI DURABLE = iri("durable");
+    /** Statements a transaction's pending-change model holds in memory before spilling to disk. */
+    public static final IRI SPILL_THRESHOLD = iri("spillThreshold");
 
     private BasaltStoreSchema() {
     }
