@@ -67,8 +67,10 @@ public final class ReportWriter {
 				+ ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME.withLocale(Locale.ROOT))
 				+ String.format(Locale.ROOT, ", total %.1f minutes.", r.totalSeconds / 60));
 		line();
-		line("**Basalt** is not in the tables yet: its SAIL does not exist. It joins by adding its two setups "
-				+ "(default and object-first indexes) to `bench/src/main/java/dev/basalt/bench/store/StoreSetups.java`.");
+		line("Other measurements, each with its own command and the peers measured beside it: the storage layer "
+				+ "against H2 MVStore (JMH) in [benchmarks-store.md](benchmarks-store.md), the bulk loader against "
+				+ "LmdbStore in [benchmarks-load.md](benchmarks-load.md), and RDF4J Server under load in "
+				+ "[benchmarks-server.md](benchmarks-server.md).");
 		line();
 		line("## Command");
 		line();
