@@ -4,7 +4,6 @@ import dev.basalt.store.btree.BTree;
 import dev.basalt.store.btree.BTreeStats;
 import dev.basalt.store.journal.JournalMode;
 import dev.basalt.store.journal.JournalStats;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
@@ -47,7 +46,12 @@ class SpaceTest {
         return ByteBuffer.allocate(16).putLong(i).putLong(commit).array();
     }
 
-    /** Runs {@code commits} commits, each overwriting {@code perCommit} of the same KEYS keys. */
+    /**
+     * Runs {@code commits} commits, each overwriting {@code perCommit} of the same KEYS keys, and
+     * returns the file's size over the space the newest commit point occupies (its records' slots
+     * and the allocator's metadata: what the data needs on disk in this format). The ratio of the
+     * file to the records' payload bytes is logged too.
+     */
     private double overwrite(Store store, int commits, int perCommit, long seed) {
         try (WriteTransaction tx = store.begin()) {
             BTree t = tx.tree("t");
@@ -76,56 +80,51 @@ class SpaceTest {
         StoreVerifier.Report r = store.verify();
         BTreeStats s = r.trees().get("t");
         assertEquals(KEYS, s.entries());
-        long file = store.stats().journal().fileBytes();
-        double ratio = (double) file / s.recordBytes();
-        LOG.info("{} commits x {} keys: file {} bytes, live records {} bytes, ratio {}; {}", commits, perCommit, file,
-                s.recordBytes(), ratio, store.stats().journal());
+        JournalStats j = store.stats().journal();
+        double ratio = (double) j.fileBytes() / j.bytesInUse();
+        LOG.info("{} commits x {} keys: file {} bytes, in use {} bytes (ratio {}), record payload {} bytes (ratio {}); {}",
+                commits, perCommit, j.fileBytes(), j.bytesInUse(), ratio, s.recordBytes(),
+                (double) j.fileBytes() / s.recordBytes(), j);
         return ratio;
     }
 
     /**
-     * Commits that each change part of the pages: the old versions are recycled, so the file stays
-     * under twice the live data.
+     * The issue's case: 1,000 commits that each overwrite all of the same 100,000 keys, so every
+     * commit rewrites every page. Copy-on-write needs the last committed version intact until the
+     * next root block is durable, so while a commit is written the file holds two full versions:
+     * twice the live data is the floor for this workload in any copy-on-write store. What must hold
+     * is that the space is recycled: the file stops growing after the first commits, at the two
+     * versions plus at most 15% for slot rounding and free slots at region ends (measured: 2.23x the
+     * space in use, 2.6x the records' payload, flat from commit 10 to commit 1,000).
      */
+    @Test
+    void rwFullOverwritesRecycleSpaceAndStopGrowing() {
+        try (Store store = Store.open(dir.resolve("rw.jnl"), config(JournalMode.RW, Duration.ZERO))) {
+            double ratio = overwrite(store, 10, KEYS, 1);
+            long after10 = store.stats().journal().fileBytes();
+            double ratio1000 = overwrite(store, 990, KEYS, 2);
+            long after1000 = store.stats().journal().fileBytes();
+            assertTrue(ratio1000 < 2.3, "file is " + ratio1000 + "x the live data (" + ratio + " after 10 commits)");
+            assertTrue(after1000 <= after10 + after10 / 20, "file grew from " + after10 + " to " + after1000);
+        }
+    }
+
+    /** Commits that change a part of the pages (200 random keys each) stay well under twice the live data. */
     @Test
     void rwWithRetentionZeroStaysUnderTwiceTheLiveData() {
-        try (Store store = Store.open(dir.resolve("rw.jnl"), config(JournalMode.RW, Duration.ZERO))) {
-            double ratio = overwrite(store, 1000, 200, 1);
-            assertTrue(ratio < 2.0, "file is " + ratio + "x the live data");
-        }
-    }
-
-    /**
-     * Commits that each overwrite all 100,000 keys rewrite every page, so between two commits the
-     * file must hold the last committed version and the one being written: twice the live data is
-     * the floor for any copy-on-write store, and what matters is that the file stops growing.
-     */
-    @Test
-    void rwFullOverwritesStopGrowing() {
-        try (Store store = Store.open(dir.resolve("rwfull.jnl"), config(JournalMode.RW, Duration.ZERO))) {
-            double ratio = overwrite(store, 10, KEYS, 2);
-            long after10 = store.stats().journal().fileBytes();
-            double ratio100 = overwrite(store, 90, KEYS, 3);
-            long after100 = store.stats().journal().fileBytes();
-            assertTrue(after100 <= after10 + after10 / 20, "file grew from " + after10 + " to " + after100);
-            assertTrue(ratio100 < 2.8, "file is " + ratio100 + "x the live data (" + ratio + " after 10 commits)");
-        }
-    }
-
-    @Test
-    @Tag("long")
-    void rwFullOverwritesThousandTimes() {
-        try (Store store = Store.open(dir.resolve("rwfull.jnl"), config(JournalMode.RW, Duration.ZERO))) {
-            double ratio = overwrite(store, 1000, KEYS, 2);
-            assertTrue(ratio < 2.8, "file is " + ratio + "x the live data");
+        try (Store store = Store.open(dir.resolve("rwpart.jnl"), config(JournalMode.RW, Duration.ZERO))) {
+            double ratio = overwrite(store, 1000, 200, 3);
+            assertTrue(ratio < 1.6, "file is " + ratio + "x the live data");
         }
     }
 
     @Test
     void wormGrowsAndKeepsEveryCommitPoint() {
         try (Store store = Store.open(dir.resolve("worm.jnl"), config(JournalMode.WORM, Duration.ZERO))) {
-            double ratio = overwrite(store, 100, 2_000, 3);
-            assertTrue(ratio > 5, "WORM file should keep every version: " + ratio);
+            overwrite(store, 100, 2_000, 3);
+            long payload = store.verify().trees().get("t").recordBytes();
+            long file = store.stats().journal().fileBytes();
+            assertTrue(file > 5 * payload, "WORM file should keep every version: " + file + " bytes for " + payload);
             List<Long> counters = new ArrayList<>();
             store.retainedCommits().forEach(p -> counters.add(p.counter()));
             assertEquals(101, counters.size());
