@@ -7,11 +7,11 @@ import java.util.Arrays;
 import java.util.List;
 
 /** Starts a class of the test classpath's main method in a fresh JVM, for crash tests (as store's tests do). */
-final class ChildProcess {
+public final class ChildProcess {
     private ChildProcess() {
     }
 
-    static Process start(Class<?> main, String... args) throws IOException {
+    public static Process start(Class<?> main, String... args) throws IOException {
         String java = ProcessHandle.current().info().command().orElse(
                 System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
         List<String> cmd = new ArrayList<>(List.of(java, "-Xmx384m", "-XX:+UseSerialGC", "-Xshare:auto",
