@@ -10,7 +10,8 @@ import dev.basalt.store.lexicon.TermIds;
  * id, a variable slot, or free. Positions bound by the input become part of the key prefix, so as
  * the inner side of a {@link PipelineJoin} this is an index lookup per input row. A variable that
  * occurs twice must match the same id in both positions. {@code namedGraphsOnly} serves
- * {@code GRAPH ?g { ... }}: the default graph is not a named graph.
+ * {@code GRAPH ?g { ... }}: the default graph is not a named graph. A position may be a constant
+ * and a slot at once (a named variable given a value): the slot is then bound to the constant.
  */
 public final class PatternScan extends Operator {
     private static final int CHECK_EVERY = 1024;
@@ -66,7 +67,7 @@ public final class PatternScan extends Operator {
         }
         long[] pattern = constants.clone();
         for (int i = 0; i < 4; i++) {
-            if (slots[i] >= 0 && input[slots[i]] != TermIds.NULL) {
+            if (slots[i] >= 0 && constants[i] == TermIds.NULL && input[slots[i]] != TermIds.NULL) {
                 pattern[i] = input[slots[i]];
             }
         }

@@ -361,6 +361,11 @@ public final class PlanCompiler {
                 long id = source.lookup(value);
                 constants[i] = id;
                 nothing |= id == TermIds.NULL;
+                if (!v.isConstant()) {
+                    // a named variable given a value (query bindings, sameTerm rewriting) is still bound in results
+                    slots[i] = vars.slot(v.getName());
+                    label.append('?').append(v.getName()).append('=');
+                }
                 label.append(shortText(value));
             } else {
                 slots[i] = vars.slot(v.getName());

@@ -44,6 +44,7 @@ public class BasaltStoreConfig extends BaseSailConfig {
     private int valueCacheSize = -1;
     private int valueIdCacheSize = -1;
     private boolean durable = true;
+    private boolean nativeEvaluation = true;
 
     public BasaltStoreConfig() {
         super(BasaltStoreFactory.SAIL_TYPE);
@@ -120,6 +121,15 @@ public class BasaltStoreConfig extends BaseSailConfig {
 
     public void setDurable(boolean durable) {
         this.durable = durable;
+    }
+
+    /** True if queries run on Basalt's native engine where it supports them (see docs/optimizer.md). */
+    public boolean isNativeEvaluation() {
+        return nativeEvaluation;
+    }
+
+    public void setNativeEvaluation(boolean nativeEvaluation) {
+        this.nativeEvaluation = nativeEvaluation;
     }
 
     /** Parses an index list such as "spoc, posc": at least one, no duplicates. */
@@ -204,6 +214,7 @@ public class BasaltStoreConfig extends BaseSailConfig {
             m.add(node, BasaltStoreSchema.VALUE_ID_CACHE_SIZE, vf.createLiteral(valueIdCacheSize));
         }
         m.add(node, BasaltStoreSchema.DURABLE, vf.createLiteral(durable));
+        m.add(node, BasaltStoreSchema.NATIVE_EVALUATION, vf.createLiteral(nativeEvaluation));
         return node;
     }
 
@@ -241,6 +252,14 @@ public class BasaltStoreConfig extends BaseSailConfig {
                 throw new SailConfigException(BasaltStoreSchema.DURABLE + " must be true or false, found '" + b + "'");
             }
             durable = Boolean.parseBoolean(b);
+        });
+        literal(m, node, BasaltStoreSchema.NATIVE_EVALUATION, l -> {
+            String b = l.getLabel().trim();
+            if (!b.equals("true") && !b.equals("false")) {
+                throw new SailConfigException(BasaltStoreSchema.NATIVE_EVALUATION + " must be true or false, found '"
+                        + b + "'");
+            }
+            nativeEvaluation = Boolean.parseBoolean(b);
         });
     }
 

@@ -26,6 +26,8 @@ public final class BasaltStoreSchema {
     public static final IRI VALUE_ID_CACHE_SIZE = iri("valueIdCacheSize");
     /** Force data to the device at every commit (default true). */
     public static final IRI DURABLE = iri("durable");
+    /** Evaluate queries with Basalt's own engine where it can (default true); false = RDF4J's evaluator only. */
+    public static final IRI NATIVE_EVALUATION = iri("nativeEvaluation");
 
     private BasaltStoreSchema() {
     }
