@@ -1,0 +1,19 @@
+package dev.basalt.compliance;
+
+import java.io.File;
+
+import org.eclipse.rdf4j.repository.Repository;
+import org.eclipse.rdf4j.testsuite.query.parser.sparql.manifest.SPARQL10QueryComplianceTest;
+import org.junit.jupiter.api.io.TempDir;
+
+/** RDF4J's {@code SPARQL10QueryComplianceTest}: the W3C SPARQL 1.0 query tests. */
+class BasaltSPARQL10QueryComplianceTest extends SPARQL10QueryComplianceTest {
+
+    @TempDir
+    File stores;
+
+    @Override
+    protected Repository newRepository() {
+        return BasaltSails.newDatasetRepository(stores);
+    }
+}

@@ -1,0 +1,19 @@
+package dev.basalt.compliance;
+
+import java.io.File;
+
+import org.eclipse.rdf4j.repository.Repository;
+import org.eclipse.rdf4j.testsuite.repository.SparqlAggregatesTest;
+import org.junit.jupiter.api.io.TempDir;
+
+/** RDF4J's {@code SparqlAggregatesTest}. */
+class BasaltSparqlAggregatesTest extends SparqlAggregatesTest {
+
+    @TempDir
+    File stores;
+
+    @Override
+    protected Repository newRepository() {
+        return BasaltSails.newRepository(stores);
+    }
+}

@@ -1,0 +1,19 @@
+package dev.basalt.compliance;
+
+import java.io.File;
+
+import org.eclipse.rdf4j.repository.Repository;
+import org.eclipse.rdf4j.testsuite.repository.SparqlRegexTest;
+import org.junit.jupiter.api.io.TempDir;
+
+/** RDF4J's {@code SparqlRegexTest}. */
+class BasaltSparqlRegexTest extends SparqlRegexTest {
+
+    @TempDir
+    File stores;
+
+    @Override
+    protected Repository newRepository() {
+        return BasaltSails.newRepository(stores);
+    }
+}
