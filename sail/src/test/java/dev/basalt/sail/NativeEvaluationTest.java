@@ -130,7 +130,6 @@ class NativeEvaluationTest {
                 "SELECT DISTINCT ?s ?g WHERE { GRAPH ?g { ?s ?p ?o } }",
                 "ASK { ?s ex:p1 ?x . ?x ex:p2 ?y }",
                 "SELECT * WHERE { ?s ex:p1 ?o OPTIONAL { ?o ex:p2 ?z FILTER(?z > 3) } }",
-                "SELECT * WHERE { ?s ex:p1 ?o OPTIONAL { ?o ex:p2 ?z FILTER(?s != ?z) } }",
                 "SELECT * WHERE { ?s ex:p1 ?o MINUS { ?o ex:p2 ?z } }",
                 "SELECT * WHERE { ?s ex:p1 ?o FILTER NOT EXISTS { ?o ex:p2 ?z } }",
                 "SELECT ?s (COUNT(*) AS ?n) WHERE { ?s ?p ?o } GROUP BY ?s",
@@ -144,6 +143,19 @@ class NativeEvaluationTest {
         List<String> expected = run(memory, query);
         List<String> actual = run(basalt, query);
         assertEquals(expected, actual, query);
+    }
+
+    /**
+     * An OPTIONAL whose filter uses a variable of the outer group. SPARQL's LeftJoin keeps a left row
+     * when no right row joins with it under the condition; MemoryStore 5.0.3 drops some such rows,
+     * so the reference here is the same answer written without a filter inside OPTIONAL.
+     */
+    @Test
+    void optionalFilterOnOuterVariableFollowsTheSpec() {
+        String optional = "SELECT ?s ?o ?z WHERE { ?s ex:p1 ?o OPTIONAL { ?o ex:p2 ?z FILTER(?s != ?z) } }";
+        String spelledOut = "SELECT ?s ?o ?z WHERE { { ?s ex:p1 ?o . ?o ex:p2 ?z FILTER(?s != ?z) } UNION "
+                + "{ ?s ex:p1 ?o FILTER NOT EXISTS { ?o ex:p2 ?z2 FILTER(?s != ?z2) } } }";
+        assertEquals(run(memory, spelledOut), run(basalt, optional));
     }
 
     @Test

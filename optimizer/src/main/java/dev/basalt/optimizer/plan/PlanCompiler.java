@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Set;
 
 import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.model.vocabulary.RDF4J;
+import org.eclipse.rdf4j.model.vocabulary.SESAME;
 import org.eclipse.rdf4j.query.algebra.Distinct;
 import org.eclipse.rdf4j.query.algebra.EmptySet;
 import org.eclipse.rdf4j.query.algebra.Filter;
@@ -345,6 +347,7 @@ public final class PlanCompiler {
         long[] constants = new long[4];
         int[] slots = { -1, -1, -1, -1 };
         boolean nothing = false;
+        boolean namedOnly = sp.getScope() == StatementPattern.Scope.NAMED_CONTEXTS;
         StringBuilder label = new StringBuilder();
         for (int i = 0; i < 4; i++) {
             Var v = positions[i];
@@ -358,7 +361,10 @@ public final class PlanCompiler {
             }
             if (v.hasValue()) {
                 Value value = v.getValue();
-                long id = source.lookup(value);
+                boolean nil = i == 3 && (RDF4J.NIL.equals(value) || SESAME.NIL.equals(value));
+                // GRAPH rdf4j:nil (or sesame:nil) is RDF4J's name for the default graph
+                long id = nil ? TermIds.DEFAULT_GRAPH : source.lookup(value);
+                namedOnly &= !nil;
                 constants[i] = id;
                 nothing |= id == TermIds.NULL;
                 if (!v.isConstant()) {
@@ -372,7 +378,7 @@ public final class PlanCompiler {
                 label.append('?').append(v.getName());
             }
         }
-        return new PatternScan(constants, slots, sp.getScope() == StatementPattern.Scope.NAMED_CONTEXTS, nothing,
+        return new PatternScan(constants, slots, namedOnly, nothing,
                 label.toString());
     }
 

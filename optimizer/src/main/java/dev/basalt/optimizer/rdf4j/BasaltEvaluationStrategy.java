@@ -3,7 +3,9 @@ package dev.basalt.optimizer.rdf4j;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.eclipse.rdf4j.common.iteration.CloseableIteration;
 import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.Dataset;
 import org.eclipse.rdf4j.query.algebra.TupleExpr;
 import org.eclipse.rdf4j.query.algebra.evaluation.QueryEvaluationStep;
@@ -74,6 +76,16 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
         return super.precompile(expr, context);
     }
 
+    /** RDF4J's older entry point, still used by some of its operators (paths, EXISTS). */
+    @Override
+    public CloseableIteration<BindingSet> evaluate(TupleExpr expr, BindingSet bindings) {
+        if (expr instanceof BasaltPlanNode node) {
+            return node.step(this, new QueryEvaluationContext.Minimal(dataset, tripleSource.getValueFactory(),
+                    tripleSource.getComparator())).evaluate(bindings);
+        }
+        return super.evaluate(expr, bindings);
+    }
+
     QueryEvaluationStep precompileWithRdf4j(TupleExpr expr, QueryEvaluationContext context) {
         return super.precompile(expr, context);
     }
@@ -82,7 +94,13 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
         return expr -> {
             QueryEvaluationContext context = new QueryEvaluationContext.Minimal(dataset,
                     tripleSource.getValueFactory(), tripleSource.getComparator());
-            QueryValueEvaluationStep step = precompile(expr, context);
+            QueryValueEvaluationStep step;
+            try {
+                step = precompile(expr, context);
+            } catch (ValueExprEvaluationException e) {
+                // RDF4J folds constant operands while compiling: a constant condition in error is false
+                return bindings -> false;
+            }
             return bindings -> {
                 try {
                     Value v = step.evaluate(bindings);

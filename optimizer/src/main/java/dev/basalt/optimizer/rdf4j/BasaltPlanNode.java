@@ -9,7 +9,6 @@ import java.util.Set;
 import org.eclipse.rdf4j.common.iteration.CloseableIteration;
 import org.eclipse.rdf4j.common.iteration.LookAheadIteration;
 import org.eclipse.rdf4j.model.Value;
-import org.eclipse.rdf4j.query.Binding;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.algebra.AbstractQueryModelNode;
 import org.eclipse.rdf4j.query.algebra.QueryModelNode;
@@ -100,12 +99,16 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
             if (plan.isProjected() && bindings.size() > 0) {
                 reason = "incoming bindings under a projection";
             }
-            for (Binding b : bindings) {
-                int slot = plan.vars().find(b.getName());
-                if (reason == null && slot >= 0) {
-                    long id = source.lookup(b.getValue());
+            for (String name : bindings.getBindingNames()) {
+                Value value = bindings.getValue(name);
+                int slot = plan.vars().find(name);
+                if (reason == null && slot >= 0 && value == null) {
+                    // a name without a value (an expression error upstream): RDF4J's own handling applies
+                    reason = "incoming binding without a value: " + name;
+                } else if (reason == null && slot >= 0) {
+                    long id = source.lookup(value);
                     if (id == TermIds.NULL) {
-                        reason = "incoming value unknown to the store: " + b.getValue();
+                        reason = "incoming value unknown to the store: " + value;
                     }
                     input[slot] = id;
                 }
@@ -113,7 +116,10 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
             if (reason != null) {
                 strategy.stats().runtimeFallback(reason);
                 if (fallback[0] == null) {
-                    fallback[0] = strategy.precompileWithRdf4j(original.clone(), context);
+                    TupleExpr copy = original.clone();
+                    // RDF4J reads the position in the tree (e.g. whether a projection is the outermost)
+                    copy.setParentNode(this);
+                    fallback[0] = strategy.precompileWithRdf4j(copy, context);
                 }
                 return fallback[0].evaluate(bindings);
             }
@@ -166,7 +172,15 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
             Value[] values = source.resolve(ids);
             n = 0;
             for (int i = 0; i < batch.size(); i++) {
-                QueryBindingSet bs = plan.isProjected() ? new QueryBindingSet(slots.length) : new QueryBindingSet(parent);
+                QueryBindingSet bs = new QueryBindingSet(slots.length + (plan.isProjected() ? 0 : parent.size()));
+                if (!plan.isProjected()) {
+                    for (String name : parent.getBindingNames()) {
+                        Value v = parent.getValue(name);
+                        if (v != null) {
+                            bs.setBinding(name, v);
+                        }
+                    }
+                }
                 for (int j = 0; j < slots.length; j++) {
                     Value v = values[n++];
                     if (v != null) {

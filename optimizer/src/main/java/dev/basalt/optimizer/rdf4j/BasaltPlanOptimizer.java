@@ -5,9 +5,11 @@ import java.util.List;
 
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.Dataset;
+import org.eclipse.rdf4j.query.algebra.ArbitraryLengthPath;
 import org.eclipse.rdf4j.query.algebra.QueryModelNode;
 import org.eclipse.rdf4j.query.algebra.QueryRoot;
 import org.eclipse.rdf4j.query.algebra.TupleExpr;
+import org.eclipse.rdf4j.query.algebra.ZeroLengthPath;
 import org.eclipse.rdf4j.query.algebra.evaluation.QueryOptimizer;
 import org.eclipse.rdf4j.query.algebra.helpers.AbstractQueryModelVisitor;
 
@@ -50,6 +52,10 @@ final class BasaltPlanOptimizer implements QueryOptimizer {
                     stats.fallback(node.getClass().getSimpleName(), u.getMessage());
                 }
             }
+        }
+        if (node instanceof ArbitraryLengthPath || node instanceof ZeroLengthPath) {
+            // RDF4J's path operators rename and re-bind their inner pattern's variables per step; left whole to RDF4J
+            return;
         }
         for (TupleExpr child : tupleChildren(node)) {
             replace(child);

@@ -21,6 +21,7 @@ public final class NativeQueryStats {
 
     public void planCompiled() {
         plans.increment();
+        LOG.debug("Basalt plan compiled");
     }
 
     /** RDF4J evaluates a node of this type (or the whole query, for a reason such as "Transaction"). */
