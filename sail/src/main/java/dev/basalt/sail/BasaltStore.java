@@ -26,6 +26,7 @@ import org.eclipse.rdf4j.sail.helpers.AbstractNotifyingSail;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.basalt.optimizer.rdf4j.NativeQueryStats;
 import dev.basalt.sail.config.BasaltStoreConfig;
 import dev.basalt.sail.spill.OverflowModelFactory;
 import dev.basalt.store.Snapshot;
@@ -65,6 +66,7 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
     private EvaluationStrategyFactory evaluationStrategyFactory;
     private FederatedServiceResolver serviceResolver;
     private SPARQLServiceResolver ownServiceResolver;
+    private final NativeQueries nativeQueries;
 
     public BasaltStore() {
         this(new BasaltStoreConfig());
@@ -81,6 +83,7 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
 
     public BasaltStore(BasaltStoreConfig config) {
         this.config = config;
+        this.nativeQueries = new NativeQueries(config.isNativeEvaluation());
         setSupportedIsolationLevels(IsolationLevels.NONE, IsolationLevels.READ_COMMITTED,
                 IsolationLevels.SNAPSHOT_READ, IsolationLevels.SNAPSHOT, IsolationLevels.SERIALIZABLE);
         setDefaultIsolationLevel(IsolationLevels.SNAPSHOT_READ);
@@ -258,6 +261,18 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
     public List<CommitPoint> getRetainedCommits() {
         ensureInitialized();
         return backing.store().retainedCommits();
+    }
+
+    /**
+     * Counters of the native query engine: plans compiled and, per algebra node type or reason,
+     * how often RDF4J's evaluator took over (see docs/optimizer.md).
+     */
+    public NativeQueryStats getNativeQueryStats() {
+        return nativeQueries.stats();
+    }
+
+    NativeQueries nativeQueries() {
+        return nativeQueries;
     }
 
     /** Dictionary term counts (IRIs, literals, blank nodes, triple terms) of the newest commit point. */

@@ -1,9 +1,15 @@
 package dev.basalt.sail;
 
 import org.eclipse.rdf4j.common.transaction.IsolationLevels;
+import org.eclipse.rdf4j.common.iteration.CloseableIteration;
 import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.Resource;
 import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.query.BindingSet;
+import org.eclipse.rdf4j.query.Dataset;
+import org.eclipse.rdf4j.query.algebra.TupleExpr;
+import org.eclipse.rdf4j.query.algebra.evaluation.EvaluationStrategy;
+import org.eclipse.rdf4j.query.algebra.evaluation.TripleSource;
 import org.eclipse.rdf4j.sail.SailException;
 import org.eclipse.rdf4j.sail.SailReadOnlyException;
 import org.eclipse.rdf4j.sail.base.SailSourceConnection;
@@ -33,6 +39,8 @@ public class BasaltStoreConnection extends SailSourceConnection {
     private volatile DefaultSailChangedEvent changes;
     /** Spill stores of the open transaction's private change sets, deleted at once on rollback. */
     private volatile SpillOwner spills = new SpillOwner();
+    /** The native query session of the evaluation under way in this thread (see {@link NativeQueries}). */
+    private final ThreadLocal<NativeQueries.Session> nativeSession = new ThreadLocal<>();
 
     BasaltStoreConnection(BasaltStore sail, SailStore store, BasaltSailStore backing, PastSailStore past) {
         super(sail, store, sail.getEvaluationStrategyFactory());
@@ -50,6 +58,33 @@ public class BasaltStoreConnection extends SailSourceConnection {
     /** The commit counter a read-as-of connection reads, or -1 for a normal connection. */
     public long getAsOfCommit() {
         return past == null ? -1 : past.view().commitCounter();
+    }
+
+    /** The one hook of native evaluation: a Basalt strategy for queries {@link NativeQueries} accepts. */
+    @Override
+    protected CloseableIteration<? extends BindingSet> evaluateInternal(TupleExpr tupleExpr, Dataset dataset,
+            BindingSet bindings, boolean includeInferred) throws SailException {
+        NativeQueries.Session session = basalt.nativeQueries().open(basalt, past != null ? past.reads() : backing.latest(),
+                past != null, dataset, includeInferred, isActive());
+        if (session == null) {
+            return super.evaluateInternal(tupleExpr, dataset, bindings, includeInferred);
+        }
+        nativeSession.set(session);
+        try {
+            return session.attach(super.evaluateInternal(tupleExpr, dataset, bindings, includeInferred));
+        } catch (RuntimeException | Error e) {
+            session.close();
+            throw e;
+        } finally {
+            nativeSession.remove();
+        }
+    }
+
+    @Override
+    protected EvaluationStrategy getEvaluationStrategy(Dataset dataset, TripleSource tripleSource) {
+        EvaluationStrategy rdf4j = super.getEvaluationStrategy(dataset, tripleSource);
+        NativeQueries.Session session = nativeSession.get();
+        return session == null ? rdf4j : session.strategy(rdf4j, dataset, tripleSource);
     }
 
     @Override

@@ -23,6 +23,10 @@ final class PastSailStore implements SailStore {
         this.inferred = new BasaltSailSource(reads, null, StatementSet.INFERRED, vf);
     }
 
+    ReadSource reads() {
+        return reads;
+    }
+
     ReadView view() {
         return reads.view();
     }

@@ -46,6 +46,7 @@ public class BasaltStoreConfig extends BaseSailConfig {
     private int valueIdCacheSize = -1;
     private boolean durable = true;
     private int spillThreshold = -1;
+    private boolean nativeEvaluation = true;
 
     public BasaltStoreConfig() {
         super(BasaltStoreFactory.SAIL_TYPE);
@@ -134,6 +135,15 @@ public class BasaltStoreConfig extends BaseSailConfig {
 
     public void setSpillThreshold(int spillThreshold) {
         this.spillThreshold = spillThreshold;
+    }
+
+    /** True if queries run on Basalt's native engine where it supports them (see docs/optimizer.md). */
+    public boolean isNativeEvaluation() {
+        return nativeEvaluation;
+    }
+
+    public void setNativeEvaluation(boolean nativeEvaluation) {
+        this.nativeEvaluation = nativeEvaluation;
     }
 
     /** Parses an index list such as "spoc, posc": at least one, no duplicates. */
@@ -229,6 +239,7 @@ public class BasaltStoreConfig extends BaseSailConfig {
         if (spillThreshold > 0) {
             m.add(node, BasaltStoreSchema.SPILL_THRESHOLD, vf.createLiteral(spillThreshold));
         }
+        m.add(node, BasaltStoreSchema.NATIVE_EVALUATION, vf.createLiteral(nativeEvaluation));
         return node;
     }
 
@@ -268,6 +279,14 @@ public class BasaltStoreConfig extends BaseSailConfig {
                 throw new SailConfigException(BasaltStoreSchema.DURABLE + " must be true or false, found '" + b + "'");
             }
             durable = Boolean.parseBoolean(b);
+        });
+        literal(m, node, BasaltStoreSchema.NATIVE_EVALUATION, l -> {
+            String b = l.getLabel().trim();
+            if (!b.equals("true") && !b.equals("false")) {
+                throw new SailConfigException(BasaltStoreSchema.NATIVE_EVALUATION + " must be true or false, found '"
+                        + b + "'");
+            }
+            nativeEvaluation = Boolean.parseBoolean(b);
         });
     }
 

@@ -1,0 +1,48 @@
+package dev.basalt.optimizer.access;
+
+import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.model.ValueFactory;
+
+/**
+ * Everything the query engine reads of a store: one consistent state (a snapshot) seen as quads
+ * of 64-bit term ids (layout in {@link dev.basalt.store.lexicon.TermIds}). A pattern is four ids
+ * in S, P, O, C positions with {@link dev.basalt.store.lexicon.TermIds#NULL} (0) for "any"; the
+ * default graph is the context id {@link dev.basalt.store.lexicon.TermIds#DEFAULT_GRAPH}.
+ *
+ * <p>Contract, shared by the store-backed implementation (sail module, over a snapshot and both
+ * statement sets) and the in-memory twin of the tests:
+ * <ul>
+ * <li>{@link #scan} yields each matching quad once (a statement is in at most one set);
+ * <li>{@link #count} is the exact number of quads {@link #scan} would yield;
+ * <li>{@link #sample} returns up to {@code k} matching quads spread over the match range (all of
+ * them if there are at most {@code k}), deterministically;
+ * <li>{@link #lookup} of a value the state does not know returns 0, so a pattern holding it
+ * matches nothing; inline literals (see {@code InlineValues}) always have an id;
+ * <li>{@link #resolve} maps ids back to values, null for 0 and the default graph.
+ * </ul>
+ * A source is used by one query evaluation at a time and need not be thread-safe.
+ */
+public interface QuadSource {
+
+    /** Cursor over matching quads; {@link #next} fills {@code quad} (S, P, O, C) and returns false at the end. */
+    interface Scan extends AutoCloseable {
+        boolean next(long[] quad);
+
+        @Override
+        void close();
+    }
+
+    Scan scan(long[] pattern);
+
+    long count(long[] pattern);
+
+    /** Up to {@code k} matching quads, spread evenly over the matches. */
+    long[][] sample(long[] pattern, int k);
+
+    long lookup(Value value);
+
+    /** Values of many ids at once (index-aligned); null for 0 and the default graph. */
+    Value[] resolve(long[] ids);
+
+    ValueFactory valueFactory();
+}

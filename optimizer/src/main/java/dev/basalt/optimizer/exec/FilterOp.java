@@ -1,0 +1,68 @@
+package dev.basalt.optimizer.exec;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Keeps the rows a condition holds for. Rows are pulled in batches so a condition that needs RDF
+ * values materializes a whole batch at once ({@link RowFilter#prefetch}).
+ */
+public final class FilterOp extends Operator {
+    private static final int BATCH = 64;
+    private final Operator input;
+    private final RowFilter condition;
+
+    public FilterOp(Operator input, RowFilter condition) {
+        this.input = input;
+        this.condition = condition;
+    }
+
+    @Override
+    public List<Operator> children() {
+        return List.of(input);
+    }
+
+    @Override
+    public String describe() {
+        return "Filter " + condition.describe();
+    }
+
+    @Override
+    protected RowCursor doOpen(long[] row, ExecContext ctx) {
+        RowCursor in = input.open(row, ctx);
+        return new RowCursor() {
+            final List<long[]> batch = new ArrayList<>(BATCH);
+            int pos;
+            boolean done;
+
+            @Override
+            public long[] next() {
+                while (true) {
+                    while (pos < batch.size()) {
+                        long[] r = batch.get(pos++);
+                        if (condition.test(r, ctx)) {
+                            return r;
+                        }
+                    }
+                    if (done) {
+                        return null;
+                    }
+                    batch.clear();
+                    pos = 0;
+                    long[] r;
+                    while (batch.size() < BATCH && (r = in.next()) != null) {
+                        batch.add(r);
+                    }
+                    done = batch.size() < BATCH;
+                    ctx.checkCancelled();
+                    condition.prefetch(batch, ctx);
+                }
+            }
+
+            @Override
+            public void close() {
+                in.close();
+            }
+        };
+    }
+}

@@ -1,0 +1,71 @@
+package dev.basalt.optimizer.exec;
+
+import java.util.List;
+
+/**
+ * Index nested-loop join: for each row of the left input, scans the right pattern with the row's
+ * bindings substituted into its key (see {@link PatternScan}). Pipelined: no row is held beyond
+ * the current one, so LIMIT stops it early and memory stays constant.
+ */
+public final class PipelineJoin extends Operator {
+    private final Operator left;
+    private final PatternScan right;
+
+    public PipelineJoin(Operator left, PatternScan right) {
+        this.left = left;
+        this.right = right;
+    }
+
+    public Operator left() {
+        return left;
+    }
+
+    public PatternScan right() {
+        return right;
+    }
+
+    @Override
+    public List<Operator> children() {
+        return List.of(left, right);
+    }
+
+    @Override
+    public String describe() {
+        return "PipelineJoin";
+    }
+
+    @Override
+    protected RowCursor doOpen(long[] input, ExecContext ctx) {
+        RowCursor outer = left.open(input, ctx);
+        return new RowCursor() {
+            RowCursor inner;
+
+            @Override
+            public long[] next() {
+                while (true) {
+                    if (inner != null) {
+                        long[] r = inner.next();
+                        if (r != null) {
+                            return r;
+                        }
+                        inner.close();
+                        inner = null;
+                    }
+                    long[] l = outer.next();
+                    if (l == null) {
+                        return null;
+                    }
+                    inner = right.open(l, ctx);
+                }
+            }
+
+            @Override
+            public void close() {
+                if (inner != null) {
+                    inner.close();
+                }
+                outer.close();
+            }
+        };
+    }
+}

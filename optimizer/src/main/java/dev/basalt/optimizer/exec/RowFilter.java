@@ -1,0 +1,15 @@
+package dev.basalt.optimizer.exec;
+
+import java.util.List;
+
+/** A FILTER condition (or a LeftJoin condition) over rows; true keeps the row. */
+public interface RowFilter {
+    boolean test(long[] row, ExecContext ctx);
+
+    /** Called with a batch of rows before they are tested, so a filter can materialize their values at once. */
+    default void prefetch(List<long[]> rows, ExecContext ctx) {
+    }
+
+    /** The condition as SPARQL-like text, for EXPLAIN. */
+    String describe();
+}

@@ -1,0 +1,461 @@
+package dev.basalt.optimizer.plan;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.model.vocabulary.RDF4J;
+import org.eclipse.rdf4j.model.vocabulary.SESAME;
+import org.eclipse.rdf4j.query.algebra.Distinct;
+import org.eclipse.rdf4j.query.algebra.EmptySet;
+import org.eclipse.rdf4j.query.algebra.Filter;
+import org.eclipse.rdf4j.query.algebra.Join;
+import org.eclipse.rdf4j.query.algebra.LeftJoin;
+import org.eclipse.rdf4j.query.algebra.Projection;
+import org.eclipse.rdf4j.query.algebra.ProjectionElem;
+import org.eclipse.rdf4j.query.algebra.QueryModelNode;
+import org.eclipse.rdf4j.query.algebra.Reduced;
+import org.eclipse.rdf4j.query.algebra.SingletonSet;
+import org.eclipse.rdf4j.query.algebra.Slice;
+import org.eclipse.rdf4j.query.algebra.StatementPattern;
+import org.eclipse.rdf4j.query.algebra.TupleExpr;
+import org.eclipse.rdf4j.query.algebra.Union;
+import org.eclipse.rdf4j.query.algebra.ValueExpr;
+import org.eclipse.rdf4j.query.algebra.Var;
+import org.eclipse.rdf4j.query.algebra.helpers.AbstractQueryModelVisitor;
+
+import dev.basalt.optimizer.access.QuadSource;
+import dev.basalt.optimizer.exec.ConstantOp;
+import dev.basalt.optimizer.exec.CorrelatedLeftJoin;
+import dev.basalt.optimizer.exec.DistinctOp;
+import dev.basalt.optimizer.exec.FilterOp;
+import dev.basalt.optimizer.exec.HashJoin;
+import dev.basalt.optimizer.exec.Operator;
+import dev.basalt.optimizer.exec.PatternScan;
+import dev.basalt.optimizer.exec.PipelineJoin;
+import dev.basalt.optimizer.exec.RowFilter;
+import dev.basalt.optimizer.exec.SliceOp;
+import dev.basalt.optimizer.exec.UnionOp;
+import dev.basalt.store.lexicon.TermIds;
+
+/**
+ * Compiles an RDF4J algebra subtree into a Basalt plan over ids, or says which node it cannot
+ * compile ({@link Unsupported}). Supported: statement patterns (default graph = all graphs, as
+ * RDF4J without a dataset; {@code GRAPH} = named graphs), joins, filters, OPTIONAL (LeftJoin),
+ * UNION, the empty group and set, and at the root SELECT's projection, DISTINCT/REDUCED and
+ * LIMIT/OFFSET.
+ *
+ * <p><b>Join groups.</b> Nested joins are flattened into one group of operands; a filter whose
+ * variables its argument always binds joins the group's filter list (it commutes with the inner
+ * joins). Operands are ordered greedily: first the smallest (exact range count of a pattern with
+ * its constants), then repeatedly the cheapest operand connected to a variable already bound
+ * (pattern fan-out estimated by {@link CardinalityEstimator}), a disconnected one only when none is
+ * connected. Patterns join by index lookups ({@link PipelineJoin}); other operands (UNION,
+ * OPTIONAL groups, filtered sub-groups) are evaluated on their own and hash-joined. Each filter is
+ * placed right after the operand that binds the last of its variables.
+ */
+public final class PlanCompiler {
+    /** A node the compiler does not support; {@code node} is null when nothing is worth compiling. */
+    public static final class Unsupported extends Exception {
+        private final transient QueryModelNode node;
+
+        Unsupported(QueryModelNode node, String reason) {
+            super(reason, null, false, false);
+            this.node = node;
+        }
+
+        public QueryModelNode node() {
+            return node;
+        }
+    }
+
+    private final QuadSource source;
+    private final ValueConditions values;
+    private final CardinalityEstimator estimator;
+    private final VarTable vars = new VarTable();
+
+    public PlanCompiler(QuadSource source, ValueConditions values) {
+        this.source = source;
+        this.values = values;
+        this.estimator = new CardinalityEstimator(source);
+    }
+
+    /** Compiles a subtree that is to be replaced by one Basalt plan. */
+    public CompiledPlan compileRoot(TupleExpr root) throws Unsupported {
+        TupleExpr e = root;
+        Slice slice = null;
+        TupleExpr distinct = null;
+        Projection projection = null;
+        if (e instanceof Slice s) {
+            slice = s;
+            e = s.getArg();
+        }
+        if (e instanceof Distinct || e instanceof Reduced) {
+            distinct = e;
+            e = ((org.eclipse.rdf4j.query.algebra.UnaryTupleOperator) e).getArg();
+        }
+        if (e instanceof Projection p) {
+            projection = p;
+            e = p.getArg();
+        }
+        if (!containsPattern(e)) {
+            throw new Unsupported(null, "no statement pattern");
+        }
+        Operator op = compile(e);
+        List<String> names = new ArrayList<>();
+        List<Integer> slots = new ArrayList<>();
+        if (projection != null) {
+            for (ProjectionElem pe : projection.getProjectionElemList().getElements()) {
+                int slot = vars.find(pe.getName());
+                if (slot >= 0) {
+                    names.add(pe.getProjectionAlias().orElse(pe.getName()));
+                    slots.add(slot);
+                }
+            }
+        } else {
+            for (String n : e.getBindingNames()) {
+                int slot = vars.find(n);
+                if (slot >= 0) {
+                    names.add(n);
+                    slots.add(slot);
+                }
+            }
+        }
+        int[] out = slots.stream().mapToInt(Integer::intValue).toArray();
+        if (distinct != null) {
+            double est = op.estimate();
+            op = new DistinctOp(op, out, distinct instanceof Reduced);
+            op.setEstimate(est);
+        }
+        if (slice != null) {
+            double est = op.estimate();
+            op = new SliceOp(op, slice.hasOffset() ? slice.getOffset() : 0, slice.hasLimit() ? slice.getLimit() : -1);
+            op.setEstimate(slice.hasLimit() ? Math.min(est, slice.getLimit()) : est);
+        }
+        return new CompiledPlan(op, vars, names, out, projection != null);
+    }
+
+    Operator compile(TupleExpr e) throws Unsupported {
+        if (e instanceof StatementPattern || e instanceof Join || e instanceof Filter) {
+            return compileGroup(e, Set.of());
+        }
+        if (e instanceof LeftJoin lj) {
+            return compileLeftJoin(lj);
+        }
+        if (e instanceof Union u) {
+            Operator l = compile(u.getLeftArg());
+            Operator r = compile(u.getRightArg());
+            Operator op = new UnionOp(l, r);
+            op.setEstimate(l.estimate() + r.estimate());
+            return op;
+        }
+        if (e instanceof SingletonSet || e instanceof EmptySet) {
+            Operator op = new ConstantOp(e instanceof SingletonSet);
+            op.setEstimate(e instanceof SingletonSet ? 1 : 0);
+            return op;
+        }
+        throw new Unsupported(e, e.getClass().getSimpleName() + " is not compiled by Basalt yet");
+    }
+
+    private Operator compileLeftJoin(LeftJoin lj) throws Unsupported {
+        Operator left = compile(lj.getLeftArg());
+        RowFilter condition = lj.hasCondition() ? condition(lj.getCondition(), lj) : null;
+        TupleExpr rightArg = lj.getRightArg();
+        Operator op;
+        if (correlatable(rightArg)) {
+            Operator right = compileGroup(rightArg, slots(lj.getLeftArg().getAssuredBindingNames()));
+            op = new CorrelatedLeftJoin(left, right, condition);
+            op.setEstimate(left.estimate() * Math.max(1, right.estimate()));
+        } else {
+            Operator right = compile(rightArg);
+            Set<Integer> keys = slots(lj.getLeftArg().getAssuredBindingNames());
+            keys.retainAll(slots(rightArg.getAssuredBindingNames()));
+            Set<Integer> shared = slots(lj.getLeftArg().getBindingNames());
+            shared.retainAll(slots(rightArg.getBindingNames()));
+            op = new HashJoin(left, right, toArray(keys), toArray(shared), true, condition);
+            op.setEstimate(left.estimate());
+        }
+        return op;
+    }
+
+    /** A right side that may be evaluated per left row: patterns, joins and self-contained filters. */
+    private boolean correlatable(TupleExpr e) {
+        if (e instanceof StatementPattern) {
+            return true;
+        }
+        if (e instanceof Join j) {
+            return correlatable(j.getLeftArg()) && correlatable(j.getRightArg());
+        }
+        if (e instanceof Filter f) {
+            return pullable(f) && correlatable(f.getArg());
+        }
+        return false;
+    }
+
+    private static final class Atom {
+        final PatternScan scan;
+        final Operator op;
+        final Set<Integer> assured;
+        final Set<Integer> mentioned;
+
+        Atom(PatternScan scan, Operator op, Set<Integer> assured, Set<Integer> mentioned) {
+            this.scan = scan;
+            this.op = op;
+            this.assured = assured;
+            this.mentioned = mentioned;
+        }
+    }
+
+    private static final class PendingFilter {
+        final RowFilter filter;
+        final Set<Integer> slots;
+
+        PendingFilter(RowFilter filter, Set<Integer> slots) {
+            this.filter = filter;
+            this.slots = slots;
+        }
+    }
+
+    private Operator compileGroup(TupleExpr e, Set<Integer> preBound) throws Unsupported {
+        List<Atom> atoms = new ArrayList<>();
+        List<PendingFilter> filters = new ArrayList<>();
+        flatten(e, atoms, filters);
+        List<Atom> order = order(atoms, preBound);
+
+        Operator cur = null;
+        double rows = 1;
+        Set<Integer> certain = new HashSet<>(preBound);
+        Set<Integer> mentioned = new HashSet<>(preBound);
+        for (Atom a : order) {
+            if (a.scan != null) {
+                double fanout = estimator.estimate(a.scan, certain);
+                a.scan.setEstimate(fanout);
+                rows *= fanout;
+                cur = cur == null ? a.scan : new PipelineJoin(cur, a.scan);
+            } else if (cur == null) {
+                cur = a.op;
+                rows = a.op.estimate();
+            } else {
+                Set<Integer> keys = new HashSet<>(certain);
+                keys.retainAll(a.assured);
+                Set<Integer> shared = new HashSet<>(mentioned);
+                shared.retainAll(a.mentioned);
+                cur = new HashJoin(cur, a.op, toArray(keys), toArray(shared), false, null);
+                rows = keys.isEmpty() ? rows * a.op.estimate() : Math.max(rows, a.op.estimate());
+            }
+            cur.setEstimate(rows);
+            certain.addAll(a.assured);
+            mentioned.addAll(a.mentioned);
+            for (var it = filters.iterator(); it.hasNext();) {
+                PendingFilter f = it.next();
+                if (certain.containsAll(f.slots)) {
+                    it.remove();
+                    cur = new FilterOp(cur, f.filter);
+                    rows *= 0.5;
+                    cur.setEstimate(rows);
+                }
+            }
+        }
+        for (PendingFilter f : filters) {
+            cur = new FilterOp(cur, f.filter);
+            rows *= 0.5;
+            cur.setEstimate(rows);
+        }
+        return cur;
+    }
+
+    private void flatten(TupleExpr e, List<Atom> atoms, List<PendingFilter> filters) throws Unsupported {
+        if (e instanceof Join j) {
+            flatten(j.getLeftArg(), atoms, filters);
+            flatten(j.getRightArg(), atoms, filters);
+        } else if (e instanceof Filter f && pullable(f)) {
+            flatten(f.getArg(), atoms, filters);
+            filters.add(new PendingFilter(condition(f.getCondition(), f), slots(conditionVars(f.getCondition()))));
+        } else if (e instanceof StatementPattern sp) {
+            PatternScan scan = scan(sp);
+            Set<Integer> s = new HashSet<>();
+            for (int slot : scan.slots()) {
+                if (slot >= 0) {
+                    s.add(slot);
+                }
+            }
+            atoms.add(new Atom(scan, scan, s, s));
+        } else {
+            Operator op;
+            if (e instanceof Filter f) {
+                op = new FilterOp(compile(f.getArg()), condition(f.getCondition(), f));
+                op.setEstimate(((FilterOp) op).children().get(0).estimate() * 0.5);
+            } else {
+                op = compile(e);
+            }
+            atoms.add(new Atom(null, op, slots(e.getAssuredBindingNames()), slots(e.getBindingNames())));
+        }
+    }
+
+    /** A filter that commutes with the joins around it: its argument always binds all its variables. */
+    private boolean pullable(Filter f) {
+        return f.getArg().getAssuredBindingNames().containsAll(conditionVars(f.getCondition()))
+                && !containsTupleExpr(f.getCondition());
+    }
+
+    private List<Atom> order(List<Atom> atoms, Set<Integer> preBound) {
+        List<Atom> remaining = new ArrayList<>(atoms);
+        List<Atom> order = new ArrayList<>();
+        Set<Integer> bound = new HashSet<>(preBound);
+        while (!remaining.isEmpty()) {
+            boolean anyConnected = false;
+            for (Atom a : remaining) {
+                anyConnected |= connected(a, bound);
+            }
+            Atom best = null;
+            double bestCost = 0;
+            for (Atom a : remaining) {
+                if (anyConnected && !connected(a, bound)) {
+                    continue;
+                }
+                double c = a.scan != null ? estimator.estimate(a.scan, bound) : a.op.estimate();
+                // ties go to patterns (index lookups) and then to the written order
+                if (best == null || c < bestCost || c == bestCost && a.scan != null && best.scan == null) {
+                    best = a;
+                    bestCost = c;
+                }
+            }
+            remaining.remove(best);
+            order.add(best);
+            bound.addAll(best.assured);
+        }
+        return order;
+    }
+
+    private static boolean connected(Atom a, Set<Integer> bound) {
+        for (int s : a.mentioned) {
+            if (bound.contains(s)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private PatternScan scan(StatementPattern sp) throws Unsupported {
+        if (sp.getScope() == StatementPattern.Scope.DEFAULT_CONTEXTS && sp.getContextVar() != null) {
+            throw new Unsupported(sp, "default-graph pattern restricted to a dataset's graphs");
+        }
+        Var[] positions = { sp.getSubjectVar(), sp.getPredicateVar(), sp.getObjectVar(), sp.getContextVar() };
+        long[] constants = new long[4];
+        int[] slots = { -1, -1, -1, -1 };
+        boolean nothing = false;
+        boolean namedOnly = sp.getScope() == StatementPattern.Scope.NAMED_CONTEXTS;
+        StringBuilder label = new StringBuilder();
+        for (int i = 0; i < 4; i++) {
+            Var v = positions[i];
+            if (v == null) {
+                continue;
+            }
+            if (i == 3) {
+                label.append(" GRAPH ");
+            } else if (i > 0) {
+                label.append(' ');
+            }
+            if (v.hasValue()) {
+                Value value = v.getValue();
+                boolean nil = i == 3 && (RDF4J.NIL.equals(value) || SESAME.NIL.equals(value));
+                // GRAPH rdf4j:nil (or sesame:nil) is RDF4J's name for the default graph
+                long id = nil ? TermIds.DEFAULT_GRAPH : source.lookup(value);
+                namedOnly &= !nil;
+                constants[i] = id;
+                nothing |= id == TermIds.NULL;
+                if (!v.isConstant()) {
+                    // a named variable given a value (query bindings, sameTerm rewriting) is still bound in results
+                    slots[i] = vars.slot(v.getName());
+                    label.append('?').append(v.getName()).append('=');
+                }
+                label.append(shortText(value));
+            } else {
+                slots[i] = vars.slot(v.getName());
+                label.append('?').append(v.getName());
+            }
+        }
+        return new PatternScan(constants, slots, namedOnly, nothing,
+                label.toString());
+    }
+
+    private static String shortText(Value v) {
+        if (v.isIRI()) {
+            String s = v.stringValue();
+            int cut = Math.max(s.lastIndexOf('#'), s.lastIndexOf('/'));
+            return cut >= 0 && cut < s.length() - 1 ? ":" + s.substring(cut + 1) : "<" + s + ">";
+        }
+        return v.toString();
+    }
+
+    private Condition condition(ValueExpr expr, QueryModelNode owner) throws Unsupported {
+        if (containsTupleExpr(expr)) {
+            throw new Unsupported(owner, "condition with a subquery (EXISTS / NOT EXISTS)");
+        }
+        Set<String> names = conditionVars(expr);
+        int[] slots = new int[names.size()];
+        String[] nameArray = names.toArray(new String[0]);
+        for (int i = 0; i < nameArray.length; i++) {
+            slots[i] = vars.slot(nameArray[i]);
+        }
+        IdCondition ids = IdCondition.compile(expr, vars, source);
+        return new Condition(ids, expr, values, slots, nameArray);
+    }
+
+    private static Set<String> conditionVars(ValueExpr expr) {
+        Set<String> names = new LinkedHashSet<>();
+        expr.visit(new AbstractQueryModelVisitor<RuntimeException>() {
+            @Override
+            public void meet(Var v) {
+                if (!v.hasValue()) {
+                    names.add(v.getName());
+                }
+            }
+        });
+        return names;
+    }
+
+    private static boolean containsTupleExpr(ValueExpr expr) {
+        boolean[] found = { false };
+        expr.visit(new AbstractQueryModelVisitor<RuntimeException>() {
+            @Override
+            protected void meetNode(QueryModelNode node) {
+                if (node instanceof TupleExpr) {
+                    found[0] = true;
+                } else {
+                    node.visitChildren(this);
+                }
+            }
+        });
+        return found[0];
+    }
+
+    private static boolean containsPattern(TupleExpr e) {
+        boolean[] found = { false };
+        e.visit(new AbstractQueryModelVisitor<RuntimeException>() {
+            @Override
+            public void meet(StatementPattern sp) {
+                found[0] = true;
+            }
+        });
+        return found[0];
+    }
+
+    private Set<Integer> slots(Set<String> names) {
+        Set<Integer> out = new HashSet<>();
+        for (String n : names) {
+            int s = vars.find(n);
+            if (s >= 0) {
+                out.add(s);
+            }
+        }
+        return out;
+    }
+
+    private static int[] toArray(Set<Integer> s) {
+        return s.stream().mapToInt(Integer::intValue).sorted().toArray();
+    }
+}

@@ -1,0 +1,114 @@
+package dev.basalt.optimizer.rdf4j;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.eclipse.rdf4j.common.iteration.CloseableIteration;
+import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.query.BindingSet;
+import org.eclipse.rdf4j.query.Dataset;
+import org.eclipse.rdf4j.query.algebra.TupleExpr;
+import org.eclipse.rdf4j.query.algebra.evaluation.QueryEvaluationStep;
+import org.eclipse.rdf4j.query.algebra.evaluation.QueryOptimizer;
+import org.eclipse.rdf4j.query.algebra.evaluation.QueryValueEvaluationStep;
+import org.eclipse.rdf4j.query.algebra.evaluation.TripleSource;
+import org.eclipse.rdf4j.query.algebra.evaluation.ValueExprEvaluationException;
+import org.eclipse.rdf4j.query.algebra.evaluation.federation.FederatedServiceResolver;
+import org.eclipse.rdf4j.query.algebra.evaluation.impl.DefaultEvaluationStrategy;
+import org.eclipse.rdf4j.query.algebra.evaluation.impl.EvaluationStatistics;
+import org.eclipse.rdf4j.query.algebra.evaluation.impl.QueryEvaluationContext;
+import org.eclipse.rdf4j.query.algebra.evaluation.optimizer.StandardQueryOptimizerPipeline;
+import org.eclipse.rdf4j.query.algebra.evaluation.util.QueryEvaluationUtil;
+
+import dev.basalt.optimizer.access.QuadSource;
+import dev.basalt.optimizer.plan.ValueConditions;
+
+/**
+ * RDF4J's evaluation strategy with Basalt's engine in it: RDF4J's standard optimizer pipeline
+ * followed by {@link BasaltPlanOptimizer}, and {@link #precompile} turning each
+ * {@link BasaltPlanNode} into a step that runs the Basalt plan over the {@link QuadSource}. All
+ * other nodes are RDF4J's as usual, with the plan nodes as leaves. One instance per query
+ * evaluation; the source must stay open until the query's result is closed.
+ */
+public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
+    private final QuadSource source;
+    private final NativeQueryStats stats;
+    private boolean trackTime;
+
+    public BasaltEvaluationStrategy(TripleSource tripleSource, Dataset dataset, FederatedServiceResolver resolver,
+            long iterationCacheSyncThreshold, EvaluationStatistics statistics, boolean trackResultSize,
+            QuadSource source, NativeQueryStats stats) {
+        super(tripleSource, dataset, resolver, iterationCacheSyncThreshold, statistics, trackResultSize);
+        this.source = source;
+        this.stats = stats;
+        BasaltPlanOptimizer basalt = new BasaltPlanOptimizer(source, valueConditions(), stats);
+        setOptimizerPipeline(() -> {
+            List<QueryOptimizer> all = new ArrayList<>();
+            new StandardQueryOptimizerPipeline(this, tripleSource, statistics).getOptimizers().forEach(all::add);
+            all.add(basalt);
+            return all;
+        });
+    }
+
+    QuadSource quadSource() {
+        return source;
+    }
+
+    NativeQueryStats stats() {
+        return stats;
+    }
+
+    boolean isTrackingTime() {
+        return trackTime;
+    }
+
+    @Override
+    public void setTrackTime(boolean trackTime) {
+        super.setTrackTime(trackTime);
+        this.trackTime = trackTime;
+    }
+
+    @Override
+    public QueryEvaluationStep precompile(TupleExpr expr, QueryEvaluationContext context) {
+        if (expr instanceof BasaltPlanNode node) {
+            return node.step(this, context);
+        }
+        return super.precompile(expr, context);
+    }
+
+    /** RDF4J's older entry point, still used by some of its operators (paths, EXISTS). */
+    @Override
+    public CloseableIteration<BindingSet> evaluate(TupleExpr expr, BindingSet bindings) {
+        if (expr instanceof BasaltPlanNode node) {
+            return node.step(this, new QueryEvaluationContext.Minimal(dataset, tripleSource.getValueFactory(),
+                    tripleSource.getComparator())).evaluate(bindings);
+        }
+        return super.evaluate(expr, bindings);
+    }
+
+    QueryEvaluationStep precompileWithRdf4j(TupleExpr expr, QueryEvaluationContext context) {
+        return super.precompile(expr, context);
+    }
+
+    private ValueConditions valueConditions() {
+        return expr -> {
+            QueryEvaluationContext context = new QueryEvaluationContext.Minimal(dataset,
+                    tripleSource.getValueFactory(), tripleSource.getComparator());
+            QueryValueEvaluationStep step;
+            try {
+                step = precompile(expr, context);
+            } catch (ValueExprEvaluationException e) {
+                // RDF4J folds constant operands while compiling: a constant condition in error is false
+                return bindings -> false;
+            }
+            return bindings -> {
+                try {
+                    Value v = step.evaluate(bindings);
+                    return QueryEvaluationUtil.getEffectiveBooleanValue(v);
+                } catch (ValueExprEvaluationException e) {
+                    return false;
+                }
+            };
+        };
+    }
+}

@@ -1,0 +1,205 @@
+package dev.basalt.optimizer.rdf4j;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Set;
+
+import org.eclipse.rdf4j.common.iteration.CloseableIteration;
+import org.eclipse.rdf4j.common.iteration.LookAheadIteration;
+import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.query.BindingSet;
+import org.eclipse.rdf4j.query.algebra.AbstractQueryModelNode;
+import org.eclipse.rdf4j.query.algebra.QueryModelNode;
+import org.eclipse.rdf4j.query.algebra.QueryModelVisitor;
+import org.eclipse.rdf4j.query.algebra.TupleExpr;
+import org.eclipse.rdf4j.query.algebra.evaluation.QueryBindingSet;
+import org.eclipse.rdf4j.query.algebra.evaluation.QueryEvaluationStep;
+import org.eclipse.rdf4j.query.algebra.evaluation.impl.QueryEvaluationContext;
+
+import dev.basalt.optimizer.access.QuadSource;
+import dev.basalt.optimizer.exec.ExecContext;
+import dev.basalt.optimizer.exec.RowCursor;
+import dev.basalt.optimizer.plan.CompiledPlan;
+import dev.basalt.store.lexicon.TermIds;
+
+/**
+ * An algebra leaf standing for a subtree that Basalt evaluates itself: RDF4J's evaluator sees it
+ * as a tuple expression with the subtree's binding names and evaluates it through
+ * {@link BasaltEvaluationStrategy#precompile}. Its signature (shown by {@code Query.explain}) is the
+ * Basalt plan with estimated and actual rows and time per operator.
+ *
+ * <p>Rows become binding sets a batch at a time (ids resolved together). Incoming bindings from
+ * an enclosing RDF4J operator are turned into ids and bound before the plan runs; a binding whose
+ * value the store does not know, or any incoming binding under a SELECT projection, sends this
+ * evaluation to RDF4J's evaluator over the original subtree (counted as a runtime fallback).
+ */
+public final class BasaltPlanNode extends AbstractQueryModelNode implements TupleExpr {
+    private static final int BATCH = 128;
+    private final CompiledPlan plan;
+    private final TupleExpr original;
+
+    BasaltPlanNode(CompiledPlan plan, TupleExpr original) {
+        this.plan = plan;
+        this.original = original;
+        setResultSizeEstimate(plan.root().estimate());
+    }
+
+    public CompiledPlan plan() {
+        return plan;
+    }
+
+    /** The algebra subtree this plan replaced. */
+    public TupleExpr original() {
+        return original;
+    }
+
+    @Override
+    public Set<String> getBindingNames() {
+        return original.getBindingNames();
+    }
+
+    @Override
+    public Set<String> getAssuredBindingNames() {
+        return original.getAssuredBindingNames();
+    }
+
+    @Override
+    public <X extends Exception> void visit(QueryModelVisitor<X> visitor) throws X {
+        visitor.meetOther(this);
+    }
+
+    @Override
+    public <X extends Exception> void visitChildren(QueryModelVisitor<X> visitor) throws X {
+        // a leaf for RDF4J: the plan is not algebra
+    }
+
+    @Override
+    public void replaceChildNode(QueryModelNode current, QueryModelNode replacement) {
+        throw new IllegalArgumentException("a Basalt plan has no algebra children");
+    }
+
+    @Override
+    public String getSignature() {
+        return "BasaltPlan (native)\n" + plan.explain().stripTrailing();
+    }
+
+    @Override
+    public BasaltPlanNode clone() {
+        return new BasaltPlanNode(plan, original.clone());
+    }
+
+    QueryEvaluationStep step(BasaltEvaluationStrategy strategy, QueryEvaluationContext context) {
+        QuadSource source = strategy.quadSource();
+        QueryEvaluationStep[] fallback = new QueryEvaluationStep[1];
+        return bindings -> {
+            long[] input = new long[plan.vars().size()];
+            String reason = null;
+            if (plan.isProjected() && bindings.size() > 0) {
+                reason = "incoming bindings under a projection";
+            }
+            for (String name : bindings.getBindingNames()) {
+                Value value = bindings.getValue(name);
+                int slot = plan.vars().find(name);
+                if (reason == null && slot >= 0 && value == null) {
+                    // a name without a value (an expression error upstream): RDF4J's own handling applies
+                    reason = "incoming binding without a value: " + name;
+                } else if (reason == null && slot >= 0) {
+                    long id = source.lookup(value);
+                    if (id == TermIds.NULL) {
+                        reason = "incoming value unknown to the store: " + value;
+                    }
+                    input[slot] = id;
+                }
+            }
+            if (reason != null) {
+                strategy.stats().runtimeFallback(reason);
+                if (fallback[0] == null) {
+                    TupleExpr copy = original.clone();
+                    // RDF4J reads the position in the tree (e.g. whether a projection is the outermost)
+                    copy.setParentNode(this);
+                    fallback[0] = strategy.precompileWithRdf4j(copy, context);
+                }
+                return fallback[0].evaluate(bindings);
+            }
+            ExecContext ctx = new ExecContext(source, strategy.isTrackingTime());
+            return new Results(plan.root().open(input, ctx), ctx, bindings, source);
+        };
+    }
+
+    private final class Results extends LookAheadIteration<BindingSet> {
+        private final RowCursor rows;
+        private final ExecContext ctx;
+        private final BindingSet parent;
+        private final QuadSource source;
+        private final List<String> names;
+        private final int[] slots;
+        private final Deque<BindingSet> ready = new ArrayDeque<>();
+        private boolean exhausted;
+
+        Results(RowCursor rows, ExecContext ctx, BindingSet parent, QuadSource source) {
+            this.rows = rows;
+            this.ctx = ctx;
+            this.parent = parent;
+            this.source = source;
+            this.names = plan.outputNames();
+            this.slots = plan.outputSlots();
+        }
+
+        @Override
+        protected BindingSet getNextElement() {
+            if (ready.isEmpty() && !exhausted) {
+                fill();
+            }
+            return ready.poll();
+        }
+
+        private void fill() {
+            List<long[]> batch = new ArrayList<>(BATCH);
+            long[] r;
+            while (batch.size() < BATCH && (r = rows.next()) != null) {
+                batch.add(r);
+            }
+            exhausted = batch.size() < BATCH;
+            long[] ids = new long[batch.size() * slots.length];
+            int n = 0;
+            for (long[] row : batch) {
+                for (int s : slots) {
+                    ids[n++] = row[s];
+                }
+            }
+            Value[] values = source.resolve(ids);
+            n = 0;
+            for (int i = 0; i < batch.size(); i++) {
+                QueryBindingSet bs = new QueryBindingSet(slots.length + (plan.isProjected() ? 0 : parent.size()));
+                if (!plan.isProjected()) {
+                    for (String name : parent.getBindingNames()) {
+                        Value v = parent.getValue(name);
+                        if (v != null) {
+                            bs.setBinding(name, v);
+                        }
+                    }
+                }
+                for (int j = 0; j < slots.length; j++) {
+                    Value v = values[n++];
+                    if (v != null) {
+                        bs.setBinding(names.get(j), v);
+                    }
+                }
+                ready.add(bs);
+            }
+        }
+
+        @Override
+        protected void handleClose() {
+            ctx.cancel();
+            try {
+                rows.close();
+            } finally {
+                setResultSizeActual(plan.root().actualRows());
+                setTotalTimeNanosActual(plan.root().nanos());
+            }
+        }
+    }
+}

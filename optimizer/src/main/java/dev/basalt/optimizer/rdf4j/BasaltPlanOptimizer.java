@@ -1,0 +1,80 @@
+package dev.basalt.optimizer.rdf4j;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.eclipse.rdf4j.query.BindingSet;
+import org.eclipse.rdf4j.query.Dataset;
+import org.eclipse.rdf4j.query.algebra.ArbitraryLengthPath;
+import org.eclipse.rdf4j.query.algebra.QueryModelNode;
+import org.eclipse.rdf4j.query.algebra.QueryRoot;
+import org.eclipse.rdf4j.query.algebra.TupleExpr;
+import org.eclipse.rdf4j.query.algebra.ZeroLengthPath;
+import org.eclipse.rdf4j.query.algebra.evaluation.QueryOptimizer;
+import org.eclipse.rdf4j.query.algebra.helpers.AbstractQueryModelVisitor;
+
+import dev.basalt.optimizer.access.QuadSource;
+import dev.basalt.optimizer.plan.CompiledPlan;
+import dev.basalt.optimizer.plan.PlanCompiler;
+import dev.basalt.optimizer.plan.ValueConditions;
+
+/**
+ * The last step of RDF4J's optimizer pipeline on a Basalt store: top-down, every maximal subtree
+ * the {@link PlanCompiler} supports is replaced by a {@link BasaltPlanNode}. A node it does not
+ * support stays with RDF4J (counted in {@link NativeQueryStats} under its type) and its children,
+ * including subqueries inside its expressions, are tried in turn.
+ */
+final class BasaltPlanOptimizer implements QueryOptimizer {
+    private final QuadSource source;
+    private final ValueConditions values;
+    private final NativeQueryStats stats;
+
+    BasaltPlanOptimizer(QuadSource source, ValueConditions values, NativeQueryStats stats) {
+        this.source = source;
+        this.values = values;
+        this.stats = stats;
+    }
+
+    @Override
+    public void optimize(TupleExpr tupleExpr, Dataset dataset, BindingSet bindings) {
+        replace(tupleExpr);
+    }
+
+    private void replace(TupleExpr node) {
+        if (!(node instanceof QueryRoot)) {
+            try {
+                CompiledPlan plan = new PlanCompiler(source, values).compileRoot(node);
+                node.replaceWith(new BasaltPlanNode(plan, node));
+                stats.planCompiled();
+                return;
+            } catch (PlanCompiler.Unsupported u) {
+                if (u.node() == node) {
+                    stats.fallback(node.getClass().getSimpleName(), u.getMessage());
+                }
+            }
+        }
+        if (node instanceof ArbitraryLengthPath || node instanceof ZeroLengthPath) {
+            // RDF4J's path operators rename and re-bind their inner pattern's variables per step; left whole to RDF4J
+            return;
+        }
+        for (TupleExpr child : tupleChildren(node)) {
+            replace(child);
+        }
+    }
+
+    /** The tuple expressions directly below a node, also those inside its value expressions. */
+    private static List<TupleExpr> tupleChildren(QueryModelNode node) {
+        List<TupleExpr> out = new ArrayList<>();
+        node.visitChildren(new AbstractQueryModelVisitor<RuntimeException>() {
+            @Override
+            protected void meetNode(QueryModelNode n) {
+                if (n instanceof TupleExpr t) {
+                    out.add(t);
+                } else {
+                    n.visitChildren(this);
+                }
+            }
+        });
+        return out;
+    }
+}

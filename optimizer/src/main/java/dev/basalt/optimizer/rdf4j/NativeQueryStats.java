@@ -1,0 +1,68 @@
+package dev.basalt.optimizer.rdf4j;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Counters of the native query engine, one set per store: how many subtrees ran as Basalt plans
+ * and, per algebra node type (or whole-query reason), how often RDF4J's evaluator had to take
+ * over. Every fallback is also logged at debug level. Thread-safe.
+ */
+public final class NativeQueryStats {
+    private static final Logger LOG = LoggerFactory.getLogger(NativeQueryStats.class);
+    private final LongAdder plans = new LongAdder();
+    private final LongAdder runtimeFallbacks = new LongAdder();
+    private final Map<String, LongAdder> fallbacks = new ConcurrentHashMap<>();
+
+    public void planCompiled() {
+        plans.increment();
+        LOG.debug("Basalt plan compiled");
+    }
+
+    /** RDF4J evaluates a node of this type (or the whole query, for a reason such as "Transaction"). */
+    public void fallback(String what, String reason) {
+        fallbacks.computeIfAbsent(what, k -> new LongAdder()).increment();
+        LOG.debug("Basalt leaves {} to RDF4J's evaluator: {}", what, reason);
+    }
+
+    /** A plan met incoming bindings it cannot express as ids and handed its subtree to RDF4J. */
+    public void runtimeFallback(String reason) {
+        runtimeFallbacks.increment();
+        LOG.debug("Basalt plan evaluated by RDF4J at run time: {}", reason);
+    }
+
+    public long plansCompiled() {
+        return plans.sum();
+    }
+
+    public long runtimeFallbacks() {
+        return runtimeFallbacks.sum();
+    }
+
+    /** Fallback counts by node type or reason, sorted by name. */
+    public Map<String, Long> fallbacks() {
+        Map<String, Long> out = new TreeMap<>();
+        fallbacks.forEach((k, v) -> out.put(k, v.sum()));
+        return out;
+    }
+
+    public long totalFallbacks() {
+        return fallbacks.values().stream().mapToLong(LongAdder::sum).sum();
+    }
+
+    public void reset() {
+        plans.reset();
+        runtimeFallbacks.reset();
+        fallbacks.clear();
+    }
+
+    @Override
+    public String toString() {
+        return "plans=" + plansCompiled() + ", fallbacks=" + fallbacks() + ", runtimeFallbacks=" + runtimeFallbacks();
+    }
+}

@@ -1,0 +1,126 @@
+package dev.basalt.optimizer;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+import org.eclipse.rdf4j.model.BNode;
+import org.eclipse.rdf4j.model.IRI;
+import org.eclipse.rdf4j.model.Resource;
+import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.model.ValueFactory;
+import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
+
+import dev.basalt.optimizer.access.QuadSource;
+import dev.basalt.store.lexicon.InlineValues;
+import dev.basalt.store.lexicon.TermIds;
+
+/**
+ * The in-memory twin of the store's {@link QuadSource}: the same id layout (inline literals are
+ * encoded in their ids, other terms get dictionary ids of their kind), quads in a list, every
+ * operation a linear scan. For plan tests, where the data is small and exactness matters.
+ */
+public final class MemoryQuadSource implements QuadSource {
+    private final ValueFactory vf = SimpleValueFactory.getInstance();
+    private final Map<Value, Long> ids = new HashMap<>();
+    private final Map<Long, Value> values = new HashMap<>();
+    private final List<long[]> quads = new ArrayList<>();
+    private long counter;
+
+    public MemoryQuadSource add(Resource s, IRI p, Value o, Resource... context) {
+        long c = context.length == 0 || context[0] == null ? TermIds.DEFAULT_GRAPH : intern(context[0]);
+        quads.add(new long[] { intern(s), intern(p), intern(o), c });
+        return this;
+    }
+
+    private long intern(Value v) {
+        long inline = InlineValues.encode(v);
+        if (inline != TermIds.NULL) {
+            return inline;
+        }
+        return ids.computeIfAbsent(v, k -> {
+            int kind = k instanceof IRI ? TermIds.KIND_IRI : k instanceof BNode ? TermIds.KIND_BLANK_NODE : TermIds.KIND_LITERAL;
+            long id = TermIds.make(kind, ++counter);
+            values.put(id, k);
+            return id;
+        });
+    }
+
+    private List<long[]> matches(long[] pattern) {
+        List<long[]> out = new ArrayList<>();
+        for (long[] q : quads) {
+            boolean ok = true;
+            for (int i = 0; i < 4 && ok; i++) {
+                ok = pattern[i] == TermIds.NULL || pattern[i] == q[i];
+            }
+            if (ok) {
+                out.add(q);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public Scan scan(long[] pattern) {
+        Iterator<long[]> it = matches(pattern).iterator();
+        return new Scan() {
+            @Override
+            public boolean next(long[] quad) {
+                if (!it.hasNext()) {
+                    return false;
+                }
+                System.arraycopy(it.next(), 0, quad, 0, 4);
+                return true;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    @Override
+    public long count(long[] pattern) {
+        return matches(pattern).size();
+    }
+
+    @Override
+    public long[][] sample(long[] pattern, int k) {
+        List<long[]> m = matches(pattern);
+        int n = Math.min(k, m.size());
+        long[][] out = new long[n][];
+        for (int i = 0; i < n; i++) {
+            int pos = m.size() <= k ? i : (int) ((i + 0.5) * m.size() / n);
+            out[i] = m.get(pos).clone();
+        }
+        return out;
+    }
+
+    @Override
+    public long lookup(Value value) {
+        long inline = InlineValues.encode(value);
+        if (inline != TermIds.NULL) {
+            return inline;
+        }
+        Long id = ids.get(value);
+        return id == null ? TermIds.NULL : id;
+    }
+
+    @Override
+    public Value[] resolve(long[] idArray) {
+        Value[] out = new Value[idArray.length];
+        for (int i = 0; i < idArray.length; i++) {
+            long id = idArray[i];
+            out[i] = id == TermIds.NULL || id == TermIds.DEFAULT_GRAPH ? null
+                    : InlineValues.isInline(id) ? InlineValues.decode(id, vf) : values.get(id);
+        }
+        return out;
+    }
+
+    @Override
+    public ValueFactory valueFactory() {
+        return vf;
+    }
+}

@@ -1,0 +1,143 @@
+package dev.basalt.sail;
+
+import java.util.NoSuchElementException;
+
+import org.eclipse.rdf4j.common.iteration.CloseableIteration;
+import org.eclipse.rdf4j.query.BindingSet;
+import org.eclipse.rdf4j.query.Dataset;
+import org.eclipse.rdf4j.query.algebra.evaluation.EvaluationStrategy;
+import org.eclipse.rdf4j.query.algebra.evaluation.TripleSource;
+import org.eclipse.rdf4j.query.algebra.evaluation.impl.DefaultEvaluationStrategy;
+import org.eclipse.rdf4j.query.algebra.evaluation.impl.DefaultEvaluationStrategyFactory;
+
+import dev.basalt.optimizer.rdf4j.BasaltEvaluationStrategy;
+import dev.basalt.optimizer.rdf4j.NativeQueryStats;
+
+/**
+ * Decides per query whether Basalt's native engine takes part, and holds what it reads. The native
+ * engine reads committed snapshots of the store only, so RDF4J's evaluator runs the whole query
+ * when the connection has a transaction open (its pending changes, and its isolation snapshot,
+ * live in RDF4J's change sets), when committed changes still wait in RDF4J's snapshot layer, when
+ * the query names a dataset (FROM / FROM NAMED), when native evaluation is switched off, or when a
+ * custom evaluation strategy factory is configured. Each such case is counted as a fallback.
+ */
+final class NativeQueries {
+    private final boolean enabled;
+    private final NativeQueryStats stats = new NativeQueryStats();
+
+    NativeQueries(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    NativeQueryStats stats() {
+        return stats;
+    }
+
+    /**
+     * A native session for one query evaluation over {@code reads}, or null if RDF4J's evaluator
+     * must run it all. The session holds a lease on the snapshot until its result is closed.
+     */
+    Session open(BasaltStore sail, ReadSource reads, boolean readAsOf, Dataset dataset, boolean includeInferred,
+            boolean transactionActive) {
+        if (!enabled) {
+            return null;
+        }
+        String reason = null;
+        if (dataset != null) {
+            reason = "Dataset";
+        } else if (transactionActive) {
+            reason = "Transaction";
+        } else if (sail.getEvaluationStrategyFactory().getClass() != DefaultEvaluationStrategyFactory.class) {
+            reason = "CustomEvaluationStrategyFactory";
+        }
+        if (reason != null) {
+            stats.fallback(reason, "whole query evaluated by RDF4J");
+            return null;
+        }
+        ReadSource.Lease lease = reads.acquire();
+        if (!readAsOf && sail.hasUnflushedChanges()) {
+            lease.close();
+            stats.fallback("UnflushedCommit", "committed changes still in RDF4J's snapshot layer");
+            return null;
+        }
+        return new Session(sail, lease, includeInferred);
+    }
+
+    final class Session {
+        private final BasaltStore sail;
+        private final ReadSource.Lease lease;
+        private final SnapshotQuadSource source;
+        private boolean closed;
+
+        private Session(BasaltStore sail, ReadSource.Lease lease, boolean includeInferred) {
+            this.sail = sail;
+            this.lease = lease;
+            this.source = new SnapshotQuadSource(lease.view(), includeInferred, sail.getValueFactory());
+        }
+
+        /** Basalt's strategy in place of the one RDF4J's settings produced (its mode is kept). */
+        EvaluationStrategy strategy(EvaluationStrategy rdf4j, Dataset dataset, TripleSource tripleSource) {
+            BasaltEvaluationStrategy s = new BasaltEvaluationStrategy(tripleSource, dataset,
+                    sail.getFederatedServiceResolver(), sail.getIterationCacheSyncThreshold(),
+                    new BasaltEvaluationStatistics(this::reuse), sail.isTrackResultSize(),
+                    source, stats);
+            if (rdf4j instanceof DefaultEvaluationStrategy d) {
+                s.setQueryEvaluationMode(d.getQueryEvaluationMode());
+            }
+            return s;
+        }
+
+        /** A non-owning lease on the session's view, for the statistics RDF4J's optimizers ask for. */
+        private ReadSource.Lease reuse() {
+            return new ReadSource.Lease() {
+                @Override
+                public ReadView view() {
+                    return lease.view();
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+        }
+
+        /** The query's result, releasing the snapshot when it is closed. */
+        CloseableIteration<? extends BindingSet> attach(CloseableIteration<? extends BindingSet> result) {
+            return new CloseableIteration<BindingSet>() {
+                @Override
+                public boolean hasNext() {
+                    return result.hasNext();
+                }
+
+                @Override
+                public BindingSet next() {
+                    if (!result.hasNext()) {
+                        throw new NoSuchElementException();
+                    }
+                    return result.next();
+                }
+
+                @Override
+                public void remove() {
+                    result.remove();
+                }
+
+                @Override
+                public void close() {
+                    try {
+                        result.close();
+                    } finally {
+                        Session.this.close();
+                    }
+                }
+            };
+        }
+
+        void close() {
+            if (!closed) {
+                closed = true;
+                lease.close();
+            }
+        }
+    }
+}

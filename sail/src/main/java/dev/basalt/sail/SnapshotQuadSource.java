@@ -1,0 +1,138 @@
+package dev.basalt.sail;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.model.ValueFactory;
+
+import dev.basalt.optimizer.access.QuadSource;
+import dev.basalt.store.btree.BTree;
+import dev.basalt.store.quads.QuadCursor;
+import dev.basalt.store.quads.QuadIndexes;
+import dev.basalt.store.quads.QuadOrder;
+
+/**
+ * The query engine's {@link QuadSource} over one committed {@link ReadView}: the explicit
+ * statement set, plus the inferred one when the query includes inferred statements (a statement
+ * is in at most one set, so scans simply concatenate). Counts are exact range counts of the
+ * counted B+trees; samples are entries at evenly spaced ranks of the pattern's key range
+ * ({@link BTree#entryAt}), so sampling costs one descent per sampled quad.
+ */
+final class SnapshotQuadSource implements QuadSource {
+    private final ReadView view;
+    private final List<StatementSet> sets;
+    private final ValueFactory vf;
+
+    SnapshotQuadSource(ReadView view, boolean includeInferred, ValueFactory vf) {
+        this.view = view;
+        this.sets = includeInferred ? List.of(StatementSet.EXPLICIT, StatementSet.INFERRED) : List.of(StatementSet.EXPLICIT);
+        this.vf = vf;
+    }
+
+    @Override
+    public Scan scan(long[] pattern) {
+        List<QuadCursor> cursors = new ArrayList<>(sets.size());
+        for (StatementSet set : sets) {
+            cursors.add(view.quads(set).scan(pattern));
+        }
+        return new Scan() {
+            int i;
+
+            @Override
+            public boolean next(long[] quad) {
+                while (i < cursors.size()) {
+                    QuadCursor c = cursors.get(i);
+                    if (c.next()) {
+                        System.arraycopy(c.quad(), 0, quad, 0, 4);
+                        return true;
+                    }
+                    i++;
+                }
+                return false;
+            }
+
+            @Override
+            public void close() {
+                i = cursors.size();
+            }
+        };
+    }
+
+    @Override
+    public long count(long[] pattern) {
+        long n = 0;
+        for (StatementSet set : sets) {
+            n += view.quads(set).count(pattern);
+        }
+        return n;
+    }
+
+    @Override
+    public long[][] sample(long[] pattern, int k) {
+        List<Range> ranges = new ArrayList<>();
+        long total = 0;
+        for (StatementSet set : sets) {
+            QuadIndexes quads = view.quads(set);
+            QuadOrder order = quads.orders().get(quads.bestOrder(pattern));
+            BTree tree = view.snapshot().tree(set.treeName(order));
+            if (tree == null) {
+                continue;
+            }
+            if (order.boundPrefix(pattern) != QuadOrder.boundCount(pattern)) {
+                return firstMatches(pattern, k);
+            }
+            byte[] lo = order.lowerBound(pattern);
+            long from = tree.rank(lo);
+            long n = tree.rangeCount(lo, order.upperBound(pattern));
+            ranges.add(new Range(tree, order, from, n));
+            total += n;
+        }
+        int m = (int) Math.min(k, total);
+        long[][] out = new long[m][];
+        for (int i = 0; i < m; i++) {
+            long pos = total <= k ? i : (long) ((i + 0.5) * total / m);
+            for (Range r : ranges) {
+                if (pos < r.count) {
+                    Map.Entry<byte[], byte[]> e = r.tree.entryAt(r.from + pos);
+                    long[] q = new long[4];
+                    r.order.decode(e.getKey(), q);
+                    out[i] = q;
+                    break;
+                }
+                pos -= r.count;
+            }
+        }
+        return out;
+    }
+
+    private long[][] firstMatches(long[] pattern, int k) {
+        List<long[]> out = new ArrayList<>();
+        try (Scan s = scan(pattern)) {
+            long[] q = new long[4];
+            while (out.size() < k && s.next(q)) {
+                out.add(q.clone());
+            }
+        }
+        return out.toArray(new long[0][]);
+    }
+
+    private record Range(BTree tree, QuadOrder order, long from, long count) {
+    }
+
+    @Override
+    public long lookup(Value value) {
+        return view.lexicon().lookup(value);
+    }
+
+    @Override
+    public Value[] resolve(long[] ids) {
+        return view.lexicon().resolveAll(ids, vf);
+    }
+
+    @Override
+    public ValueFactory valueFactory() {
+        return vf;
+    }
+}
