@@ -12,6 +12,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Timeout;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
@@ -25,6 +26,8 @@ import java.util.concurrent.TimeUnit;
  * call of the engine's sorted-load path and one commit. The bytes on disk after each load are
  * logged as {@code [store-size]} lines. There is no warm-up iteration: a load of millions of
  * entries runs long past the JIT's warm-up, and a 10M-key load takes minutes on a shared machine.
+ * The iteration time-out is an hour, not JMH's 10 minutes: at the time-out JMH interrupts the
+ * benchmark thread, and an interrupt closes the engines' file channels.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -32,6 +35,7 @@ import java.util.concurrent.TimeUnit;
 @Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
 @Warmup(iterations = 0)
 @Measurement(iterations = 3)
+@Timeout(time = 60, timeUnit = TimeUnit.MINUTES)
 public class LoadBenchmark {
     @Param({"basalt", "mvstore"})
     public String engine;
