@@ -77,6 +77,19 @@ public final class BTree {
         return new BulkBuilder(new PageIO(store, null), config).build(sortedEntries);
     }
 
+    /**
+     * Fills this writable, empty tree from entries in strictly ascending key order, written
+     * bottom-up into full pages as {@link #bulkBuild} does; the pages become part of the current
+     * transaction (the next {@link #checkpoint()} keeps them, {@link #abandon()} frees them).
+     *
+     * @throws IllegalStateException    if the tree is not empty
+     * @throws IllegalArgumentException on unsorted or duplicate input; the tree is then still empty
+     */
+    public void bulkLoad(Iterator<? extends Map.Entry<byte[], byte[]>> sortedEntries) {
+        writer().bulkLoad(Objects.requireNonNull(sortedEntries, "sortedEntries"));
+        modCount++;
+    }
+
     /** Frees every record of the tree at {@code checkpoint} (pages and large values). */
     public static void destroy(RecordStore store, BTreeCheckpoint checkpoint, PageCache cache) {
         TreeWalker.destroy(new PageIO(store, cache), checkpoint);

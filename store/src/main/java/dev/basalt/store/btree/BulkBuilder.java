@@ -135,6 +135,13 @@ final class BulkBuilder {
         current.appendClean(current.width() == 0 ? null : separator, address, checksum, entries);
     }
 
+    /** Calls {@code action} with the address of every record the last successful build wrote. */
+    void forEachWritten(java.util.function.LongConsumer action) {
+        for (long address : written) {
+            action.accept(address);
+        }
+    }
+
     private BTreeCheckpoint finish() {
         for (int depth = 0; ; depth++) {
             Level level = levels.get(depth);

@@ -15,7 +15,7 @@ import com.github.benmanes.caffeine.cache.stats.CacheStats;
  * Thread-safe.
  */
 public final class PageCache {
-    private final Cache<Long, Page> pages;
+    private final Cache<AddressKey, Page> pages;
     private final long maxBytes;
 
     public PageCache(long maxBytes) {
@@ -25,7 +25,7 @@ public final class PageCache {
         this.maxBytes = maxBytes;
         this.pages = Caffeine.newBuilder()
                 .maximumWeight(maxBytes)
-                .weigher((Long address, Page page) -> page.weight())
+                .weigher((AddressKey address, Page page) -> page.weight())
                 .recordStats()
                 .build();
     }
@@ -48,15 +48,15 @@ public final class PageCache {
     }
 
     Page get(long address, int checksum) {
-        Page page = pages.getIfPresent(address);
+        Page page = pages.getIfPresent(new AddressKey(address));
         return page != null && page.checksum() == checksum ? page : null;
     }
 
     void put(Page page) {
-        pages.put(page.address(), page);
+        pages.put(new AddressKey(page.address()), page);
     }
 
     void invalidate(long address) {
-        pages.invalidate(address);
+        pages.invalidate(new AddressKey(address));
     }
 }

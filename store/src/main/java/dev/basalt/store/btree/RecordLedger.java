@@ -16,7 +16,7 @@ import java.util.Set;
  */
 final class RecordLedger {
     private final PageIO io;
-    private final Set<Long> writtenThisTransaction = new HashSet<>();
+    private final Set<AddressKey> writtenThisTransaction = new HashSet<>();
     private long[] released = new long[64];
     private int releasedCount;
 
@@ -25,12 +25,12 @@ final class RecordLedger {
     }
 
     void written(long address) {
-        writtenThisTransaction.add(address);
+        writtenThisTransaction.add(new AddressKey(address));
     }
 
     /** The tree no longer references {@code address}. */
     void release(long address) {
-        if (writtenThisTransaction.remove(address)) {
+        if (writtenThisTransaction.remove(new AddressKey(address))) {
             io.free(address);
         } else {
             if (releasedCount == released.length) {
@@ -51,8 +51,8 @@ final class RecordLedger {
 
     /** Frees everything this transaction wrote; the last checkpoint's records are kept. */
     void abandon() {
-        for (long address : writtenThisTransaction) {
-            io.free(address);
+        for (AddressKey written : writtenThisTransaction) {
+            io.free(written.address());
         }
         writtenThisTransaction.clear();
         releasedCount = 0;

@@ -2,6 +2,9 @@ package dev.basalt.store.btree;
 
 import dev.basalt.store.journal.RecordStore;
 
+import java.util.Iterator;
+import java.util.Map;
+
 /**
  * The single writer's half of a {@link BTree}: copy-on-write of the path to a change, splits and
  * merges, the write-retention queue, checkpoints and abandoning a transaction.
@@ -245,6 +248,26 @@ final class TreeWriter {
         ledger.commit();
         last = new BTreeCheckpoint(tree.rootAddress, tree.rootChecksum, tree.size, tree.height);
         return last;
+    }
+
+    /**
+     * Fills the empty tree bottom-up from strictly ascending entries. The pages go straight to the
+     * store (not through the page cache) and count as written by this transaction, so
+     * {@link #abandon} frees them; records the transaction released earlier stay in the ledger.
+     */
+    void bulkLoad(Iterator<? extends Map.Entry<byte[], byte[]>> sortedEntries) {
+        if (tree.size != 0) {
+            throw new IllegalStateException("bulk load needs an empty tree; this one holds " + tree.size + " entries");
+        }
+        BulkBuilder builder = new BulkBuilder(new PageIO(io.store(), null), config);
+        BTreeCheckpoint built = builder.build(sortedEntries);
+        builder.forEachWritten(ledger::written);
+        queue.clear();
+        tree.rootDirty = null;
+        tree.rootAddress = built.rootAddress();
+        tree.rootChecksum = built.rootChecksum();
+        tree.size = built.entryCount();
+        tree.height = built.height();
     }
 
     /** Frees what this transaction wrote and returns the tree to the last checkpoint. */

@@ -116,6 +116,29 @@ class BulkBuildTest {
     }
 
     @Test
+    void bulkLoadIntoAWritableTreeJoinsItsTransaction() {
+        MemoryRecordStore store = new MemoryRecordStore();
+        TreeMap<byte[], byte[]> entries = randomEntries(new Random(BTreeModelTest.seed()), 2000);
+        BTree tree = BTree.create(store, CONFIG, new PageCache(1 << 20));
+        tree.bulkLoad(entries.entrySet().iterator());
+        assertEquals(2000, tree.verify().entries());
+        tree.abandon();
+        assertTrue(tree.isEmpty());
+        assertEquals(0, store.recordCount(), "abandon frees the loaded pages and large values");
+
+        tree.bulkLoad(entries.entrySet().iterator());
+        tree.checkpoint();
+        assertEquals(BTreeModelTest.reachableRecords(tree), store.recordCount());
+        for (var e : entries.entrySet()) {
+            assertArrayEquals(e.getValue(), tree.get(e.getKey()));
+        }
+        assertThrows(IllegalStateException.class, () -> tree.bulkLoad(entries.entrySet().iterator()));
+        tree.clear();
+        tree.checkpoint();
+        assertEquals(0, store.recordCount());
+    }
+
+    @Test
     void largeValuesRoundTripAndAreFreed() {
         MemoryRecordStore store = new MemoryRecordStore();
         TreeMap<byte[], byte[]> entries = new TreeMap<>(Arrays::compareUnsigned);
