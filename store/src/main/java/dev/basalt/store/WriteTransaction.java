@@ -70,7 +70,10 @@ public final class WriteTransaction implements AutoCloseable {
     public void dropTree(String name) {
         ensureOpen();
         if (trees.containsKey(name)) {
-            tree(name).clear();
+            BTree t = tree(name);
+            t.clear();
+            // a tree frees the records of its last checkpoint at its next checkpoint; this is it
+            t.checkpoint();
             trees.remove(name);
             store.forgetTree(name);
         }
