@@ -26,6 +26,7 @@ import org.slf4j.LoggerFactory;
 import dev.basalt.sail.config.BasaltStoreConfig;
 import dev.basalt.sail.spill.OverflowModelFactory;
 import dev.basalt.store.Snapshot;
+import dev.basalt.store.StoreStats;
 import dev.basalt.store.journal.CommitPoint;
 import dev.basalt.store.journal.StoreException;
 import dev.basalt.store.lexicon.Lexicon;
@@ -265,6 +266,12 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
         try (ReadSource.Lease lease = backing.latest().acquire()) {
             return Lexicon.counts(lease.view().snapshot());
         }
+    }
+
+    /** Journal figures of the open store (open readers, space); for tests and diagnostics. */
+    StoreStats storeStats() {
+        ensureInitialized();
+        return backing.store().stats();
     }
 
     private void ensureInitialized() {
