@@ -23,25 +23,50 @@ import dev.basalt.store.lexicon.TermIds;
 import dev.basalt.store.quads.QuadIndexes;
 
 /**
- * Reads one statement set. Each operation leases a view from its {@link ReadSource} for as long
- * as its result is open: for the live store that is the newest commit point at the time of the
- * call (RDF4J's snapshot layer above keeps the backing store unchanged while a dataset of a
- * transaction observes it); for a read-as-of connection it is always the same past commit point.
+ * Reads one statement set of one commit point: the dataset holds a lease on a view (for the live
+ * store, the newest commit point when the dataset was created) from construction until
+ * {@link #close()}, so every read through it sees the same committed state however many commits
+ * happen meanwhile; this is what makes a transaction branch's cached dataset a true snapshot.
+ * An iteration it returns holds its own share of the lease and may outlive the dataset.
  */
 final class BasaltSailDataset implements SailDataset {
-    private final ReadSource source;
+    private final Pinned source;
     private final StatementSet set;
     private final ValueFactory vf;
 
-    BasaltSailDataset(ReadSource source, StatementSet set, ValueFactory vf) {
-        this.source = source;
+    /** Takes over {@code lease}: it is closed when this dataset is. */
+    BasaltSailDataset(ReadSource.Lease lease, StatementSet set, ValueFactory vf) {
+        this.source = new Pinned(lease);
         this.set = set;
         this.vf = vf;
     }
 
+    /** The commit counter this dataset reads. */
+    long commitCounter() {
+        return source.lease.view().commitCounter();
+    }
+
+    /** Another lease on the view this dataset reads (see {@link ReadSource.Lease#share()}). */
+    ReadSource.Lease shareLease() {
+        return source.lease.share();
+    }
+
     @Override
     public void close() throws SailException {
-        // every operation holds and releases its own lease
+        source.lease.close();
+    }
+
+    /** Hands out shares of the dataset's one lease, one per operation or open iteration. */
+    private static final class Pinned {
+        final ReadSource.Lease lease;
+
+        Pinned(ReadSource.Lease lease) {
+            this.lease = lease;
+        }
+
+        ReadSource.Lease acquire() {
+            return lease.share();
+        }
     }
 
     @Override

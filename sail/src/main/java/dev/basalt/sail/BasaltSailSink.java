@@ -15,38 +15,56 @@ import dev.basalt.sail.spill.OverflowModelFactory;
 
 /**
  * Writes one statement set of the backing store. Every call goes straight into the store's open
- * write transaction through {@link StoreWriter}; {@link #flush()} commits it (or leaves that to
- * the enclosing commit group). Conflict detection for SERIALIZABLE is done by RDF4J's snapshot
- * layer above, so {@link #observe} and {@link #prepare} have nothing to check here.
+ * write transaction through {@link StoreWriter}; {@link #flush()} commits it durably (or leaves
+ * that to the enclosing commit group, whose end commits). RDF4J's transaction branches obtain a
+ * sink only when they flush, which a connection does inside its commit group.
+ *
+ * <p>A sink of a SERIALIZABLE branch carries the transaction's {@link ObservedReads}: observed
+ * patterns are recorded, and {@link #prepare()} and again {@link #flush()} (inside the commit
+ * group, so authoritatively) fail with a conflict if a statement the transaction read has changed.
  */
 final class BasaltSailSink implements SailSink {
     /** Statements written per batch when a whole change set is flushed. */
     static final int BATCH = 20_000;
     private final StoreWriter writer;
     private final StatementSet set;
+    private final ObservedReads reads;
     private boolean unflushed;
 
-    BasaltSailSink(StoreWriter writer, StatementSet set) {
+    /** @param reads the SERIALIZABLE transaction's observed reads, or null below SERIALIZABLE */
+    BasaltSailSink(StoreWriter writer, StatementSet set, ObservedReads reads) {
         this.writer = writer;
         this.set = set;
+        this.reads = reads;
     }
 
     @Override
     public void prepare() throws SailException {
-        // nothing to validate: writes are serialized by the store
+        if (reads != null) {
+            reads.check();
+        }
     }
 
     @Override
     public void flush() throws SailException {
+        if (reads != null) {
+            reads.check();
+        }
         unflushed = false;
         writer.flush();
     }
 
     @Override
     public void close() throws SailException {
-        if (unflushed) {
-            unflushed = false;
-            writer.discard();
+        try {
+            if (unflushed) {
+                unflushed = false;
+                writer.discard();
+            }
+        } finally {
+            if (reads != null) {
+                reads.close();
+            }
         }
     }
 
@@ -72,7 +90,9 @@ final class BasaltSailSink implements SailSink {
 
     @Override
     public void observe(Resource subj, IRI pred, Value obj, Resource... contexts) throws SailException {
-        // see class comment
+        if (reads != null) {
+            reads.observe(subj, pred, obj, contexts);
+        }
     }
 
     @Override
@@ -83,7 +103,7 @@ final class BasaltSailSink implements SailSink {
     /**
      * Streams a change set's additions into the store in batches, so a change set spilled to disk
      * is never held in the heap; then releases its spill store, as this sink is the last reader of
-     * a change set (RDF4J drops it from its snapshot layer right after flushing it here).
+     * a change set (the RDF4J branch drops it right after flushing it here).
      */
     @Override
     public void approveAll(Set<Statement> approved, Set<Resource> approvedContexts) {

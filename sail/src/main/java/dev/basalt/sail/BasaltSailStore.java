@@ -29,7 +29,7 @@ import dev.basalt.store.quads.QuadOrder;
  * The backing {@link SailStore} of a {@link BasaltStore}: one {@link Store} journal holding the
  * lexicon, the statement indices of the explicit and inferred sets and the namespaces. Reads go
  * to the newest commit point ({@link LatestSnapshots}); writes go through one {@link StoreWriter}.
- * RDF4J's {@code SnapshotSailStore} wraps it to give connections their isolation.
+ * {@link IsolatingSailStore} wraps it to give connections their isolation.
  *
  * <p>The statement index orders are fixed when the store is created and recorded in the
  * property {@value #INDEXES_PROPERTY}; opening with a configuration that names other orders is

@@ -2,7 +2,6 @@ package dev.basalt.sail;
 
 import java.io.File;
 import java.io.IOException;
-import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -19,9 +18,7 @@ import org.eclipse.rdf4j.query.algebra.evaluation.impl.DefaultEvaluationStrategy
 import org.eclipse.rdf4j.repository.sparql.federation.SPARQLServiceResolver;
 import org.eclipse.rdf4j.sail.NotifyingSailConnection;
 import org.eclipse.rdf4j.sail.SailException;
-import org.eclipse.rdf4j.sail.base.SailSource;
 import org.eclipse.rdf4j.sail.base.SailStore;
-import org.eclipse.rdf4j.sail.base.SnapshotSailStore;
 import org.eclipse.rdf4j.sail.helpers.AbstractNotifyingSail;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,6 +27,7 @@ import dev.basalt.optimizer.rdf4j.NativeQueryStats;
 import dev.basalt.sail.config.BasaltStoreConfig;
 import dev.basalt.sail.spill.OverflowModelFactory;
 import dev.basalt.store.Snapshot;
+import dev.basalt.store.StoreStats;
 import dev.basalt.store.journal.CommitPoint;
 import dev.basalt.store.journal.StoreException;
 import dev.basalt.store.lexicon.Lexicon;
@@ -41,8 +39,10 @@ import dev.basalt.store.lexicon.LexiconCounts;
  * directory gets a clear error from the journal's file lock.
  *
  * <p>Isolation levels NONE, READ_COMMITTED, SNAPSHOT_READ (default), SNAPSHOT and SERIALIZABLE
- * are supported through RDF4J's sail-base framework ({@link SnapshotSailStore} over Basalt's
- * backing store). NONE is served with the same isolation as READ_COMMITTED.
+ * are supported through RDF4J's sail-base framework: each transaction keeps its changes in its own
+ * branch ({@link IsolatingSailStore}), readers read pinned commit points, and a commit is durable
+ * in the journal when {@code commit()} returns. NONE writes each update operation as its own
+ * commit.
  *
  * <p><b>Read as of the past.</b> {@link #getConnectionAsOf(long)} and
  * {@link #getConnectionAsOf(Instant)} open a read-only connection (SPARQL queries, statements,
@@ -154,7 +154,7 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
         Path spillDir = dir.toPath().resolve(SPILL_DIR);
         OverflowModelFactory.deleteLeftovers(spillDir);
         changeSets = new OverflowModelFactory(config.toSpillPolicy(spillDir));
-        store = new SnapshotSailStore(backing, changeSets);
+        store = new IsolatingSailStore(backing, changeSets);
         LOG.debug("opened Basalt store {} with statement indexes {}", dir, BasaltSailStore.names(backing.orders()));
     }
 
@@ -283,35 +283,15 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
         }
     }
 
+    /** Journal figures of the open store (open readers, space); for tests and diagnostics. */
+    StoreStats storeStats() {
+        ensureInitialized();
+        return backing.store().stats();
+    }
+
     private void ensureInitialized() {
         if (!isInitialized()) {
             init();
-        }
-    }
-
-    /**
-     * True if RDF4J's snapshot layer still holds committed changes not yet written to the store
-     * (their flush waits until no dataset observes the layer). Read through the public
-     * {@code isChanged()} of sail-base's branch class; if that is unavailable, assume there are.
-     */
-    boolean hasUnflushedChanges() {
-        SailStore s = store;
-        return s == null || isChanged(s.getExplicitSailSource());
-    }
-
-    private static volatile Method isChangedMethod;
-
-    private static boolean isChanged(SailSource source) {
-        try {
-            Method m = isChangedMethod;
-            if (m == null || m.getDeclaringClass() != source.getClass()) {
-                m = source.getClass().getMethod("isChanged");
-                m.setAccessible(true);
-                isChangedMethod = m;
-            }
-            return (Boolean) m.invoke(source);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return true;
         }
     }
 }

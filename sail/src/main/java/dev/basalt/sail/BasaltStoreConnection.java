@@ -26,8 +26,8 @@ import dev.basalt.sail.spill.SpillOwner;
  *
  * <p>Commit runs RDF4J's flush of the connection's inferred and explicit changes inside one
  * commit group of the store writer, so both become one atomic commit point of the journal (see
- * {@link StoreWriter}). {@link #size} is answered by exact range counts when the connection has
- * no transaction open and no committed change is still waiting in RDF4J's snapshot layer.
+ * {@link StoreWriter}), which is durable when {@code commit()} returns. {@link #size} is answered
+ * by exact range counts when the connection has no transaction open.
  *
  * <p>A read-as-of connection (see {@link BasaltStore#getConnectionAsOf(long)}) reads one past
  * commit point and refuses to begin a transaction.
@@ -132,7 +132,7 @@ public class BasaltStoreConnection extends SailSourceConnection {
     /**
      * Runs a write operation so that change set models it creates belong to this connection's
      * transaction (see {@link SpillOwner}); only when the transaction is isolated, since at NONE
-     * the changes go into RDF4J's shared snapshot layer.
+     * each operation's changes are written and released when the operation ends.
      */
     private <T> T owned(java.util.function.Supplier<T> operation) {
         if (!isActive() || IsolationLevels.NONE.isCompatibleWith(getTransactionIsolation())) {
@@ -198,7 +198,7 @@ public class BasaltStoreConnection extends SailSourceConnection {
         if (past != null) {
             return BasaltSailStore.size(past.view(), StatementSet.EXPLICIT, contexts);
         }
-        if (!isActive() && !basalt.hasUnflushedChanges()) {
+        if (!isActive()) {
             try (ReadSource.Lease lease = backing.latest().acquire()) {
                 return BasaltSailStore.size(lease.view(), StatementSet.EXPLICIT, contexts);
             }

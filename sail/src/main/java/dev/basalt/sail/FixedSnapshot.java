@@ -24,6 +24,11 @@ final class FixedSnapshot implements ReadSource {
             }
 
             @Override
+            public Lease share() {
+                return this;
+            }
+
+            @Override
             public void close() {
                 // the snapshot lives as long as the connection
             }

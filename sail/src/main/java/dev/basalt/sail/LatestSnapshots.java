@@ -48,10 +48,13 @@ final class LatestSnapshots implements ReadSource {
                 throw e;
             }
         }
-        Shared s = current;
+        return lease(current);
+    }
+
+    private synchronized Lease lease(Shared s) {
         s.leases++;
         return new Lease() {
-            private boolean released;
+            private boolean released; // guarded by LatestSnapshots.this
 
             @Override
             public ReadView view() {
@@ -59,10 +62,22 @@ final class LatestSnapshots implements ReadSource {
             }
 
             @Override
+            public Lease share() {
+                synchronized (LatestSnapshots.this) {
+                    if (released) {
+                        throw new IllegalStateException("the read lease is closed");
+                    }
+                    return lease(s);
+                }
+            }
+
+            @Override
             public void close() {
-                if (!released) {
-                    released = true;
-                    release(s);
+                synchronized (LatestSnapshots.this) {
+                    if (!released) {
+                        released = true;
+                        release(s);
+                    }
                 }
             }
         };

@@ -11,6 +11,13 @@ interface ReadSource {
     interface Lease extends AutoCloseable {
         ReadView view();
 
+        /**
+         * Another lease on the same view, independent of this one: the view stays open until
+         * both are closed. Lets an iteration outlive the dataset that opened it without the
+         * dataset's snapshot closing under it.
+         */
+        Lease share();
+
         @Override
         void close();
     }

@@ -18,12 +18,13 @@ import dev.basalt.store.quads.QuadOrder;
  * Outside a commit group a sink's {@code flush()} commits the session: one commit point per
  * flush. A connection's commit opens a <em>commit group</em> around RDF4J's flush of its
  * inferred and explicit branches; inside the group flushes do not commit, and the group's end
- * commits the session once. So a transaction's explicit and inferred changes (and its new terms
- * and namespaces) become one commit point, atomically, with one fsync. Groups are serialized by
- * a lock taken before any RDF4J branch lock; a flush from another thread that arrives while a
- * group is open (a deferred flush of RDF4J's snapshot layer) simply joins the group, so no
- * thread ever waits for the store's writer while holding a branch lock, and no deadlock is
- * possible. If a group fails, everything written in it is rolled back, including joined flushes.
+ * commits the session once, durably, before the connection's {@code commit()} returns. So a
+ * transaction's explicit and inferred changes (and its new terms and namespaces) become one commit
+ * point, atomically, with one fsync. Groups are serialized by a lock taken before any RDF4J branch
+ * lock, and every writer of the session holds it: RDF4J branches write only while their
+ * connection commits, and an update at isolation NONE takes a group of its own (see
+ * {@link UnisolatedSink}). So no thread waits for the store's writer while holding a branch lock,
+ * and no deadlock is possible. If a group fails, everything written in it is rolled back.
  *
  * <p>The session is only touched under this object's monitor, by one thread at a time.
  */

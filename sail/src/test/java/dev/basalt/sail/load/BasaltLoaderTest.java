@@ -7,14 +7,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
+import org.eclipse.rdf4j.model.BNode;
 import org.eclipse.rdf4j.model.Model;
 import org.eclipse.rdf4j.model.Namespace;
 import org.eclipse.rdf4j.model.Resource;
+import org.eclipse.rdf4j.model.Statement;
+import org.eclipse.rdf4j.model.Triple;
+import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.model.impl.LinkedHashModel;
+import org.eclipse.rdf4j.model.util.Models;
 import org.eclipse.rdf4j.repository.RepositoryConnection;
 import org.eclipse.rdf4j.repository.sail.SailRepository;
 import org.junit.jupiter.api.Test;
@@ -122,9 +131,7 @@ class BasaltLoaderTest {
                 }
                 assertEquals(namespaces(cb), namespaces(ca), "namespaces");
             }
-            // ground statements must be equal; statements with blank nodes equal up to their labels
-            // (a multiset of shapes: deterministic, unlike a graph-isomorphism search on ~1,000 blank nodes)
-            assertEquals(shapes(mb), shapes(ma), () -> "the loaded statements differ from the added ones: " + difference(ma, mb));
+            assertTrue(Models.isomorphic(ma, mb) || sameColouring(ma, mb), () -> "the loaded statements differ from the added ones: " + difference(ma, mb));
             LexiconCounts ta = ((BasaltStore) ra.getSail()).getTermCounts();
             LexiconCounts tb = ((BasaltStore) rb.getSail()).getTermCounts();
             assertEquals(tb, ta, "term counts");
@@ -134,27 +141,69 @@ class BasaltLoaderTest {
         }
     }
 
-    /** Statements without blank nodes that are in one model only, and blank node counts, for the failure message. */
-    private static List<String> shapes(Model m) {
-        List<String> out = new ArrayList<>();
-        for (org.eclipse.rdf4j.model.Statement st : m) {
-            out.add(shape(st.getSubject()) + " " + st.getPredicate() + " " + shape(st.getObject()) + " "
-                    + (st.getContext() == null ? "" : shape(st.getContext())));
-        }
-        java.util.Collections.sort(out);
-        return out;
+    /**
+     * Label-independent comparison for when {@code Models.isomorphic} says no: RDF4J 5.0.3's check
+     * gives false negatives when blank nodes occur inside triple terms (it rejects a mere
+     * relabelling of such a graph, depending on the labels). Refines blank node colours from their
+     * statements (6 rounds of colour refinement, triple terms included) and compares the multisets
+     * of coloured statements.
+     */
+    static boolean sameColouring(Model a, Model b) {
+        return colouredStatements(a).equals(colouredStatements(b));
     }
 
-    private static String shape(org.eclipse.rdf4j.model.Value v) {
-        if (v.isBNode()) {
-            return "_:b";
+    private static Map<String, Integer> colouredStatements(Model m) {
+        Map<Value, String> colour = new HashMap<>();
+        for (int round = 0; round < 6; round++) {
+            Map<Value, List<String>> around = new HashMap<>();
+            for (Statement st : m) {
+                String line = colour(st, colour);
+                Set<Value> bnodes = new HashSet<>();
+                blankNodes(st.getSubject(), bnodes);
+                blankNodes(st.getObject(), bnodes);
+                for (Value v : bnodes) {
+                    around.computeIfAbsent(v, k -> new ArrayList<>()).add(line.replace(colour.getOrDefault(v, "_"), "SELF"));
+                }
+            }
+            Map<Value, String> next = new HashMap<>();
+            for (Map.Entry<Value, List<String>> e : around.entrySet()) {
+                Collections.sort(e.getValue());
+                next.put(e.getKey(), "_" + e.getValue().toString().hashCode() + "x" + e.getValue().size());
+            }
+            colour = next;
         }
-        if (v instanceof org.eclipse.rdf4j.model.Triple t) {
-            return "<<" + shape(t.getSubject()) + " " + t.getPredicate() + " " + shape(t.getObject()) + ">>";
+        Map<String, Integer> lines = new TreeMap<>();
+        for (Statement st : m) {
+            lines.merge(colour(st, colour), 1, Integer::sum);
+        }
+        return lines;
+    }
+
+    private static String colour(Statement st, Map<Value, String> colour) {
+        return colour(st.getSubject(), colour) + " " + st.getPredicate() + " " + colour(st.getObject(), colour) + " "
+                + st.getContext();
+    }
+
+    private static String colour(Value v, Map<Value, String> colour) {
+        if (v instanceof BNode) {
+            return colour.getOrDefault(v, "_");
+        }
+        if (v instanceof Triple t) {
+            return "<<" + colour(t.getSubject(), colour) + " " + t.getPredicate() + " " + colour(t.getObject(), colour) + ">>";
         }
         return v.toString();
     }
 
+    private static void blankNodes(Value v, Set<Value> out) {
+        if (v instanceof BNode) {
+            out.add(v);
+        } else if (v instanceof Triple t) {
+            blankNodes(t.getSubject(), out);
+            blankNodes(t.getObject(), out);
+        }
+    }
+
+    /** Statements without blank nodes that are in one model only, and blank node counts, for the failure message. */
     private static String difference(Model a, Model b) {
         java.util.function.Predicate<org.eclipse.rdf4j.model.Statement> ground = st -> !st.getSubject().isBNode()
                 && !st.getObject().isBNode() && !st.getSubject().isTriple() && !st.getObject().isTriple();

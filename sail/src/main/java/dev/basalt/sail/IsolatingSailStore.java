@@ -1,0 +1,113 @@
+package dev.basalt.sail;
+
+import org.eclipse.rdf4j.common.transaction.IsolationLevel;
+import org.eclipse.rdf4j.model.ModelFactory;
+import org.eclipse.rdf4j.model.ValueFactory;
+import org.eclipse.rdf4j.query.algebra.evaluation.impl.EvaluationStatistics;
+import org.eclipse.rdf4j.sail.SailException;
+import org.eclipse.rdf4j.sail.base.SailDataset;
+import org.eclipse.rdf4j.sail.base.SailSink;
+import org.eclipse.rdf4j.sail.base.SailSource;
+import org.eclipse.rdf4j.sail.base.SailStore;
+
+/**
+ * The {@link SailStore} that {@link BasaltStoreConnection}s use: it gives each connection's
+ * transaction its own RDF4J branch and keeps no shared layer of its own, so a commit is in the
+ * journal, durably, when {@code commit()} returns.
+ *
+ * <ul>
+ * <li>{@code fork()} returns a new branch (see {@link Branches}) over the backing source: the
+ * connection's pending changes, in change sets that spill; SNAPSHOT and SERIALIZABLE per
+ * connection. The branch flushes into the backing store's sink when the connection commits,
+ * inside the connection's commit group (see {@link StoreWriter}).</li>
+ * <li>{@code dataset(level)} pins the newest commit point until the dataset is closed.</li>
+ * <li>{@code sink(level)} is only asked for by connections at isolation NONE: it collects the
+ * operation's changes in a one-off branch and writes and commits them when the operation's sink is
+ * flushed, in a commit group of its own, so a half-done operation never reaches the store's
+ * shared write transaction.</li>
+ * <li>{@code prepare()}, {@code flush()} and {@code close()} of a source do nothing: nothing is
+ * ever pending here.</li>
+ * </ul>
+ *
+ * RDF4J's {@code SnapshotSailStore} is deliberately not used: its shared branch defers writing
+ * committed changes to the store until no dataset is open, which under a steady read load means
+ * never.
+ */
+final class IsolatingSailStore implements SailStore {
+    private final BasaltSailStore backing;
+    private final SailSource explicit;
+    private final SailSource inferred;
+
+    IsolatingSailStore(BasaltSailStore backing, ModelFactory changeSets) {
+        this.backing = backing;
+        this.explicit = new Source(backing.getExplicitSailSource(), changeSets, backing.writer());
+        this.inferred = new Source(backing.getInferredSailSource(), changeSets, backing.writer());
+    }
+
+    @Override
+    public ValueFactory getValueFactory() {
+        return backing.getValueFactory();
+    }
+
+    @Override
+    public EvaluationStatistics getEvaluationStatistics() {
+        return backing.getEvaluationStatistics();
+    }
+
+    @Override
+    public SailSource getExplicitSailSource() {
+        return explicit;
+    }
+
+    @Override
+    public SailSource getInferredSailSource() {
+        return inferred;
+    }
+
+    @Override
+    public void close() throws SailException {
+        backing.close();
+    }
+
+    private static final class Source implements SailSource {
+        private final SailSource committed;
+        private final ModelFactory changeSets;
+        private final StoreWriter writer;
+
+        Source(SailSource committed, ModelFactory changeSets, StoreWriter writer) {
+            this.committed = committed;
+            this.changeSets = changeSets;
+            this.writer = writer;
+        }
+
+        @Override
+        public SailSource fork() {
+            return Branches.fork(committed, changeSets);
+        }
+
+        @Override
+        public SailSink sink(IsolationLevel level) throws SailException {
+            return new UnisolatedSink(Branches.fork(committed, changeSets), level, writer);
+        }
+
+        @Override
+        public SailDataset dataset(IsolationLevel level) throws SailException {
+            return committed.dataset(level);
+        }
+
+        @Override
+        public void prepare() {
+            // nothing pending
+        }
+
+        @Override
+        public void flush() {
+            // nothing pending
+        }
+
+        @Override
+        public void close() {
+            // nothing held
+        }
+    }
+}
