@@ -54,13 +54,9 @@ final class NativeQueries {
             stats.fallback(reason, "whole query evaluated by RDF4J");
             return null;
         }
-        ReadSource.Lease lease = reads.acquire();
-        if (!readAsOf && sail.hasUnflushedChanges()) {
-            lease.close();
-            stats.fallback("UnflushedCommit", "committed changes still in RDF4J's snapshot layer");
-            return null;
-        }
-        return new Session(sail, lease, includeInferred);
+        // every commit is in the store when commit() returns, so the newest commit point is the
+        // committed state a query outside a transaction must see
+        return new Session(sail, reads.acquire(), includeInferred);
     }
 
     final class Session {
@@ -93,6 +89,11 @@ final class NativeQueries {
                 @Override
                 public ReadView view() {
                     return lease.view();
+                }
+
+                @Override
+                public ReadSource.Lease share() {
+                    return this;
                 }
 
                 @Override
