@@ -100,6 +100,21 @@
 						<td>Entries of the lexicon's value-to-id cache.</td>
 					</tr>
 					<tr>
+						<th>Spill threshold</th>
+						<td><input type="text" id="spillThreshold" name="Spill threshold" size="16" value="100000" /></td>
+						<td>Statements a transaction keeps in memory before its pending changes spill to disk.</td>
+					</tr>
+					<tr>
+						<th>Native evaluation</th>
+						<td>
+							<select id="nativeEvaluation" name="Native evaluation">
+								<option selected="selected" value="true">true (Basalt's engine where it can)</option>
+								<option value="false">false (RDF4J's evaluator only)</option>
+							</select>
+						</td>
+						<td></td>
+					</tr>
+					<tr>
 						<td></td>
 						<td>
 							<input type="button" value="{$cancel.label}" style="float:right"
