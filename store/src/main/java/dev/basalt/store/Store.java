@@ -118,26 +118,6 @@ public final class Store implements AutoCloseable {
         return t;
     }
 
-    /**
-     * Replaces the empty tree {@code name} by one built bottom-up from sorted entries.
-     * {@code opened} is the transaction's tree object if it was opened in this transaction.
-     */
-    BTree bulkBuildTree(String name, BTree opened, java.util.Iterator<? extends Map.Entry<byte[], byte[]>> sorted) {
-        BTreeCheckpoint committed = latest.record().trees().get(name);
-        if (committed != null && !committed.isEmpty() || opened != null && !opened.isEmpty()) {
-            throw new IllegalStateException("tree '" + name + "' of " + journal.path()
-                    + " is not empty; a bulk build needs an empty tree");
-        }
-        if (opened != null) {
-            opened.abandon();
-        }
-        BTreeConfig treeConfig = config.treeConfig(name);
-        BTreeCheckpoint built = BTree.bulkBuild(journal, treeConfig, sorted);
-        BTree t = BTree.open(journal, built, treeConfig, cache);
-        writable.put(name, t);
-        return t;
-    }
-
     void forgetTree(String name) {
         writable.remove(name);
     }

@@ -44,7 +44,7 @@ public final class WriteTransaction implements AutoCloseable {
 
     /**
      * Fills the tree {@code name} bottom-up from entries in strictly ascending key order, into
-     * full pages ({@link BTree#bulkBuild}); much faster than putting them one by one. The tree
+     * full pages ({@link BTree#bulkLoad}); much faster than putting them one by one. The tree
      * must be empty as of the last commit and not written in this transaction (it is created if
      * absent). The returned tree stays writable in this transaction; a rollback discards the
      * built pages with everything else.
@@ -53,12 +53,8 @@ public final class WriteTransaction implements AutoCloseable {
      * @throws IllegalArgumentException on unsorted or duplicate input (nothing is left behind)
      */
     public BTree bulkBuild(String name, Iterator<? extends Map.Entry<byte[], byte[]>> sortedEntries) {
-        ensureOpen();
-        if (CommitRecord.isReservedName(name)) {
-            throw new IllegalArgumentException("'" + name + "' is not a valid tree name (empty, too long or starting with __)");
-        }
-        BTree t = store.bulkBuildTree(name, trees.get(name), sortedEntries);
-        trees.put(name, t);
+        BTree t = tree(name);
+        t.bulkLoad(sortedEntries);
         return t;
     }
 
