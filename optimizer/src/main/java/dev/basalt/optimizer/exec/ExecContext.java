@@ -1,18 +1,25 @@
 package dev.basalt.optimizer.exec;
 
+import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.query.QueryInterruptedException;
 
 import dev.basalt.optimizer.access.QuadSource;
+import dev.basalt.store.lexicon.TermIds;
 
 /**
  * State of one evaluation of a plan: the data it reads, whether operators time themselves, and
  * cancellation. Closing the result from another thread (RDF4J's query timeout does) or
  * interrupting the evaluating thread stops every operator at its next row check.
+ *
+ * <p>Terms: operators turn values into ids with {@link #idOf} and back with {@link #resolve}, never
+ * through the source directly, so values the query computed (query-local ids, see
+ * {@link TermIds#FIRST_LOCAL}) and stored terms mix in one row.
  */
 public final class ExecContext {
     private final QuadSource source;
     private final boolean trackTime;
     private volatile boolean cancelled;
+    private LocalTerms locals;
 
     public ExecContext(QuadSource source, boolean trackTime) {
         this.source = source;
@@ -25,6 +32,46 @@ public final class ExecContext {
 
     public boolean trackTime() {
         return trackTime;
+    }
+
+    /** The id of a value: its stored id (inline or dictionary), else a query-local id. Null stays {@link TermIds#NULL}. */
+    public long idOf(Value value) {
+        if (value == null) {
+            return TermIds.NULL;
+        }
+        long id = source.lookup(value);
+        if (id != TermIds.NULL) {
+            return id;
+        }
+        if (locals == null) {
+            locals = new LocalTerms();
+        }
+        return locals.id(value);
+    }
+
+    /** Values of many ids at once (index-aligned); null for {@link TermIds#NULL} and the default graph. */
+    public Value[] resolve(long[] ids) {
+        if (locals == null) {
+            return source.resolve(ids);
+        }
+        long[] stored = ids.clone();
+        for (int i = 0; i < stored.length; i++) {
+            if (TermIds.isLocal(stored[i])) {
+                stored[i] = TermIds.NULL;
+            }
+        }
+        Value[] out = source.resolve(stored);
+        for (int i = 0; i < ids.length; i++) {
+            if (TermIds.isLocal(ids[i])) {
+                out[i] = locals.value(ids[i]);
+            }
+        }
+        return out;
+    }
+
+    /** The value of one id (see {@link #resolve(long[])}). */
+    public Value resolve(long id) {
+        return TermIds.isLocal(id) ? locals.value(id) : source.resolve(new long[] { id })[0];
     }
 
     public void cancel() {

@@ -57,7 +57,7 @@ final class Condition implements RowFilter {
             if (id != TermIds.NULL) {
                 Value v = batchValues.get(id);
                 if (v == null) {
-                    v = ctx.source().resolve(new long[] { id })[0];
+                    v = ctx.resolve(id);
                 }
                 if (v != null) {
                     bs.addBinding(names[i], v);
@@ -83,7 +83,7 @@ final class Condition implements RowFilter {
             }
         }
         long[] distinct = java.util.Arrays.stream(wanted, 0, n).distinct().toArray();
-        Value[] vs = ctx.source().resolve(distinct);
+        Value[] vs = ctx.resolve(distinct);
         for (int i = 0; i < distinct.length; i++) {
             if (vs[i] != null) {
                 batchValues.put(distinct[i], vs[i]);

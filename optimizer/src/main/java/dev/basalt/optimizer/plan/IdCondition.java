@@ -216,6 +216,9 @@ abstract class IdCondition {
             if (id == TermIds.NULL) {
                 return ERROR;
             }
+            if (TermIds.isLocal(id)) {
+                return UNKNOWN;
+            }
             TermKind k = TermIds.kind(id);
             boolean yes = kind == null ? k.isLiteral() : k == kind;
             return yes ? TRUE : FALSE;
@@ -252,6 +255,9 @@ abstract class IdCondition {
             }
             if (sameTerm) {
                 return a == b ? TRUE : FALSE;
+            }
+            if (TermIds.isLocal(a) || TermIds.isLocal(b)) {
+                return UNKNOWN;
             }
             TermKind ka = TermIds.kind(a);
             TermKind kb = TermIds.kind(b);

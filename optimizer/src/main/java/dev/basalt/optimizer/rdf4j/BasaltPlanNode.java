@@ -22,7 +22,6 @@ import dev.basalt.optimizer.access.QuadSource;
 import dev.basalt.optimizer.exec.ExecContext;
 import dev.basalt.optimizer.exec.RowCursor;
 import dev.basalt.optimizer.plan.CompiledPlan;
-import dev.basalt.store.lexicon.TermIds;
 
 /**
  * An algebra leaf standing for a subtree that Basalt evaluates itself: RDF4J's evaluator sees it
@@ -31,9 +30,10 @@ import dev.basalt.store.lexicon.TermIds;
  * Basalt plan with estimated and actual rows and time per operator.
  *
  * <p>Rows become binding sets a batch at a time (ids resolved together). Incoming bindings from
- * an enclosing RDF4J operator are turned into ids and bound before the plan runs; a binding whose
- * value the store does not know, or any incoming binding under a SELECT projection, sends this
- * evaluation to RDF4J's evaluator over the original subtree (counted as a runtime fallback).
+ * an enclosing RDF4J operator are turned into ids and bound before the plan runs (a value the
+ * store does not hold gets a query-local id); a binding without a value, or any incoming binding
+ * under a SELECT projection, sends this evaluation to RDF4J's evaluator over the original subtree
+ * (counted as a runtime fallback).
  */
 public final class BasaltPlanNode extends AbstractQueryModelNode implements TupleExpr {
     private static final int BATCH = 128;
@@ -95,6 +95,7 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
         QueryEvaluationStep[] fallback = new QueryEvaluationStep[1];
         return bindings -> {
             long[] input = new long[plan.vars().size()];
+            ExecContext ctx = new ExecContext(source, strategy.isTrackingTime());
             String reason = null;
             if (plan.isProjected() && bindings.size() > 0) {
                 reason = "incoming bindings under a projection";
@@ -106,11 +107,8 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
                     // a name without a value (an expression error upstream): RDF4J's own handling applies
                     reason = "incoming binding without a value: " + name;
                 } else if (reason == null && slot >= 0) {
-                    long id = source.lookup(value);
-                    if (id == TermIds.NULL) {
-                        reason = "incoming value unknown to the store: " + value;
-                    }
-                    input[slot] = id;
+                    // a value the store does not hold gets a query-local id: patterns with it match nothing
+                    input[slot] = ctx.idOf(value);
                 }
             }
             if (reason != null) {
@@ -123,8 +121,7 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
                 }
                 return fallback[0].evaluate(bindings);
             }
-            ExecContext ctx = new ExecContext(source, strategy.isTrackingTime());
-            return new Results(plan.root().open(input, ctx), ctx, bindings, source);
+            return new Results(plan.root().open(input, ctx), ctx, bindings);
         };
     }
 
@@ -132,17 +129,15 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
         private final RowCursor rows;
         private final ExecContext ctx;
         private final BindingSet parent;
-        private final QuadSource source;
         private final List<String> names;
         private final int[] slots;
         private final Deque<BindingSet> ready = new ArrayDeque<>();
         private boolean exhausted;
 
-        Results(RowCursor rows, ExecContext ctx, BindingSet parent, QuadSource source) {
+        Results(RowCursor rows, ExecContext ctx, BindingSet parent) {
             this.rows = rows;
             this.ctx = ctx;
             this.parent = parent;
-            this.source = source;
             this.names = plan.outputNames();
             this.slots = plan.outputSlots();
         }
@@ -169,7 +164,7 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
                     ids[n++] = row[s];
                 }
             }
-            Value[] values = source.resolve(ids);
+            Value[] values = ctx.resolve(ids);
             n = 0;
             for (int i = 0; i < batch.size(); i++) {
                 QueryBindingSet bs = new QueryBindingSet(slots.length + (plan.isProjected() ? 0 : parent.size()));

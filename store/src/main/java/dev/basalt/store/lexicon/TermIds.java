@@ -6,7 +6,8 @@ package dev.basalt.store.lexicon;
  *
  * <pre>
  *  bits 63..60  kind nibble          bits 59..0  payload (60 bits)
- *  0x0  reserved ids                 0 = NULL, 1 = DEFAULT_GRAPH, the rest reserved
+ *  0x0  reserved ids                 0 = NULL, 1 = DEFAULT_GRAPH; bit 59 set = query-local
+ *                                    term (a computed value, never stored); the rest reserved
  *  0x1  blank node   (dictionary)    counter 1 .. 2^60-1
  *  0x2  IRI          (dictionary)    counter
  *  0x3  literal      (dictionary)    counter
@@ -55,6 +56,12 @@ public final class TermIds {
     public static final long NULL = 0L;
     /** Context id of the default graph; sorts before every real context. */
     public static final long DEFAULT_GRAPH = 1L;
+    /**
+     * First query-local id: ids from here to the end of kind 0x0 name values a query computed
+     * (BIND, aggregates, VALUES) that the store does not hold. They live only in one evaluation's
+     * rows, never in a file, and never equal the id of a stored term.
+     */
+    public static final long FIRST_LOCAL = 1L << (KIND_SHIFT - 1);
     /** Largest counter a dictionary kind can allocate. */
     public static final long MAX_COUNTER = PAYLOAD_MASK;
 
@@ -123,6 +130,11 @@ public final class TermIds {
 
     public static long lastId(int kindCode) {
         return make(kindCode, PAYLOAD_MASK);
+    }
+
+    /** Whether the id names a query-local computed value (see {@link #FIRST_LOCAL}). */
+    public static boolean isLocal(long id) {
+        return id >= FIRST_LOCAL && id <= PAYLOAD_MASK;
     }
 
     public static boolean isInline(long id) {
