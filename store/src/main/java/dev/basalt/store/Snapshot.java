@@ -2,6 +2,7 @@ package dev.basalt.store;
 
 import dev.basalt.store.btree.BTree;
 import dev.basalt.store.btree.BTreeCheckpoint;
+import dev.basalt.store.btree.BTreeCursor;
 import dev.basalt.store.journal.CommitPoint;
 import dev.basalt.store.journal.ReadPin;
 
@@ -49,6 +50,10 @@ public final class Snapshot implements AutoCloseable {
         return t;
     }
 
+    public Set<String> propertyNames() {
+        return record.properties().keySet();
+    }
+
     public byte[] property(String name) {
         byte[] v = record.properties().get(name);
         return v == null ? null : v.clone();
@@ -76,13 +81,11 @@ public final class Snapshot implements AutoCloseable {
         if (idx == null) {
             return -1;
         }
-        {
-            dev.basalt.store.btree.BTreeCursor c = idx.descendingCursor(null, null);
-            while (c.next()) {
-                CommitPoint p = CommitIndexEntry.point(c.key(), c.value());
-                if (p.timeMillis() <= timeMillis) {
-                    return p.counter();
-                }
+        BTreeCursor c = idx.descendingCursor(null, null);
+        while (c.next()) {
+            CommitPoint p = CommitIndexEntry.point(c.key(), c.value());
+            if (p.timeMillis() <= timeMillis) {
+                return p.counter();
             }
         }
         return -1;
@@ -93,13 +96,11 @@ public final class Snapshot implements AutoCloseable {
         BTree idx = commitIndex();
         if (idx != null) {
             long oldest = store.journal().oldestReadableCommit();
-            {
-            dev.basalt.store.btree.BTreeCursor c = idx.cursor(null, null);
-                while (c.next()) {
-                    CommitPoint p = CommitIndexEntry.point(c.key(), c.value());
-                    if (p.counter() >= oldest) {
-                        out.add(p);
-                    }
+            BTreeCursor c = idx.cursor(null, null);
+            while (c.next()) {
+                CommitPoint p = CommitIndexEntry.point(c.key(), c.value());
+                if (p.counter() >= oldest) {
+                    out.add(p);
                 }
             }
         }

@@ -24,6 +24,7 @@ import dev.basalt.sail.load.LoadResult;
 import dev.basalt.sail.load.LoggingProgress;
 import dev.basalt.store.Snapshot;
 import dev.basalt.store.Store;
+import dev.basalt.store.StoreCompactor;
 import dev.basalt.store.journal.JournalStats;
 import dev.basalt.store.journal.StoreException;
 import dev.basalt.store.lexicon.Lexicon;
@@ -36,6 +37,7 @@ import dev.basalt.store.quads.QuadOrder;
  * basalt load --store DIR [--context IRI] [--format F] FILES...
  * basalt stats --store DIR
  * basalt verify --store DIR
+ * basalt compact --store DIR
  * </pre>
  * Exit codes: 0 success, 1 usage error, 2 failure (one line on standard error naming the file
  * and line or the store at fault).
@@ -78,6 +80,7 @@ public final class BasaltCli {
                 case "load" -> load(a);
                 case "stats" -> stats(a.store);
                 case "verify" -> verify(a.store);
+                case "compact" -> compact(a.store);
                 default -> throw new IllegalStateException(a.command);
             };
         } catch (LoadException | StoreException e) {
@@ -168,6 +171,16 @@ public final class BasaltCli {
         return OK;
     }
 
+    /** Rewrites the store to its newest commit point (history dropped) and reports the sizes. */
+    private int compact(Path dir) {
+        Path journal = SailLayout.journal(dir);
+        if (!Files.isRegularFile(journal)) {
+            throw new StoreException("no Basalt store in " + dir + " (" + journal + " does not exist)");
+        }
+        out.println(StoreCompactor.compact(journal, new BasaltStoreConfig().toStoreConfig()));
+        return OK;
+    }
+
     private static long size(Snapshot s, String tree) {
         var t = s.tree(tree);
         return t == null ? 0 : t.size();
@@ -189,6 +202,7 @@ public final class BasaltCli {
         p.println("usage: basalt load --store DIR [--context IRI] [--format F] FILES...");
         p.println("       basalt stats --store DIR");
         p.println("       basalt verify --store DIR");
+        p.println("       basalt compact --store DIR   (rewrites the store to its newest commit; history is dropped)");
         p.println("The store directory must not be open in another process. Formats come from the file names");
         p.println("(.nt .nq .ttl .trig .rdf .jsonld ..., optionally .gz) unless --format names one (e.g. turtle, nq).");
     }
@@ -214,7 +228,7 @@ public final class BasaltCli {
         static Args parse(String[] args) {
             Args a = new Args();
             a.command = args[0];
-            if (!List.of("load", "stats", "verify").contains(a.command)) {
+            if (!List.of("load", "stats", "verify", "compact").contains(a.command)) {
                 throw new IllegalArgumentException("unknown command '" + a.command + "'");
             }
             for (int i = 1; i < args.length; i++) {

@@ -12,7 +12,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The command line: load, stats, verify, exit codes and one-line errors. */
+/** The command line: load, stats, verify, compact, exit codes and one-line errors. */
 class BasaltCliTest {
     @TempDir
     Path tmp;
@@ -51,6 +51,21 @@ class BasaltCliTest {
         assertTrue(out.matches("(?s).*bytes/triple     \\d+\\.\\d.*"), out);
         assertEquals(0, run("verify", "--store", store), err);
         assertTrue(out.contains("every statement index order holds the same quads"), out);
+
+        String stats = statsWithoutCommitAndSizes(store);
+        assertEquals(0, run("compact", "--store", store), err);
+        assertTrue(out.startsWith("compacted commit 2: "), out);
+        assertEquals(stats, statsWithoutCommitAndSizes(store), "compaction keeps every statement and term");
+        assertEquals(0, run("verify", "--store", store), err);
+        assertEquals(2, run("compact", "--store", tmp.resolve("none").toString()));
+        assertTrue(err.startsWith("basalt: no Basalt store in"), err);
+    }
+
+    /** The stats lines that compaction must not change (commit number, history and byte counts may). */
+    private String statsWithoutCommitAndSizes(String store) {
+        assertEquals(0, run("stats", "--store", store), err);
+        return out.lines().filter(l -> l.startsWith("statements") || l.startsWith("terms") || l.startsWith("indexes"))
+                .reduce("", (a, b) -> a + b + "\n");
     }
 
     @Test

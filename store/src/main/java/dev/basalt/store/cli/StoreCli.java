@@ -2,6 +2,7 @@ package dev.basalt.store.cli;
 
 import dev.basalt.store.Snapshot;
 import dev.basalt.store.Store;
+import dev.basalt.store.StoreCompactor;
 import dev.basalt.store.StoreConfig;
 import dev.basalt.store.StoreStats;
 import dev.basalt.store.WriteTransaction;
@@ -21,7 +22,7 @@ import java.util.Map;
 /**
  * Command line of the storage engine: {@code demo} creates (or reopens) a store, writes keys in a
  * transaction, reads them back and prints the store's statistics; {@code stats}, {@code verify}
- * and {@code history} inspect an existing store.
+ * and {@code history} inspect an existing store; {@code compact} rewrites it to its newest commit point.
  */
 public final class StoreCli {
     static final String JOURNAL_FILE = "basalt.jnl";
@@ -53,6 +54,10 @@ public final class StoreCli {
         StoreConfig config = StoreConfig.defaults();
         if ("worm".equalsIgnoreCase(opts.get("mode"))) {
             config = config.withJournal(config.journal().withMode(JournalMode.WORM));
+        }
+        if (args[0].equals("compact")) {
+            out.println(StoreCompactor.compact(dir.resolve(JOURNAL_FILE), config));
+            return 0;
         }
         try (Store store = Store.open(dir.resolve(JOURNAL_FILE), config)) {
             switch (args[0]) {
@@ -135,6 +140,6 @@ public final class StoreCli {
     }
 
     private void usage() {
-        out.println("usage: basalt-store <demo|stats|verify|history> [--store DIR] [--keys N] [--mode rw|worm]");
+        out.println("usage: basalt-store <demo|stats|verify|history|compact> [--store DIR] [--keys N] [--mode rw|worm]");
     }
 }
