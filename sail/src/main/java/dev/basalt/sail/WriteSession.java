@@ -49,7 +49,7 @@ final class WriteSession {
         addQuad(set, quad);
     }
 
-    /** Adds many statements: terms resolved in one batch, quads inserted in primary key order. */
+    /** Adds many statements: terms resolved in one batch, each index written in its own key order. */
     void addAll(StatementSet set, Collection<? extends Statement> statements) {
         List<Value> terms = new ArrayList<>(statements.size() * 4);
         for (Statement st : statements) {
@@ -70,16 +70,23 @@ final class WriteSession {
         for (int i = 0; i < terms.size(); i++) {
             batch[i / 4][i % 4] = terms.get(i) == null ? TermIds.DEFAULT_GRAPH : ids[k++];
         }
-        QuadOrder primary = orders.get(0);
-        byte[][] keys = new byte[batch.length][];
-        for (int i = 0; i < batch.length; i++) {
-            keys[i] = primary.key(batch[i]);
-        }
-        Arrays.sort(keys, Arrays::compareUnsigned);
-        long[] quad = new long[4];
-        for (byte[] key : keys) {
-            primary.decode(key, quad);
-            addQuad(set, quad);
+        if (set == StatementSet.EXPLICIT) {
+            changed |= !quads(StatementSet.EXPLICIT).addAll(batch).isEmpty();
+            QuadIndexes inferred = quads(StatementSet.INFERRED);
+            if (inferred.size() > 0) {
+                for (long[] quad : batch) {
+                    changed |= inferred.remove(quad);
+                }
+            }
+        } else {
+            QuadIndexes explicit = quads(StatementSet.EXPLICIT);
+            List<long[]> onlyInferred = new ArrayList<>(batch.length);
+            for (long[] quad : batch) {
+                if (!explicit.contains(quad)) {
+                    onlyInferred.add(quad);
+                }
+            }
+            changed |= !quads(StatementSet.INFERRED).addAll(onlyInferred.toArray(new long[0][])).isEmpty();
         }
     }
 

@@ -3,6 +3,7 @@ package dev.basalt.store.quads;
 import dev.basalt.store.btree.BTree;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
 
@@ -41,6 +42,46 @@ public final class QuadIndexes {
             trees.get(i).put(i == 0 ? key : orders.get(i).key(quad), NO_VALUE);
         }
         return true;
+    }
+
+    /**
+     * Adds many quads (ids in S, P, O, C positions; duplicates allowed) and returns those that were
+     * not present, in primary key order. Each tree is written in its own key order, so consecutive
+     * inserts land on the same leaf path instead of a random one per quad.
+     */
+    public List<long[]> addAll(long[][] quads) {
+        QuadOrder primary = orders.get(0);
+        byte[][] keys = new byte[quads.length][];
+        for (int i = 0; i < quads.length; i++) {
+            keys[i] = primary.key(quads[i]);
+        }
+        Arrays.sort(keys, Arrays::compareUnsigned);
+        BTree first = trees.get(0);
+        List<long[]> added = new ArrayList<>();
+        byte[] previous = null;
+        for (byte[] key : keys) {
+            if (Arrays.equals(previous, key) || first.containsKey(key)) {
+                continue;
+            }
+            previous = key;
+            first.put(key, NO_VALUE);
+            long[] quad = new long[4];
+            primary.decode(key, quad);
+            added.add(quad);
+        }
+        for (int i = 1; i < orders.size(); i++) {
+            QuadOrder o = orders.get(i);
+            byte[][] k = new byte[added.size()][];
+            for (int j = 0; j < k.length; j++) {
+                k[j] = o.key(added.get(j));
+            }
+            Arrays.sort(k, Arrays::compareUnsigned);
+            BTree t = trees.get(i);
+            for (byte[] key : k) {
+                t.put(key, NO_VALUE);
+            }
+        }
+        return added;
     }
 
     /** Removes a quad; returns false if it was absent. */
