@@ -1,5 +1,7 @@
 package dev.basalt.sail;
 
+import java.util.HashMap;
+import java.util.Map;
 import java.util.NoSuchElementException;
 
 import org.eclipse.rdf4j.common.iteration.CloseableIteration;
@@ -30,6 +32,8 @@ final class NativeQueries {
     /** Estimates shared by the queries of the newest state, one cache per statement-set choice. */
     private final EstimateCache explicitEstimates = new EstimateCache(ESTIMATE_CACHE_ENTRIES);
     private final EstimateCache inferredEstimates = new EstimateCache(ESTIMATE_CACHE_ENTRIES);
+    /** Range counts RDF4J's join optimizer asks for (both statement sets), shared likewise. */
+    private final EstimateCache rdf4jCounts = new EstimateCache(ESTIMATE_CACHE_ENTRIES);
     private static final int ESTIMATE_CACHE_ENTRIES = 100_000;
 
     NativeQueries(boolean enabled) {
@@ -74,6 +78,7 @@ final class NativeQueries {
         private final SnapshotQuadSource source;
         private final CardinalityEstimator estimator;
         private final OrderingPolicy ordering;
+        private final Map<CardinalityEstimator.Key, Double> counts;
         private boolean closed;
 
         private Session(BasaltStore sail, ReadSource.Lease lease, boolean includeInferred, boolean readAsOf,
@@ -83,16 +88,18 @@ final class NativeQueries {
             this.source = new SnapshotQuadSource(lease.view(), includeInferred, sail.getValueFactory());
             this.ordering = ordering;
             // past states are not shared: a read-as-of query gets estimates of its own
+            long state = lease.view().commitCounter();
             this.estimator = readAsOf ? new CardinalityEstimator(source)
                     : new CardinalityEstimator(source, (includeInferred ? inferredEstimates : explicitEstimates)
-                            .forState(lease.view().commitCounter()));
+                            .forState(state));
+            this.counts = readAsOf ? new HashMap<>() : rdf4jCounts.forState(state);
         }
 
         /** Basalt's strategy in place of the one RDF4J's settings produced (its mode is kept). */
         EvaluationStrategy strategy(EvaluationStrategy rdf4j, Dataset dataset, TripleSource tripleSource) {
             BasaltEvaluationStrategy s = new BasaltEvaluationStrategy(tripleSource, dataset,
                     sail.getFederatedServiceResolver(), sail.getIterationCacheSyncThreshold(),
-                    new BasaltEvaluationStatistics(this::reuse), sail.isTrackResultSize(),
+                    new BasaltEvaluationStatistics(this::reuse, counts), sail.isTrackResultSize(),
                     source, stats, estimator, ordering);
             if (rdf4j instanceof DefaultEvaluationStrategy d) {
                 s.setQueryEvaluationMode(d.getQueryEvaluationMode());
