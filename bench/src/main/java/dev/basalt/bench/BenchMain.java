@@ -26,6 +26,7 @@ import dev.basalt.bench.driver.MixResult;
 import dev.basalt.bench.driver.QueryExecutor;
 import dev.basalt.bench.driver.QueryTemplate;
 import dev.basalt.bench.lubm.LubmGenerator;
+import dev.basalt.bench.ordering.OrderingBench;
 import dev.basalt.bench.rdf.TripleCounts;
 import dev.basalt.bench.report.MachineInfo;
 import dev.basalt.bench.report.ReportWriter;
@@ -36,7 +37,8 @@ import picocli.CommandLine.Option;
 
 /** The {@code basalt-bench.jar} command line. Progress goes to standard output. */
 @Command(name = "basalt-bench", mixinStandardHelpOptions = true, subcommands = { BenchMain.Compare.class,
-		BenchMain.GenerateBsbm.class, BenchMain.GenerateLubm.class, BenchMain.BsbmHttp.class },
+		BenchMain.GenerateBsbm.class, BenchMain.GenerateLubm.class, BenchMain.BsbmHttp.class,
+		BenchMain.Ordering.class },
 		description = "BSBM and LUBM on Basalt and its peers.")
 public final class BenchMain implements Runnable {
 
@@ -273,6 +275,33 @@ public final class BenchMain implements Runnable {
 				repos.values().forEach(Repository::shutDown);
 			}
 			return status;
+		}
+	}
+
+	@Command(name = "ordering", mixinStandardHelpOptions = true,
+			description = "Times one query on Basalt with static and with runtime join ordering, on data where the "
+					+ "static order is bad (see docs/benchmarks-ordering.md).")
+	static final class Ordering implements Callable<Integer> {
+		@Option(names = "--seeds", defaultValue = "2000")
+		int seeds;
+		@Option(names = "--fan-out", defaultValue = "100")
+		int fanOut;
+		@Option(names = "--closed", defaultValue = "5000")
+		int closed;
+		@Option(names = "--repeats", defaultValue = "21")
+		int repeats;
+		@Option(names = "--work-dir", defaultValue = "data/bench-ordering")
+		Path workDir;
+
+		@Override
+		public Integer call() {
+			OrderingBench.Timing[] t = new OrderingBench(seeds, fanOut, closed, repeats, System.out::println).run(workDir);
+			for (OrderingBench.Timing x : t) {
+				System.out.println("--- " + x.mode() + " plan:");
+				System.out.println(x.plan());
+			}
+			System.out.printf(Locale.ROOT, "static/runtime median ratio: %.1f%n", t[0].medianMillis() / t[1].medianMillis());
+			return 0;
 		}
 	}
 }

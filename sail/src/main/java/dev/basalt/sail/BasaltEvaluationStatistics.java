@@ -2,6 +2,7 @@ package dev.basalt.sail;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.Resource;
@@ -10,6 +11,7 @@ import org.eclipse.rdf4j.query.algebra.StatementPattern;
 import org.eclipse.rdf4j.query.algebra.Var;
 import org.eclipse.rdf4j.query.algebra.evaluation.impl.EvaluationStatistics;
 
+import dev.basalt.optimizer.plan.CardinalityEstimator;
 import dev.basalt.store.lexicon.TermIds;
 import dev.basalt.store.quads.QuadIndexes;
 import dev.basalt.store.quads.QuadOrder;
@@ -22,9 +24,17 @@ import dev.basalt.store.quads.QuadOrder;
  */
 final class BasaltEvaluationStatistics extends EvaluationStatistics {
     private final ReadSource reads;
+    /** Counts already made, keyed by the pattern's ids; only for a source of one fixed state. */
+    private final Map<CardinalityEstimator.Key, Double> counts;
 
     BasaltEvaluationStatistics(ReadSource reads) {
+        this(reads, null);
+    }
+
+    /** Statistics over one fixed state whose counts are kept in {@code counts} (shared by queries of that state). */
+    BasaltEvaluationStatistics(ReadSource reads, Map<CardinalityEstimator.Key, Double> counts) {
         this.reads = reads;
+        this.counts = counts;
     }
 
     @Override
@@ -58,10 +68,19 @@ final class BasaltEvaluationStatistics extends EvaluationStatistics {
                         }
                     }
                 }
+                CardinalityEstimator.Key key = new CardinalityEstimator.Key(pattern[0], pattern[1], pattern[2],
+                        pattern[3], 0);
+                Double known = counts == null ? null : counts.get(key);
+                if (known != null) {
+                    return known;
+                }
                 long n = 0;
                 for (StatementSet set : StatementSet.values()) {
                     QuadIndexes quads = lease.view().quads(set);
                     n += quads.count(countable(quads, pattern));
+                }
+                if (counts != null) {
+                    counts.put(key, (double) n);
                 }
                 return n;
             }

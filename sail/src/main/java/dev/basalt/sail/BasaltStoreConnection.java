@@ -17,6 +17,7 @@ import org.eclipse.rdf4j.sail.base.SailStore;
 import org.eclipse.rdf4j.sail.UpdateContext;
 import org.eclipse.rdf4j.sail.helpers.DefaultSailChangedEvent;
 
+import dev.basalt.optimizer.rdf4j.QueryHints;
 import dev.basalt.sail.spill.SpillOwner;
 
 /**
@@ -64,8 +65,11 @@ public class BasaltStoreConnection extends SailSourceConnection {
     @Override
     protected CloseableIteration<? extends BindingSet> evaluateInternal(TupleExpr tupleExpr, Dataset dataset,
             BindingSet bindings, boolean includeInferred) throws SailException {
+        // hints are removed whichever evaluator runs the query, so they never match data
+        QueryHints.Stripped hinted = QueryHints.strip(tupleExpr);
+        tupleExpr = hinted.expr();
         NativeQueries.Session session = basalt.nativeQueries().open(basalt, past != null ? past.reads() : backing.latest(),
-                past != null, dataset, includeInferred, isActive());
+                past != null, dataset, includeInferred, isActive(), hinted.mode());
         if (session == null) {
             return super.evaluateInternal(tupleExpr, dataset, bindings, includeInferred);
         }

@@ -1,5 +1,7 @@
 package dev.basalt.sail;
 
+import java.util.HashMap;
+import java.util.Map;
 import java.util.NoSuchElementException;
 
 import org.eclipse.rdf4j.common.iteration.CloseableIteration;
@@ -11,6 +13,9 @@ import org.eclipse.rdf4j.query.algebra.evaluation.impl.DefaultEvaluationStrategy
 import org.eclipse.rdf4j.query.algebra.evaluation.impl.DefaultEvaluationStrategyFactory;
 
 import dev.basalt.optimizer.rdf4j.BasaltEvaluationStrategy;
+import dev.basalt.optimizer.plan.CardinalityEstimator;
+import dev.basalt.optimizer.plan.EstimateCache;
+import dev.basalt.optimizer.plan.OrderingPolicy;
 import dev.basalt.optimizer.rdf4j.NativeQueryStats;
 
 /**
@@ -24,6 +29,12 @@ import dev.basalt.optimizer.rdf4j.NativeQueryStats;
 final class NativeQueries {
     private final boolean enabled;
     private final NativeQueryStats stats = new NativeQueryStats();
+    /** Estimates shared by the queries of the newest state, one cache per statement-set choice. */
+    private final EstimateCache explicitEstimates = new EstimateCache(ESTIMATE_CACHE_ENTRIES);
+    private final EstimateCache inferredEstimates = new EstimateCache(ESTIMATE_CACHE_ENTRIES);
+    /** Range counts RDF4J's join optimizer asks for (both statement sets), shared likewise. */
+    private final EstimateCache rdf4jCounts = new EstimateCache(ESTIMATE_CACHE_ENTRIES);
+    private static final int ESTIMATE_CACHE_ENTRIES = 100_000;
 
     NativeQueries(boolean enabled) {
         this.enabled = enabled;
@@ -38,7 +49,7 @@ final class NativeQueries {
      * must run it all. The session holds a lease on the snapshot until its result is closed.
      */
     Session open(BasaltStore sail, ReadSource reads, boolean readAsOf, Dataset dataset, boolean includeInferred,
-            boolean transactionActive) {
+            boolean transactionActive, OrderingPolicy.Mode hintedOrdering) {
         if (!enabled) {
             return null;
         }
@@ -56,27 +67,40 @@ final class NativeQueries {
         }
         // every commit is in the store when commit() returns, so the newest commit point is the
         // committed state a query outside a transaction must see
-        return new Session(sail, reads.acquire(), includeInferred);
+        OrderingPolicy ordering = hintedOrdering == null ? OrderingPolicy.DEFAULT
+                : OrderingPolicy.DEFAULT.withMode(hintedOrdering);
+        return new Session(sail, reads.acquire(), includeInferred, readAsOf, ordering);
     }
 
     final class Session {
         private final BasaltStore sail;
         private final ReadSource.Lease lease;
         private final SnapshotQuadSource source;
+        private final CardinalityEstimator estimator;
+        private final OrderingPolicy ordering;
+        private final Map<CardinalityEstimator.Key, Double> counts;
         private boolean closed;
 
-        private Session(BasaltStore sail, ReadSource.Lease lease, boolean includeInferred) {
+        private Session(BasaltStore sail, ReadSource.Lease lease, boolean includeInferred, boolean readAsOf,
+                OrderingPolicy ordering) {
             this.sail = sail;
             this.lease = lease;
             this.source = new SnapshotQuadSource(lease.view(), includeInferred, sail.getValueFactory());
+            this.ordering = ordering;
+            // past states are not shared: a read-as-of query gets estimates of its own
+            long state = lease.view().commitCounter();
+            this.estimator = readAsOf ? new CardinalityEstimator(source)
+                    : new CardinalityEstimator(source, (includeInferred ? inferredEstimates : explicitEstimates)
+                            .forState(state));
+            this.counts = readAsOf ? new HashMap<>() : rdf4jCounts.forState(state);
         }
 
         /** Basalt's strategy in place of the one RDF4J's settings produced (its mode is kept). */
         EvaluationStrategy strategy(EvaluationStrategy rdf4j, Dataset dataset, TripleSource tripleSource) {
             BasaltEvaluationStrategy s = new BasaltEvaluationStrategy(tripleSource, dataset,
                     sail.getFederatedServiceResolver(), sail.getIterationCacheSyncThreshold(),
-                    new BasaltEvaluationStatistics(this::reuse), sail.isTrackResultSize(),
-                    source, stats);
+                    new BasaltEvaluationStatistics(this::reuse, counts), sail.isTrackResultSize(),
+                    source, stats, estimator, ordering);
             if (rdf4j instanceof DefaultEvaluationStrategy d) {
                 s.setQueryEvaluationMode(d.getQueryEvaluationMode());
             }

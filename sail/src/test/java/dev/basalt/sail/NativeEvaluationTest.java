@@ -145,6 +145,30 @@ class NativeEvaluationTest {
         assertEquals(expected, actual, query);
     }
 
+    /** The runtime-ordering hint changes plans, never results; it is removed before evaluation. */
+    @ParameterizedTest
+    @MethodSource("queries")
+    void runtimeOrderingHintGivesTheSameResults(String query) {
+        String hinted = query.replaceFirst("\\{", "{ [] <http://basalt.dev/hint#optimizer> \"runtime\" . ");
+        assertEquals(run(memory, query), run(basalt, hinted), hinted);
+    }
+
+    @Test
+    void hintIsRemovedWhenRdf4jEvaluatesTheQuery() {
+        String query = "SELECT * WHERE { ?s ex:p1 ?x . ?x ex:p2 ?o }";
+        String hinted = "SELECT * WHERE { [] <http://basalt.dev/hint#optimizer> \"static\" . ?s ex:p1 ?x . ?x ex:p2 ?o }";
+        List<String> expected = run(memory, query);
+        assertTrue(!expected.isEmpty());
+        try (RepositoryConnection c = basalt.getConnection()) {
+            c.begin();
+            // inside a transaction RDF4J's evaluator runs the whole query
+            try (TupleQueryResult r = c.prepareTupleQuery(QueryLanguage.SPARQL, PREFIX + hinted).evaluate()) {
+                assertEquals(expected.size(), r.stream().count());
+            }
+            c.commit();
+        }
+    }
+
     /**
      * An OPTIONAL whose filter uses a variable of the outer group. SPARQL's LeftJoin keeps a left row
      * when no right row joins with it under the condition; MemoryStore 5.0.3 drops some such rows,

@@ -69,8 +69,9 @@ public final class ReportWriter {
 		line();
 		line("Other measurements, each with its own command and the peers measured beside it: the storage layer "
 				+ "against H2 MVStore (JMH) in [benchmarks-store.md](benchmarks-store.md), the bulk loader against "
-				+ "LmdbStore in [benchmarks-load.md](benchmarks-load.md), and RDF4J Server under load in "
-				+ "[benchmarks-server.md](benchmarks-server.md).");
+				+ "LmdbStore in [benchmarks-load.md](benchmarks-load.md), RDF4J Server under load in "
+				+ "[benchmarks-server.md](benchmarks-server.md), and static versus runtime join ordering in "
+				+ "[benchmarks-ordering.md](benchmarks-ordering.md).");
 		line();
 		line("## Command");
 		line();

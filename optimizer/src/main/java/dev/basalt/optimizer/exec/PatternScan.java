@@ -50,6 +50,11 @@ public final class PatternScan extends Operator {
         return matchesNothing;
     }
 
+    /** True for a pattern inside {@code GRAPH ?g}: the default graph does not match. */
+    public boolean namedGraphsOnly() {
+        return namedGraphsOnly;
+    }
+
     @Override
     public List<Operator> children() {
         return List.of();

@@ -1,6 +1,5 @@
 package dev.basalt.optimizer.plan;
 
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -14,15 +13,29 @@ import dev.basalt.optimizer.exec.PatternScan;
  * With bound variables it samples matches of the constant pattern and averages the exact counts
  * of the pattern with the sampled values in the bound positions: the expected fan-out for a
  * binding drawn like the data. (Weighted by occurrence, so it leans high on skewed data; the
- * runtime optimizer of issue 5 is to refine it with cut-off joins.)
+ * {@link RuntimeJoinOrderer} measures joins on samples instead.) A pattern whose constants match at
+ * most one quad is not sampled: its fan-out is at most that count.
+ *
+ * <p>Estimates are cached under the pattern's constants and bound positions, in a map that may be
+ * shared by all queries reading the same state ({@link EstimateCache}).
  */
 public final class CardinalityEstimator {
     static final int SAMPLE = 16;
     private final QuadSource source;
-    private final Map<String, Double> cache = new HashMap<>();
+    private final Map<Key, Double> cache;
+
+    /** Cache key: the pattern's constants and a bit per position bound by the input (bit 4 set for a count). */
+    public record Key(long s, long p, long o, long c, int bound) {
+    }
 
     public CardinalityEstimator(QuadSource source) {
+        this(source, new HashMap<>());
+    }
+
+    /** An estimator using (and filling) {@code cache}, which must hold estimates of this source's state only. */
+    public CardinalityEstimator(QuadSource source, Map<Key, Double> cache) {
         this.source = source;
+        this.cache = cache;
     }
 
     public double estimate(PatternScan scan, Set<Integer> bound) {
@@ -31,39 +44,51 @@ public final class CardinalityEstimator {
         }
         long[] constants = scan.constants();
         int[] slots = scan.slots();
-        boolean[] boundPos = new boolean[4];
-        boolean any = false;
+        int boundMask = 0;
         for (int i = 0; i < 4; i++) {
-            boundPos[i] = slots[i] >= 0 && bound.contains(slots[i]);
-            any |= boundPos[i];
+            if (slots[i] >= 0 && bound.contains(slots[i])) {
+                boundMask |= 1 << i;
+            }
         }
-        String key = Arrays.toString(constants) + Arrays.toString(boundPos);
+        Key key = new Key(constants[0], constants[1], constants[2], constants[3], boundMask);
         Double cached = cache.get(key);
         if (cached != null) {
             return cached;
         }
-        double est;
-        if (!any) {
-            est = source.count(constants);
-        } else {
-            long[][] sample = source.sample(constants, SAMPLE);
-            if (sample.length == 0) {
-                est = 0;
-            } else {
-                double sum = 0;
-                for (long[] q : sample) {
-                    long[] p = constants.clone();
-                    for (int i = 0; i < 4; i++) {
-                        if (boundPos[i]) {
-                            p[i] = q[i];
-                        }
-                    }
-                    sum += source.count(p);
-                }
-                est = sum / sample.length;
-            }
+        double est = count(constants);
+        if (boundMask != 0 && est > 1) {
+            est = fanOut(constants, boundMask);
         }
         cache.put(key, est);
         return est;
+    }
+
+    private double count(long[] constants) {
+        Key key = new Key(constants[0], constants[1], constants[2], constants[3], 1 << 4);
+        Double cached = cache.get(key);
+        if (cached != null) {
+            return cached;
+        }
+        double n = source.count(constants);
+        cache.put(key, n);
+        return n;
+    }
+
+    private double fanOut(long[] constants, int boundMask) {
+        long[][] sample = source.sample(constants, SAMPLE);
+        if (sample.length == 0) {
+            return 0;
+        }
+        double sum = 0;
+        for (long[] q : sample) {
+            long[] p = constants.clone();
+            for (int i = 0; i < 4; i++) {
+                if ((boundMask & 1 << i) != 0) {
+                    p[i] = q[i];
+                }
+            }
+            sum += source.count(p);
+        }
+        return sum / sample.length;
     }
 }

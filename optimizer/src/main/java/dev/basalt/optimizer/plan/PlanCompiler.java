@@ -77,10 +77,19 @@ public final class PlanCompiler {
     private final CardinalityEstimator estimator;
     private final VarTable vars = new VarTable();
 
+    private final OrderingPolicy ordering;
+
     public PlanCompiler(QuadSource source, ValueConditions values) {
+        this(source, values, new CardinalityEstimator(source), OrderingPolicy.DEFAULT);
+    }
+
+    /** A compiler sharing {@code estimator} (and its cached estimates) with the other compilers of one query. */
+    public PlanCompiler(QuadSource source, ValueConditions values, CardinalityEstimator estimator,
+            OrderingPolicy ordering) {
         this.source = source;
         this.values = values;
-        this.estimator = new CardinalityEstimator(source);
+        this.estimator = estimator;
+        this.ordering = ordering;
     }
 
     /** Compiles a subtree that is to be replaced by one Basalt plan. */
@@ -200,6 +209,8 @@ public final class PlanCompiler {
         final Operator op;
         final Set<Integer> assured;
         final Set<Integer> mentioned;
+        /** Rows after this operand as the runtime optimizer estimated them, -1 if it did not order the group. */
+        double runtimeRows = -1;
 
         Atom(PatternScan scan, Operator op, Set<Integer> assured, Set<Integer> mentioned) {
             this.scan = scan;
@@ -230,7 +241,11 @@ public final class PlanCompiler {
         Set<Integer> certain = new HashSet<>(preBound);
         Set<Integer> mentioned = new HashSet<>(preBound);
         for (Atom a : order) {
-            if (a.scan != null) {
+            if (a.scan != null && a.runtimeRows >= 0) {
+                a.scan.setEstimate(cur == null ? a.runtimeRows : a.runtimeRows / Math.max(rows, 1e-9));
+                rows = a.runtimeRows;
+                cur = cur == null ? a.scan : new PipelineJoin(cur, a.scan);
+            } else if (a.scan != null) {
                 double fanout = estimator.estimate(a.scan, certain);
                 a.scan.setEstimate(fanout);
                 rows *= fanout;
@@ -302,6 +317,45 @@ public final class PlanCompiler {
     }
 
     private List<Atom> order(List<Atom> atoms, Set<Integer> preBound) {
+        List<Atom> order = staticOrder(atoms, preBound);
+        if (!preBound.isEmpty() || order.size() > RuntimeJoinOrderer.MAX_PATTERNS
+                || !order.stream().allMatch(a -> a.scan != null)
+                || !ordering.runtimeFor(order.size(), () -> staticRows(order))) {
+            return order;
+        }
+        return runtimeOrder(order);
+    }
+
+    /** The static plan's estimated intermediate rows (the sum over its steps), for {@link OrderingPolicy#runtimeFor}. */
+    private double staticRows(List<Atom> order) {
+        double rows = 1;
+        double sum = 0;
+        Set<Integer> bound = new HashSet<>();
+        for (Atom a : order) {
+            rows = a.scan != null ? rows * estimator.estimate(a.scan, bound) : Math.max(rows, a.op.estimate());
+            sum += rows;
+            bound.addAll(a.assured);
+        }
+        return sum;
+    }
+
+    private List<Atom> runtimeOrder(List<Atom> atoms) {
+        List<PatternScan> scans = new ArrayList<>();
+        for (Atom a : atoms) {
+            scans.add(a.scan);
+        }
+        RuntimeJoinOrderer.Result r = new RuntimeJoinOrderer(source, vars.size(), ordering.cutoff(),
+                RuntimeJoinOrderer.BEAM).order(scans);
+        List<Atom> out = new ArrayList<>();
+        for (int i = 0; i < r.order().length; i++) {
+            Atom a = atoms.get(r.order()[i]);
+            a.runtimeRows = r.rows()[i];
+            out.add(a);
+        }
+        return out;
+    }
+
+    private List<Atom> staticOrder(List<Atom> atoms, Set<Integer> preBound) {
         List<Atom> remaining = new ArrayList<>(atoms);
         List<Atom> order = new ArrayList<>();
         Set<Integer> bound = new HashSet<>(preBound);

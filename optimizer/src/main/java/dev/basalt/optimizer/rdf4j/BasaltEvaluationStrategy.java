@@ -21,6 +21,8 @@ import org.eclipse.rdf4j.query.algebra.evaluation.optimizer.StandardQueryOptimiz
 import org.eclipse.rdf4j.query.algebra.evaluation.util.QueryEvaluationUtil;
 
 import dev.basalt.optimizer.access.QuadSource;
+import dev.basalt.optimizer.plan.CardinalityEstimator;
+import dev.basalt.optimizer.plan.OrderingPolicy;
 import dev.basalt.optimizer.plan.ValueConditions;
 
 /**
@@ -38,10 +40,22 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
     public BasaltEvaluationStrategy(TripleSource tripleSource, Dataset dataset, FederatedServiceResolver resolver,
             long iterationCacheSyncThreshold, EvaluationStatistics statistics, boolean trackResultSize,
             QuadSource source, NativeQueryStats stats) {
+        this(tripleSource, dataset, resolver, iterationCacheSyncThreshold, statistics, trackResultSize, source, stats,
+                new CardinalityEstimator(source), OrderingPolicy.DEFAULT);
+    }
+
+    /**
+     * @param estimator the query's estimator, possibly backed by estimates shared between queries of
+     *        the same state ({@link dev.basalt.optimizer.plan.EstimateCache})
+     * @param ordering how join groups are ordered (store configuration and query hints)
+     */
+    public BasaltEvaluationStrategy(TripleSource tripleSource, Dataset dataset, FederatedServiceResolver resolver,
+            long iterationCacheSyncThreshold, EvaluationStatistics statistics, boolean trackResultSize,
+            QuadSource source, NativeQueryStats stats, CardinalityEstimator estimator, OrderingPolicy ordering) {
         super(tripleSource, dataset, resolver, iterationCacheSyncThreshold, statistics, trackResultSize);
         this.source = source;
         this.stats = stats;
-        BasaltPlanOptimizer basalt = new BasaltPlanOptimizer(source, valueConditions(), stats);
+        BasaltPlanOptimizer basalt = new BasaltPlanOptimizer(source, valueConditions(), stats, estimator, ordering);
         setOptimizerPipeline(() -> {
             List<QueryOptimizer> all = new ArrayList<>();
             new StandardQueryOptimizerPipeline(this, tripleSource, statistics).getOptimizers().forEach(all::add);

@@ -14,7 +14,9 @@ import org.eclipse.rdf4j.query.algebra.evaluation.QueryOptimizer;
 import org.eclipse.rdf4j.query.algebra.helpers.AbstractQueryModelVisitor;
 
 import dev.basalt.optimizer.access.QuadSource;
+import dev.basalt.optimizer.plan.CardinalityEstimator;
 import dev.basalt.optimizer.plan.CompiledPlan;
+import dev.basalt.optimizer.plan.OrderingPolicy;
 import dev.basalt.optimizer.plan.PlanCompiler;
 import dev.basalt.optimizer.plan.ValueConditions;
 
@@ -28,11 +30,17 @@ final class BasaltPlanOptimizer implements QueryOptimizer {
     private final QuadSource source;
     private final ValueConditions values;
     private final NativeQueryStats stats;
+    private final CardinalityEstimator estimator;
+    private final OrderingPolicy ordering;
 
-    BasaltPlanOptimizer(QuadSource source, ValueConditions values, NativeQueryStats stats) {
+    /** {@code estimator} is shared by all the subtrees compiled for one query. */
+    BasaltPlanOptimizer(QuadSource source, ValueConditions values, NativeQueryStats stats,
+            CardinalityEstimator estimator, OrderingPolicy ordering) {
         this.source = source;
         this.values = values;
         this.stats = stats;
+        this.estimator = estimator;
+        this.ordering = ordering;
     }
 
     @Override
@@ -43,7 +51,7 @@ final class BasaltPlanOptimizer implements QueryOptimizer {
     private void replace(TupleExpr node) {
         if (!(node instanceof QueryRoot)) {
             try {
-                CompiledPlan plan = new PlanCompiler(source, values).compileRoot(node);
+                CompiledPlan plan = new PlanCompiler(source, values, estimator, ordering).compileRoot(node);
                 node.replaceWith(new BasaltPlanNode(plan, node));
                 stats.planCompiled();
                 return;

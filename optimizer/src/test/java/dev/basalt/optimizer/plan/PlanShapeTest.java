@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.ValueFactory;
@@ -13,6 +14,8 @@ import org.eclipse.rdf4j.query.algebra.Projection;
 import org.eclipse.rdf4j.query.algebra.TupleExpr;
 import org.eclipse.rdf4j.query.parser.sparql.SPARQLParser;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import dev.basalt.optimizer.MemoryQuadSource;
 import dev.basalt.optimizer.exec.ExecContext;
@@ -50,16 +53,49 @@ class PlanShapeTest {
         return src;
     }
 
+    /**
+     * Anti-correlated data where the greedy static order is bad: {@code seeds} nodes of kind :Seed
+     * each link to {@code fanOut} nodes with status :Open (and a name); {@code closed} nodes have
+     * status :Closed, and no link reaches them. The static order starts at the smaller :Seed pattern
+     * and produces seeds × fanOut rows before :Closed removes them all; starting at :Closed and
+     * following links backwards finds nothing after {@code closed} lookups.
+     */
+    static MemoryQuadSource seedsAndLinks(int seeds, int fanOut, int closed) {
+        MemoryQuadSource src = new MemoryQuadSource();
+        for (int i = 0; i < seeds; i++) {
+            IRI x = iri("seed" + i);
+            src.add(x, iri("kind"), iri("Seed"));
+            src.add(x, iri("name"), VF.createLiteral("seed" + i));
+            src.add(x, iri("age"), VF.createLiteral(i % 70));
+            for (int f = 0; f < fanOut; f++) {
+                src.add(x, iri("link"), iri("open" + (i * 7 + f) % (seeds * fanOut / 4 + 1)));
+            }
+        }
+        for (int y = 0; y <= seeds * fanOut / 4; y++) {
+            src.add(iri("open" + y), iri("status"), iri("Open"));
+            src.add(iri("open" + y), iri("name"), VF.createLiteral("open" + y));
+        }
+        for (int y = 0; y < closed; y++) {
+            src.add(iri("closed" + y), iri("status"), iri("Closed"));
+            src.add(iri("closed" + y), iri("name"), VF.createLiteral("closed" + y));
+        }
+        return src;
+    }
+
     private static CompiledPlan compile(MemoryQuadSource src, String where) throws Exception {
+        return compile(src, where, OrderingPolicy.DEFAULT);
+    }
+
+    static CompiledPlan compile(MemoryQuadSource src, String where, OrderingPolicy ordering) throws Exception {
         TupleExpr e = new SPARQLParser().parseQuery("PREFIX : <" + EX + "> SELECT * WHERE { " + where + " }", null)
                 .getTupleExpr();
         if (e instanceof org.eclipse.rdf4j.query.algebra.QueryRoot root) {
             e = root.getArg();
         }
-        return new PlanCompiler(src, expr -> bs -> false).compileRoot(e);
+        return new PlanCompiler(src, expr -> bs -> false, new CardinalityEstimator(src), ordering).compileRoot(e);
     }
 
-    private static long run(MemoryQuadSource src, CompiledPlan plan) {
+    static long run(MemoryQuadSource src, CompiledPlan plan) {
         long n = 0;
         try (RowCursor c = plan.root().open(new long[plan.vars().size()], new ExecContext(src, false))) {
             while (c.next() != null) {
@@ -130,6 +166,117 @@ class PlanShapeTest {
         CompiledPlan plan = compile(src, "{ ?x a :Rare } UNION { ?x :name \"name3\" } ?x :livesIn ?c");
         assertEquals(3, run(src, plan));
         assertTrue(plan.explain().contains("Union"), plan.explain());
+    }
+
+    /**
+     * One plan-shape case: the data, the query's WHERE clause, the ordering policy, and what the
+     * compiler must make of it: the first scans in evaluation order (all of them where the order of
+     * the rest is decided by ties), the root operator and the row count.
+     */
+    record Case(String name, Supplier<MemoryQuadSource> data, String where, OrderingPolicy ordering,
+            List<String> scanOrder, String root, long rows) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    private static final OrderingPolicy STATIC = OrderingPolicy.DEFAULT.withMode(OrderingPolicy.Mode.STATIC);
+    private static final OrderingPolicy RUNTIME = OrderingPolicy.DEFAULT.withMode(OrderingPolicy.Mode.RUNTIME);
+    private static final String SEED_QUERY = "?x :kind :Seed . ?x :link ?y . ?y :status :Closed";
+    /** Six patterns; the static plan is estimated at about 3 × seeds × links = 15,000 rows. */
+    private static final String SEED_QUERY_6 = SEED_QUERY + " . ?x :name ?n . ?y :name ?m . ?x :age ?a";
+
+    static List<Case> cases() {
+        Supplier<MemoryQuadSource> people = PlanShapeTest::people;
+        Supplier<MemoryQuadSource> seeds = () -> seedsAndLinks(100, 50, 300);
+        return List.of(
+                new Case("smallest range count first", people, "?x :knows ?y . ?x :name ?n . ?x a :Rare", STATIC,
+                        List.of("?x :type :Rare", "?x :name ?n", "?x :knows ?y"), "PipelineJoin", 10),
+                new Case("lower fan-out first among connected patterns", people,
+                        "?x :knows ?y . ?x :livesIn ?c . ?x a :Rare", STATIC,
+                        List.of("?x :type :Rare", "?x :livesIn ?c", "?x :knows ?y"), "PipelineJoin", 10),
+                new Case("connected before a smaller disconnected pattern", people,
+                        "?c :label ?l . ?x a :Rare . ?x :livesIn ?c", STATIC,
+                        List.of("?x :type :Rare", "?x :livesIn ?c", "?c :label ?l"), "PipelineJoin", 2),
+                new Case("constant object makes a pattern selective", people,
+                        "?x :livesIn ?c . ?x :name \"name42\"", STATIC,
+                        List.of("?x :name \"name42\"", "?x :livesIn ?c"), "PipelineJoin", 1),
+                new Case("unknown constant first: the plan is empty", people,
+                        "?x :knows ?y . ?y :unknownPredicate ?z", STATIC,
+                        List.of("?y :unknownPredicate ?z", "?x :knows ?y"), "PipelineJoin", 0),
+                new Case("OPTIONAL right side ordered with the left side's variables bound", people,
+                        "?x a :Rare OPTIONAL { ?c :label ?l . ?x :livesIn ?c }", STATIC,
+                        List.of("?x :type :Rare", "?x :livesIn ?c", "?c :label ?l"), "IndexLeftJoin", 2),
+                new Case("OPTIONAL with a UNION is hash-joined", people,
+                        "?x a :Rare OPTIONAL { { ?x :name ?n } UNION { ?x :age ?n } }", STATIC,
+                        List.of("?x :type :Rare", "?x :name ?n", "?x :age ?n"), "HashLeftJoin", 4),
+                new Case("FILTER on an OPTIONAL variable stays above the OPTIONAL", people,
+                        "?x a :Rare OPTIONAL { ?x :knows ?y . ?y a :Rare } FILTER(!bound(?y))", STATIC,
+                        List.of("?x :type :Rare", "?x :knows ?y", "?y :type :Rare"), "Filter", 2),
+                new Case("FILTER of a nested group is pulled up to the join that binds it", people,
+                        "?x a :Rare . { ?x :age ?a FILTER(?a > 5) } ?x :knows ?y", STATIC,
+                        List.of("?x :type :Rare", "?x :age ?a", "?x :knows ?y"), "PipelineJoin", 10),
+                new Case("static order on anti-correlated data starts at the smaller pattern", seeds, SEED_QUERY,
+                        STATIC, List.of("?x :kind :Seed", "?x :link ?y", "?y :status :Closed"), "PipelineJoin", 0),
+                new Case("runtime order (hint) starts where the join is empty", seeds, SEED_QUERY, RUNTIME,
+                        List.of("?y :status :Closed", "?x :link ?y", "?x :kind :Seed"), "PipelineJoin", 0),
+                new Case("AUTO: below the pattern threshold the order stays static", seeds, SEED_QUERY,
+                        OrderingPolicy.DEFAULT, List.of("?x :kind :Seed", "?x :link ?y", "?y :status :Closed"),
+                        "PipelineJoin", 0),
+                new Case("AUTO: six patterns and many estimated rows are ordered at runtime", seeds, SEED_QUERY_6,
+                        OrderingPolicy.DEFAULT, List.of("?y :status :Closed", "?x :link ?y", "?x :kind :Seed"),
+                        "PipelineJoin", 0),
+                new Case("AUTO: six patterns but few estimated rows stay static", people,
+                        "?x a :Rare . ?x :name ?n . ?x :age ?a . ?x :livesIn ?c . ?c :label ?l . ?x :knows ?y",
+                        OrderingPolicy.DEFAULT, List.of("?x :type :Rare", "?x :name ?n", "?x :age ?a",
+                                "?x :livesIn ?c", "?c :label ?l", "?x :knows ?y"), "PipelineJoin", 10));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void planShape(Case c) throws Exception {
+        MemoryQuadSource src = c.data().get();
+        CompiledPlan plan = compile(src, c.where(), c.ordering());
+        List<String> order = plan.scanOrder();
+        assertEquals(c.scanOrder(), order.subList(0, Math.min(order.size(), c.scanOrder().size())), plan.explain());
+        assertTrue(plan.explain().startsWith(c.root()), plan.explain());
+        assertEquals(c.rows(), run(src, plan), plan.explain());
+    }
+
+    @Test
+    void runtimeOrderDoesLessWorkThanTheStaticOneOnAntiCorrelatedData() throws Exception {
+        MemoryQuadSource src = seedsAndLinks(100, 50, 300);
+        CompiledPlan fixed = compile(src, SEED_QUERY, STATIC);
+        CompiledPlan runtime = compile(src, SEED_QUERY, RUNTIME);
+        run(src, fixed);
+        run(src, runtime);
+        // rows the middle join produced: every seed's links in the static plan, none in the runtime one
+        assertEquals(5000, rowsOf(fixed, "?x :link ?y"), fixed.explain());
+        assertEquals(0, rowsOf(runtime, "?x :link ?y"), runtime.explain());
+    }
+
+    @Test
+    void runtimeEstimatesAreShownInExplain() throws Exception {
+        MemoryQuadSource src = seedsAndLinks(100, 50, 300);
+        CompiledPlan plan = compile(src, SEED_QUERY, RUNTIME);
+        // the Closed pattern is sampled (300 > cutoff 100): its estimate is the exact count
+        assertTrue(plan.explain().contains("Scan ?y :status :Closed  (est 300,"), plan.explain());
+    }
+
+    private static long rowsOf(CompiledPlan plan, String label) {
+        long[] found = { -1 };
+        collectRows(plan.root(), label, found);
+        return found[0];
+    }
+
+    private static void collectRows(dev.basalt.optimizer.exec.Operator op, String label, long[] found) {
+        if (op instanceof dev.basalt.optimizer.exec.PatternScan s && s.label().equals(label)) {
+            found[0] = s.actualRows();
+        }
+        for (dev.basalt.optimizer.exec.Operator c : op.children()) {
+            collectRows(c, label, found);
+        }
     }
 
     private static int indexOf(List<String> lines, String text) {

@@ -1,0 +1,45 @@
+package dev.basalt.optimizer.plan;
+
+import java.util.function.DoubleSupplier;
+
+/**
+ * How the {@link PlanCompiler} orders the patterns of a join group. {@link Mode#STATIC} is the greedy
+ * order from range counts and sampled fan-outs; {@link Mode#RUNTIME} always runs the
+ * {@link RuntimeJoinOrderer} (sampling and cut-off joins) on groups of two or more patterns;
+ * {@link Mode#AUTO} runs it only on groups of at least {@code runtimeMinPatterns} patterns whose
+ * static plan is estimated to produce at least {@code runtimeMinRows} intermediate rows, so that
+ * cheap queries do not pay for the sampling. {@code cutoff} is the sample size per pattern and the
+ * output limit of each cut-off join.
+ */
+public record OrderingPolicy(Mode mode, int runtimeMinPatterns, double runtimeMinRows, int cutoff) {
+    public enum Mode {
+        STATIC, RUNTIME, AUTO
+    }
+
+    public static final OrderingPolicy DEFAULT = new OrderingPolicy(Mode.AUTO, 6, 10_000, 100);
+
+    public OrderingPolicy {
+        if (mode == null) {
+            throw new IllegalArgumentException("ordering mode is null");
+        }
+        if (runtimeMinPatterns < 2) {
+            throw new IllegalArgumentException("runtimeMinPatterns must be at least 2, was " + runtimeMinPatterns);
+        }
+        if (cutoff < 1) {
+            throw new IllegalArgumentException("cutoff must be at least 1, was " + cutoff);
+        }
+    }
+
+    public OrderingPolicy withMode(Mode m) {
+        return new OrderingPolicy(m, runtimeMinPatterns, runtimeMinRows, cutoff);
+    }
+
+    /** Whether a group of {@code patterns} patterns, whose static plan makes {@code staticRows} rows, is ordered at runtime. */
+    boolean runtimeFor(int patterns, DoubleSupplier staticRows) {
+        return switch (mode) {
+            case STATIC -> false;
+            case RUNTIME -> patterns >= 2;
+            case AUTO -> patterns >= runtimeMinPatterns && staticRows.getAsDouble() >= runtimeMinRows;
+        };
+    }
+}
