@@ -10,16 +10,17 @@ import org.eclipse.rdf4j.query.algebra.evaluation.TripleSource;
 import org.eclipse.rdf4j.query.algebra.evaluation.impl.DefaultEvaluationStrategy;
 import org.eclipse.rdf4j.query.algebra.evaluation.impl.DefaultEvaluationStrategyFactory;
 
+import dev.basalt.optimizer.access.QuadSource;
 import dev.basalt.optimizer.rdf4j.BasaltEvaluationStrategy;
 import dev.basalt.optimizer.rdf4j.NativeQueryStats;
 
 /**
- * Decides per query whether Basalt's native engine takes part, and holds what it reads. The native
- * engine reads committed snapshots of the store only, so RDF4J's evaluator runs the whole query
- * when the connection has a transaction open (its pending changes, and its isolation snapshot,
- * live in RDF4J's change sets), when committed changes still wait in RDF4J's snapshot layer, when
- * the query names a dataset (FROM / FROM NAMED), when native evaluation is switched off, or when a
- * custom evaluation strategy factory is configured. Each such case is counted as a fallback.
+ * Decides per query whether Basalt's native engine takes part, and holds what it reads. Outside a
+ * transaction the native engine reads the newest commit point (every commit is in the store when
+ * {@code commit()} returns); inside one it reads the transaction's own state through the triple
+ * source RDF4J's evaluator would read ({@link TransactionQuadSource}). RDF4J's evaluator runs the
+ * whole query only when native evaluation is switched off or a custom evaluation strategy factory
+ * is configured; that case is counted as a fallback. Datasets (FROM / FROM NAMED) are compiled.
  */
 final class NativeQueries {
     private final boolean enabled;
@@ -43,11 +44,7 @@ final class NativeQueries {
             return null;
         }
         String reason = null;
-        if (dataset != null) {
-            reason = "Dataset";
-        } else if (transactionActive) {
-            reason = "Transaction";
-        } else if (sail.getEvaluationStrategyFactory().getClass() != DefaultEvaluationStrategyFactory.class) {
+        if (sail.getEvaluationStrategyFactory().getClass() != DefaultEvaluationStrategyFactory.class) {
             reason = "CustomEvaluationStrategyFactory";
         }
         if (reason != null) {
@@ -56,23 +53,32 @@ final class NativeQueries {
         }
         // every commit is in the store when commit() returns, so the newest commit point is the
         // committed state a query outside a transaction must see
-        return new Session(sail, reads.acquire(), includeInferred);
+        return new Session(sail, reads.acquire(), includeInferred, transactionActive);
     }
 
     final class Session {
         private final BasaltStore sail;
         private final ReadSource.Lease lease;
-        private final SnapshotQuadSource source;
+        private final boolean includeInferred;
+        private final boolean inTransaction;
         private boolean closed;
 
-        private Session(BasaltStore sail, ReadSource.Lease lease, boolean includeInferred) {
+        private Session(BasaltStore sail, ReadSource.Lease lease, boolean includeInferred, boolean inTransaction) {
             this.sail = sail;
             this.lease = lease;
-            this.source = new SnapshotQuadSource(lease.view(), includeInferred, sail.getValueFactory());
+            this.includeInferred = includeInferred;
+            this.inTransaction = inTransaction;
         }
 
-        /** Basalt's strategy in place of the one RDF4J's settings produced (its mode is kept). */
+        /**
+         * Basalt's strategy in place of the one RDF4J's settings produced (its mode is kept).
+         * {@code tripleSource} is what RDF4J's evaluator reads for this query; inside a
+         * transaction the native engine reads it too.
+         */
         EvaluationStrategy strategy(EvaluationStrategy rdf4j, Dataset dataset, TripleSource tripleSource) {
+            QuadSource source = inTransaction
+                    ? new TransactionQuadSource(tripleSource, lease.view().lexicon(), sail.getValueFactory())
+                    : new SnapshotQuadSource(lease.view(), includeInferred, sail.getValueFactory());
             BasaltEvaluationStrategy s = new BasaltEvaluationStrategy(tripleSource, dataset,
                     sail.getFederatedServiceResolver(), sail.getIterationCacheSyncThreshold(),
                     new BasaltEvaluationStatistics(this::reuse), sail.isTrackResultSize(),

@@ -44,7 +44,7 @@ public final class CardinalityEstimator {
         }
         double est;
         if (!any) {
-            est = source.count(constants);
+            est = count(scan, constants);
         } else {
             long[][] sample = source.sample(constants, SAMPLE);
             if (sample.length == 0) {
@@ -58,12 +58,27 @@ public final class CardinalityEstimator {
                             p[i] = q[i];
                         }
                     }
-                    sum += source.count(p);
+                    sum += count(scan, p);
                 }
                 est = sum / sample.length;
             }
         }
         cache.put(key, est);
         return est;
+    }
+
+    /** Matches of {@code pattern} within the graphs the scan is restricted to (a dataset). */
+    private long count(PatternScan scan, long[] pattern) {
+        long[] contexts = scan.contexts();
+        if (contexts == null || pattern[3] != 0) {
+            return source.count(pattern);
+        }
+        long n = 0;
+        for (long c : contexts) {
+            long[] p = pattern.clone();
+            p[3] = c;
+            n += source.count(p);
+        }
+        return n;
     }
 }

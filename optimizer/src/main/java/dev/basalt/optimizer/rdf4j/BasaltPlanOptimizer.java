@@ -37,13 +37,13 @@ final class BasaltPlanOptimizer implements QueryOptimizer {
 
     @Override
     public void optimize(TupleExpr tupleExpr, Dataset dataset, BindingSet bindings) {
-        replace(tupleExpr);
+        replace(tupleExpr, dataset);
     }
 
-    private void replace(TupleExpr node) {
+    private void replace(TupleExpr node, Dataset dataset) {
         if (!(node instanceof QueryRoot)) {
             try {
-                CompiledPlan plan = new PlanCompiler(source, values).compileRoot(node);
+                CompiledPlan plan = new PlanCompiler(source, values, dataset).compileRoot(node);
                 node.replaceWith(new BasaltPlanNode(plan, node));
                 stats.planCompiled();
                 return;
@@ -58,7 +58,7 @@ final class BasaltPlanOptimizer implements QueryOptimizer {
             return;
         }
         for (TupleExpr child : tupleChildren(node)) {
-            replace(child);
+            replace(child, dataset);
         }
     }
 
