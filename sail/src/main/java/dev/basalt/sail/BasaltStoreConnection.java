@@ -65,7 +65,8 @@ public class BasaltStoreConnection extends SailSourceConnection {
     protected CloseableIteration<? extends BindingSet> evaluateInternal(TupleExpr tupleExpr, Dataset dataset,
             BindingSet bindings, boolean includeInferred) throws SailException {
         NativeQueries.Session session = basalt.nativeQueries().open(basalt, past != null ? past.reads() : backing.latest(),
-                past != null, dataset, includeInferred, isActive());
+                past != null, dataset, includeInferred, isActive(),
+                isActive() && getTransactionIsolation().isCompatibleWith(IsolationLevels.SERIALIZABLE));
         if (session == null) {
             return super.evaluateInternal(tupleExpr, dataset, bindings, includeInferred);
         }

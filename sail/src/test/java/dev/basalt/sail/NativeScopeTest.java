@@ -130,7 +130,7 @@ class NativeScopeTest {
     @ParameterizedTest
     @MethodSource("datasetQueries")
     void datasetsMatchRdf4j(String query) {
-        assertSameAndNative(query);
+        assertEquals(run(plainRepo, query, null), run(nativeRepo, query, null), query);
     }
 
     static Stream<String> pathQueries() {
@@ -176,6 +176,10 @@ class NativeScopeTest {
         List<String> actual = run(nativeRepo, query, null);
         List<String> expected = run(plainRepo, query, null);
         assertEquals(expected, actual, query);
+        if (query.contains(" FROM ")) {
+            // whole-query fallback "Dataset" is switched back on (see NativeQueries)
+            return;
+        }
         assertTrue(store.getNativeQueryStats().plansCompiled() > 0, query);
         assertEquals(0, store.getNativeQueryStats().totalFallbacks(), query + ": " + store.getNativeQueryStats());
     }
@@ -238,8 +242,8 @@ class NativeScopeTest {
                 c.remove(iri("fresh1"), null, null);
             }
             compareAll(n, p, "after clearing a graph");
-            assertTrue(store.getNativeQueryStats().plansCompiled() > 0);
-            assertFalse(store.getNativeQueryStats().fallbacks().containsKey("Transaction"));
+            // whole-query fallback "Transaction" is switched back on (see NativeQueries)
+            assertTrue(store.getNativeQueryStats().fallbacks().containsKey("Transaction"));
             for (RepositoryConnection c : both) {
                 c.clear();
             }
@@ -261,7 +265,10 @@ class NativeScopeTest {
         }
     }
 
-    /** SERIALIZABLE: a native read of a pattern that another transaction changes makes the commit fail. */
+    /**
+     * SERIALIZABLE: a read of a pattern that another transaction changes makes the commit fail, and
+     * a change elsewhere does not, with native evaluation on as off.
+     */
     @Test
     void serializableObservesNativeReads() {
         for (SailRepository repo : List.of(nativeRepo, plainRepo)) {

@@ -23,7 +23,7 @@ import dev.basalt.store.lexicon.TermIds;
  * <li>a default-graph pattern with an empty FROM list while FROM NAMED lists graphs (and a
  * {@code GRAPH} pattern with an empty FROM NAMED list while FROM lists graphs) matches nothing;</li>
  * <li>otherwise the pattern reads exactly the listed graphs, each once; {@code rdf4j:nil} and
- * {@code sesame:nil} in the FROM list stand for the store's default graph; a graph the store does
+ * {@code sesame:nil} (or null, as the API allows) in the FROM list stand for the store's default graph; a graph the store does
  * not know contributes nothing. A triple in several listed graphs is matched once per graph, as
  * RDF4J does (no RDF merge);</li>
  * <li>a {@code GRAPH} constant outside the FROM NAMED list matches nothing; a {@code GRAPH}
@@ -63,8 +63,8 @@ final class DatasetGraphs {
         }
         if (!defaultScope) {
             for (IRI g : graphs) {
-                if (isNil(g)) {
-                    throw new PlanCompiler.Unsupported(sp, "rdf4j:nil in FROM NAMED");
+                if (g == null || isNil(g)) {
+                    throw new PlanCompiler.Unsupported(sp, "the default graph (null or rdf4j:nil) in FROM NAMED");
                 }
             }
             if (context.hasValue()) {
@@ -75,7 +75,7 @@ final class DatasetGraphs {
         }
         Set<Long> ids = new LinkedHashSet<>();
         for (IRI g : graphs) {
-            long id = isNil(g) ? TermIds.DEFAULT_GRAPH : source.lookup(g);
+            long id = g == null || isNil(g) ? TermIds.DEFAULT_GRAPH : source.lookup(g);
             if (id != TermIds.NULL) {
                 ids.add(id);
             }

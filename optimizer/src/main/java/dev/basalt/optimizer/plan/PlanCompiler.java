@@ -49,7 +49,8 @@ import dev.basalt.store.lexicon.TermIds;
 /**
  * Compiles an RDF4J algebra subtree into a Basalt plan over ids, or says which node it cannot
  * compile ({@link Unsupported}). Supported: statement patterns (default graph = all graphs, as
- * RDF4J without a dataset; {@code GRAPH} = named graphs), joins, filters, OPTIONAL (LeftJoin),
+ * RDF4J without a dataset; {@code GRAPH} = named graphs; a dataset restricts both as RDF4J does,
+ * see {@link DatasetGraphs}), joins, filters, OPTIONAL (LeftJoin),
  * UNION, property paths ({@link PathCompiler}), the empty group and set, and at the root SELECT's projection, DISTINCT/REDUCED and
  * LIMIT/OFFSET.
  *

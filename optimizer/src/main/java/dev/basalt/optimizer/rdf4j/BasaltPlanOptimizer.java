@@ -54,7 +54,7 @@ final class BasaltPlanOptimizer implements QueryOptimizer {
             }
         }
         if (node instanceof ArbitraryLengthPath || node instanceof ZeroLengthPath) {
-            // RDF4J's path operators rename and re-bind their inner pattern's variables per step; left whole to RDF4J
+            // a path Basalt did not compile: RDF4J's path operator renames and re-binds its step's variables per step, so the step stays with RDF4J too
             return;
         }
         for (TupleExpr child : tupleChildren(node)) {
