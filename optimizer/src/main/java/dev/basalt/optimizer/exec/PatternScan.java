@@ -1,5 +1,6 @@
 package dev.basalt.optimizer.exec;
 
+import java.util.Arrays;
 import java.util.List;
 
 import dev.basalt.optimizer.access.QuadSource;
@@ -12,6 +13,8 @@ import dev.basalt.store.lexicon.TermIds;
  * occurs twice must match the same id in both positions. {@code namedGraphsOnly} serves
  * {@code GRAPH ?g { ... }}: the default graph is not a named graph. A position may be a constant
  * and a slot at once (a named variable given a value): the slot is then bound to the constant.
+ * {@code contexts}, when given, restricts the scan to those graphs (a query's dataset, see
+ * {@link ContextScans}); a graph bound by the input row must then be one of them.
  */
 public final class PatternScan extends Operator {
     private static final int CHECK_EVERY = 1024;
@@ -20,6 +23,8 @@ public final class PatternScan extends Operator {
     private final boolean namedGraphsOnly;
     private final boolean matchesNothing;
     private final String label;
+    private final long[] contexts;
+    private final long[] sortedContexts;
 
     /**
      * @param constants ids in S, P, O, C positions, 0 where not a constant
@@ -27,11 +32,27 @@ public final class PatternScan extends Operator {
      * @param matchesNothing a constant is unknown to the store
      */
     public PatternScan(long[] constants, int[] slots, boolean namedGraphsOnly, boolean matchesNothing, String label) {
+        this(constants, slots, namedGraphsOnly, matchesNothing, label, null);
+    }
+
+    /** @param contexts distinct context ids the scan is restricted to, or null for no restriction */
+    public PatternScan(long[] constants, int[] slots, boolean namedGraphsOnly, boolean matchesNothing, String label,
+            long[] contexts) {
         this.constants = constants.clone();
         this.slots = slots.clone();
         this.namedGraphsOnly = namedGraphsOnly;
         this.matchesNothing = matchesNothing;
         this.label = label;
+        this.contexts = contexts == null ? null : contexts.clone();
+        this.sortedContexts = contexts == null ? null : contexts.clone();
+        if (sortedContexts != null) {
+            Arrays.sort(sortedContexts);
+        }
+    }
+
+    /** The graphs the scan is restricted to, or null. */
+    public long[] contexts() {
+        return contexts == null ? null : contexts.clone();
     }
 
     public String label() {
@@ -79,7 +100,17 @@ public final class PatternScan extends Operator {
         if (namedGraphsOnly && pattern[3] == TermIds.DEFAULT_GRAPH) {
             return RowCursor.EMPTY;
         }
-        QuadSource.Scan scan = ctx.source().scan(pattern);
+        QuadSource.Scan scan;
+        if (contexts == null) {
+            scan = ctx.source().scan(pattern);
+        } else if (pattern[3] != TermIds.NULL) {
+            if (!ContextScans.contains(sortedContexts, pattern[3])) {
+                return RowCursor.EMPTY;
+            }
+            scan = ctx.source().scan(pattern);
+        } else {
+            scan = ContextScans.open(ctx.source(), pattern, contexts, sortedContexts);
+        }
         return new RowCursor() {
             final long[] quad = new long[4];
             int seen;

@@ -50,6 +50,10 @@ public final class CardinalityEstimator {
                 boundMask |= 1 << i;
             }
         }
+        if (scan.contexts() != null) {
+            // restricted to a dataset's graphs: not shared, the cache is keyed by constants only
+            return boundMask != 0 ? fanOut(scan, constants, boundMask) : count(scan, constants);
+        }
         Key key = new Key(constants[0], constants[1], constants[2], constants[3], boundMask);
         Double cached = cache.get(key);
         if (cached != null) {
@@ -57,7 +61,7 @@ public final class CardinalityEstimator {
         }
         double est = count(constants);
         if (boundMask != 0 && est > 1) {
-            est = fanOut(constants, boundMask);
+            est = fanOut(scan, constants, boundMask);
         }
         cache.put(key, est);
         return est;
@@ -74,7 +78,7 @@ public final class CardinalityEstimator {
         return n;
     }
 
-    private double fanOut(long[] constants, int boundMask) {
+    private double fanOut(PatternScan scan, long[] constants, int boundMask) {
         long[][] sample = source.sample(constants, SAMPLE);
         if (sample.length == 0) {
             return 0;
@@ -87,8 +91,23 @@ public final class CardinalityEstimator {
                     p[i] = q[i];
                 }
             }
-            sum += source.count(p);
+            sum += count(scan, p);
         }
         return sum / sample.length;
+    }
+
+    /** Matches of {@code pattern} within the graphs the scan is restricted to (a dataset), if any. */
+    private long count(PatternScan scan, long[] pattern) {
+        long[] contexts = scan.contexts();
+        if (contexts == null || pattern[3] != 0) {
+            return source.count(pattern);
+        }
+        long n = 0;
+        for (long c : contexts) {
+            long[] p = pattern.clone();
+            p[3] = c;
+            n += source.count(p);
+        }
+        return n;
     }
 }

@@ -9,6 +9,8 @@ import java.util.Set;
 import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.model.vocabulary.RDF4J;
 import org.eclipse.rdf4j.model.vocabulary.SESAME;
+import org.eclipse.rdf4j.query.Dataset;
+import org.eclipse.rdf4j.query.algebra.ArbitraryLengthPath;
 import org.eclipse.rdf4j.query.algebra.Distinct;
 import org.eclipse.rdf4j.query.algebra.EmptySet;
 import org.eclipse.rdf4j.query.algebra.Filter;
@@ -25,15 +27,18 @@ import org.eclipse.rdf4j.query.algebra.TupleExpr;
 import org.eclipse.rdf4j.query.algebra.Union;
 import org.eclipse.rdf4j.query.algebra.ValueExpr;
 import org.eclipse.rdf4j.query.algebra.Var;
+import org.eclipse.rdf4j.query.algebra.ZeroLengthPath;
 import org.eclipse.rdf4j.query.algebra.helpers.AbstractQueryModelVisitor;
 
 import dev.basalt.optimizer.access.QuadSource;
 import dev.basalt.optimizer.exec.ConstantOp;
+import dev.basalt.optimizer.exec.CorrelatedJoin;
 import dev.basalt.optimizer.exec.CorrelatedLeftJoin;
 import dev.basalt.optimizer.exec.DistinctOp;
 import dev.basalt.optimizer.exec.FilterOp;
 import dev.basalt.optimizer.exec.HashJoin;
 import dev.basalt.optimizer.exec.Operator;
+import dev.basalt.optimizer.exec.PathOp;
 import dev.basalt.optimizer.exec.PatternScan;
 import dev.basalt.optimizer.exec.PipelineJoin;
 import dev.basalt.optimizer.exec.RowFilter;
@@ -44,8 +49,9 @@ import dev.basalt.store.lexicon.TermIds;
 /**
  * Compiles an RDF4J algebra subtree into a Basalt plan over ids, or says which node it cannot
  * compile ({@link Unsupported}). Supported: statement patterns (default graph = all graphs, as
- * RDF4J without a dataset; {@code GRAPH} = named graphs), joins, filters, OPTIONAL (LeftJoin),
- * UNION, the empty group and set, and at the root SELECT's projection, DISTINCT/REDUCED and
+ * RDF4J without a dataset; {@code GRAPH} = named graphs; a dataset restricts both as RDF4J does,
+ * see {@link DatasetGraphs}), joins, filters, OPTIONAL (LeftJoin),
+ * UNION, property paths ({@link PathCompiler}), the empty group and set, and at the root SELECT's projection, DISTINCT/REDUCED and
  * LIMIT/OFFSET.
  *
  * <p><b>Join groups.</b> Nested joins are flattened into one group of operands; a filter whose
@@ -76,20 +82,25 @@ public final class PlanCompiler {
     private final ValueConditions values;
     private final CardinalityEstimator estimator;
     private final VarTable vars = new VarTable();
+    private final DatasetGraphs datasetGraphs;
 
     private final OrderingPolicy ordering;
 
     public PlanCompiler(QuadSource source, ValueConditions values) {
-        this(source, values, new CardinalityEstimator(source), OrderingPolicy.DEFAULT);
+        this(source, values, new CardinalityEstimator(source), OrderingPolicy.DEFAULT, null);
     }
 
-    /** A compiler sharing {@code estimator} (and its cached estimates) with the other compilers of one query. */
+    /**
+     * A compiler sharing {@code estimator} (and its cached estimates) with the other compilers of one
+     * query, for a query with a dataset (FROM / FROM NAMED), or none when {@code dataset} is null.
+     */
     public PlanCompiler(QuadSource source, ValueConditions values, CardinalityEstimator estimator,
-            OrderingPolicy ordering) {
+            OrderingPolicy ordering, Dataset dataset) {
         this.source = source;
         this.values = values;
         this.estimator = estimator;
         this.ordering = ordering;
+        this.datasetGraphs = new DatasetGraphs(dataset, source);
     }
 
     /** Compiles a subtree that is to be replaced by one Basalt plan. */
@@ -161,12 +172,28 @@ public final class PlanCompiler {
             op.setEstimate(l.estimate() + r.estimate());
             return op;
         }
+        if (e instanceof ArbitraryLengthPath || e instanceof ZeroLengthPath) {
+            return new PathCompiler(this, vars).compile(e);
+        }
         if (e instanceof SingletonSet || e instanceof EmptySet) {
             Operator op = new ConstantOp(e instanceof SingletonSet);
             op.setEstimate(e instanceof SingletonSet ? 1 : 0);
             return op;
         }
         throw new Unsupported(e, e.getClass().getSimpleName() + " is not compiled by Basalt yet");
+    }
+
+    /** Compiles {@code e} as if its input always bound {@code preBound} (a path step, see {@link PathCompiler}). */
+    Operator compileBound(TupleExpr e, Set<Integer> preBound) throws Unsupported {
+        if (e instanceof StatementPattern || e instanceof Join || e instanceof Filter) {
+            return compileGroup(e, preBound);
+        }
+        return compile(e);
+    }
+
+    /** The scan of one pattern, dataset applied. */
+    PatternScan scanOf(StatementPattern sp) throws Unsupported {
+        return scan(sp);
     }
 
     private Operator compileLeftJoin(LeftJoin lj) throws Unsupported {
@@ -253,6 +280,9 @@ public final class PlanCompiler {
             } else if (cur == null) {
                 cur = a.op;
                 rows = a.op.estimate();
+            } else if (a.op instanceof PathOp path && path.anchored(certain)) {
+                cur = new CorrelatedJoin(cur, a.op);
+                rows *= path.estimate(certain);
             } else {
                 Set<Integer> keys = new HashSet<>(certain);
                 keys.retainAll(a.assured);
@@ -370,7 +400,8 @@ public final class PlanCompiler {
                 if (anyConnected && !connected(a, bound)) {
                     continue;
                 }
-                double c = a.scan != null ? estimator.estimate(a.scan, bound) : a.op.estimate();
+                double c = a.scan != null ? estimator.estimate(a.scan, bound)
+                        : a.op instanceof PathOp path ? path.estimate(bound) : a.op.estimate();
                 // ties go to patterns (index lookups) and then to the written order
                 if (best == null || c < bestCost || c == bestCost && a.scan != null && best.scan == null) {
                     best = a;
@@ -397,6 +428,7 @@ public final class PlanCompiler {
         if (sp.getScope() == StatementPattern.Scope.DEFAULT_CONTEXTS && sp.getContextVar() != null) {
             throw new Unsupported(sp, "default-graph pattern restricted to a dataset's graphs");
         }
+        DatasetGraphs.Restriction restriction = datasetGraphs.restrict(sp);
         Var[] positions = { sp.getSubjectVar(), sp.getPredicateVar(), sp.getObjectVar(), sp.getContextVar() };
         long[] constants = new long[4];
         int[] slots = { -1, -1, -1, -1 };
@@ -432,8 +464,11 @@ public final class PlanCompiler {
                 label.append('?').append(v.getName());
             }
         }
-        return new PatternScan(constants, slots, namedOnly, nothing,
-                label.toString());
+        if (restriction.contexts() != null) {
+            label.append(" FROM ").append(restriction.contexts().length).append(" graph(s)");
+        }
+        return new PatternScan(constants, slots, namedOnly, nothing || restriction.nothing(),
+                label.toString(), restriction.contexts());
     }
 
     private static String shortText(Value v) {

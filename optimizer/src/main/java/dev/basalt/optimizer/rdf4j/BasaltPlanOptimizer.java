@@ -45,13 +45,13 @@ final class BasaltPlanOptimizer implements QueryOptimizer {
 
     @Override
     public void optimize(TupleExpr tupleExpr, Dataset dataset, BindingSet bindings) {
-        replace(tupleExpr);
+        replace(tupleExpr, dataset);
     }
 
-    private void replace(TupleExpr node) {
+    private void replace(TupleExpr node, Dataset dataset) {
         if (!(node instanceof QueryRoot)) {
             try {
-                CompiledPlan plan = new PlanCompiler(source, values, estimator, ordering).compileRoot(node);
+                CompiledPlan plan = new PlanCompiler(source, values, estimator, ordering, dataset).compileRoot(node);
                 node.replaceWith(new BasaltPlanNode(plan, node));
                 stats.planCompiled();
                 return;
@@ -62,11 +62,11 @@ final class BasaltPlanOptimizer implements QueryOptimizer {
             }
         }
         if (node instanceof ArbitraryLengthPath || node instanceof ZeroLengthPath) {
-            // RDF4J's path operators rename and re-bind their inner pattern's variables per step; left whole to RDF4J
+            // a path Basalt did not compile: RDF4J's path operator renames and re-binds its step's variables per step, so the step stays with RDF4J too
             return;
         }
         for (TupleExpr child : tupleChildren(node)) {
-            replace(child);
+            replace(child, dataset);
         }
     }
 

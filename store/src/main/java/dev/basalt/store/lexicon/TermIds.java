@@ -62,6 +62,13 @@ public final class TermIds {
      * rows, never in a file, and never equal the id of a stored term.
      */
     public static final long FIRST_LOCAL = 1L << (KIND_SHIFT - 1);
+    /**
+     * First transaction-pending counter: a dictionary kind's counters from here up are never
+     * allocated in a file. An id of a dictionary kind with such a counter names a term that an open
+     * transaction added but did not commit yet; it lives only in one query evaluation inside that
+     * transaction and keeps the term's kind, so id-level type tests stay exact.
+     */
+    public static final long FIRST_PENDING_COUNTER = 1L << (KIND_SHIFT - 1);
     /** Largest counter a dictionary kind can allocate. */
     public static final long MAX_COUNTER = PAYLOAD_MASK;
 
@@ -135,6 +142,11 @@ public final class TermIds {
     /** Whether the id names a query-local computed value (see {@link #FIRST_LOCAL}). */
     public static boolean isLocal(long id) {
         return id >= FIRST_LOCAL && id <= PAYLOAD_MASK;
+    }
+
+    /** Whether the id names a transaction-pending term (see {@link #FIRST_PENDING_COUNTER}). */
+    public static boolean isPending(long id) {
+        return kindCode(id) != KIND_RESERVED && !isInline(id) && payload(id) >= FIRST_PENDING_COUNTER;
     }
 
     public static boolean isInline(long id) {

@@ -1,0 +1,167 @@
+package dev.basalt.sail;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.eclipse.rdf4j.common.iteration.CloseableIteration;
+import org.eclipse.rdf4j.model.IRI;
+import org.eclipse.rdf4j.model.Resource;
+import org.eclipse.rdf4j.model.Statement;
+import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.model.ValueFactory;
+import org.eclipse.rdf4j.query.algebra.evaluation.TripleSource;
+
+import dev.basalt.optimizer.access.QuadSource;
+import dev.basalt.store.lexicon.LexiconReader;
+import dev.basalt.store.lexicon.TermIds;
+import dev.basalt.store.lexicon.TermKind;
+
+/**
+ * The query engine's {@link QuadSource} inside an open transaction: it reads the very
+ * {@link TripleSource} RDF4J's evaluator would read for the query, i.e. the connection's branch
+ * dataset (its isolation snapshot, pending adds and removes, clears, explicit and, when asked,
+ * inferred statements, spilled change sets included). So native evaluation sees exactly RDF4J's
+ * state, and a SERIALIZABLE transaction's reads are observed by RDF4J's branch as usual (every
+ * scan, count and sample here is such a read).
+ *
+ * <p>Ids: terms the store's dictionary holds keep their ids (the lexicon of the newest commit
+ * point, which contains every term of older ones); any other term (added by the transaction, or
+ * asked for by the query) gets a transaction-pending id of its own kind
+ * ({@link TermIds#FIRST_PENDING_COUNTER}), so {@link #lookup} never answers 0 here. Counts are exact
+ * by iterating the matches and samples are the first matches: the cost of correctness until the
+ * engine reads RDF4J's change sets directly.
+ */
+final class TransactionQuadSource implements QuadSource {
+    private static final Resource[] ALL_GRAPHS = new Resource[0];
+    private static final Resource[] DEFAULT_GRAPH = { null };
+    private final TripleSource triples;
+    private final LexiconReader lexicon;
+    private final ValueFactory vf;
+    private final Map<Value, Long> ids = new HashMap<>();
+    private final List<Value> pending = new ArrayList<>();
+
+    TransactionQuadSource(TripleSource triples, LexiconReader lexicon, ValueFactory vf) {
+        this.triples = triples;
+        this.lexicon = lexicon;
+        this.vf = vf;
+    }
+
+    @Override
+    public Scan scan(long[] pattern) {
+        Value[] v = resolve(pattern);
+        if (pattern[0] != TermIds.NULL && !(v[0] instanceof Resource)
+                || pattern[1] != TermIds.NULL && !(v[1] instanceof IRI)
+                || pattern[3] != TermIds.NULL && pattern[3] != TermIds.DEFAULT_GRAPH
+                        && !(v[3] instanceof Resource)) {
+            return new Scan() {
+                @Override
+                public boolean next(long[] quad) {
+                    return false;
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+        }
+        Resource[] contexts = pattern[3] == TermIds.NULL ? ALL_GRAPHS
+                : pattern[3] == TermIds.DEFAULT_GRAPH ? DEFAULT_GRAPH : new Resource[] { (Resource) v[3] };
+        CloseableIteration<? extends Statement> it = triples.getStatements((Resource) v[0], (IRI) v[1], v[2], contexts);
+        return new Scan() {
+            @Override
+            public boolean next(long[] quad) {
+                if (!it.hasNext()) {
+                    return false;
+                }
+                Statement st = it.next();
+                quad[0] = lookup(st.getSubject());
+                quad[1] = lookup(st.getPredicate());
+                quad[2] = lookup(st.getObject());
+                quad[3] = st.getContext() == null ? TermIds.DEFAULT_GRAPH : lookup(st.getContext());
+                return true;
+            }
+
+            @Override
+            public void close() {
+                it.close();
+            }
+        };
+    }
+
+    @Override
+    public long count(long[] pattern) {
+        long n = 0;
+        try (Scan s = scan(pattern)) {
+            long[] q = new long[4];
+            while (s.next(q)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    @Override
+    public long[][] sample(long[] pattern, int k) {
+        List<long[]> out = new ArrayList<>();
+        try (Scan s = scan(pattern)) {
+            long[] q = new long[4];
+            while (out.size() < k && s.next(q)) {
+                out.add(q.clone());
+            }
+        }
+        return out.toArray(new long[0][]);
+    }
+
+    @Override
+    public long lookup(Value value) {
+        Long known = ids.get(value);
+        if (known != null) {
+            return known;
+        }
+        long id = lexicon.lookup(value);
+        if (id == TermIds.NULL) {
+            id = TermIds.make(kindOf(value).code(), TermIds.FIRST_PENDING_COUNTER + pending.size());
+            pending.add(value);
+        }
+        ids.put(value, id);
+        return id;
+    }
+
+    private static TermKind kindOf(Value v) {
+        if (v.isIRI()) {
+            return TermKind.IRI;
+        }
+        if (v.isBNode()) {
+            return TermKind.BLANK_NODE;
+        }
+        return v.isTriple() ? TermKind.TRIPLE : TermKind.LITERAL;
+    }
+
+    @Override
+    public Value[] resolve(long[] idArray) {
+        long[] stored = idArray.clone();
+        boolean anyPending = false;
+        for (int i = 0; i < stored.length; i++) {
+            if (TermIds.isPending(stored[i])) {
+                stored[i] = TermIds.NULL;
+                anyPending = true;
+            }
+        }
+        Value[] out = lexicon.resolveAll(stored, vf);
+        if (anyPending) {
+            for (int i = 0; i < idArray.length; i++) {
+                if (TermIds.isPending(idArray[i])) {
+                    out[i] = pending.get((int) (TermIds.payload(idArray[i]) - TermIds.FIRST_PENDING_COUNTER));
+                }
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public ValueFactory valueFactory() {
+        return vf;
+    }
+}
