@@ -80,8 +80,9 @@ public final class MixDriver {
 					QueryTemplate t = templates.get(number - 1);
 					String sparql = t.instantiate(parameters.apply(number, random));
 					long begin = System.nanoTime();
-					QueryExecutor.count(conn, sparql);
-					result.perQuery.computeIfAbsent(t.name(), k -> new QueryStats()).record(System.nanoTime() - begin);
+					long results = QueryExecutor.count(conn, sparql);
+					result.perQuery.computeIfAbsent(t.name(), k -> new QueryStats()).record(System.nanoTime() - begin,
+							results);
 				}
 				result.mixes++;
 			}
