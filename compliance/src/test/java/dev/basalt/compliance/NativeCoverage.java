@@ -96,7 +96,7 @@ final class NativeCoverage implements InvocationInterceptor, AfterAllCallback {
     }
 
     private static NativeCoverageFile.Row row(ExtensionContext test, Counters used) {
-        String suite = test.getRequiredTestClass().getSimpleName();
+        String suite = classContext(test).getRequiredTestClass().getSimpleName();
         if (used.plans() == 0 && used.reasons().isEmpty()) {
             return new NativeCoverageFile.Row(suite, test.getDisplayName(), NativeCoverageFile.NO_QUERY, "");
         }
@@ -116,9 +116,10 @@ final class NativeCoverage implements InvocationInterceptor, AfterAllCallback {
                 List.class);
     }
 
+    /** The suite's context: the nearest one with a test class and no test method (dynamic tests have neither). */
     private static ExtensionContext classContext(ExtensionContext context) {
         ExtensionContext c = context;
-        while (c.getTestMethod().isPresent() && c.getParent().isPresent()) {
+        while ((c.getTestClass().isEmpty() || c.getTestMethod().isPresent()) && c.getParent().isPresent()) {
             c = c.getParent().get();
         }
         return c;

@@ -42,22 +42,31 @@ final class NativeCoverageDoc {
         md.append("\n## Fallbacks by reason\n\n");
         md.append("Each reason as the store counted it (`node type: reason`, or `run time: reason` when a compiled ")
                 .append("plan handed over while running), with the tests it occurred in.\n\n");
-        Map<String, TreeSet<String>> byReason = new TreeMap<>();
+        // reason, then suite, then the tests of that suite with the reason
+        Map<String, Map<String, TreeSet<String>>> byReason = new TreeMap<>();
         for (NativeCoverageFile.Row r : rows) {
             if (r.status().equals(NativeCoverageFile.FALLBACK)) {
                 for (String reason : r.reasons().split("; ")) {
                     String bare = reason.replaceAll(" \\(x\\d+\\)$", "");
-                    byReason.computeIfAbsent(bare, k -> new TreeSet<>()).add(r.suite() + ": " + r.test());
+                    byReason.computeIfAbsent(bare, k -> new TreeMap<>())
+                            .computeIfAbsent(r.suite(), k -> new TreeSet<>()).add(r.test());
                 }
             }
         }
         if (byReason.isEmpty()) {
             md.append("None: every test ran natively.\n");
         }
-        byReason.forEach((reason, tests) -> {
-            md.append("### ").append(reason.replace("|", "\\|")).append(" (").append(tests.size())
-                    .append(tests.size() == 1 ? " test" : " tests").append(")\n\n");
-            tests.forEach(t -> md.append("- ").append(t).append('\n'));
+        byReason.forEach((reason, suites) -> {
+            int count = suites.values().stream().mapToInt(TreeSet::size).sum();
+            md.append("### ").append(reason).append(" (").append(count).append(count == 1 ? " test" : " tests")
+                    .append(")\n\n");
+            suites.forEach((suite, tests) -> {
+                if (tests.size() == bySuite.get(suite).size()) {
+                    md.append("- all ").append(tests.size()).append(" tests of ").append(suite).append('\n');
+                } else {
+                    tests.forEach(t -> md.append("- ").append(suite).append(": ").append(t).append('\n'));
+                }
+            });
             md.append('\n');
         });
         return md.toString();

@@ -49,7 +49,7 @@ class BsbmHttpTest {
     static final long SEED = 808;
 
     @TempDir
-    Path tmp;
+    static Path tmp;
     LauncherProcess launcher;
     Repository http;
     Repository local;

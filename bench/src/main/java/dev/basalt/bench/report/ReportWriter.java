@@ -79,8 +79,13 @@ public final class ReportWriter {
 		line();
 		line("    mvn -q -B install -DskipTests && " + s.commandLine);
 		line();
-		line("The 10M-triple comparison is the same with `--scale 10m` (and a larger `-Xmx`, e.g. 12g, if MemoryStore "
-				+ "should take part). `java -jar bench/target/basalt-bench.jar compare --help` lists every option.");
+		line("The 10M-triple comparison is the same with `--scale 10m` (BSBM with 28,480 products, LUBM(70); a larger "
+				+ "`-Xmx`, e.g. 12g, if MemoryStore should take part, otherwise it is skipped). All stores run in one JVM, "
+				+ "so the heap figures below are per load, not a bound per store; to check that one store works within a "
+				+ "heap bound, run its part alone in a JVM of that size, e.g. `java -Xmx1g -jar "
+				+ "bench/target/basalt-bench.jar compare --scale 10m --stores basalt --universities 0`. "
+				+ "`java -jar bench/target/basalt-bench.jar compare --help` lists every option. Why LUBM has a per-query "
+				+ "time limit: [benchmarks-lubm.md](benchmarks-lubm.md).");
 		line();
 		line("## Machine and JVM");
 		line();
