@@ -83,7 +83,8 @@ public final class ReportWriter {
 				+ "`-Xmx`, e.g. 12g, if MemoryStore should take part, otherwise it is skipped). All stores run in one JVM, "
 				+ "so the heap figures below are per load, not a bound per store; to check that one store works within a "
 				+ "heap bound, run its part alone in a JVM of that size, e.g. `java -Xmx1g -jar "
-				+ "bench/target/basalt-bench.jar compare --scale 10m --stores basalt --universities 0`. "
+				+ "bench/target/basalt-bench.jar compare --scale 10m --stores basalt --universities 0` "
+				+ "([benchmarks-10m.md](benchmarks-10m.md)). "
 				+ "`java -jar bench/target/basalt-bench.jar compare --help` lists every option. Why LUBM has a per-query "
 				+ "time limit: [benchmarks-lubm.md](benchmarks-lubm.md).");
 		line();
