@@ -46,10 +46,18 @@ final class BasaltSails {
     private BasaltSails() {
     }
 
-    /** A new, uninitialized store in a fresh directory below {@code parent}. */
+    /**
+     * A new, uninitialized store in a fresh directory below {@code parent}; a Basalt store's native evaluation
+     * counters count in {@link NativeCoverage}.
+     */
     static NotifyingSail newStore(File parent) {
         File dataDir = freshDirectory(parent);
-        return REFERENCE ? new MemoryStore(dataDir) : new BasaltStore(dataDir);
+        if (REFERENCE) {
+            return new MemoryStore(dataDir);
+        }
+        BasaltStore store = new BasaltStore(dataDir);
+        NativeCoverage.track(store.getNativeQueryStats());
+        return store;
     }
 
     /** A new, uninitialized repository over {@link #newStore(File)}. */

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import dev.basalt.bench.driver.MixResult;
 import dev.basalt.bench.rdf.TripleCounts;
@@ -23,9 +24,19 @@ public final class Results {
 		}
 	}
 
-	/** LUBM in one store: plain load, load through the RDFS inferencer, and the 14 queries. */
+	/**
+	 * LUBM in one store: plain load (null when not measured), load through the RDFS inferencer with
+	 * the closed store's bytes on disk, and the 14 queries: answer counts and median times, except
+	 * for the queries in {@code timedOut}, which were stopped at the time limit (no count; their
+	 * time is the limit).
+	 */
 	public record Lubm(Load plainLoad, double inferenceSeconds, long explicitTriples, long totalTriples,
-			Map<String, Long> counts, Map<String, Double> medianMillis) {
+			long closedBytesOnDisk, Map<String, Long> counts, Map<String, Double> medianMillis, Set<String> timedOut) {
+
+		public double closedBytesPerTriple() {
+			return totalTriples == 0 ? 0 : (double) closedBytesOnDisk / totalTriples;
+		}
+
 		public long inferredTriples() {
 			return totalTriples - explicitTriples;
 		}
@@ -52,11 +63,30 @@ public final class Results {
 	/** Query name, then store: result counts summed over the cross-check's parameter instances. */
 	public final Map<String, Map<StoreSetup, Long>> bsbmCrossCheck = new LinkedHashMap<>();
 	public final List<String> crossCheckFailures = new ArrayList<>();
+	/** Queries a store did not answer within the time limit, which the cross-check could not compare. */
+	public final List<String> crossCheckTimeouts = new ArrayList<>();
 	public final Map<StoreSetup, Lubm> lubm = new LinkedHashMap<>();
+	/**
+	 * Query ("BSBM Q5", "LUBM Q9"), then Basalt store: the native-evaluation fallbacks by reason while
+	 * the query ran in the cross-check (BSBM, all parameter sets) or in its counting run (LUBM). Only
+	 * stores with native evaluation counters appear; an empty map means the query ran natively.
+	 */
+	public final Map<String, Map<StoreSetup, Map<String, Long>>> nativeFallbacks = new LinkedHashMap<>();
 	public double totalSeconds;
 
 	public Results(Settings settings) {
 		this.settings = settings;
+	}
+
+	/** The queries that fell back to RDF4J's evaluator on some store, each as "query on store: reasons". */
+	public List<String> nativeFallbackList() {
+		List<String> out = new ArrayList<>();
+		nativeFallbacks.forEach((query, perStore) -> perStore.forEach((store, reasons) -> {
+			if (!reasons.isEmpty()) {
+				out.add(query + " on " + store.id() + ": " + reasons);
+			}
+		}));
+		return out;
 	}
 
 	public boolean crossCheckPassed() {

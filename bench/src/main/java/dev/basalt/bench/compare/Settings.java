@@ -25,6 +25,10 @@ public final class Settings {
 	public double measureSeconds = 5;
 	public int crossCheckInstances = 10;
 	public int lubmRepeats = 3;
+	/** A LUBM query still running after this is stopped and reported as timed out for its store. */
+	public int lubmQueryTimeoutSeconds = 30;
+	/** Whether LUBM is also loaded without inference, for a plain load rate (costs a second load per store). */
+	public boolean lubmPlainLoad;
 	public Path workDir = Path.of("data", "bench");
 	public Path reportFile = Path.of("docs", "benchmarks.md");
 	public Path ontology = Path.of("..", "shared", "lubm", "univ-bench.owl");
@@ -46,20 +50,24 @@ public final class Settings {
 			s.measureSeconds = 1;
 			s.crossCheckInstances = 3;
 			s.lubmRepeats = 1;
+			s.lubmPlainLoad = true;
 		}
 		case "1m" -> {
 			s.products = 2_785;
-			s.universities = 1;
+			// LUBM(7) is 1,005,361 triples with this generator (~144K per university)
+			s.universities = 7;
 		}
 		case "10m" -> {
 			s.products = 28_480;
-			s.universities = 75;
+			s.universities = 70;
+			s.lubmQueryTimeoutSeconds = 120;
 			s.warmupMaxSeconds = 120;
 			s.measureSeconds = 30;
 		}
 		case "100m" -> {
 			s.products = 284_826;
-			s.universities = 750;
+			s.universities = 700;
+			s.lubmQueryTimeoutSeconds = 300;
 			s.warmupMaxSeconds = 300;
 			s.measureSeconds = 60;
 		}

@@ -45,12 +45,13 @@ public final class MixDriver {
 	public MixResult run(Repository repository, int clients, long mixesPerClient, double maxSeconds, long seed) {
 		ExecutorService pool = Executors.newFixedThreadPool(clients);
 		long start = System.nanoTime();
-		long deadline = start + (long) (maxSeconds * 1e9);
+		// a time budget, not an absolute deadline: start + budget would overflow for "no limit"
+		long budget = maxSeconds * 1e9 >= Long.MAX_VALUE ? Long.MAX_VALUE : (long) (maxSeconds * 1e9);
 		try {
 			List<Future<ClientResult>> futures = new ArrayList<>();
 			for (int c = 0; c < clients; c++) {
 				SplittableRandom random = new SplittableRandom(seed * 1_000_003L + c);
-				futures.add(pool.submit(() -> runClient(repository, random, mixesPerClient, deadline)));
+				futures.add(pool.submit(() -> runClient(repository, random, mixesPerClient, start, budget)));
 			}
 			long mixes = 0;
 			Map<String, QueryStats> perQuery = new TreeMap<>();
@@ -71,17 +72,18 @@ public final class MixDriver {
 		}
 	}
 
-	private ClientResult runClient(Repository repository, SplittableRandom random, long mixesPerClient,
-			long deadline) {
+	private ClientResult runClient(Repository repository, SplittableRandom random, long mixesPerClient, long start,
+			long budgetNanos) {
 		ClientResult result = new ClientResult();
 		try (RepositoryConnection conn = repository.getConnection()) {
-			while (result.mixes < mixesPerClient && System.nanoTime() < deadline) {
+			while (result.mixes < mixesPerClient && System.nanoTime() - start < budgetNanos) {
 				for (int number : mix) {
 					QueryTemplate t = templates.get(number - 1);
 					String sparql = t.instantiate(parameters.apply(number, random));
 					long begin = System.nanoTime();
-					QueryExecutor.count(conn, sparql);
-					result.perQuery.computeIfAbsent(t.name(), k -> new QueryStats()).record(System.nanoTime() - begin);
+					long results = QueryExecutor.count(conn, sparql);
+					result.perQuery.computeIfAbsent(t.name(), k -> new QueryStats()).record(System.nanoTime() - begin,
+							results);
 				}
 				result.mixes++;
 			}

@@ -23,8 +23,17 @@ public final class QueryExecutor {
 	}
 
 	public static long count(RepositoryConnection conn, String sparql) {
+		return count(conn, sparql, MAX_EXECUTION_SECONDS);
+	}
+
+	/**
+	 * Like {@link #count(RepositoryConnection, String)} with a time limit of its own; a query that
+	 * exceeds it throws RDF4J's {@code QueryEvaluationException} (an interruption, or the error of
+	 * its closed iteration).
+	 */
+	public static long count(RepositoryConnection conn, String sparql, int maxSeconds) {
 		Query query = conn.prepareQuery(QueryLanguage.SPARQL, sparql);
-		query.setMaxExecutionTime(MAX_EXECUTION_SECONDS);
+		query.setMaxExecutionTime(maxSeconds);
 		long n = 0;
 		if (query instanceof TupleQuery tq) {
 			try (TupleQueryResult result = tq.evaluate()) {

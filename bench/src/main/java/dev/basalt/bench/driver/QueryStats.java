@@ -1,15 +1,21 @@
 package dev.basalt.bench.driver;
 
-/** Execution times of one query of the mix: count, mean, min and max, in nanoseconds. Not thread-safe. */
+/**
+ * Executions of one query of the mix: how many, their times (mean, min and max, in nanoseconds) and
+ * the results they returned in total, which lets two runs with the same seed be compared for
+ * answers, not only for speed. Not thread-safe.
+ */
 public final class QueryStats {
 
 	private long count;
 	private long totalNanos;
 	private long minNanos = Long.MAX_VALUE;
 	private long maxNanos;
+	private long results;
 
-	public void record(long nanos) {
+	public void record(long nanos, long resultCount) {
 		count++;
+		results += resultCount;
 		totalNanos += nanos;
 		minNanos = Math.min(minNanos, nanos);
 		maxNanos = Math.max(maxNanos, nanos);
@@ -17,6 +23,7 @@ public final class QueryStats {
 
 	public void merge(QueryStats other) {
 		count += other.count;
+		results += other.results;
 		totalNanos += other.totalNanos;
 		minNanos = Math.min(minNanos, other.minNanos);
 		maxNanos = Math.max(maxNanos, other.maxNanos);
@@ -24,6 +31,11 @@ public final class QueryStats {
 
 	public long count() {
 		return count;
+	}
+
+	/** Results summed over all executions (solutions, statements, or 1 per true ASK). */
+	public long results() {
+		return results;
 	}
 
 	public double meanMillis() {

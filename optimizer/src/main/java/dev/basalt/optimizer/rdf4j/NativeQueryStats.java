@@ -11,13 +11,19 @@ import org.slf4j.LoggerFactory;
 /**
  * Counters of the native query engine, one set per store: how many subtrees ran as Basalt plans
  * and, per algebra node type (or whole-query reason), how often RDF4J's evaluator had to take
- * over. Every fallback is also logged at debug level. Thread-safe.
+ * over. Every fallback is also logged at debug level, and its reason is counted (up to
+ * {@value #MAX_REASONS} distinct reasons per store, so that reasons naming query variables cannot grow
+ * without bound in a long-running server). Thread-safe.
  */
 public final class NativeQueryStats {
     private static final Logger LOG = LoggerFactory.getLogger(NativeQueryStats.class);
     private final LongAdder plans = new LongAdder();
     private final LongAdder runtimeFallbacks = new LongAdder();
     private final Map<String, LongAdder> fallbacks = new ConcurrentHashMap<>();
+    /** Distinct reasons kept; further new reasons are counted under {@link #OTHER_REASONS}. */
+    static final int MAX_REASONS = 1_000;
+    static final String OTHER_REASONS = "(further reasons not kept)";
+    private final Map<String, LongAdder> reasons = new ConcurrentHashMap<>();
 
     public void planCompiled() {
         plans.increment();
@@ -27,12 +33,14 @@ public final class NativeQueryStats {
     /** RDF4J evaluates a node of this type (or the whole query, for a reason such as "Transaction"). */
     public void fallback(String what, String reason) {
         fallbacks.computeIfAbsent(what, k -> new LongAdder()).increment();
+        countReason(what + ": " + reason);
         LOG.debug("Basalt leaves {} to RDF4J's evaluator: {}", what, reason);
     }
 
     /** A plan met incoming bindings it cannot express as ids and handed its subtree to RDF4J. */
     public void runtimeFallback(String reason) {
         runtimeFallbacks.increment();
+        countReason("run time: " + reason);
         LOG.debug("Basalt plan evaluated by RDF4J at run time: {}", reason);
     }
 
@@ -51,6 +59,25 @@ public final class NativeQueryStats {
         return out;
     }
 
+    /**
+     * Fallback counts by "node type: reason" (or "run time: reason" for runtime fallbacks), sorted;
+     * the reasons say what the native engine lacks, the types in {@link #fallbacks()} where.
+     */
+    public Map<String, Long> fallbackReasons() {
+        Map<String, Long> out = new TreeMap<>();
+        reasons.forEach((k, v) -> out.put(k, v.sum()));
+        return out;
+    }
+
+    private void countReason(String reason) {
+        LongAdder counter = reasons.get(reason);
+        if (counter == null) {
+            String key = reasons.size() < MAX_REASONS ? reason : OTHER_REASONS;
+            counter = reasons.computeIfAbsent(key, k -> new LongAdder());
+        }
+        counter.increment();
+    }
+
     public long totalFallbacks() {
         return fallbacks.values().stream().mapToLong(LongAdder::sum).sum();
     }
@@ -59,6 +86,7 @@ public final class NativeQueryStats {
         plans.reset();
         runtimeFallbacks.reset();
         fallbacks.clear();
+        reasons.clear();
     }
 
     @Override

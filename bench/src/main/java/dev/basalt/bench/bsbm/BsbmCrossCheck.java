@@ -1,0 +1,50 @@
+package dev.basalt.bench.bsbm;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+import org.eclipse.rdf4j.repository.Repository;
+import org.eclipse.rdf4j.repository.RepositoryConnection;
+
+import dev.basalt.bench.driver.QueryExecutor;
+import dev.basalt.bench.driver.QueryTemplate;
+
+/**
+ * The result counts of the 12 Explore queries, each with the same parameter sets on every store:
+ * query n draws its sets from a stream seeded with {@code seed * 31 + n}, so two stores holding the
+ * same dataset must return equal counts, set by set, whether reached in-process or over HTTP.
+ */
+public final class BsbmCrossCheck {
+
+	private BsbmCrossCheck() {
+	}
+
+	/** The instance of query {@code template} for each of {@code instances} parameter sets. */
+	public static String[] instances(QueryTemplate template, BsbmParameters parameters, long seed, int instances) {
+		int number = Integer.parseInt(template.name().substring(1));
+		SplittableRandom random = new SplittableRandom(seed * 31 + number);
+		String[] out = new String[instances];
+		for (int i = 0; i < instances; i++) {
+			out[i] = template.instantiate(parameters.draw(number, random));
+		}
+		return out;
+	}
+
+	/** Query name ("Q1" ...), then the result count per parameter set. */
+	public static Map<String, long[]> counts(Repository repository, BsbmParameters parameters, long seed,
+			int instances) {
+		Map<String, long[]> out = new LinkedHashMap<>();
+		try (RepositoryConnection conn = repository.getConnection()) {
+			for (QueryTemplate t : BsbmQueries.ALL) {
+				String[] queries = instances(t, parameters, seed, instances);
+				long[] counts = new long[queries.length];
+				for (int i = 0; i < queries.length; i++) {
+					counts[i] = QueryExecutor.count(conn, queries[i]);
+				}
+				out.put(t.name(), counts);
+			}
+		}
+		return out;
+	}
+}
