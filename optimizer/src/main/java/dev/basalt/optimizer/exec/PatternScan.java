@@ -50,6 +50,10 @@ public final class PatternScan extends Operator {
         return matchesNothing;
     }
 
+    public boolean namedGraphsOnly() {
+        return namedGraphsOnly;
+    }
+
     @Override
     public List<Operator> children() {
         return List.of();

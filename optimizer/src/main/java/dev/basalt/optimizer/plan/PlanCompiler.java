@@ -14,6 +14,7 @@ import org.eclipse.rdf4j.query.algebra.EmptySet;
 import org.eclipse.rdf4j.query.algebra.Filter;
 import org.eclipse.rdf4j.query.algebra.Join;
 import org.eclipse.rdf4j.query.algebra.LeftJoin;
+import org.eclipse.rdf4j.query.algebra.Order;
 import org.eclipse.rdf4j.query.algebra.Projection;
 import org.eclipse.rdf4j.query.algebra.ProjectionElem;
 import org.eclipse.rdf4j.query.algebra.QueryModelNode;
@@ -45,8 +46,8 @@ import dev.basalt.store.lexicon.TermIds;
  * Compiles an RDF4J algebra subtree into a Basalt plan over ids, or says which node it cannot
  * compile ({@link Unsupported}). Supported: statement patterns (default graph = all graphs, as
  * RDF4J without a dataset; {@code GRAPH} = named graphs), joins, filters, OPTIONAL (LeftJoin),
- * UNION, the empty group and set, and at the root SELECT's projection, DISTINCT/REDUCED and
- * LIMIT/OFFSET.
+ * UNION, the empty group and set, GROUP BY with aggregates, and at the root SELECT's projection,
+ * ORDER BY, DISTINCT/REDUCED and LIMIT/OFFSET (ORDER BY and GROUP BY: {@link ModifierCompiler}).
  *
  * <p><b>Join groups.</b> Nested joins are flattened into one group of operands; a filter whose
  * variables its argument always binds joins the group's filter list (it commutes with the inner
@@ -76,11 +77,13 @@ public final class PlanCompiler {
     private final ValueConditions values;
     private final CardinalityEstimator estimator;
     private final VarTable vars = new VarTable();
+    private final ModifierCompiler modifiers;
 
     public PlanCompiler(QuadSource source, ValueConditions values) {
         this.source = source;
         this.values = values;
         this.estimator = new CardinalityEstimator(source);
+        this.modifiers = new ModifierCompiler(vars, values);
     }
 
     /** Compiles a subtree that is to be replaced by one Basalt plan. */
@@ -101,10 +104,20 @@ public final class PlanCompiler {
             projection = p;
             e = p.getArg();
         }
+        Order order = null;
+        if (e instanceof Order o) {
+            order = o;
+            e = o.getArg();
+        }
         if (!containsPattern(e)) {
             throw new Unsupported(null, "no statement pattern");
         }
         Operator op = compile(e);
+        if (order != null) {
+            long keep = slice != null && distinct == null && slice.hasLimit()
+                    ? slice.getLimit() + (slice.hasOffset() ? slice.getOffset() : 0) : -1;
+            op = modifiers.sort(op, order, keep);
+        }
         List<String> names = new ArrayList<>();
         List<Integer> slots = new ArrayList<>();
         if (projection != null) {
@@ -144,6 +157,9 @@ public final class PlanCompiler {
         }
         if (e instanceof LeftJoin lj) {
             return compileLeftJoin(lj);
+        }
+        if (ModifierCompiler.isAggregation(e)) {
+            return modifiers.group(e, this::compile);
         }
         if (e instanceof Union u) {
             Operator l = compile(u.getLeftArg());
