@@ -41,9 +41,9 @@ import dev.basalt.optimizer.plan.PlanCompiler.Unsupported;
 
 /**
  * Compiles the solution modifiers ORDER BY and GROUP BY with aggregates for the
- * {@link PlanCompiler}. A Group is compiled together with the Extension directly above it when
- * every element of that Extension is an aggregate (RDF4J's Extension only names the aggregates
- * the Group computes); an Extension with other expressions is not handled here. COUNT(*) (or the
+ * {@link PlanCompiler}. An Extension whose elements are all aggregates is compiled as its argument:
+ * it only names the aggregates the Group below computes; an Extension with other expressions is
+ * not handled here. COUNT(*) (or the
  * COUNT of a variable) of one statement pattern without GROUP BY becomes a {@link RangeCountOp}.
  * ORDER BY keys and aggregate arguments that are not plain variables need {@link ValueFunctions}.
  */
@@ -62,24 +62,38 @@ final class ModifierCompiler {
         this.functions = values instanceof ValueFunctions f ? f : null;
     }
 
-    /** A Group, or an Extension of only aggregates directly over a Group. */
+    /**
+     * A Group, or an Extension of only aggregates over a subtree with a Group (RDF4J may stack two
+     * such Extensions and push a HAVING filter below them).
+     */
     static boolean isAggregation(TupleExpr e) {
         if (e instanceof Group) {
             return true;
         }
-        if (e instanceof Extension x && x.getArg() instanceof Group) {
+        if (e instanceof Extension x) {
             for (ExtensionElem el : x.getElements()) {
                 if (!(el.getExpr() instanceof AggregateOperator)) {
                     return false;
                 }
             }
-            return true;
+            boolean[] group = { false };
+            x.getArg().visit(new AbstractQueryModelVisitor<RuntimeException>() {
+                @Override
+                public void meet(Group g) {
+                    group[0] = true;
+                }
+            });
+            return group[0];
         }
         return false;
     }
 
     Operator group(TupleExpr e, Subtrees subtrees) throws Unsupported {
-        Group g = e instanceof Group gr ? gr : (Group) ((Extension) e).getArg();
+        if (e instanceof Extension x) {
+            // its aggregates are the values the Group below binds: nothing to compute here
+            return subtrees.compile(x.getArg());
+        }
+        Group g = (Group) e;
         Operator in = subtrees.compile(g.getArg());
         List<Aggregates.Spec> specs = new ArrayList<>();
         for (GroupElem ge : g.getGroupElements()) {

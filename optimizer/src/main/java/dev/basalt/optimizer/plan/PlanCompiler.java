@@ -96,27 +96,31 @@ public final class PlanCompiler {
             slice = s;
             e = s.getArg();
         }
-        if (e instanceof Distinct || e instanceof Reduced) {
-            distinct = e;
-            e = ((org.eclipse.rdf4j.query.algebra.UnaryTupleOperator) e).getArg();
-        }
-        if (e instanceof Projection p) {
-            projection = p;
-            e = p.getArg();
-        }
         Order order = null;
-        if (e instanceof Order o) {
-            order = o;
-            e = o.getArg();
+        boolean orderOverDistinct = false;
+        while (true) {
+            if (distinct == null && projection == null && (e instanceof Distinct || e instanceof Reduced)) {
+                distinct = e;
+                e = ((org.eclipse.rdf4j.query.algebra.UnaryTupleOperator) e).getArg();
+            } else if (projection == null && e instanceof Projection p) {
+                projection = p;
+                e = p.getArg();
+            } else if (order == null && e instanceof Order o) {
+                // RDF4J's optimizers may move ORDER BY above the projection or DISTINCT
+                order = o;
+                orderOverDistinct = distinct == null;
+                e = o.getArg();
+            } else {
+                break;
+            }
         }
         if (!containsPattern(e)) {
             throw new Unsupported(null, "no statement pattern");
         }
         Operator op = compile(e);
-        if (order != null) {
-            long keep = slice != null && distinct == null && slice.hasLimit()
-                    ? slice.getLimit() + (slice.hasOffset() ? slice.getOffset() : 0) : -1;
-            op = modifiers.sort(op, order, keep);
+        long keep = slice != null && slice.hasLimit() ? slice.getLimit() + (slice.hasOffset() ? slice.getOffset() : 0) : -1;
+        if (order != null && !(orderOverDistinct && distinct != null)) {
+            op = modifiers.sort(op, order, distinct == null ? keep : -1);
         }
         List<String> names = new ArrayList<>();
         List<Integer> slots = new ArrayList<>();
@@ -140,8 +144,12 @@ public final class PlanCompiler {
         int[] out = slots.stream().mapToInt(Integer::intValue).toArray();
         if (distinct != null) {
             double est = op.estimate();
-            op = new DistinctOp(op, out, distinct instanceof Reduced);
+            // RDF4J turns DISTINCT above ORDER BY into REDUCED and lets its sort drop duplicates
+            op = new DistinctOp(op, out, distinct instanceof Reduced && order == null);
             op.setEstimate(est);
+            if (order != null && orderOverDistinct) {
+                op = modifiers.sort(op, order, keep);
+            }
         }
         if (slice != null) {
             double est = op.estimate();
