@@ -18,12 +18,23 @@ import dev.basalt.store.lexicon.TermIds;
 public final class ExecContext {
     private final QuadSource source;
     private final boolean trackTime;
+    private final ExecLimits limits;
     private volatile boolean cancelled;
     private LocalTerms locals;
 
     public ExecContext(QuadSource source, boolean trackTime) {
+        this(source, trackTime, ExecLimits.defaults());
+    }
+
+    public ExecContext(QuadSource source, boolean trackTime, ExecLimits limits) {
         this.source = source;
         this.trackTime = trackTime;
+        this.limits = limits;
+    }
+
+    /** Memory bounds of this evaluation (rows per sort, DISTINCT, hash join) and the spill directory. */
+    public ExecLimits limits() {
+        return limits;
     }
 
     public QuadSource source() {

@@ -6,6 +6,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.eclipse.rdf4j.query.QueryEvaluationException;
+
 /**
  * Hash join of two independently evaluated inputs, inner or left outer (OPTIONAL). The right input
  * is evaluated once with the operator's input row and held in a hash table keyed on the
@@ -13,7 +15,9 @@ import java.util.Map;
  * when compatible on all {@code sharedSlots} (variables either side may bind), then an optional
  * condition (the OPTIONAL's FILTER) is checked on the merged row. A left outer join emits a left
  * row alone when no right row joins with it. Evaluating the right side on its own is the algebra's
- * semantics, so nested OPTIONALs, UNIONs and filters keep their scoping.
+ * semantics, so nested OPTIONALs, UNIONs and filters keep their scoping. The build side is held in
+ * memory and bounded by {@link ExecLimits#hashJoinRows()}: past it the query fails with an error
+ * naming the limit (no spilling).
  */
 public final class HashJoin extends Operator {
     private final Operator left;
@@ -54,9 +58,15 @@ public final class HashJoin extends Operator {
         try (RowCursor build = right.open(input, ctx)) {
             long[] r;
             int n = 0;
+            long budget = ctx.limits().hashJoinRows();
             while ((r = build.next()) != null) {
                 if (++n % 1024 == 0) {
                     ctx.checkCancelled();
+                }
+                if (n > budget) {
+                    throw new QueryEvaluationException("the build side of " + describe() + " has more than " + budget
+                            + " rows, the hash join limit; raise it with the system property "
+                            + ExecLimits.HASH_JOIN_ROWS + " (and the heap accordingly)");
                 }
                 table.computeIfAbsent(new Key(r, keySlots), k -> new ArrayList<>()).add(r);
             }

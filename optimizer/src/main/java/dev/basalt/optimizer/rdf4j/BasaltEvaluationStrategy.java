@@ -2,12 +2,16 @@ package dev.basalt.optimizer.rdf4j;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 import org.eclipse.rdf4j.common.iteration.CloseableIteration;
+import org.eclipse.rdf4j.common.transaction.QueryEvaluationMode;
 import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.Dataset;
 import org.eclipse.rdf4j.query.algebra.TupleExpr;
+import org.eclipse.rdf4j.query.algebra.ValueExpr;
 import org.eclipse.rdf4j.query.algebra.evaluation.QueryEvaluationStep;
 import org.eclipse.rdf4j.query.algebra.evaluation.QueryOptimizer;
 import org.eclipse.rdf4j.query.algebra.evaluation.QueryValueEvaluationStep;
@@ -24,6 +28,7 @@ import dev.basalt.optimizer.access.QuadSource;
 import dev.basalt.optimizer.plan.CardinalityEstimator;
 import dev.basalt.optimizer.plan.OrderingPolicy;
 import dev.basalt.optimizer.plan.ValueConditions;
+import dev.basalt.optimizer.plan.ValueFunctions;
 
 /**
  * RDF4J's evaluation strategy with Basalt's engine in it: RDF4J's standard optimizer pipeline
@@ -105,24 +110,44 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
     }
 
     private ValueConditions valueConditions() {
-        return expr -> {
-            QueryEvaluationContext context = new QueryEvaluationContext.Minimal(dataset,
-                    tripleSource.getValueFactory(), tripleSource.getComparator());
-            QueryValueEvaluationStep step;
-            try {
-                step = precompile(expr, context);
-            } catch (ValueExprEvaluationException e) {
-                // RDF4J folds constant operands while compiling: a constant condition in error is false
-                return bindings -> false;
+        return new ValueFunctions() {
+            @Override
+            public Predicate<BindingSet> compile(ValueExpr expr) {
+                Function<BindingSet, Value> value = evaluator(expr);
+                return bindings -> {
+                    Value v = value.apply(bindings);
+                    try {
+                        return v != null && QueryEvaluationUtil.getEffectiveBooleanValue(v);
+                    } catch (ValueExprEvaluationException e) {
+                        return false;
+                    }
+                };
             }
-            return bindings -> {
+
+            @Override
+            public Function<BindingSet, Value> evaluator(ValueExpr expr) {
+                QueryEvaluationContext context = new QueryEvaluationContext.Minimal(dataset,
+                        tripleSource.getValueFactory(), tripleSource.getComparator());
+                QueryValueEvaluationStep step;
                 try {
-                    Value v = step.evaluate(bindings);
-                    return QueryEvaluationUtil.getEffectiveBooleanValue(v);
+                    step = precompile(expr, context);
                 } catch (ValueExprEvaluationException e) {
-                    return false;
+                    // RDF4J folds constant operands while compiling: a constant expression in error has no value
+                    return bindings -> null;
                 }
-            };
+                return bindings -> {
+                    try {
+                        return step.evaluate(bindings);
+                    } catch (ValueExprEvaluationException e) {
+                        return null;
+                    }
+                };
+            }
+
+            @Override
+            public boolean strictComparison() {
+                return getQueryEvaluationMode() == QueryEvaluationMode.STRICT;
+            }
         };
     }
 }

@@ -1,0 +1,28 @@
+package dev.basalt.optimizer.exec;
+
+import java.util.List;
+
+/**
+ * The aggregates of one GROUP BY, for {@link GroupOp}: how to start a group's accumulators and
+ * which slot each result goes to. {@link #prepare} sees every input batch before its rows are
+ * added, so aggregates that need RDF values materialize a whole batch at once.
+ */
+public interface Aggregation {
+    /** One accumulator per aggregate, in the order of {@link #targetSlots()}. */
+    Accumulator[] start();
+
+    int[] targetSlots();
+
+    void prepare(List<long[]> batch, ExecContext ctx);
+
+    /** The aggregates as text, for EXPLAIN. */
+    String describe();
+
+    /** The running state of one aggregate in one group. */
+    interface Accumulator {
+        void add(long[] row, ExecContext ctx);
+
+        /** The aggregate's id (via {@link ExecContext#idOf}), or {@link dev.basalt.store.lexicon.TermIds#NULL} on error. */
+        long result(ExecContext ctx);
+    }
+}

@@ -1,0 +1,84 @@
+package dev.basalt.optimizer.exec;
+
+import java.util.List;
+
+import org.eclipse.rdf4j.model.base.CoreDatatype;
+
+import dev.basalt.store.lexicon.TermIds;
+
+/**
+ * {@code COUNT(*)} (or the COUNT of a variable the pattern always binds) of one statement pattern
+ * without GROUP BY, answered by {@link dev.basalt.optimizer.access.QuadSource#count} range counts
+ * instead of a scan. The input row's bindings are substituted into the pattern as a scan would;
+ * for {@code GRAPH ?g} the default graph's count is subtracted. Yields one row: the input row
+ * with the count (an xsd:integer) in the target slot.
+ */
+public final class RangeCountOp extends Operator {
+    private final PatternScan pattern;
+    private final int target;
+
+    /** @param pattern a pattern without a repeated variable (its matches are exactly its range) */
+    public RangeCountOp(PatternScan pattern, int target) {
+        this.pattern = pattern;
+        this.target = target;
+    }
+
+    @Override
+    public List<Operator> children() {
+        return List.of();
+    }
+
+    @Override
+    public String describe() {
+        return "RangeCount " + pattern.label();
+    }
+
+    @Override
+    protected RowCursor doOpen(long[] input, ExecContext ctx) {
+        long n = count(input, ctx);
+        long[] row = input.clone();
+        row[target] = ctx.idOf(ctx.source().valueFactory().createLiteral(Long.toString(n), CoreDatatype.XSD.INTEGER));
+        return new RowCursor() {
+            boolean done;
+
+            @Override
+            public long[] next() {
+                if (done) {
+                    return null;
+                }
+                done = true;
+                return row;
+            }
+
+            @Override
+            public void close() {
+                done = true;
+            }
+        };
+    }
+
+    private long count(long[] input, ExecContext ctx) {
+        if (pattern.matchesNothing()) {
+            return 0;
+        }
+        long[] key = pattern.constants();
+        int[] slots = pattern.slots();
+        for (int i = 0; i < 4; i++) {
+            if (slots[i] >= 0 && key[i] == TermIds.NULL && input[slots[i]] != TermIds.NULL) {
+                key[i] = input[slots[i]];
+            }
+        }
+        if (!pattern.namedGraphsOnly()) {
+            return ctx.source().count(key);
+        }
+        if (key[3] == TermIds.DEFAULT_GRAPH) {
+            return 0;
+        }
+        if (key[3] != TermIds.NULL) {
+            return ctx.source().count(key);
+        }
+        long all = ctx.source().count(key);
+        key[3] = TermIds.DEFAULT_GRAPH;
+        return all - ctx.source().count(key);
+    }
+}

@@ -1,0 +1,70 @@
+package dev.basalt.optimizer.plan;
+
+import java.util.function.Function;
+
+import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.query.BindingSet;
+
+import dev.basalt.optimizer.exec.ExecContext;
+import dev.basalt.store.lexicon.TermIds;
+
+/**
+ * The argument of an aggregate on one row: a variable's id (no value needed to count or to tell
+ * values apart: ids are terms), a constant, or an expression RDF4J evaluates on the row's values
+ * (an error is "no value", as in RDF4J's GroupIterator).
+ */
+final class AggregateArg {
+    private final int slot;
+    private final Value constant;
+    private final Function<BindingSet, Value> expr;
+    private final String[] names;
+    private final int[] slots;
+
+    private AggregateArg(int slot, Value constant, Function<BindingSet, Value> expr, String[] names, int[] slots) {
+        this.slot = slot;
+        this.constant = constant;
+        this.expr = expr;
+        this.names = names;
+        this.slots = slots;
+    }
+
+    static AggregateArg variable(int slot) {
+        return new AggregateArg(slot, null, null, new String[0], new int[] { slot });
+    }
+
+    static AggregateArg constant(Value value) {
+        return new AggregateArg(-1, value, null, new String[0], new int[0]);
+    }
+
+    static AggregateArg expression(Function<BindingSet, Value> expr, String[] names, int[] slots) {
+        return new AggregateArg(-1, null, expr, names, slots);
+    }
+
+    /** A plain variable: counting it needs no values. */
+    boolean isVariable() {
+        return slot >= 0;
+    }
+
+    /** Slots whose values {@link #value} reads (to be loaded into the cache per batch). */
+    int[] slots() {
+        return slots;
+    }
+
+    /** A key telling two arguments apart: the id for a variable, else the value; null for none. */
+    Object key(long[] row, ValueCache cache, ExecContext ctx) {
+        if (slot >= 0) {
+            return row[slot] == TermIds.NULL ? null : row[slot];
+        }
+        return value(row, cache, ctx);
+    }
+
+    Value value(long[] row, ValueCache cache, ExecContext ctx) {
+        if (slot >= 0) {
+            return cache.value(row[slot], ctx);
+        }
+        if (constant != null) {
+            return constant;
+        }
+        return expr.apply(cache.bindings(row, names, slots, ctx));
+    }
+}

@@ -1,0 +1,298 @@
+package dev.basalt.optimizer.plan;
+
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import org.eclipse.rdf4j.model.Literal;
+import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.model.ValueFactory;
+import org.eclipse.rdf4j.model.base.CoreDatatype;
+import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
+import org.eclipse.rdf4j.query.algebra.MathExpr.MathOp;
+import org.eclipse.rdf4j.query.algebra.evaluation.util.MathUtil;
+import org.eclipse.rdf4j.query.algebra.evaluation.util.ValueComparator;
+
+import dev.basalt.optimizer.exec.Aggregation;
+import dev.basalt.optimizer.exec.ExecContext;
+import dev.basalt.store.lexicon.TermIds;
+
+/**
+ * The aggregates of a GROUP BY with RDF4J 5's semantics (its GroupIterator): COUNT counts rows
+ * whose argument has a value (COUNT(*): rows binding anything); SUM and AVG add with RDF4J's
+ * numeric type promotion ({@code MathUtil}), start from {@code 0} (xsd:integer), and are in error
+ * (unbound) once a non-numeric value is seen; AVG of nothing is {@code 0}; MIN and MAX use RDF4J's
+ * value comparator (strict in STRICT mode) and are unbound for no values; SAMPLE is a value of the
+ * group (the first); GROUP_CONCAT joins string values with the separator (a space by default) into
+ * a simple literal. DISTINCT variants see each distinct argument once (COUNT(DISTINCT *): distinct
+ * rows). An argument in error counts as no value. Results become ids with {@link ExecContext#idOf}.
+ */
+final class Aggregates implements Aggregation {
+    private static final ValueFactory VF = SimpleValueFactory.getInstance();
+    private static final Literal ZERO = VF.createLiteral("0", CoreDatatype.XSD.INTEGER);
+
+    enum Kind {
+        COUNT, COUNT_ALL, SUM, AVG, MIN, MAX, SAMPLE, GROUP_CONCAT
+    }
+
+    /** One aggregate: its kind, argument (null for COUNT(*)), DISTINCT, separator, target slot. */
+    record Spec(Kind kind, AggregateArg arg, boolean distinct, String separator, int target, String text) {
+    }
+
+    private final List<Spec> specs;
+    private final boolean strict;
+    private final int[] valueSlots;
+    private final ValueCache cache = new ValueCache();
+
+    Aggregates(List<Spec> specs, boolean strict) {
+        this.specs = List.copyOf(specs);
+        this.strict = strict;
+        Set<Integer> slots = new HashSet<>();
+        for (Spec s : specs) {
+            boolean counts = s.kind() == Kind.COUNT || s.kind() == Kind.COUNT_ALL;
+            if (s.arg() != null && (!counts || !s.arg().isVariable())) {
+                for (int slot : s.arg().slots()) {
+                    slots.add(slot);
+                }
+            }
+        }
+        this.valueSlots = slots.stream().mapToInt(Integer::intValue).filter(i -> i >= 0).toArray();
+    }
+
+    @Override
+    public Accumulator[] start() {
+        Accumulator[] out = new Accumulator[specs.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = accumulator(specs.get(i));
+        }
+        return out;
+    }
+
+    @Override
+    public int[] targetSlots() {
+        return specs.stream().mapToInt(Spec::target).toArray();
+    }
+
+    @Override
+    public void prepare(List<long[]> batch, ExecContext ctx) {
+        cache.load(batch, valueSlots, ctx);
+    }
+
+    @Override
+    public String describe() {
+        StringBuilder sb = new StringBuilder();
+        for (Spec s : specs) {
+            sb.append(sb.length() == 0 ? "" : ", ").append(s.text());
+        }
+        return sb.toString();
+    }
+
+    private Accumulator accumulator(Spec s) {
+        return switch (s.kind()) {
+            case COUNT -> new Count(s);
+            case COUNT_ALL -> new CountAll(s);
+            case SUM, AVG -> new Sum(s);
+            case MIN, MAX -> new Extreme(s);
+            case SAMPLE -> new Sample(s);
+            case GROUP_CONCAT -> new Concat(s);
+        };
+    }
+
+    private abstract class Base implements Accumulator {
+        final Spec spec;
+        final Set<Object> seen;
+
+        Base(Spec spec) {
+            this.spec = spec;
+            this.seen = spec.distinct() ? new HashSet<>() : null;
+        }
+
+        /** True the first time a DISTINCT aggregate sees this key (always true without DISTINCT). */
+        boolean fresh(Object key) {
+            return seen == null || seen.add(key == null ? Void.class : key);
+        }
+
+        Value value(long[] row, ExecContext ctx) {
+            return spec.arg().value(row, cache, ctx);
+        }
+    }
+
+    private final class Count extends Base {
+        long n;
+
+        Count(Spec s) {
+            super(s);
+        }
+
+        @Override
+        public void add(long[] row, ExecContext ctx) {
+            Object key = spec.arg().key(row, cache, ctx);
+            if (key != null && fresh(key)) {
+                n++;
+            }
+        }
+
+        @Override
+        public long result(ExecContext ctx) {
+            return ctx.idOf(VF.createLiteral(Long.toString(n), CoreDatatype.XSD.INTEGER));
+        }
+    }
+
+    private final class CountAll extends Base {
+        long n;
+
+        CountAll(Spec s) {
+            super(s);
+        }
+
+        @Override
+        public void add(long[] row, ExecContext ctx) {
+            boolean empty = true;
+            for (long id : row) {
+                empty &= id == TermIds.NULL;
+            }
+            if (!empty && fresh(new RowKey(row))) {
+                n++;
+            }
+        }
+
+        @Override
+        public long result(ExecContext ctx) {
+            return ctx.idOf(VF.createLiteral(Long.toString(n), CoreDatatype.XSD.INTEGER));
+        }
+    }
+
+    /** SUM and AVG: RDF4J checks DISTINCT before the type for AVG, after "is a literal" for SUM. */
+    private final class Sum extends Base {
+        Literal sum = ZERO;
+        long count;
+        boolean error;
+
+        Sum(Spec s) {
+            super(s);
+        }
+
+        @Override
+        public void add(long[] row, ExecContext ctx) {
+            if (error) {
+                return;
+            }
+            Value v = value(row, ctx);
+            boolean avg = spec.kind() == Kind.AVG;
+            if (avg && !fresh(v)) {
+                return;
+            }
+            if (v instanceof Literal l) {
+                if (!avg && !fresh(v)) {
+                    return;
+                }
+                CoreDatatype.XSD type = l.getCoreDatatype().asXSDDatatypeOrNull();
+                if (type != null && type.isNumericDatatype()) {
+                    sum = MathUtil.compute(sum, l, MathOp.PLUS);
+                } else {
+                    error = true;
+                }
+                count++;
+            } else if (v != null) {
+                error = true;
+            }
+        }
+
+        @Override
+        public long result(ExecContext ctx) {
+            if (error) {
+                return TermIds.NULL;
+            }
+            if (spec.kind() == Kind.SUM || count == 0) {
+                return ctx.idOf(sum);
+            }
+            return ctx.idOf(MathUtil.compute(sum, VF.createLiteral(count), MathOp.DIVIDE));
+        }
+    }
+
+    private final class Extreme extends Base {
+        final ValueComparator comparator = new ValueComparator();
+        Value best;
+
+        Extreme(Spec s) {
+            super(s);
+            comparator.setStrict(strict);
+        }
+
+        @Override
+        public void add(long[] row, ExecContext ctx) {
+            Value v = value(row, ctx);
+            if (v != null && fresh(v)) {
+                int c = best == null ? 0 : comparator.compare(v, best);
+                if (best == null || (spec.kind() == Kind.MIN ? c < 0 : c > 0)) {
+                    best = v;
+                }
+            }
+        }
+
+        @Override
+        public long result(ExecContext ctx) {
+            return ctx.idOf(best);
+        }
+    }
+
+    private final class Sample extends Base {
+        Value sample;
+
+        Sample(Spec s) {
+            super(s);
+        }
+
+        @Override
+        public void add(long[] row, ExecContext ctx) {
+            if (sample == null) {
+                sample = value(row, ctx);
+            }
+        }
+
+        @Override
+        public long result(ExecContext ctx) {
+            return ctx.idOf(sample);
+        }
+    }
+
+    private final class Concat extends Base {
+        StringBuilder text;
+
+        Concat(Spec s) {
+            super(s);
+        }
+
+        @Override
+        public void add(long[] row, ExecContext ctx) {
+            Value v = value(row, ctx);
+            if (v != null && fresh(v)) {
+                if (text == null) {
+                    text = new StringBuilder();
+                } else {
+                    text.append(spec.separator());
+                }
+                text.append(v.stringValue());
+            }
+        }
+
+        @Override
+        public long result(ExecContext ctx) {
+            return ctx.idOf(VF.createLiteral(text == null ? "" : text.toString()));
+        }
+    }
+
+    /** A whole row as a DISTINCT key (COUNT(DISTINCT *)). */
+    private record RowKey(long[] ids) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof RowKey k && Arrays.equals(k.ids, ids);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(ids);
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package dev.basalt.optimizer.plan;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.query.algebra.evaluation.QueryBindingSet;
+
+import dev.basalt.optimizer.exec.ExecContext;
+import dev.basalt.store.lexicon.TermIds;
+
+/**
+ * Materialized values of ids for operators that compare or compute on values: {@link #load}
+ * resolves the ids of a batch of rows in one call; {@link #value} falls back to resolving one id.
+ * Bounded: past {@value #MAX_ENTRIES} entries it starts over (values are re-read when needed).
+ */
+final class ValueCache {
+    private static final int MAX_ENTRIES = 200_000;
+    private final Map<Long, Value> values = new HashMap<>();
+
+    /** Resolves, in one call, the ids in the given slots of the rows that are not cached yet. */
+    void load(List<long[]> rows, int[] slots, ExecContext ctx) {
+        if (slots.length == 0 || rows.isEmpty()) {
+            return;
+        }
+        if (values.size() > MAX_ENTRIES) {
+            values.clear();
+        }
+        long[] wanted = new long[rows.size() * slots.length];
+        int n = 0;
+        for (long[] r : rows) {
+            for (int s : slots) {
+                long id = s < 0 ? TermIds.NULL : r[s];
+                if (id != TermIds.NULL && !values.containsKey(id)) {
+                    wanted[n++] = id;
+                }
+            }
+        }
+        if (n == 0) {
+            return;
+        }
+        long[] distinct = java.util.Arrays.stream(wanted, 0, n).distinct().toArray();
+        Value[] vs = ctx.resolve(distinct);
+        for (int i = 0; i < distinct.length; i++) {
+            values.put(distinct[i], vs[i]);
+        }
+    }
+
+    /** The value of an id, null for unbound. */
+    Value value(long id, ExecContext ctx) {
+        if (id == TermIds.NULL) {
+            return null;
+        }
+        Value v = values.get(id);
+        if (v == null) {
+            v = ctx.resolve(id);
+            values.put(id, v);
+        }
+        return v;
+    }
+
+    /** A binding set of the row's values for the given names and slots (unbound slots left out). */
+    QueryBindingSet bindings(long[] row, String[] names, int[] slots, ExecContext ctx) {
+        QueryBindingSet bs = new QueryBindingSet(slots.length);
+        for (int i = 0; i < slots.length; i++) {
+            Value v = slots[i] < 0 ? null : value(row[slots[i]], ctx);
+            if (v != null) {
+                bs.addBinding(names[i], v);
+            }
+        }
+        return bs;
+    }
+}

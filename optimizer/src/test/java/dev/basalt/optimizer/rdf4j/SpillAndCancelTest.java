@@ -1,0 +1,138 @@
+package dev.basalt.optimizer.rdf4j;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+
+import org.eclipse.rdf4j.common.iteration.CloseableIteration;
+import org.eclipse.rdf4j.model.Statement;
+import org.eclipse.rdf4j.model.ValueFactory;
+import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
+import org.eclipse.rdf4j.query.BindingSet;
+import org.eclipse.rdf4j.query.QueryEvaluationException;
+import org.eclipse.rdf4j.query.algebra.QueryRoot;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import dev.basalt.optimizer.NativeRunner;
+import dev.basalt.optimizer.exec.ExecLimits;
+
+/**
+ * Memory bounds and cancellation: with tiny row budgets the sort spills runs and DISTINCT spills
+ * partitions and both give the same solutions as in memory (and as MemoryStore); a hash join past
+ * its budget fails naming the limit; a large sort or group stops soon after its result is closed.
+ */
+class SpillAndCancelTest {
+    private static final ExecLimits DEFAULTS = ExecLimits.defaults();
+
+    @TempDir
+    Path spill;
+
+    @AfterEach
+    void restore() {
+        ExecLimits.setDefaults(DEFAULTS);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "SELECT ?s ?o WHERE { ?s ex:v ?o } ORDER BY ?o ?s",
+            "SELECT * WHERE { ?s ex:v ?o OPTIONAL { ?s ex:w ?w } } ORDER BY DESC(?w) STR(?o) ?s",
+            "SELECT ?s ?o WHERE { ?s ex:v ?o } ORDER BY DESC(?o) LIMIT 150",
+            "SELECT DISTINCT ?o WHERE { ?s ex:v ?o }",
+            "SELECT DISTINCT ?s ?w WHERE { ?s ex:v ?o OPTIONAL { ?s ex:w ?w } }",
+            "SELECT DISTINCT ?o WHERE { ?s ex:v ?o } ORDER BY DESC(?o)" })
+    void tinyBudgetsSpillAndGiveTheSameSolutions(String query) throws Exception {
+        try (NativeRunner runner = new NativeRunner(SolutionModifiersTest.mixedData(new Random(7), 600))) {
+            String q = SolutionModifiersTest.PREFIX + query;
+            List<String> inMemory = SolutionModifiersTest.rows(runner.basalt(q));
+            ExecLimits.setDefaults(new ExecLimits(16, 8, 1_000_000, spill));
+            List<String> spilled = SolutionModifiersTest.rows(runner.basalt(q));
+            String plan = ((BasaltPlanNode) ((QueryRoot) runner.lastPlan()).getArg()).plan().explain();
+            boolean sorts = query.contains("ORDER BY") && !query.contains("LIMIT");
+            assertTrue(!sorts || plan.contains("spilled"), plan);
+            SolutionModifiersTest.assertSameList(inMemory, spilled, query);
+            List<String> memoryStore = SolutionModifiersTest.rows(runner.memory(q));
+            if (!query.contains("ORDER BY")) {
+                memoryStore.sort(null);
+                spilled.sort(null);
+            }
+            SolutionModifiersTest.assertSameList(memoryStore, spilled, query);
+            try (Stream<Path> left = Files.list(spill)) {
+                assertEquals(0, left.count(), "spill files left behind");
+            }
+        }
+    }
+
+    @Test
+    void hashJoinPastItsBudgetFailsNamingTheLimit() {
+        try (NativeRunner runner = new NativeRunner(SolutionModifiersTest.mixedData(new Random(7), 300))) {
+            ExecLimits.setDefaults(DEFAULTS.withHashJoinRows(10));
+            String q = SolutionModifiersTest.PREFIX
+                    + "SELECT * WHERE { ?s ex:k ?k OPTIONAL { { ?s ex:v ?o } UNION { ?s ex:n ?o } } }";
+            QueryEvaluationException e = assertThrows(QueryEvaluationException.class, () -> runner.basalt(q));
+            assertTrue(e.getMessage().contains(ExecLimits.HASH_JOIN_ROWS) && e.getMessage().contains("10"), e.getMessage());
+            ExecLimits.setDefaults(DEFAULTS);
+            assertEquals(runner.memory(q).size(), runner.basalt(q).size());
+        }
+    }
+
+    /** 1000 x 1000 rows into a sort (spilling past 50,000 rows) or a group: closing the result stops it. */
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "SELECT ?a ?x ?b ?y WHERE { ?a ex:p ?x . ?b ex:p ?y } ORDER BY ?x DESC(?y) ?a ?b",
+            "SELECT ?x (COUNT(*) AS ?c) (MAX(?y) AS ?m) WHERE { ?a ex:p ?x . ?b ex:p ?y } GROUP BY ?x" })
+    void closingALargeSortOrGroupStopsItPromptly(String query) throws Exception {
+        ValueFactory vf = SimpleValueFactory.getInstance();
+        List<Statement> data = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            data.add(vf.createStatement(vf.createIRI(SolutionModifiersTest.EX, "a" + i),
+                    vf.createIRI(SolutionModifiersTest.EX, "p"), vf.createLiteral("value number " + i)));
+        }
+        ExecLimits.setDefaults(new ExecLimits(50_000, 50_000, 1_000_000, spill));
+        try (NativeRunner runner = new NativeRunner(data)) {
+            CloseableIteration<BindingSet> result = runner.start(SolutionModifiersTest.PREFIX + query);
+            AtomicLong stoppedAt = new AtomicLong();
+            Throwable[] outcome = new Throwable[1];
+            CountDownLatch started = new CountDownLatch(1);
+            Thread consumer = new Thread(() -> {
+                started.countDown();
+                try {
+                    while (result.hasNext()) {
+                        result.next();
+                    }
+                } catch (Throwable t) {
+                    outcome[0] = t;
+                } finally {
+                    stoppedAt.set(System.nanoTime());
+                }
+            });
+            consumer.start();
+            started.await();
+            Thread.sleep(300);
+            long closedAt = System.nanoTime();
+            result.close();
+            consumer.join(10_000);
+            long latencyMs = (stoppedAt.get() - closedAt) / 1_000_000;
+            System.err.println("cancellation latency " + latencyMs + " ms for: " + query);
+            assertTrue(stoppedAt.get() != 0, "the query did not stop within 10 s of being closed");
+            assertTrue(outcome[0] == null || outcome[0] instanceof QueryEvaluationException
+                    || outcome[0] instanceof java.util.NoSuchElementException, String.valueOf(outcome[0]));
+            assertTrue(latencyMs < 1000, "stopped " + latencyMs + " ms after close");
+        }
+        try (Stream<Path> left = Files.list(spill)) {
+            assertEquals(0, left.count(), "spill files left behind");
+        }
+    }
+}
