@@ -14,6 +14,7 @@ import org.eclipse.rdf4j.query.algebra.EmptySet;
 import org.eclipse.rdf4j.query.algebra.Filter;
 import org.eclipse.rdf4j.query.algebra.Join;
 import org.eclipse.rdf4j.query.algebra.LeftJoin;
+import org.eclipse.rdf4j.query.algebra.MultiProjection;
 import org.eclipse.rdf4j.query.algebra.Projection;
 import org.eclipse.rdf4j.query.algebra.ProjectionElem;
 import org.eclipse.rdf4j.query.algebra.QueryModelNode;
@@ -45,8 +46,9 @@ import dev.basalt.store.lexicon.TermIds;
  * Compiles an RDF4J algebra subtree into a Basalt plan over ids, or says which node it cannot
  * compile ({@link Unsupported}). Supported: statement patterns (default graph = all graphs, as
  * RDF4J without a dataset; {@code GRAPH} = named graphs), joins, filters, OPTIONAL (LeftJoin),
- * UNION, the empty group and set, and at the root SELECT's projection, DISTINCT/REDUCED and
- * LIMIT/OFFSET.
+ * UNION, the empty group and set, and at the root SELECT's projection (or a CONSTRUCT template's
+ * MultiProjection), DISTINCT/REDUCED and LIMIT/OFFSET. BIND, VALUES, MINUS, subqueries and
+ * EXISTS / NOT EXISTS conjuncts are compiled by {@link AlgebraCompiler}.
  *
  * <p><b>Join groups.</b> Nested joins are flattened into one group of operands; a filter whose
  * variables its argument always binds joins the group's filter list (it commutes with the inner
@@ -76,16 +78,32 @@ public final class PlanCompiler {
     private final ValueConditions values;
     private final CardinalityEstimator estimator;
     private final VarTable vars = new VarTable();
+    private final AlgebraCompiler algebra;
 
+    /** A compiler without value functions: BIND expressions other than constants and copies are not compiled. */
     public PlanCompiler(QuadSource source, ValueConditions values) {
+        this(source, values, null);
+    }
+
+    public PlanCompiler(QuadSource source, ValueConditions values, ValueFunctions functions) {
         this.source = source;
         this.values = values;
         this.estimator = new CardinalityEstimator(source);
+        this.algebra = new AlgebraCompiler(this, vars, source, values, functions);
     }
 
     /** Compiles a subtree that is to be replaced by one Basalt plan. */
     public CompiledPlan compileRoot(TupleExpr root) throws Unsupported {
+        if (!containsPattern(root)) {
+            throw new Unsupported(null, "no statement pattern");
+        }
+        return compileScoped(root);
+    }
+
+    /** Compiles a subtree with this compiler's own variable scope (a plan root or a subquery). */
+    CompiledPlan compileScoped(TupleExpr root) throws Unsupported {
         TupleExpr e = root;
+        MultiProjection multi = null;
         Slice slice = null;
         TupleExpr distinct = null;
         Projection projection = null;
@@ -100,14 +118,16 @@ public final class PlanCompiler {
         if (e instanceof Projection p) {
             projection = p;
             e = p.getArg();
-        }
-        if (!containsPattern(e)) {
-            throw new Unsupported(null, "no statement pattern");
+        } else if (e instanceof MultiProjection m) {
+            multi = m;
+            e = m.getArg();
         }
         Operator op = compile(e);
         List<String> names = new ArrayList<>();
         List<Integer> slots = new ArrayList<>();
-        if (projection != null) {
+        if (multi != null) {
+            op = algebra.multiProjection(multi, op, names, slots);
+        } else if (projection != null) {
             for (ProjectionElem pe : projection.getProjectionElemList().getElements()) {
                 int slot = vars.find(pe.getName());
                 if (slot >= 0) {
@@ -135,7 +155,7 @@ public final class PlanCompiler {
             op = new SliceOp(op, slice.hasOffset() ? slice.getOffset() : 0, slice.hasLimit() ? slice.getLimit() : -1);
             op.setEstimate(slice.hasLimit() ? Math.min(est, slice.getLimit()) : est);
         }
-        return new CompiledPlan(op, vars, names, out, projection != null);
+        return new CompiledPlan(op, vars, names, out, projection != null || multi != null);
     }
 
     Operator compile(TupleExpr e) throws Unsupported {
@@ -157,6 +177,10 @@ public final class PlanCompiler {
             op.setEstimate(e instanceof SingletonSet ? 1 : 0);
             return op;
         }
+        Operator other = algebra.tryCompile(e);
+        if (other != null) {
+            return other;
+        }
         throw new Unsupported(e, e.getClass().getSimpleName() + " is not compiled by Basalt yet");
     }
 
@@ -171,8 +195,8 @@ public final class PlanCompiler {
             op.setEstimate(left.estimate() * Math.max(1, right.estimate()));
         } else {
             Operator right = compile(rightArg);
-            Set<Integer> keys = slots(lj.getLeftArg().getAssuredBindingNames());
-            keys.retainAll(slots(rightArg.getAssuredBindingNames()));
+            Set<Integer> keys = slots(Scopes.assured(lj.getLeftArg()));
+            keys.retainAll(slots(Scopes.assured(rightArg)));
             Set<Integer> shared = slots(lj.getLeftArg().getBindingNames());
             shared.retainAll(slots(rightArg.getBindingNames()));
             op = new HashJoin(left, right, toArray(keys), toArray(shared), true, condition);
@@ -219,7 +243,7 @@ public final class PlanCompiler {
         }
     }
 
-    private Operator compileGroup(TupleExpr e, Set<Integer> preBound) throws Unsupported {
+    Operator compileGroup(TupleExpr e, Set<Integer> preBound) throws Unsupported {
         List<Atom> atoms = new ArrayList<>();
         List<PendingFilter> filters = new ArrayList<>();
         flatten(e, atoms, filters);
@@ -291,13 +315,13 @@ public final class PlanCompiler {
             } else {
                 op = compile(e);
             }
-            atoms.add(new Atom(null, op, slots(e.getAssuredBindingNames()), slots(e.getBindingNames())));
+            atoms.add(new Atom(null, op, slots(Scopes.assured(e)), slots(e.getBindingNames())));
         }
     }
 
     /** A filter that commutes with the joins around it: its argument always binds all its variables. */
     private boolean pullable(Filter f) {
-        return f.getArg().getAssuredBindingNames().containsAll(conditionVars(f.getCondition()))
+        return Scopes.assured(f.getArg()).containsAll(conditionVars(f.getCondition()))
                 && !containsTupleExpr(f.getCondition());
     }
 
@@ -391,9 +415,14 @@ public final class PlanCompiler {
         return v.toString();
     }
 
-    private Condition condition(ValueExpr expr, QueryModelNode owner) throws Unsupported {
+    RowFilter condition(ValueExpr expr, QueryModelNode owner) throws Unsupported {
         if (containsTupleExpr(expr)) {
-            throw new Unsupported(owner, "condition with a subquery (EXISTS / NOT EXISTS)");
+            Set<String> bound = owner instanceof Filter f ? Scopes.assured(f.getArg()) : new HashSet<>();
+            if (owner instanceof LeftJoin lj) {
+                bound.addAll(Scopes.assured(lj.getLeftArg()));
+                bound.addAll(Scopes.assured(lj.getRightArg()));
+            }
+            return algebra.existsCondition(expr, owner, slots(bound));
         }
         Set<String> names = conditionVars(expr);
         int[] slots = new int[names.size()];
@@ -405,7 +434,7 @@ public final class PlanCompiler {
         return new Condition(ids, expr, values, slots, nameArray);
     }
 
-    private static Set<String> conditionVars(ValueExpr expr) {
+    static Set<String> conditionVars(ValueExpr expr) {
         Set<String> names = new LinkedHashSet<>();
         expr.visit(new AbstractQueryModelVisitor<RuntimeException>() {
             @Override
@@ -455,7 +484,7 @@ public final class PlanCompiler {
         return out;
     }
 
-    private static int[] toArray(Set<Integer> s) {
+    static int[] toArray(Set<Integer> s) {
         return s.stream().mapToInt(Integer::intValue).sorted().toArray();
     }
 }

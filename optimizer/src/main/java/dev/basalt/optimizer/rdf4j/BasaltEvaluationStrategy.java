@@ -22,6 +22,7 @@ import org.eclipse.rdf4j.query.algebra.evaluation.util.QueryEvaluationUtil;
 
 import dev.basalt.optimizer.access.QuadSource;
 import dev.basalt.optimizer.plan.ValueConditions;
+import dev.basalt.optimizer.plan.ValueFunctions;
 
 /**
  * RDF4J's evaluation strategy with Basalt's engine in it: RDF4J's standard optimizer pipeline
@@ -41,7 +42,7 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
         super(tripleSource, dataset, resolver, iterationCacheSyncThreshold, statistics, trackResultSize);
         this.source = source;
         this.stats = stats;
-        BasaltPlanOptimizer basalt = new BasaltPlanOptimizer(source, valueConditions(), stats);
+        BasaltPlanOptimizer basalt = new BasaltPlanOptimizer(source, valueConditions(), valueFunctions(), stats);
         setOptimizerPipeline(() -> {
             List<QueryOptimizer> all = new ArrayList<>();
             new StandardQueryOptimizerPipeline(this, tripleSource, statistics).getOptimizers().forEach(all::add);
@@ -88,6 +89,27 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
 
     QueryEvaluationStep precompileWithRdf4j(TupleExpr expr, QueryEvaluationContext context) {
         return super.precompile(expr, context);
+    }
+
+    private ValueFunctions valueFunctions() {
+        return expr -> {
+            QueryEvaluationContext context = new QueryEvaluationContext.Minimal(dataset,
+                    tripleSource.getValueFactory(), tripleSource.getComparator());
+            QueryValueEvaluationStep step;
+            try {
+                step = precompile(expr, context);
+            } catch (ValueExprEvaluationException e) {
+                // a constant expression RDF4J folded while compiling is in error for every row
+                return bindings -> null;
+            }
+            return bindings -> {
+                try {
+                    return step.evaluate(bindings);
+                } catch (ValueExprEvaluationException e) {
+                    return null;
+                }
+            };
+        };
     }
 
     private ValueConditions valueConditions() {

@@ -6,6 +6,7 @@ import java.util.List;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.Dataset;
 import org.eclipse.rdf4j.query.algebra.ArbitraryLengthPath;
+import org.eclipse.rdf4j.query.algebra.DescribeOperator;
 import org.eclipse.rdf4j.query.algebra.QueryModelNode;
 import org.eclipse.rdf4j.query.algebra.QueryRoot;
 import org.eclipse.rdf4j.query.algebra.TupleExpr;
@@ -17,21 +18,29 @@ import dev.basalt.optimizer.access.QuadSource;
 import dev.basalt.optimizer.plan.CompiledPlan;
 import dev.basalt.optimizer.plan.PlanCompiler;
 import dev.basalt.optimizer.plan.ValueConditions;
+import dev.basalt.optimizer.plan.ValueFunctions;
 
 /**
  * The last step of RDF4J's optimizer pipeline on a Basalt store: top-down, every maximal subtree
  * the {@link PlanCompiler} supports is replaced by a {@link BasaltPlanNode}. A node it does not
  * support stays with RDF4J (counted in {@link NativeQueryStats} under its type) and its children,
  * including subqueries inside its expressions, are tried in turn.
+ *
+ * <p>DESCRIBE's {@link DescribeOperator} is not a fallback: it post-processes the described values
+ * (the compiled WHERE part's results) into their concise bounded descriptions, reading the store
+ * through RDF4J's triple source one subject at a time; it is counted apart
+ * ({@link NativeQueryStats#postProcessed}).
  */
 final class BasaltPlanOptimizer implements QueryOptimizer {
     private final QuadSource source;
     private final ValueConditions values;
+    private final ValueFunctions functions;
     private final NativeQueryStats stats;
 
-    BasaltPlanOptimizer(QuadSource source, ValueConditions values, NativeQueryStats stats) {
+    BasaltPlanOptimizer(QuadSource source, ValueConditions values, ValueFunctions functions, NativeQueryStats stats) {
         this.source = source;
         this.values = values;
+        this.functions = functions;
         this.stats = stats;
     }
 
@@ -41,9 +50,11 @@ final class BasaltPlanOptimizer implements QueryOptimizer {
     }
 
     private void replace(TupleExpr node) {
-        if (!(node instanceof QueryRoot)) {
+        if (node instanceof DescribeOperator) {
+            stats.postProcessed(node.getClass().getSimpleName());
+        } else if (!(node instanceof QueryRoot)) {
             try {
-                CompiledPlan plan = new PlanCompiler(source, values).compileRoot(node);
+                CompiledPlan plan = new PlanCompiler(source, values, functions).compileRoot(node);
                 node.replaceWith(new BasaltPlanNode(plan, node));
                 stats.planCompiled();
                 return;
