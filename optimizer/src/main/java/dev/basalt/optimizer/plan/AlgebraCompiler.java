@@ -1,6 +1,7 @@
 package dev.basalt.optimizer.plan;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,23 +14,20 @@ import org.eclipse.rdf4j.query.algebra.AggregateOperator;
 import org.eclipse.rdf4j.query.algebra.And;
 import org.eclipse.rdf4j.query.algebra.BindingSetAssignment;
 import org.eclipse.rdf4j.query.algebra.Difference;
-import org.eclipse.rdf4j.query.algebra.Distinct;
 import org.eclipse.rdf4j.query.algebra.Exists;
 import org.eclipse.rdf4j.query.algebra.Extension;
 import org.eclipse.rdf4j.query.algebra.ExtensionElem;
 import org.eclipse.rdf4j.query.algebra.Filter;
 import org.eclipse.rdf4j.query.algebra.Join;
+import org.eclipse.rdf4j.query.algebra.LeftJoin;
 import org.eclipse.rdf4j.query.algebra.MultiProjection;
 import org.eclipse.rdf4j.query.algebra.Not;
 import org.eclipse.rdf4j.query.algebra.Projection;
 import org.eclipse.rdf4j.query.algebra.ProjectionElem;
 import org.eclipse.rdf4j.query.algebra.ProjectionElemList;
 import org.eclipse.rdf4j.query.algebra.QueryModelNode;
-import org.eclipse.rdf4j.query.algebra.Reduced;
-import org.eclipse.rdf4j.query.algebra.Slice;
 import org.eclipse.rdf4j.query.algebra.StatementPattern;
 import org.eclipse.rdf4j.query.algebra.TupleExpr;
-import org.eclipse.rdf4j.query.algebra.UnaryTupleOperator;
 import org.eclipse.rdf4j.query.algebra.ValueConstant;
 import org.eclipse.rdf4j.query.algebra.ValueExpr;
 import org.eclipse.rdf4j.query.algebra.Var;
@@ -86,7 +84,7 @@ final class AlgebraCompiler {
         if (e instanceof Difference d) {
             return minus(d);
         }
-        if (isSubquery(e)) {
+        if (Subqueries.isSubquery(e)) {
             return subquery(e);
         }
         return null;
@@ -163,18 +161,12 @@ final class AlgebraCompiler {
         return op;
     }
 
-    private static boolean isSubquery(TupleExpr e) {
-        TupleExpr t = e;
-        if (t instanceof Slice s) {
-            t = s.getArg();
-        }
-        if (t instanceof Distinct || t instanceof Reduced) {
-            t = ((UnaryTupleOperator) t).getArg();
-        }
-        return t instanceof Projection;
-    }
-
     private Operator subquery(TupleExpr e) throws PlanCompiler.Unsupported {
+        LeftJoin optional = Subqueries.optionalOnEmptyGroup(e);
+        if (optional != null) {
+            throw new PlanCompiler.Unsupported(optional, "OPTIONAL with a subquery on the empty group: RDF4J "
+                    + "returns no row when the subquery is empty (its compliance suite expects it)");
+        }
         PlanCompiler inner = new PlanCompiler(source, values, functions);
         CompiledPlan plan = inner.compileScoped(e);
         int[] innerSlots = plan.outputSlots();
@@ -202,7 +194,7 @@ final class AlgebraCompiler {
         List<String> order = new ArrayList<>(columns.keySet());
         int[][] sources = new int[mp.getProjections().size()][order.size()];
         for (int k = 0; k < sources.length; k++) {
-            java.util.Arrays.fill(sources[k], -1);
+            Arrays.fill(sources[k], -1);
             for (ProjectionElem pe : mp.getProjections().get(k).getElements()) {
                 String target = pe.getProjectionAlias().orElse(pe.getName());
                 sources[k][order.indexOf(target)] = vars.slot(pe.getName());

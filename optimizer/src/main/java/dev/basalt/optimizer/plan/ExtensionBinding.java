@@ -20,8 +20,9 @@ import dev.basalt.store.lexicon.TermIds;
  * and a constant work on ids alone (the constant's id is looked up once per evaluation through
  * {@link ExecContext#idOf}). Any other expression is evaluated by RDF4J ({@link ValueFunctions}) on
  * the materialized values of its variables, a batch of rows at a time; its result becomes an id
- * through {@link ExecContext#idOf} (query-local when the store does not hold it); an error leaves
- * the target as it was, as RDF4J's Extension does.
+ * through {@link ExecContext#idOf} (query-local when the store does not hold it). An error (also a
+ * copy of an unbound variable) sets the target to {@link ExecContext#UNBOUND_BY_ERROR}, as RDF4J's
+ * Extension keeps the name with no value.
  */
 abstract class ExtensionBinding implements RowBinding {
     final int target;
@@ -37,9 +38,7 @@ abstract class ExtensionBinding implements RowBinding {
             @Override
             public void apply(List<long[]> rows, ExecContext ctx) {
                 for (long[] r : rows) {
-                    if (r[source] != TermIds.NULL) {
-                        r[target] = r[source];
-                    }
+                    r[target] = r[source] != TermIds.NULL ? r[source] : ExecContext.UNBOUND_BY_ERROR;
                 }
             }
 
@@ -109,9 +108,7 @@ abstract class ExtensionBinding implements RowBinding {
                     }
                 }
                 Value result = function.apply(bs);
-                if (result != null) {
-                    r[target] = ctx.idOf(result);
-                }
+                r[target] = result != null ? ctx.idOf(result) : ExecContext.UNBOUND_BY_ERROR;
             }
         }
 

@@ -17,6 +17,7 @@ import org.eclipse.rdf4j.query.algebra.helpers.AbstractQueryModelVisitor;
 import dev.basalt.optimizer.access.QuadSource;
 import dev.basalt.optimizer.plan.CompiledPlan;
 import dev.basalt.optimizer.plan.PlanCompiler;
+import dev.basalt.optimizer.plan.Subqueries;
 import dev.basalt.optimizer.plan.ValueConditions;
 import dev.basalt.optimizer.plan.ValueFunctions;
 
@@ -52,6 +53,9 @@ final class BasaltPlanOptimizer implements QueryOptimizer {
     private void replace(TupleExpr node) {
         if (node instanceof DescribeOperator) {
             stats.postProcessed(node.getClass().getSimpleName());
+        } else if (Subqueries.isSubquery(node) && Subqueries.optionalOnEmptyGroup(node) != null) {
+            // RDF4J's own OPTIONAL must see this Projection to give its result (see Subqueries); its content is compiled
+            stats.fallback(node.getClass().getSimpleName(), "subquery in an OPTIONAL on the empty group");
         } else if (!(node instanceof QueryRoot)) {
             try {
                 CompiledPlan plan = new PlanCompiler(source, values, functions).compileRoot(node);
