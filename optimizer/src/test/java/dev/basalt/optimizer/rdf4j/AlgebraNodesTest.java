@@ -1,6 +1,7 @@
 package dev.basalt.optimizer.rdf4j;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -177,6 +178,15 @@ class AlgebraNodesTest {
         NativeQueryStats stats = new NativeQueryStats();
         assertEquals(reference(query), basalt(query, stats), query);
         assertEquals(java.util.Map.of("LeftJoin", 1L, "Projection", 1L), stats.fallbacks(), stats.toString());
+    }
+
+    /** A BIND error reaches RDF4J's path operator above the plan as a name without a value: no match. */
+    @Test
+    void bindErrorBlocksAPathEvaluatedByRdf4j() {
+        String query = "SELECT * WHERE { ?s ex:p2 ?o BIND(IRI(?o) AS ?i) ?i ex:p1* ?z }";
+        List<String> expected = reference(query);
+        assertEquals(expected, basalt(query, new NativeQueryStats()), query);
+        assertFalse(reference("SELECT * WHERE { ?s ex:p2 ?o FILTER(isNumeric(?o)) }").isEmpty(), "data with BIND errors");
     }
 
     @ParameterizedTest
