@@ -1,13 +1,16 @@
 package dev.basalt.sail;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import org.eclipse.rdf4j.model.IRI;
@@ -19,6 +22,7 @@ import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
 import org.eclipse.rdf4j.model.vocabulary.XSD;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.QueryLanguage;
+import org.eclipse.rdf4j.query.QueryResults;
 import org.eclipse.rdf4j.query.TupleQuery;
 import org.eclipse.rdf4j.query.TupleQueryResult;
 import org.eclipse.rdf4j.query.explanation.Explanation;
@@ -32,6 +36,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+
+import dev.basalt.optimizer.rdf4j.NativeQueryStats;
 
 /**
  * Result equivalence of native evaluation against RDF4J's MemoryStore on randomized data (fixed
@@ -134,7 +140,12 @@ class NativeEvaluationTest {
                 "SELECT * WHERE { ?s ex:p1 ?o FILTER NOT EXISTS { ?o ex:p2 ?z } }",
                 "SELECT ?s (COUNT(*) AS ?n) WHERE { ?s ?p ?o } GROUP BY ?s",
                 "SELECT * WHERE { ?s ex:p1 ?o BIND(?o AS ?b) ?b ex:p2 ?x }",
-                "SELECT * WHERE { VALUES ?s { ex:s1 ex:s2 ex:zz } ?s ?p ?o }");
+                "SELECT * WHERE { VALUES ?s { ex:s1 ex:s2 ex:zz } ?s ?p ?o }",
+                "SELECT * WHERE { VALUES (?s ?o) { (ex:s1 UNDEF) (UNDEF 3) (ex:s2 \"nowhere\") } ?s ?p ?o }",
+                "SELECT * WHERE { ?s ex:p1 ?o MINUS { ?x ex:p2 ?z } }",
+                "SELECT * WHERE { ?s ex:p1 ?o FILTER EXISTS { ?o ex:p2 ?z FILTER(?z != ?s) } }",
+                "SELECT * WHERE { ?s ex:p1 ?o { SELECT ?s WHERE { ?s ex:p2 ?o } } }",
+                "SELECT ?s (STR(?o) AS ?t) (?o + 1 AS ?n) WHERE { ?s ex:p4 ?o }");
     }
 
     @ParameterizedTest
@@ -195,6 +206,40 @@ class NativeEvaluationTest {
         run(basalt, "SELECT DISTINCT ?s WHERE { ?s ex:p1 ?x . ?x ex:p2 ?o OPTIONAL { ?o ex:p3 ?z } FILTER(?o > 2) } LIMIT 5");
         assertEquals(1, store.getNativeQueryStats().plansCompiled());
         assertEquals(0, store.getNativeQueryStats().totalFallbacks(), store.getNativeQueryStats().toString());
+    }
+
+    /**
+     * BIND, VALUES, MINUS, EXISTS, subqueries and the shapes of BSBM's Q12 (CONSTRUCT with a
+     * constant subject) and Q9 (DESCRIBE) run as Basalt plans with no fallback counted; DESCRIBE's
+     * expansion is counted as post-processing.
+     */
+    @Test
+    void algebraNodesRunNatively() {
+        BasaltStore store = (BasaltStore) basalt.getSail();
+        store.getNativeQueryStats().reset();
+        List<String> tuples = List.of(
+                "SELECT * WHERE { ?s ex:p1 ?o BIND(STR(?o) AS ?t) }",
+                "SELECT * WHERE { VALUES ?s { ex:s1 ex:s2 } ?s ?p ?o }",
+                "SELECT * WHERE { ?s ex:p1 ?o MINUS { ?o ex:p2 ?z } }",
+                "SELECT * WHERE { ?s ex:p1 ?o FILTER NOT EXISTS { ?o ex:p2 ?z } }",
+                "SELECT * WHERE { ?s ex:p1 ?o { SELECT DISTINCT ?s WHERE { ?s ex:p2 ?x } } }");
+        tuples.forEach(q -> run(basalt, q));
+        String construct = "CONSTRUCT { ex:s1 ex:e1 ?a . ex:s1 ex:e2 ?b . ex:s1 ex:e3 ?c } "
+                + "WHERE { ex:s1 ex:p1 ?a . ?a ex:p2 ?b . ex:s1 ex:p0 ?c }";
+        String describe = "DESCRIBE ?x WHERE { ex:s1 ex:p1 ?x }";
+        for (String q : List.of(construct, describe)) {
+            try (RepositoryConnection c = basalt.getConnection(); RepositoryConnection m = memory.getConnection()) {
+                Set<Statement> actual = QueryResults.asSet(c.prepareGraphQuery(PREFIX + q).evaluate());
+                Set<Statement> expected = QueryResults.asSet(m.prepareGraphQuery(PREFIX + q).evaluate());
+                assertFalse(expected.isEmpty(), q);
+                assertEquals(expected, actual, q);
+            }
+        }
+        NativeQueryStats stats = store.getNativeQueryStats();
+        assertEquals(tuples.size() + 2, stats.plansCompiled(), stats.toString());
+        assertEquals(0, stats.totalFallbacks(), stats.toString());
+        assertEquals(0, stats.runtimeFallbacks(), stats.toString());
+        assertEquals(Map.of("DescribeOperator", 1L), stats.postProcessing(), stats.toString());
     }
 
     @Test

@@ -16,6 +16,13 @@ import dev.basalt.store.lexicon.TermIds;
  * {@link TermIds#FIRST_LOCAL}) and stored terms mix in one row.
  */
 public final class ExecContext {
+    /**
+     * Row value of a variable whose BIND / SELECT expression was in error: RDF4J keeps such a name
+     * with no value, so it is unbound in results and conditions but matches nothing in later
+     * patterns and joins (RDF4J's SES-2250 behaviour). An id of the reserved kind-0 range below
+     * {@link TermIds#FIRST_LOCAL}: never stored, never issued as a query-local id; it resolves to null.
+     */
+    public static final long UNBOUND_BY_ERROR = 2L;
     private final QuadSource source;
     private final boolean trackTime;
     private final ExecLimits limits;
@@ -62,14 +69,14 @@ public final class ExecContext {
 
     /** Values of many ids at once (index-aligned); null for {@link TermIds#NULL} and the default graph. */
     public Value[] resolve(long[] ids) {
-        if (locals == null) {
-            return source.resolve(ids);
-        }
         long[] stored = ids.clone();
         for (int i = 0; i < stored.length; i++) {
-            if (TermIds.isLocal(stored[i])) {
+            if (TermIds.isLocal(stored[i]) || stored[i] == UNBOUND_BY_ERROR) {
                 stored[i] = TermIds.NULL;
             }
+        }
+        if (locals == null) {
+            return source.resolve(stored);
         }
         Value[] out = source.resolve(stored);
         for (int i = 0; i < ids.length; i++) {
@@ -82,6 +89,9 @@ public final class ExecContext {
 
     /** The value of one id (see {@link #resolve(long[])}). */
     public Value resolve(long id) {
+        if (id == UNBOUND_BY_ERROR) {
+            return null;
+        }
         return TermIds.isLocal(id) ? locals.value(id) : source.resolve(new long[] { id })[0];
     }
 

@@ -42,7 +42,7 @@ final class Condition implements RowFilter {
 
     @Override
     public boolean test(long[] row, ExecContext ctx) {
-        if (ids != null) {
+        if (ids != null && !hasErrorValue(row)) {
             int t = ids.eval(row);
             if (t != IdCondition.UNKNOWN) {
                 return t == IdCondition.TRUE;
@@ -65,6 +65,16 @@ final class Condition implements RowFilter {
             }
         }
         return valueTest.test(bs);
+    }
+
+    /** A variable left by a BIND error is unbound for conditions: RDF4J's value evaluation decides. */
+    private boolean hasErrorValue(long[] row) {
+        for (int s : slots) {
+            if (row[s] == ExecContext.UNBOUND_BY_ERROR) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

@@ -47,6 +47,10 @@ final class DatasetGraphs {
         this.source = source;
     }
 
+    Dataset dataset() {
+        return dataset;
+    }
+
     Restriction restrict(StatementPattern sp) throws PlanCompiler.Unsupported {
         if (dataset == null) {
             return Restriction.NONE;

@@ -16,6 +16,7 @@ import org.eclipse.rdf4j.query.algebra.EmptySet;
 import org.eclipse.rdf4j.query.algebra.Filter;
 import org.eclipse.rdf4j.query.algebra.Join;
 import org.eclipse.rdf4j.query.algebra.LeftJoin;
+import org.eclipse.rdf4j.query.algebra.MultiProjection;
 import org.eclipse.rdf4j.query.algebra.Order;
 import org.eclipse.rdf4j.query.algebra.Projection;
 import org.eclipse.rdf4j.query.algebra.ProjectionElem;
@@ -54,8 +55,9 @@ import dev.basalt.store.lexicon.TermIds;
  * RDF4J without a dataset; {@code GRAPH} = named graphs; a dataset restricts both as RDF4J does,
  * see {@link DatasetGraphs}), joins, filters, OPTIONAL (LeftJoin), UNION, property paths
  * ({@link PathCompiler}), the empty group and set, GROUP BY with aggregates, and at the root
- * SELECT's projection, ORDER BY, DISTINCT/REDUCED and LIMIT/OFFSET (ORDER BY and GROUP BY:
- * {@link ModifierCompiler}).
+ * SELECT's projection (or a CONSTRUCT template's MultiProjection), ORDER BY, DISTINCT/REDUCED and
+ * LIMIT/OFFSET (ORDER BY and GROUP BY: {@link ModifierCompiler}). BIND, VALUES, MINUS, subqueries
+ * and EXISTS / NOT EXISTS conjuncts are compiled by {@link AlgebraCompiler}.
  *
  * <p><b>Join groups.</b> Nested joins are flattened into one group of operands; a filter whose
  * variables its argument always binds joins the group's filter list (it commutes with the inner
@@ -88,28 +90,50 @@ public final class PlanCompiler {
     private final DatasetGraphs datasetGraphs;
     private final OrderingPolicy ordering;
     private final ModifierCompiler modifiers;
+    private final AlgebraCompiler algebra;
+    private final ValueFunctions functions;
 
+    /** A compiler without value functions: BIND expressions other than constants and copies are not compiled. */
     public PlanCompiler(QuadSource source, ValueConditions values) {
-        this(source, values, new CardinalityEstimator(source), OrderingPolicy.DEFAULT, null);
+        this(source, values, values instanceof ValueFunctions f ? f : null, new CardinalityEstimator(source),
+                OrderingPolicy.DEFAULT, null);
     }
 
     /**
      * A compiler sharing {@code estimator} (and its cached estimates) with the other compilers of one
      * query, for a query with a dataset (FROM / FROM NAMED), or none when {@code dataset} is null.
+     * Without {@code functions}, BIND expressions other than constants and copies, and ORDER BY or
+     * aggregate expressions other than variables, are not compiled.
      */
-    public PlanCompiler(QuadSource source, ValueConditions values, CardinalityEstimator estimator,
-            OrderingPolicy ordering, Dataset dataset) {
+    public PlanCompiler(QuadSource source, ValueConditions values, ValueFunctions functions,
+            CardinalityEstimator estimator, OrderingPolicy ordering, Dataset dataset) {
         this.source = source;
         this.values = values;
+        this.functions = functions;
         this.estimator = estimator;
         this.ordering = ordering;
         this.datasetGraphs = new DatasetGraphs(dataset, source);
         this.modifiers = new ModifierCompiler(vars, values);
+        this.algebra = new AlgebraCompiler(this, vars, source, values, functions);
+    }
+
+    /** A compiler with this one's settings and a variable scope of its own (a subquery). */
+    PlanCompiler nested() {
+        return new PlanCompiler(source, values, functions, estimator, ordering, datasetGraphs.dataset());
     }
 
     /** Compiles a subtree that is to be replaced by one Basalt plan. */
     public CompiledPlan compileRoot(TupleExpr root) throws Unsupported {
+        if (!containsPattern(root)) {
+            throw new Unsupported(null, "no statement pattern");
+        }
+        return compileScoped(root);
+    }
+
+    /** Compiles a subtree with this compiler's own variable scope (a plan root or a subquery). */
+    CompiledPlan compileScoped(TupleExpr root) throws Unsupported {
         TupleExpr e = root;
+        MultiProjection multi = null;
         Slice slice = null;
         TupleExpr distinct = null;
         Projection projection = null;
@@ -140,8 +164,9 @@ public final class PlanCompiler {
             // which then applies them inside the subquery (SubselectTest.testSES2154SubselectOptional)
             throw new Unsupported(root, "ORDER BY in a subquery");
         }
-        if (!containsPattern(e)) {
-            throw new Unsupported(null, "no statement pattern");
+        if (projection == null && order == null && e instanceof MultiProjection m) {
+            multi = m;
+            e = m.getArg();
         }
         Operator op = compile(e);
         long keep = slice != null && slice.hasLimit() ? slice.getLimit() + (slice.hasOffset() ? slice.getOffset() : 0) : -1;
@@ -150,7 +175,9 @@ public final class PlanCompiler {
         }
         List<String> names = new ArrayList<>();
         List<Integer> slots = new ArrayList<>();
-        if (projection != null) {
+        if (multi != null) {
+            op = algebra.multiProjection(multi, op, names, slots);
+        } else if (projection != null) {
             for (ProjectionElem pe : projection.getProjectionElemList().getElements()) {
                 int slot = vars.find(pe.getName());
                 if (slot >= 0) {
@@ -182,7 +209,7 @@ public final class PlanCompiler {
             op = new SliceOp(op, slice.hasOffset() ? slice.getOffset() : 0, slice.hasLimit() ? slice.getLimit() : -1);
             op.setEstimate(slice.hasLimit() ? Math.min(est, slice.getLimit()) : est);
         }
-        return new CompiledPlan(op, vars, names, out, projection != null);
+        return new CompiledPlan(op, vars, names, out, projection != null || multi != null);
     }
 
     Operator compile(TupleExpr e) throws Unsupported {
@@ -209,6 +236,10 @@ public final class PlanCompiler {
             Operator op = new ConstantOp(e instanceof SingletonSet);
             op.setEstimate(e instanceof SingletonSet ? 1 : 0);
             return op;
+        }
+        Operator other = algebra.tryCompile(e);
+        if (other != null) {
+            return other;
         }
         throw new Unsupported(e, e.getClass().getSimpleName() + " is not compiled by Basalt yet");
     }
@@ -237,8 +268,8 @@ public final class PlanCompiler {
             op.setEstimate(left.estimate() * Math.max(1, right.estimate()));
         } else {
             Operator right = compile(rightArg);
-            Set<Integer> keys = slots(lj.getLeftArg().getAssuredBindingNames());
-            keys.retainAll(slots(rightArg.getAssuredBindingNames()));
+            Set<Integer> keys = slots(Scopes.assured(lj.getLeftArg()));
+            keys.retainAll(slots(Scopes.assured(rightArg)));
             Set<Integer> shared = slots(lj.getLeftArg().getBindingNames());
             shared.retainAll(slots(rightArg.getBindingNames()));
             op = new HashJoin(left, right, toArray(keys), toArray(shared), true, condition);
@@ -287,7 +318,7 @@ public final class PlanCompiler {
         }
     }
 
-    private Operator compileGroup(TupleExpr e, Set<Integer> preBound) throws Unsupported {
+    Operator compileGroup(TupleExpr e, Set<Integer> preBound) throws Unsupported {
         List<Atom> atoms = new ArrayList<>();
         List<PendingFilter> filters = new ArrayList<>();
         flatten(e, atoms, filters);
@@ -366,13 +397,13 @@ public final class PlanCompiler {
             } else {
                 op = compile(e);
             }
-            atoms.add(new Atom(null, op, slots(e.getAssuredBindingNames()), slots(e.getBindingNames())));
+            atoms.add(new Atom(null, op, slots(Scopes.assured(e)), slots(e.getBindingNames())));
         }
     }
 
     /** A filter that commutes with the joins around it: its argument always binds all its variables. */
     private boolean pullable(Filter f) {
-        return f.getArg().getAssuredBindingNames().containsAll(conditionVars(f.getCondition()))
+        return Scopes.assured(f.getArg()).containsAll(conditionVars(f.getCondition()))
                 && !containsTupleExpr(f.getCondition());
     }
 
@@ -510,9 +541,14 @@ public final class PlanCompiler {
         return v.toString();
     }
 
-    private Condition condition(ValueExpr expr, QueryModelNode owner) throws Unsupported {
+    RowFilter condition(ValueExpr expr, QueryModelNode owner) throws Unsupported {
         if (containsTupleExpr(expr)) {
-            throw new Unsupported(owner, "condition with a subquery (EXISTS / NOT EXISTS)");
+            Set<String> bound = owner instanceof Filter f ? Scopes.assured(f.getArg()) : new HashSet<>();
+            if (owner instanceof LeftJoin lj) {
+                bound.addAll(Scopes.assured(lj.getLeftArg()));
+                bound.addAll(Scopes.assured(lj.getRightArg()));
+            }
+            return algebra.existsCondition(expr, owner, slots(bound));
         }
         Set<String> names = conditionVars(expr);
         int[] slots = new int[names.size()];
@@ -524,7 +560,7 @@ public final class PlanCompiler {
         return new Condition(ids, expr, values, slots, nameArray);
     }
 
-    private static Set<String> conditionVars(ValueExpr expr) {
+    static Set<String> conditionVars(ValueExpr expr) {
         Set<String> names = new LinkedHashSet<>();
         expr.visit(new AbstractQueryModelVisitor<RuntimeException>() {
             @Override
@@ -574,7 +610,7 @@ public final class PlanCompiler {
         return out;
     }
 
-    private static int[] toArray(Set<Integer> s) {
+    static int[] toArray(Set<Integer> s) {
         return s.stream().mapToInt(Integer::intValue).sorted().toArray();
     }
 }

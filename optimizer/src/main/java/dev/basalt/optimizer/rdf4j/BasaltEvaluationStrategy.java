@@ -27,7 +27,6 @@ import org.eclipse.rdf4j.query.algebra.evaluation.util.QueryEvaluationUtil;
 import dev.basalt.optimizer.access.QuadSource;
 import dev.basalt.optimizer.plan.CardinalityEstimator;
 import dev.basalt.optimizer.plan.OrderingPolicy;
-import dev.basalt.optimizer.plan.ValueConditions;
 import dev.basalt.optimizer.plan.ValueFunctions;
 
 /**
@@ -60,7 +59,8 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
         super(tripleSource, dataset, resolver, iterationCacheSyncThreshold, statistics, trackResultSize);
         this.source = source;
         this.stats = stats;
-        BasaltPlanOptimizer basalt = new BasaltPlanOptimizer(source, valueConditions(), stats, estimator, ordering);
+        ValueFunctions functions = valueConditions();
+        BasaltPlanOptimizer basalt = new BasaltPlanOptimizer(source, functions, functions, stats, estimator, ordering);
         setOptimizerPipeline(() -> {
             List<QueryOptimizer> all = new ArrayList<>();
             new StandardQueryOptimizerPipeline(this, tripleSource, statistics).getOptimizers().forEach(all::add);
@@ -109,7 +109,7 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
         return super.precompile(expr, context);
     }
 
-    private ValueConditions valueConditions() {
+    private ValueFunctions valueConditions() {
         return new ValueFunctions() {
             @Override
             public Predicate<BindingSet> compile(ValueExpr expr) {

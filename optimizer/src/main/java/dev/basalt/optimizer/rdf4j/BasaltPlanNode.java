@@ -33,7 +33,8 @@ import dev.basalt.optimizer.plan.CompiledPlan;
  * an enclosing RDF4J operator are turned into ids and bound before the plan runs (a value the
  * store does not hold gets a query-local id); a binding without a value, or any incoming binding
  * under a SELECT projection, sends this evaluation to RDF4J's evaluator over the original subtree
- * (counted as a runtime fallback).
+ * (counted as a runtime fallback). A variable left by a BIND error
+ * ({@link ExecContext#UNBOUND_BY_ERROR}) is output as a name without a value, as RDF4J does.
  */
 public final class BasaltPlanNode extends AbstractQueryModelNode implements TupleExpr {
     private static final int BATCH = 128;
@@ -177,10 +178,14 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
                     }
                 }
                 for (int j = 0; j < slots.length; j++) {
-                    Value v = values[n++];
+                    Value v = values[n];
                     if (v != null) {
                         bs.setBinding(names.get(j), v);
+                    } else if (ids[n] == ExecContext.UNBOUND_BY_ERROR) {
+                        // as RDF4J's Extension: the name stays, without a value, so RDF4J's operators above match nothing on it
+                        bs.setBinding(names.get(j), null);
                     }
+                    n++;
                 }
                 ready.add(bs);
             }

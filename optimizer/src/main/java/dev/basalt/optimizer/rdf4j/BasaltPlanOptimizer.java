@@ -6,6 +6,7 @@ import java.util.List;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.Dataset;
 import org.eclipse.rdf4j.query.algebra.ArbitraryLengthPath;
+import org.eclipse.rdf4j.query.algebra.DescribeOperator;
 import org.eclipse.rdf4j.query.algebra.QueryModelNode;
 import org.eclipse.rdf4j.query.algebra.QueryRoot;
 import org.eclipse.rdf4j.query.algebra.TupleExpr;
@@ -18,26 +19,35 @@ import dev.basalt.optimizer.plan.CardinalityEstimator;
 import dev.basalt.optimizer.plan.CompiledPlan;
 import dev.basalt.optimizer.plan.OrderingPolicy;
 import dev.basalt.optimizer.plan.PlanCompiler;
+import dev.basalt.optimizer.plan.Subqueries;
 import dev.basalt.optimizer.plan.ValueConditions;
+import dev.basalt.optimizer.plan.ValueFunctions;
 
 /**
  * The last step of RDF4J's optimizer pipeline on a Basalt store: top-down, every maximal subtree
  * the {@link PlanCompiler} supports is replaced by a {@link BasaltPlanNode}. A node it does not
  * support stays with RDF4J (counted in {@link NativeQueryStats} under its type) and its children,
  * including subqueries inside its expressions, are tried in turn.
+ *
+ * <p>DESCRIBE's {@link DescribeOperator} is not a fallback: it post-processes the described values
+ * (the compiled WHERE part's results) into their concise bounded descriptions, reading the store
+ * through RDF4J's triple source one subject at a time; it is counted apart
+ * ({@link NativeQueryStats#postProcessed}).
  */
 final class BasaltPlanOptimizer implements QueryOptimizer {
     private final QuadSource source;
     private final ValueConditions values;
+    private final ValueFunctions functions;
     private final NativeQueryStats stats;
     private final CardinalityEstimator estimator;
     private final OrderingPolicy ordering;
 
     /** {@code estimator} is shared by all the subtrees compiled for one query. */
-    BasaltPlanOptimizer(QuadSource source, ValueConditions values, NativeQueryStats stats,
+    BasaltPlanOptimizer(QuadSource source, ValueConditions values, ValueFunctions functions, NativeQueryStats stats,
             CardinalityEstimator estimator, OrderingPolicy ordering) {
         this.source = source;
         this.values = values;
+        this.functions = functions;
         this.stats = stats;
         this.estimator = estimator;
         this.ordering = ordering;
@@ -49,9 +59,15 @@ final class BasaltPlanOptimizer implements QueryOptimizer {
     }
 
     private void replace(TupleExpr node, Dataset dataset) {
-        if (!(node instanceof QueryRoot)) {
+        if (node instanceof DescribeOperator) {
+            stats.postProcessed(node.getClass().getSimpleName());
+        } else if (Subqueries.isSubquery(node) && Subqueries.optionalOnEmptyGroup(node) != null) {
+            // RDF4J's own OPTIONAL must see this Projection to give its result (see Subqueries); its content is compiled
+            stats.fallback(node.getClass().getSimpleName(), "subquery in an OPTIONAL on the empty group");
+        } else if (!(node instanceof QueryRoot)) {
             try {
-                CompiledPlan plan = new PlanCompiler(source, values, estimator, ordering, dataset).compileRoot(node);
+                CompiledPlan plan = new PlanCompiler(source, values, functions, estimator, ordering, dataset)
+                        .compileRoot(node);
                 node.replaceWith(new BasaltPlanNode(plan, node));
                 stats.planCompiled();
                 return;

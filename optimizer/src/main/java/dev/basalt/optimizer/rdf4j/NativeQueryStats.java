@@ -24,6 +24,7 @@ public final class NativeQueryStats {
     static final int MAX_REASONS = 1_000;
     static final String OTHER_REASONS = "(further reasons not kept)";
     private final Map<String, LongAdder> reasons = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> postProcessing = new ConcurrentHashMap<>();
 
     public void planCompiled() {
         plans.increment();
@@ -35,6 +36,22 @@ public final class NativeQueryStats {
         fallbacks.computeIfAbsent(what, k -> new LongAdder()).increment();
         countReason(what + ": " + reason);
         LOG.debug("Basalt leaves {} to RDF4J's evaluator: {}", what, reason);
+    }
+
+    /**
+     * RDF4J's evaluator post-processes a native result with a node of this type (DESCRIBE's
+     * expansion); not a fallback of the query's data access.
+     */
+    public void postProcessed(String what) {
+        postProcessing.computeIfAbsent(what, k -> new LongAdder()).increment();
+        LOG.debug("RDF4J post-processes a Basalt result with {}", what);
+    }
+
+    /** Post-processing counts by node type, sorted by name. */
+    public Map<String, Long> postProcessing() {
+        Map<String, Long> out = new TreeMap<>();
+        postProcessing.forEach((k, v) -> out.put(k, v.sum()));
+        return out;
     }
 
     /** A plan met incoming bindings it cannot express as ids and handed its subtree to RDF4J. */
@@ -87,10 +104,12 @@ public final class NativeQueryStats {
         runtimeFallbacks.reset();
         fallbacks.clear();
         reasons.clear();
+        postProcessing.clear();
     }
 
     @Override
     public String toString() {
-        return "plans=" + plansCompiled() + ", fallbacks=" + fallbacks() + ", runtimeFallbacks=" + runtimeFallbacks();
+        return "plans=" + plansCompiled() + ", fallbacks=" + fallbacks() + ", runtimeFallbacks=" + runtimeFallbacks()
+                + ", postProcessing=" + postProcessing();
     }
 }

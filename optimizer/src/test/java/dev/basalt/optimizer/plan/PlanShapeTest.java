@@ -92,7 +92,7 @@ class PlanShapeTest {
         if (e instanceof org.eclipse.rdf4j.query.algebra.QueryRoot root) {
             e = root.getArg();
         }
-        return new PlanCompiler(src, expr -> bs -> false, new CardinalityEstimator(src), ordering, null).compileRoot(e);
+        return new PlanCompiler(src, expr -> bs -> false, null, new CardinalityEstimator(src), ordering, null).compileRoot(e);
     }
 
     static long run(MemoryQuadSource src, CompiledPlan plan) {

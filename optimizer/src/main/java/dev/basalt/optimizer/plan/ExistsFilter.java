@@ -1,0 +1,74 @@
+package dev.basalt.optimizer.plan;
+
+import java.util.List;
+
+import dev.basalt.optimizer.exec.ExecContext;
+import dev.basalt.optimizer.exec.Operator;
+import dev.basalt.optimizer.exec.RowCursor;
+import dev.basalt.optimizer.exec.RowFilter;
+
+/**
+ * A condition whose top-level conjuncts include {@code EXISTS { ... }} or
+ * {@code NOT EXISTS { ... }}: a semi-join (anti-semi-join) per row. Each EXISTS pattern is a plan
+ * over the same slots as the outer rows, opened with the row's bindings (SPARQL's substitution:
+ * the row's bound variables are fixed, its unbound ones are free) and stopped at its first row.
+ * The other conjuncts are ordinary conditions, tested first; a row passes when every conjunct
+ * holds (an error in a conjunct fails the row, as it fails the whole conjunction).
+ */
+final class ExistsFilter implements RowFilter {
+    /** One EXISTS conjunct: its correlated plan and whether it is negated. */
+    record Exists(Operator plan, boolean negated) {
+    }
+
+    private final List<RowFilter> conditions;
+    private final List<Exists> exists;
+
+    ExistsFilter(List<RowFilter> conditions, List<Exists> exists) {
+        this.conditions = List.copyOf(conditions);
+        this.exists = List.copyOf(exists);
+    }
+
+    List<Exists> exists() {
+        return exists;
+    }
+
+    @Override
+    public boolean test(long[] row, ExecContext ctx) {
+        for (RowFilter c : conditions) {
+            if (!c.test(row, ctx)) {
+                return false;
+            }
+        }
+        for (Exists e : exists) {
+            boolean found;
+            try (RowCursor c = e.plan().open(row, ctx)) {
+                found = c.next() != null;
+            }
+            if (found == e.negated()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public void prefetch(List<long[]> rows, ExecContext ctx) {
+        for (RowFilter c : conditions) {
+            c.prefetch(rows, ctx);
+        }
+    }
+
+    @Override
+    public String describe() {
+        StringBuilder sb = new StringBuilder();
+        for (RowFilter c : conditions) {
+            sb.append(sb.length() == 0 ? "" : " && ").append(c.describe());
+        }
+        for (Exists e : exists) {
+            sb.append(sb.length() == 0 ? "" : " && ").append(e.negated() ? "NOT EXISTS" : "EXISTS")
+                    .append(" { ")
+                    .append(e.plan().describe()).append(" }");
+        }
+        return sb.toString();
+    }
+}
