@@ -24,7 +24,7 @@ import dev.basalt.bench.bsbm.BsbmQueries;
 import dev.basalt.bench.driver.QueryTemplate;
 import dev.basalt.optimizer.rdf4j.NativeQueryStats;
 import dev.basalt.sail.BasaltStore;
-import dev.basalt.sail.BasaltStoreConfig;
+import dev.basalt.sail.config.BasaltStoreConfig;
 
 /**
  * BSBM explore Q9 (DESCRIBE) and Q12 (CONSTRUCT), as the benchmark sends them, run on Basalt with
