@@ -27,7 +27,8 @@ import dev.basalt.store.lexicon.TermKind;
  * and dictionary literals, whose datatype may be unknown); an IRI, blank node or triple term
  * against a different term is unequal;
  * <li>{@code = != < <= > >=} between two inline integers (any integer datatype) or two inline
- * decimals, by value: inline ids are order-preserving within a kind.
+ * decimals, by value: inline ids are order-preserving within a kind;
+ * <li>comparisons whose sides are integer {@code + - *} over inline integers ({@link IntegerComparison}).
  * </ul>
  * {@code &&}, {@code ||} and {@code !} combine these with SPARQL's error rules; UNKNOWN wins over
  * error but not over a deciding true ({@code ||}) or false ({@code &&}).
@@ -82,7 +83,10 @@ abstract class IdCondition {
         if (e instanceof Compare c) {
             Operand l = Operand.of(c.getLeftArg(), vars, source);
             Operand r = Operand.of(c.getRightArg(), vars, source);
-            return l == null || r == null ? null : new Comparison(l, r, c.getOperator(), false);
+            if (l == null || r == null) {
+                return IntegerComparison.compile(c, vars, source);
+            }
+            return new Comparison(l, r, c.getOperator(), false);
         }
         return null;
     }
