@@ -58,7 +58,7 @@ public final class BenchMain implements Runnable {
 		@Option(names = "--universities", description = "LUBM universities, 0 to skip LUBM (overrides the scale)")
 		Integer universities;
 		@Option(names = "--lubm-timeout", description = "seconds after which a LUBM query is stopped and reported as "
-				+ "timed out for its store (default: 30 at 1m, 120 at 10m)")
+				+ "timed out for its store (default: 15 at 1m, 120 at 10m)")
 		Integer lubmTimeout;
 		@Option(names = "--lubm-plain-load", description = "also load LUBM without inference for a plain load rate")
 		boolean lubmPlainLoad;
