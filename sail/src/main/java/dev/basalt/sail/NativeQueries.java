@@ -57,11 +57,7 @@ final class NativeQueries {
             return null;
         }
         String reason = null;
-        if (dataset != null) {
-            // compiled by DatasetGraphs, but W3C queries with BIND / VALUES / EXISTS under a dataset
-            // then differ (incoming bindings into native plans); off until that is fixed
-            reason = "Dataset";
-        } else if (transactionActive && serializable) {
+        if (transactionActive && serializable) {
             // native join orders read other patterns than RDF4J's evaluator would, so the observed
             // reads (and the conflicts they report) would differ; RDF4J runs these queries
             reason = "SerializableTransaction";
