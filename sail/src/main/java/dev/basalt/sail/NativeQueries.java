@@ -61,10 +61,6 @@ final class NativeQueries {
             // native join orders read other patterns than RDF4J's evaluator would, so the observed
             // reads (and the conflicts they report) would differ; RDF4J runs these queries
             reason = "SerializableTransaction";
-        } else if (transactionActive) {
-            // TransactionQuadSource reads the branch, but two SPARQL update tests (DELETE/INSERT WHERE
-            // with OPTIONAL, looping behaviour) then differ; off until that is understood
-            reason = "Transaction";
         } else if (sail.getEvaluationStrategyFactory().getClass() != DefaultEvaluationStrategyFactory.class) {
             reason = "CustomEvaluationStrategyFactory";
         }
