@@ -69,7 +69,7 @@ public class BasaltStoreConnection extends SailSourceConnection {
         QueryHints.Stripped hinted = QueryHints.strip(tupleExpr);
         tupleExpr = hinted.expr();
         NativeQueries.Session session = basalt.nativeQueries().open(basalt, past != null ? past.reads() : backing.latest(),
-                past != null, dataset, includeInferred, isActive(),
+                past != null, includeInferred, isActive(),
                 isActive() && getTransactionIsolation().isCompatibleWith(IsolationLevels.SERIALIZABLE), hinted.mode());
         if (session == null) {
             return super.evaluateInternal(tupleExpr, dataset, bindings, includeInferred);

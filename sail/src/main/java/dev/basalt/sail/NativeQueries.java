@@ -22,12 +22,13 @@ import dev.basalt.optimizer.rdf4j.NativeQueryStats;
 /**
  * Decides per query whether Basalt's native engine takes part, and holds what it reads. Outside a
  * transaction the native engine reads the newest commit point (every commit is in the store when
- * {@code commit()} returns). RDF4J's evaluator runs the whole query, counted as a fallback, when
- * the query names a dataset or the connection has a transaction open (both are implemented,
- * {@code DatasetGraphs} and {@link TransactionQuadSource}, but switched off until the compliance
- * differences noted at the checks are fixed), inside a SERIALIZABLE transaction (its observed reads
- * must be the patterns RDF4J's evaluator reads), when native evaluation is switched off, or when a
- * custom evaluation strategy factory is configured.
+ * {@code commit()} returns); inside one it reads the triple source RDF4J's evaluator would read for
+ * the query, the transaction's branch ({@link TransactionQuadSource}), so a SPARQL update's WHERE
+ * clause sees exactly what RDF4J's would (the state before the update's own changes). Queries with
+ * a dataset (FROM / FROM NAMED) are compiled with RDF4J's dataset semantics ({@code DatasetGraphs}).
+ * RDF4J's evaluator runs the whole query, counted as a fallback, only inside a SERIALIZABLE
+ * transaction (its observed reads must be the patterns RDF4J's evaluator reads) or when a custom
+ * evaluation strategy factory is configured; nothing is counted when native evaluation is off.
  */
 final class NativeQueries {
     private final boolean enabled;
@@ -51,24 +52,16 @@ final class NativeQueries {
      * A native session for one query evaluation over {@code reads}, or null if RDF4J's evaluator
      * must run it all. The session holds a lease on the snapshot until its result is closed.
      */
-    Session open(BasaltStore sail, ReadSource reads, boolean readAsOf, Dataset dataset, boolean includeInferred,
+    Session open(BasaltStore sail, ReadSource reads, boolean readAsOf, boolean includeInferred,
             boolean transactionActive, boolean serializable, OrderingPolicy.Mode hintedOrdering) {
         if (!enabled) {
             return null;
         }
         String reason = null;
-        if (dataset != null) {
-            // compiled by DatasetGraphs, but W3C queries with BIND / VALUES / EXISTS under a dataset
-            // then differ (incoming bindings into native plans); off until that is fixed
-            reason = "Dataset";
-        } else if (transactionActive && serializable) {
+        if (transactionActive && serializable) {
             // native join orders read other patterns than RDF4J's evaluator would, so the observed
             // reads (and the conflicts they report) would differ; RDF4J runs these queries
             reason = "SerializableTransaction";
-        } else if (transactionActive) {
-            // TransactionQuadSource reads the branch, but two SPARQL update tests (DELETE/INSERT WHERE
-            // with OPTIONAL, looping behaviour) then differ; off until that is understood
-            reason = "Transaction";
         } else if (sail.getEvaluationStrategyFactory().getClass() != DefaultEvaluationStrategyFactory.class) {
             reason = "CustomEvaluationStrategyFactory";
         }

@@ -9,7 +9,9 @@ import dev.basalt.store.lexicon.TermIds;
  * slots, so inner variables it does not project neither see nor bind outer variables of the same
  * name. The inner plan is opened with the input row's values of the projected variables only;
  * each inner row is mapped into the outer slots ({@code innerSlots[i]} to {@code outerSlots[i]})
- * on top of the input row, skipping rows incompatible with it.
+ * on top of the input row, skipping rows incompatible with it. A projected variable left unbound by
+ * an error inside ({@link ExecContext#UNBOUND_BY_ERROR}) is plainly unbound outside, as RDF4J's
+ * projection keeps only names with a value.
  */
 public final class SubqueryOp extends Operator {
     private final Operator inner;
@@ -55,7 +57,8 @@ public final class SubqueryOp extends Operator {
                     for (int i = 0; i < innerSlots.length && compatible; i++) {
                         long v = r[innerSlots[i]];
                         int s = outerSlots[i];
-                        if (v != TermIds.NULL) {
+                        // RDF4J's projection drops a name without a value (a BIND error inside)
+                        if (v != TermIds.NULL && v != ExecContext.UNBOUND_BY_ERROR) {
                             compatible = out[s] == TermIds.NULL || out[s] == v;
                             out[s] = v;
                         }

@@ -2,6 +2,7 @@ package dev.basalt.optimizer.plan;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,6 +13,7 @@ import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.algebra.AggregateOperator;
 import org.eclipse.rdf4j.query.algebra.And;
+import org.eclipse.rdf4j.query.algebra.BNodeGenerator;
 import org.eclipse.rdf4j.query.algebra.BindingSetAssignment;
 import org.eclipse.rdf4j.query.algebra.Difference;
 import org.eclipse.rdf4j.query.algebra.Exists;
@@ -94,6 +96,7 @@ final class AlgebraCompiler {
         // the argument first: an Extension over a GROUP falls back as the Group, not as itself
         Operator input = compiler.compile(ext.getArg());
         List<RowBinding> bindings = new ArrayList<>();
+        List<String> earlier = new ArrayList<>();
         for (ExtensionElem elem : ext.getElements()) {
             ValueExpr expr = elem.getExpr();
             if (contains(expr, AggregateOperator.class)) {
@@ -117,6 +120,12 @@ final class AlgebraCompiler {
                 throw new PlanCompiler.Unsupported(ext, "no value functions to evaluate " + ExprText.of(expr));
             } else {
                 List<String> names = new ArrayList<>(PlanCompiler.conditionVars(expr));
+                if (contains(expr, BNodeGenerator.class)) {
+                    // BNODE(str) is one blank node per solution: RDF4J labels it with a hash of the
+                    // whole row it is evaluated on (the argument's names and the earlier elements')
+                    addNew(names, ext.getArg().getBindingNames());
+                    addNew(names, earlier);
+                }
                 int[] slots = new int[names.size()];
                 for (int i = 0; i < slots.length; i++) {
                     slots[i] = vars.slot(names.get(i));
@@ -124,10 +133,19 @@ final class AlgebraCompiler {
                 bindings.add(ExtensionBinding.expression(target, name, expr, functions, slots,
                         names.toArray(new String[0])));
             }
+            earlier.add(name);
         }
         Operator op = bindings.isEmpty() ? input : new ExtendOp(input, bindings);
         op.setEstimate(input.estimate());
         return op;
+    }
+
+    private static void addNew(List<String> names, Collection<String> more) {
+        for (String n : more) {
+            if (!names.contains(n)) {
+                names.add(n);
+            }
+        }
     }
 
     private Operator values(BindingSetAssignment bsa) {

@@ -1,7 +1,10 @@
 package dev.basalt.optimizer.rdf4j;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -10,6 +13,8 @@ import org.eclipse.rdf4j.common.transaction.QueryEvaluationMode;
 import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.Dataset;
+import org.eclipse.rdf4j.query.algebra.QueryModelNode;
+import org.eclipse.rdf4j.query.algebra.QueryRoot;
 import org.eclipse.rdf4j.query.algebra.TupleExpr;
 import org.eclipse.rdf4j.query.algebra.ValueExpr;
 import org.eclipse.rdf4j.query.algebra.evaluation.QueryEvaluationStep;
@@ -18,11 +23,13 @@ import org.eclipse.rdf4j.query.algebra.evaluation.QueryValueEvaluationStep;
 import org.eclipse.rdf4j.query.algebra.evaluation.TripleSource;
 import org.eclipse.rdf4j.query.algebra.evaluation.ValueExprEvaluationException;
 import org.eclipse.rdf4j.query.algebra.evaluation.federation.FederatedServiceResolver;
+import org.eclipse.rdf4j.query.algebra.evaluation.impl.ArrayBindingBasedQueryEvaluationContext;
 import org.eclipse.rdf4j.query.algebra.evaluation.impl.DefaultEvaluationStrategy;
 import org.eclipse.rdf4j.query.algebra.evaluation.impl.EvaluationStatistics;
 import org.eclipse.rdf4j.query.algebra.evaluation.impl.QueryEvaluationContext;
 import org.eclipse.rdf4j.query.algebra.evaluation.optimizer.StandardQueryOptimizerPipeline;
 import org.eclipse.rdf4j.query.algebra.evaluation.util.QueryEvaluationUtil;
+import org.eclipse.rdf4j.query.algebra.helpers.AbstractQueryModelVisitor;
 
 import dev.basalt.optimizer.access.QuadSource;
 import dev.basalt.optimizer.plan.CardinalityEstimator;
@@ -85,6 +92,38 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
     public void setTrackTime(boolean trackTime) {
         super.setTrackTime(trackTime);
         this.trackTime = trackTime;
+    }
+
+    /**
+     * As RDF4J's, except that the binding sets RDF4J's operators create for a whole query (an
+     * {@link ArrayBindingBasedQueryEvaluationContext}) also hold the variables only Basalt plans
+     * use: RDF4J finds the names by visiting the algebra, a plan is a leaf, and a name missing there
+     * is silently dropped (e.g. by a FILTER in a MINUS, which keeps only its known names, before an
+     * EXISTS inside it reads them).
+     */
+    @Override
+    public QueryEvaluationStep precompile(TupleExpr expr) {
+        if (!(expr instanceof QueryRoot root)) {
+            return super.precompile(expr);
+        }
+        Set<String> names = new LinkedHashSet<>(
+                Arrays.asList(ArrayBindingBasedQueryEvaluationContext.findAllVariablesUsedInQuery(root)));
+        root.visit(new AbstractQueryModelVisitor<RuntimeException>() {
+            @Override
+            public void meetOther(QueryModelNode node) {
+                if (node instanceof BasaltPlanNode plan) {
+                    names.addAll(plan.original().getBindingNames());
+                    names.addAll(plan.plan().outputNames());
+                } else {
+                    super.meetOther(node);
+                }
+            }
+        });
+        QueryEvaluationContext context = new ArrayBindingBasedQueryEvaluationContext(
+                new QueryEvaluationContext.Minimal(dataset, tripleSource.getValueFactory(),
+                        tripleSource.getComparator()),
+                names.toArray(new String[0]), tripleSource.getComparator());
+        return precompile(expr, context);
     }
 
     @Override

@@ -34,7 +34,8 @@ import dev.basalt.optimizer.plan.CompiledPlan;
  * store does not hold gets a query-local id); a binding without a value, or any incoming binding
  * under a SELECT projection, sends this evaluation to RDF4J's evaluator over the original subtree
  * (counted as a runtime fallback). A variable left by a BIND error
- * ({@link ExecContext#UNBOUND_BY_ERROR}) is output as a name without a value, as RDF4J does.
+ * ({@link ExecContext#UNBOUND_BY_ERROR}) is output as a name without a value, as RDF4J does, except
+ * from a plan ending in a SELECT projection, which (as RDF4J's) outputs only names with a value.
  */
 public final class BasaltPlanNode extends AbstractQueryModelNode implements TupleExpr {
     private static final int BATCH = 128;
@@ -181,8 +182,9 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
                     Value v = values[n];
                     if (v != null) {
                         bs.setBinding(names.get(j), v);
-                    } else if (ids[n] == ExecContext.UNBOUND_BY_ERROR) {
-                        // as RDF4J's Extension: the name stays, without a value, so RDF4J's operators above match nothing on it
+                    } else if (ids[n] == ExecContext.UNBOUND_BY_ERROR && !plan.isProjected()) {
+                        // as RDF4J's Extension: the name stays, without a value, so RDF4J's operators above
+                        // match nothing on it; RDF4J's projection keeps only names with a value
                         bs.setBinding(names.get(j), null);
                     }
                     n++;
