@@ -1,6 +1,8 @@
 package dev.basalt.bench.compare;
 
+import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -20,6 +23,7 @@ import org.eclipse.rdf4j.repository.Repository;
 import org.eclipse.rdf4j.repository.RepositoryConnection;
 import org.eclipse.rdf4j.repository.sail.SailRepository;
 import org.eclipse.rdf4j.rio.RDFFormat;
+import org.eclipse.rdf4j.rio.Rio;
 import org.eclipse.rdf4j.sail.NotifyingSail;
 import org.eclipse.rdf4j.sail.Sail;
 import org.eclipse.rdf4j.sail.inferencer.fc.SchemaCachingRDFSInferencer;
@@ -245,6 +249,7 @@ public final class Comparison {
 			progress.accept("WARNING: " + results.lubmInferenceUnavailable);
 		}
 		Map<StoreSetup, long[]> countsPerStore = new LinkedHashMap<>();
+		DiskUsage.delete(closureFile(results));
 		for (StoreSetup s : results.stores) {
 			progress.accept("LUBM on " + s.id());
 			Path dir = storeDir(s, "lubm");
@@ -279,6 +284,9 @@ public final class Comparison {
 				}
 				progress.accept(String.format("  load with RDFS closure %.1f s: %,d explicit, %,d inferred", inferenceSeconds,
 						explicit, total - explicit));
+				if (!Files.exists(closureFile(results))) {
+					exportClosure(inferred, closureFile(results));
+				}
 				Results.Lubm lubm = lubmQueries(results, s, inferred, plain, inferenceSeconds, explicit, total, bytes);
 				results.lubm.put(s, lubm);
 				countsPerStore.put(s, LubmQueries.ALL.stream()
@@ -289,6 +297,9 @@ public final class Comparison {
 					DiskUsage.delete(dir);
 				}
 			}
+		}
+		for (Map.Entry<StoreSetup, long[]> e : countsPerStore.entrySet()) {
+			recheckTimeouts(results, e.getKey(), e.getValue());
 		}
 		for (int q = 0; q < LubmQueries.ALL.size() && !countsPerStore.isEmpty(); q++) {
 			String name = "LUBM " + LubmQueries.ALL.get(q).name();
@@ -306,6 +317,72 @@ public final class Comparison {
 			if (!answered.isEmpty()) {
 				compare(name, answered, results.crossCheckFailures);
 			}
+		}
+		if (!settings.keepData) {
+			DiskUsage.delete(closureFile(results));
+		}
+	}
+
+	private Path closureFile(Results results) {
+		return settings.workDir.resolve("lubm-" + settings.universities + "-closure.nt");
+	}
+
+	/** Writes every statement of the closed store, explicit and inferred, as N-Triples. */
+	private void exportClosure(Repository closed, Path file) {
+		try (RepositoryConnection conn = closed.getConnection();
+				OutputStream out = new BufferedOutputStream(Files.newOutputStream(file))) {
+			conn.exportStatements(null, null, null, true, Rio.createWriter(RDFFormat.NTRIPLES, out));
+		} catch (IOException e) {
+			throw new UncheckedIOException("Cannot write the LUBM closure to " + file, e);
+		}
+	}
+
+	/**
+	 * A store that timed out on a query over its inferencer-closed store answers it once more, for the
+	 * cross-check only, on a fresh store holding the same closure as explicit statements (exported from
+	 * the first store's closed repository): LmdbStore 5.0.3 estimates patterns that match only inferred
+	 * statements as empty, which makes RDF4J start Q9 with a cross product (docs/benchmarks-lubm.md).
+	 * The count replaces the timeout in the cross-check; the timing table keeps the timeout.
+	 */
+	private void recheckTimeouts(Results results, StoreSetup s, long[] counts) {
+		List<Integer> missing = new ArrayList<>();
+		for (int q = 0; q < counts.length; q++) {
+			if (counts[q] < 0) {
+				missing.add(q);
+			}
+		}
+		if (missing.isEmpty() || !Files.exists(closureFile(results))) {
+			return;
+		}
+		progress.accept("Rechecking " + missing.size() + " timed-out LUBM quer" + (missing.size() == 1 ? "y" : "ies")
+				+ " on " + s.id() + " over the closure loaded as explicit statements");
+		Path dir = storeDir(s, "lubm-closure");
+		DiskUsage.delete(dir);
+		createDirectories(dir);
+		Repository repo = s.createRepository(dir);
+		repo.init();
+		try {
+			load(repo, dir, closureFile(results), s.persistent());
+			try (RepositoryConnection conn = repo.getConnection()) {
+				for (int q : missing) {
+					QueryTemplate t = LubmQueries.ALL.get(q);
+					long t0 = System.nanoTime();
+					try {
+						counts[q] = QueryExecutor.count(conn, t.text(), settings.lubmQueryTimeoutSeconds * 4);
+					} catch (QueryEvaluationException e) {
+						progress.accept("  LUBM " + t.name() + " on " + s.id() + ": no answer over the explicit closure either");
+						continue;
+					}
+					String msg = String.format(Locale.ROOT, "LUBM %s on %s: timed out over the inferencer-closed store; "
+							+ "answered %,d in %.1f s over the same closure loaded as explicit statements, and that count "
+							+ "was cross-checked", t.name(), s.id(), counts[q], seconds(t0));
+					results.crossCheckRechecked.add(msg);
+					progress.accept("  " + msg);
+				}
+			}
+		} finally {
+			repo.shutDown();
+			DiskUsage.delete(dir);
 		}
 	}
 

@@ -65,6 +65,8 @@ public final class Results {
 	public final List<String> crossCheckFailures = new ArrayList<>();
 	/** Queries a store did not answer within the time limit, which the cross-check could not compare. */
 	public final List<String> crossCheckTimeouts = new ArrayList<>();
+	/** Queries a store answered for the cross-check only over the closure loaded as explicit statements. */
+	public final List<String> crossCheckRechecked = new ArrayList<>();
 	public final Map<StoreSetup, Lubm> lubm = new LinkedHashMap<>();
 	/**
 	 * Query ("BSBM Q5", "LUBM Q9"), then Basalt store: the native-evaluation fallbacks by reason while

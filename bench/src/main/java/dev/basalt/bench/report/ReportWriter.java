@@ -185,6 +185,12 @@ public final class ReportWriter {
 			line();
 			r.crossCheckFailures.forEach(f -> line("- " + f));
 		}
+		if (!r.crossCheckRechecked.isEmpty()) {
+			line();
+			line("Counted over the same closure loaded as explicit statements (the timing tables keep the timeout):");
+			line();
+			r.crossCheckRechecked.forEach(f -> line("- " + f));
+		}
 		line();
 		line("Result counts summed over the cross-check's parameter sets:");
 		line();
