@@ -21,7 +21,7 @@ final class DistinctCursor implements RowCursor {
     private final RowCursor in;
     private final int[] slots;
     private final ExecContext ctx;
-    private Set<Key> seen = new HashSet<>();
+    private Set<RowKey> seen = new HashSet<>();
     private SpillFile[] partitions;
     private ExternalSorter sorter;
     private RowCursor drained;
@@ -51,7 +51,7 @@ final class DistinctCursor implements RowCursor {
                 ctx.checkCancelled();
             }
             if (partitions == null) {
-                if (seen.add(new Key(r, slots))) {
+                if (seen.add(new RowKey(r, slots))) {
                     if (seen.size() > ctx.limits().distinctRows()) {
                         startSpilling(r.length);
                     }
@@ -74,7 +74,7 @@ final class DistinctCursor implements RowCursor {
             partitions[i] = SpillFile.create(ctx.limits(), "distinct", width + 1);
         }
         long[] marker = new long[width];
-        for (Key k : seen) {
+        for (RowKey k : seen) {
             for (int i = 0; i < slots.length; i++) {
                 marker[slots[i]] = k.ids[i];
             }
@@ -87,7 +87,7 @@ final class DistinctCursor implements RowCursor {
         long[] r = new long[row.length + 1];
         r[0] = number;
         System.arraycopy(row, 0, r, 1, row.length);
-        int h = new Key(row, slots).hash;
+        int h = new RowKey(row, slots).hash;
         partitions[((h ^ (h >>> 16)) & 0x7fffffff) % PARTITIONS].write(r);
         spilled++;
     }
@@ -97,7 +97,7 @@ final class DistinctCursor implements RowCursor {
         int[] shifted = Arrays.stream(slots).map(s -> s + 1).toArray();
         for (SpillFile p : partitions) {
             p.finish();
-            Set<Key> keys = new HashSet<>();
+            Set<RowKey> keys = new HashSet<>();
             try (SpillFile.Reader reader = p.reader()) {
                 long[] r;
                 long n = 0;
@@ -105,7 +105,7 @@ final class DistinctCursor implements RowCursor {
                     if (++n % CHECK_EVERY == 0) {
                         ctx.checkCancelled();
                     }
-                    boolean fresh = keys.add(new Key(r, shifted));
+                    boolean fresh = keys.add(new RowKey(r, shifted));
                     if (fresh && r[0] != MARKER) {
                         sorter.add(r);
                     }
@@ -131,26 +131,4 @@ final class DistinctCursor implements RowCursor {
         }
     }
 
-    private static final class Key {
-        final long[] ids;
-        final int hash;
-
-        Key(long[] row, int[] slots) {
-            ids = new long[slots.length];
-            for (int i = 0; i < slots.length; i++) {
-                ids[i] = row[slots[i]];
-            }
-            hash = Arrays.hashCode(ids);
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Key k && Arrays.equals(k.ids, ids);
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
-    }
 }

@@ -1,7 +1,6 @@
 package dev.basalt.optimizer.exec;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,7 +60,7 @@ public final class GroupOp extends Operator {
     }
 
     private List<long[]> aggregate(long[] row, ExecContext ctx) {
-        Map<Key, Group> groups = new LinkedHashMap<>();
+        Map<RowKey, Group> groups = new LinkedHashMap<>();
         try (RowCursor in = input.open(row, ctx)) {
             List<long[]> batch = new ArrayList<>(BATCH);
             boolean done = false;
@@ -75,7 +74,7 @@ public final class GroupOp extends Operator {
                 ctx.checkCancelled();
                 aggregation.prepare(batch, ctx);
                 for (long[] b : batch) {
-                    Key k = new Key(b, groupSlots);
+                    RowKey k = new RowKey(b, groupSlots);
                     Group g = groups.get(k);
                     if (g == null) {
                         g = new Group(b, aggregation.start());
@@ -88,7 +87,7 @@ public final class GroupOp extends Operator {
             }
         }
         if (groups.isEmpty() && groupSlots.length == 0) {
-            groups.put(new Key(row, groupSlots), new Group(row, aggregation.start()));
+            groups.put(new RowKey(row, groupSlots), new Group(row, aggregation.start()));
         }
         int[] targets = aggregation.targetSlots();
         List<long[]> out = new ArrayList<>(groups.size());
@@ -112,26 +111,4 @@ public final class GroupOp extends Operator {
     private record Group(long[] first, Aggregation.Accumulator[] accumulators) {
     }
 
-    private static final class Key {
-        final long[] ids;
-        final int hash;
-
-        Key(long[] row, int[] slots) {
-            ids = new long[slots.length];
-            for (int i = 0; i < slots.length; i++) {
-                ids[i] = row[slots[i]];
-            }
-            hash = Arrays.hashCode(ids);
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Key k && Arrays.equals(k.ids, ids);
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
-    }
 }

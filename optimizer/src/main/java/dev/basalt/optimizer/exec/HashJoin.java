@@ -54,7 +54,7 @@ public final class HashJoin extends Operator {
 
     @Override
     protected RowCursor doOpen(long[] input, ExecContext ctx) {
-        Map<Key, List<long[]>> table = new HashMap<>();
+        Map<RowKey, List<long[]>> table = new HashMap<>();
         try (RowCursor build = right.open(input, ctx)) {
             long[] r;
             int n = 0;
@@ -68,7 +68,7 @@ public final class HashJoin extends Operator {
                             + " rows, the hash join limit; raise it with the system property "
                             + ExecLimits.HASH_JOIN_ROWS + " (and the heap accordingly)");
                 }
-                table.computeIfAbsent(new Key(r, keySlots), k -> new ArrayList<>()).add(r);
+                table.computeIfAbsent(new RowKey(r, keySlots), k -> new ArrayList<>()).add(r);
             }
         }
         RowCursor probe = left.open(input, ctx);
@@ -99,7 +99,7 @@ public final class HashJoin extends Operator {
                     if (current == null) {
                         return null;
                     }
-                    List<long[]> b = table.get(new Key(current, keySlots));
+                    List<long[]> b = table.get(new RowKey(current, keySlots));
                     bucket = b == null ? List.of() : b;
                     pos = 0;
                     matched = false;
@@ -113,26 +113,4 @@ public final class HashJoin extends Operator {
         };
     }
 
-    private static final class Key {
-        final long[] ids;
-        final int hash;
-
-        Key(long[] row, int[] slots) {
-            ids = new long[slots.length];
-            for (int i = 0; i < slots.length; i++) {
-                ids[i] = row[slots[i]];
-            }
-            hash = Arrays.hashCode(ids);
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Key k && Arrays.equals(k.ids, ids);
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
-    }
 }

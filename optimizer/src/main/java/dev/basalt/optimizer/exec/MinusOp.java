@@ -46,7 +46,7 @@ public final class MinusOp extends Operator {
     @Override
     protected RowCursor doOpen(long[] input, ExecContext ctx) {
         int[] shared = withInputSlots(input);
-        Map<Key, List<long[]>> table = new HashMap<>();
+        Map<RowKey, List<long[]>> table = new HashMap<>();
         try (RowCursor build = right.open(input, ctx)) {
             long[] r;
             int n = 0;
@@ -54,7 +54,7 @@ public final class MinusOp extends Operator {
                 if (++n % 1024 == 0) {
                     ctx.checkCancelled();
                 }
-                table.computeIfAbsent(new Key(r, keySlots), k -> new ArrayList<>()).add(r);
+                table.computeIfAbsent(new RowKey(r, keySlots), k -> new ArrayList<>()).add(r);
             }
         }
         RowCursor probe = left.open(input, ctx);
@@ -63,7 +63,7 @@ public final class MinusOp extends Operator {
             public long[] next() {
                 long[] l;
                 while ((l = probe.next()) != null) {
-                    List<long[]> bucket = table.get(new Key(l, keySlots));
+                    List<long[]> bucket = table.get(new RowKey(l, keySlots));
                     if (bucket == null || !removes(l, bucket, shared)) {
                         return l;
                     }
@@ -118,26 +118,4 @@ public final class MinusOp extends Operator {
         return false;
     }
 
-    private static final class Key {
-        final long[] ids;
-        final int hash;
-
-        Key(long[] row, int[] slots) {
-            ids = new long[slots.length];
-            for (int i = 0; i < slots.length; i++) {
-                ids[i] = row[slots[i]];
-            }
-            hash = Arrays.hashCode(ids);
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Key k && Arrays.equals(k.ids, ids);
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
-    }
 }
