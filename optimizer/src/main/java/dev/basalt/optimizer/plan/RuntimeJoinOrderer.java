@@ -17,15 +17,17 @@ import dev.basalt.store.lexicon.TermIds;
  * up to {@code cutoff} matches) and counted; a partial order (a <em>path</em>) carries a sample of
  * its result rows and an estimate of its result size. A path is extended by one pattern with a
  * <em>cut-off join</em>: its sample rows are joined with the pattern by index lookups until
- * {@code cutoff} output rows exist, and the extended estimate is the path's estimate times the
- * output per consumed input row. Paths grow edge by edge (a pattern sharing a variable with the
+ * {@code cutoff} output rows exist (the extended path's sample), and the extended estimate is the
+ * path's estimate times the mean fan-out of the consumed input rows, each counted exactly by a range
+ * count of the pattern with the row's values (the counted B+trees make this cheap, so a cut-off
+ * inside one large fan-out does not bias the estimate down, as pure cut-off counting would). Paths grow edge by edge (a pattern sharing a variable with the
  * path first, a disconnected one only when none does); of paths over the same set of patterns only
  * the cheapest is kept, and of each round only the {@code beam} cheapest. The cost of a path is the
  * sum of its estimated intermediate result sizes (the rows a pipelined plan produces and looks up),
  * and the cheapest complete path is the order.
  *
  * <p>Estimates are exact while the samples hold every row (small patterns, no cut-off). A cut-off
- * join that yields nothing from a partial sample estimates half a row per consumed input row; one
+ * join whose consumed rows match nothing, from a partial sample, estimates half a row per consumed row; one
  * whose input sample is empty keeps the path's estimate. Filters of the group are not applied to
  * samples. Deterministic for a given state of the source. Groups of more than 64 patterns are not
  * ordered here (the caller keeps the static order).
@@ -135,18 +137,22 @@ final class RuntimeJoinOrderer {
 
     private Path extend(Path p, PatternScan scan, int index) {
         List<long[]> out = new ArrayList<>();
-        int consumed = 0;
         boolean cut = false;
+        long matches = 0;
+        int consumed = 0;
         long[] constants = scan.constants();
         int[] slots = scan.slots();
         long[] pattern = new long[4];
         long[] quad = new long[4];
         if (!scan.matchesNothing()) {
-            rows: for (long[] row : p.sample) {
+            for (long[] row : p.sample) {
                 consumed++;
                 for (int i = 0; i < 4; i++) {
                     pattern[i] = slots[i] >= 0 && constants[i] == TermIds.NULL ? row[slots[i]] : constants[i];
                 }
+                // each consumed row's fan-out is counted exactly (a range count), also the row whose
+                // matches overflow the cut-off: only the rows carried on as the new sample stop there
+                matches += source.count(pattern);
                 try (QuadSource.Scan s = source.scan(pattern)) {
                     while (s.next(quad)) {
                         long[] r = bind(scan, row, quad);
@@ -155,10 +161,13 @@ final class RuntimeJoinOrderer {
                         }
                         if (out.size() == cutoff) {
                             cut = true;
-                            break rows;
+                            break;
                         }
                         out.add(r);
                     }
+                }
+                if (cut) {
+                    break;
                 }
             }
         }
@@ -167,10 +176,10 @@ final class RuntimeJoinOrderer {
             est = 0;
         } else if (p.sample.length == 0) {
             est = p.last();
-        } else if (out.isEmpty() && !p.exact) {
+        } else if (matches == 0 && !p.exact) {
             est = p.last() / (2.0 * consumed);
         } else {
-            est = p.last() * out.size() / consumed;
+            est = p.last() * matches / consumed;
         }
         int[] order = Arrays.copyOf(p.order, p.order.length + 1);
         order[order.length - 1] = index;
