@@ -29,6 +29,11 @@ public final class CorrelatedJoin extends Operator {
 
     @Override
     protected RowCursor doOpen(long[] input, ExecContext ctx) {
+        return nestedLoop(left, right, input, ctx);
+    }
+
+    /** Each row of {@code left} (opened on {@code input}) followed by what {@code right} yields opened on that row. */
+    static RowCursor nestedLoop(Operator left, Operator right, long[] input, ExecContext ctx) {
         RowCursor outer = left.open(input, ctx);
         return new RowCursor() {
             RowCursor inner;

@@ -36,36 +36,7 @@ public final class PipelineJoin extends Operator {
 
     @Override
     protected RowCursor doOpen(long[] input, ExecContext ctx) {
-        RowCursor outer = left.open(input, ctx);
-        return new RowCursor() {
-            RowCursor inner;
-
-            @Override
-            public long[] next() {
-                while (true) {
-                    if (inner != null) {
-                        long[] r = inner.next();
-                        if (r != null) {
-                            return r;
-                        }
-                        inner.close();
-                        inner = null;
-                    }
-                    long[] l = outer.next();
-                    if (l == null) {
-                        return null;
-                    }
-                    inner = right.open(l, ctx);
-                }
-            }
-
-            @Override
-            public void close() {
-                if (inner != null) {
-                    inner.close();
-                }
-                outer.close();
-            }
-        };
+        // one index descent per left row: the scan substitutes the row's bindings into its key
+        return CorrelatedJoin.nestedLoop(left, right, input, ctx);
     }
 }
