@@ -8,7 +8,7 @@ package dev.basalt.store.lexicon;
  *  bits 63..60  kind nibble          bits 59..0  payload (60 bits)
  *  0x0  reserved ids                 0 = NULL, 1 = DEFAULT_GRAPH; bit 59 set = query-local
  *                                    term (a computed value, never stored); the rest reserved
- *  0x1  blank node   (dictionary)    counter 1 .. 2^60-1
+ *  0x1  blank node   (dictionary)    counter 1 .. 2^59-1 (2^59 up: transaction-pending, never stored)
  *  0x2  IRI          (dictionary)    counter
  *  0x3  literal      (dictionary)    counter
  *  0x4  xsd:string   (inline)        7 bytes of UTF-8, zero padded, then 3-bit length
@@ -69,8 +69,8 @@ public final class TermIds {
      * transaction and keeps the term's kind, so id-level type tests stay exact.
      */
     public static final long FIRST_PENDING_COUNTER = 1L << (KIND_SHIFT - 1);
-    /** Largest counter a dictionary kind can allocate. */
-    public static final long MAX_COUNTER = PAYLOAD_MASK;
+    /** Largest counter a dictionary kind can allocate: the counters above are the pending ones. */
+    public static final long MAX_COUNTER = FIRST_PENDING_COUNTER - 1;
 
     /** Short strings: up to 7 UTF-8 bytes in bits 58..3, byte count in bits 2..0. */
     public static final int STRING_MAX_BYTES = 7;
