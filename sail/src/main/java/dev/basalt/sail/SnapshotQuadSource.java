@@ -60,6 +60,42 @@ final class SnapshotQuadSource implements QuadSource {
         };
     }
 
+    /** Reuses one cursor per statement set from scan to scan ({@link QuadIndexes#rescan}). */
+    @Override
+    public Prober prober() {
+        return new Prober() {
+            final QuadCursor[] cursors = new QuadCursor[sets.size()];
+
+            @Override
+            public Scan scan(long[] pattern) {
+                for (int s = 0; s < cursors.length; s++) {
+                    cursors[s] = view.quads(sets.get(s)).rescan(cursors[s], pattern);
+                }
+                return new Scan() {
+                    int i;
+
+                    @Override
+                    public boolean next(long[] quad) {
+                        while (i < cursors.length) {
+                            QuadCursor c = cursors[i];
+                            if (c.next()) {
+                                System.arraycopy(c.quad(), 0, quad, 0, 4);
+                                return true;
+                            }
+                            i++;
+                        }
+                        return false;
+                    }
+
+                    @Override
+                    public void close() {
+                        i = cursors.length;
+                    }
+                };
+            }
+        };
+    }
+
     @Override
     public long count(long[] pattern) {
         long n = 0;

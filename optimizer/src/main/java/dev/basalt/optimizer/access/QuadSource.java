@@ -34,6 +34,20 @@ public interface QuadSource {
 
     Scan scan(long[] pattern);
 
+    /**
+     * Scans one after another for one operator: opening a scan ends the previous one, and the
+     * source may reuse its index cursors between them, so a lookup near the previous one reads
+     * few pages (the inner side of a nested-loop join probes this way). Used by one thread.
+     */
+    interface Prober {
+        Scan scan(long[] pattern);
+    }
+
+    /** A {@link Prober}; by default each scan is independent. */
+    default Prober prober() {
+        return this::scan;
+    }
+
     long count(long[] pattern);
 
     /** Up to {@code k} matching quads, spread evenly over the matches. */

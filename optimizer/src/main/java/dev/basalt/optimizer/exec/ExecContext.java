@@ -1,5 +1,9 @@
 package dev.basalt.optimizer.exec;
 
+import java.util.ArrayDeque;
+import java.util.IdentityHashMap;
+import java.util.Map;
+
 import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.query.QueryInterruptedException;
 
@@ -28,6 +32,8 @@ public final class ExecContext {
     private final ExecLimits limits;
     private volatile boolean cancelled;
     private LocalTerms locals;
+    /** Probers not in use, per operator (an operator open twice at once gets a second one). */
+    private final Map<Object, ArrayDeque<QuadSource.Prober>> idleProbers = new IdentityHashMap<>();
 
     public ExecContext(QuadSource source, boolean trackTime) {
         this(source, trackTime, ExecLimits.defaults());
@@ -50,6 +56,17 @@ public final class ExecContext {
 
     public boolean trackTime() {
         return trackTime;
+    }
+
+    /** A prober of the source for {@code owner}'s scans; give it back with {@link #releaseProber} when its scan is done. */
+    public QuadSource.Prober prober(Object owner) {
+        ArrayDeque<QuadSource.Prober> idle = idleProbers.get(owner);
+        QuadSource.Prober p = idle == null ? null : idle.poll();
+        return p != null ? p : source.prober();
+    }
+
+    public void releaseProber(Object owner, QuadSource.Prober prober) {
+        idleProbers.computeIfAbsent(owner, k -> new ArrayDeque<>(2)).push(prober);
     }
 
     /** The id of a value: its stored id (inline or dictionary), else a query-local id. Null stays {@link TermIds#NULL}. */

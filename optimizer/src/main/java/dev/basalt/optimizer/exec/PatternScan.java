@@ -101,19 +101,22 @@ public final class PatternScan extends Operator {
             return RowCursor.EMPTY;
         }
         QuadSource.Scan scan;
-        if (contexts == null) {
-            scan = ctx.source().scan(pattern);
-        } else if (pattern[3] != TermIds.NULL) {
-            if (!ContextScans.contains(sortedContexts, pattern[3])) {
+        QuadSource.Prober prober = null;
+        if (contexts == null || pattern[3] != TermIds.NULL) {
+            if (contexts != null && !ContextScans.contains(sortedContexts, pattern[3])) {
                 return RowCursor.EMPTY;
             }
-            scan = ctx.source().scan(pattern);
+            // one prober per open scan of this operator: successive lookups reuse its index path
+            prober = ctx.prober(this);
+            scan = prober.scan(pattern);
         } else {
             scan = ContextScans.open(ctx.source(), pattern, contexts, sortedContexts);
         }
+        QuadSource.Prober owned = prober;
         return new RowCursor() {
             final long[] quad = new long[4];
             int seen;
+            boolean released;
 
             @Override
             public long[] next() {
@@ -135,6 +138,10 @@ public final class PatternScan extends Operator {
             @Override
             public void close() {
                 scan.close();
+                if (owned != null && !released) {
+                    released = true;
+                    ctx.releaseProber(PatternScan.this, owned);
+                }
             }
         };
     }

@@ -322,7 +322,7 @@ public final class PlanCompiler {
         List<Atom> atoms = new ArrayList<>();
         List<PendingFilter> filters = new ArrayList<>();
         flatten(e, atoms, filters);
-        List<Atom> order = order(atoms, preBound);
+        List<Atom> order = order(atoms, preBound, filters);
 
         Operator cur = null;
         double rows = 1;
@@ -407,8 +407,8 @@ public final class PlanCompiler {
                 && !containsTupleExpr(f.getCondition());
     }
 
-    private List<Atom> order(List<Atom> atoms, Set<Integer> preBound) {
-        List<Atom> order = staticOrder(atoms, preBound);
+    private List<Atom> order(List<Atom> atoms, Set<Integer> preBound, List<PendingFilter> filters) {
+        List<Atom> order = staticOrder(atoms, preBound, filters);
         if (!preBound.isEmpty() || order.size() > RuntimeJoinOrderer.MAX_PATTERNS
                 || !order.stream().allMatch(a -> a.scan != null)
                 || !ordering.runtimeFor(order.size(), () -> staticRows(order))) {
@@ -446,7 +446,16 @@ public final class PlanCompiler {
         return out;
     }
 
-    private List<Atom> staticOrder(List<Atom> atoms, Set<Integer> preBound) {
+    /**
+     * Greedy: the cheapest connected operand next, by its estimated rows per input row. A pattern
+     * is discounted by {@link #CHECK_DISCOUNT} when it binds nothing new (a membership check, which
+     * may fail) and once more for each filter it completes: the estimator gives such patterns a
+     * fan-out of about 1, like a pattern that only adds a value to every row (a label for the
+     * output), and without the discount a tie kept the written order. On BSBM Q3 at 10M that order
+     * fetched 747 labels and filtered afterwards, 14 ms; checks and filters first leave one label
+     * to fetch.
+     */
+    private List<Atom> staticOrder(List<Atom> atoms, Set<Integer> preBound, List<PendingFilter> filters) {
         List<Atom> remaining = new ArrayList<>(atoms);
         List<Atom> order = new ArrayList<>();
         Set<Integer> bound = new HashSet<>(preBound);
@@ -463,6 +472,9 @@ public final class PlanCompiler {
                 }
                 double c = a.scan != null ? estimator.estimate(a.scan, bound)
                         : a.op instanceof PathOp path ? path.estimate(bound) : a.op.estimate();
+                if (a.scan != null && !bound.isEmpty()) {
+                    c *= discount(a, bound, filters);
+                }
                 // ties go to patterns (index lookups) and then to the written order
                 if (best == null || c < bestCost || c == bestCost && a.scan != null && best.scan == null) {
                     best = a;
@@ -474,6 +486,25 @@ public final class PlanCompiler {
             bound.addAll(best.assured);
         }
         return order;
+    }
+
+    static final double CHECK_DISCOUNT = 0.5;
+
+    private static double discount(Atom a, Set<Integer> bound, List<PendingFilter> filters) {
+        double d = bound.containsAll(a.mentioned) ? CHECK_DISCOUNT : 1;
+        Set<Integer> after = null;
+        for (PendingFilter f : filters) {
+            if (!bound.containsAll(f.slots) && a.mentioned.stream().anyMatch(f.slots::contains)) {
+                if (after == null) {
+                    after = new HashSet<>(bound);
+                    after.addAll(a.assured);
+                }
+                if (after.containsAll(f.slots)) {
+                    d *= CHECK_DISCOUNT;
+                }
+            }
+        }
+        return d;
     }
 
     private static boolean connected(Atom a, Set<Integer> bound) {

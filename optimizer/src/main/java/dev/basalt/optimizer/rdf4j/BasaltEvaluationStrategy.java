@@ -27,6 +27,8 @@ import org.eclipse.rdf4j.query.algebra.evaluation.impl.ArrayBindingBasedQueryEva
 import org.eclipse.rdf4j.query.algebra.evaluation.impl.DefaultEvaluationStrategy;
 import org.eclipse.rdf4j.query.algebra.evaluation.impl.EvaluationStatistics;
 import org.eclipse.rdf4j.query.algebra.evaluation.impl.QueryEvaluationContext;
+import org.eclipse.rdf4j.query.algebra.evaluation.optimizer.ParentReferenceCleaner;
+import org.eclipse.rdf4j.query.algebra.evaluation.optimizer.QueryJoinOptimizer;
 import org.eclipse.rdf4j.query.algebra.evaluation.optimizer.StandardQueryOptimizerPipeline;
 import org.eclipse.rdf4j.query.algebra.evaluation.util.QueryEvaluationUtil;
 import org.eclipse.rdf4j.query.algebra.helpers.AbstractQueryModelVisitor;
@@ -38,7 +40,7 @@ import dev.basalt.optimizer.plan.ValueFunctions;
 
 /**
  * RDF4J's evaluation strategy with Basalt's engine in it: RDF4J's standard optimizer pipeline
- * followed by {@link BasaltPlanOptimizer}, and {@link #precompile} turning each
+ * with {@link BasaltPlanOptimizer} in place of RDF4J's join optimizer (which follows it), and {@link #precompile} turning each
  * {@link BasaltPlanNode} into a step that runs the Basalt plan over the {@link QuadSource}. All
  * other nodes are RDF4J's as usual, with the plan nodes as leaves. One instance per query
  * evaluation; the source must stay open until the query's result is closed.
@@ -69,11 +71,39 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
         ValueFunctions functions = valueConditions();
         BasaltPlanOptimizer basalt = new BasaltPlanOptimizer(source, functions, functions, stats, estimator, ordering);
         setOptimizerPipeline(() -> {
-            List<QueryOptimizer> all = new ArrayList<>();
-            new StandardQueryOptimizerPipeline(this, tripleSource, statistics).getOptimizers().forEach(all::add);
-            all.add(basalt);
-            return all;
+            List<QueryOptimizer> standard = new ArrayList<>();
+            new StandardQueryOptimizerPipeline(this, tripleSource, new PlanAwareStatistics(statistics)).getOptimizers()
+                    .forEach(standard::add);
+            return withBasalt(standard, basalt);
         });
+    }
+
+    /**
+     * RDF4J's pipeline with Basalt's step where RDF4J's join optimizer was, after filter placement
+     * and ORDER BY/LIMIT hints (Basalt's compiler relies on filters pushed into OPTIONAL's left
+     * side), and RDF4J's join optimizer moved after it. Basalt orders the joins of what it compiles
+     * itself, so RDF4J's cost-based reordering of those joins (range counts per pattern and a
+     * greedy search, a measurable part of a short query's time) was wasted work; what stays with
+     * RDF4J still gets it, its filters already placed.
+     */
+    private static List<QueryOptimizer> withBasalt(List<QueryOptimizer> standard, QueryOptimizer basalt) {
+        List<QueryOptimizer> all = new ArrayList<>(standard);
+        QueryOptimizer joins = null;
+        for (int i = 0; i < all.size(); i++) {
+            if (all.get(i) instanceof QueryJoinOptimizer) {
+                joins = all.remove(i);
+                break;
+            }
+        }
+        int at = all.size();
+        if (at > 0 && all.get(at - 1) instanceof ParentReferenceCleaner) {
+            at--;
+        }
+        all.add(at, basalt);
+        if (joins != null) {
+            all.add(at + 1, joins);
+        }
+        return all;
     }
 
     QuadSource quadSource() {

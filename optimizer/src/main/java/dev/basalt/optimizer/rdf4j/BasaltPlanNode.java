@@ -39,7 +39,11 @@ import dev.basalt.optimizer.plan.CompiledPlan;
  */
 public final class BasaltPlanNode extends AbstractQueryModelNode implements TupleExpr {
     private static final int BATCH = 128;
-    private final CompiledPlan plan;
+    /*
+     * Transient: RDF4J checks between optimizers (with assertions on) that the algebra serializes;
+     * a plan holds its store reads and is never serialized, a node is only ever cloned.
+     */
+    private final transient CompiledPlan plan;
     private final TupleExpr original;
 
     BasaltPlanNode(CompiledPlan plan, TupleExpr original) {
@@ -85,6 +89,17 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
     @Override
     public String getSignature() {
         return "BasaltPlan (native)\n" + plan.explain().stripTrailing();
+    }
+
+    /** Equal when they stand for equal algebra (as RDF4J's nodes compare structurally). */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof BasaltPlanNode other && original.equals(other.original);
+    }
+
+    @Override
+    public int hashCode() {
+        return original.hashCode();
     }
 
     @Override

@@ -44,6 +44,7 @@ public final class BTree {
     long size;
     int height;
     private int modCount;
+    private Node readOnlyRoot;
 
     private BTree(RecordStore store, BTreeCheckpoint checkpoint, BTreeConfig config, PageCache cache, boolean writable) {
         this.config = Objects.requireNonNull(config, "config");
@@ -97,6 +98,7 @@ public final class BTree {
 
     void resetTo(BTreeCheckpoint checkpoint) {
         rootDirty = null;
+        readOnlyRoot = null;
         rootAddress = checkpoint.rootAddress();
         rootChecksum = checkpoint.rootChecksum();
         size = checkpoint.entryCount();
@@ -143,7 +145,20 @@ public final class BTree {
         if (rootDirty != null) {
             return rootDirty.asNode();
         }
-        return rootAddress == RecordStore.NULL ? null : io.load(rootAddress, rootChecksum);
+        if (rootAddress == RecordStore.NULL) {
+            return null;
+        }
+        if (writer != null) {
+            return io.load(rootAddress, rootChecksum);
+        }
+        // a read-only view's root never changes: held here, not looked up in the page cache per descent
+        // (a clean page is immutable with final fields, so a racy first assignment is safe)
+        Node root = readOnlyRoot;
+        if (root == null) {
+            root = io.load(rootAddress, rootChecksum);
+            readOnlyRoot = root;
+        }
+        return root;
     }
 
     Node child(InternalNode parent, int index) {

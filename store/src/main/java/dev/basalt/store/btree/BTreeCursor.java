@@ -16,13 +16,19 @@ import java.util.ConcurrentModificationException;
  */
 public final class BTreeCursor {
     private final BTree tree;
-    private final byte[] from;
-    private final byte[] to;
+    private byte[] from;
+    private byte[] to;
     private final boolean descending;
-    private final int expectedModCount;
-    private final InternalNode[] path;
-    private final int[] index;
+    private int expectedModCount;
+    private InternalNode[] path;
+    private int[] index;
     private LeafNode leaf;
+    /** The leaf at the end of {@link #path} after the last positioning, kept for {@link #reset}. */
+    private LeafNode pathLeaf;
+    /** The leaf whose entries the run arrays hold. */
+    private LeafNode runLeaf;
+    /** {@link #path} is complete and valid for the current tree state. */
+    private boolean pathValid;
     private int pos;
     private byte[][] runKeys = new byte[0][];
     private Object[] runValues = new Object[0];
@@ -43,6 +49,38 @@ public final class BTreeCursor {
         this.path = new InternalNode[depth];
         this.index = new int[depth];
         this.exhausted = from != null && to != null && Arrays.compareUnsigned(from, to) >= 0;
+    }
+
+    /**
+     * Repositions this cursor on a new range of the same tree, in the same direction, as if it were
+     * new. The path of the previous position is kept from the root down as far as it still leads
+     * to the new bound, so a lookup near the previous one (the next probe of a nested-loop join
+     * whose outer rows come in key order) reads only the pages below the point where the paths
+     * part, often none. After a change to a writable tree the descent starts at the root.
+     */
+    public void reset(byte[] fromInclusive, byte[] toExclusive) {
+        this.from = fromInclusive == null ? null : fromInclusive.clone();
+        this.to = toExclusive == null ? null : toExclusive.clone();
+        if (tree.modCount() != expectedModCount) {
+            expectedModCount = tree.modCount();
+            pathValid = false;
+            runLeaf = null;
+            int depth = Math.max(0, tree.height() - 1);
+            if (depth != path.length) {
+                path = new InternalNode[depth];
+                index = new int[depth];
+            }
+        }
+        started = false;
+        key = null;
+        value = null;
+        leaf = null;
+        exhausted = from != null && to != null && Arrays.compareUnsigned(from, to) >= 0;
+    }
+
+    /** The tree this cursor reads. */
+    public BTree tree() {
+        return tree;
     }
 
     /** Moves to the next entry in the cursor's order; false when the range is exhausted. */
@@ -102,12 +140,21 @@ public final class BTreeCursor {
     }
 
     private boolean seek() {
-        Node node = tree.root();
+        byte[] bound = descending ? to : from;
+        int depth = 0;
+        Node node;
+        if (pathValid && bound != null && path.length == tree.height() - 1) {
+            // finger search: keep every level whose chosen child still covers the bound
+            while (depth < path.length && path[depth].childIndex(bound) == index[depth]) {
+                depth++;
+            }
+            node = depth < path.length ? path[depth] : pathLeaf;
+        } else {
+            node = tree.root();
+        }
         if (node == null) {
             return false;
         }
-        byte[] bound = descending ? to : from;
-        int depth = 0;
         while (node instanceof InternalNode in) {
             int i = bound == null ? (descending ? in.size() - 1 : 0) : in.childIndex(bound);
             path[depth] = in;
@@ -115,6 +162,7 @@ public final class BTreeCursor {
             node = tree.child(in, i);
         }
         enterLeaf((LeafNode) node);
+        pathValid = true;
         if (bound == null) {
             pos = descending ? leaf.size() - 1 : 0;
         } else {
@@ -127,8 +175,12 @@ public final class BTreeCursor {
 
     private void enterLeaf(LeafNode node) {
         leaf = node;
-        runFirst = 0;
-        runCount = 0;
+        pathLeaf = node;
+        if (node != runLeaf) {
+            runLeaf = node;
+            runFirst = 0;
+            runCount = 0;
+        }
     }
 
     /** Moves across leaves until {@code pos} is inside the current one; false at either end. */

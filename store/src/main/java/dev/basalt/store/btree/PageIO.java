@@ -48,6 +48,10 @@ final class PageIO {
 
     byte[] readBytes(long address, int checksum) {
         ByteBuffer buf = store.read(address, checksum);
+        if (buf.hasArray() && buf.arrayOffset() == 0 && buf.position() == 0 && buf.remaining() == buf.array().length) {
+            // the journal hands over an array of exactly the payload: no second copy
+            return buf.array();
+        }
         byte[] bytes = new byte[buf.remaining()];
         buf.duplicate().get(bytes);
         return bytes;

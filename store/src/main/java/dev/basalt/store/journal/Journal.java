@@ -237,6 +237,16 @@ public final class Journal implements RecordStore, AutoCloseable {
         return crc;
     }
 
+    /**
+     * Per-thread direct buffers records are read into: the channel fills them without the
+     * temporary direct copy it makes for a heap buffer, the checksum runs on them, and the payload
+     * is copied once into the array returned.
+     */
+    private static final ThreadLocal<ByteBuffer> READ_BUFFERS = ThreadLocal
+            .withInitial(() -> ByteBuffer.allocateDirect(64 * 1024));
+    private static final int MAX_POOLED_READ = 1 << 20;
+
+    /** Returns the payload as a buffer over an array of exactly its length (offset 0). */
     @Override
     public ByteBuffer read(long address, int expectedChecksum) {
         long off = Addresses.offset(address);
@@ -244,7 +254,14 @@ public final class Journal implements RecordStore, AutoCloseable {
         if (address == NULL || off < DATA_START) {
             throw new CorruptRecordException(address, "not a record address in " + file.path());
         }
-        ByteBuffer b = ByteBuffer.allocate(span);
+        ByteBuffer b = READ_BUFFERS.get();
+        if (b.capacity() < span) {
+            b = ByteBuffer.allocateDirect(span);
+            if (span <= MAX_POOLED_READ) {
+                READ_BUFFERS.set(b);
+            }
+        }
+        b.clear().limit(span);
         int n = file.read(b, off);
         if (n < RECORD_HEADER) {
             throw new CorruptRecordException(address, "record lies beyond the end of " + file.path() + " (truncated file?)");
@@ -254,13 +271,16 @@ public final class Journal implements RecordStore, AutoCloseable {
         if (len < 0 || len > span - RECORD_HEADER || len > n - RECORD_HEADER) {
             throw new CorruptRecordException(address, "record length " + len + " does not fit its slot in " + file.path());
         }
-        int actual = Checksums.crc32c(b.array(), RECORD_HEADER, len);
+        b.limit(RECORD_HEADER + len).position(RECORD_HEADER);
+        int actual = Checksums.crc32c(b);
         if (actual != stored || stored != expectedChecksum) {
             throw new CorruptRecordException(address, String.format(
                     "checksum mismatch in %s: expected %08x, record header %08x, data %08x", file.path(),
                     expectedChecksum, stored, actual));
         }
-        return ByteBuffer.wrap(b.array(), RECORD_HEADER, len).slice();
+        byte[] payload = new byte[len];
+        b.get(payload);
+        return ByteBuffer.wrap(payload);
     }
 
     @Override

@@ -42,8 +42,9 @@ public final class Lexicon {
 
     public Lexicon(LexiconConfig config) {
         this.config = config;
-        this.values = Caffeine.newBuilder().maximumSize(config.valueCacheSize()).build();
-        this.ids = Caffeine.newBuilder().maximumSize(config.idCacheSize()).build();
+        // maintenance on the calling thread, as in the page cache: no common-pool wake-up per access
+        this.values = Caffeine.newBuilder().maximumSize(config.valueCacheSize()).executor(Runnable::run).build();
+        this.ids = Caffeine.newBuilder().maximumSize(config.idCacheSize()).executor(Runnable::run).build();
     }
 
     public LexiconConfig config() {

@@ -1,5 +1,6 @@
 package dev.basalt.store.quads;
 
+import dev.basalt.store.btree.BTree;
 import dev.basalt.store.btree.BTreeCursor;
 
 /**
@@ -11,7 +12,7 @@ public final class QuadCursor {
     private final BTreeCursor cursor;
     private final QuadOrder order;
     private final long[] pattern;
-    private final boolean needsCheck;
+    private boolean needsCheck;
     private final long[] quad = new long[4];
 
     QuadCursor(BTreeCursor cursor, QuadOrder order, long[] pattern) {
@@ -19,6 +20,29 @@ public final class QuadCursor {
         this.order = order;
         this.pattern = pattern.clone();
         this.needsCheck = order.boundPrefix(pattern) < QuadOrder.boundCount(pattern);
+    }
+
+    /** True if this cursor reads {@code tree} (a non-null tree). */
+    boolean reads(BTree tree) {
+        return cursor != null && cursor.tree() == tree;
+    }
+
+    /** Scans {@code pattern} next, reusing the index path (see {@link BTreeCursor#reset}); the order must suit it. */
+    void reset(long[] newPattern) {
+        System.arraycopy(newPattern, 0, pattern, 0, 4);
+        this.needsCheck = order.boundPrefix(pattern) < QuadOrder.boundCount(pattern);
+        if (cursor != null) {
+            cursor.reset(order.lowerBound(pattern), order.upperBound(pattern));
+        }
+    }
+
+    /** Scans {@code newPattern} within the key range {@code [lo, hi)} of this cursor's order, reusing its path. */
+    void resetRange(long[] newPattern, byte[] lo, byte[] hi) {
+        System.arraycopy(newPattern, 0, pattern, 0, 4);
+        this.needsCheck = order.boundPrefix(pattern) < QuadOrder.boundCount(pattern);
+        if (cursor != null) {
+            cursor.reset(lo, hi);
+        }
     }
 
     public boolean next() {

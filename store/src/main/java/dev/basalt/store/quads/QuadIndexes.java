@@ -125,6 +125,61 @@ public final class QuadIndexes {
     }
 
     /**
+     * The order whose keys start with the pattern's bound positions followed by {@code position},
+     * so its matches come in ascending (unsigned) order of the id there; -1 if no order does.
+     */
+    public int orderFollowing(long[] pattern, int position) {
+        int bound = QuadOrder.boundCount(pattern);
+        if (pattern[position] != 0 || bound == 4) {
+            return -1;
+        }
+        for (int i = 0; i < orders.size(); i++) {
+            QuadOrder o = orders.get(i);
+            if (o.boundPrefix(pattern) == bound && o.positionAt(bound) == position) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Matches of {@code pattern} whose id at {@code position} is at least {@code min} (unsigned), in
+     * the key order of {@code orderFollowing(pattern, position)}, reusing {@code previous} (a cursor
+     * of that order on this index set) as {@link #rescan} does: a forward seek of a merge join.
+     */
+    public QuadCursor seek(QuadCursor previous, long[] pattern, int position, long min) {
+        int i = orderFollowing(pattern, position);
+        if (i < 0) {
+            throw new IllegalArgumentException("no index orders this pattern by position " + position);
+        }
+        QuadOrder o = orders.get(i);
+        BTree t = trees.get(i);
+        long[] from = pattern.clone();
+        from[position] = min;
+        byte[] lo = o.lowerBound(from);
+        byte[] hi = o.upperBound(pattern);
+        if (previous != null && previous.order() == o && previous.reads(t)) {
+            previous.resetRange(pattern, lo, hi);
+            return previous;
+        }
+        return new QuadCursor(t == null ? null : t.cursor(lo, hi), o, pattern);
+    }
+
+    /**
+     * Like {@link #scan}, reusing {@code previous} (a cursor of this index set, no longer needed)
+     * when the pattern is served by the same order: its index path is kept where it still leads to
+     * the new range, so successive nearby lookups skip most of the descent.
+     */
+    public QuadCursor rescan(QuadCursor previous, long[] pattern) {
+        int i = bestOrder(pattern);
+        if (previous == null || previous.order() != orders.get(i) || !previous.reads(trees.get(i))) {
+            return scan(pattern);
+        }
+        previous.reset(pattern);
+        return previous;
+    }
+
+    /**
      * Number of quads matching the pattern. Exact and O(log n) when an order has all bound positions
      * as its prefix (the default orders serve every pattern this way); otherwise the prefix range is
      * scanned and checked.

@@ -64,6 +64,11 @@ public final class QuadOrder {
         }
     }
 
+    /** The quad position (S, P, O, C) standing {@code i}-th in the key. */
+    public int positionAt(int i) {
+        return positions[i];
+    }
+
     /** How many leading key positions the pattern binds (0 = unbound in a pattern). */
     public int boundPrefix(long[] pattern) {
         int n = 0;

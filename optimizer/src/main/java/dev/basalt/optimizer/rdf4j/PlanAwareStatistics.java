@@ -1,0 +1,59 @@
+package dev.basalt.optimizer.rdf4j;
+
+import org.eclipse.rdf4j.query.algebra.QueryModelNode;
+import org.eclipse.rdf4j.query.algebra.StatementPattern;
+import org.eclipse.rdf4j.query.algebra.TupleExpr;
+import org.eclipse.rdf4j.query.algebra.evaluation.impl.EvaluationStatistics;
+
+/**
+ * The statistics RDF4J's join optimizer reads once Basalt's step has run ahead of it: a
+ * {@link BasaltPlanNode} (a leaf RDF4J's calculator does not know) counts as its plan's estimated
+ * rows; patterns and everything else are the store's statistics as given.
+ */
+final class PlanAwareStatistics extends EvaluationStatistics {
+    private final EvaluationStatistics store;
+
+    PlanAwareStatistics(EvaluationStatistics store) {
+        this.store = store;
+    }
+
+    @Override
+    public double getCardinality(TupleExpr expr) {
+        return expr instanceof BasaltPlanNode plan ? plan.getResultSizeEstimate()
+                : containsPlan(expr) ? super.getCardinality(expr) : store.getCardinality(expr);
+    }
+
+    @Override
+    protected CardinalityCalculator createCardinalityCalculator() {
+        return new CardinalityCalculator() {
+            @Override
+            protected double getCardinality(StatementPattern sp) {
+                return store.getCardinality(sp);
+            }
+
+            @Override
+            public void meetOther(QueryModelNode node) {
+                if (node instanceof BasaltPlanNode plan) {
+                    cardinality = plan.getResultSizeEstimate();
+                } else {
+                    super.meetOther(node);
+                }
+            }
+        };
+    }
+
+    private static boolean containsPlan(TupleExpr expr) {
+        boolean[] found = new boolean[1];
+        expr.visit(new org.eclipse.rdf4j.query.algebra.helpers.AbstractQueryModelVisitor<RuntimeException>() {
+            @Override
+            public void meetOther(QueryModelNode node) {
+                if (node instanceof BasaltPlanNode) {
+                    found[0] = true;
+                } else {
+                    super.meetOther(node);
+                }
+            }
+        });
+        return found[0];
+    }
+}
