@@ -97,6 +97,86 @@ final class SnapshotQuadSource implements QuadSource {
     }
 
     @Override
+    public boolean canOrder(long[] pattern, int position) {
+        for (StatementSet set : sets) {
+            if (view.quads(set).orderFollowing(pattern, position) < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * One cursor per statement set on the index ordering the pattern by {@code position}, merged
+     * by that position's id (a statement is in one set only, but the same subject may be in both).
+     */
+    @Override
+    public OrderedScan orderedScan(long[] pattern, int position) {
+        if (!canOrder(pattern, position)) {
+            return null;
+        }
+        long[] constants = pattern.clone();
+        int n = sets.size();
+        return new OrderedScan() {
+            final QuadCursor[] cursors = new QuadCursor[n];
+            final long[][] heads = new long[n][4];
+            final boolean[] live = new boolean[n];
+            int last = -1;
+            boolean done;
+
+            @Override
+            public boolean seek(long min, long[] quad) {
+                done = false;
+                for (int s = 0; s < n; s++) {
+                    cursors[s] = view.quads(sets.get(s)).seek(cursors[s], constants, position, min);
+                    advance(s);
+                }
+                return emit(quad);
+            }
+
+            @Override
+            public boolean next(long[] quad) {
+                if (done) {
+                    return false;
+                }
+                if (last < 0) {
+                    return seek(0, quad);
+                }
+                advance(last);
+                return emit(quad);
+            }
+
+            private void advance(int s) {
+                live[s] = cursors[s].next();
+                if (live[s]) {
+                    System.arraycopy(cursors[s].quad(), 0, heads[s], 0, 4);
+                }
+            }
+
+            private boolean emit(long[] quad) {
+                int best = -1;
+                for (int s = 0; s < n; s++) {
+                    if (live[s] && (best < 0 || Long.compareUnsigned(heads[s][position], heads[best][position]) < 0)) {
+                        best = s;
+                    }
+                }
+                last = best;
+                if (best < 0) {
+                    done = true;
+                    return false;
+                }
+                System.arraycopy(heads[best], 0, quad, 0, 4);
+                return true;
+            }
+
+            @Override
+            public void close() {
+                done = true;
+            }
+        };
+    }
+
+    @Override
     public long count(long[] pattern) {
         long n = 0;
         for (StatementSet set : sets) {

@@ -166,7 +166,9 @@ class RoundTripTest {
             c.add(t, P, VF.createLiteral("asserted about"));
             c.add(A, P, nested, G1);
             assertTrue(c.hasStatement(t, P, null, false));
-            assertEquals(nested, c.getStatements(A, P, null, false).next().getObject());
+            try (RepositoryResult<Statement> it = c.getStatements(A, P, null, false)) {
+                assertEquals(nested, it.next().getObject());
+            }
             List<BindingSet> r = QueryResults.asList(c.prepareTupleQuery(
                     "SELECT ?o WHERE { << <" + A + "> <" + P + "> ?x >> <" + P + "> ?o }").evaluate());
             assertEquals(1, r.size());

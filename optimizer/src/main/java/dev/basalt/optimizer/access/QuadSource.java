@@ -43,6 +43,31 @@ public interface QuadSource {
         Scan scan(long[] pattern);
     }
 
+    /**
+     * Matches of a pattern in ascending (unsigned) order of the id at one position, with forward
+     * seeks: an input of a merge join ({@code IntersectOp}).
+     */
+    interface OrderedScan extends AutoCloseable {
+        /** Moves forward to the first match whose id at the position is at least {@code min} (unsigned); false at the end. */
+        boolean seek(long min, long[] quad);
+
+        /** The next match in order; false at the end. */
+        boolean next(long[] quad);
+
+        @Override
+        void close();
+    }
+
+    /** True if {@link #orderedScan} can give this pattern's matches ordered by {@code position}. */
+    default boolean canOrder(long[] pattern, int position) {
+        return false;
+    }
+
+    /** The pattern's matches ordered by {@code position}, or null if {@link #canOrder} is false. */
+    default OrderedScan orderedScan(long[] pattern, int position) {
+        return null;
+    }
+
     /** A {@link Prober}; by default each scan is independent. */
     default Prober prober() {
         return this::scan;

@@ -3,7 +3,9 @@ package dev.basalt.optimizer.plan;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import org.eclipse.rdf4j.model.Value;
@@ -14,6 +16,7 @@ import org.eclipse.rdf4j.query.algebra.ArbitraryLengthPath;
 import org.eclipse.rdf4j.query.algebra.Distinct;
 import org.eclipse.rdf4j.query.algebra.EmptySet;
 import org.eclipse.rdf4j.query.algebra.Filter;
+import org.eclipse.rdf4j.query.algebra.OrderElem;
 import org.eclipse.rdf4j.query.algebra.Join;
 import org.eclipse.rdf4j.query.algebra.LeftJoin;
 import org.eclipse.rdf4j.query.algebra.MultiProjection;
@@ -40,6 +43,7 @@ import dev.basalt.optimizer.exec.CorrelatedLeftJoin;
 import dev.basalt.optimizer.exec.DistinctOp;
 import dev.basalt.optimizer.exec.FilterOp;
 import dev.basalt.optimizer.exec.HashJoin;
+import dev.basalt.optimizer.exec.IntersectOp;
 import dev.basalt.optimizer.exec.Operator;
 import dev.basalt.optimizer.exec.PathOp;
 import dev.basalt.optimizer.exec.PatternScan;
@@ -170,7 +174,24 @@ public final class PlanCompiler {
         }
         Operator op = compile(e);
         long keep = slice != null && slice.hasLimit() ? slice.getLimit() + (slice.hasOffset() ? slice.getOffset() : 0) : -1;
-        if (order != null && !(orderOverDistinct && distinct != null)) {
+        boolean distinctFirst = distinct instanceof Distinct && order != null && !orderOverDistinct && keep >= 0
+                && projection != null && sortsOnProjection(order, projection);
+        if (distinctFirst) {
+            // SELECT DISTINCT ... ORDER BY ... LIMIT with every sort key a projected variable: equal
+            // projected rows sort together, so dropping duplicates first lets the sort keep only the
+            // top LIMIT + OFFSET rows instead of sorting everything
+            List<Integer> projected = new ArrayList<>();
+            for (ProjectionElem pe : projection.getProjectionElemList().getElements()) {
+                int slot = vars.find(pe.getName());
+                if (slot >= 0) {
+                    projected.add(slot);
+                }
+            }
+            double est = op.estimate();
+            op = new DistinctOp(op, projected.stream().mapToInt(Integer::intValue).toArray(), false);
+            op.setEstimate(est);
+            op = modifiers.sort(op, order, keep);
+        } else if (order != null && !(orderOverDistinct && distinct != null)) {
             op = modifiers.sort(op, order, distinct == null ? keep : -1);
         }
         List<String> names = new ArrayList<>();
@@ -195,7 +216,7 @@ public final class PlanCompiler {
             }
         }
         int[] out = slots.stream().mapToInt(Integer::intValue).toArray();
-        if (distinct != null) {
+        if (distinct != null && !distinctFirst) {
             double est = op.estimate();
             // RDF4J turns DISTINCT above ORDER BY into REDUCED and lets its sort drop duplicates
             op = new DistinctOp(op, out, distinct instanceof Reduced && order == null);
@@ -210,6 +231,22 @@ public final class PlanCompiler {
             op.setEstimate(slice.hasLimit() ? Math.min(est, slice.getLimit()) : est);
         }
         return new CompiledPlan(op, vars, names, out, projection != null || multi != null);
+    }
+
+    /** Every ORDER BY key is a variable the projection outputs under its own name. */
+    private static boolean sortsOnProjection(Order order, Projection projection) {
+        Set<String> plain = new HashSet<>();
+        for (ProjectionElem pe : projection.getProjectionElemList().getElements()) {
+            if (pe.getProjectionAlias().isEmpty() || pe.getProjectionAlias().get().equals(pe.getName())) {
+                plain.add(pe.getName());
+            }
+        }
+        for (OrderElem oe : order.getElements()) {
+            if (!(oe.getExpr() instanceof Var v) || v.hasValue() || !plain.contains(v.getName())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     Operator compile(TupleExpr e) throws Unsupported {
@@ -322,6 +359,9 @@ public final class PlanCompiler {
         List<Atom> atoms = new ArrayList<>();
         List<PendingFilter> filters = new ArrayList<>();
         flatten(e, atoms, filters);
+        if (preBound.isEmpty()) {
+            mergeIntersection(atoms);
+        }
         List<Atom> order = order(atoms, preBound, filters);
 
         Operator cur = null;
@@ -489,6 +529,79 @@ public final class PlanCompiler {
     }
 
     static final double CHECK_DISCOUNT = 0.5;
+
+    /**
+     * Replaces the patterns that share one variable and are otherwise constant (in S, P, O; any
+     * graph), e.g. a type and two features of {@code ?product}, by one {@link IntersectOp}, if the
+     * source can read each of them ordered by the variable and the intersection is where the
+     * group would start anyway: no other operand is expected to yield fewer rows than the
+     * smallest of them. The group's other patterns then probe per intersected value.
+     */
+    private void mergeIntersection(List<Atom> atoms) {
+        Map<Long, List<Atom>> candidates = new LinkedHashMap<>();
+        for (Atom a : atoms) {
+            int position = intersectable(a);
+            if (position >= 0) {
+                candidates.computeIfAbsent(a.scan.slots()[position] * 4L + position, k -> new ArrayList<>()).add(a);
+            }
+        }
+        for (List<Atom> group : candidates.values()) {
+            if (group.size() < 2) {
+                continue;
+            }
+            double smallest = Double.MAX_VALUE;
+            for (Atom a : group) {
+                smallest = Math.min(smallest, estimator.estimate(a.scan, Set.of()));
+            }
+            boolean leads = true;
+            for (Atom a : atoms) {
+                if (!group.contains(a)) {
+                    double c = a.scan != null ? estimator.estimate(a.scan, Set.of()) : a.op.estimate();
+                    leads &= c >= smallest;
+                }
+            }
+            if (!leads) {
+                continue;
+            }
+            int position = intersectable(group.get(0));
+            int slot = group.get(0).scan.slots()[position];
+            long[][] patterns = new long[group.size()][];
+            StringBuilder label = new StringBuilder();
+            for (int i = 0; i < group.size(); i++) {
+                patterns[i] = group.get(i).scan.constants();
+                label.append(i == 0 ? "[" : ", ").append(group.get(i).scan.label());
+            }
+            IntersectOp op = new IntersectOp(patterns, position, slot, label.append(']').toString());
+            op.setEstimate(smallest * Math.pow(CHECK_DISCOUNT, group.size() - 1));
+            atoms.removeAll(group);
+            atoms.add(0, new Atom(null, op, Set.of(slot), Set.of(slot)));
+            return;
+        }
+    }
+
+    /** The position of a pattern's only variable if it may join an {@link IntersectOp}, else -1. */
+    private int intersectable(Atom a) {
+        if (a.scan == null || a.scan.contexts() != null || a.scan.namedGraphsOnly() || a.scan.matchesNothing()) {
+            return -1;
+        }
+        int[] slots = a.scan.slots();
+        long[] constants = a.scan.constants();
+        if (slots[3] >= 0 || constants[3] != TermIds.NULL) {
+            return -1;
+        }
+        int position = -1;
+        for (int i = 0; i < 3; i++) {
+            if (slots[i] >= 0 && constants[i] == TermIds.NULL) {
+                if (position >= 0) {
+                    return -1;
+                }
+                position = i;
+            } else if (constants[i] == TermIds.NULL) {
+                return -1;
+            }
+        }
+        return position >= 0 && source.canOrder(constants, position) ? position : -1;
+    }
 
     private static double discount(Atom a, Set<Integer> bound, List<PendingFilter> filters) {
         double d = bound.containsAll(a.mentioned) ? CHECK_DISCOUNT : 1;
