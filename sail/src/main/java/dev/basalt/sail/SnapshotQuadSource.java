@@ -96,6 +96,9 @@ final class SnapshotQuadSource implements QuadSource {
         };
     }
 
+    /** Entries a merge join's seek steps over before it repositions the cursor instead. */
+    private static final int STEP_AHEAD = 8;
+
     @Override
     public boolean canOrder(long[] pattern, int position) {
         for (StatementSet set : sets) {
@@ -126,12 +129,29 @@ final class SnapshotQuadSource implements QuadSource {
 
             @Override
             public boolean seek(long min, long[] quad) {
-                done = false;
+                if (last < 0 || done) {
+                    done = false;
+                    for (int s = 0; s < n; s++) {
+                        reposition(s, min);
+                    }
+                    return emit(quad);
+                }
                 for (int s = 0; s < n; s++) {
-                    cursors[s] = view.quads(sets.get(s)).seek(cursors[s], constants, position, min);
-                    advance(s);
+                    // a target a few entries ahead is reached by stepping; farther, by a (finger) seek
+                    int steps = 0;
+                    while (live[s] && Long.compareUnsigned(heads[s][position], min) < 0 && steps++ < STEP_AHEAD) {
+                        advance(s);
+                    }
+                    if (live[s] && Long.compareUnsigned(heads[s][position], min) < 0) {
+                        reposition(s, min);
+                    }
                 }
                 return emit(quad);
+            }
+
+            private void reposition(int s, long min) {
+                cursors[s] = view.quads(sets.get(s)).seek(cursors[s], constants, position, min);
+                advance(s);
             }
 
             @Override

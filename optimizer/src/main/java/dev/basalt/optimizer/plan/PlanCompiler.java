@@ -174,7 +174,8 @@ public final class PlanCompiler {
         }
         Operator op = compile(e);
         long keep = slice != null && slice.hasLimit() ? slice.getLimit() + (slice.hasOffset() ? slice.getOffset() : 0) : -1;
-        boolean distinctFirst = distinct instanceof Distinct && order != null && !orderOverDistinct && keep >= 0
+        // (RDF4J turns DISTINCT over ORDER BY into REDUCED; under a sort Basalt drops duplicates either way)
+        boolean distinctFirst = distinct != null && order != null && !orderOverDistinct && keep >= 0
                 && projection != null && sortsOnProjection(order, projection);
         if (distinctFirst) {
             // SELECT DISTINCT ... ORDER BY ... LIMIT with every sort key a projected variable: equal
