@@ -43,8 +43,17 @@ public final class Lexicon {
     public Lexicon(LexiconConfig config) {
         this.config = config;
         // maintenance on the calling thread, as in the page cache: no common-pool wake-up per access
-        this.values = Caffeine.newBuilder().maximumSize(config.valueCacheSize()).executor(Runnable::run).build();
-        this.ids = Caffeine.newBuilder().maximumSize(config.idCacheSize()).executor(Runnable::run).build();
+        this.values = Caffeine.newBuilder().maximumWeight(config.valueCacheSize())
+                .weigher((Long id, Value v) -> weight(v)).executor(Runnable::run).build();
+        this.ids = Caffeine.newBuilder().maximumWeight(config.idCacheSize())
+                .weigher((Value v, Long id) -> weight(v)).executor(Runnable::run).build();
+    }
+
+    /** Characters of a term that count as one cache entry (see {@link LexiconConfig}). */
+    public static final int ENTRY_CHARS = 256;
+
+    private static int weight(Value v) {
+        return 1 + v.stringValue().length() / ENTRY_CHARS;
     }
 
     public LexiconConfig config() {

@@ -2,7 +2,10 @@ package dev.basalt.store.lexicon;
 
 /**
  * Cache sizes of a {@link Lexicon}, in entries. The two shared caches hold committed mappings
- * only; the writer cache holds the terms a write transaction added until it commits.
+ * only; the writer cache holds the terms a write transaction added until it commits. In the two
+ * shared caches a term of more than {@value Lexicon#ENTRY_CHARS} characters counts as one entry per
+ * {@value Lexicon#ENTRY_CHARS} characters, so a cache of long literals (descriptions, comments)
+ * stays within about the memory of a cache of short ones.
  *
  * @param valueCacheSize     most entries of the id → value cache (0 disables it)
  * @param idCacheSize        most entries of the value → id cache (0 disables it)
