@@ -162,6 +162,17 @@ public final class BTree {
     }
 
     Node child(InternalNode parent, int index) {
+        if (parent instanceof InternalPage page) {
+            InternalNode held = page.heldChild(index);
+            if (held != null) {
+                return held;
+            }
+            Node child = io.load(page.childAddress(index), page.childChecksum(index));
+            if (child instanceof InternalPage internal) {
+                page.holdChild(index, internal);
+            }
+            return child;
+        }
         DirtyNode dirty = parent.dirtyChild(index);
         return dirty != null ? dirty.asNode() : io.load(parent.childAddress(index), parent.childChecksum(index));
     }

@@ -22,6 +22,15 @@ final class InternalPage implements InternalNode, Page {
     private final int[] checksums;
     private final long[] counts;
     private final int weight;
+    /**
+     * Decoded internal children, filled as descents pass (never leaves): a descent then needs no
+     * page-cache lookup above the leaf level. Internal pages are about 1 % of a tree's pages, so
+     * children held here beyond the cache's own eviction stay a small, bounded share; a child
+     * is immutable and always the record this page points to (copy-on-write never changes a
+     * page's children, and a freed child's parent is itself obsolete). Racy but safe: pages have
+     * final fields only.
+     */
+    private InternalNode[] internalChildren;
 
     InternalPage(long address, int checksum, byte[][] separators, long[] addresses, int[] checksums, long[] counts) {
         this.address = address;
@@ -35,6 +44,21 @@ final class InternalPage implements InternalNode, Page {
             w += 16 + s.length;
         }
         this.weight = w;
+    }
+
+    /** The decoded internal child at {@code index} if a descent kept it, else null. */
+    InternalNode heldChild(int index) {
+        InternalNode[] held = internalChildren;
+        return held == null ? null : held[index];
+    }
+
+    void holdChild(int index, InternalNode child) {
+        InternalNode[] held = internalChildren;
+        if (held == null) {
+            held = new InternalNode[addresses.length];
+            internalChildren = held;
+        }
+        held[index] = child;
     }
 
     /** Decodes an internal page; {@code IllegalStateException} if malformed. */
