@@ -37,6 +37,8 @@ public class BasaltStoreConnection extends SailSourceConnection {
     private final BasaltStore basalt;
     private final BasaltSailStore backing;
     private final PastSailStore past;
+    /** This connection's view of the store, the owner of its commit groups. */
+    private final SailStore store;
     private volatile DefaultSailChangedEvent changes;
     /** Spill stores of the open transaction's private change sets, deleted at once on rollback. */
     private volatile SpillOwner spills = new SpillOwner();
@@ -48,6 +50,7 @@ public class BasaltStoreConnection extends SailSourceConnection {
         this.basalt = sail;
         this.backing = backing;
         this.past = past;
+        this.store = store;
         this.changes = new DefaultSailChangedEvent(sail);
     }
 
@@ -106,13 +109,13 @@ public class BasaltStoreConnection extends SailSourceConnection {
         spills.handOver();
         spills = new SpillOwner();
         StoreWriter writer = backing.writer();
-        writer.beginGroup();
+        writer.beginGroup(store);
         boolean flushed = false;
         try {
             super.commitInternal();
             flushed = true;
         } finally {
-            writer.endGroup(flushed);
+            writer.endGroup(store, flushed);
         }
         basalt.notifySailChanged(changes);
         changes = new DefaultSailChangedEvent(basalt);
