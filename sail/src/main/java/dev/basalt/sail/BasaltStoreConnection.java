@@ -23,7 +23,9 @@ import dev.basalt.sail.spill.SpillOwner;
 /**
  * A connection to a {@link BasaltStore}, built on RDF4J's {@link SailSourceConnection}: changes
  * stay private to the connection (in RDF4J's change sets) until commit, so any number of
- * connections, also in one thread, can interleave writes without waiting for each other.
+ * connections, also in one thread, can interleave writes without waiting for each other. At
+ * isolation NONE there is no change set: an update operation writes through to the store and,
+ * once it exceeds one batch, holds the store's writer until it ends (see {@link UnisolatedSink}).
  *
  * <p>Commit runs RDF4J's flush of the connection's inferred and explicit changes inside one
  * commit group of the store writer, so both become one atomic commit point of the journal (see
