@@ -1,6 +1,9 @@
 package dev.basalt.sail;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 
 import org.eclipse.rdf4j.sail.SailException;
@@ -46,6 +49,8 @@ final class StoreWriter {
     private int groupDepth;
     private boolean groupFailed;
     private boolean closed;
+    /** One daemon thread for {@link #writeInBackground}, started on first use. */
+    private ExecutorService background;
 
     StoreWriter(Store store, Lexicon lexicon, List<QuadOrder> orders, Runnable afterCommit) {
         this.store = store;
@@ -69,6 +74,24 @@ final class StoreWriter {
             rollback();
             throw e;
         }
+    }
+
+    /**
+     * Runs {@link #write} on the writer's background thread, for a NONE update that fills its next
+     * batch meanwhile; the caller holds a group and waits for the result before its next write.
+     */
+    synchronized CompletableFuture<Void> writeInBackground(Consumer<WriteSession> change) {
+        if (closed) {
+            throw new SailException("the Basalt store is closed; the change was not applied");
+        }
+        if (background == null) {
+            background = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "basalt-writer " + store);
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        return CompletableFuture.runAsync(() -> write(change), background);
     }
 
     /** A sink's flush: commits now unless a commit group is open (then the group commits). */
@@ -168,5 +191,8 @@ final class StoreWriter {
     synchronized void close() {
         closed = true;
         rollback();
+        if (background != null) {
+            background.shutdown();
+        }
     }
 }

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 
 import org.eclipse.rdf4j.model.IRI;
@@ -44,13 +46,15 @@ final class UnisolatedSink implements SailSink {
     private final Object owner;
     private final int batch;
     /** Steps buffered before {@link #terms}' additions, in order: earlier additions, removals, clears, namespaces. */
-    private final List<Consumer<WriteSession>> steps = new ArrayList<>();
+    private List<Consumer<WriteSession>> steps = new ArrayList<>();
     private Value[] terms = new Value[64];
     private int added;
     /** Changes buffered: additions (sealed or not) and other steps. */
     private int buffered;
     private boolean writing;
     private boolean failed;
+    /** The full buffer being written by the store writer's background thread, or null. */
+    private CompletableFuture<Void> inFlight;
 
     UnisolatedSink(StoreWriter writer, StatementSet set, Object owner) {
         this(writer, set, owner, BATCH);
@@ -74,13 +78,18 @@ final class UnisolatedSink implements SailSink {
         if (buffered == 0 && !writing) {
             return;
         }
-        write();
+        write(false);
         writing = false;
         writer.endGroup(owner, true);
     }
 
     @Override
     public void close() throws SailException {
+        try {
+            awaitWritten();
+        } catch (RuntimeException e) {
+            // the operation is rolled back below anyway
+        }
         steps.clear();
         terms = null;
         added = 0;
@@ -140,7 +149,7 @@ final class UnisolatedSink implements SailSink {
         terms[at + 3] = ctx;
         added++;
         if (++buffered >= batch) {
-            write();
+            write(true);
         }
     }
 
@@ -174,7 +183,7 @@ final class UnisolatedSink implements SailSink {
         sealAdditions();
         steps.add(change);
         if (++buffered >= batch) {
-            write();
+            write(true);
         }
     }
 
@@ -191,31 +200,57 @@ final class UnisolatedSink implements SailSink {
 
     /**
      * Writes the buffered changes into the store's transaction, in order (the steps, then the
-     * additions since the last step), beginning this operation's group first.
+     * additions since the last step), beginning this operation's group first. A full buffer is
+     * written by the store writer's background thread while this thread fills the next one (Rio's
+     * parsing and RDF4J's statement handling overlap term resolution and index inserts); at most
+     * one buffer is in flight, so order is kept and heap stays bounded by two buffers.
      */
-    private void write() {
+    private void write(boolean inBackground) {
+        awaitWritten();
         List<Consumer<WriteSession>> before = steps;
         Value[] batchTerms = terms;
         int count = added;
+        steps = new ArrayList<>();
+        terms = new Value[terms.length];
+        added = 0;
+        buffered = 0;
+        Consumer<WriteSession> change = s -> {
+            before.forEach(step -> step.accept(s));
+            if (count > 0) {
+                s.addAll(set, batchTerms, count);
+            }
+        };
         try {
             if (!writing) {
                 writer.beginGroup(owner);
                 writing = true;
             }
-            writer.write(s -> {
-                before.forEach(step -> step.accept(s));
-                if (count > 0) {
-                    s.addAll(set, batchTerms, count);
-                }
-            });
+            if (inBackground) {
+                inFlight = writer.writeInBackground(change);
+            } else {
+                writer.write(change);
+            }
         } catch (RuntimeException e) {
             failed = true;
             throw e;
-        } finally {
-            steps.clear();
-            Arrays.fill(batchTerms, 0, count * 4, null);
-            added = 0;
-            buffered = 0;
+        }
+    }
+
+    /** Waits (uninterruptibly) until the buffer in flight is written; rethrows its failure. */
+    private void awaitWritten() {
+        CompletableFuture<Void> f = inFlight;
+        if (f == null) {
+            return;
+        }
+        inFlight = null;
+        try {
+            f.join();
+        } catch (CompletionException e) {
+            failed = true;
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new SailException("writing a batch of an update operation failed: " + e.getCause(), e.getCause());
         }
     }
 
