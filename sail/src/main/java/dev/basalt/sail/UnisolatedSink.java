@@ -250,6 +250,9 @@ final class UnisolatedSink implements SailSink {
             if (e.getCause() instanceof RuntimeException r) {
                 throw r;
             }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
             throw new SailException("writing a batch of an update operation failed: " + e.getCause(), e.getCause());
         }
     }
