@@ -44,7 +44,6 @@ final class UnisolatedSink implements SailSink {
     private final StoreWriter writer;
     private final StatementSet set;
     private final Object owner;
-    private final int batch;
     /** Steps buffered before {@link #terms}' additions, in order: earlier additions, removals, clears, namespaces. */
     private List<Consumer<WriteSession>> steps = new ArrayList<>();
     private Value[] terms = new Value[64];
@@ -57,14 +56,9 @@ final class UnisolatedSink implements SailSink {
     private CompletableFuture<Void> inFlight;
 
     UnisolatedSink(StoreWriter writer, StatementSet set, Object owner) {
-        this(writer, set, owner, BATCH);
-    }
-
-    UnisolatedSink(StoreWriter writer, StatementSet set, Object owner, int batch) {
         this.writer = writer;
         this.set = set;
         this.owner = owner;
-        this.batch = batch;
     }
 
     @Override
@@ -89,14 +83,15 @@ final class UnisolatedSink implements SailSink {
             awaitWritten();
         } catch (RuntimeException e) {
             // the operation is rolled back below anyway
-        }
-        steps.clear();
-        terms = null;
-        added = 0;
-        buffered = 0;
-        if (writing) {
-            writing = false;
-            writer.endGroup(owner, false);
+        } finally {
+            steps.clear();
+            terms = null;
+            added = 0;
+            buffered = 0;
+            if (writing) {
+                writing = false;
+                writer.endGroup(owner, false);
+            }
         }
     }
 
@@ -141,14 +136,14 @@ final class UnisolatedSink implements SailSink {
         ensureUsable();
         int at = added * 4;
         if (at == terms.length) {
-            terms = Arrays.copyOf(terms, Math.min(terms.length * 2, batch * 4));
+            terms = Arrays.copyOf(terms, Math.min(terms.length * 2, BATCH * 4));
         }
         terms[at] = subj;
         terms[at + 1] = pred;
         terms[at + 2] = obj;
         terms[at + 3] = ctx;
         added++;
-        if (++buffered >= batch) {
+        if (++buffered >= BATCH) {
             write(true);
         }
     }
@@ -182,7 +177,7 @@ final class UnisolatedSink implements SailSink {
         ensureUsable();
         sealAdditions();
         steps.add(change);
-        if (++buffered >= batch) {
+        if (++buffered >= BATCH) {
             write(true);
         }
     }
@@ -193,7 +188,7 @@ final class UnisolatedSink implements SailSink {
             Value[] batchTerms = terms;
             int count = added;
             steps.add(s -> s.addAll(set, batchTerms, count));
-            terms = new Value[Math.min(64, batch * 4)];
+            terms = new Value[64];
             added = 0;
         }
     }
