@@ -18,7 +18,6 @@ import org.eclipse.rdf4j.query.algebra.evaluation.impl.DefaultEvaluationStrategy
 import org.eclipse.rdf4j.repository.sparql.federation.SPARQLServiceResolver;
 import org.eclipse.rdf4j.sail.NotifyingSailConnection;
 import org.eclipse.rdf4j.sail.SailException;
-import org.eclipse.rdf4j.sail.base.SailStore;
 import org.eclipse.rdf4j.sail.helpers.AbstractNotifyingSail;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,7 +59,7 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
     private final BasaltStoreConfig config;
     private final ThreadLocal<PastSailStore> opening = new ThreadLocal<>();
     private volatile BasaltSailStore backing;
-    private volatile SailStore store;
+    private volatile IsolatingSailStore store;
     private volatile OverflowModelFactory changeSets;
     private boolean temporaryDir;
     private EvaluationStrategyFactory evaluationStrategyFactory;
@@ -206,7 +205,7 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
     protected NotifyingSailConnection getConnectionInternal() throws SailException {
         PastSailStore past = opening.get();
         return past != null ? new BasaltStoreConnection(this, past, backing, past)
-                : new BasaltStoreConnection(this, store, backing, null);
+                : new BasaltStoreConnection(this, store.forConnection(), backing, null);
     }
 
     /** A read-only connection on the retained commit point with this counter. */

@@ -23,7 +23,9 @@ import dev.basalt.sail.spill.SpillOwner;
 /**
  * A connection to a {@link BasaltStore}, built on RDF4J's {@link SailSourceConnection}: changes
  * stay private to the connection (in RDF4J's change sets) until commit, so any number of
- * connections, also in one thread, can interleave writes without waiting for each other.
+ * connections, also in one thread, can interleave writes without waiting for each other. At
+ * isolation NONE there is no change set: an update operation writes through to the store and,
+ * once it exceeds one batch, holds the store's writer until it ends (see {@link UnisolatedSink}).
  *
  * <p>Commit runs RDF4J's flush of the connection's inferred and explicit changes inside one
  * commit group of the store writer, so both become one atomic commit point of the journal (see
@@ -37,6 +39,8 @@ public class BasaltStoreConnection extends SailSourceConnection {
     private final BasaltStore basalt;
     private final BasaltSailStore backing;
     private final PastSailStore past;
+    /** This connection's view of the store, the owner of its commit groups. */
+    private final SailStore store;
     private volatile DefaultSailChangedEvent changes;
     /** Spill stores of the open transaction's private change sets, deleted at once on rollback. */
     private volatile SpillOwner spills = new SpillOwner();
@@ -48,6 +52,7 @@ public class BasaltStoreConnection extends SailSourceConnection {
         this.basalt = sail;
         this.backing = backing;
         this.past = past;
+        this.store = store;
         this.changes = new DefaultSailChangedEvent(sail);
     }
 
@@ -106,13 +111,13 @@ public class BasaltStoreConnection extends SailSourceConnection {
         spills.handOver();
         spills = new SpillOwner();
         StoreWriter writer = backing.writer();
-        writer.beginGroup();
+        writer.beginGroup(store);
         boolean flushed = false;
         try {
             super.commitInternal();
             flushed = true;
         } finally {
-            writer.endGroup(flushed);
+            writer.endGroup(store, flushed);
         }
         basalt.notifySailChanged(changes);
         changes = new DefaultSailChangedEvent(basalt);

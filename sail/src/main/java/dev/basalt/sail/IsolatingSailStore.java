@@ -21,27 +21,37 @@ import org.eclipse.rdf4j.sail.base.SailStore;
  * connection. The branch flushes into the backing store's sink when the connection commits,
  * inside the connection's commit group (see {@link StoreWriter}).</li>
  * <li>{@code dataset(level)} pins the newest commit point until the dataset is closed.</li>
- * <li>{@code sink(level)} is only asked for by connections at isolation NONE: it collects the
- * operation's changes in a one-off branch and writes and commits them when the operation's sink is
- * flushed, in a commit group of its own, so a half-done operation never reaches the store's
- * shared write transaction.</li>
+ * <li>{@code sink(level)} is only asked for by connections at isolation NONE: an
+ * {@link UnisolatedSink} that writes the operation's changes straight into the store's write
+ * transaction, in batches, inside a commit group of the connection that lasts until the sink is
+ * flushed (commit) or closed (rollback), so a half-done operation is never committed.</li>
  * <li>{@code prepare()}, {@code flush()} and {@code close()} of a source do nothing: nothing is
  * ever pending here.</li>
  * </ul>
  *
- * RDF4J's {@code SnapshotSailStore} is deliberately not used: its shared branch defers writing
+ * Each connection has its own instance ({@link #forConnection()}); it names the connection as
+ * the owner of its commit groups (see {@link StoreWriter}).
+ *
+ * <p>RDF4J's {@code SnapshotSailStore} is deliberately not used: its shared branch defers writing
  * committed changes to the store until no dataset is open, which under a steady read load means
  * never.
  */
 final class IsolatingSailStore implements SailStore {
     private final BasaltSailStore backing;
+    private final ModelFactory changeSets;
     private final SailSource explicit;
     private final SailSource inferred;
 
     IsolatingSailStore(BasaltSailStore backing, ModelFactory changeSets) {
         this.backing = backing;
-        this.explicit = new Source(backing.getExplicitSailSource(), changeSets, backing.writer());
-        this.inferred = new Source(backing.getInferredSailSource(), changeSets, backing.writer());
+        this.changeSets = changeSets;
+        this.explicit = new Source(backing.getExplicitSailSource(), StatementSet.EXPLICIT);
+        this.inferred = new Source(backing.getInferredSailSource(), StatementSet.INFERRED);
+    }
+
+    /** A view of the same store for one connection, the owner of that connection's commit groups. */
+    IsolatingSailStore forConnection() {
+        return new IsolatingSailStore(backing, changeSets);
     }
 
     @Override
@@ -69,15 +79,13 @@ final class IsolatingSailStore implements SailStore {
         backing.close();
     }
 
-    private static final class Source implements SailSource {
+    private final class Source implements SailSource {
         private final SailSource committed;
-        private final ModelFactory changeSets;
-        private final StoreWriter writer;
+        private final StatementSet set;
 
-        Source(SailSource committed, ModelFactory changeSets, StoreWriter writer) {
+        Source(SailSource committed, StatementSet set) {
             this.committed = committed;
-            this.changeSets = changeSets;
-            this.writer = writer;
+            this.set = set;
         }
 
         @Override
@@ -87,7 +95,7 @@ final class IsolatingSailStore implements SailStore {
 
         @Override
         public SailSink sink(IsolationLevel level) throws SailException {
-            return new UnisolatedSink(Branches.fork(committed, changeSets), level, writer);
+            return new UnisolatedSink(backing.writer(), set, IsolatingSailStore.this);
         }
 
         @Override

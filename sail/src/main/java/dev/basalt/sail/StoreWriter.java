@@ -1,7 +1,9 @@
 package dev.basalt.sail;
 
 import java.util.List;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 
 import org.eclipse.rdf4j.sail.SailException;
@@ -20,11 +22,19 @@ import dev.basalt.store.quads.QuadOrder;
  * inferred and explicit branches; inside the group flushes do not commit, and the group's end
  * commits the session once, durably, before the connection's {@code commit()} returns. So a
  * transaction's explicit and inferred changes (and its new terms and namespaces) become one commit
- * point, atomically, with one fsync. Groups are serialized by a lock taken before any RDF4J branch
- * lock, and every writer of the session holds it: RDF4J branches write only while their
- * connection commits, and an update at isolation NONE takes a group of its own (see
- * {@link UnisolatedSink}). So no thread waits for the store's writer while holding a branch lock,
- * and no deadlock is possible. If a group fails, everything written in it is rolled back.
+ * point, atomically, with one fsync. If any part of a group fails, everything written in it is
+ * rolled back at its end.
+ *
+ * <p>A group belongs to an <em>owner</em>, the connection's {@link IsolatingSailStore}: groups of
+ * one owner nest (the outermost end commits), and every other owner waits until the group ends.
+ * Every writer of the session holds a group: RDF4J branches write only while their connection
+ * commits, and an update at isolation NONE holds a group of its connection from its first batch
+ * written until its sink is flushed or closed (see {@link UnisolatedSink}), possibly across many
+ * calls and threads, which is why ownership is not tied to a thread. Groups are taken before any
+ * RDF4J branch lock, so no thread waits for the writer while holding a branch lock. A thread that
+ * would wait for a group it holds itself for another owner (two connections written alternately
+ * in one thread while one has a NONE update writing through) gets a {@link SailException} instead
+ * of a deadlock.
  *
  * <p>The session is only touched under this object's monitor, by one thread at a time.
  */
@@ -33,10 +43,14 @@ final class StoreWriter {
     private final Lexicon lexicon;
     private final List<QuadOrder> orders;
     private final Runnable afterCommit;
-    private final ReentrantLock groups = new ReentrantLock(true);
     private WriteSession session;
+    private Object owner;
+    private Thread ownerThread;
     private int groupDepth;
+    private boolean groupFailed;
     private boolean closed;
+    /** One daemon thread for {@link #writeInBackground}, started on first use. */
+    private ExecutorService background;
 
     StoreWriter(Store store, Lexicon lexicon, List<QuadOrder> orders, Runnable afterCommit) {
         this.store = store;
@@ -56,9 +70,28 @@ final class StoreWriter {
         try {
             change.accept(session);
         } catch (RuntimeException e) {
+            groupFailed |= groupDepth > 0;
             rollback();
             throw e;
         }
+    }
+
+    /**
+     * Runs {@link #write} on the writer's background thread, for a NONE update that fills its next
+     * batch meanwhile; the caller holds a group and waits for the result before its next write.
+     */
+    synchronized CompletableFuture<Void> writeInBackground(Consumer<WriteSession> change) {
+        if (closed) {
+            throw new SailException("the Basalt store is closed; the change was not applied");
+        }
+        if (background == null) {
+            background = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "basalt-writer " + store);
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        return CompletableFuture.runAsync(() -> write(change), background);
     }
 
     /** A sink's flush: commits now unless a commit group is open (then the group commits). */
@@ -75,28 +108,56 @@ final class StoreWriter {
         }
     }
 
-    void beginGroup() {
-        groups.lock();
-        synchronized (this) {
-            groupDepth++;
-        }
-    }
-
-    /** Ends a group: commits what it wrote if {@code success}, else rolls it back. */
-    void endGroup(boolean success) {
+    /**
+     * Begins a group of {@code groupOwner}, waiting (uninterruptibly) while another owner's group
+     * is open.
+     *
+     * @throws SailException if the other owner's group was begun in this very thread, which
+     *                       would never end while this thread waits
+     */
+    synchronized void beginGroup(Object groupOwner) {
+        boolean interrupted = false;
         try {
-            synchronized (this) {
-                groupDepth--;
-                if (groupDepth == 0) {
-                    if (success) {
-                        commit();
-                    } else if (session != null) {
-                        rollback();
-                    }
+            while (owner != null && owner != groupOwner) {
+                if (ownerThread == Thread.currentThread()) {
+                    throw new SailException("another connection of this thread has an update at isolation NONE "
+                            + "writing into the Basalt store; end that update (flush, commit or roll back that "
+                            + "connection) before committing this one, or use the connections in separate threads");
+                }
+                try {
+                    wait();
+                } catch (InterruptedException e) {
+                    interrupted = true;
                 }
             }
         } finally {
-            groups.unlock();
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        owner = groupOwner;
+        ownerThread = Thread.currentThread();
+        groupDepth++;
+    }
+
+    /** Ends a group: the outermost end commits what the group wrote if no part of it failed, else rolls it back. */
+    synchronized void endGroup(Object groupOwner, boolean success) {
+        if (owner != groupOwner || groupDepth == 0) {
+            throw new IllegalStateException("ending a commit group that " + groupOwner + " does not hold");
+        }
+        groupFailed |= !success;
+        if (--groupDepth > 0) {
+            return;
+        }
+        boolean failed = groupFailed;
+        groupFailed = false;
+        owner = null;
+        ownerThread = null;
+        notifyAll();
+        if (failed) {
+            rollback();
+        } else {
+            commit();
         }
     }
 
@@ -130,5 +191,8 @@ final class StoreWriter {
     synchronized void close() {
         closed = true;
         rollback();
+        if (background != null) {
+            background.shutdown();
+        }
     }
 }

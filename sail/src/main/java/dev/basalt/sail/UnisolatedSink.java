@@ -1,8 +1,13 @@
 package dev.basalt.sail;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Consumer;
 
-import org.eclipse.rdf4j.common.transaction.IsolationLevel;
 import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.Resource;
 import org.eclipse.rdf4j.model.Statement;
@@ -10,119 +15,250 @@ import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.sail.SailException;
 import org.eclipse.rdf4j.sail.base.Changeset;
 import org.eclipse.rdf4j.sail.base.SailSink;
-import org.eclipse.rdf4j.sail.base.SailSource;
 
 /**
  * The sink of one update operation of a connection at isolation NONE (see
- * {@link IsolatingSailStore}): changes collect in a one-off RDF4J branch and {@link #flush()}
- * writes them to the store and commits them, in a commit group, before it returns. Closing without
- * a flush drops them. Within a connection's own commit group the commit waits for the group's end.
+ * {@link IsolatingSailStore}): the operation's changes are written straight into the store's write
+ * transaction in batches and committed, durably, when the sink is flushed. Closing the sink
+ * without a flush (a failed or rolled-back operation) rolls the whole operation back.
+ *
+ * <p>Changes are kept in order in a bounded buffer: additions as their terms (four per statement,
+ * so that a full buffer is one {@link WriteSession#addAll(StatementSet, Value[], int)}, terms
+ * resolved in one sorted pass and each statement index written in key order), removals, clears and
+ * namespace changes as single steps between them. A small operation is written and committed at
+ * {@link #flush()} in one commit group of its connection, as before. The first time the buffer
+ * holds {@link #BATCH} changes the sink begins that group and keeps it until it is flushed or
+ * closed: from then on every full buffer is written into the open transaction at once, so a large
+ * load costs one pass through the store and bounded heap, and no other connection can commit
+ * meanwhile (it waits, as for any commit group). Readers keep reading their pinned commit points
+ * and never see part of the operation.
+ *
+ * <p>Inside a group of its own connection (the connection's explicit and inferred sinks, or a
+ * namespace change made while its update is writing through) the commit waits for the outermost
+ * group's end, so such changes commit together with the update.
  */
 final class UnisolatedSink implements SailSink {
-    private final SailSource branch;
-    private final SailSink changes;
-    private final StoreWriter writer;
+    /** Changes buffered before they are written; a full buffer of additions is one batch insert. */
+    static final int BATCH = 100_000;
 
-    UnisolatedSink(SailSource branch, IsolationLevel level, StoreWriter writer) {
-        this.branch = branch;
-        this.changes = branch.sink(level);
+    private final StoreWriter writer;
+    private final StatementSet set;
+    private final Object owner;
+    /** Steps buffered before {@link #terms}' additions, in order: earlier additions, removals, clears, namespaces. */
+    private List<Consumer<WriteSession>> steps = new ArrayList<>();
+    private Value[] terms = new Value[64];
+    private int added;
+    /** Changes buffered: additions (sealed or not) and other steps. */
+    private int buffered;
+    private boolean writing;
+    private boolean failed;
+    /** The full buffer being written by the store writer's background thread, or null. */
+    private CompletableFuture<Void> inFlight;
+
+    UnisolatedSink(StoreWriter writer, StatementSet set, Object owner) {
         this.writer = writer;
+        this.set = set;
+        this.owner = owner;
     }
 
     @Override
-    public void prepare() throws SailException {
-        changes.prepare();
+    public void prepare() {
+        // nothing to check: NONE records no reads
     }
 
     @Override
     public void flush() throws SailException {
-        changes.flush();
-        writer.beginGroup();
-        boolean written = false;
-        try {
-            branch.flush();
-            written = true;
-        } finally {
-            writer.endGroup(written);
+        ensureUsable();
+        if (buffered == 0 && !writing) {
+            return;
         }
+        write(false);
+        writing = false;
+        writer.endGroup(owner, true);
     }
 
     @Override
     public void close() throws SailException {
         try {
-            changes.close();
+            awaitWritten();
+        } catch (RuntimeException e) {
+            // the operation is rolled back below anyway
         } finally {
-            branch.close();
+            steps.clear();
+            terms = null;
+            added = 0;
+            buffered = 0;
+            if (writing) {
+                writing = false;
+                writer.endGroup(owner, false);
+            }
         }
     }
 
     @Override
     public void setNamespace(String prefix, String name) throws SailException {
-        changes.setNamespace(prefix, name);
+        step(s -> s.setNamespace(prefix, name));
     }
 
     @Override
     public void removeNamespace(String prefix) throws SailException {
-        changes.removeNamespace(prefix);
+        step(s -> s.removeNamespace(prefix));
     }
 
     @Override
     public void clearNamespaces() throws SailException {
-        changes.clearNamespaces();
+        step(WriteSession::clearNamespaces);
     }
 
     @Override
     public void clear(Resource... contexts) throws SailException {
-        changes.clear(contexts);
+        Resource[] copy = contexts.clone();
+        step(s -> s.clear(set, copy));
     }
 
     @Override
-    public void observe(Resource subj, IRI pred, Value obj, Resource... contexts) throws SailException {
-        changes.observe(subj, pred, obj, contexts);
+    public void observe(Resource subj, IRI pred, Value obj, Resource... contexts) {
+        // reads are not observed below SERIALIZABLE
     }
 
     @Override
-    public void observe(Resource subj, IRI pred, Value obj, Resource context) throws SailException {
-        changes.observe(subj, pred, obj, context);
+    public void observe(Resource subj, IRI pred, Value obj, Resource context) {
+        // reads are not observed below SERIALIZABLE
     }
 
     @Override
     public void observeAll(Set<Changeset.SimpleStatementPattern> observed) {
-        changes.observeAll(observed);
+        // reads are not observed below SERIALIZABLE
     }
 
     @Override
     public void approve(Resource subj, IRI pred, Value obj, Resource ctx) throws SailException {
-        changes.approve(subj, pred, obj, ctx);
+        ensureUsable();
+        int at = added * 4;
+        if (at == terms.length) {
+            terms = Arrays.copyOf(terms, Math.min(terms.length * 2, BATCH * 4));
+        }
+        terms[at] = subj;
+        terms[at + 1] = pred;
+        terms[at + 2] = obj;
+        terms[at + 3] = ctx;
+        added++;
+        if (++buffered >= BATCH) {
+            write(true);
+        }
     }
 
     @Override
     public void approve(Statement statement) throws SailException {
-        changes.approve(statement);
+        approve(statement.getSubject(), statement.getPredicate(), statement.getObject(), statement.getContext());
     }
 
     @Override
     public void approveAll(Set<Statement> approved, Set<Resource> approvedContexts) {
-        changes.approveAll(approved, approvedContexts);
+        for (Statement st : approved) {
+            approve(st);
+        }
     }
 
     @Override
     public void deprecate(Statement statement) throws SailException {
-        changes.deprecate(statement);
+        step(s -> s.remove(set, statement));
     }
 
     @Override
     public void deprecateAll(Set<Statement> deprecated) {
-        changes.deprecateAll(deprecated);
+        for (Statement st : deprecated) {
+            deprecate(st);
+        }
     }
 
-    @Override
-    public boolean deprecateByQuery(Resource subj, IRI pred, Value obj, Resource[] contexts) {
-        return changes.deprecateByQuery(subj, pred, obj, contexts);
+    /** Appends a step after the additions buffered so far. */
+    private void step(Consumer<WriteSession> change) {
+        ensureUsable();
+        sealAdditions();
+        steps.add(change);
+        if (++buffered >= BATCH) {
+            write(true);
+        }
     }
 
-    @Override
-    public boolean supportsDeprecateByQuery() {
-        return changes.supportsDeprecateByQuery();
+    /** Turns the buffered additions into one step, so later steps apply after them. */
+    private void sealAdditions() {
+        if (added > 0) {
+            Value[] batchTerms = terms;
+            int count = added;
+            steps.add(s -> s.addAll(set, batchTerms, count));
+            terms = new Value[64];
+            added = 0;
+        }
+    }
+
+    /**
+     * Writes the buffered changes into the store's transaction, in order (the steps, then the
+     * additions since the last step), beginning this operation's group first. A full buffer is
+     * written by the store writer's background thread while this thread fills the next one (Rio's
+     * parsing and RDF4J's statement handling overlap term resolution and index inserts); at most
+     * one buffer is in flight, so order is kept and heap stays bounded by two buffers.
+     */
+    private void write(boolean inBackground) {
+        awaitWritten();
+        List<Consumer<WriteSession>> before = steps;
+        Value[] batchTerms = terms;
+        int count = added;
+        steps = new ArrayList<>();
+        terms = new Value[terms.length];
+        added = 0;
+        buffered = 0;
+        Consumer<WriteSession> change = s -> {
+            before.forEach(step -> step.accept(s));
+            if (count > 0) {
+                s.addAll(set, batchTerms, count);
+            }
+        };
+        try {
+            if (!writing) {
+                writer.beginGroup(owner);
+                writing = true;
+            }
+            if (inBackground) {
+                inFlight = writer.writeInBackground(change);
+            } else {
+                writer.write(change);
+            }
+        } catch (RuntimeException e) {
+            failed = true;
+            throw e;
+        }
+    }
+
+    /** Waits (uninterruptibly) until the buffer in flight is written; rethrows its failure. */
+    private void awaitWritten() {
+        CompletableFuture<Void> f = inFlight;
+        if (f == null) {
+            return;
+        }
+        inFlight = null;
+        try {
+            f.join();
+        } catch (CompletionException e) {
+            failed = true;
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw new SailException("writing a batch of an update operation failed: " + e.getCause(), e.getCause());
+        }
+    }
+
+    private void ensureUsable() {
+        if (failed) {
+            throw new SailException("an earlier write of this update operation failed and the operation was rolled "
+                    + "back; roll back the transaction");
+        }
+        if (terms == null) {
+            throw new SailException("this update operation's sink is closed");
+        }
     }
 }

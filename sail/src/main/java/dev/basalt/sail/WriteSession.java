@@ -51,24 +51,34 @@ final class WriteSession {
 
     /** Adds many statements: terms resolved in one batch, each index written in its own key order. */
     void addAll(StatementSet set, Collection<? extends Statement> statements) {
-        List<Value> terms = new ArrayList<>(statements.size() * 4);
+        Value[] terms = new Value[statements.size() * 4];
+        int i = 0;
         for (Statement st : statements) {
-            terms.add(st.getSubject());
-            terms.add(st.getPredicate());
-            terms.add(st.getObject());
-            terms.add(st.getContext());
+            terms[i++] = st.getSubject();
+            terms[i++] = st.getPredicate();
+            terms[i++] = st.getObject();
+            terms[i++] = st.getContext();
         }
-        List<Value> nonNull = new ArrayList<>(terms.size());
-        for (Value v : terms) {
-            if (v != null) {
-                nonNull.add(v);
+        addAll(set, terms, statements.size());
+    }
+
+    /**
+     * Adds the first {@code count} statements of {@code terms}, four entries each (subject,
+     * predicate, object, context; a null context is the default graph): terms resolved in one
+     * batch, each index written in its own key order.
+     */
+    void addAll(StatementSet set, Value[] terms, int count) {
+        List<Value> nonNull = new ArrayList<>(count * 4);
+        for (int i = 0; i < count * 4; i++) {
+            if (terms[i] != null) {
+                nonNull.add(terms[i]);
             }
         }
         long[] ids = lexicon.getOrCreateAll(nonNull);
-        long[][] batch = new long[statements.size()][4];
+        long[][] batch = new long[count][4];
         int k = 0;
-        for (int i = 0; i < terms.size(); i++) {
-            batch[i / 4][i % 4] = terms.get(i) == null ? TermIds.DEFAULT_GRAPH : ids[k++];
+        for (int i = 0; i < count * 4; i++) {
+            batch[i / 4][i % 4] = terms[i] == null ? TermIds.DEFAULT_GRAPH : ids[k++];
         }
         if (set == StatementSet.EXPLICIT) {
             changed |= !quads(StatementSet.EXPLICIT).addAll(batch).isEmpty();
