@@ -230,12 +230,26 @@ public final class BTree {
 
     /** Ascending cursor over keys in {@code [fromInclusive, toExclusive)}; null bounds are open. */
     public BTreeCursor cursor(byte[] fromInclusive, byte[] toExclusive) {
-        return new BTreeCursor(this, fromInclusive, toExclusive, false);
+        return new BTreeCursor(this, copy(fromInclusive), copy(toExclusive), null, false);
     }
 
     /** Descending cursor over keys in {@code [fromInclusive, toExclusive)}, largest first. */
     public BTreeCursor descendingCursor(byte[] fromInclusive, byte[] toExclusive) {
-        return new BTreeCursor(this, fromInclusive, toExclusive, true);
+        return new BTreeCursor(this, copy(fromInclusive), copy(toExclusive), null, true);
+    }
+
+    /**
+     * Ascending cursor over the keys that start with {@code prefix} (all keys if it is empty). The
+     * cursor keeps the array itself, not a copy: the caller must not change it while the cursor is
+     * in use. Made for callers that build the prefix for this one scan.
+     */
+    public BTreeCursor prefixCursor(byte[] prefix) {
+        Objects.requireNonNull(prefix, "prefix");
+        return new BTreeCursor(this, prefix, null, prefix, false);
+    }
+
+    private static byte[] copy(byte[] bound) {
+        return bound == null ? null : bound.clone();
     }
 
     private TreeWriter writer() {

@@ -6,42 +6,61 @@ import java.util.ConcurrentModificationException;
 /**
  * A forward-only cursor over the keys of a {@link BTree} in {@code [from, to)}, ascending or
  * descending. Call {@link #next()} to move to the first and each following entry; then
- * {@link #key()} and {@link #value()} give copies the caller owns.
+ * {@link #key()} and {@link #value()} give copies the caller owns, and {@link #keyView()} gives
+ * the key without a copy.
  *
- * <p>Entries are decoded a restart run at a time (up to the tree's restart interval), so a scan
- * parses each front-coded key once and a descending scan costs no more than an ascending one.
- * A cursor holds the pages of its current path: on a read-only view it stays valid while the
+ * <p>An ascending scan rebuilds each front-coded key in one buffer the cursor reuses: the prefix
+ * the key shares with the previous one is already there, so only its suffix is copied, and values
+ * are read only when {@link #value()} asks, so moving through entries allocates nothing. A
+ * descending scan decodes a restart run at a time (up to the tree's restart interval) into fresh
+ * arrays, since front coding runs forwards.
+ *
+ * <p>A cursor holds the pages of its current path: on a read-only view it stays valid while the
  * writer changes the writable tree; on a writable tree any change invalidates it, and the next
  * call throws {@link ConcurrentModificationException}. Not thread-safe itself.
  */
 public final class BTreeCursor {
+    private static final byte[][] NO_KEYS = new byte[0][];
+    private static final Object[] NO_VALUES = new Object[0];
+
     private final BTree tree;
     private final byte[] from;
     private final byte[] to;
+    /** Ascending prefix cursors: every key starts with it; the first key that does not ends the scan. */
+    private final byte[] prefix;
     private final boolean descending;
     private final int expectedModCount;
-    private final InternalNode[] path;
-    private final int[] index;
+    private InternalNode[] path;
+    private int[] index;
     private LeafNode leaf;
     private int pos;
-    private byte[][] runKeys = new byte[0][];
-    private Object[] runValues = new Object[0];
-    private int runFirst;
-    private int runCount;
     private boolean started;
     private boolean exhausted;
-    private byte[] key;
-    private Object value;
 
-    BTreeCursor(BTree tree, byte[] from, byte[] to, boolean descending) {
+    // ascending: while scanning is true, the scan stands on entry pos of the leaf
+    private LeafScan scan;
+    private boolean scanning;
+
+    // descending: the decoded run holding pos
+    private byte[][] runKeys = NO_KEYS;
+    private Object[] runValues = NO_VALUES;
+    private int runFirst;
+    private int runCount;
+
+    // the current entry: its key bytes are view[0, viewLength); view is null when not on an entry
+    private byte[] view;
+    private int viewLength;
+    private Object runValue;
+
+    /** Takes ownership of the bound arrays: callers pass arrays nobody else changes. */
+    BTreeCursor(BTree tree, byte[] from, byte[] to, byte[] prefix, boolean descending) {
+        assert prefix == null || !descending && to == null && from == prefix;
         this.tree = tree;
-        this.from = from == null ? null : from.clone();
-        this.to = to == null ? null : to.clone();
+        this.from = from;
+        this.to = to;
+        this.prefix = prefix;
         this.descending = descending;
         this.expectedModCount = tree.modCount();
-        int depth = Math.max(0, tree.height() - 1);
-        this.path = new InternalNode[depth];
-        this.index = new int[depth];
         this.exhausted = from != null && to != null && Arrays.compareUnsigned(from, to) >= 0;
     }
 
@@ -58,45 +77,95 @@ public final class BTreeCursor {
             if (!seek()) {
                 return finish();
             }
+        } else if (descending) {
+            pos--;
+        } else if (++pos < leaf.size()) {
+            // the scan stands on the previous entry of this leaf
+            leaf.scanNext(scan);
+            return landedAscending();
         } else {
-            pos += descending ? -1 : 1;
+            scanning = false;
         }
+        if (descending) {
+            return nextDescending();
+        }
+        if (!scanning) {
+            if (!settle()) {
+                return finish();
+            }
+            leaf.scanTo(pos, scan);
+            scanning = true;
+        }
+        return landedAscending();
+    }
+
+    /** Checks the entry the scan now stands on against the upper end of the range. */
+    private boolean landedAscending() {
+        view = scan.key;
+        viewLength = scan.keyLength;
+        boolean beyond = prefix != null
+                ? viewLength < prefix.length || !Arrays.equals(view, 0, prefix.length, prefix, 0, prefix.length)
+                : to != null && Arrays.compareUnsigned(view, 0, viewLength, to, 0, to.length) >= 0;
+        return beyond ? finish() : true;
+    }
+
+    private boolean nextDescending() {
         if (!settle()) {
             return finish();
         }
         if (pos < runFirst || pos >= runFirst + runCount) {
             loadRun();
         }
-        key = runKeys[pos - runFirst];
-        value = runValues[pos - runFirst];
-        boolean beyond = descending
-                ? from != null && Arrays.compareUnsigned(key, from) < 0
-                : to != null && Arrays.compareUnsigned(key, to) >= 0;
+        view = runKeys[pos - runFirst];
+        viewLength = view.length;
+        runValue = runValues[pos - runFirst];
+        boolean beyond = from != null && Arrays.compareUnsigned(view, from) < 0;
         return beyond ? finish() : true;
     }
 
-    /** The current key; the cursor does not keep or reuse the array. */
+    /** A copy of the current key that the caller owns. */
     public byte[] key() {
         checkPositioned();
-        return key;
+        return Arrays.copyOf(view, viewLength);
     }
 
-    /** The current value; large values are read from the store on each call. */
+    /**
+     * The current key without a copy: bytes {@code [0, keyLength())} of an array the cursor owns
+     * and may overwrite or replace on the next call to {@link #next()}. The array may be longer
+     * than the key; callers must not change it.
+     */
+    public byte[] keyView() {
+        checkPositioned();
+        return view;
+    }
+
+    /** Length of the current key, the valid part of {@link #keyView()}. */
+    public int keyLength() {
+        checkPositioned();
+        return viewLength;
+    }
+
+    /** The current value, a copy the caller owns; large values are read from the store on each call. */
     public byte[] value() {
         checkPositioned();
-        return value instanceof LargeValue large ? tree.io().readLargeValue(large) : (byte[]) value;
+        Object v = descending ? runValue : leaf.scanValue(scan);
+        if (v instanceof LargeValue large) {
+            return tree.io().readLargeValue(large);
+        }
+        // a decoded run's arrays belong to the cursor, which hands them out once per call
+        return descending ? ((byte[]) v).clone() : (byte[]) v;
     }
 
     private void checkPositioned() {
-        if (key == null) {
+        if (view == null) {
             throw new IllegalStateException("cursor is not on an entry: call next() first and only while it returns true");
         }
     }
 
     private boolean finish() {
         exhausted = true;
-        key = null;
-        value = null;
+        view = null;
+        runValue = null;
         leaf = null;
         return false;
     }
@@ -106,8 +175,11 @@ public final class BTreeCursor {
         if (node == null) {
             return false;
         }
+        int depth = Math.max(0, tree.height() - 1);
+        path = new InternalNode[depth];
+        index = new int[depth];
         byte[] bound = descending ? to : from;
-        int depth = 0;
+        depth = 0;
         while (node instanceof InternalNode in) {
             int i = bound == null ? (descending ? in.size() - 1 : 0) : in.childIndex(bound);
             path[depth] = in;
@@ -115,12 +187,19 @@ public final class BTreeCursor {
             node = tree.child(in, i);
         }
         enterLeaf((LeafNode) node);
-        if (bound == null) {
-            pos = descending ? leaf.size() - 1 : 0;
+        if (!descending) {
+            scan = new LeafScan();
+            if (bound == null) {
+                pos = 0;
+            } else {
+                pos = leaf.scanCeiling(bound, scan);
+                scanning = pos < leaf.size();
+            }
+        } else if (bound == null) {
+            pos = leaf.size() - 1;
         } else {
             int found = leaf.search(bound);
-            int insertion = found >= 0 ? found : -found - 1;
-            pos = descending ? insertion - 1 : insertion;
+            pos = (found >= 0 ? found : -found - 1) - 1;
         }
         return true;
     }
@@ -129,6 +208,7 @@ public final class BTreeCursor {
         leaf = node;
         runFirst = 0;
         runCount = 0;
+        scanning = false;
     }
 
     /** Moves across leaves until {@code pos} is inside the current one; false at either end. */

@@ -24,6 +24,7 @@ import static dev.basalt.store.btree.PageFormat.value;
  * Immutable; safe to share between threads.
  */
 final class LeafPage implements LeafNode, Page {
+    private static final byte[] EMPTY = new byte[0];
     private final long address;
     private final int checksum;
     private final byte[] bytes;
@@ -230,7 +231,10 @@ final class LeafPage implements LeafNode, Page {
 
     private Object valueOf(int valueStart, int tag) {
         if ((tag & 1) == 0) {
-            return Arrays.copyOfRange(bytes, valueStart, valueStart + (tag >>> 1));
+            // an empty array cannot be changed, so one instance serves every empty value (all
+            // entries of the statement indexes)
+            int length = tag >>> 1;
+            return length == 0 ? EMPTY : Arrays.copyOfRange(bytes, valueStart, valueStart + length);
         }
         return new LargeValue(readLong(bytes, valueStart), readInt(bytes, valueStart + 8), tag >>> 1);
     }
@@ -254,6 +258,93 @@ final class LeafPage implements LeafNode, Page {
             p = entryEnd(next(tag) + value(sl), value(tag));
             prev = key;
         }
+    }
+
+    @Override
+    public void scanTo(int index, LeafScan scan) {
+        checkIndex(index);
+        int p = restartOffset(index / interval);
+        scan.keyLength = 0;
+        for (int e = index - index % interval; e <= index; e++) {
+            p = scanEntry(p, scan);
+        }
+        scan.index = index;
+    }
+
+    /**
+     * One pass instead of {@link #search} and then {@link #scanTo}: binary search over the restart
+     * keys, then decode forwards into the scan's buffer from the last restart key below
+     * {@code key} until a key is not below it, which is at the latest the next restart key.
+     */
+    @Override
+    public int scanCeiling(byte[] key, LeafScan scan) {
+        int lo = 0;
+        int hi = restarts - 1;
+        int block = -1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            int c = compareRestartKey(mid, key);
+            if (c == 0) {
+                scanTo(mid * interval, scan);
+                return mid * interval;
+            } else if (c < 0) {
+                block = mid;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        if (block < 0) {
+            if (count > 0) {
+                scanTo(0, scan);
+            }
+            return 0;
+        }
+        int p = restartOffset(block);
+        scan.keyLength = 0;
+        for (int e = block * interval; e < count; e++) {
+            p = scanEntry(p, scan);
+            if (Arrays.compareUnsigned(scan.key, 0, scan.keyLength, key, 0, key.length) >= 0) {
+                scan.index = e;
+                return e;
+            }
+        }
+        return count;
+    }
+
+    @Override
+    public void scanNext(LeafScan scan) {
+        checkIndex(scan.index + 1);
+        scanEntry(scan.next, scan);
+        scan.index++;
+    }
+
+    @Override
+    public Object scanValue(LeafScan scan) {
+        return valueOf(scan.valueStart, scan.tag);
+    }
+
+    /**
+     * Decodes the entry at {@code p} into {@code scan}, whose buffer holds the previous key of the
+     * run (a restart entry shares nothing), and returns the offset of the next entry.
+     */
+    private int scanEntry(int p, LeafScan scan) {
+        long shared = readVarint(bytes, p);
+        long sl = readVarint(bytes, next(shared));
+        long tag = readVarint(bytes, next(sl));
+        int prefix = value(shared);
+        int suffix = value(sl);
+        if (prefix > scan.keyLength) {
+            throw new IllegalStateException("leaf at address " + address + ": entry at offset " + p + " shares "
+                    + prefix + " bytes with a key of " + scan.keyLength);
+        }
+        int keyStart = next(tag);
+        System.arraycopy(bytes, keyStart, scan.ensureCapacity(prefix + suffix), prefix, suffix);
+        scan.keyLength = prefix + suffix;
+        scan.valueStart = keyStart + suffix;
+        scan.tag = value(tag);
+        scan.next = entryEnd(scan.valueStart, scan.tag);
+        return scan.next;
     }
 
     /**
