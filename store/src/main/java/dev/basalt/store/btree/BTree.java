@@ -44,6 +44,7 @@ public final class BTree {
     long size;
     int height;
     private int modCount;
+    private Node readOnlyRoot;
 
     private BTree(RecordStore store, BTreeCheckpoint checkpoint, BTreeConfig config, PageCache cache, boolean writable) {
         this.config = Objects.requireNonNull(config, "config");
@@ -97,6 +98,7 @@ public final class BTree {
 
     void resetTo(BTreeCheckpoint checkpoint) {
         rootDirty = null;
+        readOnlyRoot = null;
         rootAddress = checkpoint.rootAddress();
         rootChecksum = checkpoint.rootChecksum();
         size = checkpoint.entryCount();
@@ -143,10 +145,27 @@ public final class BTree {
         if (rootDirty != null) {
             return rootDirty.asNode();
         }
-        return rootAddress == RecordStore.NULL ? null : io.load(rootAddress, rootChecksum);
+        if (rootAddress == RecordStore.NULL) {
+            return null;
+        }
+        if (writer != null) {
+            return io.load(rootAddress, rootChecksum);
+        }
+        // A read-only view's root never changes, so the view keeps it: one page per open view,
+        // and every seek skips a cache lookup. Pages are immutable with final fields, so a racy
+        // first load by two threads is harmless.
+        Node root = readOnlyRoot;
+        if (root == null) {
+            root = io.load(rootAddress, rootChecksum);
+            readOnlyRoot = root;
+        }
+        return root;
     }
 
     Node child(InternalNode parent, int index) {
+        if (parent instanceof InternalPage page) {
+            return io.load(page.childKey(index), page.childChecksum(index));
+        }
         DirtyNode dirty = parent.dirtyChild(index);
         return dirty != null ? dirty.asNode() : io.load(parent.childAddress(index), parent.childChecksum(index));
     }
