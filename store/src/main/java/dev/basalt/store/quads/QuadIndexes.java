@@ -121,7 +121,7 @@ public final class QuadIndexes {
         int i = bestOrder(pattern);
         QuadOrder o = orders.get(i);
         BTree t = trees.get(i);
-        return new QuadCursor(t == null ? null : t.cursor(o.lowerBound(pattern), o.upperBound(pattern)), o, pattern);
+        return new QuadCursor(t == null ? null : t.prefixCursor(o.prefix(pattern)), o, pattern);
     }
 
     /**
