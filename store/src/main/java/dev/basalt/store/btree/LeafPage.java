@@ -137,6 +137,24 @@ final class LeafPage implements LeafNode, Page {
 
     @Override
     public int search(byte[] key) {
+        return locate(key, null);
+    }
+
+    /**
+     * As {@link #search}, in one pass: binary search over the restart keys, then an in-place scan
+     * of one run that rebuilds only the key it stops at.
+     */
+    @Override
+    public int scanCeiling(byte[] key, LeafScan scan) {
+        int found = locate(key, scan);
+        return found >= 0 ? found : -found - 1;
+    }
+
+    /**
+     * The result of {@link #search}; if {@code scan} is not null, also puts it on the first entry
+     * whose key is {@code >= key}, when there is one.
+     */
+    private int locate(byte[] key, LeafScan scan) {
         int lo = 0;
         int hi = restarts - 1;
         int block = -1;
@@ -144,6 +162,9 @@ final class LeafPage implements LeafNode, Page {
             int mid = (lo + hi) >>> 1;
             int c = compareRestartKey(mid, key);
             if (c == 0) {
+                if (scan != null) {
+                    scanTo(mid * interval, scan);
+                }
                 return mid * interval;
             } else if (c < 0) {
                 block = mid;
@@ -153,11 +174,16 @@ final class LeafPage implements LeafNode, Page {
             }
         }
         if (block < 0) {
+            if (scan != null && count > 0) {
+                scanTo(0, scan);
+            }
             return -1;
         }
         int e = block * interval;
         int end = Math.min(e + interval, count);
-        // matched = length of the prefix the previous key (known to be < key) shares with key
+        // matched = length of the prefix the previous key (known to be < key) shares with key; so
+        // an entry that shares at most that much with the previous key starts with the same bytes
+        // as key, and the entry this scan stops at is rebuilt from key's prefix and its suffix
         int matched = -1;
         int p = restartOffset(block);
         for (; e < end; e++) {
@@ -170,23 +196,41 @@ final class LeafPage implements LeafNode, Page {
                 int m = Arrays.mismatch(bytes, keyStart, keyStart + suffix, key, 0, key.length);
                 matched = m;
             } else if (shared < matched) {
-                return -e - 1;
+                return stop(-e - 1, e, key, shared, keyStart, suffix, value(tag), scan);
             } else if (shared == matched) {
                 int m = Arrays.mismatch(bytes, keyStart, keyStart + suffix, key, matched, key.length);
                 if (m < 0) {
-                    return e;
+                    return stop(e, e, key, shared, keyStart, suffix, value(tag), scan);
                 }
                 int common = matched + m;
                 boolean less = m == suffix
                         || common < key.length && (bytes[keyStart + m] & 0xff) < (key[common] & 0xff);
                 if (!less) {
-                    return -e - 1;
+                    return stop(-e - 1, e, key, shared, keyStart, suffix, value(tag), scan);
                 }
                 matched = common;
             }
             p = entryEnd(keyStart + suffix, value(tag));
         }
+        if (scan != null && end < count) {
+            scanTo(end, scan);
+        }
         return -end - 1;
+    }
+
+    /** Returns {@code result}, first putting {@code scan} (if any) on entry {@code e}, whose key starts with {@code key[0, shared)}. */
+    private int stop(int result, int e, byte[] key, int shared, int keyStart, int suffix, int tag, LeafScan scan) {
+        if (scan != null) {
+            byte[] buf = scan.ensureCapacity(shared + suffix);
+            System.arraycopy(key, 0, buf, 0, shared);
+            System.arraycopy(bytes, keyStart, buf, shared, suffix);
+            scan.keyLength = shared + suffix;
+            scan.index = e;
+            scan.valueStart = keyStart + suffix;
+            scan.tag = tag;
+            scan.next = entryEnd(scan.valueStart, tag);
+        }
+        return result;
     }
 
     /** Offset of entry {@code index}, found by scanning from its restart point. */
@@ -269,47 +313,6 @@ final class LeafPage implements LeafNode, Page {
             p = scanEntry(p, scan);
         }
         scan.index = index;
-    }
-
-    /**
-     * One pass instead of {@link #search} and then {@link #scanTo}: binary search over the restart
-     * keys, then decode forwards into the scan's buffer from the last restart key below
-     * {@code key} until a key is not below it, which is at the latest the next restart key.
-     */
-    @Override
-    public int scanCeiling(byte[] key, LeafScan scan) {
-        int lo = 0;
-        int hi = restarts - 1;
-        int block = -1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            int c = compareRestartKey(mid, key);
-            if (c == 0) {
-                scanTo(mid * interval, scan);
-                return mid * interval;
-            } else if (c < 0) {
-                block = mid;
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        if (block < 0) {
-            if (count > 0) {
-                scanTo(0, scan);
-            }
-            return 0;
-        }
-        int p = restartOffset(block);
-        scan.keyLength = 0;
-        for (int e = block * interval; e < count; e++) {
-            p = scanEntry(p, scan);
-            if (Arrays.compareUnsigned(scan.key, 0, scan.keyLength, key, 0, key.length) >= 0) {
-                scan.index = e;
-                return e;
-            }
-        }
-        return count;
     }
 
     @Override
