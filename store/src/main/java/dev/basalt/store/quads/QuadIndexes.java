@@ -137,7 +137,9 @@ public final class QuadIndexes {
             return 0;
         }
         if (o.boundPrefix(pattern) == QuadOrder.boundCount(pattern)) {
-            return t.rangeCount(o.lowerBound(pattern), o.upperBound(pattern));
+            // 32-byte keys below the bare prefix are exactly those below lowerBound, so the prefix
+            // serves as the lower key without padding it
+            return t.rangeCount(o.prefix(pattern), o.upperBound(pattern));
         }
         long n = 0;
         QuadCursor c = scan(pattern);
