@@ -151,8 +151,9 @@ public final class BTree {
         if (writer != null) {
             return io.load(rootAddress, rootChecksum);
         }
-        // a read-only view's root never changes: held here, not looked up in the page cache per descent
-        // (a clean page is immutable with final fields, so a racy first assignment is safe)
+        // A read-only view's root never changes, so the view keeps it: one page per open view,
+        // and every seek skips a cache lookup. Pages are immutable with final fields, so a racy
+        // first load by two threads is harmless.
         Node root = readOnlyRoot;
         if (root == null) {
             root = io.load(rootAddress, rootChecksum);
@@ -167,7 +168,7 @@ public final class BTree {
             if (held != null) {
                 return held;
             }
-            Node child = io.load(page.childAddress(index), page.childChecksum(index));
+            Node child = io.load(page.childKey(index), page.childChecksum(index));
             if (child instanceof InternalPage internal) {
                 page.holdChild(index, internal);
             }
@@ -256,12 +257,26 @@ public final class BTree {
 
     /** Ascending cursor over keys in {@code [fromInclusive, toExclusive)}; null bounds are open. */
     public BTreeCursor cursor(byte[] fromInclusive, byte[] toExclusive) {
-        return new BTreeCursor(this, fromInclusive, toExclusive, false);
+        return new BTreeCursor(this, copy(fromInclusive), copy(toExclusive), null, false);
     }
 
     /** Descending cursor over keys in {@code [fromInclusive, toExclusive)}, largest first. */
     public BTreeCursor descendingCursor(byte[] fromInclusive, byte[] toExclusive) {
-        return new BTreeCursor(this, fromInclusive, toExclusive, true);
+        return new BTreeCursor(this, copy(fromInclusive), copy(toExclusive), null, true);
+    }
+
+    /**
+     * Ascending cursor over the keys that start with {@code prefix} (all keys if it is empty). The
+     * cursor keeps the array itself, not a copy: the caller must not change it while the cursor is
+     * in use. Made for callers that build the prefix for this one scan.
+     */
+    public BTreeCursor prefixCursor(byte[] prefix) {
+        Objects.requireNonNull(prefix, "prefix");
+        return new BTreeCursor(this, prefix, null, prefix, false);
+    }
+
+    private static byte[] copy(byte[] bound) {
+        return bound == null ? null : bound.clone();
     }
 
     private TreeWriter writer() {

@@ -6,18 +6,28 @@ import java.util.ConcurrentModificationException;
 /**
  * A forward-only cursor over the keys of a {@link BTree} in {@code [from, to)}, ascending or
  * descending. Call {@link #next()} to move to the first and each following entry; then
- * {@link #key()} and {@link #value()} give copies the caller owns.
+ * {@link #key()} and {@link #value()} give copies the caller owns, and {@link #keyView()} gives
+ * the key without a copy.
  *
- * <p>Entries are decoded a restart run at a time (up to the tree's restart interval), so a scan
- * parses each front-coded key once and a descending scan costs no more than an ascending one.
- * A cursor holds the pages of its current path: on a read-only view it stays valid while the
+ * <p>An ascending scan rebuilds each front-coded key in one buffer the cursor reuses: the prefix
+ * the key shares with the previous one is already there, so only its suffix is copied, and values
+ * are read only when {@link #value()} asks, so moving through entries allocates nothing. A
+ * descending scan decodes a restart run at a time (up to the tree's restart interval) into fresh
+ * arrays, since front coding runs forwards.
+ *
+ * <p>A cursor holds the pages of its current path: on a read-only view it stays valid while the
  * writer changes the writable tree; on a writable tree any change invalidates it, and the next
  * call throws {@link ConcurrentModificationException}. Not thread-safe itself.
  */
 public final class BTreeCursor {
+    private static final byte[][] NO_KEYS = new byte[0][];
+    private static final Object[] NO_VALUES = new Object[0];
+
     private final BTree tree;
     private byte[] from;
     private byte[] to;
+    /** Ascending prefix cursors: every key starts with it; the first key that does not ends the scan. */
+    private byte[] prefix;
     private final boolean descending;
     private int expectedModCount;
     private InternalNode[] path;
@@ -25,62 +35,79 @@ public final class BTreeCursor {
     private LeafNode leaf;
     /** The leaf at the end of {@link #path} after the last positioning, kept for {@link #reset}. */
     private LeafNode pathLeaf;
-    /** The leaf whose entries the run arrays hold. */
-    private LeafNode runLeaf;
     /** {@link #path} is complete and valid for the current tree state. */
     private boolean pathValid;
     private int pos;
-    private byte[][] runKeys = new byte[0][];
-    private Object[] runValues = new Object[0];
-    private int runFirst;
-    private int runCount;
     private boolean started;
     private boolean exhausted;
-    private byte[] key;
-    private Object value;
 
-    BTreeCursor(BTree tree, byte[] from, byte[] to, boolean descending) {
+    // ascending: while scanning is true, the scan stands on entry pos of the leaf
+    private LeafScan scan;
+    private boolean scanning;
+
+    // descending: the decoded run holding pos
+    private byte[][] runKeys = NO_KEYS;
+    private Object[] runValues = NO_VALUES;
+    private int runFirst;
+    private int runCount;
+
+    // the current entry: its key bytes are view[0, viewLength); view is null when not on an entry
+    private byte[] view;
+    private int viewLength;
+    private Object runValue;
+
+    /** Takes ownership of the bound arrays: callers pass arrays nobody else changes. */
+    BTreeCursor(BTree tree, byte[] from, byte[] to, byte[] prefix, boolean descending) {
+        assert prefix == null || !descending && to == null && from == prefix;
         this.tree = tree;
-        this.from = from == null ? null : from.clone();
-        this.to = to == null ? null : to.clone();
+        this.from = from;
+        this.to = to;
+        this.prefix = prefix;
         this.descending = descending;
         this.expectedModCount = tree.modCount();
-        int depth = Math.max(0, tree.height() - 1);
-        this.path = new InternalNode[depth];
-        this.index = new int[depth];
         this.exhausted = from != null && to != null && Arrays.compareUnsigned(from, to) >= 0;
-    }
-
-    /**
-     * Repositions this cursor on a new range of the same tree, in the same direction, as if it were
-     * new. The path of the previous position is kept from the root down as far as it still leads
-     * to the new bound, so a lookup near the previous one (the next probe of a nested-loop join
-     * whose outer rows come in key order) reads only the pages below the point where the paths
-     * part, often none. After a change to a writable tree the descent starts at the root.
-     */
-    public void reset(byte[] fromInclusive, byte[] toExclusive) {
-        this.from = fromInclusive == null ? null : fromInclusive.clone();
-        this.to = toExclusive == null ? null : toExclusive.clone();
-        if (tree.modCount() != expectedModCount) {
-            expectedModCount = tree.modCount();
-            pathValid = false;
-            runLeaf = null;
-            int depth = Math.max(0, tree.height() - 1);
-            if (depth != path.length) {
-                path = new InternalNode[depth];
-                index = new int[depth];
-            }
-        }
-        started = false;
-        key = null;
-        value = null;
-        leaf = null;
-        exhausted = from != null && to != null && Arrays.compareUnsigned(from, to) >= 0;
     }
 
     /** The tree this cursor reads. */
     public BTree tree() {
         return tree;
+    }
+
+    /**
+     * Repositions this cursor on the range {@code [fromInclusive, toExclusive)} of the same tree, in
+     * the same direction, as if it were new (taking ownership of the arrays, as the constructor
+     * does). The path of the previous position is kept from the root down as far as it still leads
+     * to the new bound (finger search), so a lookup near the previous one (the next probe of a
+     * nested-loop join whose outer rows come in key order, a merge join's seek) reads only the
+     * pages below the point where the paths part, often none. After a change to a writable tree
+     * the descent starts at the root.
+     */
+    public void reset(byte[] fromInclusive, byte[] toExclusive) {
+        reposition(fromInclusive, toExclusive, null);
+    }
+
+    /** Like {@link #reset} for an ascending cursor over the keys starting with {@code newPrefix}. */
+    public void resetPrefix(byte[] newPrefix) {
+        if (descending) {
+            throw new IllegalStateException("a descending cursor has no prefix form");
+        }
+        reposition(newPrefix, null, newPrefix);
+    }
+
+    private void reposition(byte[] newFrom, byte[] newTo, byte[] newPrefix) {
+        this.from = newFrom;
+        this.to = newTo;
+        this.prefix = newPrefix;
+        if (tree.modCount() != expectedModCount) {
+            expectedModCount = tree.modCount();
+            pathValid = false;
+        }
+        started = false;
+        scanning = false;
+        view = null;
+        runValue = null;
+        leaf = null;
+        exhausted = from != null && to != null && Arrays.compareUnsigned(from, to) >= 0;
     }
 
     /** Moves to the next entry in the cursor's order; false when the range is exhausted. */
@@ -96,79 +123,143 @@ public final class BTreeCursor {
             if (!seek()) {
                 return finish();
             }
+        } else if (descending) {
+            pos--;
+        } else if (++pos < leaf.size()) {
+            // the scan stands on the previous entry of this leaf
+            leaf.scanNext(scan);
+            return landedAscending();
         } else {
-            pos += descending ? -1 : 1;
+            scanning = false;
         }
+        if (descending) {
+            return nextDescending();
+        }
+        if (!scanning) {
+            if (!settle()) {
+                return finish();
+            }
+            leaf.scanTo(pos, scan);
+            scanning = true;
+        }
+        return landedAscending();
+    }
+
+    /** Checks the entry the scan now stands on against the upper end of the range. */
+    private boolean landedAscending() {
+        view = scan.key;
+        viewLength = scan.keyLength;
+        boolean beyond = prefix != null
+                ? viewLength < prefix.length || !Arrays.equals(view, 0, prefix.length, prefix, 0, prefix.length)
+                : to != null && Arrays.compareUnsigned(view, 0, viewLength, to, 0, to.length) >= 0;
+        return beyond ? finish() : true;
+    }
+
+    private boolean nextDescending() {
         if (!settle()) {
             return finish();
         }
         if (pos < runFirst || pos >= runFirst + runCount) {
             loadRun();
         }
-        key = runKeys[pos - runFirst];
-        value = runValues[pos - runFirst];
-        boolean beyond = descending
-                ? from != null && Arrays.compareUnsigned(key, from) < 0
-                : to != null && Arrays.compareUnsigned(key, to) >= 0;
+        view = runKeys[pos - runFirst];
+        viewLength = view.length;
+        runValue = runValues[pos - runFirst];
+        boolean beyond = from != null && Arrays.compareUnsigned(view, from) < 0;
         return beyond ? finish() : true;
     }
 
-    /** The current key; the cursor does not keep or reuse the array. */
+    /** A copy of the current key that the caller owns. */
     public byte[] key() {
         checkPositioned();
-        return key;
+        return Arrays.copyOf(view, viewLength);
     }
 
-    /** The current value; large values are read from the store on each call. */
+    /**
+     * The current key without a copy: bytes {@code [0, keyLength())} of an array the cursor owns
+     * and may overwrite or replace on the next call to {@link #next()}. The array may be longer
+     * than the key; callers must not change it.
+     */
+    public byte[] keyView() {
+        checkPositioned();
+        return view;
+    }
+
+    /** Length of the current key, the valid part of {@link #keyView()}. */
+    public int keyLength() {
+        checkPositioned();
+        return viewLength;
+    }
+
+    /** The current value, a copy the caller owns; large values are read from the store on each call. */
     public byte[] value() {
         checkPositioned();
-        return value instanceof LargeValue large ? tree.io().readLargeValue(large) : (byte[]) value;
+        Object v = descending ? runValue : leaf.scanValue(scan);
+        if (v instanceof LargeValue large) {
+            return tree.io().readLargeValue(large);
+        }
+        // a decoded run's arrays belong to the cursor, which hands them out once per call
+        return descending ? ((byte[]) v).clone() : (byte[]) v;
     }
 
     private void checkPositioned() {
-        if (key == null) {
+        if (view == null) {
             throw new IllegalStateException("cursor is not on an entry: call next() first and only while it returns true");
         }
     }
 
     private boolean finish() {
         exhausted = true;
-        key = null;
-        value = null;
+        view = null;
+        runValue = null;
         leaf = null;
         return false;
     }
 
     private boolean seek() {
         byte[] bound = descending ? to : from;
-        int depth = 0;
+        int depth = Math.max(0, tree.height() - 1);
         Node node;
-        if (pathValid && bound != null && path.length == tree.height() - 1) {
+        int level = 0;
+        if (pathValid && bound != null && path != null && path.length == depth) {
             // finger search: keep every level whose chosen child still covers the bound
-            while (depth < path.length && path[depth].childIndex(bound) == index[depth]) {
-                depth++;
+            while (level < depth && path[level].childIndex(bound) == index[level]) {
+                level++;
             }
-            node = depth < path.length ? path[depth] : pathLeaf;
+            node = level < depth ? path[level] : pathLeaf;
         } else {
             node = tree.root();
+            if (path == null || path.length != depth) {
+                path = new InternalNode[depth];
+                index = new int[depth];
+            }
         }
         if (node == null) {
             return false;
         }
         while (node instanceof InternalNode in) {
             int i = bound == null ? (descending ? in.size() - 1 : 0) : in.childIndex(bound);
-            path[depth] = in;
-            index[depth++] = i;
+            path[level] = in;
+            index[level++] = i;
             node = tree.child(in, i);
         }
         enterLeaf((LeafNode) node);
         pathValid = true;
-        if (bound == null) {
-            pos = descending ? leaf.size() - 1 : 0;
+        if (!descending) {
+            if (scan == null) {
+                scan = new LeafScan();
+            }
+            if (bound == null) {
+                pos = 0;
+            } else {
+                pos = leaf.scanCeiling(bound, scan);
+                scanning = pos < leaf.size();
+            }
+        } else if (bound == null) {
+            pos = leaf.size() - 1;
         } else {
             int found = leaf.search(bound);
-            int insertion = found >= 0 ? found : -found - 1;
-            pos = descending ? insertion - 1 : insertion;
+            pos = (found >= 0 ? found : -found - 1) - 1;
         }
         return true;
     }
@@ -176,11 +267,9 @@ public final class BTreeCursor {
     private void enterLeaf(LeafNode node) {
         leaf = node;
         pathLeaf = node;
-        if (node != runLeaf) {
-            runLeaf = node;
-            runFirst = 0;
-            runCount = 0;
-        }
+        runFirst = 0;
+        runCount = 0;
+        scanning = false;
     }
 
     /** Moves across leaves until {@code pos} is inside the current one; false at either end. */

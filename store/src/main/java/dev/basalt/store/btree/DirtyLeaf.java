@@ -118,6 +118,33 @@ final class DirtyLeaf extends DirtyNode implements LeafNode {
         }
     }
 
+    @Override
+    public void scanTo(int index, LeafScan scan) {
+        scan.index = index;
+        scan.setKey(keys[index]);
+    }
+
+    @Override
+    public int scanCeiling(byte[] key, LeafScan scan) {
+        int found = search(key);
+        int index = found >= 0 ? found : -found - 1;
+        if (index < n) {
+            scanTo(index, scan);
+        }
+        return index;
+    }
+
+    @Override
+    public void scanNext(LeafScan scan) {
+        scanTo(scan.index + 1, scan);
+    }
+
+    @Override
+    public Object scanValue(LeafScan scan) {
+        Object v = values[scan.index];
+        return v instanceof byte[] b ? b.clone() : v;
+    }
+
     byte[] firstKey() {
         return keys[0];
     }

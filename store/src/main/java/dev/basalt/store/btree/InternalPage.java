@@ -18,7 +18,8 @@ final class InternalPage implements InternalNode, Page {
     private final long address;
     private final int checksum;
     private final byte[][] separators;
-    private final long[] addresses;
+    /** The children's addresses as page-cache keys, made once here rather than on every lookup. */
+    private final AddressKey[] children;
     private final int[] checksums;
     private final long[] counts;
     private final int weight;
@@ -36,10 +37,15 @@ final class InternalPage implements InternalNode, Page {
         this.address = address;
         this.checksum = checksum;
         this.separators = separators;
-        this.addresses = addresses;
+        this.children = new AddressKey[addresses.length];
+        for (int i = 0; i < addresses.length; i++) {
+            children[i] = new AddressKey(addresses[i]);
+        }
         this.checksums = checksums;
         this.counts = counts;
-        int w = 96 + 40 * addresses.length;
+        // per child: cache key object (24) and its reference, checksum, count, and the separator's
+        // array header and reference; the separators' bytes are added below
+        int w = 96 + 60 * addresses.length;
         for (byte[] s : separators) {
             w += 16 + s.length;
         }
@@ -55,7 +61,7 @@ final class InternalPage implements InternalNode, Page {
     void holdChild(int index, InternalNode child) {
         InternalNode[] held = internalChildren;
         if (held == null) {
-            held = new InternalNode[addresses.length];
+            held = new InternalNode[children.length];
             internalChildren = held;
         }
         held[index] = child;
@@ -158,7 +164,7 @@ final class InternalPage implements InternalNode, Page {
 
     @Override
     public int size() {
-        return addresses.length;
+        return children.length;
     }
 
     @Override
@@ -193,7 +199,12 @@ final class InternalPage implements InternalNode, Page {
 
     @Override
     public long childAddress(int index) {
-        return addresses[index];
+        return children[index].address();
+    }
+
+    /** The page-cache key of child {@code index}. */
+    AddressKey childKey(int index) {
+        return children[index];
     }
 
     @Override

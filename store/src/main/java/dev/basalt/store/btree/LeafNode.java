@@ -21,4 +21,19 @@ sealed interface LeafNode extends Node permits LeafPage, DirtyLeaf {
      * {@code first} is a multiple of {@link #runLength()} and {@code count <= runLength()}.
      */
     void decodeRun(int first, int count, byte[][] keys, Object[] values);
+
+    /** Puts {@code scan} on entry {@code index}: its key in the scan's buffer, its value not yet read. */
+    void scanTo(int index, LeafScan scan);
+
+    /**
+     * Puts {@code scan} on the first entry whose key is {@code >= key} and returns its index, or
+     * returns {@link #size()} (the scan then stands nowhere) if every key is smaller.
+     */
+    int scanCeiling(byte[] key, LeafScan scan);
+
+    /** Moves {@code scan} from its entry to the following one, which the caller knows exists. */
+    void scanNext(LeafScan scan);
+
+    /** The value of the scan's entry: an inline copy the caller owns, or a {@link LargeValue}. */
+    Object scanValue(LeafScan scan);
 }

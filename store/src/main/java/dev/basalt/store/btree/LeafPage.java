@@ -24,6 +24,7 @@ import static dev.basalt.store.btree.PageFormat.value;
  * Immutable; safe to share between threads.
  */
 final class LeafPage implements LeafNode, Page {
+    private static final byte[] EMPTY = new byte[0];
     private final long address;
     private final int checksum;
     private final byte[] bytes;
@@ -136,6 +137,24 @@ final class LeafPage implements LeafNode, Page {
 
     @Override
     public int search(byte[] key) {
+        return locate(key, null);
+    }
+
+    /**
+     * As {@link #search}, in one pass: binary search over the restart keys, then an in-place scan
+     * of one run that rebuilds only the key it stops at.
+     */
+    @Override
+    public int scanCeiling(byte[] key, LeafScan scan) {
+        int found = locate(key, scan);
+        return found >= 0 ? found : -found - 1;
+    }
+
+    /**
+     * The result of {@link #search}; if {@code scan} is not null, also puts it on the first entry
+     * whose key is {@code >= key}, when there is one.
+     */
+    private int locate(byte[] key, LeafScan scan) {
         int lo = 0;
         int hi = restarts - 1;
         int block = -1;
@@ -143,6 +162,9 @@ final class LeafPage implements LeafNode, Page {
             int mid = (lo + hi) >>> 1;
             int c = compareRestartKey(mid, key);
             if (c == 0) {
+                if (scan != null) {
+                    scanTo(mid * interval, scan);
+                }
                 return mid * interval;
             } else if (c < 0) {
                 block = mid;
@@ -152,11 +174,16 @@ final class LeafPage implements LeafNode, Page {
             }
         }
         if (block < 0) {
+            if (scan != null && count > 0) {
+                scanTo(0, scan);
+            }
             return -1;
         }
         int e = block * interval;
         int end = Math.min(e + interval, count);
-        // matched = length of the prefix the previous key (known to be < key) shares with key
+        // matched = length of the prefix the previous key (known to be < key) shares with key; so
+        // an entry that shares at most that much with the previous key starts with the same bytes
+        // as key, and the entry this scan stops at is rebuilt from key's prefix and its suffix
         int matched = -1;
         int p = restartOffset(block);
         for (; e < end; e++) {
@@ -169,23 +196,41 @@ final class LeafPage implements LeafNode, Page {
                 int m = Arrays.mismatch(bytes, keyStart, keyStart + suffix, key, 0, key.length);
                 matched = m;
             } else if (shared < matched) {
-                return -e - 1;
+                return stop(-e - 1, e, key, shared, keyStart, suffix, value(tag), scan);
             } else if (shared == matched) {
                 int m = Arrays.mismatch(bytes, keyStart, keyStart + suffix, key, matched, key.length);
                 if (m < 0) {
-                    return e;
+                    return stop(e, e, key, shared, keyStart, suffix, value(tag), scan);
                 }
                 int common = matched + m;
                 boolean less = m == suffix
                         || common < key.length && (bytes[keyStart + m] & 0xff) < (key[common] & 0xff);
                 if (!less) {
-                    return -e - 1;
+                    return stop(-e - 1, e, key, shared, keyStart, suffix, value(tag), scan);
                 }
                 matched = common;
             }
             p = entryEnd(keyStart + suffix, value(tag));
         }
+        if (scan != null && end < count) {
+            scanTo(end, scan);
+        }
         return -end - 1;
+    }
+
+    /** Returns {@code result}, first putting {@code scan} (if any) on entry {@code e}, whose key starts with {@code key[0, shared)}. */
+    private int stop(int result, int e, byte[] key, int shared, int keyStart, int suffix, int tag, LeafScan scan) {
+        if (scan != null) {
+            byte[] buf = scan.ensureCapacity(shared + suffix);
+            System.arraycopy(key, 0, buf, 0, shared);
+            System.arraycopy(bytes, keyStart, buf, shared, suffix);
+            scan.keyLength = shared + suffix;
+            scan.index = e;
+            scan.valueStart = keyStart + suffix;
+            scan.tag = tag;
+            scan.next = entryEnd(scan.valueStart, tag);
+        }
+        return result;
     }
 
     /** Offset of entry {@code index}, found by scanning from its restart point. */
@@ -230,7 +275,10 @@ final class LeafPage implements LeafNode, Page {
 
     private Object valueOf(int valueStart, int tag) {
         if ((tag & 1) == 0) {
-            return Arrays.copyOfRange(bytes, valueStart, valueStart + (tag >>> 1));
+            // an empty array cannot be changed, so one instance serves every empty value (all
+            // entries of the statement indexes)
+            int length = tag >>> 1;
+            return length == 0 ? EMPTY : Arrays.copyOfRange(bytes, valueStart, valueStart + length);
         }
         return new LargeValue(readLong(bytes, valueStart), readInt(bytes, valueStart + 8), tag >>> 1);
     }
@@ -254,6 +302,52 @@ final class LeafPage implements LeafNode, Page {
             p = entryEnd(next(tag) + value(sl), value(tag));
             prev = key;
         }
+    }
+
+    @Override
+    public void scanTo(int index, LeafScan scan) {
+        checkIndex(index);
+        int p = restartOffset(index / interval);
+        scan.keyLength = 0;
+        for (int e = index - index % interval; e <= index; e++) {
+            p = scanEntry(p, scan);
+        }
+        scan.index = index;
+    }
+
+    @Override
+    public void scanNext(LeafScan scan) {
+        checkIndex(scan.index + 1);
+        scanEntry(scan.next, scan);
+        scan.index++;
+    }
+
+    @Override
+    public Object scanValue(LeafScan scan) {
+        return valueOf(scan.valueStart, scan.tag);
+    }
+
+    /**
+     * Decodes the entry at {@code p} into {@code scan}, whose buffer holds the previous key of the
+     * run (a restart entry shares nothing), and returns the offset of the next entry.
+     */
+    private int scanEntry(int p, LeafScan scan) {
+        long shared = readVarint(bytes, p);
+        long sl = readVarint(bytes, next(shared));
+        long tag = readVarint(bytes, next(sl));
+        int prefix = value(shared);
+        int suffix = value(sl);
+        if (prefix > scan.keyLength) {
+            throw new IllegalStateException("leaf at address " + address + ": entry at offset " + p + " shares "
+                    + prefix + " bytes with a key of " + scan.keyLength);
+        }
+        int keyStart = next(tag);
+        System.arraycopy(bytes, keyStart, scan.ensureCapacity(prefix + suffix), prefix, suffix);
+        scan.keyLength = prefix + suffix;
+        scan.valueStart = keyStart + suffix;
+        scan.tag = value(tag);
+        scan.next = entryEnd(scan.valueStart, scan.tag);
+        return scan.next;
     }
 
     /**

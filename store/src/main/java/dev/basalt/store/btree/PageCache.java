@@ -51,13 +51,19 @@ public final class PageCache {
         pages.invalidateAll();
     }
 
-    Page get(long address, int checksum) {
-        Page page = pages.getIfPresent(new AddressKey(address));
+    Page get(AddressKey address, int checksum) {
+        Page page = pages.getIfPresent(address);
         return page != null && page.checksum() == checksum ? page : null;
     }
 
     void put(Page page) {
         pages.put(new AddressKey(page.address()), page);
+    }
+
+    /** Caches {@code page} under {@code address}, which must be the page's own. */
+    void put(AddressKey address, Page page) {
+        assert address.address() == page.address();
+        pages.put(address, page);
     }
 
     void invalidate(long address) {

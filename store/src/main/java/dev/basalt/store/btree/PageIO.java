@@ -28,15 +28,20 @@ final class PageIO {
 
     /** The clean page at {@code address}, from the cache or read, checked and decoded. */
     Node load(long address, int checksum) {
+        return load(new AddressKey(address), checksum);
+    }
+
+    /** As {@link #load(long, int)}, with the cache key at hand (internal pages keep their children's). */
+    Node load(AddressKey key, int checksum) {
         if (cache != null) {
-            Page page = cache.get(address, checksum);
+            Page page = cache.get(key, checksum);
             if (page != null) {
                 return (Node) page;
             }
         }
-        Page page = readUncached(address, checksum);
+        Page page = readUncached(key.address(), checksum);
         if (cache != null) {
-            cache.put(page);
+            cache.put(key, page);
         }
         return (Node) page;
     }

@@ -6,20 +6,22 @@ import dev.basalt.store.btree.BTreeCursor;
 /**
  * Quads matching a pattern, read from one index: a prefix range scan over the key, plus a check of
  * bound positions that are not part of the prefix. {@link #quad()} returns ids in S, P, O, C
- * positions; the array is reused by the next call to {@link #next()}.
+ * positions; the array is reused by the next call to {@link #next()}. Quads are decoded straight
+ * from the cursor's key view, so a scan allocates nothing per row. A cursor can be repositioned on
+ * another pattern of the same order ({@link QuadIndexes#rescan}, {@link QuadIndexes#seek}), keeping
+ * its index path where it still leads there.
  */
 public final class QuadCursor {
     private final BTreeCursor cursor;
     private final QuadOrder order;
-    private final long[] pattern;
-    private boolean needsCheck;
+    /** The pattern when positions outside the prefix must be checked, else null. */
+    private long[] check;
     private final long[] quad = new long[4];
 
     QuadCursor(BTreeCursor cursor, QuadOrder order, long[] pattern) {
         this.cursor = cursor;
         this.order = order;
-        this.pattern = pattern.clone();
-        this.needsCheck = order.boundPrefix(pattern) < QuadOrder.boundCount(pattern);
+        this.check = order.boundPrefix(pattern) < QuadOrder.boundCount(pattern) ? pattern.clone() : null;
     }
 
     /** True if this cursor reads {@code tree} (a non-null tree). */
@@ -28,27 +30,36 @@ public final class QuadCursor {
     }
 
     /** Scans {@code pattern} next, reusing the index path (see {@link BTreeCursor#reset}); the order must suit it. */
-    void reset(long[] newPattern) {
-        System.arraycopy(newPattern, 0, pattern, 0, 4);
-        this.needsCheck = order.boundPrefix(pattern) < QuadOrder.boundCount(pattern);
+    void reset(long[] pattern) {
+        setCheck(pattern);
         if (cursor != null) {
-            cursor.reset(order.lowerBound(pattern), order.upperBound(pattern));
+            cursor.resetPrefix(order.prefix(pattern));
         }
     }
 
-    /** Scans {@code newPattern} within the key range {@code [lo, hi)} of this cursor's order, reusing its path. */
-    void resetRange(long[] newPattern, byte[] lo, byte[] hi) {
-        System.arraycopy(newPattern, 0, pattern, 0, 4);
-        this.needsCheck = order.boundPrefix(pattern) < QuadOrder.boundCount(pattern);
+    /** Scans {@code pattern} within the key range {@code [lo, hi)} of this cursor's order, reusing its path. */
+    void resetRange(long[] pattern, byte[] lo, byte[] hi) {
+        setCheck(pattern);
         if (cursor != null) {
             cursor.reset(lo, hi);
         }
     }
 
+    private void setCheck(long[] pattern) {
+        if (order.boundPrefix(pattern) < QuadOrder.boundCount(pattern)) {
+            if (check == null) {
+                check = new long[4];
+            }
+            System.arraycopy(pattern, 0, check, 0, 4);
+        } else {
+            check = null;
+        }
+    }
+
     public boolean next() {
         while (cursor != null && cursor.next()) {
-            order.decode(cursor.key(), quad);
-            if (!needsCheck || matches()) {
+            order.decode(cursor.keyView(), cursor.keyLength(), quad);
+            if (check == null || matches()) {
                 return true;
             }
         }
@@ -57,7 +68,7 @@ public final class QuadCursor {
 
     private boolean matches() {
         for (int i = 0; i < 4; i++) {
-            if (pattern[i] != 0 && pattern[i] != quad[i]) {
+            if (check[i] != 0 && check[i] != quad[i]) {
                 return false;
             }
         }

@@ -121,7 +121,7 @@ public final class QuadIndexes {
         int i = bestOrder(pattern);
         QuadOrder o = orders.get(i);
         BTree t = trees.get(i);
-        return new QuadCursor(t == null ? null : t.cursor(o.lowerBound(pattern), o.upperBound(pattern)), o, pattern);
+        return new QuadCursor(t == null ? null : t.prefixCursor(o.prefix(pattern)), o, pattern);
     }
 
     /**
@@ -192,7 +192,9 @@ public final class QuadIndexes {
             return 0;
         }
         if (o.boundPrefix(pattern) == QuadOrder.boundCount(pattern)) {
-            return t.rangeCount(o.lowerBound(pattern), o.upperBound(pattern));
+            // 32-byte keys below the bare prefix are exactly those below lowerBound, so the prefix
+            // serves as the lower key without padding it
+            return t.rangeCount(o.prefix(pattern), o.upperBound(pattern));
         }
         long n = 0;
         QuadCursor c = scan(pattern);

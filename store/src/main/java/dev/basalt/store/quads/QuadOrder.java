@@ -1,5 +1,8 @@
 package dev.basalt.store.quads;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Locale;
 
@@ -16,6 +19,8 @@ public final class QuadOrder {
     public static final int C = 3;
     public static final int KEY_BYTES = 32;
     private static final String LETTERS = "spoc";
+    /** One 8-byte access per id instead of eight byte accesses. */
+    private static final VarHandle BIG_ENDIAN_LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     private final String name;
     /** positions[i] = which quad position (S, P, O, C) stands i-th in the key. */
@@ -59,8 +64,22 @@ public final class QuadOrder {
 
     /** Reads a key back into ids in S, P, O, C positions. */
     public void decode(byte[] key, long[] quad) {
+        decode(key, key.length, quad);
+    }
+
+    /**
+     * Reads the key in bytes {@code [0, length)} of {@code buffer} (such as a cursor's key view)
+     * back into ids in S, P, O, C positions.
+     *
+     * @throws IllegalArgumentException if {@code length} is not {@link #KEY_BYTES}
+     */
+    public void decode(byte[] buffer, int length, long[] quad) {
+        if (length != KEY_BYTES) {
+            throw new IllegalArgumentException("a key of statement index " + name + " has " + KEY_BYTES
+                    + " bytes, not " + length);
+        }
         for (int i = 0; i < 4; i++) {
-            quad[positions[i]] = getLong(key, i * 8);
+            quad[positions[i]] = getLong(buffer, i * 8);
         }
     }
 
@@ -99,39 +118,49 @@ public final class QuadOrder {
         return k;
     }
 
-    /** Exclusive upper key of the pattern's prefix range, or null if the range runs to the end. */
-    public byte[] upperBound(long[] pattern) {
+    /**
+     * The key prefix the pattern binds: the ids of its leading bound positions in this order, 8
+     * bytes each (empty if the first position is unbound). Every key in the pattern's prefix
+     * range starts with it.
+     */
+    public byte[] prefix(long[] pattern) {
         int prefix = boundPrefix(pattern);
-        if (prefix == 0) {
-            return null;
-        }
         byte[] k = new byte[prefix * 8];
         for (int i = 0; i < prefix; i++) {
             putLong(k, i * 8, pattern[positions[i]]);
         }
-        // the smallest key greater than every key starting with the prefix
-        for (int i = k.length - 1; i >= 0; i--) {
-            if (k[i] != (byte) 0xff) {
-                k[i]++;
-                return Arrays.copyOf(k, i + 1);
+        return k;
+    }
+
+    /** Exclusive upper key of the pattern's prefix range, or null if the range runs to the end. */
+    public byte[] upperBound(long[] pattern) {
+        // the smallest key greater than every key starting with the prefix: the prefix up to its
+        // last byte that is not 0xff, with that byte incremented
+        int prefix = boundPrefix(pattern);
+        for (int i = prefix - 1; i >= 0; i--) {
+            long id = pattern[positions[i]];
+            if (id != -1L) {
+                int last = i * 8 + 7 - Long.numberOfTrailingZeros(~id) / 8;
+                byte[] k = new byte[last + 1];
+                for (int j = 0; j < i; j++) {
+                    putLong(k, j * 8, pattern[positions[j]]);
+                }
+                for (int b = i * 8; b <= last; b++) {
+                    k[b] = (byte) (id >>> (8 * (i * 8 + 7 - b)));
+                }
+                k[last]++;
+                return k;
             }
         }
         return null;
     }
 
     static void putLong(byte[] b, int off, long v) {
-        for (int i = 7; i >= 0; i--) {
-            b[off + i] = (byte) v;
-            v >>>= 8;
-        }
+        BIG_ENDIAN_LONG.set(b, off, v);
     }
 
     static long getLong(byte[] b, int off) {
-        long v = 0;
-        for (int i = 0; i < 8; i++) {
-            v = (v << 8) | (b[off + i] & 0xffL);
-        }
-        return v;
+        return (long) BIG_ENDIAN_LONG.get(b, off);
     }
 
     @Override
