@@ -33,67 +33,51 @@ final class SnapshotQuadSource implements QuadSource {
 
     @Override
     public Scan scan(long[] pattern) {
-        List<QuadCursor> cursors = new ArrayList<>(sets.size());
-        for (StatementSet set : sets) {
-            cursors.add(view.quads(set).scan(pattern));
+        QuadCursor[] cursors = new QuadCursor[sets.size()];
+        for (int s = 0; s < cursors.length; s++) {
+            cursors[s] = view.quads(sets.get(s)).scan(pattern);
         }
-        return new Scan() {
-            int i;
-
-            @Override
-            public boolean next(long[] quad) {
-                while (i < cursors.size()) {
-                    QuadCursor c = cursors.get(i);
-                    if (c.next()) {
-                        System.arraycopy(c.quad(), 0, quad, 0, 4);
-                        return true;
-                    }
-                    i++;
-                }
-                return false;
-            }
-
-            @Override
-            public void close() {
-                i = cursors.size();
-            }
-        };
+        return new Concatenation(cursors);
     }
 
     /** Reuses one cursor per statement set from scan to scan ({@link QuadIndexes#rescan}). */
     @Override
     public Prober prober() {
-        return new Prober() {
-            final QuadCursor[] cursors = new QuadCursor[sets.size()];
-
-            @Override
-            public Scan scan(long[] pattern) {
-                for (int s = 0; s < cursors.length; s++) {
-                    cursors[s] = view.quads(sets.get(s)).rescan(cursors[s], pattern);
-                }
-                return new Scan() {
-                    int i;
-
-                    @Override
-                    public boolean next(long[] quad) {
-                        while (i < cursors.length) {
-                            QuadCursor c = cursors[i];
-                            if (c.next()) {
-                                System.arraycopy(c.quad(), 0, quad, 0, 4);
-                                return true;
-                            }
-                            i++;
-                        }
-                        return false;
-                    }
-
-                    @Override
-                    public void close() {
-                        i = cursors.length;
-                    }
-                };
+        QuadCursor[] cursors = new QuadCursor[sets.size()];
+        return pattern -> {
+            for (int s = 0; s < cursors.length; s++) {
+                cursors[s] = view.quads(sets.get(s)).rescan(cursors[s], pattern);
             }
+            return new Concatenation(cursors);
         };
+    }
+
+    /** The statement sets' matches one set after the other (a statement is in one set only). */
+    private static final class Concatenation implements Scan {
+        private final QuadCursor[] cursors;
+        private int i;
+
+        Concatenation(QuadCursor[] cursors) {
+            this.cursors = cursors;
+        }
+
+        @Override
+        public boolean next(long[] quad) {
+            while (i < cursors.length) {
+                QuadCursor c = cursors[i];
+                if (c.next()) {
+                    System.arraycopy(c.quad(), 0, quad, 0, 4);
+                    return true;
+                }
+                i++;
+            }
+            return false;
+        }
+
+        @Override
+        public void close() {
+            i = cursors.length;
+        }
     }
 
     /** Entries a merge join's seek steps over before it repositions the cursor instead. */
