@@ -546,7 +546,8 @@ public final class PlanCompiler {
                 candidates.computeIfAbsent(a.scan.slots()[position] * 4L + position, k -> new ArrayList<>()).add(a);
             }
         }
-        for (List<Atom> group : candidates.values()) {
+        for (Map.Entry<Long, List<Atom>> candidate : candidates.entrySet()) {
+            List<Atom> group = candidate.getValue();
             if (group.size() < 2) {
                 continue;
             }
@@ -564,8 +565,8 @@ public final class PlanCompiler {
             if (!leads) {
                 continue;
             }
-            int position = intersectable(group.get(0));
-            int slot = group.get(0).scan.slots()[position];
+            int position = (int) (candidate.getKey() % 4);
+            int slot = (int) (candidate.getKey() / 4);
             long[][] patterns = new long[group.size()][];
             StringBuilder label = new StringBuilder();
             for (int i = 0; i < group.size(); i++) {

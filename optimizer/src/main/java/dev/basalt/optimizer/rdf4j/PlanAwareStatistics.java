@@ -8,7 +8,8 @@ import org.eclipse.rdf4j.query.algebra.evaluation.impl.EvaluationStatistics;
 /**
  * The statistics RDF4J's join optimizer reads once Basalt's step has run ahead of it: a
  * {@link BasaltPlanNode} (a leaf RDF4J's calculator does not know) counts as its plan's estimated
- * rows; patterns and everything else are the store's statistics as given.
+ * rows, a statement pattern as the store's statistics count it, and the operators around them
+ * combine those as RDF4J's calculator does.
  */
 final class PlanAwareStatistics extends EvaluationStatistics {
     private final EvaluationStatistics store;
@@ -19,8 +20,7 @@ final class PlanAwareStatistics extends EvaluationStatistics {
 
     @Override
     public double getCardinality(TupleExpr expr) {
-        return expr instanceof BasaltPlanNode plan ? plan.getResultSizeEstimate()
-                : containsPlan(expr) ? super.getCardinality(expr) : store.getCardinality(expr);
+        return expr instanceof BasaltPlanNode plan ? plan.getResultSizeEstimate() : super.getCardinality(expr);
     }
 
     @Override
@@ -40,20 +40,5 @@ final class PlanAwareStatistics extends EvaluationStatistics {
                 }
             }
         };
-    }
-
-    private static boolean containsPlan(TupleExpr expr) {
-        boolean[] found = new boolean[1];
-        expr.visit(new org.eclipse.rdf4j.query.algebra.helpers.AbstractQueryModelVisitor<RuntimeException>() {
-            @Override
-            public void meetOther(QueryModelNode node) {
-                if (node instanceof BasaltPlanNode) {
-                    found[0] = true;
-                } else {
-                    super.meetOther(node);
-                }
-            }
-        });
-        return found[0];
     }
 }
