@@ -168,7 +168,7 @@ public final class BTree {
             if (held != null) {
                 return held;
             }
-            Node child = io.load(page.childKey(index), page.childChecksum(index));
+            Node child = io.loadChild(page, index);
             if (child instanceof InternalPage internal) {
                 page.holdChild(index, internal);
             }

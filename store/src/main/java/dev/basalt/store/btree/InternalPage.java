@@ -2,6 +2,8 @@ package dev.basalt.store.btree;
 
 import java.util.Arrays;
 
+import dev.basalt.store.cache.ClockCache;
+
 import static dev.basalt.store.btree.PageFormat.INTERNAL;
 import static dev.basalt.store.btree.PageFormat.INTERNAL_HEADER_BYTES;
 import static dev.basalt.store.btree.PageFormat.readInt;
@@ -18,8 +20,7 @@ final class InternalPage implements InternalNode, Page {
     private final long address;
     private final int checksum;
     private final byte[][] separators;
-    /** The children's addresses as page-cache keys, made once here rather than on every lookup. */
-    private final AddressKey[] children;
+    private final long[] children;
     private final int[] checksums;
     private final long[] counts;
     private final int weight;
@@ -32,20 +33,24 @@ final class InternalPage implements InternalNode, Page {
      * final fields only.
      */
     private InternalNode[] internalChildren;
+    /**
+     * The children's page-cache entries, filled as descents pass: reaching a cached leaf then
+     * takes no lookup in the cache's table (whose random probes were the largest single cost of
+     * short queries). An entry's value is cleared when the cache evicts it, so holding entries
+     * does not hold pages. Racy but safe, as {@link #internalChildren}.
+     */
+    private ClockCache.Handle<Page>[] handles;
 
     InternalPage(long address, int checksum, byte[][] separators, long[] addresses, int[] checksums, long[] counts) {
         this.address = address;
         this.checksum = checksum;
         this.separators = separators;
-        this.children = new AddressKey[addresses.length];
-        for (int i = 0; i < addresses.length; i++) {
-            children[i] = new AddressKey(addresses[i]);
-        }
+        this.children = addresses;
         this.checksums = checksums;
         this.counts = counts;
-        // per child: cache key object (24) and its reference, checksum, count, and the separator's
-        // array header and reference; the separators' bytes are added below
-        int w = 96 + 60 * addresses.length;
+        // per child: address, checksum, count, held child and cache entry references, and the
+        // separator's array header and reference; the separators' bytes are added below
+        int w = 96 + 48 * addresses.length;
         for (byte[] s : separators) {
             w += 16 + s.length;
         }
@@ -65,6 +70,22 @@ final class InternalPage implements InternalNode, Page {
             internalChildren = held;
         }
         held[index] = child;
+    }
+
+    /** The cache entry of child {@code index} if a descent kept it, else null. */
+    ClockCache.Handle<Page> childHandle(int index) {
+        ClockCache.Handle<Page>[] held = handles;
+        return held == null ? null : held[index];
+    }
+
+    @SuppressWarnings("unchecked")
+    void holdHandle(int index, ClockCache.Handle<Page> handle) {
+        ClockCache.Handle<Page>[] held = handles;
+        if (held == null) {
+            held = new ClockCache.Handle[children.length];
+            handles = held;
+        }
+        held[index] = handle;
     }
 
     /** Decodes an internal page; {@code IllegalStateException} if malformed. */
@@ -199,11 +220,6 @@ final class InternalPage implements InternalNode, Page {
 
     @Override
     public long childAddress(int index) {
-        return children[index].address();
-    }
-
-    /** The page-cache key of child {@code index}. */
-    AddressKey childKey(int index) {
         return children[index];
     }
 

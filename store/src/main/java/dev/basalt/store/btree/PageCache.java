@@ -1,8 +1,6 @@
 package dev.basalt.store.btree;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.stats.CacheStats;
+import dev.basalt.store.cache.ClockCache;
 
 /**
  * Clean decoded pages shared by every tree of one store, keyed by record address and bounded by
@@ -15,58 +13,47 @@ import com.github.benmanes.caffeine.cache.stats.CacheStats;
  * Thread-safe.
  */
 public final class PageCache {
-    private final Cache<AddressKey, Page> pages;
-    private final long maxBytes;
+    /** A page's usual decoded size, for the cache's segment count. */
+    private static final int TYPICAL_PAGE_WEIGHT = 8192;
+
+    private final ClockCache<Page> pages;
 
     public PageCache(long maxBytes) {
         if (maxBytes < 0) {
             throw new IllegalArgumentException("maxBytes must not be negative: " + maxBytes);
         }
-        this.maxBytes = maxBytes;
-        this.pages = Caffeine.newBuilder()
-                .maximumWeight(maxBytes)
-                .weigher((AddressKey address, Page page) -> page.weight())
-                .recordStats()
-                // maintenance (LRU reordering, eviction) runs on the calling thread, amortized over
-                // accesses: handing it to the common pool woke a thread on most page hits, which
-                // profiles of short queries showed as a large share of their time
-                .executor(Runnable::run)
-                .build();
+        this.pages = new ClockCache<>(maxBytes, TYPICAL_PAGE_WEIGHT, Page::weight);
     }
 
     public long maxBytes() {
-        return maxBytes;
+        return pages.maxWeight();
     }
 
     /** Approximate bytes of decoded pages held now. */
     public long weightedSize() {
-        return pages.policy().eviction().map(e -> e.weightedSize().orElse(0L)).orElse(0L);
-    }
-
-    public CacheStats stats() {
-        return pages.stats();
+        return pages.weightedSize();
     }
 
     public void invalidateAll() {
         pages.invalidateAll();
     }
 
-    Page get(AddressKey address, int checksum) {
-        Page page = pages.getIfPresent(address);
+    Page get(long address, int checksum) {
+        Page page = pages.get(address);
         return page != null && page.checksum() == checksum ? page : null;
     }
 
-    void put(Page page) {
-        pages.put(new AddressKey(page.address()), page);
+    /** The cache entry of {@code address}, or null; see {@link ClockCache.Handle}. */
+    ClockCache.Handle<Page> handle(long address) {
+        return pages.handle(address);
     }
 
-    /** Caches {@code page} under {@code address}, which must be the page's own. */
-    void put(AddressKey address, Page page) {
-        assert address.address() == page.address();
-        pages.put(address, page);
+    /** Caches {@code page} under its address; returns its entry, or null if it is not cached. */
+    ClockCache.Handle<Page> put(Page page) {
+        return pages.put(page.address(), page);
     }
 
     void invalidate(long address) {
-        pages.invalidate(new AddressKey(address));
+        pages.invalidate(address);
     }
 }

@@ -1,5 +1,6 @@
 package dev.basalt.store.btree;
 
+import dev.basalt.store.cache.ClockCache;
 import dev.basalt.store.io.Checksums;
 import dev.basalt.store.journal.CorruptRecordException;
 import dev.basalt.store.journal.RecordStore;
@@ -28,20 +29,43 @@ final class PageIO {
 
     /** The clean page at {@code address}, from the cache or read, checked and decoded. */
     Node load(long address, int checksum) {
-        return load(new AddressKey(address), checksum);
-    }
-
-    /** As {@link #load(long, int)}, with the cache key at hand (internal pages keep their children's). */
-    Node load(AddressKey key, int checksum) {
         if (cache != null) {
-            Page page = cache.get(key, checksum);
+            Page page = cache.get(address, checksum);
             if (page != null) {
                 return (Node) page;
             }
         }
-        Page page = readUncached(key.address(), checksum);
+        Page page = readUncached(address, checksum);
         if (cache != null) {
-            cache.put(key, page);
+            cache.put(page);
+        }
+        return (Node) page;
+    }
+
+    /**
+     * Child {@code index} of a clean page, as {@link #load(long, int)}; the parent keeps the
+     * child's cache entry, so the next descent through it reaches a cached child without a
+     * lookup in the cache's table.
+     */
+    Node loadChild(InternalPage parent, int index) {
+        long address = parent.childAddress(index);
+        int checksum = parent.childChecksum(index);
+        if (cache == null) {
+            return (Node) readUncached(address, checksum);
+        }
+        ClockCache.Handle<Page> handle = parent.childHandle(index);
+        Page page = handle == null ? null : handle.get();
+        if (page != null && page.checksum() == checksum) {
+            return (Node) page;
+        }
+        handle = cache.handle(address);
+        page = handle == null ? null : handle.get();
+        if (page == null || page.checksum() != checksum) {
+            page = readUncached(address, checksum);
+            handle = cache.put(page);
+        }
+        if (handle != null) {
+            parent.holdHandle(index, handle);
         }
         return (Node) page;
     }

@@ -9,6 +9,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 
 import dev.basalt.store.Snapshot;
 import dev.basalt.store.WriteTransaction;
+import dev.basalt.store.cache.ClockCache;
 import dev.basalt.store.journal.StoreException;
 
 /**
@@ -24,11 +25,11 @@ import dev.basalt.store.journal.StoreException;
  * layout version is the property {@value #FORMAT_PROPERTY}. Terms are never deleted.
  *
  * <p>Read a committed state with {@link #reader(Snapshot)}; add terms inside the store's write
- * transaction with {@link #writer(WriteTransaction)}. The two Caffeine caches (id → value, value
- * → id) are shared by all readers and writers and only ever hold committed mappings: a writer
- * publishes the terms it added after its transaction commits, and a rolled-back transaction
- * leaves no trace in them. Since ids are never reused, a committed mapping is valid for every
- * commit point that has the id. Thread-safe.
+ * transaction with {@link #writer(WriteTransaction)}. The two caches (id → value, a
+ * {@link ClockCache}; value → id, Caffeine) are shared by all readers and writers and only ever
+ * hold committed mappings: a writer publishes the terms it added after its transaction commits,
+ * and a rolled-back transaction leaves no trace in them. Since ids are never reused, a committed
+ * mapping is valid for every commit point that has the id. Thread-safe.
  */
 public final class Lexicon {
     public static final String TERM_TO_ID = "lex.t2i";
@@ -37,14 +38,13 @@ public final class Lexicon {
     public static final String FORMAT_PROPERTY = "lex.format";
 
     private final LexiconConfig config;
-    private final Cache<Long, Value> values;
+    private final ClockCache<Value> values;
     private final Cache<Value, Long> ids;
 
     public Lexicon(LexiconConfig config) {
         this.config = config;
         // maintenance on the calling thread, as in the page cache: no common-pool wake-up per access
-        this.values = Caffeine.newBuilder().maximumWeight(config.valueCacheSize())
-                .weigher((Long id, Value v) -> weight(v)).executor(Runnable::run).build();
+        this.values = new ClockCache<>(config.valueCacheSize(), 1, Lexicon::weight);
         this.ids = Caffeine.newBuilder().maximumWeight(config.idCacheSize())
                 .weigher((Value v, Long id) -> weight(v)).executor(Runnable::run).build();
     }
@@ -102,7 +102,7 @@ public final class Lexicon {
     }
 
     Value cachedValue(long id) {
-        return values.getIfPresent(id);
+        return values.get(id);
     }
 
     /** Publishes a committed mapping. */
