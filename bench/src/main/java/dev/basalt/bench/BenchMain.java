@@ -62,7 +62,7 @@ public final class BenchMain implements Runnable {
 		Integer lubmTimeout;
 		@Option(names = "--lubm-plain-load", description = "also load LUBM without inference for a plain load rate")
 		boolean lubmPlainLoad;
-		@Option(names = "--stores", description = "comma-separated stores (default: all of ${COMPLETION-CANDIDATES})",
+		@Option(names = "--stores", description = "comma-separated stores, of ${COMPLETION-CANDIDATES} (default: all but basalt-plain)",
 				completionCandidates = StoreNames.class)
 		String stores;
 		@Option(names = "--mixes", split = ",", description = "BSBM mixes to measure: full, reduced (default: both)")
@@ -105,7 +105,7 @@ public final class BenchMain implements Runnable {
 				s.lubmQueryTimeoutSeconds = lubmTimeout;
 			}
 			s.lubmPlainLoad |= lubmPlainLoad;
-			s.stores = StoreSetups.parse(stores != null ? stores : StoreSetups.allNames());
+			s.stores = StoreSetups.parse(stores != null ? stores : StoreSetups.defaultNames());
 			if (mixes != null) {
 				s.mixes = mixes;
 			}

@@ -21,7 +21,6 @@ import org.eclipse.rdf4j.common.transaction.IsolationLevels;
 import org.eclipse.rdf4j.query.QueryEvaluationException;
 import org.eclipse.rdf4j.repository.Repository;
 import org.eclipse.rdf4j.repository.RepositoryConnection;
-import org.eclipse.rdf4j.repository.sail.SailRepository;
 import org.eclipse.rdf4j.rio.RDFFormat;
 import org.eclipse.rdf4j.rio.Rio;
 import org.eclipse.rdf4j.sail.NotifyingSail;
@@ -258,7 +257,7 @@ public final class Comparison {
 			createDirectories(dir);
 			Sail sail = s.createSail(dir);
 			boolean infer = results.lubmInferenceUnavailable == null && sail instanceof NotifyingSail;
-			Repository inferred = new SailRepository(infer ? new SchemaCachingRDFSInferencer((NotifyingSail) sail) : sail);
+			Repository inferred = s.repository(infer ? new SchemaCachingRDFSInferencer((NotifyingSail) sail) : sail);
 			inferred.init();
 			try {
 				long t1 = System.nanoTime();

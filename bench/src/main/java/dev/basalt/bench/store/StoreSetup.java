@@ -35,6 +35,11 @@ public interface StoreSetup {
 
 	/** A repository over a fresh sail in {@code dataDir}; initialised on first use. */
 	default Repository createRepository(Path dataDir) {
-		return new SailRepository(createSail(dataDir));
+		return repository(createSail(dataDir));
+	}
+
+	/** The repository the store's users put over its sail (also over a sail wrapping it). */
+	default Repository repository(Sail sail) {
+		return new SailRepository(sail);
 	}
 }

@@ -8,6 +8,8 @@ import java.util.stream.Collectors;
 
 import dev.basalt.sail.BasaltStore;
 import dev.basalt.sail.config.BasaltStoreConfig;
+import dev.basalt.sail.repository.BasaltRepository;
+import org.eclipse.rdf4j.repository.Repository;
 import org.eclipse.rdf4j.sail.Sail;
 import org.eclipse.rdf4j.sail.lmdb.LmdbStore;
 import org.eclipse.rdf4j.sail.lmdb.config.LmdbStoreConfig;
@@ -22,7 +24,18 @@ import org.eclipse.rdf4j.sail.nativerdf.NativeStore;
  */
 public enum StoreSetups implements StoreSetup {
 
-	BASALT("basalt", "Basalt, default indexes", true, 0) {
+	BASALT("basalt", "Basalt, default indexes, in a BasaltRepository (query template cache)", true, 0) {
+		@Override
+		public Sail createSail(Path dataDir) {
+			return new BasaltStore(dataDir.toFile(), new BasaltStoreConfig());
+		}
+
+		@Override
+		public Repository repository(Sail sail) {
+			return new BasaltRepository(sail);
+		}
+	},
+	BASALT_PLAIN("basalt-plain", "Basalt, default indexes, in a plain SailRepository (every query parsed)", true, 0) {
 		@Override
 		public Sail createSail(Path dataDir) {
 			return new BasaltStore(dataDir.toFile(), new BasaltStoreConfig());
@@ -34,6 +47,11 @@ public enum StoreSetups implements StoreSetup {
 			BasaltStoreConfig config = new BasaltStoreConfig();
 			config.setStatementIndexes(DEFAULT_INDEXES);
 			return new BasaltStore(dataDir.toFile(), config);
+		}
+
+		@Override
+		public Repository repository(Sail sail) {
+			return new BasaltRepository(sail);
 		}
 	},
 	NATIVE("native", "RDF4J NativeStore 5.0.3, default indexes", true, 0) {
@@ -132,6 +150,12 @@ public enum StoreSetups implements StoreSetup {
 			}
 		}
 		throw new IllegalArgumentException("Unknown store '" + name + "'; known stores: " + allNames());
+	}
+
+	/** The stores a comparison runs when none are named: all but {@link #BASALT_PLAIN}, which is asked for. */
+	public static String defaultNames() {
+		return Arrays.stream(values()).filter(s -> s != BASALT_PLAIN).map(s -> s.setupName)
+				.collect(Collectors.joining(","));
 	}
 
 	public static String allNames() {

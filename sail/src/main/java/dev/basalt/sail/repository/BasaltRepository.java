@@ -1,0 +1,113 @@
+package dev.basalt.sail.repository;
+
+import org.eclipse.rdf4j.query.MalformedQueryException;
+import org.eclipse.rdf4j.query.QueryLanguage;
+import org.eclipse.rdf4j.query.parser.ParsedBooleanQuery;
+import org.eclipse.rdf4j.query.parser.ParsedGraphQuery;
+import org.eclipse.rdf4j.query.parser.ParsedQuery;
+import org.eclipse.rdf4j.query.parser.ParsedTupleQuery;
+import org.eclipse.rdf4j.repository.RepositoryException;
+import org.eclipse.rdf4j.repository.sail.SailBooleanQuery;
+import org.eclipse.rdf4j.repository.sail.SailGraphQuery;
+import org.eclipse.rdf4j.repository.sail.SailQuery;
+import org.eclipse.rdf4j.repository.sail.SailRepository;
+import org.eclipse.rdf4j.repository.sail.SailRepositoryConnection;
+import org.eclipse.rdf4j.repository.sail.SailTupleQuery;
+import org.eclipse.rdf4j.sail.Sail;
+import org.eclipse.rdf4j.sail.SailConnection;
+import org.eclipse.rdf4j.sail.SailException;
+
+/**
+ * A {@link SailRepository} whose connections parse SPARQL queries through a
+ * {@link QueryTemplateCache}: queries that differ only in their constants are parsed once. Works
+ * over any sail (a Basalt store, or one wrapped in an inferencer); everything else is
+ * {@code SailRepository}'s. {@link #getQueryTemplateCache()} tells how many query shapes it holds.
+ */
+public class BasaltRepository extends SailRepository {
+    /** Query shapes kept by default. */
+    public static final int DEFAULT_QUERY_SHAPES = 1_000;
+
+    private final QueryTemplateCache templates;
+
+    public BasaltRepository(Sail sail) {
+        this(sail, DEFAULT_QUERY_SHAPES);
+    }
+
+    /** @param queryShapes query shapes to keep parsed; 0 parses every query */
+    public BasaltRepository(Sail sail, int queryShapes) {
+        super(sail);
+        this.templates = queryShapes > 0 ? new QueryTemplateCache(queryShapes) : null;
+    }
+
+    public QueryTemplateCache getQueryTemplateCache() {
+        return templates;
+    }
+
+    @Override
+    public SailRepositoryConnection getConnection() throws RepositoryException {
+        if (templates == null) {
+            return super.getConnection();
+        }
+        if (!isInitialized()) {
+            init();
+        }
+        try {
+            return new Connection(this, getSail().getConnection(), templates);
+        } catch (SailException e) {
+            throw new RepositoryException(e);
+        }
+    }
+
+    private static final class Connection extends SailRepositoryConnection {
+        private final QueryTemplateCache templates;
+
+        Connection(SailRepository repository, SailConnection connection, QueryTemplateCache templates) {
+            super(repository, connection);
+            this.templates = templates;
+        }
+
+        @Override
+        public SailQuery prepareQuery(QueryLanguage ql, String query, String baseURI) throws MalformedQueryException {
+            ParsedQuery parsed = templates.parse(ql, query, baseURI);
+            if (parsed instanceof ParsedTupleQuery tuple) {
+                return new SailTupleQuery(tuple, this);
+            } else if (parsed instanceof ParsedGraphQuery graph) {
+                return new SailGraphQuery(graph, this) {
+                };
+            } else if (parsed instanceof ParsedBooleanQuery bool) {
+                return new SailBooleanQuery(bool, this) {
+                };
+            }
+            throw new MalformedQueryException("not a query: " + parsed.getClass().getSimpleName());
+        }
+
+        @Override
+        public SailTupleQuery prepareTupleQuery(QueryLanguage ql, String query, String baseURI)
+                throws MalformedQueryException {
+            if (templates.parse(ql, query, baseURI) instanceof ParsedTupleQuery tuple) {
+                return new SailTupleQuery(tuple, this);
+            }
+            throw new MalformedQueryException("not a tuple query: " + query);
+        }
+
+        @Override
+        public SailGraphQuery prepareGraphQuery(QueryLanguage ql, String query, String baseURI)
+                throws MalformedQueryException {
+            if (templates.parse(ql, query, baseURI) instanceof ParsedGraphQuery graph) {
+                return new SailGraphQuery(graph, this) {
+                };
+            }
+            throw new MalformedQueryException("not a graph query: " + query);
+        }
+
+        @Override
+        public SailBooleanQuery prepareBooleanQuery(QueryLanguage ql, String query, String baseURI)
+                throws MalformedQueryException {
+            if (templates.parse(ql, query, baseURI) instanceof ParsedBooleanQuery bool) {
+                return new SailBooleanQuery(bool, this) {
+                };
+            }
+            throw new MalformedQueryException("not a boolean query: " + query);
+        }
+    }
+}
