@@ -334,7 +334,7 @@ final class QueryShape {
         private void keyToken(String token) {
             key.append(token).append('\u0000');
             beforePrevious = previous;
-            previous = token.toUpperCase(Locale.ROOT);
+            previous = Character.isLetter(token.charAt(0)) ? token.toUpperCase(Locale.ROOT) : token;
             previousAsWritten = token;
             if (previous.equals("BASE")) {
                 // BASE belongs to the prologue, so no IRI of the body was read before it

@@ -106,10 +106,26 @@ public final class QueryTemplateCache {
     private static final class Template {
         private final ParsedQuery parsed;
         private final Map<Value, Integer> sentinels;
+        /** Whether projections or extensions name constants (CONSTRUCT templates): they are renamed too. */
+        private final boolean namesConstants;
 
         private Template(ParsedQuery parsed, Map<Value, Integer> sentinels) {
             this.parsed = parsed;
             this.sentinels = sentinels;
+            boolean[] found = new boolean[1];
+            parsed.getTupleExpr().visit(new AbstractSimpleQueryModelVisitor<RuntimeException>(true) {
+                @Override
+                public void meet(ProjectionElem node) {
+                    found[0] |= node.getName().startsWith("_const_");
+                }
+
+                @Override
+                public void meet(ExtensionElem node) {
+                    found[0] |= node.getName().startsWith("_const_");
+                    super.meet(node);
+                }
+            });
+            this.namesConstants = found[0];
         }
 
         /** The template of {@code shape}, or null if instantiating it does not reproduce {@code expected}. */
@@ -226,7 +242,7 @@ public final class QueryTemplateCache {
             for (Var[] r : varReplacements) {
                 r[0].getParentNode().replaceChildNode(r[0], r[1]);
             }
-            if (!renamed.isEmpty()) {
+            if (template.namesConstants && !renamed.isEmpty()) {
                 expr.visit(new AbstractSimpleQueryModelVisitor<RuntimeException>(true) {
                     @Override
                     public void meet(ProjectionElem node) {
