@@ -21,6 +21,7 @@ import org.eclipse.rdf4j.sail.memory.config.MemoryStoreConfig;
 
 import dev.basalt.sail.BasaltStore;
 import dev.basalt.sail.config.BasaltStoreConfig;
+import dev.basalt.sail.repository.BasaltRepository;
 
 /**
  * The one place where the compliance suites get the store under test.
@@ -60,9 +61,12 @@ final class BasaltSails {
         return store;
     }
 
-    /** A new, uninitialized repository over {@link #newStore(File)}. */
+    /**
+     * A new, uninitialized repository over {@link #newStore(File)}: a {@link BasaltRepository}, so the suites
+     * also run every query through its query template cache.
+     */
     static Repository newRepository(File parent) {
-        return new SailRepository(newStore(parent));
+        return new BasaltRepository(newStore(parent));
     }
 
     /**
