@@ -254,6 +254,18 @@ public final class Journal implements RecordStore, AutoCloseable {
         if (address == NULL || off < DATA_START) {
             throw new CorruptRecordException(address, "not a record address in " + file.path());
         }
+        if (JournalFile.MAP_READS) {
+            long stamp = file.beginMappedRead();
+            try {
+                ByteBuffer map = file.mapped(off, RECORD_HEADER);
+                ByteBuffer payload = map == null ? null : readMapped(map, address, off, span, expectedChecksum);
+                if (payload != null) {
+                    return payload;
+                }
+            } finally {
+                file.endMappedRead(stamp);
+            }
+        }
         ByteBuffer b = READ_BUFFERS.get();
         if (b.capacity() < span) {
             b = ByteBuffer.allocateDirect(span);
@@ -280,6 +292,31 @@ public final class Journal implements RecordStore, AutoCloseable {
         }
         byte[] payload = new byte[len];
         b.get(payload);
+        return ByteBuffer.wrap(payload);
+    }
+
+    /** {@link #read} from a mapping of the file; null if the record is not within one (read it with a system call). */
+    private ByteBuffer readMapped(ByteBuffer map, long address, long off, int span, int expectedChecksum) {
+        int at = (int) (off % JournalFile.MAP_SIZE);
+        int len = map.getInt(at);
+        int stored = map.getInt(at + 4);
+        if (len < 0 || len > span - RECORD_HEADER) {
+            throw new CorruptRecordException(address, "record length " + len + " does not fit its slot in " + file.path());
+        }
+        if (at + RECORD_HEADER + len > map.capacity()) {
+            map = file.mapped(off, RECORD_HEADER + len);
+            if (map == null) {
+                return null;
+            }
+        }
+        byte[] payload = new byte[len];
+        map.get(at + RECORD_HEADER, payload);
+        int actual = Checksums.crc32c(payload, 0, len);
+        if (actual != stored || stored != expectedChecksum) {
+            throw new CorruptRecordException(address, String.format(
+                    "checksum mismatch in %s: expected %08x, record header %08x, data %08x", file.path(),
+                    expectedChecksum, stored, actual));
+        }
         return ByteBuffer.wrap(payload);
     }
 
