@@ -248,7 +248,7 @@ final class SnapshotQuadSource implements QuadSource {
 
     @Override
     public Value[] resolve(long[] ids) {
-        return view.lexicon().resolveAll(ids, vf);
+        return DistinctTerms.resolve(ids, distinct -> view.lexicon().resolveAll(distinct, vf));
     }
 
     @Override
