@@ -93,6 +93,12 @@ final class BasaltSailDataset implements SailDataset {
             Resource... contexts) throws SailException {
         ReadSource.Lease lease = source.acquire();
         try {
+            if (lease.view().quads(set).size() == 0) {
+                // RDF4J reads both statement sets; the inferred one of a store without inferencing is
+                // empty, and a DESCRIBE asks it twice per described value
+                lease.close();
+                return new EmptyIteration<>();
+            }
             LexiconReader lexicon = lease.view().lexicon();
             long[] spo = new long[3];
             Value[] given = { subj, pred, obj };

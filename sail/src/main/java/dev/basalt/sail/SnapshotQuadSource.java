@@ -16,8 +16,9 @@ import dev.basalt.store.quads.QuadOrder;
 /**
  * The query engine's {@link QuadSource} over one committed {@link ReadView}: the explicit
  * statement set, plus the inferred one when the query includes inferred statements (a statement
- * is in at most one set, so scans simply concatenate). Counts are exact range counts of the
- * counted B+trees; samples are entries at evenly spaced ranks of the pattern's key range
+ * is in at most one set, so scans simply concatenate; an inferred set that is empty in the
+ * snapshot, as in a store without inferencing, is left out). Counts are exact: read matches for a
+ * small count, else range counts of the counted B+trees; samples are entries at evenly spaced ranks of the pattern's key range
  * ({@link BTree#entryAt}), so sampling costs one descent per sampled quad.
  */
 final class SnapshotQuadSource implements QuadSource {
@@ -27,7 +28,10 @@ final class SnapshotQuadSource implements QuadSource {
 
     SnapshotQuadSource(ReadView view, boolean includeInferred, ValueFactory vf) {
         this.view = view;
-        this.sets = includeInferred ? List.of(StatementSet.EXPLICIT, StatementSet.INFERRED) : List.of(StatementSet.EXPLICIT);
+        // an empty set would still cost every scan, probe and count a second index lookup
+        this.sets = includeInferred && view.quads(StatementSet.INFERRED).size() > 0
+                ? List.of(StatementSet.EXPLICIT, StatementSet.INFERRED)
+                : List.of(StatementSet.EXPLICIT);
         this.vf = vf;
     }
 
@@ -180,11 +184,26 @@ final class SnapshotQuadSource implements QuadSource {
         };
     }
 
+    /** Matches {@link #count} reads itself before it asks for a range count. */
+    private static final int SCANNED_COUNT = 8;
+
+    /**
+     * A pattern with few matches (one subject's values of a property, the usual constant pattern of
+     * a short query) is counted by reading them: one descent of the index, where a range count
+     * descends twice and sums child counts at every level. Beyond {@value #SCANNED_COUNT} matches
+     * the range count answers.
+     */
     @Override
     public long count(long[] pattern) {
         long n = 0;
         for (StatementSet set : sets) {
-            n += view.quads(set).count(pattern);
+            QuadIndexes quads = view.quads(set);
+            QuadCursor c = quads.scan(pattern);
+            int read = 0;
+            while (read <= SCANNED_COUNT && c.next()) {
+                read++;
+            }
+            n += read <= SCANNED_COUNT ? read : quads.count(pattern);
         }
         return n;
     }
@@ -248,7 +267,7 @@ final class SnapshotQuadSource implements QuadSource {
 
     @Override
     public Value[] resolve(long[] ids) {
-        return view.lexicon().resolveAll(ids, vf);
+        return DistinctTerms.resolve(ids, distinct -> view.lexicon().resolveAll(distinct, vf));
     }
 
     @Override

@@ -18,7 +18,7 @@ import dev.basalt.store.quads.QuadIndexes;
 /**
  * Statements matching one or more quad patterns (one per requested context), read from the
  * statement indices of one set. Quads are read {@value #BATCH} at a time and their terms resolved
- * in one batch, in id order; a bound subject, predicate or context is reused instead of resolved
+ * in one batch, each distinct id once ({@link DistinctTerms}); a bound subject, predicate or context is reused instead of resolved
  * (bound literals are resolved, so a result shows the stored form, e.g. a normalized language
  * tag). Holds its read lease until closed or exhausted.
  */
@@ -85,7 +85,7 @@ final class StatementIteration extends LookAheadIteration<Statement> {
                 ids[i * 4 + pos] = reusable(pos) ? TermIds.NULL : batch[i][pos];
             }
         }
-        Value[] values = lease.view().lexicon().resolveAll(ids, vf);
+        Value[] values = DistinctTerms.resolve(ids, distinct -> lease.view().lexicon().resolveAll(distinct, vf));
         for (int i = 0; i < n; i++) {
             Resource s = (Resource) (reusable(0) ? boundValues[0] : values[i * 4]);
             IRI p = (IRI) (reusable(1) ? boundValues[1] : values[i * 4 + 1]);

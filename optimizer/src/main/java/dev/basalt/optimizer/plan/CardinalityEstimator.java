@@ -54,13 +54,17 @@ public final class CardinalityEstimator {
             // restricted to a dataset's graphs: not shared, the cache is keyed by constants only
             return boundMask != 0 ? fanOut(scan, constants, boundMask) : count(scan, constants);
         }
+        if (boundMask == 0) {
+            // the estimate is the count: cached once, under the count's key
+            return count(constants);
+        }
         Key key = new Key(constants[0], constants[1], constants[2], constants[3], boundMask);
         Double cached = cache.get(key);
         if (cached != null) {
             return cached;
         }
         double est = count(constants);
-        if (boundMask != 0 && est > 1) {
+        if (est > 1) {
             est = fanOut(scan, constants, boundMask);
         }
         cache.put(key, est);

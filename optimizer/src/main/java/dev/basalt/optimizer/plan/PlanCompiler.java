@@ -1,6 +1,7 @@
 package dev.basalt.optimizer.plan;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
@@ -96,6 +97,12 @@ public final class PlanCompiler {
     private final ModifierCompiler modifiers;
     private final AlgebraCompiler algebra;
     private final ValueFunctions functions;
+    /**
+     * Ids of the pattern constants looked up so far, shared with the nested compilers: a query
+     * names the same term in many patterns (BSBM's product in each of a dozen patterns), and the
+     * dictionary is asked once per term.
+     */
+    private final Map<Value, Long> constantIds;
 
     /** A compiler without value functions: BIND expressions other than constants and copies are not compiled. */
     public PlanCompiler(QuadSource source, ValueConditions values) {
@@ -111,7 +118,13 @@ public final class PlanCompiler {
      */
     public PlanCompiler(QuadSource source, ValueConditions values, ValueFunctions functions,
             CardinalityEstimator estimator, OrderingPolicy ordering, Dataset dataset) {
+        this(source, values, functions, estimator, ordering, dataset, new HashMap<>());
+    }
+
+    private PlanCompiler(QuadSource source, ValueConditions values, ValueFunctions functions,
+            CardinalityEstimator estimator, OrderingPolicy ordering, Dataset dataset, Map<Value, Long> constantIds) {
         this.source = source;
+        this.constantIds = constantIds;
         this.values = values;
         this.functions = functions;
         this.estimator = estimator;
@@ -123,7 +136,7 @@ public final class PlanCompiler {
 
     /** A compiler with this one's settings and a variable scope of its own (a subquery). */
     PlanCompiler nested() {
-        return new PlanCompiler(source, values, functions, estimator, ordering, datasetGraphs.dataset());
+        return new PlanCompiler(source, values, functions, estimator, ordering, datasetGraphs.dataset(), constantIds);
     }
 
     /** Compiles a subtree that is to be replaced by one Basalt plan. */
@@ -301,7 +314,7 @@ public final class PlanCompiler {
         TupleExpr rightArg = lj.getRightArg();
         Operator op;
         if (correlatable(rightArg)) {
-            Operator right = compileGroup(rightArg, slots(lj.getLeftArg().getAssuredBindingNames()));
+            Operator right = compileGroup(rightArg, assuredSlots(lj.getLeftArg()));
             op = new CorrelatedLeftJoin(left, right, condition);
             op.setEstimate(left.estimate() * Math.max(1, right.estimate()));
         } else {
@@ -314,6 +327,23 @@ public final class PlanCompiler {
             op.setEstimate(left.estimate());
         }
         return op;
+    }
+
+    /**
+     * The slots of RDF4J's assured binding names of {@code e}, read through joins and OPTIONALs
+     * here: RDF4J's own recursion copies the name set at every join level, and nested OPTIONALs
+     * (BSBM's detail queries have three or four) each ask it again for the whole group on their left.
+     */
+    private SlotSet assuredSlots(TupleExpr e) {
+        if (e instanceof LeftJoin lj) {
+            return assuredSlots(lj.getLeftArg());
+        }
+        if (e instanceof Join j) {
+            SlotSet out = assuredSlots(j.getLeftArg());
+            out.addAll(assuredSlots(j.getRightArg()));
+            return out;
+        }
+        return slots(e.getAssuredBindingNames());
     }
 
     /** A right side that may be evaluated per left row: patterns, joins and self-contained filters. */
@@ -333,12 +363,12 @@ public final class PlanCompiler {
     private static final class Atom {
         final PatternScan scan;
         final Operator op;
-        final Set<Integer> assured;
-        final Set<Integer> mentioned;
+        final SlotSet assured;
+        final SlotSet mentioned;
         /** Rows after this operand as the runtime optimizer estimated them, -1 if it did not order the group. */
         double runtimeRows = -1;
 
-        Atom(PatternScan scan, Operator op, Set<Integer> assured, Set<Integer> mentioned) {
+        Atom(PatternScan scan, Operator op, SlotSet assured, SlotSet mentioned) {
             this.scan = scan;
             this.op = op;
             this.assured = assured;
@@ -348,9 +378,9 @@ public final class PlanCompiler {
 
     private static final class PendingFilter {
         final RowFilter filter;
-        final Set<Integer> slots;
+        final SlotSet slots;
 
-        PendingFilter(RowFilter filter, Set<Integer> slots) {
+        PendingFilter(RowFilter filter, SlotSet slots) {
             this.filter = filter;
             this.slots = slots;
         }
@@ -367,8 +397,8 @@ public final class PlanCompiler {
 
         Operator cur = null;
         double rows = 1;
-        Set<Integer> certain = new HashSet<>(preBound);
-        Set<Integer> mentioned = new HashSet<>(preBound);
+        SlotSet certain = new SlotSet(preBound);
+        SlotSet mentioned = new SlotSet(preBound);
         for (Atom a : order) {
             if (a.scan != null && a.runtimeRows >= 0) {
                 a.scan.setEstimate(cur == null ? a.runtimeRows : a.runtimeRows / Math.max(rows, 1e-9));
@@ -386,9 +416,9 @@ public final class PlanCompiler {
                 cur = new CorrelatedJoin(cur, a.op);
                 rows *= path.estimate(certain);
             } else {
-                Set<Integer> keys = new HashSet<>(certain);
+                SlotSet keys = new SlotSet(certain);
                 keys.retainAll(a.assured);
-                Set<Integer> shared = new HashSet<>(mentioned);
+                SlotSet shared = new SlotSet(mentioned);
                 shared.retainAll(a.mentioned);
                 cur = new HashJoin(cur, a.op, toArray(keys), toArray(shared), false, null);
                 rows = keys.isEmpty() ? rows * a.op.estimate() : Math.max(rows, a.op.estimate());
@@ -423,7 +453,7 @@ public final class PlanCompiler {
             filters.add(new PendingFilter(condition(f.getCondition(), f), slots(conditionVars(f.getCondition()))));
         } else if (e instanceof StatementPattern sp) {
             PatternScan scan = scan(sp);
-            Set<Integer> s = new HashSet<>();
+            SlotSet s = new SlotSet();
             for (int slot : scan.slots()) {
                 if (slot >= 0) {
                     s.add(slot);
@@ -462,7 +492,7 @@ public final class PlanCompiler {
     private double staticRows(List<Atom> order) {
         double rows = 1;
         double sum = 0;
-        Set<Integer> bound = new HashSet<>();
+        SlotSet bound = new SlotSet();
         for (Atom a : order) {
             rows = a.scan != null ? rows * estimator.estimate(a.scan, bound) : Math.max(rows, a.op.estimate());
             sum += rows;
@@ -499,7 +529,7 @@ public final class PlanCompiler {
     private List<Atom> staticOrder(List<Atom> atoms, Set<Integer> preBound, List<PendingFilter> filters) {
         List<Atom> remaining = new ArrayList<>(atoms);
         List<Atom> order = new ArrayList<>();
-        Set<Integer> bound = new HashSet<>(preBound);
+        SlotSet bound = new SlotSet(preBound);
         while (!remaining.isEmpty()) {
             boolean anyConnected = false;
             for (Atom a : remaining) {
@@ -576,7 +606,9 @@ public final class PlanCompiler {
             IntersectOp op = new IntersectOp(patterns, position, slot, label.append(']').toString());
             op.setEstimate(smallest * Math.pow(CHECK_DISCOUNT, group.size() - 1));
             atoms.removeAll(group);
-            atoms.add(0, new Atom(null, op, Set.of(slot), Set.of(slot)));
+            SlotSet merged = new SlotSet();
+            merged.add(slot);
+            atoms.add(0, new Atom(null, op, merged, merged));
             return;
         }
     }
@@ -605,13 +637,13 @@ public final class PlanCompiler {
         return position >= 0 && source.canOrder(constants, position) ? position : -1;
     }
 
-    private static double discount(Atom a, Set<Integer> bound, List<PendingFilter> filters) {
+    private static double discount(Atom a, SlotSet bound, List<PendingFilter> filters) {
         double d = bound.containsAll(a.mentioned) ? CHECK_DISCOUNT : 1;
-        Set<Integer> after = null;
+        SlotSet after = null;
         for (PendingFilter f : filters) {
-            if (!bound.containsAll(f.slots) && a.mentioned.stream().anyMatch(f.slots::contains)) {
+            if (!bound.containsAll(f.slots) && a.mentioned.intersects(f.slots)) {
                 if (after == null) {
-                    after = new HashSet<>(bound);
+                    after = new SlotSet(bound);
                     after.addAll(a.assured);
                 }
                 if (after.containsAll(f.slots)) {
@@ -622,13 +654,8 @@ public final class PlanCompiler {
         return d;
     }
 
-    private static boolean connected(Atom a, Set<Integer> bound) {
-        for (int s : a.mentioned) {
-            if (bound.contains(s)) {
-                return true;
-            }
-        }
-        return false;
+    private static boolean connected(Atom a, SlotSet bound) {
+        return a.mentioned.intersects(bound);
     }
 
     private PatternScan scan(StatementPattern sp) throws Unsupported {
@@ -656,7 +683,7 @@ public final class PlanCompiler {
                 Value value = v.getValue();
                 boolean nil = i == 3 && (RDF4J.NIL.equals(value) || SESAME.NIL.equals(value));
                 // GRAPH rdf4j:nil (or sesame:nil) is RDF4J's name for the default graph
-                long id = nil ? TermIds.DEFAULT_GRAPH : source.lookup(value);
+                long id = nil ? TermIds.DEFAULT_GRAPH : constantIds.computeIfAbsent(value, source::lookup);
                 namedOnly &= !nil;
                 constants[i] = id;
                 nothing |= id == TermIds.NULL;
@@ -745,8 +772,8 @@ public final class PlanCompiler {
         return found[0];
     }
 
-    private Set<Integer> slots(Set<String> names) {
-        Set<Integer> out = new HashSet<>();
+    private SlotSet slots(Set<String> names) {
+        SlotSet out = new SlotSet();
         for (String n : names) {
             int s = vars.find(n);
             if (s >= 0) {
