@@ -3,7 +3,9 @@ package dev.basalt.store.lexicon;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.eclipse.rdf4j.model.Triple;
 import org.eclipse.rdf4j.model.Value;
@@ -120,15 +122,39 @@ abstract class LexiconView {
     /** Terms of many ids (null for NULL and DEFAULT_GRAPH), reading uncached ones in id order. */
     public Value[] resolveAll(long[] ids, ValueFactory vf) {
         Value[] out = new Value[ids.length];
-        long[] sorted = ids.clone();
-        Arrays.sort(sorted);
-        for (long id : sorted) {
-            if (id != TermIds.NULL && !InlineValues.isInline(id) && lexicon.cachedValue(id) == null) {
-                resolve(id, vf);
+        long[] missing = null;
+        int misses = 0;
+        for (int i = 0; i < ids.length; i++) {
+            long id = ids[i];
+            if (id == TermIds.NULL || id == TermIds.DEFAULT_GRAPH) {
+                continue;
+            }
+            Value v = InlineValues.isInline(id) ? InlineValues.decode(id, vf) : lexicon.cachedValue(id);
+            if (v != null) {
+                out[i] = v;
+            } else {
+                if (missing == null) {
+                    missing = new long[ids.length - i];
+                }
+                missing[misses++] = id;
+            }
+        }
+        if (misses == 0) {
+            return out;
+        }
+        // read the uncached terms in id order (neighbouring ids share dictionary pages), then
+        // fill their places; one term may be wanted in several
+        Arrays.sort(missing, 0, misses);
+        Map<Long, Value> read = new HashMap<>(misses * 2);
+        for (int k = 0; k < misses; k++) {
+            if (k == 0 || missing[k] != missing[k - 1]) {
+                read.put(missing[k], resolve(missing[k], vf));
             }
         }
         for (int i = 0; i < ids.length; i++) {
-            out[i] = resolve(ids[i], vf);
+            if (out[i] == null && ids[i] != TermIds.NULL && ids[i] != TermIds.DEFAULT_GRAPH) {
+                out[i] = read.get(ids[i]);
+            }
         }
         return out;
     }
