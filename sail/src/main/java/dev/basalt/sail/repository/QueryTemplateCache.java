@@ -3,6 +3,7 @@ package dev.basalt.sail.repository;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -108,6 +109,11 @@ public final class QueryTemplateCache {
         private final Map<Value, Integer> sentinels;
         /** Whether projections or extensions name constants (CONSTRUCT templates): they are renamed too. */
         private final boolean namesConstants;
+        /**
+         * The sentinel value objects of the parsed tree and their slots; a clone of the tree holds
+         * the same objects, so an instantiation finds its sites by identity.
+         */
+        private final Map<Value, Integer> sites = new IdentityHashMap<>();
 
         private Template(ParsedQuery parsed, Map<Value, Integer> sentinels) {
             this.parsed = parsed;
@@ -126,6 +132,37 @@ public final class QueryTemplateCache {
                 }
             });
             this.namesConstants = found[0];
+            parsed.getTupleExpr().visit(new AbstractSimpleQueryModelVisitor<RuntimeException>(true) {
+                private void site(Value v) {
+                    int slot = v == null ? -1 : slotOf(v);
+                    if (slot >= 0) {
+                        sites.put(v, slot);
+                    }
+                }
+
+                @Override
+                public void meet(Var node) {
+                    site(node.getValue());
+                }
+
+                @Override
+                public void meet(ValueConstant node) {
+                    site(node.getValue());
+                }
+
+                @Override
+                public void meet(BindingSetAssignment node) {
+                    for (BindingSet row : node.getBindingSets()) {
+                        row.forEach(b -> site(b.getValue()));
+                    }
+                }
+            });
+        }
+
+        /** The slot of a sentinel object of this template's tree (or a clone of it), or -1. */
+        int siteSlot(Value value) {
+            Integer slot = sites.get(value);
+            return slot == null ? -1 : slot;
         }
 
         /** The template of {@code shape}, or null if instantiating it does not reproduce {@code expected}. */
@@ -227,6 +264,7 @@ public final class QueryTemplateCache {
         private final Template template;
         private final QueryShape shape;
         private final Value[] values;
+        private final String[] names;
         private final Map<String, String> renamed = new HashMap<>();
         private final List<Var[]> varReplacements = new ArrayList<>();
 
@@ -235,6 +273,7 @@ public final class QueryTemplateCache {
             this.template = template;
             this.shape = shape;
             this.values = new Value[shape.slots().size()];
+            this.names = new String[values.length];
         }
 
         void apply(TupleExpr expr) {
@@ -242,7 +281,7 @@ public final class QueryTemplateCache {
             for (Var[] r : varReplacements) {
                 r[0].getParentNode().replaceChildNode(r[0], r[1]);
             }
-            if (template.namesConstants && !renamed.isEmpty()) {
+            if (!renamed.isEmpty()) {
                 expr.visit(new AbstractSimpleQueryModelVisitor<RuntimeException>(true) {
                     @Override
                     public void meet(ProjectionElem node) {
@@ -261,7 +300,7 @@ public final class QueryTemplateCache {
 
         /** The query's value for the sentinel {@code sentinel}, or null if it is none. */
         private Value valueFor(Value sentinel) {
-            int slot = template.slotOf(sentinel);
+            int slot = template.siteSlot(sentinel);
             if (slot < 0) {
                 return null;
             }
@@ -283,8 +322,11 @@ public final class QueryTemplateCache {
                 case INTEGER, DECIMAL, DOUBLE -> VF.createLiteral(s.text(), ((Literal) sentinel).getDatatype());
             };
             values[slot] = v;
-            // CONSTRUCT templates name constants by their values in projections and extensions
-            renamed.put(TupleExprs.getConstVarName(sentinel), TupleExprs.getConstVarName(v));
+            names[slot] = TupleExprs.getConstVarName(v);
+            if (template.namesConstants) {
+                // CONSTRUCT templates name constants by their values in projections and extensions
+                renamed.put(TupleExprs.getConstVarName(sentinel), names[slot]);
+            }
             return v;
         }
 
@@ -293,8 +335,10 @@ public final class QueryTemplateCache {
             if (node.hasValue()) {
                 Value v = valueFor(node.getValue());
                 if (v != null) {
-                    String name = TupleExprs.getConstVarName(v);
-                    renamed.put(node.getName(), name);
+                    String name = names[template.siteSlot(node.getValue())];
+                    if (template.namesConstants) {
+                        renamed.put(node.getName(), name);
+                    }
                     varReplacements.add(new Var[] { node, new Var(name, v, node.isAnonymous(), node.isConstant()) });
                 }
             }
