@@ -84,30 +84,28 @@ public class BasaltRepository extends SailRepository {
         @Override
         public SailTupleQuery prepareTupleQuery(QueryLanguage ql, String query, String baseURI)
                 throws MalformedQueryException {
-            if (templates.parse(ql, query, baseURI) instanceof ParsedTupleQuery tuple) {
-                return new SailTupleQuery(tuple, this);
-            }
-            throw new MalformedQueryException("not a tuple query: " + query);
+            return (SailTupleQuery) prepare(ql, query, baseURI, SailTupleQuery.class, "tuple");
         }
 
         @Override
         public SailGraphQuery prepareGraphQuery(QueryLanguage ql, String query, String baseURI)
                 throws MalformedQueryException {
-            if (templates.parse(ql, query, baseURI) instanceof ParsedGraphQuery graph) {
-                return new SailGraphQuery(graph, this) {
-                };
-            }
-            throw new MalformedQueryException("not a graph query: " + query);
+            return (SailGraphQuery) prepare(ql, query, baseURI, SailGraphQuery.class, "graph");
         }
 
         @Override
         public SailBooleanQuery prepareBooleanQuery(QueryLanguage ql, String query, String baseURI)
                 throws MalformedQueryException {
-            if (templates.parse(ql, query, baseURI) instanceof ParsedBooleanQuery bool) {
-                return new SailBooleanQuery(bool, this) {
-                };
+            return (SailBooleanQuery) prepare(ql, query, baseURI, SailBooleanQuery.class, "boolean");
+        }
+
+        private SailQuery prepare(QueryLanguage ql, String query, String baseURI, Class<? extends SailQuery> kind,
+                String what) throws MalformedQueryException {
+            SailQuery prepared = prepareQuery(ql, query, baseURI);
+            if (!kind.isInstance(prepared)) {
+                throw new MalformedQueryException("not a " + what + " query: " + query);
             }
-            throw new MalformedQueryException("not a boolean query: " + query);
+            return prepared;
         }
     }
 }

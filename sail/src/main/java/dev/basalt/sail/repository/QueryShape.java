@@ -104,9 +104,9 @@ final class QueryShape {
                 } else if (isDigit(c) || c == '.' && pos + 1 < n && isDigit(q.charAt(pos + 1))) {
                     ok = number();
                 } else if (c == '@') {
-                    ok = word(pos + 1, true);
+                    ok = keyWord(pos + 1);
                 } else if (c == '_' && pos + 1 < n && q.charAt(pos + 1) == ':') {
-                    ok = word(pos + 2, true);
+                    ok = keyWord(pos + 2);
                 } else if (Character.isLetter(c) || c == ':') {
                     ok = wordOrName();
                 } else if (c == '^' && q.startsWith("^^", pos)) {
@@ -260,8 +260,16 @@ final class QueryShape {
             return true;
         }
 
-        /** A language tag or blank node label from {@code from}: part of the key. */
-        private boolean word(int from, boolean keyOnly) {
+        /** A language tag or blank node label, whose name starts at {@code from}: part of the key. */
+        private boolean keyWord(int from) {
+            int end = nameEnd(from);
+            keyToken(q.substring(pos, end));
+            pos = end;
+            return true;
+        }
+
+        /** The end of a name starting at {@code from}: name characters, '-' and '.', not ending in '.'. */
+        private int nameEnd(int from) {
             int j = from;
             while (j < n && (isNameChar(q.charAt(j)) || q.charAt(j) == '-' || q.charAt(j) == '.')) {
                 j++;
@@ -269,20 +277,12 @@ final class QueryShape {
             while (j > from && q.charAt(j - 1) == '.') {
                 j--;
             }
-            keyToken(q.substring(pos, j));
-            pos = j;
-            return keyOnly;
+            return j;
         }
 
         private boolean wordOrName() {
             int start = pos;
-            int j = pos;
-            while (j < n && (isNameChar(q.charAt(j)) || q.charAt(j) == '-' || q.charAt(j) == '.')) {
-                j++;
-            }
-            while (j > start && q.charAt(j - 1) == '.') {
-                j--;
-            }
+            int j = nameEnd(pos);
             if (j < n && q.charAt(j) == ':') {
                 String prefix = q.substring(start, j);
                 j++;
