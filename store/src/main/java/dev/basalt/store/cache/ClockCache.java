@@ -12,15 +12,15 @@ import java.util.function.ToIntFunction;
  * entries that carry their key. Caffeine, which these caches used before, did per hit a lookup in
  * a {@code ConcurrentHashMap} with boxed keys, a read-buffer append, a frequency-sketch update and
  * a statistics counter; profiles of short queries at 10M triples put those at about a quarter of
- * the CPU (docs/optimizer.md, "Caches").
+ * the CPU (docs/sail.md, "Caches").
  *
  * <p>Keys are spread over segments by the high bits of their hash; each segment has its own lock
  * for writes, its own share of the weight bound, and an open-addressed table (linear probing,
  * load at most one half) that readers probe without locking. Removed entries leave a tombstone,
  * so entries never move within a table and a probe never misses an entry that is present; the
  * table is rebuilt into a new array when live entries and tombstones fill half of it. A reader
- * holding the replaced array still finds valid entries in it, possibly ones evicted since, which
- * both users tolerate (pages are checked against the parent's checksum, terms never change).
+ * holding the replaced array still finds the entries it had; one evicted since has its value
+ * cleared and reads as a miss.
  *
  * <p>Eviction: a new entry starts with its reference bit clear; a hit sets it. When a segment is
  * over its bound, its clock hand sweeps the table, clearing set bits and evicting the first entry
