@@ -267,7 +267,7 @@ final class SnapshotQuadSource implements QuadSource {
 
     @Override
     public Value[] resolve(long[] ids) {
-        return DistinctTerms.resolve(ids, distinct -> view.lexicon().resolveAll(distinct, vf));
+        return view.lexicon().resolveAll(ids, vf);
     }
 
     @Override

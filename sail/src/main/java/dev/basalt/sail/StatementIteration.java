@@ -85,7 +85,7 @@ final class StatementIteration extends LookAheadIteration<Statement> {
                 ids[i * 4 + pos] = reusable(pos) ? TermIds.NULL : batch[i][pos];
             }
         }
-        Value[] values = DistinctTerms.resolve(ids, distinct -> lease.view().lexicon().resolveAll(distinct, vf));
+        Value[] values = lease.view().lexicon().resolveAll(ids, vf);
         for (int i = 0; i < n; i++) {
             Resource s = (Resource) (reusable(0) ? boundValues[0] : values[i * 4]);
             IRI p = (IRI) (reusable(1) ? boundValues[1] : values[i * 4 + 1]);

@@ -3,9 +3,7 @@ package dev.basalt.store.lexicon;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 import org.eclipse.rdf4j.model.Triple;
 import org.eclipse.rdf4j.model.Value;
@@ -119,42 +117,28 @@ abstract class LexiconView {
         return value;
     }
 
-    /** Terms of many ids (null for NULL and DEFAULT_GRAPH), reading uncached ones in id order. */
+    /**
+     * Terms of many ids (null for NULL and DEFAULT_GRAPH), index-aligned. A batch repeats ids (a
+     * result column repeating a subject or a label, a predicate shared by a subject's statements):
+     * each distinct id is resolved once, with one cache probe, and its value shared; uncached terms
+     * are read in id order, where neighbouring ids share dictionary pages.
+     */
     public Value[] resolveAll(long[] ids, ValueFactory vf) {
+        long[] distinct = ids.clone();
+        Arrays.sort(distinct);
+        int n = 0;
+        for (long id : distinct) {
+            if (n == 0 || id != distinct[n - 1]) {
+                distinct[n++] = id;
+            }
+        }
+        Value[] values = new Value[n];
+        for (int k = 0; k < n; k++) {
+            values[k] = resolve(distinct[k], vf);
+        }
         Value[] out = new Value[ids.length];
-        long[] missing = null;
-        int misses = 0;
         for (int i = 0; i < ids.length; i++) {
-            long id = ids[i];
-            if (id == TermIds.NULL || id == TermIds.DEFAULT_GRAPH) {
-                continue;
-            }
-            Value v = InlineValues.isInline(id) ? InlineValues.decode(id, vf) : lexicon.cachedValue(id);
-            if (v != null) {
-                out[i] = v;
-            } else {
-                if (missing == null) {
-                    missing = new long[ids.length - i];
-                }
-                missing[misses++] = id;
-            }
-        }
-        if (misses == 0) {
-            return out;
-        }
-        // read the uncached terms in id order (neighbouring ids share dictionary pages), then
-        // fill their places; one term may be wanted in several
-        Arrays.sort(missing, 0, misses);
-        Map<Long, Value> read = new HashMap<>(misses * 2);
-        for (int k = 0; k < misses; k++) {
-            if (k == 0 || missing[k] != missing[k - 1]) {
-                read.put(missing[k], resolve(missing[k], vf));
-            }
-        }
-        for (int i = 0; i < ids.length; i++) {
-            if (out[i] == null && ids[i] != TermIds.NULL && ids[i] != TermIds.DEFAULT_GRAPH) {
-                out[i] = read.get(ids[i]);
-            }
+            out[i] = values[Arrays.binarySearch(distinct, 0, n, ids[i])];
         }
         return out;
     }

@@ -2,6 +2,7 @@ package dev.basalt.store.lexicon;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -87,6 +88,23 @@ class LexiconTest {
                     assertEquals(expected, back, "resolve of " + i);
                 }
             }
+            // a batch with repeats, reversed order and the null and default-graph ids, read cold
+            lexicon.clearCaches();
+            long[] batch = new long[2 * ids.length + 3];
+            for (int i = 0; i < ids.length; i++) {
+                batch[i] = ids[ids.length - 1 - i];
+                batch[ids.length + i] = ids[i];
+            }
+            batch[2 * ids.length] = TermIds.NULL;
+            batch[2 * ids.length + 1] = TermIds.DEFAULT_GRAPH;
+            batch[2 * ids.length + 2] = ids[0];
+            Value[] all = r.resolveAll(batch, VF);
+            assertEquals(batch.length, all.length);
+            for (int i = 0; i < batch.length; i++) {
+                assertEquals(r.resolve(batch[i], VF), all[i], "resolveAll position " + i);
+            }
+            assertNull(all[2 * ids.length]);
+            assertNull(all[2 * ids.length + 1]);
             assertEquals(ids[4], r.lookup(VF.createLiteral("x", "en")), "language tags are case-insensitive");
             LexiconCounts counts = Lexicon.counts(s);
             assertEquals(2, counts.iris(), "a and b; a datatype IRI is part of its literal");
