@@ -106,7 +106,6 @@ public final class QueryTemplateCache {
     /** A query parsed with sentinels in place of its constants. */
     private static final class Template {
         private final ParsedQuery parsed;
-        private final Map<Value, Integer> sentinels;
         /** Whether projections or extensions name constants (CONSTRUCT templates): they are renamed too. */
         private final boolean namesConstants;
         /**
@@ -115,27 +114,14 @@ public final class QueryTemplateCache {
          */
         private final Map<Value, Integer> sites = new IdentityHashMap<>();
 
-        private Template(ParsedQuery parsed, Map<Value, Integer> sentinels) {
+        /** @param sentinels slot of each sentinel, by {@link #sentinelText} */
+        private Template(ParsedQuery parsed, Map<String, Integer> sentinels) {
             this.parsed = parsed;
-            this.sentinels = sentinels;
-            boolean[] found = new boolean[1];
-            parsed.getTupleExpr().visit(new AbstractSimpleQueryModelVisitor<RuntimeException>(true) {
-                @Override
-                public void meet(ProjectionElem node) {
-                    found[0] |= node.getName().startsWith("_const_");
-                }
-
-                @Override
-                public void meet(ExtensionElem node) {
-                    found[0] |= node.getName().startsWith("_const_");
-                    super.meet(node);
-                }
-            });
-            this.namesConstants = found[0];
+            boolean[] namesConstants = new boolean[1];
             parsed.getTupleExpr().visit(new AbstractSimpleQueryModelVisitor<RuntimeException>(true) {
                 private void site(Value v) {
-                    int slot = v == null ? -1 : slotOf(v);
-                    if (slot >= 0) {
+                    Integer slot = v == null ? null : sentinels.get(sentinelText(v));
+                    if (slot != null) {
                         sites.put(v, slot);
                     }
                 }
@@ -156,7 +142,24 @@ public final class QueryTemplateCache {
                         row.forEach(b -> site(b.getValue()));
                     }
                 }
+
+                @Override
+                public void meet(ProjectionElem node) {
+                    namesConstants[0] |= node.getName().startsWith("_const_");
+                }
+
+                @Override
+                public void meet(ExtensionElem node) {
+                    namesConstants[0] |= node.getName().startsWith("_const_");
+                    super.meet(node);
+                }
             });
+            this.namesConstants = namesConstants[0];
+        }
+
+        /** How a sentinel is written: an IRI in brackets, a literal by its label. */
+        private static String sentinelText(Value v) {
+            return v instanceof IRI iri ? "<" + iri.stringValue() + ">" : v instanceof Literal l ? l.getLabel() : "";
         }
 
         /** The slot of a sentinel object of this template's tree (or a clone of it), or -1. */
@@ -168,7 +171,7 @@ public final class QueryTemplateCache {
         /** The template of {@code shape}, or null if instantiating it does not reproduce {@code expected}. */
         static Template make(String query, String baseUri, QueryShape shape, ParsedQuery expected) {
             StringBuilder sentinelQuery = new StringBuilder(query.length() + 16 * shape.slots().size());
-            Map<Value, Integer> sentinels = new HashMap<>();
+            Map<String, Integer> sentinels = new HashMap<>();
             int at = 0;
             List<QueryShape.Slot> slots = shape.slots();
             for (int i = 0; i < slots.size(); i++) {
@@ -176,20 +179,17 @@ public final class QueryTemplateCache {
                 sentinelQuery.append(query, at, slot.start());
                 at = slot.end();
                 String number = Long.toString(NUMBER_SENTINEL + i);
-                switch (slot.kind()) {
-                    case IRI, PREFIXED_NAME -> {
-                        sentinelQuery.append('<').append(IRI_SENTINEL).append(i).append('>');
-                        sentinels.put(VF.createIRI(IRI_SENTINEL + i), i);
-                    }
-                    case STRING -> {
-                        sentinelQuery.append(STRING_SENTINEL).append(i);
-                        // the literal's language or datatype follows in the query: match by label
-                        sentinels.put(VF.createLiteral(STRING_SENTINEL + i), i);
-                    }
-                    case INTEGER -> sentinelQuery.append(number);
-                    case DECIMAL -> sentinelQuery.append(number).append(".5");
-                    case DOUBLE -> sentinelQuery.append(number).append("e0");
-                }
+                String sentinel = switch (slot.kind()) {
+                    case IRI, PREFIXED_NAME -> IRI_SENTINEL + i;
+                    case STRING -> STRING_SENTINEL + i;
+                    case INTEGER -> number;
+                    case DECIMAL -> number + ".5";
+                    case DOUBLE -> number + "e0";
+                };
+                boolean iri = slot.kind() == QueryShape.Kind.IRI || slot.kind() == QueryShape.Kind.PREFIXED_NAME;
+                sentinelQuery.append(iri ? "<" + sentinel + ">" : sentinel);
+                // a literal's language or datatype follows in the query: it is matched by label
+                sentinels.put(iri ? "<" + sentinel + ">" : sentinel, i);
             }
             sentinelQuery.append(query, at, query.length());
             ParsedQuery parsed;
@@ -224,38 +224,6 @@ public final class QueryTemplateCache {
             }
             result.setDataset(parsed.getDataset());
             return result;
-        }
-
-        /** The slot a sentinel value stands for, or -1. */
-        int slotOf(Value value) {
-            Integer slot = sentinels.get(value);
-            if (slot != null) {
-                return slot;
-            }
-            if (value instanceof Literal literal) {
-                String label = literal.getLabel();
-                if (label.startsWith(STRING_SENTINEL)) {
-                    Integer s = sentinels.get(VF.createLiteral(label));
-                    return s == null ? -1 : s;
-                }
-                if (label.length() > 14 && label.charAt(0) == '7') {
-                    int end = label.indexOf('.') >= 0 ? label.indexOf('.')
-                            : label.indexOf('e') >= 0 ? label.indexOf('e') : label.length();
-                    try {
-                        long n = Long.parseLong(label.substring(0, end)) - NUMBER_SENTINEL;
-                        return n >= 0 && n < Integer.MAX_VALUE && sentinelNumber((int) n, label) ? (int) n : -1;
-                    } catch (NumberFormatException e) {
-                        return -1;
-                    }
-                }
-            }
-            return -1;
-        }
-
-        private boolean sentinelNumber(int slot, String label) {
-            // numbers are not in the map: their labels depend on the kind written in the query
-            String number = Long.toString(NUMBER_SENTINEL + slot);
-            return label.equals(number) || label.equals(number + ".5") || label.equals(number + "e0");
         }
     }
 
