@@ -280,16 +280,9 @@ public final class Journal implements RecordStore, AutoCloseable {
         }
         int len = b.getInt(0);
         int stored = b.getInt(4);
-        if (len < 0 || len > span - RECORD_HEADER || len > n - RECORD_HEADER) {
-            throw new CorruptRecordException(address, "record length " + len + " does not fit its slot in " + file.path());
-        }
+        checkLength(address, len, Math.min(span, n) - RECORD_HEADER);
         b.limit(RECORD_HEADER + len).position(RECORD_HEADER);
-        int actual = Checksums.crc32c(b);
-        if (actual != stored || stored != expectedChecksum) {
-            throw new CorruptRecordException(address, String.format(
-                    "checksum mismatch in %s: expected %08x, record header %08x, data %08x", file.path(),
-                    expectedChecksum, stored, actual));
-        }
+        checkChecksum(address, expectedChecksum, stored, Checksums.crc32c(b));
         byte[] payload = new byte[len];
         b.get(payload);
         return ByteBuffer.wrap(payload);
@@ -300,9 +293,7 @@ public final class Journal implements RecordStore, AutoCloseable {
         int at = (int) (off % JournalFile.MAP_SIZE);
         int len = map.getInt(at);
         int stored = map.getInt(at + 4);
-        if (len < 0 || len > span - RECORD_HEADER) {
-            throw new CorruptRecordException(address, "record length " + len + " does not fit its slot in " + file.path());
-        }
+        checkLength(address, len, span - RECORD_HEADER);
         if (at + RECORD_HEADER + len > map.capacity()) {
             map = file.mapped(off, RECORD_HEADER + len);
             if (map == null) {
@@ -311,13 +302,22 @@ public final class Journal implements RecordStore, AutoCloseable {
         }
         byte[] payload = new byte[len];
         map.get(at + RECORD_HEADER, payload);
-        int actual = Checksums.crc32c(payload, 0, len);
-        if (actual != stored || stored != expectedChecksum) {
+        checkChecksum(address, expectedChecksum, stored, Checksums.crc32c(payload, 0, len));
+        return ByteBuffer.wrap(payload);
+    }
+
+    private void checkLength(long address, int len, int room) {
+        if (len < 0 || len > room) {
+            throw new CorruptRecordException(address, "record length " + len + " does not fit its slot in " + file.path());
+        }
+    }
+
+    private void checkChecksum(long address, int expected, int stored, int actual) {
+        if (actual != stored || stored != expected) {
             throw new CorruptRecordException(address, String.format(
                     "checksum mismatch in %s: expected %08x, record header %08x, data %08x", file.path(),
-                    expectedChecksum, stored, actual));
+                    expected, stored, actual));
         }
-        return ByteBuffer.wrap(payload);
     }
 
     @Override
