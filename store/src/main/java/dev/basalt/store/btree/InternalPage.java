@@ -20,6 +20,14 @@ final class InternalPage implements InternalNode, Page {
     private final long address;
     private final int checksum;
     private final byte[][] separators;
+    /**
+     * Each separator's first and second eight bytes as numbers ({@link PageFormat#head}), at
+     * {@code 2i} and {@code 2i + 1}: a descent compares these, in one flat array, and reads a
+     * separator's own array only when both tie. Binary search over the separators' own small
+     * arrays touched one more object (and cache line) per step; with 8-byte term ids the numbers
+     * are a key's first two ids.
+     */
+    private final long[] heads;
     private final long[] children;
     private final int[] checksums;
     private final long[] counts;
@@ -45,12 +53,17 @@ final class InternalPage implements InternalNode, Page {
         this.address = address;
         this.checksum = checksum;
         this.separators = separators;
+        this.heads = new long[2 * separators.length];
+        for (int i = 0; i < separators.length; i++) {
+            heads[2 * i] = PageFormat.head(separators[i], 0, separators[i].length, 0);
+            heads[2 * i + 1] = PageFormat.head(separators[i], 0, separators[i].length, 8);
+        }
         this.children = addresses;
         this.checksums = checksums;
         this.counts = counts;
         // per child: address, checksum, count, held child and cache entry references, and the
         // separator's array header and reference; the separators' bytes are added below
-        int w = 96 + 48 * addresses.length;
+        int w = 96 + 64 * addresses.length;
         for (byte[] s : separators) {
             w += 16 + s.length;
         }
@@ -190,8 +203,28 @@ final class InternalPage implements InternalNode, Page {
 
     @Override
     public int childIndex(byte[] key) {
-        return upperBound(separators, separators.length, key);
+        long k0 = PageFormat.head(key, 0, key.length, 0);
+        long k1 = PageFormat.head(key, 0, key.length, 8);
+        int lo = 0;
+        int hi = separators.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            int c = Long.compareUnsigned(heads[2 * mid], k0);
+            if (c == 0) {
+                c = Long.compareUnsigned(heads[2 * mid + 1], k1);
+                if (c == 0) {
+                    c = Arrays.compareUnsigned(separators[mid], key);
+                }
+            }
+            if (c <= 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
     }
+
 
     /** Number of the first {@code n} separators that are {@code <= key}. */
     static int upperBound(byte[][] separators, int n, byte[] key) {

@@ -28,6 +28,23 @@ final class PageFormat {
         return (b[p] & 0xff) << 24 | (b[p + 1] & 0xff) << 16 | (b[p + 2] & 0xff) << 8 | (b[p + 3] & 0xff);
     }
 
+    /**
+     * Bytes {@code [from, from + 8)} of the key {@code b[start, start + length)} as an unsigned
+     * big-endian number, zero-padded past the key's end. Where two keys' numbers differ, the keys
+     * differ the same way in unsigned order (a shorter key's padding sorts like the prefix it is),
+     * so searches compare these first and the keys themselves only on a tie.
+     */
+    static long head(byte[] b, int start, int length, int from) {
+        if (length >= from + 8) {
+            return readLong(b, start + from);
+        }
+        long v = 0;
+        for (int i = from; i < from + 8; i++) {
+            v = v << 8 | (i < length ? b[start + i] & 0xff : 0);
+        }
+        return v;
+    }
+
     static long readLong(byte[] b, int p) {
         return (long) readInt(b, p) << 32 | (readInt(b, p + 4) & 0xffffffffL);
     }

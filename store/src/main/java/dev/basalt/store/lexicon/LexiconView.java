@@ -112,7 +112,7 @@ abstract class LexiconView {
         }
         Value value = TermKeys.decode(key, vf, component -> resolve(component, vf));
         if (isCommitted(id)) {
-            lexicon.cache(value, id);
+            lexicon.cacheValue(id, value);
         }
         return value;
     }

@@ -61,12 +61,52 @@ class LeafPageTest {
         }
     }
 
+    /** Keys of up to 6 bytes, or of up to 20 (past both eight-byte heads a search compares first). */
     private static byte[] randomKey(Random rnd, int alphabet) {
-        byte[] k = new byte[rnd.nextInt(7)];
+        byte[] k = new byte[rnd.nextBoolean() ? rnd.nextInt(7) : rnd.nextInt(21)];
         for (int i = 0; i < k.length; i++) {
             k[i] = (byte) (rnd.nextInt(alphabet) * 0x7f);
         }
         return k;
+    }
+
+    /**
+     * The numbers searches compare before keys: where two keys' numbers differ, the keys differ the
+     * same way (zero padding and zero bytes included); and an internal page's search over them
+     * agrees with a binary search over its separators.
+     */
+    @Test
+    void headsOrderLikeTheirKeys() {
+        long seed = BTreeModelTest.seed();
+        Random rnd = new Random(seed);
+        for (int i = 0; i < 20_000; i++) {
+            byte[] a = randomKey(rnd, 2 + rnd.nextInt(3));
+            byte[] b = randomKey(rnd, 2 + rnd.nextInt(3));
+            int expected = Integer.signum(Arrays.compareUnsigned(a, b));
+            for (int from : new int[] {0, 8}) {
+                int c = Long.compareUnsigned(PageFormat.head(a, 0, a.length, from), PageFormat.head(b, 0, b.length, from));
+                if (c != 0) {
+                    assertEquals(expected, Integer.signum(c), "seed=" + seed + " " + BTreeModelTest.hex(a) + " vs "
+                            + BTreeModelTest.hex(b) + " from " + from);
+                    break;
+                }
+            }
+        }
+        for (int round = 0; round < 200; round++) {
+            TreeSet<byte[]> set = new TreeSet<>(Arrays::compareUnsigned);
+            int n = 1 + rnd.nextInt(40);
+            int alphabet = 2 + rnd.nextInt(3);
+            while (set.size() < n) {
+                set.add(randomKey(rnd, alphabet));
+            }
+            byte[][] separators = set.toArray(new byte[0][]);
+            InternalPage page = new InternalPage(1, 0, separators, new long[n + 1], new int[n + 1], new long[n + 1]);
+            for (int probe = 0; probe < 100; probe++) {
+                byte[] k = rnd.nextInt(4) == 0 ? separators[rnd.nextInt(n)] : randomKey(rnd, alphabet);
+                assertEquals(InternalPage.upperBound(separators, n, k), page.childIndex(k),
+                        "seed=" + seed + " round " + round + " probe " + BTreeModelTest.hex(k));
+            }
+        }
     }
 
     @Test
