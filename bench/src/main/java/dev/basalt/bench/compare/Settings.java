@@ -80,8 +80,17 @@ public final class Settings {
 		return s;
 	}
 
+	/**
+	 * The file name of one of the report's charts, named after the report ({@code benchmarks-10m.md} gets
+	 * {@code benchmarks-10m-qmph.png}), so reports written to the same directory keep their own charts.
+	 */
+	public String chartName(String name) {
+		String report = reportFile.getFileName().toString();
+		String base = report.endsWith(".md") ? report.substring(0, report.length() - 3) : report;
+		return base + "-" + name + ".png";
+	}
+
 	public Path chartFile(String name) {
-		Path dir = reportFile.toAbsolutePath().getParent();
-		return dir.resolve("bench-" + name + ".png");
+		return reportFile.toAbsolutePath().getParent().resolve(chartName(name));
 	}
 }

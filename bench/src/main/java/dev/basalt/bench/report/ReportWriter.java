@@ -156,16 +156,17 @@ public final class ReportWriter {
 				+ "warm-up and longer runs reduce the noise (`--warmup-mixes`, `--warmup-seconds`, `--runs`, "
 				+ "`--seconds`).");
 		line();
-		line("Charts: [load rate](bench-load.png), [bytes per triple](bench-bytes.png), [QMpH](bench-qmph.png), "
-				+ "[BSBM per-query times](bench-queries.png), [LUBM query times](bench-lubm-queries.png).");
+		line("Charts: [load rate](" + s.chartName("load") + "), [bytes per triple](" + s.chartName("bytes")
+				+ "), [QMpH](" + s.chartName("qmph") + "), [BSBM per-query times](" + s.chartName("queries") + ")"
+				+ (r.lubm.isEmpty() ? "" : ", [LUBM query times](" + s.chartName("lubm-queries") + ")") + ".");
 		line();
-		line("![Load rate](bench-load.png)");
+		line("![Load rate](" + s.chartName("load") + ")");
 		line();
-		line("![Bytes per triple](bench-bytes.png)");
+		line("![Bytes per triple](" + s.chartName("bytes") + ")");
 		line();
-		line("![QMpH](bench-qmph.png)");
+		line("![QMpH](" + s.chartName("qmph") + ")");
 		line();
-		line("![BSBM per-query times](bench-queries.png)");
+		line("![BSBM per-query times](" + s.chartName("queries") + ")");
 		line();
 	}
 
@@ -345,7 +346,7 @@ public final class ReportWriter {
 			}
 		}
 		line();
-		line("![LUBM query times](bench-lubm-queries.png)");
+		line("![LUBM query times](" + s.chartName("lubm-queries") + ")");
 		line();
 	}
 
