@@ -61,11 +61,18 @@ class LeafPageTest {
         }
     }
 
-    /** Keys of up to 6 bytes, or of up to 20 (past both eight-byte heads a search compares first). */
+    /**
+     * Keys of up to 6 bytes, of up to 40 (past the 16 bytes of words a search compares first), or
+     * of exactly 32 like statement keys, whose first 16 or 24 bytes come from a few fixed patterns
+     * so that many keys tie on their leading words and differ only in the later ones.
+     */
     private static byte[] randomKey(Random rnd, int alphabet) {
-        byte[] k = new byte[rnd.nextBoolean() ? rnd.nextInt(7) : rnd.nextInt(21)];
+        int shape = rnd.nextInt(3);
+        byte[] k = new byte[shape == 0 ? rnd.nextInt(7) : shape == 1 ? rnd.nextInt(41) : 32];
+        int fixed = shape == 2 ? 8 * (2 + rnd.nextInt(2)) : 0;
+        int pattern = rnd.nextInt(2);
         for (int i = 0; i < k.length; i++) {
-            k[i] = (byte) (rnd.nextInt(alphabet) * 0x7f);
+            k[i] = i < fixed ? (byte) (pattern * (i % 3)) : (byte) (rnd.nextInt(alphabet) * 0x7f);
         }
         return k;
     }
