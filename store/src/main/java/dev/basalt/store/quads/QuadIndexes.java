@@ -17,6 +17,13 @@ public final class QuadIndexes {
     private static final byte[] NO_VALUE = new byte[0];
     private final List<QuadOrder> orders;
     private final List<BTree> trees = new ArrayList<>();
+    /**
+     * {@link #bestOrder}'s answer for each set of bound positions (bit i set when position i is
+     * bound), and {@link #orderFollowing}'s at {@code 4 * set + position}: worked out once, so the
+     * index lookup a join makes per input row does not loop over the orders again.
+     */
+    private final byte[] bestByBound = new byte[16];
+    private final byte[] followingByBound = new byte[64];
 
     /**
      * @param orders the key orders (the first is the primary one, used for membership tests)
@@ -27,9 +34,27 @@ public final class QuadIndexes {
             throw new IllegalArgumentException("at least one statement index order is needed");
         }
         this.orders = List.copyOf(orders);
+        if (this.orders.size() > Byte.MAX_VALUE) {
+            throw new IllegalArgumentException("too many statement index orders: " + this.orders.size());
+        }
         for (QuadOrder o : this.orders) {
             trees.add(tree.apply(o));
         }
+        long[] pattern = new long[4];
+        for (int bound = 0; bound < 16; bound++) {
+            for (int i = 0; i < 4; i++) {
+                pattern[i] = (bound >>> i & 1) != 0 ? 1 : 0;
+            }
+            bestByBound[bound] = (byte) longestPrefixOrder(pattern);
+            for (int position = 0; position < 4; position++) {
+                followingByBound[4 * bound + position] = (byte) firstOrderFollowing(pattern, position);
+            }
+        }
+    }
+
+    /** Bit i set when position i of the pattern is bound (not 0). */
+    private static int boundSet(long[] pattern) {
+        return (pattern[0] != 0 ? 1 : 0) | (pattern[1] != 0 ? 2 : 0) | (pattern[2] != 0 ? 4 : 0) | (pattern[3] != 0 ? 8 : 0);
     }
 
     /** Adds a quad (ids in S, P, O, C positions); returns false if it was present. */
@@ -105,6 +130,10 @@ public final class QuadIndexes {
 
     /** Index of the order serving the pattern with the longest bound prefix. */
     public int bestOrder(long[] pattern) {
+        return bestByBound[boundSet(pattern)];
+    }
+
+    private int longestPrefixOrder(long[] pattern) {
         int best = 0;
         int bestPrefix = -1;
         for (int i = 0; i < orders.size(); i++) {
@@ -129,6 +158,10 @@ public final class QuadIndexes {
      * so its matches come in ascending (unsigned) order of the id there; -1 if no order does.
      */
     public int orderFollowing(long[] pattern, int position) {
+        return followingByBound[4 * boundSet(pattern) + position];
+    }
+
+    private int firstOrderFollowing(long[] pattern, int position) {
         int bound = QuadOrder.boundCount(pattern);
         if (pattern[position] != 0 || bound == 4) {
             return -1;

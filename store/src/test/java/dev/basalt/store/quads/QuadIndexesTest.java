@@ -81,4 +81,50 @@ class QuadIndexesTest {
             }
         }
     }
+
+    /**
+     * The order a scan uses is the first with the longest prefix of bound positions, and the order
+     * a merge join reads by a position is the first whose bound prefix is exactly the bound
+     * positions followed by that position: both looked up from per-set tables, checked here
+     * against those definitions for every set of bound positions and several order lists.
+     */
+    @Test
+    void chosenOrdersFollowTheirDefinitions() {
+        List<List<QuadOrder>> orderLists = List.of(ORDERS, List.of(QuadOrder.parse("spoc")),
+                List.of(QuadOrder.parse("posc"), QuadOrder.parse("spoc")),
+                List.of(QuadOrder.parse("cpos"), QuadOrder.parse("ospc"), QuadOrder.parse("scop")));
+        SplittableRandom rnd = new SplittableRandom(9);
+        for (List<QuadOrder> orders : orderLists) {
+            QuadIndexes indexes = new QuadIndexes(orders, o -> null);
+            for (int bound = 0; bound < 16; bound++) {
+                long[] pattern = new long[4];
+                int count = 0;
+                for (int i = 0; i < 4; i++) {
+                    if ((bound >>> i & 1) != 0) {
+                        pattern[i] = 1 + rnd.nextInt(1_000_000);
+                        count++;
+                    }
+                }
+                int best = 0;
+                for (int i = 1; i < orders.size(); i++) {
+                    if (orders.get(i).boundPrefix(pattern) > orders.get(best).boundPrefix(pattern)) {
+                        best = i;
+                    }
+                }
+                String ctx = orders + " bound set " + bound;
+                assertEquals(best, indexes.bestOrder(pattern), ctx);
+                for (int position = 0; position < 4; position++) {
+                    int following = -1;
+                    if (pattern[position] == 0) {
+                        for (int i = 0; i < orders.size() && following < 0; i++) {
+                            if (orders.get(i).boundPrefix(pattern) == count && orders.get(i).positionAt(count) == position) {
+                                following = i;
+                            }
+                        }
+                    }
+                    assertEquals(following, indexes.orderFollowing(pattern, position), ctx + " position " + position);
+                }
+            }
+        }
+    }
 }
