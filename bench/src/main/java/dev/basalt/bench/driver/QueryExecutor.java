@@ -1,5 +1,7 @@
 package dev.basalt.bench.driver;
 
+import java.util.concurrent.atomic.LongAdder;
+
 import org.eclipse.rdf4j.model.Literal;
 import org.eclipse.rdf4j.model.Statement;
 import org.eclipse.rdf4j.model.Value;
@@ -27,8 +29,8 @@ public final class QueryExecutor {
 	/** Queries running longer than this are aborted; the count then disagrees and the run fails. */
 	public static final int MAX_EXECUTION_SECONDS = 300;
 
-	/** Sum of the characters read, kept so that no reading can be optimized away. */
-	private static volatile long charactersRead;
+	/** Sum of the characters read, kept so that no reading can be optimized away; clients add concurrently. */
+	private static final LongAdder CHARACTERS_READ = new LongAdder();
 
 	private QueryExecutor() {
 	}
@@ -69,13 +71,13 @@ public final class QueryExecutor {
 		} else {
 			throw new IllegalArgumentException("Unsupported query form: " + sparql);
 		}
-		charactersRead += chars;
+		CHARACTERS_READ.add(chars);
 		return n;
 	}
 
 	/** Characters of values read by every count so far (for tests). */
 	static long charactersRead() {
-		return charactersRead;
+		return CHARACTERS_READ.sum();
 	}
 
 	/** Reads what a result writer writes of {@code value} (nothing for an unbound one); returns its length. */

@@ -17,10 +17,14 @@ public final class QuadIndexes {
     private static final byte[] NO_VALUE = new byte[0];
     private final List<QuadOrder> orders;
     private final List<BTree> trees = new ArrayList<>();
+    /** Marks an entry of the tables below not worked out yet. */
+    private static final byte UNKNOWN = -2;
     /**
      * {@link #bestOrder}'s answer for each set of bound positions (bit i set when position i is
-     * bound), and {@link #orderFollowing}'s at {@code 4 * set + position}: worked out once, so the
-     * index lookup a join makes per input row does not loop over the orders again.
+     * bound), and {@link #orderFollowing}'s at {@code 4 * set + position}: each worked out on its
+     * first use (a view, built per query, meets only a few sets), so the index lookup a join makes
+     * per input row does not loop over the orders again. Racy but safe: an entry depends only on
+     * the orders, so threads that both work it out write the same byte.
      */
     private final byte[] bestByBound = new byte[16];
     private final byte[] followingByBound = new byte[64];
@@ -40,16 +44,8 @@ public final class QuadIndexes {
         for (QuadOrder o : this.orders) {
             trees.add(tree.apply(o));
         }
-        long[] pattern = new long[4];
-        for (int bound = 0; bound < 16; bound++) {
-            for (int i = 0; i < 4; i++) {
-                pattern[i] = (bound >>> i & 1) != 0 ? 1 : 0;
-            }
-            bestByBound[bound] = (byte) longestPrefixOrder(pattern);
-            for (int position = 0; position < 4; position++) {
-                followingByBound[4 * bound + position] = (byte) firstOrderFollowing(pattern, position);
-            }
-        }
+        Arrays.fill(bestByBound, UNKNOWN);
+        Arrays.fill(followingByBound, UNKNOWN);
     }
 
     /** Bit i set when position i of the pattern is bound (not 0). */
@@ -130,7 +126,14 @@ public final class QuadIndexes {
 
     /** Index of the order serving the pattern with the longest bound prefix. */
     public int bestOrder(long[] pattern) {
-        return bestByBound[boundSet(pattern)];
+        int set = boundSet(pattern);
+        int best = bestByBound[set];
+        if (best == UNKNOWN) {
+            // only which positions are bound decides, so this answer serves the whole set
+            best = longestPrefixOrder(pattern);
+            bestByBound[set] = (byte) best;
+        }
+        return best;
     }
 
     private int longestPrefixOrder(long[] pattern) {
@@ -158,7 +161,13 @@ public final class QuadIndexes {
      * so its matches come in ascending (unsigned) order of the id there; -1 if no order does.
      */
     public int orderFollowing(long[] pattern, int position) {
-        return followingByBound[4 * boundSet(pattern) + position];
+        int entry = 4 * boundSet(pattern) + position;
+        int following = followingByBound[entry];
+        if (following == UNKNOWN) {
+            following = firstOrderFollowing(pattern, position);
+            followingByBound[entry] = (byte) following;
+        }
+        return following;
     }
 
     private int firstOrderFollowing(long[] pattern, int position) {

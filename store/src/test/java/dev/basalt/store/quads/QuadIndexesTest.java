@@ -96,33 +96,36 @@ class QuadIndexesTest {
         SplittableRandom rnd = new SplittableRandom(9);
         for (List<QuadOrder> orders : orderLists) {
             QuadIndexes indexes = new QuadIndexes(orders, o -> null);
-            for (int bound = 0; bound < 16; bound++) {
-                long[] pattern = new long[4];
-                int count = 0;
-                for (int i = 0; i < 4; i++) {
-                    if ((bound >>> i & 1) != 0) {
-                        pattern[i] = 1 + rnd.nextInt(1_000_000);
-                        count++;
-                    }
-                }
-                int best = 0;
-                for (int i = 1; i < orders.size(); i++) {
-                    if (orders.get(i).boundPrefix(pattern) > orders.get(best).boundPrefix(pattern)) {
-                        best = i;
-                    }
-                }
-                String ctx = orders + " bound set " + bound;
-                assertEquals(best, indexes.bestOrder(pattern), ctx);
-                for (int position = 0; position < 4; position++) {
-                    int following = -1;
-                    if (pattern[position] == 0) {
-                        for (int i = 0; i < orders.size() && following < 0; i++) {
-                            if (orders.get(i).boundPrefix(pattern) == count && orders.get(i).positionAt(count) == position) {
-                                following = i;
-                            }
+            // the second pass, with other ids, is answered from the tables the first pass filled
+            for (int pass = 0; pass < 2; pass++) {
+                for (int bound = 0; bound < 16; bound++) {
+                    long[] pattern = new long[4];
+                    int count = 0;
+                    for (int i = 0; i < 4; i++) {
+                        if ((bound >>> i & 1) != 0) {
+                            pattern[i] = 1 + rnd.nextInt(1_000_000);
+                            count++;
                         }
                     }
-                    assertEquals(following, indexes.orderFollowing(pattern, position), ctx + " position " + position);
+                    int best = 0;
+                    for (int i = 1; i < orders.size(); i++) {
+                        if (orders.get(i).boundPrefix(pattern) > orders.get(best).boundPrefix(pattern)) {
+                            best = i;
+                        }
+                    }
+                    String ctx = orders + " bound set " + bound;
+                    assertEquals(best, indexes.bestOrder(pattern), ctx);
+                    for (int position = 0; position < 4; position++) {
+                        int following = -1;
+                        if (pattern[position] == 0) {
+                            for (int i = 0; i < orders.size() && following < 0; i++) {
+                                if (orders.get(i).boundPrefix(pattern) == count && orders.get(i).positionAt(count) == position) {
+                                    following = i;
+                                }
+                            }
+                        }
+                        assertEquals(following, indexes.orderFollowing(pattern, position), ctx + " position " + position);
+                    }
                 }
             }
         }
