@@ -5,6 +5,8 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.eclipse.rdf4j.model.BNode;
 import org.eclipse.rdf4j.model.IRI;
@@ -28,6 +30,24 @@ public final class MemoryQuadSource implements QuadSource {
     private final Map<Long, Value> values = new HashMap<>();
     private final List<long[]> quads = new ArrayList<>();
     private long counter;
+    private volatile boolean concurrentReads;
+    private final Set<String> scanningThreads = ConcurrentHashMap.newKeySet();
+
+    /** Declares the twin safe for concurrent reads (true once loading is done: reads change nothing). */
+    public MemoryQuadSource concurrentReads(boolean concurrent) {
+        this.concurrentReads = concurrent;
+        return this;
+    }
+
+    @Override
+    public boolean concurrentReads() {
+        return concurrentReads;
+    }
+
+    /** Names of the threads that scanned this source. */
+    public Set<String> scanningThreads() {
+        return scanningThreads;
+    }
 
     public MemoryQuadSource add(Resource s, IRI p, Value o, Resource... context) {
         long c = context.length == 0 || context[0] == null ? TermIds.DEFAULT_GRAPH : intern(context[0]);
@@ -64,6 +84,7 @@ public final class MemoryQuadSource implements QuadSource {
 
     @Override
     public Scan scan(long[] pattern) {
+        scanningThreads.add(Thread.currentThread().getName());
         Iterator<long[]> it = matches(pattern).iterator();
         return new Scan() {
             @Override

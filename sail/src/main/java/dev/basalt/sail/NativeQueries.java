@@ -13,6 +13,7 @@ import org.eclipse.rdf4j.query.algebra.evaluation.impl.DefaultEvaluationStrategy
 import org.eclipse.rdf4j.query.algebra.evaluation.impl.DefaultEvaluationStrategyFactory;
 
 import dev.basalt.optimizer.access.QuadSource;
+import dev.basalt.optimizer.exec.HelperThreads;
 import dev.basalt.optimizer.rdf4j.BasaltEvaluationStrategy;
 import dev.basalt.optimizer.plan.CardinalityEstimator;
 import dev.basalt.optimizer.plan.EstimateCache;
@@ -99,6 +100,8 @@ final class NativeQueries {
                     : new CardinalityEstimator(source, (includeInferred ? inferredEstimates : explicitEstimates)
                             .forState(state));
             this.counts = readAsOf ? new HashMap<>() : rdf4jCounts.forState(state);
+            // from compilation to the result's close this query has a core; helper threads count on it
+            HelperThreads.evaluationStarted();
         }
 
         /**
@@ -175,6 +178,7 @@ final class NativeQueries {
         void close() {
             if (!closed) {
                 closed = true;
+                HelperThreads.evaluationEnded();
                 lease.close();
             }
         }

@@ -35,6 +35,12 @@ final class SnapshotQuadSource implements QuadSource {
         this.vf = vf;
     }
 
+    /** A committed snapshot is immutable; its page cache and dictionary caches are thread-safe. */
+    @Override
+    public boolean concurrentReads() {
+        return true;
+    }
+
     @Override
     public Scan scan(long[] pattern) {
         QuadCursor[] cursors = new QuadCursor[sets.size()];

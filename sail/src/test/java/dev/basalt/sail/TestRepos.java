@@ -8,8 +8,10 @@ import java.util.TreeMap;
 
 import org.eclipse.rdf4j.model.Namespace;
 import org.eclipse.rdf4j.model.Statement;
+import org.eclipse.rdf4j.repository.Repository;
 import org.eclipse.rdf4j.repository.RepositoryConnection;
 import org.eclipse.rdf4j.repository.sail.SailRepository;
+import org.eclipse.rdf4j.sail.memory.MemoryStore;
 
 import dev.basalt.sail.config.BasaltStoreConfig;
 
@@ -39,6 +41,23 @@ final class TestRepos {
         SailRepository repo = new SailRepository(new BasaltStore(dir, config));
         repo.init();
         return repo;
+    }
+
+    /** Adds {@code data} to each repository, in one transaction each. */
+    static void addAll(List<Statement> data, Repository... repos) {
+        for (Repository r : repos) {
+            try (RepositoryConnection c = r.getConnection()) {
+                c.add(data);
+            }
+        }
+    }
+
+    /** An initialized MemoryStore repository holding {@code data}: the reference results come from it. */
+    static SailRepository memoryWith(List<Statement> data) {
+        SailRepository memory = new SailRepository(new MemoryStore());
+        memory.init();
+        addAll(data, memory);
+        return memory;
     }
 
     /** Every explicit statement and namespace, as comparable sets. */

@@ -20,7 +20,8 @@ import org.eclipse.rdf4j.model.ValueFactory;
  * matches nothing; inline literals (see {@code InlineValues}) always have an id;
  * <li>{@link #resolve} maps ids back to values, null for 0 and the default graph.
  * </ul>
- * A source is used by one query evaluation at a time and need not be thread-safe.
+ * A source is used by one query evaluation at a time and need not be thread-safe, unless it says
+ * so with {@link #concurrentReads}.
  */
 public interface QuadSource {
 
@@ -66,6 +67,15 @@ public interface QuadSource {
     /** The pattern's matches ordered by {@code position}, or null if {@link #canOrder} is false. */
     default OrderedScan orderedScan(long[] pattern, int position) {
         return null;
+    }
+
+    /**
+     * True if several threads of one evaluation may call this source at once (each with scans and
+     * probers of its own): a committed snapshot, read only. Lets {@code ParallelJoin} use helper
+     * threads. False by default.
+     */
+    default boolean concurrentReads() {
+        return false;
     }
 
     /** A {@link Prober}; by default each scan is independent. */

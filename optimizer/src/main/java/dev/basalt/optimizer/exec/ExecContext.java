@@ -30,19 +30,91 @@ public final class ExecContext {
     private final QuadSource source;
     private final boolean trackTime;
     private final ExecLimits limits;
+    /** The context this one was forked from for a helper thread, or null; it holds cancellation and local terms. */
+    private final ExecContext root;
     private volatile boolean cancelled;
+    private boolean statistics = true;
+    private boolean parallel;
+    // guarded by root's monitor once the context has forks
     private LocalTerms locals;
     /** Probers not in use, per operator (an operator open twice at once gets a second one). */
     private final Map<Object, ArrayDeque<QuadSource.Prober>> idleProbers = new IdentityHashMap<>();
+    /** Per-evaluation state of operators and conditions shared by the threads of a query, one per thread. */
+    private final Map<Object, Object> scratch = new IdentityHashMap<>();
+    private Object feedOwner;
+    private Object feed;
 
     public ExecContext(QuadSource source, boolean trackTime) {
         this(source, trackTime, ExecLimits.defaults());
     }
 
     public ExecContext(QuadSource source, boolean trackTime, ExecLimits limits) {
+        this(source, trackTime, limits, null);
+    }
+
+    private ExecContext(QuadSource source, boolean trackTime, ExecLimits limits, ExecContext root) {
         this.source = source;
         this.trackTime = trackTime;
         this.limits = limits;
+        this.root = root;
+    }
+
+    /**
+     * Ends per-operator row counts for this evaluation (nobody will read them: they are EXPLAIN's)
+     * and, over a source that may be read from several threads at once
+     * ({@link QuadSource#concurrentReads}), lets {@link ParallelJoin} hand work to helper threads,
+     * whose count updates would otherwise contend on the shared operators. Counting is on by default.
+     */
+    public ExecContext withoutStatistics() {
+        this.statistics = false;
+        this.parallel = source.concurrentReads();
+        return this;
+    }
+
+    /** True if operators count their rows and opens (EXPLAIN). */
+    public boolean statistics() {
+        return statistics;
+    }
+
+    public boolean parallelAllowed() {
+        return parallel;
+    }
+
+    /**
+     * A context for a helper thread of this evaluation: same source, limits and local terms, and
+     * cancelled with this one; its own probers and scratch state. A fork never forks again.
+     */
+    ExecContext fork() {
+        ExecContext f = new ExecContext(source, trackTime, limits, root != null ? root : this);
+        f.statistics = statistics;
+        return f;
+    }
+
+    /** This thread's state of {@code owner} (e.g. a condition's batch of values), made on first use. */
+    @SuppressWarnings("unchecked")
+    public <T> T scratch(Object owner, java.util.function.Supplier<T> make) {
+        Object s = scratch.get(owner);
+        if (s == null) {
+            s = make.get();
+            scratch.put(owner, s);
+        }
+        return (T) s;
+    }
+
+    /** Hands {@code feed} to the next {@link #takeFeed} of {@code owner}, which its open makes at once. */
+    void offerFeed(Object owner, Object feed) {
+        this.feedOwner = owner;
+        this.feed = feed;
+    }
+
+    Object takeFeed(Object owner) {
+        if (feedOwner != owner) {
+            throw new IllegalStateException("no rows were offered to " + owner);
+        }
+        Object f = feed;
+        feedOwner = null;
+        feed = null;
+        return f;
     }
 
     /** Memory bounds of this evaluation (rows per sort, DISTINCT, hash join) and the spill directory. */
@@ -78,10 +150,45 @@ public final class ExecContext {
         if (id != TermIds.NULL) {
             return id;
         }
+        if (root != null) {
+            return root.localId(value);
+        }
+        return parallel ? localId(value) : localIdUnlocked(value);
+    }
+
+    private synchronized long localId(Value value) {
+        return localIdUnlocked(value);
+    }
+
+    private long localIdUnlocked(Value value) {
         if (locals == null) {
             locals = new LocalTerms();
         }
         return locals.id(value);
+    }
+
+    private Value localValue(long id) {
+        if (root != null) {
+            return root.localValue(id);
+        }
+        if (!parallel) {
+            return locals.value(id);
+        }
+        synchronized (this) {
+            return locals.value(id);
+        }
+    }
+
+    private boolean hasLocals() {
+        if (root != null) {
+            return root.hasLocals();
+        }
+        if (!parallel) {
+            return locals != null;
+        }
+        synchronized (this) {
+            return locals != null;
+        }
     }
 
     /** Values of many ids at once (index-aligned); null for {@link TermIds#NULL} and the default graph. */
@@ -92,13 +199,13 @@ public final class ExecContext {
                 stored[i] = TermIds.NULL;
             }
         }
-        if (locals == null) {
-            return source.resolve(stored);
-        }
         Value[] out = source.resolve(stored);
+        if (!hasLocals()) {
+            return out;
+        }
         for (int i = 0; i < ids.length; i++) {
             if (TermIds.isLocal(ids[i])) {
-                out[i] = locals.value(ids[i]);
+                out[i] = localValue(ids[i]);
             }
         }
         return out;
@@ -109,7 +216,7 @@ public final class ExecContext {
         if (id == UNBOUND_BY_ERROR) {
             return null;
         }
-        return TermIds.isLocal(id) ? locals.value(id) : source.resolve(new long[] { id })[0];
+        return TermIds.isLocal(id) ? localValue(id) : source.resolve(new long[] { id })[0];
     }
 
     public void cancel() {
@@ -118,7 +225,7 @@ public final class ExecContext {
 
     /** Throws if the evaluation was cancelled or its thread interrupted; operators call it per batch of rows. */
     public void checkCancelled() {
-        if (cancelled) {
+        if (cancelled || root != null && root.cancelled) {
             throw new QueryInterruptedException("the query was closed or timed out");
         }
         if (Thread.currentThread().isInterrupted()) {

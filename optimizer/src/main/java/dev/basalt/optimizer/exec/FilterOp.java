@@ -17,6 +17,14 @@ public final class FilterOp extends Operator {
         this.condition = condition;
     }
 
+    public Operator input() {
+        return input;
+    }
+
+    public RowFilter condition() {
+        return condition;
+    }
+
     @Override
     public List<Operator> children() {
         return List.of(input);

@@ -10,6 +10,14 @@ public interface RowFilter {
     default void prefetch(List<long[]> rows, ExecContext ctx) {
     }
 
+    /**
+     * True if threads of one evaluation may test rows at once, each with its own context (a fork,
+     * see {@link ParallelJoin}); per-evaluation state must then live in the context's scratch.
+     */
+    default boolean threadSafe() {
+        return false;
+    }
+
     /** The condition as SPARQL-like text, for EXPLAIN. */
     String describe();
 }

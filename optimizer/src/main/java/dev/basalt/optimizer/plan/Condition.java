@@ -18,6 +18,10 @@ import dev.basalt.store.lexicon.TermIds;
  * A FILTER or OPTIONAL condition of a plan. Decided on ids where {@link IdCondition} can; else
  * the row's values of the condition's variables are materialized (a batch at a time, see
  * {@link #prefetch}) and RDF4J evaluates the expression, with its semantics and mode.
+ *
+ * <p>Thread-safe for the threads of one evaluation: the batch of values is each thread's own (in
+ * its context's scratch), and RDF4J's compiled expression, whose thread-safety RDF4J does not
+ * promise, is compiled and run under this condition's lock. Rows the ids decide take no lock.
  */
 final class Condition implements RowFilter {
     private final IdCondition ids;
@@ -25,8 +29,8 @@ final class Condition implements RowFilter {
     private final ValueConditions values;
     private final int[] slots;
     private final String[] names;
+    // guarded by this
     private Predicate<BindingSet> valueTest;
-    private final Map<Long, Value> batchValues = new HashMap<>();
 
     Condition(IdCondition ids, ValueExpr expr, ValueConditions values, int[] slots, String[] names) {
         this.ids = ids;
@@ -48,9 +52,7 @@ final class Condition implements RowFilter {
                 return t == IdCondition.TRUE;
             }
         }
-        if (valueTest == null) {
-            valueTest = values.compile(expr);
-        }
+        Map<Long, Value> batchValues = batchValues(ctx);
         QueryBindingSet bs = new QueryBindingSet(slots.length);
         for (int i = 0; i < slots.length; i++) {
             long id = row[slots[i]];
@@ -64,7 +66,21 @@ final class Condition implements RowFilter {
                 }
             }
         }
-        return valueTest.test(bs);
+        synchronized (this) {
+            if (valueTest == null) {
+                valueTest = values.compile(expr);
+            }
+            return valueTest.test(bs);
+        }
+    }
+
+    private Map<Long, Value> batchValues(ExecContext ctx) {
+        return ctx.scratch(this, HashMap::new);
+    }
+
+    @Override
+    public boolean threadSafe() {
+        return true;
     }
 
     /** A variable left by a BIND error is unbound for conditions: RDF4J's value evaluation decides. */
@@ -82,6 +98,7 @@ final class Condition implements RowFilter {
         if (ids != null) {
             return;
         }
+        Map<Long, Value> batchValues = batchValues(ctx);
         batchValues.clear();
         long[] wanted = new long[rows.size() * slots.length];
         int n = 0;

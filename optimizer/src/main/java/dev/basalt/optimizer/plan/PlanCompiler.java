@@ -46,6 +46,7 @@ import dev.basalt.optimizer.exec.FilterOp;
 import dev.basalt.optimizer.exec.HashJoin;
 import dev.basalt.optimizer.exec.IntersectOp;
 import dev.basalt.optimizer.exec.Operator;
+import dev.basalt.optimizer.exec.ParallelJoin;
 import dev.basalt.optimizer.exec.PathOp;
 import dev.basalt.optimizer.exec.PatternScan;
 import dev.basalt.optimizer.exec.PipelineJoin;
@@ -441,7 +442,8 @@ public final class PlanCompiler {
             rows *= 0.5;
             cur.setEstimate(rows);
         }
-        return cur;
+        // a group evaluated once per query (not per row of an outer join) may split its lookups over chunks
+        return preBound.isEmpty() ? ParallelJoin.over(cur) : cur;
     }
 
     private void flatten(TupleExpr e, List<Atom> atoms, List<PendingFilter> filters) throws Unsupported {

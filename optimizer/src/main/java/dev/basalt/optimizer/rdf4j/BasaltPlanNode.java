@@ -113,6 +113,10 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
         return bindings -> {
             long[] input = new long[plan.vars().size()];
             ExecContext ctx = new ExecContext(source, strategy.isTrackingTime());
+            if (!strategy.isTrackingTime() && !strategy.isTrackResultSize()) {
+                // not an EXPLAIN: no operator counts, and helper threads may take part
+                ctx.withoutStatistics();
+            }
             String reason = null;
             if (plan.isProjected() && bindings.size() > 0) {
                 reason = "incoming bindings under a projection";
