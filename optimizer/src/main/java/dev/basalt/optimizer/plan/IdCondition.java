@@ -28,6 +28,8 @@ import dev.basalt.store.lexicon.TermKind;
  * against a different term is unequal;
  * <li>{@code = != < <= > >=} between two inline integers (any integer datatype) or two inline
  * decimals, by value: inline ids are order-preserving within a kind;
+ * <li>{@code = != < <= > >=} between two inline {@code xsd:dateTime}s that both have a timezone or
+ * both have none, by instant (XSD's comparison of a zoned with an unzoned value is left to RDF4J);
  * <li>comparisons whose sides are integer {@code + - *} over inline integers ({@link IntegerComparison}).
  * </ul>
  * {@code &&}, {@code ||} and {@code !} combine these with SPARQL's error rules; UNKNOWN wins over
@@ -38,6 +40,7 @@ abstract class IdCondition {
     static final int TRUE = 1;
     static final int ERROR = 2;
     static final int UNKNOWN = 3;
+    private static final long ZONE_MASK = (1L << TermIds.ZONE_BITS) - 1;
 
     abstract int eval(long[] row);
 
@@ -271,6 +274,14 @@ abstract class IdCondition {
                 cmp = Long.compareUnsigned(a >>> TermIds.INTEGER_TYPE_BITS, b >>> TermIds.INTEGER_TYPE_BITS);
             } else if (ka == TermKind.DECIMAL && kb == TermKind.DECIMAL) {
                 cmp = Long.compareUnsigned(a, b);
+            } else if (ka == TermKind.DATE_TIME && kb == TermKind.DATE_TIME) {
+                // the UTC instant sits above the zone code (an unzoned value placed as if UTC): the
+                // order of two zoned or two unzoned values; XSD leaves zoned against unzoned
+                // indeterminate within 14 hours, so RDF4J decides those
+                if (((a & ZONE_MASK) == TermIds.ZONE_NONE) != ((b & ZONE_MASK) == TermIds.ZONE_NONE)) {
+                    return UNKNOWN;
+                }
+                cmp = Long.compareUnsigned(a >>> TermIds.ZONE_BITS, b >>> TermIds.ZONE_BITS);
             } else if (op == Compare.CompareOp.EQ || op == Compare.CompareOp.NE) {
                 boolean resource = !ka.isLiteral() || !kb.isLiteral();
                 boolean identicalDecides = a == b && ka.isInline() && ka != TermKind.FLOAT && ka != TermKind.DOUBLE;
