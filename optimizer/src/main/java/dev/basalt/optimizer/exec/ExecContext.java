@@ -3,6 +3,7 @@ package dev.basalt.optimizer.exec;
 import java.util.ArrayDeque;
 import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.query.QueryInterruptedException;
@@ -35,7 +36,7 @@ public final class ExecContext {
     private volatile boolean cancelled;
     private boolean statistics = true;
     private boolean parallel;
-    // guarded by root's monitor once the context has forks
+    /** Query-local terms, of the root context only; guarded by its monitor when helpers may run. */
     private LocalTerms locals;
     /** Probers not in use, per operator (an operator open twice at once gets a second one). */
     private final Map<Object, ArrayDeque<QuadSource.Prober>> idleProbers = new IdentityHashMap<>();
@@ -92,7 +93,7 @@ public final class ExecContext {
 
     /** This thread's state of {@code owner} (e.g. a condition's batch of values), made on first use. */
     @SuppressWarnings("unchecked")
-    public <T> T scratch(Object owner, java.util.function.Supplier<T> make) {
+    public <T> T scratch(Object owner, Supplier<T> make) {
         Object s = scratch.get(owner);
         if (s == null) {
             s = make.get();

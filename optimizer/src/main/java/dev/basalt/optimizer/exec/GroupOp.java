@@ -1,25 +1,37 @@
 package dev.basalt.optimizer.exec;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * GROUP BY with aggregates (hash aggregation): rows are grouped on the ids of the group slots (id
  * equality is term equality, and an unbound slot is its own group value, as in RDF4J) and each
  * group's {@link Aggregation.Accumulator}s see its rows in input order. One row per group is
- * yielded, in the order the groups first appeared: the operator's input row, the group slots of
- * the group's first row, and the aggregate results (unbound where an aggregate is in error).
- * Without group slots and with no input row at all there is still one group (COUNT gives 0), as
- * SPARQL defines. Groups are held in memory; cancellation is checked per input batch.
+ * yielded: the operator's input row, the group slots of the group's first row, and the aggregate
+ * results (unbound where an aggregate is in error). Without group slots and with no input row at
+ * all there is still one group (COUNT gives 0), as SPARQL defines. Cancellation is checked per
+ * input batch.
+ *
+ * <p>Memory: at most {@link ExecLimits#groupRows} groups are held. Past that, rows of groups
+ * already held still go to them, and rows of any other group are written to one of
+ * {@value #PARTITIONS} hash partitions on disk (all rows of a group to the same one, in input
+ * order); once the input ends the held groups are yielded, then each partition is aggregated the
+ * same way, partitioning again (on another hash) if it holds too many groups itself. Each pass
+ * holds at least one group, so the passes end. Groups come in the order they first appeared
+ * within their pass.
  */
 public final class GroupOp extends Operator {
     private static final int BATCH = 256;
+    private static final int PARTITIONS = 32;
     private final Operator input;
     private final int[] groupSlots;
     private final Aggregation aggregation;
     private final String label;
+    private long spilledRows;
 
     public GroupOp(Operator input, int[] groupSlots, Aggregation aggregation, String label) {
         this.input = input;
@@ -35,39 +47,68 @@ public final class GroupOp extends Operator {
 
     @Override
     public String describe() {
-        return "Group " + label + " " + aggregation.describe();
+        return "Group " + label + " " + aggregation.describe()
+                + (spilledRows > 0 ? " (spilled " + spilledRows + " rows)" : "");
     }
 
     @Override
     protected RowCursor doOpen(long[] row, ExecContext ctx) {
         return new RowCursor() {
+            final ArrayDeque<Partition> pending = new ArrayDeque<>();
             List<long[]> out;
             int pos;
 
             @Override
             public long[] next() {
                 if (out == null) {
-                    out = aggregate(row, ctx);
+                    try (RowCursor in = input.open(row, ctx)) {
+                        out = aggregate(in::next, row, ctx, 0, pending);
+                    }
                 }
-                return pos < out.size() ? out.get(pos++) : null;
+                while (pos >= out.size()) {
+                    Partition p = pending.poll();
+                    if (p == null) {
+                        return null;
+                    }
+                    try (SpillFile file = p.file(); SpillFile.Reader reader = file.reader()) {
+                        out = aggregate(reader::next, row, ctx, p.level(), pending);
+                    }
+                    pos = 0;
+                }
+                return out.get(pos++);
             }
 
             @Override
             public void close() {
                 out = List.of();
+                for (Partition p : pending) {
+                    p.file().close();
+                }
+                pending.clear();
             }
         };
     }
 
-    private List<long[]> aggregate(long[] row, ExecContext ctx) {
+    /** A partition written in pass {@code level - 1}, to aggregate in pass {@code level}. */
+    private record Partition(SpillFile file, int level) {
+    }
+
+    /**
+     * One pass: groups the rows of {@code source}, holding at most the limit of groups and writing
+     * the rows of other groups to partitions added to {@code pending}; returns the held groups' rows.
+     */
+    private List<long[]> aggregate(Supplier<long[]> source, long[] row, ExecContext ctx, int level,
+            ArrayDeque<Partition> pending) {
         Map<RowKey, Group> groups = new LinkedHashMap<>();
-        try (RowCursor in = input.open(row, ctx)) {
+        long limit = groupSlots.length == 0 ? Long.MAX_VALUE : ctx.limits().groupRows();
+        SpillFile[] partitions = null;
+        try {
             List<long[]> batch = new ArrayList<>(BATCH);
             boolean done = false;
             while (!done) {
                 batch.clear();
                 long[] r;
-                while (batch.size() < BATCH && (r = in.next()) != null) {
+                while (batch.size() < BATCH && (r = source.get()) != null) {
                     batch.add(r);
                 }
                 done = batch.size() < BATCH;
@@ -76,6 +117,18 @@ public final class GroupOp extends Operator {
                 for (long[] b : batch) {
                     RowKey k = new RowKey(b, groupSlots);
                     Group g = groups.get(k);
+                    if (g == null && groups.size() >= limit) {
+                        if (partitions == null) {
+                            partitions = new SpillFile[PARTITIONS];
+                        }
+                        int part = partition(k, level);
+                        if (partitions[part] == null) {
+                            partitions[part] = SpillFile.create(ctx.limits(), "group", b.length);
+                        }
+                        partitions[part].write(b);
+                        spilledRows++;
+                        continue;
+                    }
                     if (g == null) {
                         g = new Group(b, aggregation.start());
                         groups.put(k, g);
@@ -85,8 +138,26 @@ public final class GroupOp extends Operator {
                     }
                 }
             }
+            if (partitions != null) {
+                for (SpillFile f : partitions) {
+                    if (f != null) {
+                        f.finish();
+                        pending.add(new Partition(f, level + 1));
+                    }
+                }
+                partitions = null;
+            }
+        } finally {
+            if (partitions != null) {
+                // failed or cancelled before the partitions were handed over
+                for (SpillFile f : partitions) {
+                    if (f != null) {
+                        f.close();
+                    }
+                }
+            }
         }
-        if (groups.isEmpty() && groupSlots.length == 0) {
+        if (level == 0 && groups.isEmpty() && groupSlots.length == 0) {
             groups.put(new RowKey(row, groupSlots), new Group(row, aggregation.start()));
         }
         int[] targets = aggregation.targetSlots();
@@ -106,6 +177,15 @@ public final class GroupOp extends Operator {
             out.add(result);
         }
         return out;
+    }
+
+    /** The partition of a group key in pass {@code level}: each pass hashes differently, so a partition too large splits again. */
+    private static int partition(RowKey k, int level) {
+        int h = k.hashCode() * 0x9E3779B9 + (level + 1) * 0x85EBCA6B;
+        h ^= h >>> 15;
+        h *= 0x2C1B3C6D;
+        h ^= h >>> 13;
+        return (h & 0x7fffffff) % PARTITIONS;
     }
 
     private record Group(long[] first, Aggregation.Accumulator[] accumulators) {

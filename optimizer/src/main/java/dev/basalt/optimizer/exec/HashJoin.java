@@ -6,8 +6,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.eclipse.rdf4j.query.QueryEvaluationException;
-
 /**
  * Hash join of two independently evaluated inputs, inner or left outer (OPTIONAL). The right input
  * is evaluated once with the operator's input row and held in a hash table keyed on the
@@ -15,9 +13,14 @@ import org.eclipse.rdf4j.query.QueryEvaluationException;
  * when compatible on all {@code sharedSlots} (variables either side may bind), then an optional
  * condition (the OPTIONAL's FILTER) is checked on the merged row. A left outer join emits a left
  * row alone when no right row joins with it. Evaluating the right side on its own is the algebra's
- * semantics, so nested OPTIONALs, UNIONs and filters keep their scoping. The build side is held in
- * memory and bounded by {@link ExecLimits#hashJoinRows()}: past it the query fails with an error
- * naming the limit (no spilling).
+ * semantics, so nested OPTIONALs, UNIONs and filters keep their scoping.
+ *
+ * <p>Memory: the build side is held up to {@link ExecLimits#hashJoinRows()} rows. Past that it
+ * goes to a spill file and the join turns around (block nested loop): the left input is read in
+ * blocks of that many rows, each block hashed on the key slots, and the whole spill file streamed
+ * past it; a left outer join then emits the block's rows no right row joined with. Output order
+ * is then block by block, right row by right row, not left row by left row. Without key slots
+ * every right row meets every row of the block, as the in-memory join does.
  */
 public final class HashJoin extends Operator {
     private final Operator left;
@@ -26,6 +29,7 @@ public final class HashJoin extends Operator {
     private final int[] sharedSlots;
     private final boolean leftOuter;
     private final RowFilter condition;
+    private long spilledRows;
 
     public HashJoin(Operator left, Operator right, int[] keySlots, int[] sharedSlots, boolean leftOuter,
             RowFilter condition) {
@@ -49,68 +53,204 @@ public final class HashJoin extends Operator {
     @Override
     public String describe() {
         return (leftOuter ? "HashLeftJoin" : "HashJoin") + " keys " + Arrays.toString(keySlots)
-                + (condition == null ? "" : " if " + condition.describe());
+                + (condition == null ? "" : " if " + condition.describe())
+                + (spilledRows > 0 ? " (spilled " + spilledRows + " build rows)" : "");
     }
 
     @Override
     protected RowCursor doOpen(long[] input, ExecContext ctx) {
         Map<RowKey, List<long[]>> table = new HashMap<>();
+        long budget = ctx.limits().hashJoinRows();
+        SpillFile spill = null;
         try (RowCursor build = right.open(input, ctx)) {
             long[] r;
             int n = 0;
-            long budget = ctx.limits().hashJoinRows();
             while ((r = build.next()) != null) {
                 if (++n % 1024 == 0) {
                     ctx.checkCancelled();
                 }
-                if (n > budget) {
-                    throw new QueryEvaluationException("the build side of " + describe() + " has more than " + budget
-                            + " rows, the hash join limit; raise it with the system property "
-                            + ExecLimits.HASH_JOIN_ROWS + " (and the heap accordingly)");
-                }
-                table.computeIfAbsent(new RowKey(r, keySlots), k -> new ArrayList<>()).add(r);
-            }
-        }
-        RowCursor probe = left.open(input, ctx);
-        return new RowCursor() {
-            long[] current;
-            List<long[]> bucket = List.of();
-            int pos;
-            boolean matched;
-
-            @Override
-            public long[] next() {
-                while (true) {
-                    while (pos < bucket.size()) {
-                        long[] r = bucket.get(pos++);
-                        if (Rows.compatible(current, r, sharedSlots)) {
-                            long[] m = Rows.merge(current, r);
-                            if (condition == null || condition.test(m, ctx)) {
-                                matched = true;
-                                return m;
-                            }
+                if (spill != null) {
+                    spill.write(r);
+                } else if (n > budget) {
+                    spill = SpillFile.create(ctx.limits(), "hashjoin", r.length);
+                    for (List<long[]> rows : table.values()) {
+                        for (long[] held : rows) {
+                            spill.write(held);
                         }
                     }
-                    if (current != null && leftOuter && !matched) {
-                        matched = true;
-                        return current;
-                    }
-                    current = probe.next();
-                    if (current == null) {
-                        return null;
-                    }
-                    List<long[]> b = table.get(new RowKey(current, keySlots));
-                    bucket = b == null ? List.of() : b;
-                    pos = 0;
-                    matched = false;
+                    table = null;
+                    spill.write(r);
+                } else {
+                    table.computeIfAbsent(new RowKey(r, keySlots), k -> new ArrayList<>()).add(r);
                 }
             }
-
-            @Override
-            public void close() {
-                probe.close();
+            if (spill != null) {
+                spill.finish();
+                spilledRows += spill.rows();
             }
-        };
+        } catch (RuntimeException | Error e) {
+            if (spill != null) {
+                spill.close();
+            }
+            throw e;
+        }
+        RowCursor probe = left.open(input, ctx);
+        return spill != null ? new Blocks(probe, spill, budget, ctx) : new Probe(probe, table, ctx);
     }
 
+    /** Left rows probing the in-memory table of the right side, in left order. */
+    private final class Probe implements RowCursor {
+        private final RowCursor probe;
+        private final Map<RowKey, List<long[]>> table;
+        private final ExecContext ctx;
+        private long[] current;
+        private List<long[]> bucket = List.of();
+        private int pos;
+        private boolean matched;
+
+        Probe(RowCursor probe, Map<RowKey, List<long[]>> table, ExecContext ctx) {
+            this.probe = probe;
+            this.table = table;
+            this.ctx = ctx;
+        }
+
+        @Override
+        public long[] next() {
+            while (true) {
+                while (pos < bucket.size()) {
+                    long[] m = join(current, bucket.get(pos++), ctx);
+                    if (m != null) {
+                        matched = true;
+                        return m;
+                    }
+                }
+                if (current != null && leftOuter && !matched) {
+                    matched = true;
+                    return current;
+                }
+                current = probe.next();
+                if (current == null) {
+                    return null;
+                }
+                List<long[]> b = table.get(new RowKey(current, keySlots));
+                bucket = b == null ? List.of() : b;
+                pos = 0;
+                matched = false;
+            }
+        }
+
+        @Override
+        public void close() {
+            probe.close();
+        }
+    }
+
+    /** The merged row of a left and a right row if they join (compatible, and the condition holds), else null. */
+    private long[] join(long[] l, long[] r, ExecContext ctx) {
+        if (!Rows.compatible(l, r, sharedSlots)) {
+            return null;
+        }
+        long[] m = Rows.merge(l, r);
+        return condition == null || condition.test(m, ctx) ? m : null;
+    }
+
+    /** The spilled join: blocks of left rows, each hashed and met by the whole spill file of the right side. */
+    private final class Blocks implements RowCursor {
+        private final RowCursor probe;
+        private final SpillFile spill;
+        private final long budget;
+        private final ExecContext ctx;
+        private final List<long[]> block = new ArrayList<>();
+        private final Map<RowKey, List<Integer>> index = new HashMap<>();
+        private boolean[] matched;
+        private SpillFile.Reader reader;
+        private long[] rightRow;
+        private List<Integer> candidates = List.of();
+        private int pos;
+        private int unmatched;
+        private boolean leftDone;
+        private long seen;
+
+        Blocks(RowCursor probe, SpillFile spill, long budget, ExecContext ctx) {
+            this.probe = probe;
+            this.spill = spill;
+            this.budget = budget;
+            this.ctx = ctx;
+        }
+
+        @Override
+        public long[] next() {
+            while (true) {
+                while (pos < candidates.size()) {
+                    int i = candidates.get(pos++);
+                    long[] m = join(block.get(i), rightRow, ctx);
+                    if (m != null) {
+                        matched[i] = true;
+                        return m;
+                    }
+                }
+                if (reader != null) {
+                    rightRow = reader.next();
+                    if (++seen % 1024 == 0) {
+                        ctx.checkCancelled();
+                    }
+                    if (rightRow != null) {
+                        List<Integer> c = index.get(new RowKey(rightRow, keySlots));
+                        candidates = c == null ? List.of() : c;
+                        pos = 0;
+                        continue;
+                    }
+                    reader.close();
+                    reader = null;
+                    candidates = List.of();
+                }
+                if (leftOuter) {
+                    while (unmatched < block.size()) {
+                        int i = unmatched++;
+                        if (!matched[i]) {
+                            return block.get(i);
+                        }
+                    }
+                }
+                if (!nextBlock()) {
+                    return null;
+                }
+            }
+        }
+
+        /** Reads the next block of left rows, hashes it and starts a pass over the spill file; false at the end. */
+        private boolean nextBlock() {
+            block.clear();
+            index.clear();
+            if (leftDone) {
+                return false;
+            }
+            long[] l;
+            while (block.size() < budget && (l = probe.next()) != null) {
+                index.computeIfAbsent(new RowKey(l, keySlots), k -> new ArrayList<>()).add(block.size());
+                block.add(l);
+            }
+            leftDone = block.size() < budget;
+            if (block.isEmpty()) {
+                return false;
+            }
+            ctx.checkCancelled();
+            matched = new boolean[block.size()];
+            unmatched = 0;
+            reader = spill.reader();
+            return true;
+        }
+
+        @Override
+        public void close() {
+            try {
+                probe.close();
+                if (reader != null) {
+                    reader.close();
+                }
+            } finally {
+                spill.close();
+            }
+        }
+    }
 }
