@@ -66,6 +66,8 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
     private FederatedServiceResolver serviceResolver;
     private SPARQLServiceResolver ownServiceResolver;
     private final NativeQueries nativeQueries;
+    /** The native query counters published over JMX while the store is open. */
+    private NativeQueriesMetrics metrics;
 
     public BasaltStore() {
         this(new BasaltStoreConfig());
@@ -154,11 +156,16 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
         OverflowModelFactory.deleteLeftovers(spillDir);
         changeSets = new OverflowModelFactory(config.toSpillPolicy(spillDir));
         store = new IsolatingSailStore(backing, changeSets);
+        metrics = NativeQueriesMetrics.register(nativeQueries.stats(), dir.toPath());
         LOG.debug("opened Basalt store {} with statement indexes {}", dir, BasaltSailStore.names(backing.orders()));
     }
 
     @Override
     protected void shutDownInternal() throws SailException {
+        if (metrics != null) {
+            metrics.close();
+            metrics = null;
+        }
         try {
             if (store != null) {
                 store.close();

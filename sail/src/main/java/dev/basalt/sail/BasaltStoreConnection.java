@@ -10,6 +10,7 @@ import org.eclipse.rdf4j.query.Dataset;
 import org.eclipse.rdf4j.query.algebra.TupleExpr;
 import org.eclipse.rdf4j.query.algebra.evaluation.EvaluationStrategy;
 import org.eclipse.rdf4j.query.algebra.evaluation.TripleSource;
+import org.eclipse.rdf4j.query.explanation.Explanation;
 import org.eclipse.rdf4j.sail.SailException;
 import org.eclipse.rdf4j.sail.SailReadOnlyException;
 import org.eclipse.rdf4j.sail.base.SailSourceConnection;
@@ -17,6 +18,7 @@ import org.eclipse.rdf4j.sail.base.SailStore;
 import org.eclipse.rdf4j.sail.UpdateContext;
 import org.eclipse.rdf4j.sail.helpers.DefaultSailChangedEvent;
 
+import dev.basalt.optimizer.rdf4j.QueryFallbacks;
 import dev.basalt.optimizer.rdf4j.QueryHints;
 import dev.basalt.sail.spill.SpillOwner;
 
@@ -46,6 +48,8 @@ public class BasaltStoreConnection extends SailSourceConnection {
     private volatile SpillOwner spills = new SpillOwner();
     /** The native query session of the evaluation under way in this thread (see {@link NativeQueries}). */
     private final ThreadLocal<NativeQueries.Session> nativeSession = new ThreadLocal<>();
+    /** What the EXPLAIN under way in this thread leaves to RDF4J's evaluator. */
+    private final ThreadLocal<QueryFallbacks> explaining = new ThreadLocal<>();
 
     BasaltStoreConnection(BasaltStore sail, SailStore store, BasaltSailStore backing, PastSailStore past) {
         super(sail, store, sail.getEvaluationStrategyFactory());
@@ -75,7 +79,8 @@ public class BasaltStoreConnection extends SailSourceConnection {
         tupleExpr = hinted.expr();
         NativeQueries.Session session = basalt.nativeQueries().open(basalt, past != null ? past.reads() : backing.latest(),
                 past != null, includeInferred, isActive(),
-                isActive() && getTransactionIsolation().isCompatibleWith(IsolationLevels.SERIALIZABLE), hinted.mode());
+                isActive() && getTransactionIsolation().isCompatibleWith(IsolationLevels.SERIALIZABLE), hinted.mode(),
+                explaining.get());
         if (session == null) {
             return super.evaluateInternal(tupleExpr, dataset, bindings, includeInferred);
         }
@@ -87,6 +92,27 @@ public class BasaltStoreConnection extends SailSourceConnection {
             throw e;
         } finally {
             nativeSession.remove();
+        }
+    }
+
+    /**
+     * RDF4J's explanation, with what Basalt's engine left to RDF4J's evaluator written into it:
+     * each such node says so and why, and the top node lists the native plans and the fallbacks
+     * ({@link QueryFallbacks}). An {@code Unoptimized} explanation evaluates nothing and is RDF4J's.
+     */
+    @Override
+    public Explanation explain(Explanation.Level level, TupleExpr tupleExpr, Dataset dataset, BindingSet bindings,
+            boolean includeInferred, int timeoutSeconds) {
+        if (level == Explanation.Level.Unoptimized || !basalt.nativeQueries().enabled()) {
+            return super.explain(level, tupleExpr, dataset, bindings, includeInferred, timeoutSeconds);
+        }
+        QueryFallbacks record = new QueryFallbacks();
+        explaining.set(record);
+        try {
+            return record.annotate(
+                    super.explain(level, tupleExpr, dataset, bindings, includeInferred, timeoutSeconds), tupleExpr);
+        } finally {
+            explaining.remove();
         }
     }
 

@@ -19,6 +19,7 @@ import dev.basalt.optimizer.plan.CardinalityEstimator;
 import dev.basalt.optimizer.plan.EstimateCache;
 import dev.basalt.optimizer.plan.OrderingPolicy;
 import dev.basalt.optimizer.rdf4j.NativeQueryStats;
+import dev.basalt.optimizer.rdf4j.QueryFallbacks;
 
 /**
  * Decides per query whether Basalt's native engine takes part, and holds what it reads. Outside a
@@ -49,12 +50,19 @@ final class NativeQueries {
         return stats;
     }
 
+    /** False when the store is configured to leave every query to RDF4J's evaluator. */
+    boolean enabled() {
+        return enabled;
+    }
+
     /**
      * A native session for one query evaluation over {@code reads}, or null if RDF4J's evaluator
      * must run it all. The session holds a lease on the snapshot until its result is closed.
+     * {@code explained} (null unless the evaluation is an EXPLAIN's) receives what is left to RDF4J.
      */
     Session open(BasaltStore sail, ReadSource reads, boolean readAsOf, boolean includeInferred,
-            boolean transactionActive, boolean serializable, OrderingPolicy.Mode hintedOrdering) {
+            boolean transactionActive, boolean serializable, OrderingPolicy.Mode hintedOrdering,
+            QueryFallbacks explained) {
         if (!enabled) {
             return null;
         }
@@ -68,13 +76,16 @@ final class NativeQueries {
         }
         if (reason != null) {
             stats.fallback(reason, "whole query evaluated by RDF4J");
+            if (explained != null) {
+                explained.wholeQuery(reason);
+            }
             return null;
         }
         // every commit is in the store when commit() returns, so the newest commit point is the
         // committed state a query outside a transaction must see
         OrderingPolicy ordering = hintedOrdering == null ? OrderingPolicy.DEFAULT
                 : OrderingPolicy.DEFAULT.withMode(hintedOrdering);
-        return new Session(sail, reads.acquire(), includeInferred, readAsOf, transactionActive, ordering);
+        return new Session(sail, reads.acquire(), includeInferred, readAsOf, transactionActive, ordering, explained);
     }
 
     final class Session {
@@ -85,11 +96,13 @@ final class NativeQueries {
         private final CardinalityEstimator estimator;
         private final OrderingPolicy ordering;
         private final Map<CardinalityEstimator.Key, Double> counts;
+        private final QueryFallbacks explained;
         private boolean closed;
 
         private Session(BasaltStore sail, ReadSource.Lease lease, boolean includeInferred, boolean readAsOf,
-                boolean inTransaction, OrderingPolicy ordering) {
+                boolean inTransaction, OrderingPolicy ordering, QueryFallbacks explained) {
             this.sail = sail;
+            this.explained = explained;
             this.lease = lease;
             this.inTransaction = inTransaction;
             this.source = new SnapshotQuadSource(lease.view(), includeInferred, sail.getValueFactory());
@@ -120,6 +133,9 @@ final class NativeQueries {
                     read, stats, est, ordering);
             if (rdf4j instanceof DefaultEvaluationStrategy d) {
                 s.setQueryEvaluationMode(d.getQueryEvaluationMode());
+            }
+            if (explained != null) {
+                s.recordFallbacksIn(explained);
             }
             return s;
         }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -13,6 +14,11 @@ import java.util.Random;
 import java.util.Set;
 import java.util.stream.Stream;
 
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import javax.management.openmbean.TabularData;
+
+import org.eclipse.rdf4j.common.transaction.IsolationLevels;
 import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.Resource;
 import org.eclipse.rdf4j.model.Statement;
@@ -38,6 +44,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import dev.basalt.optimizer.rdf4j.NativeQueryStats;
+import dev.basalt.optimizer.rdf4j.QueryFallbacks;
 
 /**
  * Result equivalence of native evaluation against RDF4J's MemoryStore on randomized data (fixed
@@ -251,6 +258,77 @@ class NativeEvaluationTest {
             assertTrue(plan.contains("PipelineJoin"), plan);
             assertTrue(plan.contains("actual"), plan);
         }
+    }
+
+    /**
+     * EXPLAIN lists what RDF4J's evaluator ran: a fully native query says so; the nodes of a
+     * subquery with ORDER BY (left to RDF4J) are marked on its node with the reason and listed at the top with the
+     * native plans around it (the sort inside is compiled); a plan that RDF4J's join hands
+     * bindings under a projection says how often RDF4J ran it instead; inside a SERIALIZABLE transaction the whole query is RDF4J's.
+     */
+    @Test
+    void explainListsTheFallbacks() {
+        try (RepositoryConnection c = basalt.getConnection()) {
+            String nativeOnly = c.prepareTupleQuery(PREFIX + "SELECT * WHERE { ?s ex:p1 ?x . ?x ex:p2 ?o }")
+                    .explain(Explanation.Level.Optimized).toString();
+            assertTrue(nativeOnly.contains(QueryFallbacks.SUMMARY + "1 plan, no fallbacks"), nativeOnly);
+            assertFalse(nativeOnly.contains(QueryFallbacks.NODE_MARK), nativeOnly);
+
+            String subquery = "SELECT * WHERE { ?s ex:p1 ?o { SELECT ?s WHERE { ?s ex:p2 ?x } ORDER BY ?x LIMIT 3 } }";
+            String explained = c.prepareTupleQuery(PREFIX + subquery).explain(Explanation.Level.Timed).toString();
+            List<String> marked = explained.lines().filter(l -> l.contains(QueryFallbacks.NODE_MARK)).toList();
+            assertFalse(marked.isEmpty(), explained);
+            assertTrue(marked.stream().anyMatch(l -> l.contains("Projection") && l.contains("ORDER BY in a subquery")),
+                    explained);
+            String summary = explained.lines().filter(l -> l.startsWith(QueryFallbacks.SUMMARY)).findFirst()
+                    .orElseThrow(() -> new AssertionError(explained));
+            assertTrue(summary.contains(marked.size() + (marked.size() == 1 ? " node" : " nodes")
+                    + " left to RDF4J's evaluator: "), summary);
+            assertTrue(summary.contains("Projection (ORDER BY in a subquery)"), summary);
+            assertTrue(explained.startsWith(summary), explained);
+            assertFalse(summary.contains(" 0 plans"), summary);
+            assertEquals(run(memory, subquery).size(), run(basalt, subquery).size());
+
+            String two = "SELECT * WHERE { { SELECT ?s WHERE { ?s ex:p2 ?x } ORDER BY ?x LIMIT 3 } "
+                    + "{ SELECT ?s ?o WHERE { ?s ex:p1 ?o } } }";
+            String handed = c.prepareTupleQuery(PREFIX + two).explain(Explanation.Level.Executed).toString();
+            assertTrue(handed.contains("BasaltPlan (native; 3 evaluations run by RDF4J's evaluator instead: "
+                    + "incoming bindings under a projection)"), handed);
+            // Executed counts rows without timing them, in Basalt's operators too
+            assertTrue(handed.contains("Sort ?x  (est 70, actual 70)"), handed);
+
+            c.begin(IsolationLevels.SERIALIZABLE);
+            String whole = c.prepareTupleQuery(PREFIX + "SELECT * WHERE { ?s ex:p1 ?x }")
+                    .explain(Explanation.Level.Executed).toString();
+            c.commit();
+            assertTrue(whole.contains(QueryFallbacks.SUMMARY
+                    + "none, RDF4J's evaluator ran the whole query (SerializableTransaction)"), whole);
+            assertFalse(whole.contains("BasaltPlan"), whole);
+        }
+    }
+
+    /** The store's counters are on the platform MBean server while it is open, and gone after shutdown. */
+    @Test
+    void countersArePublishedOverJmx(@TempDir File other) throws Exception {
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        SailRepository repo = TestRepos.open(other);
+        ObjectName name = NativeQueriesMetrics.objectName(repo.getDataDir().toPath());
+        try {
+            NativeQueryStats stats = ((BasaltStore) repo.getSail()).getNativeQueryStats();
+            run(repo, "SELECT * WHERE { ?s ?p ?o }");
+            run(repo, "SELECT * WHERE { ?s ?p ?o { SELECT ?s WHERE { ?s ?q ?x } ORDER BY ?x LIMIT 1 } }");
+            assertEquals(stats.plansCompiled(), (Long) server.getAttribute(name, "PlansCompiled"));
+            assertTrue(stats.plansCompiled() >= 2, stats.toString());
+            assertEquals(stats.totalFallbacks(), (Long) server.getAttribute(name, "Fallbacks"));
+            assertTrue(stats.totalFallbacks() >= 1, stats.toString());
+            TabularData byType = (TabularData) server.getAttribute(name, "FallbacksByType");
+            assertEquals(stats.fallbacks().size(), byType.size());
+            server.invoke(name, "reset", new Object[0], new String[0]);
+            assertEquals(0L, stats.plansCompiled());
+        } finally {
+            repo.shutDown();
+        }
+        assertFalse(server.isRegistered(name));
     }
 
     static List<String> run(Repository repo, String query) {

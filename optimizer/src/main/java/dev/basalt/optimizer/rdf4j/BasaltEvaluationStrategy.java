@@ -48,7 +48,10 @@ import dev.basalt.optimizer.plan.ValueFunctions;
 public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
     private final QuadSource source;
     private final NativeQueryStats stats;
+    private final BasaltPlanOptimizer basalt;
     private boolean trackTime;
+    /** RDF4J's interface answers false unless overridden, also while an EXPLAIN counts rows. */
+    private boolean trackResultSize;
 
     public BasaltEvaluationStrategy(TripleSource tripleSource, Dataset dataset, FederatedServiceResolver resolver,
             long iterationCacheSyncThreshold, EvaluationStatistics statistics, boolean trackResultSize,
@@ -66,10 +69,11 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
             long iterationCacheSyncThreshold, EvaluationStatistics statistics, boolean trackResultSize,
             QuadSource source, NativeQueryStats stats, CardinalityEstimator estimator, OrderingPolicy ordering) {
         super(tripleSource, dataset, resolver, iterationCacheSyncThreshold, statistics, trackResultSize);
+        this.trackResultSize = trackResultSize;
         this.source = source;
         this.stats = stats;
         ValueFunctions functions = valueConditions();
-        BasaltPlanOptimizer basalt = new BasaltPlanOptimizer(source, functions, functions, stats, estimator, ordering);
+        this.basalt = new BasaltPlanOptimizer(source, functions, functions, stats, estimator, ordering);
         setOptimizerPipeline(() -> {
             List<QueryOptimizer> standard = new ArrayList<>();
             new StandardQueryOptimizerPipeline(this, tripleSource, new PlanAwareStatistics(statistics)).getOptimizers()
@@ -106,6 +110,11 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
         return all;
     }
 
+    /** Note the nodes this evaluation leaves to RDF4J in {@code record}, for its EXPLAIN. */
+    public void recordFallbacksIn(QueryFallbacks record) {
+        basalt.recordIn(record);
+    }
+
     QuadSource quadSource() {
         return source;
     }
@@ -116,6 +125,17 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
 
     boolean isTrackingTime() {
         return trackTime;
+    }
+
+    @Override
+    public void setTrackResultSize(boolean trackResultSize) {
+        super.setTrackResultSize(trackResultSize);
+        this.trackResultSize = trackResultSize;
+    }
+
+    @Override
+    public boolean isTrackResultSize() {
+        return trackResultSize;
     }
 
     @Override

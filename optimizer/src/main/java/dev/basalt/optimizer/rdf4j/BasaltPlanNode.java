@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.eclipse.rdf4j.common.iteration.CloseableIteration;
 import org.eclipse.rdf4j.common.iteration.LookAheadIteration;
@@ -45,6 +46,9 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
      */
     private final transient CompiledPlan plan;
     private final TupleExpr original;
+    /** Evaluations of this node handed to RDF4J at run time, and the last reason, for EXPLAIN. */
+    private final transient AtomicLong runtimeFallbacks = new AtomicLong();
+    private transient volatile String runtimeReason;
 
     BasaltPlanNode(CompiledPlan plan, TupleExpr original) {
         this.plan = plan;
@@ -88,7 +92,11 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
 
     @Override
     public String getSignature() {
-        return "BasaltPlan (native)\n" + plan.explain().stripTrailing();
+        long handedOver = runtimeFallbacks.get();
+        String head = handedOver == 0 ? "BasaltPlan (native)"
+                : "BasaltPlan (native; " + handedOver + (handedOver == 1 ? " evaluation" : " evaluations")
+                        + " run by RDF4J's evaluator instead: " + runtimeReason + ")";
+        return head + "\n" + plan.explain().stripTrailing();
     }
 
     /** Equal when they stand for equal algebra (as RDF4J's nodes compare structurally). */
@@ -134,6 +142,8 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
             }
             if (reason != null) {
                 strategy.stats().runtimeFallback(reason);
+                runtimeReason = reason;
+                runtimeFallbacks.incrementAndGet();
                 if (fallback[0] == null) {
                     TupleExpr copy = original.clone();
                     // RDF4J reads the position in the tree (e.g. whether a projection is the outermost)

@@ -41,6 +41,8 @@ final class BasaltPlanOptimizer implements QueryOptimizer {
     private final NativeQueryStats stats;
     private final CardinalityEstimator estimator;
     private final OrderingPolicy ordering;
+    /** The evaluation's record for EXPLAIN, or null when it is not explained. */
+    private QueryFallbacks record;
 
     /** {@code estimator} is shared by all the subtrees compiled for one query. */
     BasaltPlanOptimizer(QuadSource source, ValueConditions values, ValueFunctions functions, NativeQueryStats stats,
@@ -53,6 +55,11 @@ final class BasaltPlanOptimizer implements QueryOptimizer {
         this.ordering = ordering;
     }
 
+    /** Also note each fallback node in {@code record} (for an explained evaluation). */
+    void recordIn(QueryFallbacks record) {
+        this.record = record;
+    }
+
     @Override
     public void optimize(TupleExpr tupleExpr, Dataset dataset, BindingSet bindings) {
         replace(tupleExpr, dataset);
@@ -63,7 +70,7 @@ final class BasaltPlanOptimizer implements QueryOptimizer {
             stats.postProcessed(node.getClass().getSimpleName());
         } else if (Subqueries.isSubquery(node) && Subqueries.optionalOnEmptyGroup(node) != null) {
             // RDF4J's own OPTIONAL must see this Projection to give its result (see Subqueries); its content is compiled
-            stats.fallback(node.getClass().getSimpleName(), "subquery in an OPTIONAL on the empty group");
+            fallback(node, "subquery in an OPTIONAL on the empty group");
         } else if (!(node instanceof QueryRoot)) {
             try {
                 CompiledPlan plan = new PlanCompiler(source, values, functions, estimator, ordering, dataset)
@@ -73,7 +80,7 @@ final class BasaltPlanOptimizer implements QueryOptimizer {
                 return;
             } catch (PlanCompiler.Unsupported u) {
                 if (u.node() == node) {
-                    stats.fallback(node.getClass().getSimpleName(), u.getMessage());
+                    fallback(node, u.getMessage());
                 }
             }
         }
@@ -83,6 +90,13 @@ final class BasaltPlanOptimizer implements QueryOptimizer {
         }
         for (TupleExpr child : tupleChildren(node)) {
             replace(child, dataset);
+        }
+    }
+
+    private void fallback(TupleExpr node, String reason) {
+        stats.fallback(node.getClass().getSimpleName(), reason);
+        if (record != null) {
+            record.node(node, reason);
         }
     }
 

@@ -1,0 +1,28 @@
+package dev.basalt.sail;
+
+import java.util.Map;
+
+/**
+ * The native query engine's counters of one open store, as a JMX MXBean (see
+ * {@link NativeQueriesMetrics}); readable with jconsole or any JMX client of the JVM running the
+ * store, e.g. RDF4J Server's.
+ */
+public interface NativeQueriesMXBean {
+    /** Subtrees compiled and run as Basalt plans since the store opened (or the last reset). */
+    long getPlansCompiled();
+
+    /** Algebra nodes, or whole queries, that RDF4J's evaluator ran instead. */
+    long getFallbacks();
+
+    /** Evaluations of compiled plans handed to RDF4J's evaluator at run time. */
+    long getRuntimeFallbacks();
+
+    /** Fallbacks per algebra node type (or whole-query reason). */
+    Map<String, Long> getFallbacksByType();
+
+    /** Fallbacks per "node type: reason" and "run time: reason". */
+    Map<String, Long> getFallbackReasons();
+
+    /** Sets every counter back to zero. */
+    void reset();
+}
