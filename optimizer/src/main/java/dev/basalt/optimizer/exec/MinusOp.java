@@ -15,12 +15,18 @@ import dev.basalt.store.lexicon.TermIds;
  * operator's input row and hashed on {@code keySlots} (variables both sides always bind; with
  * none, every right row is a candidate). Slots the input row binds count as shared, as in RDF4J's
  * evaluator, where both sides carry the incoming bindings.
+ *
+ * <p>Memory: the right side is held up to {@link ExecLimits#hashJoinRows()} rows. Past that it
+ * goes to a spill file and the left side is read in blocks of that many rows, each block hashed
+ * and met by the whole spill file; a block's rows that no right row removed are then emitted in
+ * their order, so the output order is the left side's either way.
  */
 public final class MinusOp extends Operator {
     private final Operator left;
     private final Operator right;
     private final int[] keySlots;
     private final int[] sharedSlots;
+    private long spilledRows;
 
     /**
      * @param keySlots variables both sides always bind
@@ -40,13 +46,16 @@ public final class MinusOp extends Operator {
 
     @Override
     public String describe() {
-        return "Minus keys " + Arrays.toString(keySlots) + " shared " + Arrays.toString(sharedSlots);
+        return "Minus keys " + Arrays.toString(keySlots) + " shared " + Arrays.toString(sharedSlots)
+                + (spilledRows > 0 ? " (spilled " + spilledRows + " right rows)" : "");
     }
 
     @Override
     protected RowCursor doOpen(long[] input, ExecContext ctx) {
         int[] shared = withInputSlots(input);
         Map<RowKey, List<long[]>> table = new HashMap<>();
+        long budget = ctx.limits().hashJoinRows();
+        SpillFile spill = null;
         try (RowCursor build = right.open(input, ctx)) {
             long[] r;
             int n = 0;
@@ -54,48 +63,171 @@ public final class MinusOp extends Operator {
                 if (++n % 1024 == 0) {
                     ctx.checkCancelled();
                 }
-                table.computeIfAbsent(new RowKey(r, keySlots), k -> new ArrayList<>()).add(r);
+                if (spill != null) {
+                    spill.write(r);
+                } else if (n > budget) {
+                    spill = SpillFile.create(ctx.limits(), "minus", r.length);
+                    for (List<long[]> rows : table.values()) {
+                        for (long[] held : rows) {
+                            spill.write(held);
+                        }
+                    }
+                    table = null;
+                    spill.write(r);
+                } else {
+                    table.computeIfAbsent(new RowKey(r, keySlots), k -> new ArrayList<>()).add(r);
+                }
             }
+            if (spill != null) {
+                spill.finish();
+                spilledRows += spill.rows();
+            }
+        } catch (RuntimeException | Error e) {
+            if (spill != null) {
+                spill.close();
+            }
+            throw e;
         }
         RowCursor probe = left.open(input, ctx);
-        return new RowCursor() {
-            @Override
-            public long[] next() {
-                long[] l;
-                while ((l = probe.next()) != null) {
-                    List<long[]> bucket = table.get(new RowKey(l, keySlots));
-                    if (bucket == null || !removes(l, bucket, shared)) {
-                        return l;
+        return spill != null ? new Blocks(probe, spill, budget, shared, ctx) : new Probe(probe, table, shared);
+    }
+
+    /** Left rows probing the in-memory table of the right side. */
+    private final class Probe implements RowCursor {
+        private final RowCursor probe;
+        private final Map<RowKey, List<long[]>> table;
+        private final int[] shared;
+
+        Probe(RowCursor probe, Map<RowKey, List<long[]>> table, int[] shared) {
+            this.probe = probe;
+            this.table = table;
+            this.shared = shared;
+        }
+
+        @Override
+        public long[] next() {
+            long[] l;
+            while ((l = probe.next()) != null) {
+                List<long[]> bucket = table.get(new RowKey(l, keySlots));
+                if (bucket == null || !removes(l, bucket, shared)) {
+                    return l;
+                }
+            }
+            return null;
+        }
+
+        @Override
+        public void close() {
+            probe.close();
+        }
+    }
+
+    /** The spilled anti-join: blocks of left rows, each hashed and met by the whole spill file of the right side. */
+    private final class Blocks implements RowCursor {
+        private final RowCursor probe;
+        private final SpillFile spill;
+        private final long budget;
+        private final int[] shared;
+        private final ExecContext ctx;
+        private final List<long[]> block = new ArrayList<>();
+        private final Map<RowKey, List<Integer>> index = new HashMap<>();
+        private boolean[] removed;
+        private int emitted;
+        private boolean leftDone;
+
+        Blocks(RowCursor probe, SpillFile spill, long budget, int[] shared, ExecContext ctx) {
+            this.probe = probe;
+            this.spill = spill;
+            this.budget = budget;
+            this.shared = shared;
+            this.ctx = ctx;
+        }
+
+        @Override
+        public long[] next() {
+            while (true) {
+                while (emitted < block.size()) {
+                    int i = emitted++;
+                    if (!removed[i]) {
+                        return block.get(i);
                     }
                 }
-                return null;
+                if (!nextBlock()) {
+                    return null;
+                }
             }
+        }
 
-            @Override
-            public void close() {
-                probe.close();
+        /** Reads the next block of left rows and marks those the spilled right side removes; false at the end. */
+        private boolean nextBlock() {
+            block.clear();
+            index.clear();
+            emitted = 0;
+            if (leftDone) {
+                return false;
             }
-        };
+            long[] l;
+            while (block.size() < budget && (l = probe.next()) != null) {
+                index.computeIfAbsent(new RowKey(l, keySlots), k -> new ArrayList<>()).add(block.size());
+                block.add(l);
+            }
+            leftDone = block.size() < budget;
+            if (block.isEmpty()) {
+                return false;
+            }
+            removed = new boolean[block.size()];
+            try (SpillFile.Reader reader = spill.reader()) {
+                long[] r;
+                long seen = 0;
+                while ((r = reader.next()) != null) {
+                    if (++seen % 1024 == 0) {
+                        ctx.checkCancelled();
+                    }
+                    List<Integer> candidates = index.get(new RowKey(r, keySlots));
+                    if (candidates == null) {
+                        continue;
+                    }
+                    for (int i : candidates) {
+                        if (!removed[i] && removes(block.get(i), r, shared)) {
+                            removed[i] = true;
+                        }
+                    }
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public void close() {
+            try {
+                probe.close();
+            } finally {
+                spill.close();
+            }
+        }
     }
 
     private static boolean removes(long[] l, List<long[]> bucket, int[] shared) {
         for (long[] r : bucket) {
-            boolean common = false;
-            boolean compatible = true;
-            for (int s : shared) {
-                if (l[s] != TermIds.NULL && r[s] != TermIds.NULL) {
-                    common = true;
-                    if (l[s] != r[s]) {
-                        compatible = false;
-                        break;
-                    }
-                }
-            }
-            if (common && compatible) {
+            if (removes(l, r, shared)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** Whether right row {@code r} removes left row {@code l}: compatible, with a common bound variable. */
+    private static boolean removes(long[] l, long[] r, int[] shared) {
+        boolean common = false;
+        for (int s : shared) {
+            if (l[s] != TermIds.NULL && r[s] != TermIds.NULL) {
+                if (l[s] != r[s]) {
+                    return false;
+                }
+                common = true;
+            }
+        }
+        return common;
     }
 
     private int[] withInputSlots(long[] input) {

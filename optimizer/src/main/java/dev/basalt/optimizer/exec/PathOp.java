@@ -1,11 +1,10 @@
 package dev.basalt.optimizer.exec;
 
-import java.util.ArrayDeque;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
 import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.query.QueryEvaluationException;
 
 import dev.basalt.store.lexicon.TermIds;
 
@@ -25,8 +24,11 @@ import dev.basalt.store.lexicon.TermIds;
  * it; with both ends free, every subject and object of the path's graph (the default graph(s) or
  * the GRAPH constant, dataset applied) pairs with itself, once.</li>
  * </ul>
- * Memory: the visited set of one search, plus with both ends free the set of start nodes (and for
- * zero length the set of the graph's terms) - all in memory, ids only.
+ * Memory: the visited set and queue of one search, plus with both ends free the set of start
+ * nodes (and for zero length the set of the graph's terms), as primitive id sets. Together they
+ * hold at most {@link ExecLimits#pathNodes()} ids; past that the query fails with a
+ * {@link QueryEvaluationException} naming the limit (a search over a graph that large would
+ * otherwise exhaust the heap of the whole server).
  */
 public final class PathOp extends Operator {
     private final Value startConstant;
@@ -90,10 +92,10 @@ public final class PathOp extends Operator {
         long s = startConstant != null ? ctx.idOf(startConstant) : startSlot >= 0 ? input[startSlot] : TermIds.NULL;
         long e = endConstant != null ? ctx.idOf(endConstant) : endSlot >= 0 ? input[endSlot] : TermIds.NULL;
         if (s != TermIds.NULL) {
-            return new Search(input, ctx, s, e, true, false);
+            return new Search(input, ctx, s, e, true, false, 0);
         }
         if (e != TermIds.NULL) {
-            return new Search(input, ctx, e, TermIds.NULL, false, false);
+            return new Search(input, ctx, e, TermIds.NULL, false, false, 0);
         }
         return new AllPairs(input, ctx);
     }
@@ -116,14 +118,21 @@ public final class PathOp extends Operator {
         private final long origin;
         private final long target;
         private final boolean forwards;
-        private final Set<Long> reached = new HashSet<>();
-        private final ArrayDeque<Long> queue = new ArrayDeque<>();
+        private final IdSet reached = new IdSet();
+        private final IdQueue queue = new IdQueue();
+        /** Ids the enclosing {@link AllPairs} holds, counted against the limit too. */
+        private final long heldOutside;
         private RowCursor step;
         private boolean done;
         private int rows;
 
-        /** @param skipZero the zero-length pair of the origin was reported already */
-        Search(long[] input, ExecContext ctx, long origin, long target, boolean forwards, boolean skipZero) {
+        /**
+         * @param skipZero the zero-length pair of the origin was reported already
+         * @param heldOutside ids the caller holds for this operator (counted against the limit)
+         */
+        Search(long[] input, ExecContext ctx, long origin, long target, boolean forwards, boolean skipZero,
+                long heldOutside) {
+            this.heldOutside = heldOutside;
             this.input = input;
             this.ctx = ctx;
             this.origin = origin;
@@ -152,10 +161,10 @@ public final class PathOp extends Operator {
             }
             while (true) {
                 if (step == null) {
-                    Long node = queue.poll();
-                    if (node == null) {
+                    if (queue.isEmpty()) {
                         return finish();
                     }
+                    long node = queue.poll();
                     long[] row = new long[input.length];
                     row[forwards ? stepStart : stepEnd] = node;
                     step = (forwards ? forward : backward).open(row, ctx);
@@ -176,6 +185,7 @@ public final class PathOp extends Operator {
                 if (x != origin) {
                     queue.add(x);
                 }
+                checkHeld(heldOutside + reached.size() + queue.size(), ctx);
                 if (target == TermIds.NULL || target == x) {
                     if (target != TermIds.NULL) {
                         finish();
@@ -206,12 +216,21 @@ public final class PathOp extends Operator {
         }
     }
 
+    private void checkHeld(long ids, ExecContext ctx) {
+        long limit = ctx.limits().pathNodes();
+        if (ids > limit) {
+            throw new QueryEvaluationException("the property path " + label + " reached more than " + limit
+                    + " nodes in one search, the limit of ids a path search holds in memory; narrow the path"
+                    + " (bind an end, or add patterns) or raise the system property " + ExecLimits.PATH_NODES);
+        }
+    }
+
     /** Both ends free: zero-length pairs of the graph's terms, then a search from every start node. */
     private final class AllPairs implements RowCursor {
         private final long[] input;
         private final ExecContext ctx;
-        private final Set<Long> zero = new HashSet<>();
-        private final Set<Long> starts = new HashSet<>();
+        private final IdSet zero = new IdSet();
+        private final IdSet starts = new IdSet();
         private RowCursor source;
         private boolean termsDone;
         private long pendingObject = TermIds.NULL;
@@ -234,7 +253,8 @@ public final class PathOp extends Operator {
                 if (pendingObject != TermIds.NULL) {
                     long o = pendingObject;
                     pendingObject = TermIds.NULL;
-                    if (zero.add(o)) {
+                    if (o != TermIds.NULL && zero.add(o)) {
+                        checkHeld(zero.size(), ctx);
                         return emit(input, o, o);
                     }
                     continue;
@@ -248,7 +268,8 @@ public final class PathOp extends Operator {
                 }
                 pendingObject = r[terms.slots()[2]];
                 long sub = r[terms.slots()[0]];
-                if (zero.add(sub)) {
+                if (sub != TermIds.NULL && zero.add(sub)) {
+                    checkHeld(zero.size(), ctx);
                     return emit(input, sub, sub);
                 }
             }
@@ -271,7 +292,9 @@ public final class PathOp extends Operator {
                 }
                 long start = r[stepStart];
                 if (start != TermIds.NULL && starts.add(start)) {
-                    search = new Search(input, ctx, start, TermIds.NULL, true, zero.contains(start) || zeroLength);
+                    checkHeld(zero.size() + starts.size(), ctx);
+                    search = new Search(input, ctx, start, TermIds.NULL, true, zero.contains(start) || zeroLength,
+                            zero.size() + starts.size());
                 }
             }
         }

@@ -1,6 +1,7 @@
 package dev.basalt.optimizer.rdf4j;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -30,8 +31,9 @@ import dev.basalt.optimizer.exec.ExecLimits;
 
 /**
  * Memory bounds and cancellation: with tiny row budgets the sort spills runs and DISTINCT spills
- * partitions and both give the same solutions as in memory (and as MemoryStore); a hash join past
- * its budget fails naming the limit; a large sort or group stops soon after its result is closed.
+ * partitions and both give the same solutions as in memory (and as MemoryStore); a hash join or
+ * MINUS past its budget spills its right side and meets it in blocks; a large sort or group stops
+ * soon after its result is closed.
  */
 class SpillAndCancelTest {
     private static final ExecLimits DEFAULTS = ExecLimits.defaults();
@@ -59,7 +61,7 @@ class SpillAndCancelTest {
         try (NativeRunner runner = new NativeRunner(SolutionModifiersTest.mixedData(new Random(7), 600))) {
             String q = SolutionModifiersTest.PREFIX + query;
             List<String> inMemory = SolutionModifiersTest.rows(runner.basalt(q));
-            ExecLimits.setDefaults(new ExecLimits(16, 8, 8, 1_000_000, spill));
+            ExecLimits.setDefaults(new ExecLimits(16, 8, 8, 1_000_000, 1_000_000, spill));
             List<String> spilled = SolutionModifiersTest.rows(runner.basalt(q));
             String plan = ((BasaltPlanNode) ((QueryRoot) runner.lastPlan()).getArg()).plan().explain();
             boolean sorts = query.contains("ORDER BY") && !query.contains("LIMIT");
@@ -110,6 +112,33 @@ class SpillAndCancelTest {
         }
     }
 
+    /** Past its budget MINUS's right side goes to disk; the left side's order and solutions stay. */
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "SELECT * WHERE { ?s ex:v ?o MINUS { ?s ex:k \"k1\" . ?s ex:n ?n } }",
+            "SELECT * WHERE { ?s ex:v ?o MINUS { ?x ex:v ?o . ?x ex:k \"k2\" } }",
+            "SELECT * WHERE { ?s ex:v ?o MINUS { ?x ex:n ?n } }",
+            "SELECT * WHERE { ?s ex:k ?k . ?s ex:v ?o MINUS { { ?s ex:k \"k3\" } UNION { ?t ex:v ?o FILTER(isLiteral(?o)) } } }" })
+    void minusPastItsBudgetSpillsAndGivesTheSameSolutions(String query) throws Exception {
+        try (NativeRunner runner = new NativeRunner(SolutionModifiersTest.mixedData(new Random(11), 300))) {
+            String q = SolutionModifiersTest.PREFIX + query;
+            List<String> inMemory = SolutionModifiersTest.rows(runner.basalt(q));
+            ExecLimits.setDefaults(DEFAULTS.withHashJoinRows(10).withSpillDir(spill));
+            List<String> spilled = SolutionModifiersTest.rows(runner.basalt(q));
+            String plan = ((BasaltPlanNode) ((QueryRoot) runner.lastPlan()).getArg()).plan().explain();
+            assertTrue(plan.contains("right rows)"), plan);
+            SolutionModifiersTest.assertSameList(inMemory, spilled, query);
+            List<String> memoryStore = SolutionModifiersTest.rows(runner.memory(q));
+            memoryStore.sort(null);
+            spilled.sort(null);
+            assertTrue(memoryStore.size() > 10, query);
+            SolutionModifiersTest.assertSameList(memoryStore, spilled, query);
+            try (Stream<Path> left = Files.list(spill)) {
+                assertEquals(0, left.count(), "spill files left behind");
+            }
+        }
+    }
+
     /** 1000 x 1000 rows into a sort (spilling past 50,000 rows) or a group: closing the result stops it. */
     @ParameterizedTest
     @ValueSource(strings = {
@@ -122,7 +151,7 @@ class SpillAndCancelTest {
             data.add(vf.createStatement(vf.createIRI(SolutionModifiersTest.EX, "a" + i),
                     vf.createIRI(SolutionModifiersTest.EX, "p"), vf.createLiteral("value number " + i)));
         }
-        ExecLimits.setDefaults(new ExecLimits(50_000, 50_000, 50_000, 1_000_000, spill));
+        ExecLimits.setDefaults(new ExecLimits(50_000, 50_000, 50_000, 1_000_000, 1_000_000, spill));
         try (NativeRunner runner = new NativeRunner(data)) {
             CloseableIteration<BindingSet> result = runner.start(SolutionModifiersTest.PREFIX + query);
             AtomicLong stoppedAt = new AtomicLong();
@@ -155,6 +184,50 @@ class SpillAndCancelTest {
         }
         try (Stream<Path> left = Files.list(spill)) {
             assertEquals(0, left.count(), "spill files left behind");
+        }
+    }
+
+    /**
+     * A path search holds at most basalt.exec.pathNodes ids: a chain of 2,000 nodes gives
+     * MemoryStore's 2,000 and 1,999 pairs within the default, and fails naming the property at a
+     * limit of 500; with both ends free each search counts on its own (60 nodes, 1,770 pairs, limit 200).
+     */
+    @Test
+    void pathSearchesStopAtTheirNodeLimit() throws Exception {
+        ValueFactory vf = SimpleValueFactory.getInstance();
+        List<Statement> data = new ArrayList<>();
+        for (int i = 0; i < 2000; i++) {
+            data.add(vf.createStatement(vf.createIRI(SolutionModifiersTest.EX, "n" + i),
+                    vf.createIRI(SolutionModifiersTest.EX, "next"), vf.createIRI(SolutionModifiersTest.EX, "n" + (i + 1))));
+            if (i < 59) {
+                data.add(vf.createStatement(vf.createIRI(SolutionModifiersTest.EX, "m" + i),
+                        vf.createIRI(SolutionModifiersTest.EX, "link"), vf.createIRI(SolutionModifiersTest.EX, "m" + (i + 1))));
+            }
+        }
+        try (NativeRunner runner = new NativeRunner(data)) {
+            for (String query : List.of("SELECT * WHERE { ex:n0 ex:next* ?o }", "SELECT * WHERE { ?s ex:next+ ex:n1999 }")) {
+                String q = SolutionModifiersTest.PREFIX + query;
+                List<String> expected = SolutionModifiersTest.rows(runner.memory(q));
+                List<String> actual = SolutionModifiersTest.rows(runner.basalt(q));
+                expected.sort(null);
+                actual.sort(null);
+                assertTrue(expected.size() >= 1999, query);
+                SolutionModifiersTest.assertSameList(expected, actual, query);
+                assertTrue(runner.stats().totalFallbacks() == 0, runner.stats().toString());
+                ExecLimits.setDefaults(DEFAULTS.withPathNodes(500));
+                QueryEvaluationException e = assertThrows(QueryEvaluationException.class, () -> runner.basalt(q));
+                assertTrue(e.getMessage().contains(ExecLimits.PATH_NODES) && e.getMessage().contains("500"),
+                        e.getMessage());
+                ExecLimits.setDefaults(DEFAULTS);
+            }
+            ExecLimits.setDefaults(DEFAULTS.withPathNodes(200));
+            String all = SolutionModifiersTest.PREFIX + "SELECT * WHERE { ?s ex:link+ ?o }";
+            List<String> expected = SolutionModifiersTest.rows(runner.memory(all));
+            List<String> actual = SolutionModifiersTest.rows(runner.basalt(all));
+            expected.sort(null);
+            actual.sort(null);
+            assertEquals(1770, expected.size());
+            SolutionModifiersTest.assertSameList(expected, actual, all);
         }
     }
 }
