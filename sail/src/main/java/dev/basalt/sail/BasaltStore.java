@@ -289,6 +289,12 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
         }
     }
 
+    /** A lease on the newest commit point, to be closed by the caller; for tests and diagnostics. */
+    ReadSource.Lease latestSnapshot() {
+        ensureInitialized();
+        return backing.latest().acquire();
+    }
+
     /** Journal figures of the open store (open readers, space); for tests and diagnostics. */
     StoreStats storeStats() {
         ensureInitialized();

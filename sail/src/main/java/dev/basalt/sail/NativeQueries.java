@@ -124,7 +124,7 @@ final class NativeQueries {
          */
         EvaluationStrategy strategy(EvaluationStrategy rdf4j, Dataset dataset, TripleSource tripleSource) {
             QuadSource read = inTransaction
-                    ? new TransactionQuadSource(tripleSource, lease.view().lexicon(), sail.getValueFactory())
+                    ? new TransactionQuadSource(tripleSource, source, lease.view().lexicon(), sail.getValueFactory())
                     : source;
             CardinalityEstimator est = inTransaction ? new CardinalityEstimator(read) : estimator;
             BasaltEvaluationStrategy s = new BasaltEvaluationStrategy(tripleSource, dataset,

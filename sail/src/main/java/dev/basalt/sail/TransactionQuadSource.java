@@ -32,18 +32,32 @@ import dev.basalt.store.lexicon.TermKind;
  * ({@link TermIds#FIRST_PENDING_COUNTER}), so {@link #lookup} never answers 0 here. Counts are exact
  * by iterating the matches and samples are the first matches: the cost of correctness until the
  * engine reads RDF4J's change sets directly.
+ *
+ * <p>Estimates for planning do not iterate a large pattern: the branch's matches are counted up to
+ * {@value #EXACT_ESTIMATE} (exact below that, so empty and selective patterns keep their true
+ * counts), and past it the committed store's range count stands for the rest. Before, planning an
+ * update's WHERE clause such as {@code ex:a ex:p ?x . ?x ?q ?o} iterated every statement of the store
+ * through RDF4J's branch to count {@code ?x ?q ?o}, a pattern the plan only ever probes.
  */
 final class TransactionQuadSource implements QuadSource {
     private static final Resource[] ALL_GRAPHS = new Resource[0];
     private static final Resource[] DEFAULT_GRAPH = { null };
+    /** Matches counted through the branch before an estimate turns to the committed store's count. */
+    static final int EXACT_ESTIMATE = 1_000;
     private final TripleSource triples;
+    private final QuadSource committed;
     private final LexiconReader lexicon;
     private final ValueFactory vf;
     private final Map<Value, Long> ids = new HashMap<>();
     private final List<Value> pending = new ArrayList<>();
 
-    TransactionQuadSource(TripleSource triples, LexiconReader lexicon, ValueFactory vf) {
+    /**
+     * @param committed the newest commit point (same lexicon), whose exact range counts stand in
+     *        for large patterns' estimates
+     */
+    TransactionQuadSource(TripleSource triples, QuadSource committed, LexiconReader lexicon, ValueFactory vf) {
         this.triples = triples;
+        this.committed = committed;
         this.lexicon = lexicon;
         this.vf = vf;
     }
@@ -100,6 +114,30 @@ final class TransactionQuadSource implements QuadSource {
             }
         }
         return n;
+    }
+
+    @Override
+    public long estimate(long[] pattern) {
+        long n = 0;
+        try (Scan s = scan(pattern)) {
+            long[] q = new long[4];
+            while (s.next(q)) {
+                if (++n > EXACT_ESTIMATE) {
+                    // a term only the transaction holds matches nothing committed: the count so far is the floor
+                    return hasPending(pattern) ? n : Math.max(n, committed.count(pattern));
+                }
+            }
+        }
+        return n;
+    }
+
+    private static boolean hasPending(long[] pattern) {
+        for (long id : pattern) {
+            if (TermIds.isPending(id)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

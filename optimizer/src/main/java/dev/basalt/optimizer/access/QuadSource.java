@@ -83,7 +83,16 @@ public interface QuadSource {
         return this::scan;
     }
 
+    /** The exact number of matches (answers {@code COUNT(*)}). */
     long count(long[] pattern);
+
+    /**
+     * The number of matches for planning: join ordering, fan-out samples and scan choices, never
+     * answers. Exact by default; a source whose exact counts cost a scan gives a cheaper estimate.
+     */
+    default long estimate(long[] pattern) {
+        return count(pattern);
+    }
 
     /** Up to {@code k} matching quads, spread evenly over the matches. */
     long[][] sample(long[] pattern, int k);

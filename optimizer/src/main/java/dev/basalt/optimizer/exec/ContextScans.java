@@ -28,7 +28,7 @@ final class ContextScans {
             p[3] = contexts[0];
             return source.scan(p);
         }
-        if (contexts.length > COUNT_ABOVE && source.count(pattern) <= contexts.length) {
+        if (contexts.length > COUNT_ABOVE && source.estimate(pattern) <= contexts.length) {
             QuadSource.Scan all = source.scan(pattern);
             return new QuadSource.Scan() {
                 @Override

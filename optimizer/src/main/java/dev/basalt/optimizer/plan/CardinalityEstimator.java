@@ -77,7 +77,7 @@ public final class CardinalityEstimator {
         if (cached != null) {
             return cached;
         }
-        double n = source.count(constants);
+        double n = source.estimate(constants);
         cache.put(key, n);
         return n;
     }
@@ -104,13 +104,13 @@ public final class CardinalityEstimator {
     private long count(PatternScan scan, long[] pattern) {
         long[] contexts = scan.contexts();
         if (contexts == null || pattern[3] != 0) {
-            return source.count(pattern);
+            return source.estimate(pattern);
         }
         long n = 0;
         for (long c : contexts) {
             long[] p = pattern.clone();
             p[3] = c;
-            n += source.count(p);
+            n += source.estimate(p);
         }
         return n;
     }

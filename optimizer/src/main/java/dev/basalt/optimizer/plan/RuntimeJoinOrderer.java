@@ -113,7 +113,7 @@ final class RuntimeJoinOrderer {
 
     private Path start(PatternScan scan, int index) {
         long[] constants = scan.constants();
-        long count = scan.matchesNothing() ? 0 : source.count(constants);
+        long count = scan.matchesNothing() ? 0 : source.estimate(constants);
         List<long[]> rows = new ArrayList<>();
         long[][] quads = count == 0 ? new long[0][] : source.sample(constants, cutoff);
         long[] empty = new long[width];
@@ -152,7 +152,7 @@ final class RuntimeJoinOrderer {
                 }
                 // each consumed row's fan-out is counted exactly (a range count), also the row whose
                 // matches overflow the cut-off: only the rows carried on as the new sample stop there
-                matches += source.count(pattern);
+                matches += source.estimate(pattern);
                 try (QuadSource.Scan s = source.scan(pattern)) {
                     while (s.next(quad)) {
                         long[] r = bind(scan, row, quad);
