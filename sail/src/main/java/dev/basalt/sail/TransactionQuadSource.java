@@ -43,7 +43,7 @@ final class TransactionQuadSource implements QuadSource {
     private static final Resource[] ALL_GRAPHS = new Resource[0];
     private static final Resource[] DEFAULT_GRAPH = { null };
     /** Matches counted through the branch before an estimate turns to the committed store's count. */
-    static final int EXACT_ESTIMATE = 1_000;
+    static final int EXACT_ESTIMATE = 256;
     private final TripleSource triples;
     private final QuadSource committed;
     private final LexiconReader lexicon;
