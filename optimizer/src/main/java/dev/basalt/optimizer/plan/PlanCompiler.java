@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.model.vocabulary.RDF4J;
@@ -104,6 +105,11 @@ public final class PlanCompiler {
      * dictionary is asked once per term.
      */
     private final Map<Value, Long> constantIds;
+    /**
+     * Slots every input row binds while a correlated operand is compiled ({@link #correlated}): its
+     * groups are ordered and estimated as lookups per input row. Empty otherwise.
+     */
+    private Set<Integer> outerBound = Set.of();
 
     /** A compiler without value functions: BIND expressions other than constants and copies are not compiled. */
     public PlanCompiler(QuadSource source, ValueConditions values) {
@@ -266,7 +272,7 @@ public final class PlanCompiler {
 
     Operator compile(TupleExpr e) throws Unsupported {
         if (e instanceof StatementPattern || e instanceof Join || e instanceof Filter) {
-            return compileGroup(e, Set.of());
+            return compileGroup(e, outerBound);
         }
         if (e instanceof LeftJoin lj) {
             return compileLeftJoin(lj);
@@ -315,7 +321,9 @@ public final class PlanCompiler {
         TupleExpr rightArg = lj.getRightArg();
         Operator op;
         if (correlatable(rightArg)) {
-            Operator right = compileGroup(rightArg, assuredSlots(lj.getLeftArg()));
+            SlotSet bound = assuredSlots(lj.getLeftArg());
+            bound.addAll(outerBound);
+            Operator right = compileGroup(rightArg, bound);
             op = new CorrelatedLeftJoin(left, right, condition);
             op.setEstimate(left.estimate() * Math.max(1, right.estimate()));
         } else {
@@ -366,14 +374,17 @@ public final class PlanCompiler {
         final Operator op;
         final SlotSet assured;
         final SlotSet mentioned;
+        /** The algebra of an operand other than a pattern, compiled again when it is correlated; else null. */
+        final TupleExpr expr;
         /** Rows after this operand as the runtime optimizer estimated them, -1 if it did not order the group. */
         double runtimeRows = -1;
 
-        Atom(PatternScan scan, Operator op, SlotSet assured, SlotSet mentioned) {
+        Atom(PatternScan scan, Operator op, SlotSet assured, SlotSet mentioned, TupleExpr expr) {
             this.scan = scan;
             this.op = op;
             this.assured = assured;
             this.mentioned = mentioned;
+            this.expr = expr;
         }
     }
 
@@ -419,10 +430,16 @@ public final class PlanCompiler {
             } else {
                 SlotSet keys = new SlotSet(certain);
                 keys.retainAll(a.assured);
-                SlotSet shared = new SlotSet(mentioned);
-                shared.retainAll(a.mentioned);
-                cur = new HashJoin(cur, a.op, toArray(keys), toArray(shared), false, null);
-                rows = keys.isEmpty() ? rows * a.op.estimate() : Math.max(rows, a.op.estimate());
+                Operator perRow = keys.isEmpty() ? null : correlated(a, certain, mentioned, rows);
+                if (perRow != null) {
+                    cur = new CorrelatedJoin(cur, perRow);
+                    rows *= Math.max(perRow.estimate(), 0);
+                } else {
+                    SlotSet shared = new SlotSet(mentioned);
+                    shared.retainAll(a.mentioned);
+                    cur = new HashJoin(cur, a.op, toArray(keys), toArray(shared), false, null);
+                    rows = keys.isEmpty() ? rows * a.op.estimate() : Math.max(rows, a.op.estimate());
+                }
             }
             cur.setEstimate(rows);
             certain.addAll(a.assured);
@@ -446,6 +463,48 @@ public final class PlanCompiler {
         return preBound.isEmpty() ? ParallelJoin.over(cur) : cur;
     }
 
+    /** What one index lookup costs against one row read by a scan, in {@link #correlated}'s choice. */
+    static final double LOOKUP_COST = 4;
+    /** What one row of a hash join's build side costs (read and held) against one row read by a scan. */
+    static final double BUILD_COST = 2;
+
+    /**
+     * The operand {@code a} (a UNION, BIND, OPTIONAL or filtered group after other operands)
+     * compiled to run once per row of the operands before it, with their bindings as input, or null
+     * when it should be evaluated once and hash-joined. Per row when {@link Injection} allows it
+     * (the operand's solutions given those bindings are exactly its solutions compatible with them)
+     * and when the lookups that costs (rows so far times the operand's patterns) are cheaper than
+     * building the operand's hash table; both yield the same rows. A UNION of two large properties
+     * after a pattern that binds a few subjects then costs a few lookups instead of reading both
+     * properties. {@code rows} is the estimate so far.
+     */
+    private Operator correlated(Atom a, SlotSet certain, SlotSet mentioned, double rows) throws Unsupported {
+        if (a.expr == null || a.op.estimate() < 0) {
+            return null;
+        }
+        int patterns = Injection.patterns(a.expr);
+        if (patterns == 0 || rows * LOOKUP_COST * patterns >= BUILD_COST * a.op.estimate() + rows) {
+            return null;
+        }
+        Set<String> injected = new HashSet<>();
+        for (String n : Injection.variables(a.expr)) {
+            int slot = vars.find(n);
+            if (slot >= 0 && mentioned.contains(slot)) {
+                injected.add(n);
+            }
+        }
+        if (!Injection.safe(a.expr, injected)) {
+            return null;
+        }
+        Set<Integer> saved = outerBound;
+        outerBound = new SlotSet(certain);
+        try {
+            return compile(a.expr);
+        } finally {
+            outerBound = saved;
+        }
+    }
+
     private void flatten(TupleExpr e, List<Atom> atoms, List<PendingFilter> filters) throws Unsupported {
         if (e instanceof Join j) {
             flatten(j.getLeftArg(), atoms, filters);
@@ -461,7 +520,7 @@ public final class PlanCompiler {
                     s.add(slot);
                 }
             }
-            atoms.add(new Atom(scan, scan, s, s));
+            atoms.add(new Atom(scan, scan, s, s, null));
         } else {
             Operator op;
             if (e instanceof Filter f) {
@@ -470,7 +529,7 @@ public final class PlanCompiler {
             } else {
                 op = compile(e);
             }
-            atoms.add(new Atom(null, op, slots(Scopes.assured(e)), slots(e.getBindingNames())));
+            atoms.add(new Atom(null, op, slots(Scopes.assured(e)), slots(e.getBindingNames()), e));
         }
     }
 
@@ -610,7 +669,7 @@ public final class PlanCompiler {
             atoms.removeAll(group);
             SlotSet merged = new SlotSet();
             merged.add(slot);
-            atoms.add(0, new Atom(null, op, merged, merged));
+            atoms.add(0, new Atom(null, op, merged, merged, null));
             return;
         }
     }
@@ -749,11 +808,16 @@ public final class PlanCompiler {
     }
 
     private static boolean containsTupleExpr(ValueExpr expr) {
+        return contains(expr, node -> node instanceof TupleExpr);
+    }
+
+    /** Whether a node of {@code expr} (itself included) is one {@code what} accepts. */
+    static boolean contains(ValueExpr expr, Predicate<QueryModelNode> what) {
         boolean[] found = { false };
         expr.visit(new AbstractQueryModelVisitor<RuntimeException>() {
             @Override
             protected void meetNode(QueryModelNode node) {
-                if (node instanceof TupleExpr) {
+                if (what.test(node)) {
                     found[0] = true;
                 } else {
                     node.visitChildren(this);
