@@ -23,6 +23,7 @@ import dev.basalt.bench.compare.Settings;
 import dev.basalt.bench.driver.MixDriver;
 import dev.basalt.bench.driver.MixResult;
 import dev.basalt.bench.lubm.LubmGenerator;
+import dev.basalt.bench.ordering.NestedGroupBench;
 import dev.basalt.bench.ordering.OrderingBench;
 import dev.basalt.bench.rdf.TripleCounts;
 import dev.basalt.bench.report.MachineInfo;
@@ -35,7 +36,7 @@ import picocli.CommandLine.Option;
 /** The {@code basalt-bench.jar} command line. Progress goes to standard output. */
 @Command(name = "basalt-bench", mixinStandardHelpOptions = true, subcommands = { BenchMain.Compare.class,
 		BenchMain.GenerateBsbm.class, BenchMain.GenerateLubm.class, BenchMain.BsbmHttp.class,
-		BenchMain.Ordering.class },
+		BenchMain.Ordering.class, BenchMain.NestedGroups.class },
 		description = "BSBM and LUBM on Basalt and its peers.")
 public final class BenchMain implements Runnable {
 
@@ -303,6 +304,30 @@ public final class BenchMain implements Runnable {
 				System.out.println(x.plan());
 			}
 			System.out.printf(Locale.ROOT, "static/runtime median ratio: %.1f%n", t[0].medianMillis() / t[1].medianMillis());
+			return 0;
+		}
+	}
+
+	@Command(name = "nested-groups", mixinStandardHelpOptions = true,
+			description = "Times UNION, BIND and filtered groups after a selective pattern on every store side by side "
+					+ "(see docs/benchmarks-nested-groups.md).")
+	static final class NestedGroups implements Callable<Integer> {
+		@Option(names = "--subjects", defaultValue = "1000000", description = "subjects, two statements each")
+		int subjects;
+		@Option(names = "--repeats", defaultValue = "101", description = "measured runs per query and store "
+				+ "(fewer if they take more than 10 s; a quarter of that as warm-up)")
+		int repeats;
+		@Option(names = "--stores", defaultValue = "basalt,native,lmdb,memory")
+		String stores;
+		@Option(names = "--work-dir", defaultValue = "data/bench-nested-groups")
+		Path workDir;
+
+		@Override
+		public Integer call() {
+			List<NestedGroupBench.Timing> t = new NestedGroupBench(subjects, repeats, System.out::println)
+					.run(StoreSetups.parse(stores), workDir);
+			System.out.println();
+			System.out.print(NestedGroupBench.table(t));
 			return 0;
 		}
 	}

@@ -17,6 +17,7 @@ import dev.basalt.bench.compare.Comparison;
 import dev.basalt.bench.compare.Results;
 import dev.basalt.bench.compare.Settings;
 import dev.basalt.bench.lubm.LubmGenerator;
+import dev.basalt.bench.ordering.NestedGroupBench;
 import dev.basalt.bench.report.ReportWriter;
 import dev.basalt.bench.store.StoreSetup;
 import dev.basalt.bench.store.StoreSetups;
@@ -80,6 +81,18 @@ class BenchSmokeTest {
 		assertEquals(12 + 14, results.nativeFallbacks.size());
 		assertEquals(List.of(), results.nativeFallbackList(),
 				"queries that fell back to RDF4J's evaluator on Basalt (node type: reason)");
+	}
+
+	@Test
+	void nestedGroupsRunOnEveryStoreAndTheyAgree() {
+		List<NestedGroupBench.Timing> t = new NestedGroupBench(1_000, 3, line -> {
+		}).run(List.of(StoreSetups.BASALT, StoreSetups.MEMORY), tmp.resolve("nested"));
+
+		assertEquals(2 * 4, t.size());
+		// every query finds rows (ten linked subjects, each with a :p and a :q), the same on both stores
+		assertTrue(t.stream().allMatch(x -> x.rows() > 0), t::toString);
+		String table = NestedGroupBench.table(t);
+		assertTrue(table.startsWith("| query | rows | basalt | memory |"), table);
 	}
 
 	private Settings tinySettings(List<StoreSetup> stores) {

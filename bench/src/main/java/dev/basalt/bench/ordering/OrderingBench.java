@@ -134,7 +134,7 @@ public final class OrderingBench {
         return n;
     }
 
-    private static void deleteRecursively(Path dir) {
+    static void deleteRecursively(Path dir) {
         if (!Files.exists(dir)) {
             return;
         }

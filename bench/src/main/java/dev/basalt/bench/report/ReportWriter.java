@@ -71,8 +71,9 @@ public final class ReportWriter {
 		line("Other measurements, each with its own command and the peers measured beside it: the storage layer "
 				+ "against H2 MVStore (JMH) in [benchmarks-store.md](benchmarks-store.md), the bulk loader against "
 				+ "LmdbStore in [benchmarks-load.md](benchmarks-load.md), RDF4J Server under load in "
-				+ "[benchmarks-server.md](benchmarks-server.md), and static versus runtime join ordering in "
-				+ "[benchmarks-ordering.md](benchmarks-ordering.md).");
+				+ "[benchmarks-server.md](benchmarks-server.md), static versus runtime join ordering in "
+				+ "[benchmarks-ordering.md](benchmarks-ordering.md), and nested groups after a selective pattern in "
+				+ "[benchmarks-nested-groups.md](benchmarks-nested-groups.md).");
 		line();
 		line("## Command");
 		line();

@@ -3,10 +3,11 @@ package dev.basalt.optimizer.exec;
 import java.util.List;
 
 /**
- * Left outer join (OPTIONAL) by index lookups: the right side, a group of patterns whose filters
- * use only variables the group itself binds, is opened once per left row with that row's bindings,
- * so it yields exactly the compatible right rows already merged. For such a right side this equals
- * the algebra's independent evaluation; the compiler uses {@link HashJoin} otherwise.
+ * Left outer join (OPTIONAL) by index lookups: the right side (a group of patterns whose filters
+ * use only variables the group itself binds, or a UNION, BIND or OPTIONAL group that the compiler's
+ * injection rules allow) is opened once per left row with that row's bindings, so it yields exactly
+ * the compatible right rows already merged. For such a right side this equals the algebra's
+ * independent evaluation; the compiler uses {@link HashJoin} otherwise.
  */
 public final class CorrelatedLeftJoin extends Operator {
     private final Operator left;

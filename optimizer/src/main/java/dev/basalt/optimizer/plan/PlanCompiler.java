@@ -328,6 +328,16 @@ public final class PlanCompiler {
             op.setEstimate(left.estimate() * Math.max(1, right.estimate()));
         } else {
             Operator right = compile(rightArg);
+            SlotSet certain = assuredSlots(lj.getLeftArg());
+            certain.addAll(outerBound);
+            SlotSet mentioned = slots(lj.getLeftArg().getBindingNames());
+            mentioned.addAll(outerBound);
+            Operator perRow = correlated(rightArg, right, certain, mentioned, left.estimate());
+            if (perRow != null) {
+                op = new CorrelatedLeftJoin(left, perRow, condition);
+                op.setEstimate(left.estimate() * Math.max(1, perRow.estimate()));
+                return op;
+            }
             Set<Integer> keys = slots(Scopes.assured(lj.getLeftArg()));
             keys.retainAll(slots(Scopes.assured(rightArg)));
             Set<Integer> shared = slots(lj.getLeftArg().getBindingNames());
@@ -430,7 +440,7 @@ public final class PlanCompiler {
             } else {
                 SlotSet keys = new SlotSet(certain);
                 keys.retainAll(a.assured);
-                Operator perRow = keys.isEmpty() ? null : correlated(a, certain, mentioned, rows);
+                Operator perRow = a.expr == null ? null : correlated(a.expr, a.op, certain, mentioned, rows);
                 if (perRow != null) {
                     cur = new CorrelatedJoin(cur, perRow);
                     rows *= Math.max(perRow.estimate(), 0);
@@ -469,37 +479,41 @@ public final class PlanCompiler {
     static final double BUILD_COST = 2;
 
     /**
-     * The operand {@code a} (a UNION, BIND, OPTIONAL or filtered group after other operands)
-     * compiled to run once per row of the operands before it, with their bindings as input, or null
-     * when it should be evaluated once and hash-joined. Per row when {@link Injection} allows it
+     * The operand {@code expr} (a UNION, BIND, OPTIONAL or filtered group after other operands, or
+     * an OPTIONAL's right side; {@code once} is it compiled on its own) compiled to run once per row
+     * of the operands before it, with their bindings as input, or null when it should be evaluated
+     * once and hash-joined. Only when the left rows always bind a variable the operand always binds. Per row when {@link Injection} allows it
      * (the operand's solutions given those bindings are exactly its solutions compatible with them)
      * and when the lookups that costs (rows so far times the operand's patterns) are cheaper than
      * building the operand's hash table; both yield the same rows. A UNION of two large properties
      * after a pattern that binds a few subjects then costs a few lookups instead of reading both
      * properties. {@code rows} is the estimate so far.
      */
-    private Operator correlated(Atom a, SlotSet certain, SlotSet mentioned, double rows) throws Unsupported {
-        if (a.expr == null || a.op.estimate() < 0) {
+    private Operator correlated(TupleExpr expr, Operator once, SlotSet certain, SlotSet mentioned, double rows)
+            throws Unsupported {
+        SlotSet keys = new SlotSet(certain);
+        keys.retainAll(slots(Scopes.assured(expr)));
+        if (keys.isEmpty() || once.estimate() < 0 || rows < 0) {
             return null;
         }
-        int patterns = Injection.patterns(a.expr);
-        if (patterns == 0 || rows * LOOKUP_COST * patterns >= BUILD_COST * a.op.estimate() + rows) {
+        int patterns = Injection.patterns(expr);
+        if (patterns == 0 || rows * LOOKUP_COST * patterns >= BUILD_COST * once.estimate() + rows) {
             return null;
         }
         Set<String> injected = new HashSet<>();
-        for (String n : Injection.variables(a.expr)) {
+        for (String n : Injection.variables(expr)) {
             int slot = vars.find(n);
             if (slot >= 0 && mentioned.contains(slot)) {
                 injected.add(n);
             }
         }
-        if (!Injection.safe(a.expr, injected)) {
+        if (!Injection.safe(expr, injected)) {
             return null;
         }
         Set<Integer> saved = outerBound;
         outerBound = new SlotSet(certain);
         try {
-            return compile(a.expr);
+            return compile(expr);
         } finally {
             outerBound = saved;
         }

@@ -145,11 +145,16 @@ class PlanShapeTest {
     }
 
     @Test
-    void optionalUnionIsHashJoined() throws Exception {
+    void optionalUnionRunsPerRowAfterFewRowsAndIsHashJoinedAfterMany() throws Exception {
         MemoryQuadSource src = people();
-        CompiledPlan plan = compile(src, "?x a :Rare OPTIONAL { { ?x :name ?n } UNION { ?x :age ?n } }");
-        assertTrue(plan.explain().startsWith("HashLeftJoin"), plan.explain());
-        assertEquals(4, run(src, plan));
+        // two :Rare people: two lookups per branch beat reading 2,000 :name and :age statements
+        CompiledPlan few = compile(src, "?x a :Rare OPTIONAL { { ?x :name ?n } UNION { ?x :age ?n } }");
+        assertTrue(few.explain().startsWith("IndexLeftJoin"), few.explain());
+        assertEquals(4, run(src, few));
+        // 1,000 left rows x 2 lookups x 4 cost more than building 2,000 rows x 2
+        CompiledPlan many = compile(src, "?x :age ?a OPTIONAL { { ?x :name ?n } UNION { ?x :livesIn ?n } }");
+        assertTrue(many.explain().startsWith("HashLeftJoin"), many.explain());
+        assertEquals(2000, run(src, many));
     }
 
     @Test
@@ -208,9 +213,15 @@ class PlanShapeTest {
                 new Case("OPTIONAL right side ordered with the left side's variables bound", people,
                         "?x a :Rare OPTIONAL { ?c :label ?l . ?x :livesIn ?c }", STATIC,
                         List.of("?x :type :Rare", "?x :livesIn ?c", "?c :label ?l"), "IndexLeftJoin", 2),
-                new Case("OPTIONAL with a UNION is hash-joined", people,
+                new Case("OPTIONAL with a UNION after few rows runs per row", people,
                         "?x a :Rare OPTIONAL { { ?x :name ?n } UNION { ?x :age ?n } }", STATIC,
-                        List.of("?x :type :Rare", "?x :name ?n", "?x :age ?n"), "HashLeftJoin", 4),
+                        List.of("?x :type :Rare", "?x :name ?n", "?x :age ?n"), "IndexLeftJoin", 4),
+                new Case("OPTIONAL with a UNION after many rows is hash-joined", people,
+                        "?x :age ?a OPTIONAL { { ?x :name ?n } UNION { ?x :livesIn ?n } }", STATIC,
+                        List.of("?x :age ?a", "?x :name ?n", "?x :livesIn ?n"), "HashLeftJoin", 2000),
+                new Case("a UNION after few rows runs per row", people,
+                        "?x a :Rare . { ?x :name ?n } UNION { ?x :knows ?n }", STATIC,
+                        List.of("?x :type :Rare", "?x :name ?n", "?x :knows ?n"), "CorrelatedJoin", 12),
                 new Case("FILTER on an OPTIONAL variable stays above the OPTIONAL", people,
                         "?x a :Rare OPTIONAL { ?x :knows ?y . ?y a :Rare } FILTER(!bound(?y))", STATIC,
                         List.of("?x :type :Rare", "?x :knows ?y", "?y :type :Rare"), "Filter", 2),

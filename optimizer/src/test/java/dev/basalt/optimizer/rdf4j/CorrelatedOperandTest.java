@@ -68,6 +68,37 @@ class CorrelatedOperandTest {
                 "SELECT * WHERE { ?s ex:k ?k . ?s ex:w ?w . { ?s ex:v ?o OPTIONAL { ?s ex:n ?n } FILTER(?n != ?w) } }");
     }
 
+    /** OPTIONAL right sides other than a plain group that run per left row. */
+    static Stream<String> optionalPerRow() {
+        return Stream.of(
+                "SELECT * WHERE { ?s ex:k \"k1\" OPTIONAL { { ?s ex:w ?x } UNION { ?s ex:n ?x } } }",
+                "SELECT * WHERE { ?s ex:k \"k2\" OPTIONAL { ?s ex:w ?x BIND(STR(?x) AS ?t) } }",
+                "SELECT * WHERE { ?s ex:k \"k0\" OPTIONAL { { ?s ex:w ?x } UNION { ?s ex:n ?x } FILTER(?x > 3) } }");
+    }
+
+    /** OPTIONAL right sides a left binding would change: evaluated once. */
+    static Stream<String> optionalOnce() {
+        return Stream.of(
+                "SELECT * WHERE { ?s ex:k \"k1\" . ?s ex:w ?w OPTIONAL { { ?s ex:v ?x FILTER(?w > 2) } UNION { ?s ex:n ?x } } }",
+                "SELECT * WHERE { ?s ex:k \"k3\" . ?s ex:w ?w OPTIONAL { { ?s ex:v ?o FILTER(!bound(?w)) } UNION { ?s ex:n ?o } } }");
+    }
+
+    @ParameterizedTest
+    @MethodSource("optionalPerRow")
+    void optionalGroupsRunPerRowWhereTheBindingsOnlyRestrict(String query) {
+        String plan = check(query, false);
+        assertTrue(plan.contains("IndexLeftJoin") && !plan.contains("HashLeftJoin"), query + "\n" + plan);
+    }
+
+    @ParameterizedTest
+    @MethodSource("optionalOnce")
+    void optionalGroupsRunOnceWhereABindingWouldChangeThem(String query) {
+        String plan = check(query, false);
+        assertTrue(plan.contains("HashLeftJoin"),
+                query + "\n" + plan);
+        assertFalse(plan.contains("IndexLeftJoin"), query + "\n" + plan);
+    }
+
     @ParameterizedTest
     @MethodSource("perRow")
     void groupsRunPerRowWhereTheBindingsOnlyRestrict(String query) {
