@@ -59,43 +59,13 @@ public final class HashJoin extends Operator {
 
     @Override
     protected RowCursor doOpen(long[] input, ExecContext ctx) {
-        Map<RowKey, List<long[]>> table = new HashMap<>();
-        long budget = ctx.limits().hashJoinRows();
-        SpillFile spill = null;
-        try (RowCursor build = right.open(input, ctx)) {
-            long[] r;
-            int n = 0;
-            while ((r = build.next()) != null) {
-                if (++n % 1024 == 0) {
-                    ctx.checkCancelled();
-                }
-                if (spill != null) {
-                    spill.write(r);
-                } else if (n > budget) {
-                    spill = SpillFile.create(ctx.limits(), "hashjoin", r.length);
-                    for (List<long[]> rows : table.values()) {
-                        for (long[] held : rows) {
-                            spill.write(held);
-                        }
-                    }
-                    table = null;
-                    spill.write(r);
-                } else {
-                    table.computeIfAbsent(new RowKey(r, keySlots), k -> new ArrayList<>()).add(r);
-                }
-            }
-            if (spill != null) {
-                spill.finish();
-                spilledRows += spill.rows();
-            }
-        } catch (RuntimeException | Error e) {
-            if (spill != null) {
-                spill.close();
-            }
-            throw e;
+        HashBuild build = HashBuild.read(right, input, ctx, keySlots, "hashjoin");
+        if (build.spill != null) {
+            spilledRows += build.spill.rows();
         }
         RowCursor probe = left.open(input, ctx);
-        return spill != null ? new Blocks(probe, spill, budget, ctx) : new Probe(probe, table, ctx);
+        return build.spill != null ? new Blocks(probe, build.spill, ctx.limits().hashJoinRows(), ctx)
+                : new Probe(probe, build.table, ctx);
     }
 
     /** Left rows probing the in-memory table of the right side, in left order. */
@@ -225,12 +195,7 @@ public final class HashJoin extends Operator {
             if (leftDone) {
                 return false;
             }
-            long[] l;
-            while (block.size() < budget && (l = probe.next()) != null) {
-                index.computeIfAbsent(new RowKey(l, keySlots), k -> new ArrayList<>()).add(block.size());
-                block.add(l);
-            }
-            leftDone = block.size() < budget;
+            leftDone = HashBuild.readBlock(probe, budget, keySlots, block, index);
             if (block.isEmpty()) {
                 return false;
             }

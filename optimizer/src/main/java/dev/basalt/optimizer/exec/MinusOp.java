@@ -53,43 +53,13 @@ public final class MinusOp extends Operator {
     @Override
     protected RowCursor doOpen(long[] input, ExecContext ctx) {
         int[] shared = withInputSlots(input);
-        Map<RowKey, List<long[]>> table = new HashMap<>();
-        long budget = ctx.limits().hashJoinRows();
-        SpillFile spill = null;
-        try (RowCursor build = right.open(input, ctx)) {
-            long[] r;
-            int n = 0;
-            while ((r = build.next()) != null) {
-                if (++n % 1024 == 0) {
-                    ctx.checkCancelled();
-                }
-                if (spill != null) {
-                    spill.write(r);
-                } else if (n > budget) {
-                    spill = SpillFile.create(ctx.limits(), "minus", r.length);
-                    for (List<long[]> rows : table.values()) {
-                        for (long[] held : rows) {
-                            spill.write(held);
-                        }
-                    }
-                    table = null;
-                    spill.write(r);
-                } else {
-                    table.computeIfAbsent(new RowKey(r, keySlots), k -> new ArrayList<>()).add(r);
-                }
-            }
-            if (spill != null) {
-                spill.finish();
-                spilledRows += spill.rows();
-            }
-        } catch (RuntimeException | Error e) {
-            if (spill != null) {
-                spill.close();
-            }
-            throw e;
+        HashBuild build = HashBuild.read(right, input, ctx, keySlots, "minus");
+        if (build.spill != null) {
+            spilledRows += build.spill.rows();
         }
         RowCursor probe = left.open(input, ctx);
-        return spill != null ? new Blocks(probe, spill, budget, shared, ctx) : new Probe(probe, table, shared);
+        return build.spill != null ? new Blocks(probe, build.spill, ctx.limits().hashJoinRows(), shared, ctx)
+                : new Probe(probe, build.table, shared);
     }
 
     /** Left rows probing the in-memory table of the right side. */
@@ -166,12 +136,7 @@ public final class MinusOp extends Operator {
             if (leftDone) {
                 return false;
             }
-            long[] l;
-            while (block.size() < budget && (l = probe.next()) != null) {
-                index.computeIfAbsent(new RowKey(l, keySlots), k -> new ArrayList<>()).add(block.size());
-                block.add(l);
-            }
-            leftDone = block.size() < budget;
+            leftDone = HashBuild.readBlock(probe, budget, keySlots, block, index);
             if (block.isEmpty()) {
                 return false;
             }
