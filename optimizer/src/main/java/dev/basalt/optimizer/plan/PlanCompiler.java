@@ -332,14 +332,15 @@ public final class PlanCompiler {
             certain.addAll(outerBound);
             SlotSet mentioned = slots(lj.getLeftArg().getBindingNames());
             mentioned.addAll(outerBound);
-            Operator perRow = correlated(rightArg, right, certain, mentioned, left.estimate());
+            SlotSet rightAssured = slots(Scopes.assured(rightArg));
+            Operator perRow = correlated(rightArg, right, rightAssured, certain, mentioned, left.estimate());
             if (perRow != null) {
                 op = new CorrelatedLeftJoin(left, perRow, condition);
                 op.setEstimate(left.estimate() * Math.max(1, perRow.estimate()));
                 return op;
             }
             Set<Integer> keys = slots(Scopes.assured(lj.getLeftArg()));
-            keys.retainAll(slots(Scopes.assured(rightArg)));
+            keys.retainAll(rightAssured);
             Set<Integer> shared = slots(lj.getLeftArg().getBindingNames());
             shared.retainAll(slots(rightArg.getBindingNames()));
             op = new HashJoin(left, right, toArray(keys), toArray(shared), true, condition);
@@ -440,7 +441,7 @@ public final class PlanCompiler {
             } else {
                 SlotSet keys = new SlotSet(certain);
                 keys.retainAll(a.assured);
-                Operator perRow = a.expr == null ? null : correlated(a.expr, a.op, certain, mentioned, rows);
+                Operator perRow = a.expr == null ? null : correlated(a.expr, a.op, a.assured, certain, mentioned, rows);
                 if (perRow != null) {
                     cur = new CorrelatedJoin(cur, perRow);
                     rows *= Math.max(perRow.estimate(), 0);
@@ -480,20 +481,20 @@ public final class PlanCompiler {
 
     /**
      * The operand {@code expr} (a UNION, BIND, OPTIONAL or filtered group after other operands, or
-     * an OPTIONAL's right side; {@code once} is it compiled on its own) compiled to run once per row
-     * of the operands before it, with their bindings as input, or null when it should be evaluated
-     * once and hash-joined. Only when the left rows always bind a variable the operand always binds. Per row when {@link Injection} allows it
-     * (the operand's solutions given those bindings are exactly its solutions compatible with them)
-     * and when the lookups that costs (rows so far times the operand's patterns) are cheaper than
-     * building the operand's hash table; both yield the same rows. A UNION of two large properties
-     * after a pattern that binds a few subjects then costs a few lookups instead of reading both
-     * properties. {@code rows} is the estimate so far.
+     * an OPTIONAL's right side; {@code once} is it compiled on its own, {@code assured} the slots it
+     * always binds) compiled to run once per row of the operands before it, with their bindings as
+     * input, or null when it should be evaluated once and hash-joined. Per row only when the left
+     * rows ({@code certain} slots always bound, {@code mentioned} perhaps) always bind a variable the
+     * operand always binds, when {@link Injection} allows it (the operand's solutions given those
+     * bindings are exactly its solutions compatible with them), and when the lookups that costs
+     * (rows so far times the operand's patterns) are cheaper than building the operand's hash
+     * table; both yield the same rows. A UNION of two large properties after a pattern that binds a
+     * few subjects then costs a few lookups instead of reading both properties. {@code rows} is the
+     * estimate so far.
      */
-    private Operator correlated(TupleExpr expr, Operator once, SlotSet certain, SlotSet mentioned, double rows)
-            throws Unsupported {
-        SlotSet keys = new SlotSet(certain);
-        keys.retainAll(slots(Scopes.assured(expr)));
-        if (keys.isEmpty() || once.estimate() < 0 || rows < 0) {
+    private Operator correlated(TupleExpr expr, Operator once, SlotSet assured, SlotSet certain, SlotSet mentioned,
+            double rows) throws Unsupported {
+        if (!certain.intersects(assured) || once.estimate() < 0 || rows < 0) {
             return null;
         }
         int patterns = Injection.patterns(expr);
