@@ -144,12 +144,12 @@ public final class BasaltLoader {
                 long bytes;
                 try (QuadSorter sorter = new QuadSorter(orders, temp, options.sortBufferQuads());
                      StatementReader reader = new StatementReader(files, options, SimpleValueFactory.getInstance())) {
-                    TermResolver resolver = new TermResolver(lex, options.context());
+                    TermResolver resolver = new TermResolver(lex);
                     reader.start();
                     read = 0;
-                    for (StatementReader.Batch b = reader.next(); b != null; b = reader.next()) {
-                        resolver.resolve(b.statements(), sorter);
-                        read += b.statements().size();
+                    for (TermBatch b = reader.next(); b != null; b = reader.next()) {
+                        resolver.resolve(b, sorter);
+                        read += b.size();
                         for (Map.Entry<String, String> ns : b.namespaces().entrySet()) {
                             namespacesChanged |= SailLayout.setNamespaceIfAbsent(tx, ns.getKey(), ns.getValue());
                         }

@@ -25,16 +25,20 @@ import dev.basalt.sail.config.BasaltStoreConfig;
  * @param config          store settings (journal mode and indexes of a new store, caches); the
  *                        statement index orders of an existing store are its own
  * @param progress        listener, or null for {@link LoggingProgress}
+ * @param parserThreads   threads parsing chunks of N-Triples and N-Quads files at once
+ * @param chunkBytes      bytes of whole lines one parser thread takes at a time
  */
 public record LoadOptions(Resource context, RDFFormat format, String baseIri, int batchStatements, int sortBufferQuads,
-                          Path tempDir, BasaltStoreConfig config, LoadProgress progress) {
+                          Path tempDir, BasaltStoreConfig config, LoadProgress progress, int parserThreads,
+                          int chunkBytes) {
     public static final int DEFAULT_BATCH = 100_000;
     public static final int DEFAULT_SORT_BUFFER = 1 << 20;
+    public static final int DEFAULT_CHUNK_BYTES = 4 << 20;
 
     public LoadOptions {
-        if (batchStatements < 1 || sortBufferQuads < 1) {
-            throw new IllegalArgumentException("batch and sort buffer sizes must be positive: " + batchStatements
-                    + ", " + sortBufferQuads);
+        if (batchStatements < 1 || sortBufferQuads < 1 || parserThreads < 1 || chunkBytes < 1) {
+            throw new IllegalArgumentException("batch, sort buffer, parser thread and chunk sizes must be positive: "
+                    + batchStatements + ", " + sortBufferQuads + ", " + parserThreads + ", " + chunkBytes);
         }
         if (config == null) {
             config = new BasaltStoreConfig();
@@ -42,38 +46,49 @@ public record LoadOptions(Resource context, RDFFormat format, String baseIri, in
     }
 
     public static LoadOptions defaults() {
-        return new LoadOptions(null, null, null, DEFAULT_BATCH, DEFAULT_SORT_BUFFER, null, null, null);
+        return new LoadOptions(null, null, null, DEFAULT_BATCH, DEFAULT_SORT_BUFFER, null, null, null,
+                Runtime.getRuntime().availableProcessors(), DEFAULT_CHUNK_BYTES);
     }
 
     public LoadOptions withContext(Resource c) {
-        return new LoadOptions(c, format, baseIri, batchStatements, sortBufferQuads, tempDir, config, progress);
+        return new LoadOptions(c, format, baseIri, batchStatements, sortBufferQuads, tempDir, config, progress, parserThreads, chunkBytes);
     }
 
     public LoadOptions withFormat(RDFFormat f) {
-        return new LoadOptions(context, f, baseIri, batchStatements, sortBufferQuads, tempDir, config, progress);
+        return new LoadOptions(context, f, baseIri, batchStatements, sortBufferQuads, tempDir, config, progress, parserThreads, chunkBytes);
     }
 
     public LoadOptions withBaseIri(String b) {
-        return new LoadOptions(context, format, b, batchStatements, sortBufferQuads, tempDir, config, progress);
+        return new LoadOptions(context, format, b, batchStatements, sortBufferQuads, tempDir, config, progress, parserThreads, chunkBytes);
     }
 
     public LoadOptions withBatchStatements(int n) {
-        return new LoadOptions(context, format, baseIri, n, sortBufferQuads, tempDir, config, progress);
+        return new LoadOptions(context, format, baseIri, n, sortBufferQuads, tempDir, config, progress, parserThreads, chunkBytes);
     }
 
     public LoadOptions withSortBufferQuads(int n) {
-        return new LoadOptions(context, format, baseIri, batchStatements, n, tempDir, config, progress);
+        return new LoadOptions(context, format, baseIri, batchStatements, n, tempDir, config, progress, parserThreads, chunkBytes);
     }
 
     public LoadOptions withTempDir(Path d) {
-        return new LoadOptions(context, format, baseIri, batchStatements, sortBufferQuads, d, config, progress);
+        return new LoadOptions(context, format, baseIri, batchStatements, sortBufferQuads, d, config, progress, parserThreads, chunkBytes);
     }
 
     public LoadOptions withConfig(BasaltStoreConfig c) {
-        return new LoadOptions(context, format, baseIri, batchStatements, sortBufferQuads, tempDir, c, progress);
+        return new LoadOptions(context, format, baseIri, batchStatements, sortBufferQuads, tempDir, c, progress, parserThreads, chunkBytes);
     }
 
     public LoadOptions withProgress(LoadProgress p) {
-        return new LoadOptions(context, format, baseIri, batchStatements, sortBufferQuads, tempDir, config, p);
+        return new LoadOptions(context, format, baseIri, batchStatements, sortBufferQuads, tempDir, config, p, parserThreads, chunkBytes);
+    }
+
+    public LoadOptions withParserThreads(int n) {
+        return new LoadOptions(context, format, baseIri, batchStatements, sortBufferQuads, tempDir, config, progress, n,
+                chunkBytes);
+    }
+
+    public LoadOptions withChunkBytes(int n) {
+        return new LoadOptions(context, format, baseIri, batchStatements, sortBufferQuads, tempDir, config, progress,
+                parserThreads, n);
     }
 }

@@ -1,112 +1,140 @@
 package dev.basalt.sail.load;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.PriorityQueue;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import dev.basalt.store.quads.QuadOrder;
 
 /**
  * External sort of the quads of one load, for every statement index order at once, in bounded
- * memory. Quads are appended (ids in S, P, O, C positions) to one buffer of {@code capacity}
- * quads; when it is full, for each order the buffer is permuted into that order's key positions,
- * sorted, deduplicated and written as a sorted <em>run</em> file (32 bytes per quad). At the end
- * {@link #sorted(int)} merges an order's runs into one stream of distinct quads; if nothing was
- * spilled, the buffer is sorted in memory instead. Memory: two buffers of {@code capacity} quads.
- * Not thread-safe.
+ * memory, with the sorting done beside the caller on a worker thread.
+ *
+ * <p>Quads are appended (ids in S, P, O, C positions) to a buffer of {@code capacity} quads. A
+ * full buffer is handed to the worker, which for each order permutes it into that order's key
+ * positions, radix-sorts ({@link QuadSort}), deduplicates and writes a sorted <em>run</em> file,
+ * while the caller fills a second buffer. At the end {@link #sorted(int)} merges an order's runs
+ * into one stream of distinct quads. If nothing was spilled, the buffer is sorted in memory
+ * instead, and while the caller consumes order {@code i} the worker already sorts order
+ * {@code i + 1}. Memory: at most five arrays of {@code 32 × capacity} bytes (two fill buffers and
+ * a sort buffer with its radix scratch while spilling; the buffer and two sorted orders with
+ * their scratch at the end of an in-memory sort), each allocated only when first needed.
+ *
+ * <p>Thread rules: one caller thread uses a sorter; the worker thread is its own and ends with
+ * {@link #close()}. An exception of the worker (a full disk while writing a run) is thrown to the
+ * caller by its next {@link #add} that needs the worker, or by {@link #sorted}.
  */
 final class QuadSorter implements AutoCloseable {
-    private static final int IO_BUFFER = 1 << 16;
-
     private final List<QuadOrder> orders;
     private final Path tempDir;
-    private final long[] buffer;
-    private final long[] scratch;
     private final int capacity;
-    private int count;
     private final List<List<Path>> runs = new ArrayList<>();
+    private final ExecutorService worker;
+    private long[] filling;
+    private int count;
+    /** The second fill buffer once a spill has been started; owned by the worker while its spill runs. */
+    private long[] spare;
+    /** Sort buffer and radix scratch of the worker's spills. */
+    private long[] sortBuffer;
+    private long[] sortScratch;
+    private Future<?> pending;
     private long spilledBytes;
     private int runCounter;
+    /** In-memory end: the next order sorted ahead by the worker, its array and its distinct count. */
+    private Future<Integer> ahead;
+    private int aheadOrder = -1;
+    private long[][] sortedArrays;
+    private long[][] sortedScratch;
 
     QuadSorter(List<QuadOrder> orders, Path tempDir, int capacity) {
         this.orders = List.copyOf(orders);
         this.tempDir = tempDir;
         this.capacity = capacity;
-        this.buffer = new long[4 * capacity];
-        this.scratch = new long[4 * capacity];
         for (int i = 0; i < orders.size(); i++) {
             runs.add(new ArrayList<>());
         }
+        this.worker = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "basalt-load-sorter");
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     /** Appends a quad with ids in S, P, O, C positions. */
     void add(long[] quad) {
-        if (count == capacity) {
+        if (filling == null) {
+            filling = new long[4 * capacity];
+        } else if (count == capacity) {
             spill();
         }
-        System.arraycopy(quad, 0, buffer, 4 * count, 4);
+        System.arraycopy(quad, 0, filling, 4 * count, 4);
         count++;
     }
 
-    /** Bytes written to run files so far. */
+    /** Bytes written to run files so far (complete once {@link #sorted} was called). */
     long spilledBytes() {
         return spilledBytes;
     }
 
-    /** Number of run files per order so far. */
+    /** Number of run files per order so far (complete once {@link #sorted} was called). */
     int runs() {
         return runs.get(0).size();
     }
 
-    /** Writes the buffered quads as one sorted run per order and empties the buffer. */
+    /** Hands the full buffer to the worker (after its previous spill ended) and continues in the other one. */
     private void spill() {
-        for (int i = 0; i < orders.size(); i++) {
-            int n = permuteAndSort(orders.get(i));
-            Path file = tempDir.resolve("run-" + orders.get(i).name() + "-" + (runCounter++) + ".quads");
-            try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file), IO_BUFFER))) {
-                for (int r = 0; r < 4 * n; r++) {
-                    out.writeLong(scratch[r]);
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot write the sort run " + file + ": " + e.getMessage(), e);
-            }
-            spilledBytes += 32L * n;
-            runs.get(i).add(file);
-        }
+        await(pending);
+        long[] full = filling;
+        int n = count;
+        filling = spare != null ? spare : new long[4 * capacity];
+        spare = full;
         count = 0;
+        if (sortBuffer == null) {
+            sortBuffer = new long[4 * capacity];
+            sortScratch = new long[4 * capacity];
+        }
+        pending = worker.submit(() -> writeRuns(full, n));
     }
 
-    /** Copies the buffer into {@code scratch} in the order's key positions, sorts and dedups it; returns the count. */
-    private int permuteAndSort(QuadOrder order) {
-        int[] from = positions(order);
-        for (int r = 0; r < count; r++) {
-            int b = 4 * r;
-            scratch[b] = buffer[b + from[0]];
-            scratch[b + 1] = buffer[b + from[1]];
-            scratch[b + 2] = buffer[b + from[2]];
-            scratch[b + 3] = buffer[b + from[3]];
+    /** Worker: one sorted run per order from records {@code [0, n)} of {@code quads}. */
+    private void writeRuns(long[] quads, int n) {
+        for (int i = 0; i < orders.size(); i++) {
+            int distinct = permuteAndSort(quads, n, orders.get(i), sortBuffer, sortScratch);
+            Path file = tempDir.resolve("run-" + orders.get(i).name() + "-" + (runCounter++) + ".quads");
+            spilledBytes += SortRuns.write(file, sortBuffer, distinct);
+            runs.get(i).add(file);
         }
-        QuadSort.sort(scratch, count);
-        int n = 0;
-        for (int r = 0; r < count; r++) {
-            if (n > 0 && QuadSort.compare(scratch, r, n - 1) == 0) {
+    }
+
+    /** Copies records {@code [0, n)} of {@code quads} into {@code out} in the order's key positions, sorts and dedups; returns the count. */
+    private static int permuteAndSort(long[] quads, int n, QuadOrder order, long[] out, long[] scratch) {
+        int[] from = positions(order);
+        for (int r = 0; r < n; r++) {
+            int b = 4 * r;
+            out[b] = quads[b + from[0]];
+            out[b + 1] = quads[b + from[1]];
+            out[b + 2] = quads[b + from[2]];
+            out[b + 3] = quads[b + from[3]];
+        }
+        QuadSort.sort(out, n, scratch);
+        int distinct = 0;
+        for (int r = 0; r < n; r++) {
+            if (distinct > 0 && QuadSort.compare(out, r, out, distinct - 1) == 0) {
                 continue;
             }
-            if (n != r) {
-                System.arraycopy(scratch, 4 * r, scratch, 4 * n, 4);
+            if (distinct != r) {
+                System.arraycopy(out, 4 * r, out, 4 * distinct, 4);
             }
-            n++;
+            distinct++;
         }
-        return n;
+        return distinct;
     }
 
     /** positions[i] = which S, P, O, C position stands i-th in the order's key. */
@@ -119,31 +147,96 @@ final class QuadSorter implements AutoCloseable {
     }
 
     /**
-     * The distinct quads of the load in key order of order {@code i}. Call once per order after
-     * the last {@link #add}; the in-memory buffer is reused, so close one stream before the next.
+     * The distinct quads of the load in key order of order {@code i}. Call once per order, in
+     * ascending order, after the last {@link #add}; close one stream before asking for the next.
      */
     SortedQuads sorted(int i) {
-        if (runs.get(i).isEmpty()) {
-            int n = permuteAndSort(orders.get(i));
-            return new ArrayQuads(scratch, n);
+        await(pending);
+        pending = null;
+        if (runs.get(0).isEmpty() && count <= capacity && spare == null) {
+            return inMemory(i);
         }
         if (count > 0) {
-            spill();
+            writeRunsNow();
         }
-        List<RunReader> readers = new ArrayList<>();
+        return SortRuns.merge(runs.get(i));
+    }
+
+    private void writeRunsNow() {
+        if (sortBuffer == null) {
+            sortBuffer = new long[4 * capacity];
+            sortScratch = new long[4 * capacity];
+        }
+        pending = worker.submit(() -> writeRuns(filling, count));
+        await(pending);
+        pending = null;
+        count = 0;
+        spare = null;
+        filling = null;
+        sortBuffer = null;
+        sortScratch = null;
+    }
+
+    private SortedQuads inMemory(int i) {
+        if (sortedArrays == null) {
+            spare = null; // never used: nothing was spilled
+            int n = Math.max(count, 1);
+            sortedArrays = new long[][] {new long[4 * n], orders.size() > 1 ? new long[4 * n] : null};
+            sortedScratch = new long[][] {new long[4 * n], orders.size() > 1 ? new long[4 * n] : null};
+        }
+        int slot = i & 1;
+        int distinct;
+        if (aheadOrder == i) {
+            distinct = await(ahead);
+        } else {
+            distinct = permuteAndSort(filling == null ? new long[0] : filling, count, orders.get(i), sortedArrays[slot],
+                    sortedScratch[slot]);
+        }
+        ahead = null;
+        aheadOrder = -1;
+        if (i + 1 < orders.size()) {
+            int nextSlot = (i + 1) & 1;
+            QuadOrder next = orders.get(i + 1);
+            long[] quads = filling;
+            int n = count;
+            aheadOrder = i + 1;
+            ahead = worker.submit(() -> quads == null ? 0
+                    : permuteAndSort(quads, n, next, sortedArrays[nextSlot], sortedScratch[nextSlot]));
+        }
+        return SortRuns.of(sortedArrays[slot], distinct);
+    }
+
+    private static <T> T await(Future<T> f) {
+        if (f == null) {
+            return null;
+        }
         try {
-            for (Path file : runs.get(i)) {
-                readers.add(new RunReader(file));
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LoadException("interrupted while waiting for the sort thread", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException r) {
+                throw r;
             }
-        } catch (RuntimeException e) {
-            readers.forEach(RunReader::close);
-            throw e;
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException("the sort thread failed: " + cause, cause);
+        } catch (CancellationException e) {
+            throw new IllegalStateException("the sort thread was cancelled", e);
         }
-        return new MergedQuads(readers);
     }
 
     @Override
     public void close() {
+        worker.shutdownNow();
+        try {
+            worker.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         for (List<Path> files : runs) {
             for (Path f : files) {
                 try {
@@ -152,125 +245,6 @@ final class QuadSorter implements AutoCloseable {
                     // the loader deletes its temporary directory as a whole afterwards
                 }
             }
-        }
-    }
-
-    /** Sorted distinct quads in an array. */
-    private static final class ArrayQuads implements SortedQuads {
-        private final long[] q;
-        private final int n;
-        private final long[] key = new long[4];
-        private int next;
-
-        ArrayQuads(long[] q, int n) {
-            this.q = q;
-            this.n = n;
-        }
-
-        @Override
-        public boolean next() {
-            if (next == n) {
-                return false;
-            }
-            System.arraycopy(q, 4 * next++, key, 0, 4);
-            return true;
-        }
-
-        @Override
-        public long[] key() {
-            return key;
-        }
-
-        @Override
-        public void close() {
-        }
-    }
-
-    /** One sorted run file, read sequentially. */
-    private static final class RunReader {
-        private final Path file;
-        private final DataInputStream in;
-        final long[] head = new long[4];
-
-        RunReader(Path file) {
-            this.file = file;
-            try {
-                this.in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file), IO_BUFFER));
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read the sort run " + file + ": " + e.getMessage(), e);
-            }
-        }
-
-        boolean advance() {
-            try {
-                head[0] = in.readLong();
-            } catch (EOFException end) {
-                return false;
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read the sort run " + file + ": " + e.getMessage(), e);
-            }
-            try {
-                head[1] = in.readLong();
-                head[2] = in.readLong();
-                head[3] = in.readLong();
-            } catch (IOException e) {
-                throw new UncheckedIOException("sort run " + file + " is truncated: " + e.getMessage(), e);
-            }
-            return true;
-        }
-
-        void close() {
-            try {
-                in.close();
-            } catch (IOException ignored) {
-                // read-only temporary file
-            }
-        }
-    }
-
-    /** K-way merge of sorted runs, dropping quads equal to the previous one. */
-    private static final class MergedQuads implements SortedQuads {
-        private final List<RunReader> readers;
-        private final PriorityQueue<RunReader> heap = new PriorityQueue<>((a, b) -> QuadSort.compare(a.head, 0, b.head, 0));
-        private final long[] key = new long[4];
-        private boolean started;
-
-        MergedQuads(List<RunReader> readers) {
-            this.readers = readers;
-            for (RunReader r : readers) {
-                if (r.advance()) {
-                    heap.add(r);
-                }
-            }
-        }
-
-        @Override
-        public boolean next() {
-            while (!heap.isEmpty()) {
-                RunReader r = heap.poll();
-                boolean duplicate = started && QuadSort.compare(r.head, 0, key, 0) == 0;
-                if (!duplicate) {
-                    System.arraycopy(r.head, 0, key, 0, 4);
-                }
-                if (r.advance()) {
-                    heap.add(r);
-                }
-                if (!duplicate) {
-                    started = true;
-                    return true;
-                }
-            }
-            return false;
-        }
-
-        @Override
-        public long[] key() {
-            return key;
-        }
-
-        @Override
-        public void close() {
-            readers.forEach(RunReader::close);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.basalt.sail.load;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
@@ -9,6 +10,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.eclipse.rdf4j.model.Statement;
@@ -19,35 +26,52 @@ import org.eclipse.rdf4j.rio.RDFParseException;
 import org.eclipse.rdf4j.rio.RDFParser;
 import org.eclipse.rdf4j.rio.Rio;
 import org.eclipse.rdf4j.rio.helpers.AbstractRDFHandler;
+import org.eclipse.rdf4j.rio.helpers.BasicParserSettings;
 
 /**
- * Parses the input files one after the other with Rio on its own thread and hands the loading
- * thread batches of statements through a small queue, so parsing overlaps term resolution and
- * sorting. Each file's namespace declarations (the first one of each prefix, as RDF4J's
- * {@code RDFInserter} keeps them) come with its last batch. A parse error ends the stream with a
- * {@link LoadException} naming the file and line; {@link #close()} stops the parser early.
+ * Parses the input files one after the other and hands the loading thread batches of statements
+ * in input order through a small queue, so parsing overlaps term resolution and sorting.
+ *
+ * <p>N-Triples and N-Quads files are cut into chunks of whole lines ({@link LineChunks}) by the
+ * reading thread and parsed by {@code parserThreads} Rio parsers at once, one chunk each; the
+ * batches still come out in file order. Blank node labels are scoped to their file
+ * ({@link ScopedBNodes}), as one parser of the whole file would scope them. Other formats are
+ * parsed by one Rio parser on the reading thread. Each file's namespace declarations (the first one
+ * of each prefix, as RDF4J's {@code RDFInserter} keeps them) come with its last batch. A parse
+ * error ends the stream with a {@link LoadException} naming the file and line (the first error in
+ * file order); {@link #close()} stops the threads early.
+ *
+ * <p>Thread rules: {@link #start}, {@link #next} and {@link #close} are called by one loading
+ * thread; the reader owns its reading thread and parser pool.
  */
 final class StatementReader implements AutoCloseable {
-    /** Statements in input order, and the namespaces of a file that ended with this batch. */
-    record Batch(List<Statement> statements, Map<String, String> namespaces) {
-    }
-
     private static final Object END = new Object();
 
     private final List<Path> files;
     private final LoadOptions options;
     private final ValueFactory vf;
-    private final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(2);
+    private final BlockingQueue<Object> queue;
+    private final ExecutorService parsers;
+    private final String loadScope = Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong());
     private final AtomicLong bytesRead = new AtomicLong();
     private final Thread thread;
     private volatile boolean closed;
     private boolean ended;
+    /** A chunk's error found while joining batches, thrown by the next call. */
+    private LoadException pendingError;
 
     StatementReader(List<Path> files, LoadOptions options, ValueFactory vf) {
         this.files = List.copyOf(files);
         this.options = options;
         this.vf = vf;
-        this.thread = new Thread(this::parseAll, "basalt-load-parser");
+        this.queue = new ArrayBlockingQueue<>(options.parserThreads() + 2);
+        AtomicInteger n = new AtomicInteger();
+        this.parsers = Executors.newFixedThreadPool(options.parserThreads(), r -> {
+            Thread t = new Thread(r, "basalt-load-parser-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        this.thread = new Thread(this::parseAll, "basalt-load-reader");
         thread.setDaemon(true);
     }
 
@@ -60,7 +84,13 @@ final class StatementReader implements AutoCloseable {
     }
 
     /** The next batch, or null after the last one; throws the parser's {@link LoadException}. */
-    Batch next() {
+    TermBatch next() {
+        if (pendingError != null) {
+            ended = true;
+            LoadException e = pendingError;
+            pendingError = null;
+            throw e;
+        }
         if (ended) {
             return null;
         }
@@ -71,6 +101,9 @@ final class StatementReader implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new LoadException("interrupted while waiting for the parser", e);
         }
+        if (item instanceof Future<?> chunk) {
+            item = chunkResult(chunk);
+        }
         if (item == END) {
             ended = true;
             return null;
@@ -79,13 +112,54 @@ final class StatementReader implements AutoCloseable {
             ended = true;
             throw e;
         }
-        return (Batch) item;
+        TermBatch batch = (TermBatch) item;
+        if (batch.namespaces().isEmpty() && queue.peek() instanceof Future<?> && batch.size() < options.batchStatements()) {
+            return coalesce(batch);
+        }
+        return batch;
+    }
+
+    /**
+     * Joins the following chunks' batches to {@code first} while they are queued and the batch has
+     * fewer than {@code batchStatements}, so term resolution keeps its batch size with small chunks.
+     */
+    private TermBatch coalesce(TermBatch first) {
+        TermBatch.Builder all = new TermBatch.Builder(null);
+        all.addAll(first);
+        while (all.size() < options.batchStatements() && queue.peek() instanceof Future<?>) {
+            Object item = chunkResult((Future<?>) queue.poll());
+            if (item instanceof LoadException e) {
+                pendingError = e; // delivered after what came before the failed chunk
+                break;
+            }
+            all.addAll((TermBatch) item);
+        }
+        return all.build(Map.of());
+    }
+
+    /** A parsed chunk's batch, or the {@link LoadException} its parse ended with. */
+    private static Object chunkResult(Future<?> chunk) {
+        try {
+            return chunk.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LoadException("interrupted while waiting for the parser", e);
+        } catch (ExecutionException e) {
+            return e.getCause() instanceof LoadException le ? le
+                    : new LoadException(null, -1, "parser failed: " + e.getCause(), e.getCause());
+        }
     }
 
     private void parseAll() {
         try {
-            for (Path file : files) {
-                parse(file);
+            for (int i = 0; i < files.size(); i++) {
+                Path file = files.get(i);
+                RDFFormat format = InputFiles.format(file, options.format());
+                if (isLineBased(format)) {
+                    parseInChunks(file, format, new ScopedBNodes("genid-" + loadScope + "-" + i + "-"));
+                } else {
+                    parse(file, format);
+                }
             }
             put(END);
         } catch (Stopped stopped) {
@@ -99,8 +173,50 @@ final class StatementReader implements AutoCloseable {
         }
     }
 
-    private void parse(Path file) {
-        RDFFormat format = InputFiles.format(file, options.format());
+    private static boolean isLineBased(RDFFormat format) {
+        return format.equals(RDFFormat.NTRIPLES) || format.equals(RDFFormat.NQUADS);
+    }
+
+    /** Reads the file in chunks of lines and queues each chunk's parse, in file order. */
+    private void parseInChunks(Path file, RDFFormat format, ValueFactory scoped) {
+        try (InputStream in = InputFiles.open(file, bytesRead)) {
+            LineChunks chunks = new LineChunks(in, options.chunkBytes());
+            for (LineChunks.Chunk c = chunks.next(); c != null; c = chunks.next()) {
+                if (closed) {
+                    throw new Stopped();
+                }
+                LineChunks.Chunk chunk = c;
+                put(parsers.submit(() -> parseChunk(file, format, scoped, chunk)));
+            }
+        } catch (IOException e) {
+            throw new LoadException(file, -1, "cannot read: " + e, e);
+        }
+    }
+
+    /** A parser thread: the statements of one chunk; errors carry the line number in the file. */
+    private TermBatch parseChunk(Path file, RDFFormat format, ValueFactory scoped, LineChunks.Chunk chunk) {
+        RDFParser parser = Rio.createParser(format, scoped);
+        parser.getParserConfig().set(BasicParserSettings.PRESERVE_BNODE_IDS, true);
+        TermBatch.Builder statements = new TermBatch.Builder(options.context());
+        parser.setRDFHandler(new AbstractRDFHandler() {
+            @Override
+            public void handleStatement(Statement st) {
+                statements.add(st);
+            }
+        });
+        String base = options.baseIri() != null ? options.baseIri() : file.toFile().toURI().toString();
+        try {
+            parser.parse(new ByteArrayInputStream(chunk.bytes(), 0, chunk.length()), base);
+        } catch (RDFParseException e) {
+            long line = e.getLineNumber() > 0 ? chunk.firstLine() + e.getLineNumber() - 1 : -1;
+            throw new LoadException(file, line, "malformed " + format.getName() + ": " + stripLocation(e.getMessage()), e);
+        } catch (IOException e) {
+            throw new LoadException(file, -1, "cannot read: " + e, e);
+        }
+        return statements.build(Map.of());
+    }
+
+    private void parse(Path file, RDFFormat format) {
         RDFParser parser = Rio.createParser(format, vf);
         Handler handler = new Handler();
         parser.setRDFHandler(handler);
@@ -133,7 +249,7 @@ final class StatementReader implements AutoCloseable {
     private void put(Object item) {
         try {
             while (!closed) {
-                if (queue.offer(item, 100, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                if (queue.offer(item, 100, TimeUnit.MILLISECONDS)) {
                     return;
                 }
             }
@@ -148,8 +264,10 @@ final class StatementReader implements AutoCloseable {
     public void close() {
         closed = true;
         queue.clear();
+        parsers.shutdownNow();
         try {
             thread.join(10_000);
+            parsers.awaitTermination(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -165,7 +283,7 @@ final class StatementReader implements AutoCloseable {
     }
 
     private final class Handler extends AbstractRDFHandler {
-        private List<Statement> batch = new ArrayList<>();
+        private TermBatch.Builder batch = new TermBatch.Builder(options.context());
         private final Map<String, String> namespaces = new LinkedHashMap<>();
 
         @Override
@@ -187,11 +305,11 @@ final class StatementReader implements AutoCloseable {
         }
 
         void flush(boolean endOfFile) {
-            if (batch.isEmpty() && (!endOfFile || namespaces.isEmpty())) {
+            if (batch.size() == 0 && (!endOfFile || namespaces.isEmpty())) {
                 return;
             }
-            put(new Batch(batch, endOfFile ? new LinkedHashMap<>(namespaces) : Map.of()));
-            batch = new ArrayList<>();
+            put(batch.build(endOfFile ? new LinkedHashMap<>(namespaces) : Map.of()));
+            batch = new TermBatch.Builder(options.context());
         }
     }
 }

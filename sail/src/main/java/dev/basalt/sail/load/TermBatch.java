@@ -1,0 +1,92 @@
+package dev.basalt.sail.load;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.eclipse.rdf4j.model.Resource;
+import org.eclipse.rdf4j.model.Statement;
+import org.eclipse.rdf4j.model.Value;
+
+/**
+ * A batch of parsed statements reduced to what term resolution needs: the batch's distinct terms,
+ * and for each statement four references into them (subject, predicate, object, context; −1 for
+ * the default graph). Built on a parser thread, so the loading thread resolves each distinct term
+ * of a batch once instead of once per occurrence and holds no {@link Statement} objects. Each
+ * file's namespace declarations (the first one of each prefix) come with its last batch.
+ *
+ * @param terms      distinct terms in order of first occurrence
+ * @param refs       four entries per statement, indexes into {@code terms} or −1
+ * @param size       number of statements
+ * @param namespaces prefix to namespace, for the last batch of a file
+ */
+record TermBatch(List<Value> terms, int[] refs, int size, Map<String, String> namespaces) {
+    static final int DEFAULT_GRAPH = -1;
+
+    /**
+     * Collects statements into a batch. A non-null {@code target} context replaces every
+     * statement's context. Not thread-safe: one parser thread.
+     */
+    static final class Builder {
+        private final Resource target;
+        private final Map<Value, Integer> index = new HashMap<>();
+        private final List<Value> terms = new ArrayList<>();
+        private int[] refs = new int[4 * 1024];
+        private int size;
+
+        Builder(Resource target) {
+            this.target = target;
+        }
+
+        int size() {
+            return size;
+        }
+
+        void add(Statement st) {
+            int at = slot();
+            refs[at] = ref(st.getSubject());
+            refs[at + 1] = ref(st.getPredicate());
+            refs[at + 2] = ref(st.getObject());
+            Resource c = target != null ? target : st.getContext();
+            refs[at + 3] = c == null ? DEFAULT_GRAPH : ref(c);
+        }
+
+        void addAll(TermBatch batch) {
+            int[] map = new int[batch.terms.size()];
+            for (int i = 0; i < map.length; i++) {
+                map[i] = ref(batch.terms.get(i));
+            }
+            for (int s = 0; s < batch.size; s++) {
+                int at = slot();
+                for (int k = 0; k < 4; k++) {
+                    int r = batch.refs[4 * s + k];
+                    refs[at + k] = r == DEFAULT_GRAPH ? DEFAULT_GRAPH : map[r];
+                }
+            }
+        }
+
+        private int slot() {
+            if (4 * size + 4 > refs.length) {
+                refs = Arrays.copyOf(refs, refs.length * 2);
+            }
+            return 4 * size++;
+        }
+
+        private int ref(Value v) {
+            Integer known = index.get(v);
+            if (known != null) {
+                return known;
+            }
+            int r = terms.size();
+            terms.add(v);
+            index.put(v, r);
+            return r;
+        }
+
+        TermBatch build(Map<String, String> namespaces) {
+            return new TermBatch(terms, refs, size, namespaces);
+        }
+    }
+}
