@@ -74,10 +74,14 @@ final class LineChunks {
         return chunk;
     }
 
-    /** One past the last line terminator in {@code buf[from, to)}, or -1 if there is none. */
+    /**
+     * One past the last line terminator in {@code buf[from, to)}, or -1 if there is none. A
+     * {@code \r} counts only when the byte after it is known and is not {@code \n}, so a chunk
+     * never starts with the second byte of a {@code \r\n}.
+     */
     private static int lastTerminator(byte[] buf, int from, int to) {
         for (int i = to - 1; i >= from; i--) {
-            if (buf[i] == '\n' || buf[i] == '\r') {
+            if (buf[i] == '\n' || (buf[i] == '\r' && i + 1 < to && buf[i + 1] != '\n')) {
                 return i + 1;
             }
         }

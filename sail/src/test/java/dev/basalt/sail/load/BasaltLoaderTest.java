@@ -51,9 +51,10 @@ class BasaltLoaderTest {
     }
 
     @Test
-    void smallBatchesAndSpilledRunsGiveTheSameResult() throws Exception {
+    void smallBatchesSmallChunksAndSpilledRunsGiveTheSameResult() throws Exception {
         List<Path> files = LoadTestData.mixedFiles(Files.createDirectories(tmp.resolve("in")));
-        BasaltLoader.load(tmp.resolve("loaded"), files, quiet().withBatchStatements(97).withSortBufferQuads(250));
+        BasaltLoader.load(tmp.resolve("loaded"), files, quiet().withBatchStatements(97).withSortBufferQuads(250)
+                .withChunkBytes(300).withParserThreads(3));
         LoadTestData.addThroughRepository(tmp.resolve("added"), files);
         assertSameStores(tmp.resolve("loaded"), tmp.resolve("added"));
     }

@@ -28,12 +28,12 @@ class MalformedInputTest {
     Path tmp;
 
     @ParameterizedTest
-    @CsvSource({ "nt,start", "nt,middle", "nt,end", "ttl,start", "ttl,middle", "ttl,end" })
+    @CsvSource({ "nt,start", "nt,middle", "nt,ninety", "nt,end", "ttl,start", "ttl,middle", "ttl,end" })
     void malformedLineLeavesTheStoreUnchanged(String ext, String position) throws Exception {
         Path store = tmp.resolve("store");
         Path good = Files.writeString(tmp.resolve("good." + ext), text(ext, -1));
         LoadOptions options = LoadOptions.defaults().withConfig(LoadTestData.config()).withBatchStatements(200)
-                .withSortBufferQuads(500).withProgress((s, b, t, e) -> { });
+                .withSortBufferQuads(500).withChunkBytes(4096).withParserThreads(3).withProgress((s, b, t, e) -> { });
         BasaltLoader.load(store, List.of(good), options);
         long size;
         long checksum;
@@ -50,6 +50,7 @@ class MalformedInputTest {
         int badIndex = switch (position) {
             case "start" -> 0;
             case "middle" -> LINES / 2;
+            case "ninety" -> LINES * 9 / 10;
             default -> LINES - 1;
         };
         String bad = text(ext, badIndex);
