@@ -10,6 +10,9 @@ import java.util.List;
  * kill it at a chosen moment.
  */
 public final class LoadChild {
+    /** Statements per batch: small, so that a load of the test's size has many batches and spilled runs. */
+    static final int BATCH = 5_000;
+
     private LoadChild() {
     }
 
@@ -37,7 +40,8 @@ public final class LoadChild {
             }
         };
         LoadResult r = BasaltLoader.load(Path.of(args[0]), List.of(Path.of(args[1])), LoadOptions.defaults()
-                .withConfig(LoadTestData.config()).withBatchStatements(25_000).withSortBufferQuads(150_000)
+                .withConfig(LoadTestData.config()).withBatchStatements(BATCH).withSortBufferQuads(30_000)
+                .withChunkBytes(128 << 10).withParserThreads(2)
                 .withProgress(progress));
         System.out.println("DONE " + r.commit());
         System.out.flush();

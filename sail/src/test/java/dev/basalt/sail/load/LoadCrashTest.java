@@ -16,28 +16,39 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.eclipse.rdf4j.repository.RepositoryConnection;
 import org.eclipse.rdf4j.repository.sail.SailRepository;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.basalt.sail.cli.CliAccess;
 
 /**
- * Kills a child JVM with SIGKILL at random moments of a bulk load of ~500k triples (while
- * parsing and spilling, while building an index, around the commit), and checks each time that
+ * Kills a child JVM with SIGKILL at random moments of a bulk load of 100k triples, 50 times (500
+ * in the long run): while parsing on several threads and spilling sorted runs, while building an
+ * index, around the commit. It checks each time that
  * the store opens at its last commit point: the preloaded statements exactly (size and checksum),
  * a passing verify (checksums, B+tree invariants, space audit, every index order holding the same
  * quads). A last run is left to finish and must add every statement.
  */
 class LoadCrashTest {
-    private static final int TRIPLES = 500_000;
+    private static final int TRIPLES = 100_000;
 
     @TempDir
     Path tmp;
 
     @Test
     void killedLoadsLeaveTheLastCommit() throws Exception {
+        killedLoads(Integer.getInteger("basalt.load.kills", 50));
+    }
+
+    @Test
+    @Tag("long")
+    void killedLoadsLeaveTheLastCommitLong() throws Exception {
+        killedLoads(Integer.getInteger("basalt.load.longKills", 500));
+    }
+
+    private void killedLoads(int kills) throws Exception {
         long seed = Long.getLong("basalt.seed", System.nanoTime());
-        int kills = Integer.getInteger("basalt.load.kills", 5);
         Random rnd = new Random(seed);
         Path store = tmp.resolve("store");
         Path pre = Files.writeString(tmp.resolve("pre.nt"), "<http://example.org/a> <http://example.org/p> \"x\" .\n"
@@ -46,8 +57,8 @@ class LoadCrashTest {
                 .withProgress((s, b, t, e) -> { }));
         long[] before = sizeAndChecksum(store);
         Path big = generate(tmp.resolve("big.nt"));
-        // events: one per 25k-statement batch, one per index (4), one for the commit
-        int events = TRIPLES / 25_000 + 5;
+        // events: one per batch (LoadChild.BATCH statements), one per index (4), one for the commit
+        int events = TRIPLES / LoadChild.BATCH + 5;
         for (int kill = 0; kill < kills; kill++) {
             String ctx = "seed=" + seed + " kill #" + kill;
             Process p = ChildProcess.start(LoadChild.class, store.toString(), big.toString());
@@ -60,7 +71,7 @@ class LoadCrashTest {
             while (seen.get() < target && p.isAlive() && System.nanoTime() < deadline) {
                 Thread.sleep(2);
             }
-            Thread.sleep(rnd.nextInt(150));
+            Thread.sleep(rnd.nextInt(60));
             p.destroyForcibly();
             assertTrue(p.waitFor(30, TimeUnit.SECONDS), ctx);
             reader.join();
