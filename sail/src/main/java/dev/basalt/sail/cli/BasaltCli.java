@@ -34,7 +34,7 @@ import dev.basalt.store.quads.QuadOrder;
 /**
  * The {@code basalt} command line, on a Basalt data directory that no process has open:
  * <pre>
- * basalt load --store DIR [--context IRI] [--format F] FILES...
+ * basalt load --store DIR [--context IRI] [--format F] [--threads N] FILES-OR-DIRECTORIES...
  * basalt stats --store DIR
  * basalt verify --store DIR
  * basalt compact --store DIR
@@ -109,10 +109,13 @@ public final class BasaltCli {
         if (a.format != null) {
             options = options.withFormat(a.format);
         }
+        if (a.threads > 0) {
+            options = options.withParserThreads(a.threads);
+        }
         LoadProgress progress = terminal && System.console() != null
                 ? new ConsoleProgress(System.console().writer()) : new LoggingProgress();
         LoadResult r = BasaltLoader.load(a.store, a.files, options.withProgress(progress));
-        out.printf("loaded %,d statements (%,d new, %,d new terms) from %d file(s) in %.1f s: %,.0f triples/s; %s%n",
+        out.printf("loaded %,d statements (%,d new, %,d new terms) from %d input(s) in %.1f s: %,.0f triples/s; %s%n",
                 r.statementsRead(), r.statementsAdded(), r.termsAdded(), a.files.size(),
                 r.elapsed().toNanos() / 1e9, r.statementsPerSecond(),
                 r.commit() >= 0 ? "commit " + r.commit() : "nothing new, no commit");
@@ -199,12 +202,14 @@ public final class BasaltCli {
     }
 
     private static void usage(PrintStream p) {
-        p.println("usage: basalt load --store DIR [--context IRI] [--format F] FILES...");
+        p.println("usage: basalt load --store DIR [--context IRI] [--format F] [--threads N] FILES-OR-DIRECTORIES...");
         p.println("       basalt stats --store DIR");
         p.println("       basalt verify --store DIR");
         p.println("       basalt compact --store DIR   (rewrites the store to its newest commit; history is dropped)");
         p.println("The store directory must not be open in another process. Formats come from the file names");
-        p.println("(.nt .nq .ttl .trig .rdf .jsonld ..., optionally .gz) unless --format names one (e.g. turtle, nq).");
+        p.println("(.nt .nq .ttl .trig .rdf .jsonld ..., optionally .gz or .bz2) unless --format names one (e.g. turtle,");
+        p.println("nq); a directory stands for the RDF files under it. --threads: N-Triples/N-Quads parser threads");
+        p.println("(default: the number of processors).");
     }
 
     /** Turns {@code basalt.load} etc. quiet: library debug logs are for log files; loader progress stays at INFO. */
@@ -223,6 +228,7 @@ public final class BasaltCli {
         Path store;
         String context;
         RDFFormat format;
+        int threads;
         final List<Path> files = new ArrayList<>();
 
         static Args parse(String[] args) {
@@ -242,6 +248,7 @@ public final class BasaltCli {
                         case "--store" -> a.store = Path.of(value);
                         case "--context" -> a.context = value;
                         case "--format" -> a.format = format(value);
+                        case "--threads" -> a.threads = threads(value);
                         default -> throw new IllegalArgumentException("unknown option " + arg);
                     }
                     if (!arg.equals("--store") && !a.command.equals("load")) {
@@ -263,6 +270,18 @@ public final class BasaltCli {
                 throw new IllegalArgumentException("--context must be an absolute IRI: '" + a.context + "'");
             }
             return a;
+        }
+
+        static int threads(String value) {
+            try {
+                int n = Integer.parseInt(value);
+                if (n >= 1) {
+                    return n;
+                }
+            } catch (NumberFormatException ignored) {
+                // the message below
+            }
+            throw new IllegalArgumentException("--threads needs a positive number: '" + value + "'");
         }
 
         /** A format by name (e.g. "Turtle", "N-Quads") or by file extension (e.g. "ttl", "nq"). */

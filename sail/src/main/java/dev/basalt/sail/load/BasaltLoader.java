@@ -28,7 +28,8 @@ import dev.basalt.store.quads.QuadOrder;
 
 /**
  * Bulk loader: reads RDF files (N-Triples, N-Quads, Turtle, TriG, RDF/XML, JSON-LD and the other
- * formats Rio finds on the classpath, each optionally gzip-compressed) into the store in a
+ * formats Rio finds on the classpath, each optionally gzip- or bzip2-compressed; a directory stands
+ * for the RDF files under it) into the store in a
  * closed Basalt data directory, much faster than adding through a {@code SailConnection}, with
  * the same result (statements, contexts, namespaces, terms).
  *
@@ -55,17 +56,14 @@ public final class BasaltLoader {
     }
 
     /**
-     * Loads {@code files} into the store in {@code dataDir} (created if absent) as one commit.
+     * Loads the files in {@code paths} (a directory stands for the RDF files under it, in path
+     * order) into the store in {@code dataDir} (created if absent) as one commit.
      *
      * @throws LoadException naming the file and line of malformed input, or the store error; the
      *                       store is then unchanged
      */
-    public static LoadResult load(Path dataDir, List<Path> files, LoadOptions options) {
-        for (Path f : files) {
-            if (!Files.isRegularFile(f)) {
-                throw new LoadException(f, -1, "no such file", null);
-            }
-        }
+    public static LoadResult load(Path dataDir, List<Path> paths, LoadOptions options) {
+        List<Path> files = InputFiles.expand(paths, options.format());
         BasaltStoreConfig config = options.config();
         Store store;
         try {

@@ -4,16 +4,24 @@ import java.io.BufferedInputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 
+import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
 import org.eclipse.rdf4j.rio.RDFFormat;
 import org.eclipse.rdf4j.rio.Rio;
 
-/** Opening input files: format from the name (through a {@code .gz} suffix), decompression, byte counting. */
+/**
+ * Input files: directories expanded to the RDF files under them, the format from a file's name
+ * (through a {@code .gz} or {@code .bz2} suffix), decompression, and counting the bytes read.
+ */
 final class InputFiles {
     private static final int BUFFER = 1 << 16;
 
@@ -21,7 +29,24 @@ final class InputFiles {
     }
 
     static boolean isGzip(Path file) {
-        return file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".gz");
+        return lowerName(file).endsWith(".gz");
+    }
+
+    static boolean isBzip2(Path file) {
+        return lowerName(file).endsWith(".bz2");
+    }
+
+    private static String lowerName(Path file) {
+        return file.getFileName().toString().toLowerCase(Locale.ROOT);
+    }
+
+    /** The file name without a {@code .gz} or {@code .bz2} suffix. */
+    private static String uncompressedName(Path file) {
+        String name = file.getFileName().toString();
+        if (isGzip(file)) {
+            return name.substring(0, name.length() - 3);
+        }
+        return isBzip2(file) ? name.substring(0, name.length() - 4) : name;
     }
 
     /** The format of a file: {@code forced} if given, else from its name; a {@link LoadException} if unknown. */
@@ -29,20 +54,54 @@ final class InputFiles {
         if (forced != null) {
             return forced;
         }
-        String name = file.getFileName().toString();
-        if (isGzip(file)) {
-            name = name.substring(0, name.length() - 3);
-        }
-        return Rio.getParserFormatForFileName(name).orElseThrow(() -> new LoadException(file, -1,
+        return Rio.getParserFormatForFileName(uncompressedName(file)).orElseThrow(() -> new LoadException(file, -1,
                 "cannot tell the RDF format from the file name; use a known extension (.nt, .nq, .ttl, .trig, "
-                        + ".rdf, .jsonld, optionally .gz) or name the format", null));
+                        + ".rdf, .jsonld, optionally .gz or .bz2) or name the format", null));
     }
 
-    /** Opens a file for parsing; every byte read from disk (compressed, for gzip) is added to {@code counter}. */
+    /**
+     * The files to load: each file as given, and for each directory the files under it (at any
+     * depth, in path order) whose names give an RDF format, or every regular file under it when
+     * {@code forced} names the format. A missing path, or a directory without such files, is a
+     * {@link LoadException}.
+     */
+    static List<Path> expand(List<Path> paths, RDFFormat forced) {
+        List<Path> out = new ArrayList<>();
+        for (Path p : paths) {
+            if (Files.isRegularFile(p)) {
+                out.add(p);
+            } else if (Files.isDirectory(p)) {
+                List<Path> found;
+                try (Stream<Path> walk = Files.walk(p)) {
+                    found = walk.filter(Files::isRegularFile)
+                            .filter(f -> forced != null || Rio.getParserFormatForFileName(uncompressedName(f)).isPresent())
+                            .sorted().toList();
+                } catch (IOException | UncheckedIOException e) {
+                    throw new LoadException(p, -1, "cannot list the directory: " + e.getMessage(), e);
+                }
+                if (found.isEmpty()) {
+                    throw new LoadException(p, -1, "the directory holds no file with an RDF extension (.nt, .nq, "
+                            + ".ttl, .trig, .rdf, .jsonld, optionally .gz or .bz2)", null);
+                }
+                out.addAll(found);
+            } else {
+                throw new LoadException(p, -1, "no such file", null);
+            }
+        }
+        return out;
+    }
+
+    /** Opens a file for parsing; every byte read from disk (compressed, for gzip and bzip2) is added to {@code counter}. */
     static InputStream open(Path file, AtomicLong counter) throws IOException {
         InputStream in = new CountingStream(Files.newInputStream(file), counter);
-        return isGzip(file) ? new BufferedInputStream(new GZIPInputStream(in, BUFFER), BUFFER)
-                : new BufferedInputStream(in, BUFFER);
+        if (isGzip(file)) {
+            return new BufferedInputStream(new GZIPInputStream(in, BUFFER), BUFFER);
+        }
+        if (isBzip2(file)) {
+            // concatenated streams too, as pbzip2 and lbzip2 write them
+            return new BufferedInputStream(new BZip2CompressorInputStream(new BufferedInputStream(in, BUFFER), true), BUFFER);
+        }
+        return new BufferedInputStream(in, BUFFER);
     }
 
     private static final class CountingStream extends FilterInputStream {

@@ -5,26 +5,32 @@ import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Plain SLF4J lines at most every {@code interval}, plus one per index built and one at the end. */
+/**
+ * Plain SLF4J lines for log files and pipes: one each time another {@code every} statements have
+ * been read (a million by default), with the count, rate, share of the input and ETA; one per index
+ * built, one at the commit and one at the end.
+ */
 public final class LoggingProgress implements LoadProgress {
     private static final Logger LOG = LoggerFactory.getLogger(BasaltLoader.class);
-    private final long intervalNanos;
-    private long lastLog;
+    private final long every;
+    private long nextLog;
 
-    public LoggingProgress(Duration interval) {
-        this.intervalNanos = interval.toNanos();
-        this.lastLog = System.nanoTime();
+    public LoggingProgress(long every) {
+        if (every < 1) {
+            throw new IllegalArgumentException("log every " + every + " statements?");
+        }
+        this.every = every;
+        this.nextLog = every;
     }
 
     public LoggingProgress() {
-        this(Duration.ofSeconds(5));
+        this(1_000_000);
     }
 
     @Override
     public void parsing(long statements, long bytesRead, long totalBytes, Duration elapsed) {
-        long now = System.nanoTime();
-        if (now - lastLog >= intervalNanos) {
-            lastLog = now;
+        if (statements >= nextLog) {
+            nextLog = (statements / every + 1) * every;
             LOG.info("load: {}", LoadProgress.describe(statements, bytesRead, totalBytes, elapsed));
         }
     }

@@ -107,6 +107,20 @@ class BasaltLoaderTest {
     }
 
     @Test
+    void aDirectoryStandsForTheRdfFilesUnderIt() throws Exception {
+        Path in = Files.createDirectories(tmp.resolve("in"));
+        List<Path> files = LoadTestData.mixedFiles(Files.createDirectories(in.resolve("nested")));
+        Files.writeString(in.resolve("README.txt"), "not RDF: skipped");
+        BasaltLoader.load(tmp.resolve("loaded"), List.of(in), quiet());
+        LoadTestData.addThroughRepository(tmp.resolve("added"), files);
+        assertSameStores(tmp.resolve("loaded"), tmp.resolve("added"));
+        Path empty = Files.createDirectories(tmp.resolve("empty"));
+        Files.writeString(empty.resolve("notes.txt"), "nothing to load");
+        LoadException e = assertThrows(LoadException.class, () -> BasaltLoader.load(tmp.resolve("s"), List.of(empty), quiet()));
+        assertTrue(e.getMessage().startsWith(empty + ": the directory holds no file"), e.getMessage());
+    }
+
+    @Test
     void unknownExtensionAndMissingFileNameTheFile() throws Exception {
         Path odd = Files.writeString(tmp.resolve("data.unknown"), "<a:x> <a:y> <a:z> .\n");
         LoadException e = assertThrows(LoadException.class, () -> BasaltLoader.load(tmp.resolve("s"), List.of(odd), quiet()));

@@ -94,13 +94,15 @@ final class LoadTestData {
     /** Writes {@code m} to {@code file} in {@code format}, gzip-compressed if the name ends in .gz. */
     static Path write(Model m, Path file, RDFFormat format) throws IOException {
         try (OutputStream raw = Files.newOutputStream(file);
-             OutputStream out = file.toString().endsWith(".gz") ? new GZIPOutputStream(raw) : raw) {
+             OutputStream out = file.toString().endsWith(".gz") ? new GZIPOutputStream(raw)
+                     : file.toString().endsWith(".bz2")
+                             ? new org.apache.commons.compress.compressors.bzip2.BZip2CompressorOutputStream(raw) : raw) {
             Rio.write(m, out, format);
         }
         return file;
     }
 
-    /** One file per format (and two gzip ones) in {@code dir}. */
+    /** One file per format (and three gzip ones and a bzip2 one) in {@code dir}. */
     static List<Path> mixedFiles(Path dir) throws IOException {
         List<Path> files = new ArrayList<>();
         files.add(write(model(1, 800, false, false), dir.resolve("a.nt"), RDFFormat.NTRIPLES));
@@ -113,6 +115,7 @@ final class LoadTestData {
         files.add(write(model(8, 300, true, true), dir.resolve("h.trigs.gz"), RDFFormat.TRIGSTAR));
         // overlaps with a.nt: duplicate statements across files
         files.add(write(model(1, 400, false, false), dir.resolve("i.nt.gz"), RDFFormat.NTRIPLES));
+        files.add(write(model(9, 600, true, false), dir.resolve("j.nq.bz2"), RDFFormat.NQUADS));
         return files;
     }
 
@@ -134,7 +137,9 @@ final class LoadTestData {
         try (RepositoryConnection c = repo.getConnection()) {
             c.begin();
             for (Path f : files) {
-                c.add(f.toFile(), InputFiles.format(f, null), contexts);
+                try (java.io.InputStream in = InputFiles.open(f, new java.util.concurrent.atomic.AtomicLong())) {
+                    c.add(in, f.toFile().toURI().toString(), InputFiles.format(f, null), contexts);
+                }
             }
             c.commit();
         } finally {
