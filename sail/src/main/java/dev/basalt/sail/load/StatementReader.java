@@ -34,8 +34,9 @@ import org.eclipse.rdf4j.rio.helpers.BasicParserSettings;
  *
  * <p>N-Triples and N-Quads files are cut into chunks of whole lines ({@link LineChunks}) by the
  * reading thread and parsed by {@code parserThreads} Rio parsers at once, one chunk each; the
- * batches still come out in file order. Blank node labels are scoped to their file
- * ({@link ScopedBNodes}), as one parser of the whole file would scope them. Other formats are
+ * batches still come out in file order. Blank node labels are scoped to their file, as one parser
+ * of the whole file would scope them, and IRIs are checked by the N-Triples grammar
+ * ({@link LoadValues}). Other formats are
  * parsed by one Rio parser on the reading thread. Each file's namespace declarations (the first one
  * of each prefix, as RDF4J's {@code RDFInserter} keeps them) come with its last batch. A parse
  * error ends the stream with a {@link LoadException} naming the file and line (the first error in
@@ -156,7 +157,7 @@ final class StatementReader implements AutoCloseable {
                 Path file = files.get(i);
                 RDFFormat format = InputFiles.format(file, options.format());
                 if (isLineBased(format)) {
-                    parseInChunks(file, format, new ScopedBNodes("genid-" + loadScope + "-" + i + "-"));
+                    parseInChunks(file, format, new LoadValues("genid-" + loadScope + "-" + i + "-"));
                 } else {
                     parse(file, format);
                 }
@@ -197,6 +198,7 @@ final class StatementReader implements AutoCloseable {
     private TermBatch parseChunk(Path file, RDFFormat format, ValueFactory scoped, LineChunks.Chunk chunk) {
         RDFParser parser = Rio.createParser(format, scoped);
         parser.getParserConfig().set(BasicParserSettings.PRESERVE_BNODE_IDS, true);
+        parser.getParserConfig().set(BasicParserSettings.VERIFY_URI_SYNTAX, false); // LoadValues checks IRIs
         TermBatch.Builder statements = new TermBatch.Builder(options.context());
         parser.setRDFHandler(new AbstractRDFHandler() {
             @Override
