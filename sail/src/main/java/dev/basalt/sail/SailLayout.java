@@ -7,7 +7,9 @@ import java.util.List;
 import org.eclipse.rdf4j.model.Namespace;
 
 import dev.basalt.store.Snapshot;
+import dev.basalt.store.StoreConfig;
 import dev.basalt.store.WriteTransaction;
+import dev.basalt.store.btree.BTreeConfig;
 import dev.basalt.store.quads.QuadOrder;
 
 /**
@@ -37,6 +39,19 @@ public final class SailLayout {
     /** The property value recording {@code orders}. */
     public static byte[] indexesProperty(List<QuadOrder> orders) {
         return BasaltSailStore.names(orders).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * {@code config} with settings for the statement index trees of both sets: those of its
+     * default tree, with keys declared as tuples of four term ids, so their leaves are written as
+     * delta-coded id-tuple leaves (docs/FORMAT.md section 3).
+     */
+    public static StoreConfig withStatementTrees(StoreConfig config) {
+        BTreeConfig statements = config.defaultTree().toBuilder().idTupleWidth(QuadOrder.KEY_BYTES / Long.BYTES).build();
+        for (StatementSet set : StatementSet.values()) {
+            config = config.withTreesStartingWith(set.treePrefix(), statements);
+        }
+        return config;
     }
 
     /** Tree of the explicit statements in one order, e.g. {@code q.e.spoc}. */

@@ -18,6 +18,10 @@ enum StatementSet {
         this.treePrefix = treePrefix;
     }
 
+    String treePrefix() {
+        return treePrefix;
+    }
+
     String treeName(QuadOrder order) {
         return treePrefix + order.name();
     }

@@ -19,6 +19,7 @@ import org.eclipse.rdf4j.model.util.Models;
 import org.eclipse.rdf4j.sail.base.config.BaseSailConfig;
 import org.eclipse.rdf4j.sail.config.SailConfigException;
 
+import dev.basalt.sail.SailLayout;
 import dev.basalt.sail.spill.SpillPolicy;
 import dev.basalt.store.StoreConfig;
 import dev.basalt.store.btree.BTreeConfig;
@@ -175,8 +176,8 @@ public class BasaltStoreConfig extends BaseSailConfig {
         if (internalMaxEntries > 0) {
             tree.internalMaxEntries(internalMaxEntries);
         }
-        return d.withJournal(journal).withDefaultTree(tree.build())
-                .withPageCacheBytes(pageCacheBytes >= 0 ? pageCacheBytes : defaultPageCacheBytes());
+        return SailLayout.withStatementTrees(d.withJournal(journal).withDefaultTree(tree.build())
+                .withPageCacheBytes(pageCacheBytes >= 0 ? pageCacheBytes : defaultPageCacheBytes()));
     }
 
     /**

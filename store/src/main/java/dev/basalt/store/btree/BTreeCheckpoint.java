@@ -10,10 +10,16 @@ import java.nio.ByteBuffer;
  *
  * <p>Encoding (22 bytes, big-endian; see docs/FORMAT.md "B+tree checkpoint"): format version
  * (1 byte, {@value #FORMAT_VERSION}), height (1 byte), root address (8), root CRC32C (4), entry
- * count (8). The commit record that embeds it carries the checksum.
+ * count (8). The commit record that embeds it carries the checksum. The version is the page format
+ * the tree's pages may use: a version-1 checkpoint's tree holds only version-1 page kinds, a
+ * version-2 one may also hold id-tuple leaves. This build reads both and writes version 2, so a
+ * Basalt that reads only version 1 refuses a store this build has written when it opens it,
+ * rather than failing later on a page it cannot read.
  */
 public record BTreeCheckpoint(long rootAddress, int rootChecksum, long entryCount, int height) {
-    public static final int FORMAT_VERSION = 1;
+    public static final int FORMAT_VERSION = 2;
+    /** The oldest checkpoint version this build reads. */
+    public static final int OLDEST_READABLE_VERSION = 1;
     public static final int ENCODED_BYTES = 22;
     public static final BTreeCheckpoint EMPTY = new BTreeCheckpoint(RecordStore.NULL, 0, 0, 0);
 
@@ -43,9 +49,10 @@ public record BTreeCheckpoint(long rootAddress, int rootChecksum, long entryCoun
             throw new IllegalArgumentException("B+tree checkpoint needs " + ENCODED_BYTES + " bytes, got " + buf.remaining());
         }
         int version = buf.get() & 0xff;
-        if (version != FORMAT_VERSION) {
+        if (version < OLDEST_READABLE_VERSION || version > FORMAT_VERSION) {
             throw new IllegalArgumentException("unsupported B+tree checkpoint format version " + version
-                    + " (this build reads version " + FORMAT_VERSION + ")");
+                    + " (this build reads versions " + OLDEST_READABLE_VERSION + " to " + FORMAT_VERSION
+                    + "); open the store with the Basalt release that wrote it");
         }
         int height = buf.get() & 0xff;
         long root = buf.getLong();

@@ -14,14 +14,20 @@ package dev.basalt.store.btree;
  * @param internalMaxEntries     most children of an internal page (at least 3)
  * @param maxPageBytes           soft upper bound of a page's encoded size, in bytes
  * @param restartInterval        a leaf stores a full key every this many keys (1..255); a lookup
- *                               scans at most this many front-coded keys
+ *                               scans at most this many front-coded keys (in an id-tuple leaf,
+ *                               every this many keys are kept whole in memory once the page is
+ *                               decoded, and a lookup decodes at most this many entries)
  * @param inlineValueThreshold   values longer than this many bytes are stored as separate
  *                               records and the leaf keeps their address, checksum and length
  * @param writeRetentionCapacity dirty pages held in memory before the eldest writable one is
  *                               coded and written
+ * @param idTupleWidth           0 for trees with any keys; 1..4 for trees whose keys are that many
+ *                               8-byte ids (statement indices: 4), whose leaves are then written
+ *                               as id-tuple leaves (delta-coded ids, docs/FORMAT.md); a leaf
+ *                               holding a key of another length is still written front-coded
  */
 public record BTreeConfig(int leafMaxEntries, int internalMaxEntries, int maxPageBytes, int restartInterval,
-                          int inlineValueThreshold, int writeRetentionCapacity) {
+                          int inlineValueThreshold, int writeRetentionCapacity, int idTupleWidth) {
 
     /** Longest key a tree accepts; longer keys belong in a hash or a large value. */
     public static final int MAX_KEY_BYTES = 16 * 1024;
@@ -36,6 +42,8 @@ public record BTreeConfig(int leafMaxEntries, int internalMaxEntries, int maxPag
         require(inlineValueThreshold >= 0 && inlineValueThreshold <= maxPageBytes / 4,
                 "inlineValueThreshold must be in 0..maxPageBytes/4: " + inlineValueThreshold);
         require(writeRetentionCapacity >= 1, "writeRetentionCapacity must be at least 1: " + writeRetentionCapacity);
+        require(idTupleWidth >= 0 && idTupleWidth <= IdTupleCoding.MAX_WIDTH,
+                "idTupleWidth must be in 0.." + IdTupleCoding.MAX_WIDTH + ": " + idTupleWidth);
     }
 
     private static void require(boolean ok, String message) {
@@ -56,7 +64,17 @@ public record BTreeConfig(int leafMaxEntries, int internalMaxEntries, int maxPag
         return new Builder();
     }
 
-    /** Builder with the defaults: 128/128 entries, 16 KiB pages, restarts every 16 keys, 256-byte inline values, 1024 retained dirty pages. */
+    /** A builder starting from this configuration. */
+    public Builder toBuilder() {
+        return new Builder().leafMaxEntries(leafMaxEntries).internalMaxEntries(internalMaxEntries)
+                .maxPageBytes(maxPageBytes).restartInterval(restartInterval).inlineValueThreshold(inlineValueThreshold)
+                .writeRetentionCapacity(writeRetentionCapacity).idTupleWidth(idTupleWidth);
+    }
+
+    /**
+     * Builder with the defaults: 128/128 entries, 16 KiB pages, restarts every 8 keys, 256-byte
+     * inline values, 1024 retained dirty pages, any keys (front-coded leaves).
+     */
     public static final class Builder {
         private int leafMaxEntries = 128;
         private int internalMaxEntries = 128;
@@ -67,6 +85,7 @@ public record BTreeConfig(int leafMaxEntries, int internalMaxEntries, int maxPag
         private int restartInterval = 8;
         private int inlineValueThreshold = 256;
         private int writeRetentionCapacity = 1024;
+        private int idTupleWidth;
 
         public Builder leafMaxEntries(int n) {
             this.leafMaxEntries = n;
@@ -98,9 +117,15 @@ public record BTreeConfig(int leafMaxEntries, int internalMaxEntries, int maxPag
             return this;
         }
 
+        /** Keys are {@code ids} 8-byte ids (1..4): leaves are written as id-tuple leaves; 0 for any keys. */
+        public Builder idTupleWidth(int ids) {
+            this.idTupleWidth = ids;
+            return this;
+        }
+
         public BTreeConfig build() {
             return new BTreeConfig(leafMaxEntries, internalMaxEntries, maxPageBytes, restartInterval,
-                    inlineValueThreshold, writeRetentionCapacity);
+                    inlineValueThreshold, writeRetentionCapacity, idTupleWidth);
         }
     }
 }

@@ -2,7 +2,10 @@ package dev.basalt.store.btree;
 
 /**
  * What {@link BTree#verify()} found: pages by kind, entries, large-value records, the payload bytes
- * of every record reachable (pages still dirty in memory count their encoded size) and the depth.
+ * of every record reachable (pages still dirty in memory count their encoded size) and the depth;
+ * of those, the payload bytes of leaf pages and how many leaves are id-tuple leaves. Internal
+ * pages take {@code recordBytes - leafBytes} minus the large values' bytes.
  */
-public record BTreeStats(long pages, long leafPages, long entries, long largeValues, long recordBytes, int maxDepth) {
+public record BTreeStats(long pages, long leafPages, long entries, long largeValues, long recordBytes, int maxDepth,
+                         long leafBytes, long idTupleLeafPages) {
 }

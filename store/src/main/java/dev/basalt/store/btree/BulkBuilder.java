@@ -114,7 +114,7 @@ final class BulkBuilder {
     }
 
     private void flush(int depth, DirtyNode node, byte[] separator) {
-        byte[] encoded = node instanceof DirtyLeaf leaf ? leaf.encode(config.restartInterval()) : ((DirtyInternal) node).encode();
+        byte[] encoded = node instanceof DirtyLeaf leaf ? leaf.encode(config) : ((DirtyInternal) node).encode();
         Page page = io.writePage(encoded);
         written.add(page.address());
         addChild(depth + 1, separator, page.address(), page.checksum(), node.entryCount());
@@ -168,7 +168,7 @@ final class BulkBuilder {
             }
             if (level.pending == null && depth == levels.size() - 1) {
                 byte[] encoded = level.current instanceof DirtyLeaf leaf
-                        ? leaf.encode(config.restartInterval()) : ((DirtyInternal) level.current).encode();
+                        ? leaf.encode(config) : ((DirtyInternal) level.current).encode();
                 Page root = io.writePage(encoded);
                 written.add(root.address());
                 return new BTreeCheckpoint(root.address(), root.checksum(), count, depth + 1);

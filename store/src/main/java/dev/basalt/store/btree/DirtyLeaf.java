@@ -20,7 +20,7 @@ final class DirtyLeaf extends DirtyNode implements LeafNode {
         values = new Object[keys.length];
     }
 
-    static DirtyLeaf copyOf(LeafPage page, int capacity) {
+    static DirtyLeaf copyOf(LeafNode page, int capacity) {
         int size = page.size();
         DirtyLeaf leaf = new DirtyLeaf(Math.max(capacity, size + 1));
         int run = page.runLength();
@@ -211,7 +211,16 @@ final class DirtyLeaf extends DirtyNode implements LeafNode {
         }
     }
 
-    byte[] encode(int restartInterval) {
-        return LeafPage.encode(keys, values, n, restartInterval, (int) Math.min(Integer.MAX_VALUE, estimatedBytes()));
+    /**
+     * Codes this leaf as the tree's configuration asks: as an id-tuple leaf if the tree's keys are
+     * id tuples and every key here has that width, else front-coded (a key of another length in
+     * such a tree is legal, and its page simply stays generic).
+     */
+    byte[] encode(BTreeConfig config) {
+        int sizeHint = (int) Math.min(Integer.MAX_VALUE, estimatedBytes());
+        if (config.idTupleWidth() > 0 && IdTupleCoding.fits(keys, n, config.idTupleWidth())) {
+            return IdTupleCoding.encode(keys, values, n, config.idTupleWidth(), config.restartInterval(), sizeHint / 4);
+        }
+        return LeafPage.encode(keys, values, n, config.restartInterval(), sizeHint);
     }
 }

@@ -104,7 +104,7 @@ final class InternalPage implements InternalNode, Page {
     /** Decodes an internal page; {@code IllegalStateException} if malformed. */
     static InternalPage decode(long address, int checksum, byte[] b) {
         if (b.length < INTERNAL_HEADER_BYTES || b[0] != INTERNAL) {
-            throw new IllegalStateException("not an internal page of format " + PageFormat.FORMAT_VERSION);
+            throw new IllegalStateException("not an internal page (kind byte 0x12)");
         }
         int n = readInt(b, 1);
         if (n < 1 || n > b.length) {

@@ -5,7 +5,7 @@ package dev.basalt.store.btree;
  * {@code byte[]} (inline) or a {@link LargeValue}; arrays a leaf hands out may be shared with the
  * page and must not be modified or exposed to users without a copy.
  */
-sealed interface LeafNode extends Node permits LeafPage, DirtyLeaf {
+sealed interface LeafNode extends Node permits LeafPage, IdTupleLeafPage, DirtyLeaf {
     /** Index of {@code key}, or {@code -(insertion point) - 1} as in {@link java.util.Arrays#binarySearch}. */
     int search(byte[] key);
 

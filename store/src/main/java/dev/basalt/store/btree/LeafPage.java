@@ -2,12 +2,11 @@ package dev.basalt.store.btree;
 
 import java.util.Arrays;
 
-import static dev.basalt.store.btree.PageFormat.LARGE_REF_BYTES;
+import static dev.basalt.store.btree.PageFormat.entryEnd;
 import static dev.basalt.store.btree.PageFormat.LEAF;
 import static dev.basalt.store.btree.PageFormat.LEAF_HEADER_BYTES;
 import static dev.basalt.store.btree.PageFormat.next;
 import static dev.basalt.store.btree.PageFormat.readInt;
-import static dev.basalt.store.btree.PageFormat.readLong;
 import static dev.basalt.store.btree.PageFormat.readVarint;
 import static dev.basalt.store.btree.PageFormat.value;
 
@@ -24,7 +23,6 @@ import static dev.basalt.store.btree.PageFormat.value;
  * Immutable; safe to share between threads.
  */
 final class LeafPage implements LeafNode, Page {
-    private static final byte[] EMPTY = new byte[0];
     private final long address;
     private final int checksum;
     private final byte[] bytes;
@@ -64,7 +62,7 @@ final class LeafPage implements LeafNode, Page {
     /** Wraps an encoded leaf after checking its header; {@code IllegalStateException} if malformed. */
     static LeafPage decode(long address, int checksum, byte[] bytes) {
         if (bytes.length < LEAF_HEADER_BYTES || bytes[0] != LEAF) {
-            throw new IllegalStateException("not a leaf page of format " + PageFormat.FORMAT_VERSION);
+            throw new IllegalStateException("not a front-coded leaf page (kind byte 0x11)");
         }
         int count = readInt(bytes, 1);
         int interval = bytes[5] & 0xff;
@@ -144,11 +142,6 @@ final class LeafPage implements LeafNode, Page {
 
     private int restartOffset(int r) {
         return readInt(bytes, LEAF_HEADER_BYTES + 4 * r);
-    }
-
-    /** Offset just past the entry whose tag is {@code tag} and whose value starts at {@code valueStart}. */
-    private static int entryEnd(int valueStart, int tag) {
-        return valueStart + ((tag & 1) == 0 ? tag >>> 1 : LARGE_REF_BYTES);
     }
 
     private int compareRestartKey(int r, byte[] key) {
@@ -306,13 +299,7 @@ final class LeafPage implements LeafNode, Page {
     }
 
     private Object valueOf(int valueStart, int tag) {
-        if ((tag & 1) == 0) {
-            // an empty array cannot be changed, so one instance serves every empty value (all
-            // entries of the statement indexes)
-            int length = tag >>> 1;
-            return length == 0 ? EMPTY : Arrays.copyOfRange(bytes, valueStart, valueStart + length);
-        }
-        return new LargeValue(readLong(bytes, valueStart), readInt(bytes, valueStart + 8), tag >>> 1);
+        return PageFormat.storedValue(bytes, valueStart, tag);
     }
 
     @Override

@@ -17,6 +17,8 @@ final class LeafScan {
     int valueStart;
     int tag;
     int next;
+    /** Id-tuple leaves: the ids of the current key, which the next entry is coded against. */
+    long[] ids;
 
     /** Makes room for a key of {@code length} bytes, keeping the bytes already in the buffer. */
     byte[] ensureCapacity(int length) {
@@ -24,6 +26,14 @@ final class LeafScan {
             key = Arrays.copyOf(key, Math.max(length, key.length * 2));
         }
         return key;
+    }
+
+    /** The id buffer for keys of {@code width} ids (its contents are not kept across widths). */
+    long[] ids(int width) {
+        if (ids == null || ids.length != width) {
+            ids = new long[width];
+        }
+        return ids;
     }
 
     void setKey(byte[] k) {

@@ -4,7 +4,7 @@ package dev.basalt.store.btree;
  * A clean page decoded from an immutable record. Instances are immutable and shared through the
  * {@link PageCache} by the writer and every reader.
  */
-sealed interface Page permits LeafPage, InternalPage {
+sealed interface Page permits LeafPage, IdTupleLeafPage, InternalPage {
     long address();
 
     int checksum();

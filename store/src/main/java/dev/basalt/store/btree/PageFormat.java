@@ -5,14 +5,21 @@ import java.util.Arrays;
 /**
  * The named constants of the B+tree's on-disk coding and the primitive readers shared by the page
  * classes. Every page and large-value record starts with one kind byte whose high nibble is the
- * format version and whose low nibble is the kind. Multi-byte integers are big-endian; varints are
- * unsigned LEB128 (7 bits a byte, low group first). See docs/FORMAT.md, "B+tree pages".
+ * page format version that introduced its layout and whose low nibble is the kind; a reader of
+ * format {@link #FORMAT_VERSION} reads every kind listed here. Multi-byte integers are big-endian;
+ * varints are unsigned LEB128 (7 bits a byte, low group first). See docs/FORMAT.md, "B+tree pages".
  */
 final class PageFormat {
-    static final int FORMAT_VERSION = 1;
-    static final byte LEAF = (byte) (FORMAT_VERSION << 4 | 0x1);
-    static final byte INTERNAL = (byte) (FORMAT_VERSION << 4 | 0x2);
-    static final byte LARGE_VALUE = (byte) (FORMAT_VERSION << 4 | 0x3);
+    /** The page format this build writes: version 1's kinds plus the id-tuple leaf. */
+    static final int FORMAT_VERSION = 2;
+    /** Front-coded leaf (format 1). */
+    static final byte LEAF = 0x11;
+    /** Internal page (format 1). */
+    static final byte INTERNAL = 0x12;
+    /** Large value (format 1). */
+    static final byte LARGE_VALUE = 0x13;
+    /** Leaf of fixed-width id-tuple keys, delta-coded (format 2; {@link IdTupleCoding}). */
+    static final byte ID_TUPLE_LEAF = 0x24;
 
     /** Leaf header: kind (1), entry count (4), restart interval (1); the restart table follows. */
     static final int LEAF_HEADER_BYTES = 6;
@@ -22,6 +29,26 @@ final class PageFormat {
     static final int LARGE_REF_BYTES = 12;
 
     private PageFormat() {
+    }
+
+    private static final byte[] EMPTY = new byte[0];
+
+    /** Offset just past a leaf entry whose value tag is {@code tag} and whose value starts at {@code valueStart}. */
+    static int entryEnd(int valueStart, int tag) {
+        return valueStart + ((tag & 1) == 0 ? tag >>> 1 : LARGE_REF_BYTES);
+    }
+
+    /**
+     * The value of a leaf entry, given its tag ({@code length << 1 | large}): a copy of the inline
+     * bytes, or the large value's reference. An empty array cannot be changed, so one instance
+     * serves every empty value (all entries of the statement indexes).
+     */
+    static Object storedValue(byte[] page, int valueStart, int tag) {
+        if ((tag & 1) == 0) {
+            int length = tag >>> 1;
+            return length == 0 ? EMPTY : Arrays.copyOfRange(page, valueStart, valueStart + length);
+        }
+        return new LargeValue(readLong(page, valueStart), readInt(page, valueStart + 8), tag >>> 1);
     }
 
     static int readInt(byte[] b, int p) {

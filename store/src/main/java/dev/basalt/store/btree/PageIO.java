@@ -94,10 +94,13 @@ final class PageIO {
             if (bytes.length > 0 && bytes[0] == PageFormat.INTERNAL) {
                 return InternalPage.decode(address, checksum, bytes);
             }
+            if (bytes.length > 0 && bytes[0] == PageFormat.ID_TUPLE_LEAF) {
+                return IdTupleLeafPage.decode(address, checksum, bytes);
+            }
         } catch (IllegalStateException e) {
             throw new CorruptRecordException(address, "malformed B+tree page: " + e.getMessage());
         }
-        throw new CorruptRecordException(address, "not a B+tree page of format " + PageFormat.FORMAT_VERSION
+        throw new CorruptRecordException(address, "not a B+tree page of formats 1 to " + PageFormat.FORMAT_VERSION
                 + " (kind byte " + (bytes.length == 0 ? "missing" : String.format("0x%02x", bytes[0])) + ")");
     }
 

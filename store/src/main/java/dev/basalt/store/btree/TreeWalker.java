@@ -63,7 +63,8 @@ final class TreeWalker {
         if (entries != tree.size()) {
             throw new IllegalStateException("tree claims " + tree.size() + " entries, pages hold " + entries);
         }
-        return new BTreeStats(v.pages, v.leafPages, entries, v.largeValues, v.recordBytes, root == null ? 0 : tree.height());
+        return new BTreeStats(v.pages, v.leafPages, entries, v.largeValues, v.recordBytes, root == null ? 0 : tree.height(),
+                v.leafBytes, v.idTupleLeafPages);
     }
 
     private static final class Verifier {
@@ -73,6 +74,8 @@ final class TreeWalker {
         long leafPages;
         long largeValues;
         long recordBytes;
+        long leafBytes;
+        long idTupleLeafPages;
 
         Verifier(PageIO io, int height) {
             this.io = io;
@@ -83,6 +86,13 @@ final class TreeWalker {
             byte[] bytes = io.readBytes(address, checksum);
             recordBytes += bytes.length;
             Page page = PageIO.decode(address, checksum, bytes);
+            if (page instanceof LeafNode) {
+                leafBytes += bytes.length;
+            }
+            if (page instanceof IdTupleLeafPage) {
+                idTupleLeafPages++;
+            }
+            // an id-tuple leaf checks its whole coding when it is decoded
             if (page instanceof LeafPage leaf) {
                 try {
                     leaf.validate();
@@ -168,7 +178,7 @@ final class TreeWalker {
                     prev = keys[j];
                 }
             }
-            if (!(leaf instanceof LeafPage page) || page.search(leaf.keyAt(leaf.size() - 1)) == leaf.size() - 1) {
+            if (leaf instanceof DirtyLeaf || leaf.search(leaf.keyAt(leaf.size() - 1)) == leaf.size() - 1) {
                 return leaf.size();
             }
             throw fail(address, "in-place search does not find the last key");

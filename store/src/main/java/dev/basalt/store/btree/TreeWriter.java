@@ -44,7 +44,7 @@ final class TreeWriter {
 
     private DirtyNode copyForWrite(long address, int checksum) {
         Node page = io.load(address, checksum);
-        DirtyNode copy = page instanceof LeafPage leaf
+        DirtyNode copy = page instanceof LeafNode leaf
                 ? DirtyLeaf.copyOf(leaf, config.leafMaxEntries() + 1)
                 : DirtyInternal.copyOf((InternalPage) page, config.internalMaxEntries() + 1);
         ledger.release(address);
@@ -213,7 +213,7 @@ final class TreeWriter {
 
     private void write(DirtyNode node) {
         byte[] encoded = node instanceof DirtyLeaf leaf
-                ? leaf.encode(config.restartInterval())
+                ? leaf.encode(config)
                 : ((DirtyInternal) node).encode();
         Page page = io.writePage(encoded);
         ledger.written(page.address());

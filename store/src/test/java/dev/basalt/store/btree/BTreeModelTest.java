@@ -47,6 +47,77 @@ class BTreeModelTest {
         new Run(seed(), MEDIUM, 20_000).run(100_000);
     }
 
+    /**
+     * Statement-index shape: keys of four ids (and, rarely, a key of another length, whose leaf is
+     * then written front-coded), in id-tuple leaves small enough to split and merge often; once
+     * with empty values as in the statement indices, once with values of every size.
+     */
+    @Test
+    void idTupleLeavesAgreeWithTreeMap() {
+        long seed = seed();
+        Run empty = new Run(seed, SMALL.toBuilder().idTupleWidth(4).build(), 3000);
+        empty.keys = BTreeModelTest::quadKey;
+        empty.emptyValues = true;
+        empty.run(150_000);
+        BTreeStats stats = empty.tree.verify();
+        assertTrue(stats.idTupleLeafPages() > 0 && stats.idTupleLeafPages() <= stats.leafPages(), stats.toString());
+        Run valued = new Run(seed + 1, MEDIUM.toBuilder().idTupleWidth(4).build(), 20_000);
+        valued.keys = BTreeModelTest::quadKey;
+        valued.run(100_000);
+        assertTrue(valued.tree.verify().idTupleLeafPages() > 0);
+    }
+
+    /**
+     * A tree of front-coded leaves under a version-1 checkpoint (what page format 1 wrote), reopened
+     * as an id-tuple tree: it reads as before, holds both leaf kinds while the writer replaces the
+     * leaves it changes, and agrees with the model throughout.
+     */
+    @Test
+    void formatOneTreeTakesIdTupleLeaves() {
+        long seed = seed();
+        Run run = new Run(seed, SMALL, 3000);
+        run.keys = BTreeModelTest::quadKey;
+        run.emptyValues = true;
+        run.run(20_000);
+        assertEquals(0, run.tree.verify().idTupleLeafPages());
+        run.reopenAsFormatOne(SMALL.toBuilder().idTupleWidth(4).build());
+        for (int i = 0; i < 200; i++) {
+            run.lookup();
+            run.scan();
+        }
+        run.run(40);
+        BTreeStats mixed = run.tree.verify();
+        assertTrue(mixed.idTupleLeafPages() > 0 && mixed.idTupleLeafPages() < mixed.leafPages(), mixed.toString());
+        run.run(30_000);
+    }
+
+    /**
+     * Deterministic four-id key for a number: ids of term-id shapes (small counters, inline ids with
+     * centred payloads, the smallest and largest ids, any 64 bits) chosen so that neighbours often
+     * share leading ids; one number in 997 gives a 3-byte key instead.
+     */
+    static byte[] quadKey(int k) {
+        if (k % 997 == 0) {
+            return new byte[]{(byte) (k >>> 8), (byte) k, 7};
+        }
+        long h = k * 0x9E3779B97F4A7C15L;
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(32);
+        for (int i = 0; i < 4; i++) {
+            long id = switch ((int) (h >>> (61 - 3 * i)) & 7) {
+                case 0 -> 0x2000000000000000L | (k >>> (2 * i)) % 50;
+                case 1 -> 0x3000000000000000L | (h >>> 20 & 0xfffff);
+                case 2 -> 0x7800000000000000L | (long) (k % 13) << 4;
+                case 3 -> i == 3 ? 1 : 0xB800000000000000L + ((h >>> 30 & 0xffffff) << 7);
+                case 4 -> -1L - k % 3;
+                case 5 -> k % 3;
+                case 6 -> h;
+                default -> 0x1000000000000000L | i;
+            };
+            b.putLong(id);
+        }
+        return b.array();
+    }
+
     @Test
     @Tag("long")
     void millionsOfOperations() {
@@ -74,7 +145,7 @@ class BTreeModelTest {
 
     static final class Run {
         final long seed;
-        final BTreeConfig config;
+        BTreeConfig config;
         final int keySpace;
         final Random rnd;
         final MemoryRecordStore store = new MemoryRecordStore();
@@ -85,6 +156,8 @@ class BTreeModelTest {
         int op;
         /** Of the operations drawn as checkpoint/reopen/abandon, the share actually done (1 in N). */
         int checkpointOneIn = 1;
+        java.util.function.IntFunction<byte[]> keys = BTreeModelTest::key;
+        boolean emptyValues;
 
         Run(long seed, BTreeConfig config, int keySpace) {
             this.seed = seed;
@@ -99,6 +172,9 @@ class BTreeModelTest {
         }
 
         byte[] value() {
+            if (emptyValues) {
+                return new byte[0];
+            }
             int len = rnd.nextInt(40) == 0 ? config.inlineValueThreshold() + rnd.nextInt(3 * config.inlineValueThreshold())
                     : rnd.nextInt(Math.min(20, config.inlineValueThreshold() + 1));
             byte[] v = new byte[len];
@@ -107,7 +183,11 @@ class BTreeModelTest {
         }
 
         byte[] bound() {
-            return rnd.nextInt(8) == 0 ? null : key(rnd.nextInt(keySpace));
+            if (rnd.nextInt(8) == 0) {
+                return null;
+            }
+            byte[] k = keys.apply(rnd.nextInt(keySpace));
+            return rnd.nextInt(4) == 0 ? Arrays.copyOf(k, rnd.nextInt(k.length + 2)) : k;
         }
 
         void run(int ops) {
@@ -151,7 +231,7 @@ class BTreeModelTest {
         }
 
         void put() {
-            byte[] k = key(rnd.nextInt(keySpace));
+            byte[] k = keys.apply(rnd.nextInt(keySpace));
             byte[] v = value();
             byte[] expected = model.put(k, v);
             assertArrayEquals(expected, tree.put(k, v), ctx());
@@ -159,13 +239,13 @@ class BTreeModelTest {
         }
 
         void remove() {
-            byte[] k = key(rnd.nextInt(keySpace));
+            byte[] k = keys.apply(rnd.nextInt(keySpace));
             assertArrayEquals(model.remove(k), tree.remove(k), ctx());
             assertEquals(model.size(), tree.size(), ctx());
         }
 
         void lookup() {
-            byte[] k = key(rnd.nextInt(keySpace));
+            byte[] k = keys.apply(rnd.nextInt(keySpace));
             assertArrayEquals(model.get(k), tree.get(k), ctx());
             assertEquals(model.containsKey(k), tree.containsKey(k), ctx());
         }
@@ -240,6 +320,19 @@ class BTreeModelTest {
             BTreeCheckpoint copy = BTreeCheckpoint.fromBytes(java.nio.ByteBuffer.wrap(cp.toBytes()));
             assertEquals(cp, copy, ctx());
             tree = BTree.open(store, copy, config, rnd.nextBoolean() ? cache : new PageCache(64 * 1024));
+            assertEquals(model.size(), tree.size(), ctx());
+        }
+
+        /**
+         * Checkpoints, then reopens the tree with {@code next} from a copy of its checkpoint marked
+         * version 1, as a Basalt of page format 1 wrote it.
+         */
+        void reopenAsFormatOne(BTreeConfig next) {
+            byte[] cp = tree.checkpoint().toBytes();
+            committed = new TreeMap<>(model);
+            cp[0] = 1;
+            config = next;
+            tree = BTree.open(store, BTreeCheckpoint.fromBytes(java.nio.ByteBuffer.wrap(cp)), config, cache);
             assertEquals(model.size(), tree.size(), ctx());
         }
 

@@ -84,31 +84,64 @@ class CursorScanTest {
         for (int interval : INTERVALS) {
             BTreeConfig config = BTreeConfig.builder().leafMaxEntries(4 + rnd.nextInt(40)).internalMaxEntries(4)
                     .restartInterval(interval).inlineValueThreshold(8).build();
-            MemoryRecordStore store = new MemoryRecordStore();
-            PageCache cache = new PageCache(1 << 20);
-            BTree tree = BTree.create(store, config, cache);
-            TreeMap<byte[], byte[]> model = new TreeMap<>(Arrays::compareUnsigned);
-            for (int i = 0; i < 2000; i++) {
-                byte[] k = randomKey(rnd);
-                byte[] v = new byte[rnd.nextInt(3) == 0 ? 0 : rnd.nextInt(20)];
-                rnd.nextBytes(v);
-                tree.put(k, v);
-                model.put(k, v);
-            }
-            String ctx = "seed=" + seed + " interval=" + interval;
-            checkCursors(tree, model, rnd, ctx + " dirty");
-            BTreeCheckpoint cp = tree.checkpoint();
-            checkCursors(tree, model, rnd, ctx + " writable, clean");
-            checkCursors(BTree.openReadOnly(store, cp, config, cache), model, rnd, ctx + " read-only");
-            checkCursors(BTree.openReadOnly(store, cp, config, null), model, rnd, ctx + " uncached");
-            // half the pages dirty again: cursors cross between clean and dirty leaves
-            for (int i = 0; i < 50; i++) {
-                byte[] k = randomKey(rnd);
-                tree.put(k, new byte[]{1});
-                model.put(k, new byte[]{1});
-            }
-            checkCursors(tree, model, rnd, ctx + " mixed");
+            checkTree(config, () -> randomKey(rnd), rnd, "seed=" + seed + " interval=" + interval);
         }
+    }
+
+    /**
+     * The same over a tree declared to hold keys of four ids, in id-tuple leaves: keys of term-id
+     * shapes that often share leading ids, and one in twenty of another length, so that some leaves
+     * are front-coded and cursors cross between the two kinds.
+     */
+    @Test
+    void cursorsAgreeWithTreeMapOverIdTupleLeaves() {
+        long seed = BTreeModelTest.seed();
+        Random rnd = new Random(seed);
+        for (int interval : INTERVALS) {
+            BTreeConfig config = BTreeConfig.builder().leafMaxEntries(4 + rnd.nextInt(40)).internalMaxEntries(4)
+                    .restartInterval(interval).inlineValueThreshold(8).idTupleWidth(4).build();
+            byte[][] last = {null};
+            BTreeStats stats = checkTree(config, () -> {
+                if (rnd.nextInt(20) == 0) {
+                    return randomKey(rnd);
+                }
+                last[0] = IdTupleLeafPageTest.tuple(rnd, 4, last[0]);
+                return last[0];
+            }, rnd, "seed=" + seed + " interval=" + interval);
+            assertTrue(stats.idTupleLeafPages() > 0 && stats.idTupleLeafPages() < stats.leafPages(), stats.toString());
+        }
+    }
+
+    /**
+     * Fills a tree with 2000 keys from {@code keys} and checks its cursors dirty, clean, read-only,
+     * uncached, and with some pages dirty again; returns what verifying the clean tree found.
+     */
+    private static BTreeStats checkTree(BTreeConfig config, java.util.function.Supplier<byte[]> keys, Random rnd, String ctx) {
+        MemoryRecordStore store = new MemoryRecordStore();
+        PageCache cache = new PageCache(1 << 20);
+        BTree tree = BTree.create(store, config, cache);
+        TreeMap<byte[], byte[]> model = new TreeMap<>(Arrays::compareUnsigned);
+        for (int i = 0; i < 2000; i++) {
+            byte[] k = keys.get();
+            byte[] v = new byte[rnd.nextInt(3) == 0 ? 0 : rnd.nextInt(20)];
+            rnd.nextBytes(v);
+            tree.put(k, v);
+            model.put(k, v);
+        }
+        checkCursors(tree, model, rnd, ctx + " dirty");
+        BTreeCheckpoint cp = tree.checkpoint();
+        BTreeStats stats = tree.verify();
+        checkCursors(tree, model, rnd, ctx + " writable, clean");
+        checkCursors(BTree.openReadOnly(store, cp, config, cache), model, rnd, ctx + " read-only");
+        checkCursors(BTree.openReadOnly(store, cp, config, null), model, rnd, ctx + " uncached");
+        // some pages dirty again: cursors cross between clean and dirty leaves
+        for (int i = 0; i < 50; i++) {
+            byte[] k = keys.get();
+            tree.put(k, new byte[]{1});
+            model.put(k, new byte[]{1});
+        }
+        checkCursors(tree, model, rnd, ctx + " mixed");
+        return stats;
     }
 
     private static void checkCursors(BTree tree, NavigableMap<byte[], byte[]> model, Random rnd, String ctx) {

@@ -1,0 +1,299 @@
+package dev.basalt.store.btree;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+import static dev.basalt.store.btree.PageFormat.ID_TUPLE_LEAF;
+import static dev.basalt.store.btree.PageFormat.entryEnd;
+import static dev.basalt.store.btree.PageFormat.next;
+import static dev.basalt.store.btree.PageFormat.readInt;
+import static dev.basalt.store.btree.PageFormat.readVarint;
+import static dev.basalt.store.btree.PageFormat.value;
+
+/**
+ * A clean leaf whose keys are tuples of {@code width} unsigned 64-bit ids (statement keys: four term
+ * ids), coded by {@link IdTupleCoding} as the difference to the key before: which id changes
+ * first, by how much, and each following id in the cheapest of four forms. Decoding walks every
+ * entry once, which checks the whole page, and keeps every {@code interval}-th key whole in an
+ * array with the offset where its entry ends, so a lookup binary-searches those keys without
+ * touching the page's bytes and then decodes at most one run of {@code interval - 1} entries in
+ * place; a scan decodes each following entry into the ids it holds and rewrites only the ids that
+ * changed in the scan's key buffer.
+ *
+ * <p>Values are empty unless the page's flags say entries carry them; then each key is followed
+ * by the value tag and the value, as in {@link LeafPage}. Immutable; safe to share between threads.
+ */
+final class IdTupleLeafPage implements LeafNode, Page {
+    private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
+    private final long address;
+    private final int checksum;
+    private final byte[] bytes;
+    private final int count;
+    private final int width;
+    private final int interval;
+    private final boolean hasValues;
+    /** The ids of every {@code interval}-th key, {@code width} per key. */
+    private final long[] restartIds;
+    /** Offset just past the key part of every {@code interval}-th entry (its value tag, or the next entry). */
+    private final int[] restartEnds;
+
+    private IdTupleLeafPage(long address, int checksum, byte[] bytes) {
+        this.address = address;
+        this.checksum = checksum;
+        this.bytes = bytes;
+        this.width = bytes[1];
+        int flags = bytes[2] & 0xff;
+        this.interval = bytes[3] & 0xff;
+        this.count = readInt(bytes, 4);
+        if (width < 1 || width > IdTupleCoding.MAX_WIDTH || (flags & ~IdTupleCoding.FLAG_VALUES) != 0 || interval == 0
+                || count < 1 || count > bytes.length) {
+            throw new IllegalStateException("id-tuple leaf header is inconsistent: width " + width + ", flags " + flags
+                    + ", restart interval " + interval + ", " + count + " entries in " + bytes.length + " bytes");
+        }
+        this.hasValues = (flags & IdTupleCoding.FLAG_VALUES) != 0;
+        int restarts = (count + interval - 1) / interval;
+        this.restartIds = new long[restarts * width];
+        this.restartEnds = new int[restarts];
+        long[] ids = new long[width];
+        int p = IdTupleCoding.HEADER_BYTES;
+        for (int e = 0; e < count; e++) {
+            p = next(e == 0 ? IdTupleCoding.readFirst(bytes, p, ids) : IdTupleCoding.readNext(bytes, p, ids));
+            if (e % interval == 0) {
+                System.arraycopy(ids, 0, restartIds, e / interval * width, width);
+                restartEnds[e / interval] = p;
+            }
+            if (hasValues) {
+                long tag = readVarint(bytes, p);
+                p = entryEnd(next(tag), value(tag));
+            }
+            if (p > bytes.length) {
+                throw new IllegalStateException("entry " + e + " runs past the end of the page");
+            }
+        }
+        if (p != bytes.length) {
+            throw new IllegalStateException("entries end at " + p + " but the page has " + bytes.length + " bytes");
+        }
+    }
+
+    /** Decodes and checks an id-tuple leaf; {@code IllegalStateException} if it is malformed. */
+    static IdTupleLeafPage decode(long address, int checksum, byte[] bytes) {
+        if (bytes.length < IdTupleCoding.HEADER_BYTES || bytes[0] != ID_TUPLE_LEAF) {
+            throw new IllegalStateException("not an id-tuple leaf page");
+        }
+        try {
+            return new IdTupleLeafPage(address, checksum, bytes);
+        } catch (ArrayIndexOutOfBoundsException e) {
+            throw new IllegalStateException("an entry runs past the end of the page", e);
+        }
+    }
+
+    @Override
+    public long address() {
+        return address;
+    }
+
+    @Override
+    public int checksum() {
+        return checksum;
+    }
+
+    @Override
+    public int weight() {
+        return 112 + bytes.length + 8 * restartIds.length + 4 * restartEnds.length;
+    }
+
+    byte[] encoded() {
+        return bytes;
+    }
+
+    @Override
+    public int size() {
+        return count;
+    }
+
+    @Override
+    public int runLength() {
+        return interval;
+    }
+
+    /**
+     * Compares the key {@code ids[off, off + width)} with {@code key}, given the key's first
+     * {@code width} eight-byte words zero-padded ({@link PageFormat#head}) in {@code k}.
+     */
+    private int compare(long[] ids, int off, long[] k, byte[] key) {
+        for (int i = 0; i < width; i++) {
+            if (8 * i >= key.length) {
+                return 1;
+            }
+            int c = Long.compareUnsigned(ids[off + i], k[i]);
+            if (c != 0) {
+                return c;
+            }
+            if (8 * i + 8 > key.length) {
+                return 1;
+            }
+        }
+        return key.length == 8 * width ? 0 : -1;
+    }
+
+    @Override
+    public int search(byte[] key) {
+        return locate(key, null);
+    }
+
+    @Override
+    public int scanCeiling(byte[] key, LeafScan scan) {
+        int found = locate(key, scan);
+        return found >= 0 ? found : -found - 1;
+    }
+
+    /**
+     * The result of {@link #search}; if {@code scan} is not null, also puts it on the first entry
+     * whose key is {@code >= key}, when there is one.
+     */
+    private int locate(byte[] key, LeafScan scan) {
+        long[] k = new long[width];
+        for (int i = 0; i < width; i++) {
+            k[i] = PageFormat.head(key, 0, key.length, 8 * i);
+        }
+        int lo = 0;
+        int hi = restartEnds.length - 1;
+        int block = -1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            int c = compare(restartIds, mid * width, k, key);
+            if (c == 0) {
+                if (scan != null) {
+                    scanTo(mid * interval, scan);
+                }
+                return mid * interval;
+            } else if (c < 0) {
+                block = mid;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        if (block < 0) {
+            if (scan != null) {
+                scanTo(0, scan);
+            }
+            return -1;
+        }
+        long[] ids = scan != null ? scan.ids(width) : new long[width];
+        System.arraycopy(restartIds, block * width, ids, 0, width);
+        int e = block * interval;
+        int end = Math.min(e + interval, count);
+        int p = skipValue(restartEnds[block]);
+        for (e++; e < end; e++) {
+            long packed = IdTupleCoding.readNext(bytes, p, ids);
+            int c = compare(ids, 0, k, key);
+            if (c >= 0) {
+                if (scan != null) {
+                    land(scan, e, next(packed), 0);
+                }
+                return c == 0 ? e : -e - 1;
+            }
+            p = skipValue(next(packed));
+        }
+        if (scan != null && end < count) {
+            scanTo(end, scan);
+        }
+        return -end - 1;
+    }
+
+    private int skipValue(int p) {
+        if (!hasValues) {
+            return p;
+        }
+        long tag = readVarint(bytes, p);
+        return entryEnd(next(tag), value(tag));
+    }
+
+    /**
+     * Completes {@code scan} on entry {@code index}, whose ids are in {@code scan.ids} and whose key
+     * part ends at {@code keyEnd}: rewrites the key bytes from id {@code changedFrom} on and reads
+     * where the value and the next entry are.
+     */
+    private void land(LeafScan scan, int index, int keyEnd, int changedFrom) {
+        byte[] buf = scan.ensureCapacity(8 * width);
+        long[] ids = scan.ids;
+        for (int i = changedFrom; i < width; i++) {
+            LONG_BE.set(buf, 8 * i, ids[i]);
+        }
+        scan.keyLength = 8 * width;
+        scan.index = index;
+        if (hasValues) {
+            long tag = readVarint(bytes, keyEnd);
+            scan.valueStart = next(tag);
+            scan.tag = value(tag);
+            scan.next = entryEnd(scan.valueStart, scan.tag);
+        } else {
+            scan.valueStart = keyEnd;
+            scan.tag = 0;
+            scan.next = keyEnd;
+        }
+    }
+
+    @Override
+    public void scanTo(int index, LeafScan scan) {
+        checkIndex(index);
+        int r = index / interval;
+        long[] ids = scan.ids(width);
+        System.arraycopy(restartIds, r * width, ids, 0, width);
+        land(scan, r * interval, restartEnds[r], 0);
+        for (int e = r * interval + 1; e <= index; e++) {
+            long packed = IdTupleCoding.readNext(bytes, scan.next, ids);
+            land(scan, e, next(packed), value(packed));
+        }
+    }
+
+    @Override
+    public void scanNext(LeafScan scan) {
+        checkIndex(scan.index + 1);
+        long packed = IdTupleCoding.readNext(bytes, scan.next, scan.ids);
+        land(scan, scan.index + 1, next(packed), value(packed));
+    }
+
+    @Override
+    public Object scanValue(LeafScan scan) {
+        return PageFormat.storedValue(bytes, scan.valueStart, scan.tag);
+    }
+
+    @Override
+    public byte[] keyAt(int index) {
+        LeafScan scan = new LeafScan();
+        scanTo(index, scan);
+        return Arrays.copyOf(scan.key, scan.keyLength);
+    }
+
+    @Override
+    public Object valueAt(int index) {
+        LeafScan scan = new LeafScan();
+        scanTo(index, scan);
+        return scanValue(scan);
+    }
+
+    @Override
+    public void decodeRun(int first, int n, byte[][] keys, Object[] values) {
+        LeafScan scan = new LeafScan();
+        for (int j = 0; j < n; j++) {
+            if (j == 0) {
+                scanTo(first, scan);
+            } else {
+                scanNext(scan);
+            }
+            keys[j] = Arrays.copyOf(scan.key, scan.keyLength);
+            values[j] = scanValue(scan);
+        }
+    }
+
+    private void checkIndex(int index) {
+        if (index < 0 || index >= count) {
+            throw new IndexOutOfBoundsException("entry " + index + " of a leaf with " + count);
+        }
+    }
+}
