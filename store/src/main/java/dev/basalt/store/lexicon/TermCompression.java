@@ -1,6 +1,7 @@
 package dev.basalt.store.lexicon;
 
 import java.util.Arrays;
+import java.util.concurrent.ArrayBlockingQueue;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,9 +21,12 @@ import dev.basalt.store.journal.StoreException;
  *
  * <p>Why Zstandard through zstd-jni: on BSBM's review texts (random words of a vocabulary, each
  * value short) LZ4 saves 0-8 %, Zstandard 21-42 % at 2-3 µs per value to decompress; the figures
- * are in docs/benchmarks-dictionary.md. Compression contexts hold native memory and are not
- * thread-safe, so each thread keeps one of each kind (creating one per call costs about 8 µs,
- * more than decompressing a review). Thread-safe.
+ * are in docs/benchmarks-dictionary.md.
+ *
+ * <p>Contexts: creating one per call costs about 8 µs, more than decompressing a review, so calls
+ * borrow one from a small pool and return it. A context holds native memory that zstd-jni frees
+ * only on {@code close()} (no cleaner), so the pool is bounded and a context that does not fit
+ * back is closed; per-thread contexts would leak with every thread that ends. Thread-safe.
  */
 final class TermCompression {
     static final byte TAG = 0x09;
@@ -30,14 +34,10 @@ final class TermCompression {
     static final int THRESHOLD = 128;
     static final int LEVEL = 1;
 
-    private static final ThreadLocal<ZstdCompressCtx> COMPRESSOR = ThreadLocal.withInitial(() -> {
-        ZstdCompressCtx c = new ZstdCompressCtx();
-        c.setLevel(LEVEL);
-        c.setChecksum(false);
-        c.setContentSize(false);
-        return c;
-    });
-    private static final ThreadLocal<ZstdDecompressCtx> DECOMPRESSOR = ThreadLocal.withInitial(ZstdDecompressCtx::new);
+    /** Contexts kept for reuse, of each kind: enough for every core to compress or decompress at once. */
+    private static final int POOL_SIZE = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
+    private static final ArrayBlockingQueue<ZstdCompressCtx> COMPRESSORS = new ArrayBlockingQueue<>(POOL_SIZE);
+    private static final ArrayBlockingQueue<ZstdDecompressCtx> DECOMPRESSORS = new ArrayBlockingQueue<>(POOL_SIZE);
     private static final Logger LOG = LoggerFactory.getLogger(TermCompression.class);
     private static volatile boolean unavailable;
 
@@ -58,7 +58,20 @@ final class TermCompression {
         int n;
         try {
             out = new byte[head + (int) Zstd.compressBound(fullKey.length)];
-            n = COMPRESSOR.get().compressByteArray(out, head, out.length - head, fullKey, 0, fullKey.length);
+            ZstdCompressCtx ctx = COMPRESSORS.poll();
+            if (ctx == null) {
+                ctx = new ZstdCompressCtx();
+                ctx.setLevel(LEVEL);
+                ctx.setChecksum(false);
+                ctx.setContentSize(false);
+            }
+            try {
+                n = ctx.compressByteArray(out, head, out.length - head, fullKey, 0, fullKey.length);
+            } finally {
+                if (!COMPRESSORS.offer(ctx)) {
+                    ctx.close();
+                }
+            }
         } catch (ZstdException e) {
             throw new StoreException("compressing a term key of " + fullKey.length + " bytes failed: " + e.getMessage(), e);
         } catch (LinkageError e) {
@@ -81,7 +94,18 @@ final class TermCompression {
             int[] pos = { 1 };
             int length = TermKeys.readVarint(stored, pos);
             byte[] key = new byte[length];
-            int n = DECOMPRESSOR.get().decompressByteArray(key, 0, length, stored, pos[0], stored.length - pos[0]);
+            ZstdDecompressCtx ctx = DECOMPRESSORS.poll();
+            if (ctx == null) {
+                ctx = new ZstdDecompressCtx();
+            }
+            int n;
+            try {
+                n = ctx.decompressByteArray(key, 0, length, stored, pos[0], stored.length - pos[0]);
+            } finally {
+                if (!DECOMPRESSORS.offer(ctx)) {
+                    ctx.close();
+                }
+            }
             if (n != length) {
                 throw new IllegalArgumentException("frame holds " + n + " bytes, the value says " + length);
             }

@@ -13,6 +13,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.model.ValueFactory;
@@ -135,6 +139,32 @@ class TermValuesTest {
     void aFullPrefixTableLeavesTheKeyWhole() {
         byte[] key = TermKeys.encode(VF.createIRI("http://example.org/products/Product1"));
         assertSame(key, TermValues.encode(key, (k, n) -> 0));
+    }
+
+    @Test
+    void manyThreadsCompressAndDecompressAtOnce() throws Exception {
+        int threads = 12;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<Integer>> done = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int seed = t;
+                done.add(pool.submit(() -> {
+                    Random random = new Random(seed);
+                    for (int i = 0; i < 300; i++) {
+                        byte[] key = TermKeys.encode(VF.createLiteral(("w" + random.nextInt(50) + " ").repeat(40 + i)));
+                        byte[] stored = TermCompression.compress(key);
+                        assertArrayEquals(key, TermCompression.decompress(stored, ID));
+                    }
+                    return seed;
+                }));
+            }
+            for (Future<Integer> f : done) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test
