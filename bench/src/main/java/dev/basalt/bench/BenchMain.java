@@ -28,6 +28,7 @@ import dev.basalt.bench.ordering.OrderingBench;
 import dev.basalt.bench.rdf.TripleCounts;
 import dev.basalt.bench.report.MachineInfo;
 import dev.basalt.bench.report.ReportWriter;
+import dev.basalt.bench.store.DictionaryTiming;
 import dev.basalt.bench.store.StoreSetups;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -36,7 +37,7 @@ import picocli.CommandLine.Option;
 /** The {@code basalt-bench.jar} command line. Progress goes to standard output. */
 @Command(name = "basalt-bench", mixinStandardHelpOptions = true, subcommands = { BenchMain.Compare.class,
 		BenchMain.GenerateBsbm.class, BenchMain.GenerateLubm.class, BenchMain.BsbmHttp.class,
-		BenchMain.Ordering.class, BenchMain.NestedGroups.class },
+		BenchMain.Ordering.class, BenchMain.NestedGroups.class, BenchMain.Dictionary.class },
 		description = "BSBM and LUBM on Basalt and its peers.")
 public final class BenchMain implements Runnable {
 
@@ -328,6 +329,23 @@ public final class BenchMain implements Runnable {
 					.run(StoreSetups.parse(stores), workDir);
 			System.out.println();
 			System.out.print(NestedGroupBench.table(t));
+			return 0;
+		}
+	}
+
+	@Command(name = "dictionary", mixinStandardHelpOptions = true,
+			description = "Times the dictionary alone on the terms of an N-Triples file (docs/benchmarks-dictionary.md).")
+	static final class Dictionary implements Callable<Integer> {
+		@Option(names = "--file", required = true, description = "N-Triples file whose terms are resolved")
+		Path file;
+		@Option(names = "--rounds", defaultValue = "3", description = "rounds in this JVM; the first warms up")
+		int rounds;
+		@Option(names = "--work-dir", defaultValue = "data/bench-dictionary")
+		Path workDir;
+
+		@Override
+		public Integer call() {
+			DictionaryTiming.run(file, workDir, rounds, System.out::println);
 			return 0;
 		}
 	}

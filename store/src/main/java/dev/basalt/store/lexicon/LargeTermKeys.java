@@ -6,8 +6,11 @@ import java.util.Arrays;
 
 /**
  * TERM2ID keys of terms whose {@link TermKeys} encoding is longer than {@link #THRESHOLD} bytes.
- * Such a term is keyed by a fixed-size digest so TERM2ID pages stay small; its full encoding
- * lives only in ID2TERM (where the B+tree may store it out of page).
+ * Such a term is keyed by a fixed-size digest, so its text is stored once: in ID2TERM, usually
+ * compressed ({@link TermValues}), where the B+tree may store it out of page. The threshold
+ * trades a read of ID2TERM on every lookup of a long term by value (rare: query constants and
+ * repeated long literals in a load, both behind the value → id cache) for TERM2ID pages that hold
+ * no long text; the measured figures are in docs/benchmarks-dictionary.md.
  *
  * <pre>
  *  byte 0      tag of the full key | 0x80   (0x81..0x87; full keys never start with a set high bit)
@@ -19,7 +22,7 @@ import java.util.Arrays;
  * 128-bit digest is negligible, but correctness does not rest on that):
  * <ul>
  * <li><b>Lookup:</b> scan TERM2ID over the prefix {@link #prefix(byte[])}; for each entry, read
- * ID2TERM at its id and compare the stored full key with the wanted one byte for byte. A match
+ * ID2TERM at its id and compare the full key it restores with the wanted one byte for byte. A match
  * gives the id; none means the term is absent.
  * <li><b>Insert</b> (writer only, after a failed lookup): the new key is {@link #key(byte[], int)}
  * with ordinal = number of entries found under the prefix. Ordinals are never reused, and
@@ -30,7 +33,7 @@ import java.util.Arrays;
  */
 public final class LargeTermKeys {
     /** Full keys longer than this many bytes get a hashed TERM2ID key. */
-    public static final int THRESHOLD = 1024;
+    public static final int THRESHOLD = 128;
     public static final int DIGEST_BYTES = 16;
     public static final int PREFIX_LENGTH = 1 + DIGEST_BYTES;
     public static final int KEY_LENGTH = PREFIX_LENGTH + 4;
@@ -62,10 +65,15 @@ public final class LargeTermKeys {
     }
 
     public static byte[] key(byte[] fullKey, int ordinal) {
+        return withOrdinal(prefix(fullKey), ordinal);
+    }
+
+    /** The hashed key of a {@link #prefix} and a collision ordinal. */
+    public static byte[] withOrdinal(byte[] prefix, int ordinal) {
         if (ordinal < 0) {
             throw new IllegalArgumentException("negative collision ordinal " + ordinal);
         }
-        byte[] key = Arrays.copyOf(prefix(fullKey), KEY_LENGTH);
+        byte[] key = Arrays.copyOf(prefix, KEY_LENGTH);
         for (int i = 0; i < 4; i++) {
             key[PREFIX_LENGTH + i] = (byte) (ordinal >>> (24 - 8 * i));
         }

@@ -18,8 +18,10 @@ import dev.basalt.store.journal.StoreException;
  * <ul>
  * <li>{@value #TERM_TO_ID}: {@link TermKeys} key (or, over 1 KB, its {@link LargeTermKeys} hashed
  * key) → 8-byte id, big-endian;
- * <li>{@value #ID_TO_TERM}: 8-byte id → full {@link TermKeys} key (large ones stored out of page
- * by the B+tree).
+ * <li>{@value #ID_TO_TERM}: 8-byte id → the {@link TermValues} form of the full key: whole, after
+ * an interned prefix, or compressed (large ones stored out of page by the B+tree);
+ * <li>{@value #PREFIXES}: the interned key prefixes (IRI namespaces, datatype IRIs) of
+ * {@link KeyPrefixes}, both ways.
  * </ul>
  * The {@link TermIdAllocator} state is the store property {@value #ALLOCATOR_PROPERTY}; the id
  * layout version is the property {@value #FORMAT_PROPERTY}. Terms are never deleted.
@@ -29,17 +31,20 @@ import dev.basalt.store.journal.StoreException;
  * {@link ClockCache}; value → id, Caffeine) are shared by all readers and writers and only ever
  * hold committed mappings: a writer publishes the terms it added after its transaction commits,
  * and a rolled-back transaction leaves no trace in them. Since ids are never reused, a committed
- * mapping is valid for every commit point that has the id. Thread-safe.
+ * mapping is valid for every commit point that has the id; so is a committed key prefix, which
+ * the lexicon caches too. Thread-safe.
  */
 public final class Lexicon {
     public static final String TERM_TO_ID = "lex.t2i";
     public static final String ID_TO_TERM = "lex.i2t";
+    public static final String PREFIXES = "lex.prefixes";
     public static final String ALLOCATOR_PROPERTY = "lex.alloc";
     public static final String FORMAT_PROPERTY = "lex.format";
 
     private final LexiconConfig config;
     private final ClockCache<Value> values;
     private final Cache<Value, Long> ids;
+    private final KeyPrefixes prefixes = new KeyPrefixes();
 
     public Lexicon(LexiconConfig config) {
         this.config = config;
@@ -63,7 +68,7 @@ public final class Lexicon {
     /** A reader of the dictionary as of a snapshot; usable by several threads while the snapshot is open. */
     public LexiconReader reader(Snapshot snapshot) {
         checkFormat(snapshot.property(FORMAT_PROPERTY));
-        return new LexiconReader(this, snapshot.tree(TERM_TO_ID), snapshot.tree(ID_TO_TERM));
+        return new LexiconReader(this, snapshot.tree(TERM_TO_ID), snapshot.tree(ID_TO_TERM), snapshot.tree(PREFIXES));
     }
 
     /** The writer of the transaction; call its {@code beforeCommit} and {@code afterCommit} around the commit. */
@@ -88,13 +93,25 @@ public final class Lexicon {
     public void clearCaches() {
         values.invalidateAll();
         ids.invalidateAll();
+        prefixes.clear();
     }
 
-    private static void checkFormat(byte[] format) {
+    /**
+     * Refuses a store whose lexicon has another format version: this Basalt reads version
+     * {@link TermIds#FORMAT_VERSION} only (docs/FORMAT.md §4).
+     */
+    static void checkFormat(byte[] format) {
         if (format != null && (format.length != 1 || format[0] != TermIds.FORMAT_VERSION)) {
-            throw new StoreException("the lexicon uses term id format " + (format.length == 1 ? format[0] : "?")
-                    + " but this Basalt reads format " + TermIds.FORMAT_VERSION + "; open it with a matching version");
+            throw new StoreException("this store's dictionary has format " + (format.length == 1 ? format[0] : "?")
+                    + " (store property '" + FORMAT_PROPERTY + "') but this Basalt reads format " + TermIds.FORMAT_VERSION
+                    + " only. To migrate: open the store with the Basalt release that wrote it, export its statements"
+                    + " with an RDF4J client (e.g. RepositoryConnection.export to an N-Quads file), and load that file"
+                    + " into a new store with 'basalt load --store NEWDIR FILE'");
         }
+    }
+
+    KeyPrefixes prefixes() {
+        return prefixes;
     }
 
     Long cachedId(Value value) {

@@ -8,12 +8,25 @@ import dev.basalt.store.btree.BTree;
  * as its snapshot is open.
  */
 public final class LexiconReader extends LexiconView {
-    LexiconReader(Lexicon lexicon, BTree termToId, BTree idToTerm) {
+    private final BTree prefixes;
+
+    LexiconReader(Lexicon lexicon, BTree termToId, BTree idToTerm, BTree prefixes) {
         super(lexicon, termToId, idToTerm);
+        this.prefixes = prefixes;
     }
 
     @Override
     boolean isCommitted(long id) {
+        return true;
+    }
+
+    @Override
+    BTree prefixTree() {
+        return prefixes;
+    }
+
+    @Override
+    boolean isPrefixCommitted(int number) {
         return true;
     }
 }

@@ -18,9 +18,10 @@ import dev.basalt.store.journal.StoreException;
  * ID2TERM, with the {@link Lexicon}'s shared caches in front. Inline values never touch the trees.
  * A subclass says which ids are committed and so may enter the shared caches.
  *
- * <p>Large terms (full key over {@link LargeTermKeys#THRESHOLD}) follow the collision protocol of
- * {@link LargeTermKeys}: every TERM2ID entry under the digest prefix is checked against the full
- * key stored in ID2TERM.
+ * <p>ID2TERM holds each term's key in its {@link TermValues} form (whole, after an interned
+ * prefix, or compressed); {@link #fullKey} restores it. Large terms (full key over
+ * {@link LargeTermKeys#THRESHOLD}) follow the collision protocol of {@link LargeTermKeys}: every
+ * TERM2ID entry under the digest prefix is checked against the full key restored from ID2TERM.
  */
 abstract class LexiconView {
     final Lexicon lexicon;
@@ -35,6 +36,12 @@ abstract class LexiconView {
 
     /** True if {@code id} belongs to a committed commit point, so caching it is safe for every reader. */
     abstract boolean isCommitted(long id);
+
+    /** The key prefix tree of this state, or null if it has none. */
+    abstract BTree prefixTree();
+
+    /** True if key prefix {@code number} is committed, so caching it is safe for every reader. */
+    abstract boolean isPrefixCommitted(int number);
 
     /** The id of a term, or {@link TermIds#NULL} if this state does not know it. */
     public long lookup(Value value) {
@@ -105,12 +112,12 @@ abstract class LexiconView {
         if (cached != null) {
             return cached;
         }
-        byte[] key = idToTerm == null ? null : idToTerm.get(idKey(id));
-        if (key == null) {
+        byte[] stored = idToTerm == null ? null : idToTerm.get(idKey(id));
+        if (stored == null) {
             throw new StoreException("term id " + TermIds.describe(id) + " is not in the dictionary (ID2TERM tree '"
                     + Lexicon.ID_TO_TERM + "'); the statement indices and the lexicon disagree");
         }
-        Value value = TermKeys.decode(key, vf, component -> resolve(component, vf));
+        Value value = TermKeys.decode(fullKey(id, stored), vf, component -> resolve(component, vf));
         if (isCommitted(id)) {
             lexicon.cacheValue(id, value);
         }
@@ -182,14 +189,18 @@ abstract class LexiconView {
 
     /** The id stored for a full term key, following the large-key collision protocol. */
     long find(byte[] fullKey) {
+        return find(fullKey, LargeTermKeys.isLarge(fullKey) ? LargeTermKeys.prefix(fullKey) : null);
+    }
+
+    /** {@link #find(byte[])} with the key's {@link LargeTermKeys#prefix} already computed (null for a short key). */
+    long find(byte[] fullKey, byte[] prefix) {
         if (termToId == null) {
             return TermIds.NULL;
         }
-        if (!LargeTermKeys.isLarge(fullKey)) {
+        if (prefix == null) {
             byte[] v = termToId.get(fullKey);
             return v == null ? TermIds.NULL : Lexicon.getLong(v);
         }
-        byte[] prefix = LargeTermKeys.prefix(fullKey);
         BTreeCursor c = termToId.cursor(prefix, Lexicon.prefixEnd(prefix));
         while (c.next()) {
             long id = Lexicon.getLong(c.value());
@@ -198,11 +209,17 @@ abstract class LexiconView {
                 throw new StoreException("TERM2ID entry for large term id " + TermIds.describe(id)
                         + " has no ID2TERM entry; the lexicon trees disagree");
             }
-            if (Arrays.equals(stored, fullKey)) {
+            if (Arrays.equals(fullKey(id, stored), fullKey)) {
                 return id;
             }
         }
         return TermIds.NULL;
+    }
+
+    /** The full term key of a stored ID2TERM value of term {@code id}. */
+    byte[] fullKey(long id, byte[] stored) {
+        return TermValues.decode(stored, id,
+                number -> lexicon.prefixes().bytes(number, prefixTree(), isPrefixCommitted(number), id));
     }
 
     static byte[] idKey(long id) {

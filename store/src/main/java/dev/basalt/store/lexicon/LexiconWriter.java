@@ -1,5 +1,6 @@
 package dev.basalt.store.lexicon;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -11,6 +12,7 @@ import org.eclipse.rdf4j.model.Triple;
 import org.eclipse.rdf4j.model.Value;
 
 import dev.basalt.store.WriteTransaction;
+import dev.basalt.store.btree.BTree;
 
 /**
  * Adds terms to the dictionary inside the store's one write transaction (see
@@ -29,6 +31,12 @@ public final class LexiconWriter extends LexiconView {
     private final TermIdAllocator committed;
     /** Terms this transaction added, most recent last; bounded, for the repeated use of new terms. */
     private final LinkedHashMap<Value, Long> added;
+    /** Key prefixes this transaction interned, by their {@link KeyPrefixes#text}; bounded like {@link #added}. */
+    private final LinkedHashMap<String, Integer> newPrefixes;
+    private BTree prefixTree;
+    /** Prefixes committed before this transaction; -1 until the first prefix lookup reads it. */
+    private int committedPrefixes = -1;
+    private int nextPrefix;
     private boolean changed;
 
     LexiconWriter(Lexicon lexicon, WriteTransaction tx, TermIdAllocator allocator) {
@@ -43,6 +51,25 @@ public final class LexiconWriter extends LexiconView {
                 return size() > limit;
             }
         };
+        this.newPrefixes = new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Integer> eldest) {
+                return size() > limit;
+            }
+        };
+    }
+
+    @Override
+    BTree prefixTree() {
+        if (prefixTree == null && tx.hasTree(Lexicon.PREFIXES)) {
+            prefixTree = tx.tree(Lexicon.PREFIXES);
+        }
+        return prefixTree;
+    }
+
+    @Override
+    boolean isPrefixCommitted(int number) {
+        return committedPrefixes < 0 || number <= committedPrefixes;
     }
 
     @Override
@@ -106,15 +133,15 @@ public final class LexiconWriter extends LexiconView {
 
     /** Finds the key or inserts it under a fresh id. */
     private long create(Value value, byte[] key) {
-        long id = find(key);
+        byte[] prefix = LargeTermKeys.isLarge(key) ? LargeTermKeys.prefix(key) : null;
+        long id = find(key, prefix);
         if (id == TermIds.NULL) {
             id = allocator.allocate(TermKeys.kind(key));
-            idToTerm.put(idKey(id), key);
+            idToTerm.put(idKey(id), TermValues.encode(key, this::internPrefix));
             byte[] t2iKey = key;
-            if (LargeTermKeys.isLarge(key)) {
-                byte[] prefix = LargeTermKeys.prefix(key);
+            if (prefix != null) {
                 long ordinal = termToId.rangeCount(prefix, Lexicon.prefixEnd(prefix));
-                t2iKey = LargeTermKeys.key(key, Math.toIntExact(ordinal));
+                t2iKey = LargeTermKeys.withOrdinal(prefix, Math.toIntExact(ordinal));
             }
             termToId.put(t2iKey, idKey(id));
             changed = true;
@@ -125,6 +152,43 @@ public final class LexiconWriter extends LexiconView {
             added.put(value, id);
         }
         return id;
+    }
+
+    /** The number of a key's first {@code length} bytes as a key prefix, interned if new; 0 past {@link KeyPrefixes#LIMIT}. */
+    private int internPrefix(byte[] key, int length) {
+        String text = KeyPrefixes.text(key, length);
+        Integer known = newPrefixes.get(text);
+        if (known == null) {
+            known = lexicon.prefixes().cachedNumber(text);
+        }
+        if (known != null) {
+            return known;
+        }
+        BTree tree = tx.tree(Lexicon.PREFIXES);
+        prefixTree = tree;
+        if (committedPrefixes < 0) {
+            committedPrefixes = KeyPrefixes.count(tree);
+            nextPrefix = committedPrefixes + 1;
+        }
+        byte[] byBytes = KeyPrefixes.bytesKey(key, length);
+        byte[] found = tree.get(byBytes);
+        if (found != null) {
+            int number = KeyPrefixes.number(found);
+            if (number <= committedPrefixes) {
+                lexicon.prefixes().cache(number, Arrays.copyOf(key, length));
+            } else {
+                newPrefixes.put(text, number);
+            }
+            return number;
+        }
+        if (nextPrefix > KeyPrefixes.LIMIT) {
+            return 0;
+        }
+        int number = nextPrefix++;
+        tree.put(KeyPrefixes.numberKey(number), Arrays.copyOf(key, length));
+        tree.put(byBytes, KeyPrefixes.numberBytes(number));
+        newPrefixes.put(text, number);
+        return number;
     }
 
     /** True if this writer added a term. */
@@ -145,6 +209,10 @@ public final class LexiconWriter extends LexiconView {
             lexicon.cache(e.getKey(), e.getValue());
         }
         added.clear();
+        for (Map.Entry<String, Integer> e : newPrefixes.entrySet()) {
+            lexicon.prefixes().cache(e.getValue(), e.getKey().getBytes(StandardCharsets.ISO_8859_1));
+        }
+        newPrefixes.clear();
     }
 
     /** Dictionary term counts including this transaction's additions. */

@@ -32,7 +32,7 @@ package dev.basalt.store.lexicon;
  */
 public final class TermIds {
     /** Version of the id layout and every inline encoding; stored by the lexicon's owner. */
-    public static final int FORMAT_VERSION = 1;
+    public static final int FORMAT_VERSION = 2;
 
     public static final int KIND_SHIFT = 60;
     public static final long PAYLOAD_MASK = (1L << KIND_SHIFT) - 1;

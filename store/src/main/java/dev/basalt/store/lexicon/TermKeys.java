@@ -173,7 +173,7 @@ public final class TermKeys {
         return key;
     }
 
-    private static int varintLength(int n) {
+    static int varintLength(int n) {
         int len = 1;
         while ((n >>>= 7) != 0) {
             len++;
@@ -181,7 +181,7 @@ public final class TermKeys {
         return len;
     }
 
-    private static int writeVarint(byte[] out, int pos, int n) {
+    static int writeVarint(byte[] out, int pos, int n) {
         while ((n & ~0x7F) != 0) {
             out[pos++] = (byte) (n & 0x7F | 0x80);
             n >>>= 7;
@@ -190,7 +190,7 @@ public final class TermKeys {
         return pos;
     }
 
-    private static int readVarint(byte[] in, int[] pos) {
+    static int readVarint(byte[] in, int[] pos) {
         int n = 0;
         for (int shift = 0; shift < 35; shift += 7) {
             requireLength(in, pos[0] + 1);

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -13,39 +12,14 @@ import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.Literal;
 import org.eclipse.rdf4j.model.Triple;
 import org.eclipse.rdf4j.model.Value;
-import org.eclipse.rdf4j.model.ValueFactory;
-import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
 import org.eclipse.rdf4j.model.vocabulary.XSD;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import dev.basalt.store.Snapshot;
-import dev.basalt.store.Store;
-import dev.basalt.store.StoreConfig;
 import dev.basalt.store.WriteTransaction;
 
 /** The dictionary over a real store: round trips, large terms, triple terms, counts, caches and rollback. */
-class LexiconTest {
-    private static final ValueFactory VF = SimpleValueFactory.getInstance();
-    @TempDir
-    Path dir;
-    private Store store;
-    private Lexicon lexicon;
-
-    @BeforeEach
-    void open() {
-        store = Store.open(dir.resolve("basalt.jnl"), StoreConfig.defaults()
-                .withJournal(StoreConfig.defaults().journal().withDurable(false)));
-        lexicon = new Lexicon(new LexiconConfig(1000, 1000, 100));
-    }
-
-    @AfterEach
-    void close() {
-        store.close();
-    }
-
+class LexiconTest extends StoreFixture {
     private List<Value> sampleTerms() {
         IRI a = VF.createIRI("http://example.org/a");
         List<Value> terms = new ArrayList<>(List.of(a, VF.createIRI("http://example.org/b"), VF.createBNode("b1"),

@@ -1,0 +1,122 @@
+package dev.basalt.store.lexicon;
+
+import java.util.Arrays;
+import java.util.concurrent.ArrayBlockingQueue;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdCompressCtx;
+import com.github.luben.zstd.ZstdDecompressCtx;
+import com.github.luben.zstd.ZstdException;
+
+import dev.basalt.store.journal.StoreException;
+
+/**
+ * The compressed form of a long ID2TERM value (docs/FORMAT.md §4.5): tag {@link #TAG}, varint n
+ * (length of the full term key), then one Zstandard frame (RFC 8878, level {@link #LEVEL}, no
+ * content size field, no checksum: the B+tree record's CRC32C covers the bytes) whose content is
+ * the n-byte full key.
+ *
+ * <p>Why Zstandard through zstd-jni: on BSBM's review texts (random words of a vocabulary, each
+ * value short) LZ4 saves 0-8 %, Zstandard 21-42 % at 2-3 µs per value to decompress; the figures
+ * are in docs/benchmarks-dictionary.md.
+ *
+ * <p>Contexts: creating one per call costs about 8 µs, more than decompressing a review, so calls
+ * borrow one from a small pool and return it. A context holds native memory that zstd-jni frees
+ * only on {@code close()} (no cleaner), so the pool is bounded and a context that does not fit
+ * back is closed; per-thread contexts would leak with every thread that ends. Thread-safe.
+ */
+final class TermCompression {
+    static final byte TAG = 0x09;
+    /** Full keys longer than this many bytes are tried compressed; shorter ones gain too little. */
+    static final int THRESHOLD = 128;
+    static final int LEVEL = 1;
+
+    /** Contexts kept for reuse, of each kind: enough for every core to compress or decompress at once. */
+    private static final int POOL_SIZE = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
+    private static final ArrayBlockingQueue<ZstdCompressCtx> COMPRESSORS = new ArrayBlockingQueue<>(POOL_SIZE);
+    private static final ArrayBlockingQueue<ZstdDecompressCtx> DECOMPRESSORS = new ArrayBlockingQueue<>(POOL_SIZE);
+    private static final Logger LOG = LoggerFactory.getLogger(TermCompression.class);
+    private static volatile boolean unavailable;
+
+    private TermCompression() {
+    }
+
+    /**
+     * The compressed value of a full key, or null if it is not shorter than the key itself or
+     * zstd-jni has no native library for this platform (the key is then stored whole, which every
+     * reader reads; the first such case is logged).
+     */
+    static byte[] compress(byte[] fullKey) {
+        if (unavailable) {
+            return null;
+        }
+        int head = 1 + TermKeys.varintLength(fullKey.length);
+        byte[] out;
+        int n;
+        try {
+            out = new byte[head + (int) Zstd.compressBound(fullKey.length)];
+            ZstdCompressCtx ctx = COMPRESSORS.poll();
+            if (ctx == null) {
+                ctx = new ZstdCompressCtx();
+                ctx.setLevel(LEVEL);
+                ctx.setChecksum(false);
+                ctx.setContentSize(false);
+            }
+            try {
+                n = ctx.compressByteArray(out, head, out.length - head, fullKey, 0, fullKey.length);
+            } finally {
+                if (!COMPRESSORS.offer(ctx)) {
+                    ctx.close();
+                }
+            }
+        } catch (ZstdException e) {
+            throw new StoreException("compressing a term key of " + fullKey.length + " bytes failed: " + e.getMessage(), e);
+        } catch (LinkageError e) {
+            unavailable = true;
+            LOG.warn("Zstandard is not available on {} {} ({}); long dictionary terms are stored uncompressed",
+                    System.getProperty("os.name"), System.getProperty("os.arch"), e.toString());
+            return null;
+        }
+        if (head + n >= fullKey.length) {
+            return null;
+        }
+        out[0] = TAG;
+        TermKeys.writeVarint(out, 1, fullKey.length);
+        return Arrays.copyOf(out, head + n);
+    }
+
+    /** The full key of a compressed value; {@code id} names the term in errors. */
+    static byte[] decompress(byte[] stored, long id) {
+        try {
+            int[] pos = { 1 };
+            int length = TermKeys.readVarint(stored, pos);
+            byte[] key = new byte[length];
+            ZstdDecompressCtx ctx = DECOMPRESSORS.poll();
+            if (ctx == null) {
+                ctx = new ZstdDecompressCtx();
+            }
+            int n;
+            try {
+                n = ctx.decompressByteArray(key, 0, length, stored, pos[0], stored.length - pos[0]);
+            } finally {
+                if (!DECOMPRESSORS.offer(ctx)) {
+                    ctx.close();
+                }
+            }
+            if (n != length) {
+                throw new IllegalArgumentException("frame holds " + n + " bytes, the value says " + length);
+            }
+            return key;
+        } catch (IllegalArgumentException | ZstdException e) {
+            throw new StoreException("the compressed ID2TERM value of term id " + TermIds.describe(id) + " ("
+                    + stored.length + " bytes) is corrupt: " + e.getMessage(), e);
+        } catch (LinkageError e) {
+            throw new StoreException("term id " + TermIds.describe(id) + " is stored Zstandard-compressed, but zstd-jni"
+                    + " has no native library for " + System.getProperty("os.name") + " " + System.getProperty("os.arch")
+                    + " (" + e + "); read this store on a platform that zstd-jni supports", e);
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package dev.basalt.store.lexicon;
+
+import java.util.function.IntFunction;
+
+import dev.basalt.store.journal.StoreException;
+
+/**
+ * The ID2TERM value of a term (docs/FORMAT.md §4.5): the shortest of three forms of its full
+ * {@link TermKeys} key, told apart by byte 0.
+ *
+ * <pre>
+ *  0x01..0x07  the full key itself
+ *  0x08        prefixed: varint p, then the key's bytes after its interned prefix p ({@link KeyPrefixes})
+ *  0x09        compressed: {@link TermCompression}
+ * </pre>
+ *
+ * A key longer than {@link TermCompression#THRESHOLD} is tried compressed; a key with an
+ * interned prefix is tried prefixed; the shorter form wins, the full key on a tie. Stateless.
+ */
+final class TermValues {
+    static final byte PREFIXED = 0x08;
+
+    /** Gives the number of a key's first {@code length} bytes as a prefix, interning it if new, or 0. */
+    @FunctionalInterface
+    interface PrefixInterner {
+        int intern(byte[] key, int length);
+    }
+
+    private TermValues() {
+    }
+
+    /**
+     * The stored form of a full key; {@code interner} numbers the key's prefix if it has one.
+     */
+    static byte[] encode(byte[] key, PrefixInterner interner) {
+        byte[] best = key;
+        if (key.length > TermCompression.THRESHOLD) {
+            byte[] compressed = TermCompression.compress(key);
+            if (compressed != null) {
+                best = compressed;
+            }
+        }
+        int cut = KeyPrefixes.split(key);
+        if (cut > 0) {
+            int number = interner.intern(key, cut);
+            int length = number == 0 ? Integer.MAX_VALUE : 1 + TermKeys.varintLength(number) + key.length - cut;
+            if (length < best.length) {
+                best = new byte[length];
+                best[0] = PREFIXED;
+                int pos = TermKeys.writeVarint(best, 1, number);
+                System.arraycopy(key, cut, best, pos, key.length - cut);
+            }
+        }
+        return best;
+    }
+
+    /** The full key of a stored value; {@code prefixes} gives a prefix's bytes, {@code id} names the term in errors. */
+    static byte[] decode(byte[] stored, long id, IntFunction<byte[]> prefixes) {
+        if (stored.length == 0) {
+            throw new StoreException("the ID2TERM value of term id " + TermIds.describe(id) + " is empty");
+        }
+        if (stored[0] == TermCompression.TAG) {
+            return TermCompression.decompress(stored, id);
+        }
+        if (stored[0] != PREFIXED) {
+            return stored;
+        }
+        int[] pos = { 1 };
+        int number;
+        try {
+            number = TermKeys.readVarint(stored, pos);
+        } catch (IllegalArgumentException e) {
+            throw new StoreException("the prefixed ID2TERM value of term id " + TermIds.describe(id) + " is truncated", e);
+        }
+        byte[] prefix = prefixes.apply(number);
+        byte[] key = new byte[prefix.length + stored.length - pos[0]];
+        System.arraycopy(prefix, 0, key, 0, prefix.length);
+        System.arraycopy(stored, pos[0], key, prefix.length, stored.length - pos[0]);
+        return key;
+    }
+}
