@@ -18,6 +18,7 @@ import dev.basalt.bench.compare.Results;
 import dev.basalt.bench.compare.Settings;
 import dev.basalt.bench.driver.MixResult;
 import dev.basalt.bench.driver.QueryStats;
+import dev.basalt.bench.oxigraph.OxigraphInstall;
 import dev.basalt.bench.rdf.TripleCounts;
 import dev.basalt.bench.store.StoreSetup;
 
@@ -69,8 +70,8 @@ public final class ReportWriter {
 				+ String.format(Locale.ROOT, ", total %.1f minutes.", r.totalSeconds / 60));
 		line();
 		line("Other measurements, each with its own command and the peers measured beside it: the storage layer "
-				+ "against H2 MVStore (JMH) in [benchmarks-store.md](benchmarks-store.md), the bulk loader against "
-				+ "LmdbStore in [benchmarks-load.md](benchmarks-load.md), RDF4J Server under load in "
+				+ "against H2 MVStore (JMH) in [benchmarks-store.md](benchmarks-store.md), the loaders of Basalt, "
+				+ "LmdbStore and Oxigraph in [benchmarks-load.md](benchmarks-load.md), RDF4J Server under load in "
 				+ "[benchmarks-server.md](benchmarks-server.md), static versus runtime join ordering in "
 				+ "[benchmarks-ordering.md](benchmarks-ordering.md), and nested groups after a selective pattern in "
 				+ "[benchmarks-nested-groups.md](benchmarks-nested-groups.md).");
@@ -87,6 +88,13 @@ public final class ReportWriter {
 				+ "heap bound, run its part alone in a JVM of that size, e.g. `java -Xmx1g -jar "
 				+ "bench/target/basalt-bench.jar compare --scale 10m --stores basalt --universities 0` "
 				+ "([benchmarks-10m.md](benchmarks-10m.md)). "
+				+ "Adding `oxigraph` to `--stores` measures Oxigraph " + OxigraphInstall.VERSION
+				+ " too: the bench installs it from PyPI into a virtual environment under the work directory "
+				+ "(`--python` names the interpreter), loads it with `oxigraph load` and queries `oxigraph serve` on "
+				+ "127.0.0.1; it takes part in the BSBM cross-check and mixes, not in LUBM. At `--scale 100m` (BSBM "
+				+ "with 284,826 products) run Basalt within `-Xmx2g`, e.g. `java -Xmx2g -jar "
+				+ "bench/target/basalt-bench.jar compare --scale 100m --stores basalt,lmdb-osp --universities 0 "
+				+ "--report docs/benchmarks-100m.md`. "
 				+ "`java -jar bench/target/basalt-bench.jar compare --help` lists every option. Why LUBM has a per-query "
 				+ "time limit: [benchmarks-lubm.md](benchmarks-lubm.md).");
 		line();
