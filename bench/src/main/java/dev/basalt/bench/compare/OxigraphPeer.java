@@ -46,7 +46,13 @@ final class OxigraphPeer implements AutoCloseable {
 		long afterLoad = DiskUsage.bytes(dir);
 		progress.accept("  oxigraph load done; starting oxigraph serve");
 		OxigraphServer server = OxigraphServer.start(oxigraph, dir.toAbsolutePath(), logs.resolve("serve.log"));
-		long triples = server.countTriples();
+		long triples;
+		try {
+			triples = server.countTriples();
+		} catch (RuntimeException e) {
+			server.close();
+			throw e;
+		}
 		long afterStart = DiskUsage.bytes(dir);
 		Results.Oxigraph figures = new Results.Oxigraph(new Results.Load(triples, load.seconds(), afterLoad, -1, -1),
 				load.peakRssBytes(), afterStart);

@@ -53,6 +53,7 @@ public final class LoadComparison {
 	static final String FURTHER_INSTANCES = "http://www4.wiwiss.fu-berlin.de/bizer/bsbm/v01/instances-further/";
 
 	private static final Pattern BASALT_STATEMENTS = Pattern.compile("^statements\\s+([\\d,]+)");
+	private static final Pattern BASALT_BYTES = Pattern.compile("^bytes on disk\\s+([\\d,]+) \\(in use ([\\d,]+)");
 	private static final Pattern INNER_SECONDS = Pattern.compile("^loaded in ([\\d.]+) s");
 
 	/** One way of loading: its command into an empty directory and how to count the loaded store. */
@@ -76,16 +77,16 @@ public final class LoadComparison {
 		createDirectories(settings.workDir);
 		prepareData(results);
 		List<LoadPath> paths = paths(results);
-		results.rssUnavailable = new ChildProcess(settings.workDir.resolve("logs").resolve("x"), 1)
-				.rssUnavailableReason();
+		results.rssUnavailable = child("load").rssUnavailableReason();
 		for (int round = 1; round <= settings.rounds; round++) {
 			for (int i = 0; i < paths.size(); i++) {
 				LoadPath p = paths.get((i + round - 1) % paths.size());
 				boolean last = round == settings.rounds;
-				results.rows.add(load(p, round, results));
+				LoadResults.Row row = load(p, round, results);
+				results.rows.add(row);
 				Path dir = storeDir(p.id());
 				if (last && settings.further && p.repositoryStore() != null) {
-					results.further.add(further(p, dir, results));
+					results.further.add(further(p, dir, row.triples(), results));
 				}
 				if (!settings.keepData) {
 					DiskUsage.delete(dir);
@@ -188,7 +189,7 @@ public final class LoadComparison {
 				+ " -jar " + jar + " load --store DIR FILE` (default indexes spoc,posc,ospc,cspo)",
 				dir -> List.of(java.toString(), "-Xmx" + settings.heap, "-jar", jar.toAbsolutePath().toString(), "load",
 						"--store", dir.toAbsolutePath().toString(), results.file.toAbsolutePath().toString()),
-				dir -> basaltCount(jar, dir), StoreSetups.BASALT.id()));
+				dir -> basaltCount(jar, dir, results), StoreSetups.BASALT.id()));
 	}
 
 	private List<LoadPath> oxigraph(LoadResults results) {
@@ -240,9 +241,9 @@ public final class LoadComparison {
 		return row;
 	}
 
-	private LoadResults.Further further(LoadPath p, Path loaded, LoadResults results) {
+	/** The further file into the store {@code loaded} holding {@code before} statements, and into an empty one. */
+	private LoadResults.Further further(LoadPath p, Path loaded, long before, LoadResults results) {
 		String store = p.repositoryStore();
-		long before = p.counter().applyAsLong(loaded);
 		progress.accept("Further file through the Repository API into the loaded " + p.id() + " store");
 		ChildProcess.Result full = runChecked(p.id() + "-further-full", repositoryLoad(store, loaded, results.furtherFile));
 		long after = repositoryCount(store, loaded);
@@ -274,20 +275,30 @@ public final class LoadComparison {
 		return lastNumber(r);
 	}
 
-	private long basaltCount(Path jar, Path dir) {
+	/** The statement count of {@code basalt stats}; its journal bytes in use go to the results' notes. */
+	private long basaltCount(Path jar, Path dir, LoadResults results) {
 		ChildProcess.Result r = runChecked("basalt-stats", List.of(java.toString(), "-Xmx" + settings.heap, "-jar",
 				jar.toAbsolutePath().toString(), "stats", "--store", dir.toAbsolutePath().toString()));
+		long statements = -1;
 		try {
 			for (String line : Files.readAllLines(r.log(), StandardCharsets.UTF_8)) {
 				Matcher m = BASALT_STATEMENTS.matcher(line.strip());
 				if (m.find()) {
-					return Long.parseLong(m.group(1).replace(",", ""));
+					statements = Long.parseLong(m.group(1).replace(",", ""));
+				}
+				Matcher b = BASALT_BYTES.matcher(line.strip());
+				if (b.find()) {
+					results.notes.put(LoadSettings.BASALT, "`basalt stats`: journal file " + b.group(1) + " bytes, "
+							+ b.group(2) + " of them in use");
 				}
 			}
 		} catch (IOException e) {
 			throw new UncheckedIOException("Cannot read " + r.log(), e);
 		}
-		throw new IllegalStateException("`basalt stats` printed no statement count; see " + r.log());
+		if (statements < 0) {
+			throw new IllegalStateException("`basalt stats` printed no statement count; see " + r.log());
+		}
+		return statements;
 	}
 
 	private long serveCount(Oxigraph ox, Path dir) {

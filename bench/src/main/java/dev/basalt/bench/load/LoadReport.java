@@ -105,7 +105,8 @@ public final class LoadReport {
 		line();
 		Map<String, String> described = new TreeMap<>();
 		r.rows.forEach(x -> described.putIfAbsent(x.path(), x.description()));
-		described.forEach((path, d) -> line("- **" + path + "**: " + d));
+		described.forEach((path, d) -> line("- **" + path + "**: " + d + (r.notes.containsKey(path) ? "; "
+				+ r.notes.get(path) : "")));
 		line();
 	}
 
@@ -198,14 +199,19 @@ public final class LoadReport {
 		return v.length == 0 ? OptionalDouble.empty() : OptionalDouble.of(v[v.length / 2]);
 	}
 
-	/** The checkout's commit (short hash, "+ local changes" when the tracked files differ), or "an unknown commit". */
+	/**
+	 * The checkout's commit (short hash) and whether the engine's modules, which {@code basalt.jar} is
+	 * built from, have local changes; "an unknown commit" outside a git checkout.
+	 */
 	static String gitCommit() {
 		List<String> hash = git("rev-parse", "--short", "HEAD");
 		if (hash.isEmpty()) {
 			return "an unknown commit (not run from a git checkout)";
 		}
-		boolean dirty = !git("status", "--porcelain", "--untracked-files=no").isEmpty();
-		return "commit " + hash.get(0) + (dirty ? " with local changes" : "");
+		boolean dirty = !git("status", "--porcelain", "--untracked-files=no", "--", "store", "optimizer", "sail")
+				.isEmpty();
+		return "commit " + hash.get(0) + (dirty ? " with local changes under store/, optimizer/ or sail/"
+				: ", no local changes under store/, optimizer/ or sail/");
 	}
 
 	private static List<String> git(String... args) {

@@ -62,6 +62,8 @@ public final class LoadResults {
 	public long furtherTriples;
 	public final List<Row> rows = new ArrayList<>();
 	public final List<Further> further = new ArrayList<>();
+	/** Path name to a remark on its figures (e.g. a store's own account of its bytes). */
+	public final Map<String, String> notes = new LinkedHashMap<>();
 	/** Path name to the reason it was not measured. */
 	public final Map<String, String> skipped = new LinkedHashMap<>();
 	/** Why peak RSS is missing, or null. */
