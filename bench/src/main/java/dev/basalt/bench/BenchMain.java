@@ -22,6 +22,10 @@ import dev.basalt.bench.compare.Results;
 import dev.basalt.bench.compare.Settings;
 import dev.basalt.bench.driver.MixDriver;
 import dev.basalt.bench.driver.MixResult;
+import dev.basalt.bench.load.LoadComparison;
+import dev.basalt.bench.load.LoadReport;
+import dev.basalt.bench.load.LoadResults;
+import dev.basalt.bench.load.LoadSettings;
 import dev.basalt.bench.lubm.LubmGenerator;
 import dev.basalt.bench.ordering.NestedGroupBench;
 import dev.basalt.bench.ordering.OrderingBench;
@@ -29,13 +33,14 @@ import dev.basalt.bench.rdf.TripleCounts;
 import dev.basalt.bench.report.MachineInfo;
 import dev.basalt.bench.report.ReportWriter;
 import dev.basalt.bench.store.DictionaryTiming;
+import dev.basalt.bench.store.StoreSetup;
 import dev.basalt.bench.store.StoreSetups;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** The {@code basalt-bench.jar} command line. Progress goes to standard output. */
-@Command(name = "basalt-bench", mixinStandardHelpOptions = true, subcommands = { BenchMain.Compare.class,
+@Command(name = "basalt-bench", mixinStandardHelpOptions = true, subcommands = { BenchMain.Compare.class, BenchMain.Load.class,
 		BenchMain.GenerateBsbm.class, BenchMain.GenerateLubm.class, BenchMain.BsbmHttp.class,
 		BenchMain.Ordering.class, BenchMain.NestedGroups.class, BenchMain.Dictionary.class },
 		description = "BSBM and LUBM on Basalt and its peers.")
@@ -91,6 +96,10 @@ public final class BenchMain implements Runnable {
 		Path ontology;
 		@Option(names = "--keep-data", description = "keep the store directories after the run")
 		boolean keepData;
+		@Option(names = "--python", defaultValue = "python3", description = "Python interpreter that creates "
+				+ "Oxigraph's virtual environment under the work directory when --stores names oxigraph "
+				+ "(default: ${DEFAULT-VALUE})")
+		String python;
 		@CommandLine.Spec
 		CommandLine.Model.CommandSpec spec;
 
@@ -142,6 +151,7 @@ public final class BenchMain implements Runnable {
 				s.ontology = ontology;
 			}
 			s.keepData = keepData;
+			s.python = python;
 			s.commandLine = "java " + String.join(" ", MachineInfo.jvmArguments())
 					+ " -jar bench/target/basalt-bench.jar " + String.join(" ", spec.commandLine().getParseResult()
 							.originalArgs());
@@ -163,6 +173,88 @@ public final class BenchMain implements Runnable {
 			}
 			System.out.println("Result cross-check passed for all stores.");
 			return 0;
+		}
+	}
+
+	@Command(name = "load", mixinStandardHelpOptions = true,
+			description = "Loads one N-Triples file into a new durable store with every loader side by side, each as "
+					+ "its own timed process (Basalt's bulk loader, sails through the Repository API, oxigraph load "
+					+ "and pyoxigraph's bulk_load), and writes docs/benchmarks-load.md.")
+	static final class Load implements Callable<Integer> {
+		@Option(names = "--scale", defaultValue = "1m", description = "tiny, 1m, 10m or 100m: the BSBM data generated "
+				+ "into the work directory, and -Xmx2g for the Java loaders at 100m (default: ${DEFAULT-VALUE})")
+		String scale;
+		@Option(names = "--products", description = "BSBM product count (overrides the scale)")
+		Integer products;
+		@Option(names = "--file", description = "an existing N-Triples file to load instead of generating BSBM")
+		Path file;
+		@Option(names = "--stores", defaultValue = "basalt,lmdb-osp,oxigraph", description = "comma-separated: basalt "
+				+ "(bulk loader), sail setups of compare (Repository API), oxigraph (oxigraph load and pyoxigraph) "
+				+ "(default: ${DEFAULT-VALUE})")
+		String stores;
+		@Option(names = "--heap", description = "-Xmx of the Java loaders (default 1g, 2g at 100m)")
+		String heap;
+		@Option(names = "--basalt-jar", description = "Basalt's command-line jar (default sail/target/basalt.jar)")
+		Path basaltJar;
+		@Option(names = "--further", description = "also load a further file of about 1M new triples through the "
+				+ "Repository API into each loaded Java store and into an empty one")
+		boolean further;
+		@Option(names = "--rounds", defaultValue = "1", description = "rounds of all loads, order rotated (default: "
+				+ "${DEFAULT-VALUE})")
+		int rounds;
+		@Option(names = "--seed", defaultValue = "808", description = "seed of the generated data (default: "
+				+ "${DEFAULT-VALUE})")
+		long seed;
+		@Option(names = "--work-dir", defaultValue = "data/bench-load", description = "data, store directories and logs "
+				+ "(default: ${DEFAULT-VALUE})")
+		Path workDir;
+		@Option(names = "--report", defaultValue = "docs/benchmarks-load.md", description = "report file (default: "
+				+ "${DEFAULT-VALUE})")
+		Path report;
+		@Option(names = "--python", defaultValue = "python3", description = "Python interpreter that creates "
+				+ "Oxigraph's virtual environment (default: ${DEFAULT-VALUE})")
+		String python;
+		@Option(names = "--keep-data", description = "keep the store directories after the run")
+		boolean keepData;
+		@CommandLine.Spec
+		CommandLine.Model.CommandSpec spec;
+
+		@Override
+		public Integer call() {
+			LoadSettings s = settings();
+			long started = System.nanoTime();
+			LoadResults results = new LoadComparison(s,
+					line -> System.out.printf(Locale.ROOT, "[%6.1f s] %s%n", (System.nanoTime() - started) / 1e9, line))
+					.run();
+			new LoadReport(results).write();
+			System.out.printf(Locale.ROOT, "Report written to %s (%.1f minutes)%n", s.reportFile, results.totalSeconds / 60);
+			return 0;
+		}
+
+		LoadSettings settings() {
+			LoadSettings s = LoadSettings.forScale(scale);
+			if (products != null) {
+				s.products = products;
+			}
+			s.file = file;
+			s.stores = LoadSettings.parseStores(stores);
+			if (heap != null) {
+				s.heap = heap;
+			}
+			s.basaltJar = basaltJar;
+			s.further = further;
+			if (rounds < 1) {
+				throw new CommandLine.ParameterException(spec.commandLine(), "--rounds must be at least 1");
+			}
+			s.rounds = rounds;
+			s.seed = seed;
+			s.workDir = workDir;
+			s.reportFile = report;
+			s.python = python;
+			s.keepData = keepData;
+			s.commandLine = "java -jar bench/target/basalt-bench.jar " + String.join(" ", spec.commandLine()
+					.getParseResult().originalArgs());
+			return s;
 		}
 	}
 
@@ -325,8 +417,13 @@ public final class BenchMain implements Runnable {
 
 		@Override
 		public Integer call() {
-			List<NestedGroupBench.Timing> t = new NestedGroupBench(subjects, repeats, System.out::println)
-					.run(StoreSetups.parse(stores), workDir);
+			List<StoreSetup> setups = StoreSetups.parse(stores);
+			setups.stream().filter(st -> !st.inProcess()).findFirst().ifPresent(st -> {
+				throw new CommandLine.ParameterException(new CommandLine(this), st.id() + " is not a sail; nested-groups "
+						+ "runs in-process stores only");
+			});
+			List<NestedGroupBench.Timing> t = new NestedGroupBench(subjects, repeats, System.out::println).run(setups,
+					workDir);
 			System.out.println();
 			System.out.print(NestedGroupBench.table(t));
 			return 0;

@@ -19,6 +19,7 @@ import dev.basalt.bench.compare.Settings;
 import dev.basalt.bench.lubm.LubmGenerator;
 import dev.basalt.bench.ordering.NestedGroupBench;
 import dev.basalt.bench.report.ReportWriter;
+import dev.basalt.bench.store.OxigraphSetup;
 import dev.basalt.bench.store.StoreSetup;
 import dev.basalt.bench.store.StoreSetups;
 
@@ -81,6 +82,25 @@ class BenchSmokeTest {
 		assertEquals(12 + 14, results.nativeFallbacks.size());
 		assertEquals(List.of(), results.nativeFallbackList(),
 				"queries that fell back to RDF4J's evaluator on Basalt (node type: reason)");
+	}
+
+	/** Without Python, Oxigraph is left out with its reason in the report and the run goes on without it. */
+	@Test
+	void oxigraphIsSkippedWithItsReasonWhenPythonIsMissing() throws Exception {
+		Settings s = tinySettings(List.of(StoreSetups.MEMORY, OxigraphSetup.INSTANCE));
+		s.universities = 0;
+		s.python = tmp.resolve("no-python").toString();
+
+		Results results = new Comparison(s, line -> {
+		}).run();
+		new ReportWriter(results).write();
+
+		assertEquals(List.of(StoreSetups.MEMORY), results.stores);
+		String why = results.skippedStores.get("oxigraph");
+		assertTrue(why != null && why.contains("was not found") && why.contains("--python"), String.valueOf(why));
+		assertTrue(results.crossCheckPassed());
+		assertTrue(Files.readString(s.reportFile).contains("| oxigraph | skipped: the Python interpreter `"),
+				"the report names the reason");
 	}
 
 	@Test

@@ -3,6 +3,8 @@ package dev.basalt.bench.bsbm;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.eclipse.rdf4j.repository.Repository;
 import org.eclipse.rdf4j.repository.RepositoryConnection;
@@ -29,6 +31,26 @@ public final class BsbmCrossCheck {
 			out[i] = template.instantiate(parameters.draw(number, random));
 		}
 		return out;
+	}
+
+	private static final Pattern DESCRIBE = Pattern.compile("DESCRIBE\\s+(\\?\\w+)\\s+WHERE\\s*\\{");
+
+	public static boolean isDescribe(QueryTemplate template) {
+		return DESCRIBE.matcher(template.text()).find();
+	}
+
+	/**
+	 * {@code DESCRIBE ?x WHERE { P }} as {@code CONSTRUCT { ?x ?p ?o } WHERE { ?x ?p ?o . P }}: the
+	 * described resource's outgoing statements (BSBM has no blank nodes to follow).
+	 */
+	public static String outgoingStatements(String describeQuery) {
+		Matcher m = DESCRIBE.matcher(describeQuery);
+		if (!m.find()) {
+			throw new IllegalArgumentException("Not a DESCRIBE ?var WHERE { ... } query: " + describeQuery);
+		}
+		String v = m.group(1);
+		return describeQuery.substring(0, m.start()) + "CONSTRUCT { " + v + " ?describedP ?describedO } WHERE { " + v
+				+ " ?describedP ?describedO . " + describeQuery.substring(m.end());
 	}
 
 	/** Query name ("Q1" ...), then the result count per parameter set. */

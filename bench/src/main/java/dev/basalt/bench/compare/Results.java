@@ -25,6 +25,25 @@ public final class Results {
 	}
 
 	/**
+	 * Oxigraph's own figures beside its {@link Load} (whose seconds are the whole {@code oxigraph load}
+	 * process and whose bytes are those right after it): the process's peak RSS (-1 if not measured),
+	 * the bytes on disk once {@code oxigraph serve} answered on the loaded directory, and after the
+	 * server stopped at the end of the run (-1 until then).
+	 */
+	public static final class Oxigraph {
+		public final Load load;
+		public final long peakRssBytes;
+		public final long bytesAfterStart;
+		public long bytesAfterStop = -1;
+
+		public Oxigraph(Load load, long peakRssBytes, long bytesAfterStart) {
+			this.load = load;
+			this.peakRssBytes = peakRssBytes;
+			this.bytesAfterStart = bytesAfterStart;
+		}
+	}
+
+	/**
 	 * LUBM in one store: plain load (null when not measured), load through the RDFS inferencer with
 	 * the closed store's bytes on disk, and the 14 queries: answer counts and median times, except
 	 * for the queries in {@code timedOut}, which were stopped at the time limit (no count; their
@@ -56,6 +75,10 @@ public final class Results {
 	/** Why LUBM inference was not run, or null. */
 	public String lubmInferenceUnavailable;
 	public final Map<StoreSetup, Load> bsbmLoads = new LinkedHashMap<>();
+	/** Oxigraph's load and disk figures when it took part, else null. */
+	public Oxigraph oxigraph;
+	/** Stores that took part in BSBM but not in LUBM, with the reason. */
+	public final Map<String, String> lubmNotRun = new LinkedHashMap<>();
 	/** Store, then mix name: the warm-up phase. */
 	public final Map<StoreSetup, Map<String, MixResult>> warmups = new LinkedHashMap<>();
 	/** Store, then mix name, then client count: the measured runs in order. */
@@ -67,6 +90,8 @@ public final class Results {
 	public final List<String> crossCheckTimeouts = new ArrayList<>();
 	/** Queries a store answered for the cross-check only over the closure loaded as explicit statements. */
 	public final List<String> crossCheckRechecked = new ArrayList<>();
+	/** How a query was compared on a store whose answer has another, equally valid, form. */
+	public final List<String> crossCheckNotes = new ArrayList<>();
 	public final Map<StoreSetup, Lubm> lubm = new LinkedHashMap<>();
 	/**
 	 * Query ("BSBM Q5", "LUBM Q9"), then Basalt store: the native-evaluation fallbacks by reason while

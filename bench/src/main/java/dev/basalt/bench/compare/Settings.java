@@ -33,6 +33,8 @@ public final class Settings {
 	public Path reportFile = Path.of("docs", "benchmarks.md");
 	public Path ontology = Path.of("..", "shared", "lubm", "univ-bench.owl");
 	public boolean keepData;
+	/** The Python interpreter that creates Oxigraph's virtual environment, when Oxigraph takes part. */
+	public String python = "python3";
 	public String commandLine = "";
 
 	/** Defaults for {@code tiny}, {@code 1m}, {@code 10m} or {@code 100m}; fails naming the known scales. */

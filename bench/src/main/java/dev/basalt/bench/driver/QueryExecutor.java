@@ -75,6 +75,20 @@ public final class QueryExecutor {
 		return n;
 	}
 
+	/** The integer value of the first binding of a SELECT's first solution, e.g. a {@code COUNT(*)}. */
+	public static long scalar(RepositoryConnection conn, String select) {
+		try (TupleQueryResult result = conn.prepareTupleQuery(QueryLanguage.SPARQL, select).evaluate()) {
+			if (!result.hasNext()) {
+				throw new IllegalStateException("No solution for " + select);
+			}
+			Value v = result.next().iterator().next().getValue();
+			if (!(v instanceof Literal literal)) {
+				throw new IllegalStateException("Expected a number from " + select + " but got " + v);
+			}
+			return literal.longValue();
+		}
+	}
+
 	/** Characters of values read by every count so far (for tests). */
 	static long charactersRead() {
 		return CHARACTERS_READ.sum();

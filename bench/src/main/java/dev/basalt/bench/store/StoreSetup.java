@@ -30,6 +30,23 @@ public interface StoreSetup {
 	 */
 	long heapBytesPerTriple();
 
+	/**
+	 * Whether the store runs inside the benchmark's JVM as a sail. A store that does not (Oxigraph) is
+	 * loaded and served by its own processes; {@link #createSail} is not available for it.
+	 */
+	default boolean inProcess() {
+		return true;
+	}
+
+	/**
+	 * Whether the store's DESCRIBE returns a resource's incoming statements besides its outgoing ones,
+	 * as RDF4J's evaluation does; the result cross-check compares a store that does not with the
+	 * outgoing statements only.
+	 */
+	default boolean describesIncomingStatements() {
+		return true;
+	}
+
 	/** Creates an uninitialised sail whose files live in {@code dataDir} (created by the caller). */
 	Sail createSail(Path dataDir);
 

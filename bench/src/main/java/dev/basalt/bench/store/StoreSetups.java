@@ -133,7 +133,10 @@ public enum StoreSetups implements StoreSetup {
 		return setupName;
 	}
 
-	/** Resolves command-line names such as {@code native,lmdb-osp}; fails naming the known ones. */
+	/**
+	 * Resolves command-line names such as {@code native,lmdb-osp,oxigraph}; fails naming the known ones.
+	 * {@code oxigraph} is the out-of-process peer {@link OxigraphSetup}.
+	 */
 	public static List<StoreSetup> parse(String commaSeparated) {
 		return Arrays.stream(commaSeparated.split(","))
 				.map(String::trim)
@@ -144,6 +147,9 @@ public enum StoreSetups implements StoreSetup {
 
 	public static StoreSetup byName(String name) {
 		String wanted = name.toLowerCase(Locale.ROOT);
+		if (wanted.equals(OxigraphSetup.INSTANCE.id())) {
+			return OxigraphSetup.INSTANCE;
+		}
 		for (StoreSetups s : values()) {
 			if (s.setupName.equals(wanted)) {
 				return s;
@@ -152,13 +158,17 @@ public enum StoreSetups implements StoreSetup {
 		throw new IllegalArgumentException("Unknown store '" + name + "'; known stores: " + allNames());
 	}
 
-	/** The stores a comparison runs when none are named: all but {@link #BASALT_PLAIN}, which is asked for. */
+	/**
+	 * The stores a comparison runs when none are named: all sails but {@link #BASALT_PLAIN}, which is
+	 * asked for; Oxigraph too is asked for, because taking part installs it from PyPI.
+	 */
 	public static String defaultNames() {
 		return Arrays.stream(values()).filter(s -> s != BASALT_PLAIN).map(s -> s.setupName)
 				.collect(Collectors.joining(","));
 	}
 
 	public static String allNames() {
-		return Arrays.stream(values()).map(s -> s.setupName).collect(Collectors.joining(","));
+		return Arrays.stream(values()).map(s -> s.setupName).collect(Collectors.joining(",")) + ","
+				+ OxigraphSetup.INSTANCE.id();
 	}
 }
