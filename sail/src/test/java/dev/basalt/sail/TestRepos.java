@@ -33,6 +33,13 @@ final class TestRepos {
         return c;
     }
 
+    /** A fast configuration whose isolated transactions write through into the store from their first addition. */
+    static BasaltStoreConfig writeThroughEverything() {
+        BasaltStoreConfig c = fastConfig();
+        c.setLargeTransactionThreshold(1);
+        return c;
+    }
+
     static SailRepository open(File dir) {
         return open(dir, fastConfig());
     }
