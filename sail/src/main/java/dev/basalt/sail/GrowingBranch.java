@@ -82,6 +82,7 @@ final class GrowingBranch implements SailSource {
 
     @Override
     public void prepare() throws SailException {
+        tx.ensureUsable();
         if (!tx.isPromoted()) {
             branch.prepare();
         }
@@ -89,6 +90,7 @@ final class GrowingBranch implements SailSource {
 
     @Override
     public void flush() throws SailException {
+        tx.ensureUsable();
         if (!tx.isPromoted()) {
             branch.flush();
         }
@@ -127,6 +129,7 @@ final class GrowingBranch implements SailSource {
         }
 
         private SailSink current() {
+            tx.ensureUsable();
             return large != null ? large : small;
         }
 

@@ -49,6 +49,8 @@ final class WriteThroughTransaction {
     private volatile boolean promoted;
     private volatile boolean ended;
     private LiveReads reads;
+    /** Why handing the branch over failed, or null: the transaction can then only be rolled back. */
+    private RuntimeException broken;
 
     /**
      * @param owner     the connection's owner object of writer groups
@@ -106,18 +108,32 @@ final class WriteThroughTransaction {
                 givenUp = true;
                 return false;
             }
-            handOver.run();
+            try {
+                handOver.run();
+            } catch (RuntimeException e) {
+                givenUp = true;
+                broken = e;
+                throw e;
+            }
             reads = new LiveReads(writer, owner, base);
             promoted = true;
             done = true;
-            LOG.debug("a transaction at {} writes through into the store from {} additions on", level, additions);
+            LOG.info("a transaction at {} writes through into the Basalt store from {} additions on", level, additions);
             return true;
         } finally {
             if (!done) {
                 base.close();
                 // nothing was written if the snapshot check failed; a failed hand-over is rolled back
-                writer.endGroup(owner, !promoted && givenUp);
+                writer.endGroup(owner, broken == null);
             }
+        }
+    }
+
+    /** Refuses to go on after a failed promotion (its branch was partly handed over and discarded). */
+    void ensureUsable() {
+        if (broken != null) {
+            throw new SailException("moving this large transaction into the Basalt store failed (" + broken.getMessage()
+                    + "); its changes cannot be committed: roll the transaction back", broken);
         }
     }
 
