@@ -62,6 +62,23 @@ final class BasaltSails {
     }
 
     /**
+     * Like {@link #newRepository(File)}, but the store's isolated transactions write through into the store from
+     * their first addition ({@code largeTransactionThreshold} 1), so a suite runs every transaction that adds on the
+     * large-transaction path.
+     */
+    static Repository newWriteThroughRepository(File parent) {
+        File dataDir = freshDirectory(parent);
+        if (REFERENCE) {
+            return new SailRepository(new MemoryStore(dataDir));
+        }
+        BasaltStoreConfig config = new BasaltStoreConfig();
+        config.setLargeTransactionThreshold(1);
+        BasaltStore store = new BasaltStore(dataDir, config);
+        NativeCoverage.track(store.getNativeQueryStats());
+        return new BasaltRepository(store);
+    }
+
+    /**
      * A new, uninitialized repository over {@link #newStore(File)}: a {@link BasaltRepository}, so the suites
      * also run every query through its query template cache.
      */

@@ -72,14 +72,14 @@ final class BasaltSailDataset implements SailDataset {
     @Override
     public CloseableIteration<? extends Namespace> getNamespaces() throws SailException {
         try (ReadSource.Lease lease = source.acquire()) {
-            return new CloseableIteratorIteration<>(NamespaceTable.all(lease.view().snapshot()).iterator());
+            return new CloseableIteratorIteration<>(NamespaceTable.all(lease.view().namespaces()).iterator());
         }
     }
 
     @Override
     public String getNamespace(String prefix) throws SailException {
         try (ReadSource.Lease lease = source.acquire()) {
-            return NamespaceTable.get(lease.view().snapshot(), prefix);
+            return NamespaceTable.get(lease.view().namespaces(), prefix);
         }
     }
 

@@ -29,6 +29,10 @@ import dev.basalt.sail.spill.SpillOwner;
  * isolation NONE there is no change set: an update operation writes through to the store and,
  * once it exceeds one batch, holds the store's writer until it ends (see {@link UnisolatedSink}).
  *
+ * <p>An isolated transaction that grows past {@code largeTransactionThreshold} additions writes
+ * through into the store's write transaction from then on, holding the store writer until it ends
+ * ({@link WriteThroughTransaction}); its commit, rollback or close ends that hold.
+ *
  * <p>Commit runs RDF4J's flush of the connection's inferred and explicit changes inside one
  * commit group of the store writer, so both become one atomic commit point of the journal (see
  * {@link StoreWriter}), which is durable when {@code commit()} returns. {@link #size} is answered
@@ -58,6 +62,11 @@ public class BasaltStoreConnection extends SailSourceConnection {
         this.past = past;
         this.store = store;
         this.changes = new DefaultSailChangedEvent(sail);
+    }
+
+    /** True while this connection's transaction writes through into the store (a large transaction). */
+    boolean isWritingThrough() {
+        return store instanceof IsolatingSailStore isolating && isolating.isWritingThrough();
     }
 
     /** True for a read-only connection to a past commit point. */
@@ -129,6 +138,9 @@ public class BasaltStoreConnection extends SailSourceConnection {
             throw new SailReadOnlyException("this connection reads commit point " + past.view().commitCounter()
                     + " of a Basalt store as of the past and cannot change it");
         }
+        if (store instanceof IsolatingSailStore isolating) {
+            isolating.beginTransaction(getTransactionIsolation());
+        }
         super.startTransactionInternal();
     }
 
@@ -143,10 +155,21 @@ public class BasaltStoreConnection extends SailSourceConnection {
             super.commitInternal();
             flushed = true;
         } finally {
-            writer.endGroup(store, flushed);
+            try {
+                writer.endGroup(store, flushed);
+            } finally {
+                endTransaction(flushed);
+            }
         }
         basalt.notifySailChanged(changes);
         changes = new DefaultSailChangedEvent(basalt);
+    }
+
+    /** Ends a large transaction's hold on the store writer: commits it if {@code success}, else discards it. */
+    private void endTransaction(boolean success) {
+        if (store instanceof IsolatingSailStore isolating) {
+            isolating.endTransaction(success);
+        }
     }
 
     @Override
@@ -154,7 +177,11 @@ public class BasaltStoreConnection extends SailSourceConnection {
         try {
             super.rollbackInternal();
         } finally {
-            releaseSpills();
+            try {
+                endTransaction(false);
+            } finally {
+                releaseSpills();
+            }
         }
         changes = new DefaultSailChangedEvent(basalt);
     }
@@ -247,6 +274,7 @@ public class BasaltStoreConnection extends SailSourceConnection {
         try {
             super.closeInternal();
         } finally {
+            endTransaction(false);
             releaseSpills();
             if (past != null) {
                 past.close();

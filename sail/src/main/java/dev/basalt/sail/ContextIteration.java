@@ -47,7 +47,23 @@ final class ContextIteration extends LookAheadIteration<Resource> {
     }
 
     private long seekNext() {
-        BTree tree = lease.view().snapshot().tree(set.treeName(contextFirst));
+        if (lease.view().live() != null) {
+            // a large transaction's live view may change between calls: read every graph now
+            if (collected == null) {
+                java.util.List<Long> all = new java.util.ArrayList<>();
+                for (long c = seekContext(); c != TermIds.NULL; c = seekContext()) {
+                    all.add(c);
+                }
+                collected = all.iterator();
+            }
+            lease.view().ensureReadable();
+            return collected.hasNext() ? collected.next() : TermIds.NULL;
+        }
+        return seekContext();
+    }
+
+    private long seekContext() {
+        BTree tree = lease.view().tree(set.treeName(contextFirst));
         if (done || tree == null) {
             return TermIds.NULL;
         }

@@ -19,7 +19,10 @@ import org.eclipse.rdf4j.sail.base.SailStore;
  * <li>{@code fork()} returns a new branch (see {@link Branches}) over the backing source: the
  * connection's pending changes, in change sets that spill; SNAPSHOT and SERIALIZABLE per
  * connection. The branch flushes into the backing store's sink when the connection commits,
- * inside the connection's commit group (see {@link StoreWriter}).</li>
+ * inside the connection's commit group (see {@link StoreWriter}). The explicit branch is wrapped
+ * in a {@link GrowingBranch}: past {@code largeTransactionThreshold} additions the transaction
+ * writes through into the store instead ({@link WriteThroughTransaction}), until
+ * {@link #endTransaction} commits or discards it.</li>
  * <li>{@code dataset(level)} pins the newest commit point until the dataset is closed.</li>
  * <li>{@code sink(level)} is only asked for by connections at isolation NONE: an
  * {@link UnisolatedSink} that writes the operation's changes straight into the store's write
@@ -41,17 +44,48 @@ final class IsolatingSailStore implements SailStore {
     private final ModelFactory changeSets;
     private final SailSource explicit;
     private final SailSource inferred;
+    private final long largeTransactionThreshold;
+    /** The isolation level of the connection's transaction being begun or under way. */
+    private volatile IsolationLevel level;
+    /** The connection's transaction under way, once its explicit branch exists. */
+    private volatile WriteThroughTransaction transaction;
 
-    IsolatingSailStore(BasaltSailStore backing, ModelFactory changeSets) {
+    /** @param largeTransactionThreshold explicit additions at which a transaction writes through; 0 never */
+    IsolatingSailStore(BasaltSailStore backing, ModelFactory changeSets, long largeTransactionThreshold) {
         this.backing = backing;
         this.changeSets = changeSets;
+        this.largeTransactionThreshold = largeTransactionThreshold;
         this.explicit = new Source(backing.getExplicitSailSource(), StatementSet.EXPLICIT);
         this.inferred = new Source(backing.getInferredSailSource(), StatementSet.INFERRED);
     }
 
     /** A view of the same store for one connection, the owner of that connection's commit groups. */
     IsolatingSailStore forConnection() {
-        return new IsolatingSailStore(backing, changeSets);
+        return new IsolatingSailStore(backing, changeSets, largeTransactionThreshold);
+    }
+
+    /** The connection begins an isolated transaction at {@code isolation}; its branches are forked next. */
+    void beginTransaction(IsolationLevel isolation) {
+        this.level = isolation;
+        this.transaction = null;
+    }
+
+    /**
+     * The connection's transaction ends: a promoted transaction commits what it wrote if
+     * {@code success} (the connection's commit flushed everything), else discards it.
+     */
+    void endTransaction(boolean success) {
+        WriteThroughTransaction t = transaction;
+        transaction = null;
+        if (t != null) {
+            t.end(success);
+        }
+    }
+
+    /** True while the connection's transaction writes through into the store. */
+    boolean isWritingThrough() {
+        WriteThroughTransaction t = transaction;
+        return t != null && t.isPromoted();
     }
 
     @Override
@@ -90,7 +124,14 @@ final class IsolatingSailStore implements SailStore {
 
         @Override
         public SailSource fork() {
-            return Branches.fork(committed, changeSets);
+            SailSource branch = Branches.fork(committed, changeSets);
+            if (set != StatementSet.EXPLICIT || level == null) {
+                return branch;
+            }
+            WriteThroughTransaction t = new WriteThroughTransaction(backing, IsolatingSailStore.this, level,
+                    largeTransactionThreshold);
+            transaction = t;
+            return new GrowingBranch(branch, t, set, backing.getValueFactory());
         }
 
         @Override

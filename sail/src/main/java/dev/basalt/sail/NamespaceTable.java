@@ -24,8 +24,12 @@ final class NamespaceTable {
     }
 
     static List<Namespace> all(Snapshot snapshot) {
+        return all(snapshot.tree(TREE));
+    }
+
+    /** Every namespace of the table {@code t} (null: none). */
+    static List<Namespace> all(BTree t) {
         List<Namespace> out = new ArrayList<>();
-        BTree t = snapshot.tree(TREE);
         if (t != null) {
             BTreeCursor c = t.cursor(null, null);
             while (c.next()) {
@@ -35,8 +39,8 @@ final class NamespaceTable {
         return out;
     }
 
-    static String get(Snapshot snapshot, String prefix) {
-        BTree t = snapshot.tree(TREE);
+    /** The namespace of a prefix in the table {@code t} (null: none), or null. */
+    static String get(BTree t, String prefix) {
         byte[] v = t == null ? null : t.get(bytes(prefix));
         return v == null ? null : text(v);
     }

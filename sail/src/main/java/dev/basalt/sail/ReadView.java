@@ -3,29 +3,63 @@ package dev.basalt.sail;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+
+import org.eclipse.rdf4j.sail.SailException;
 
 import dev.basalt.store.Snapshot;
+import dev.basalt.store.btree.BTree;
 import dev.basalt.store.lexicon.Lexicon;
 import dev.basalt.store.lexicon.LexiconReader;
 import dev.basalt.store.quads.QuadIndexes;
 import dev.basalt.store.quads.QuadOrder;
 
 /**
- * Everything a reader needs of one commit point: the snapshot, its dictionary and the statement
- * indices of both sets. Immutable and shareable between threads while its snapshot is open; the
- * {@link ReadSource} that handed it out decides when the snapshot closes.
+ * Everything a reader needs of one state of the store: the snapshot, its dictionary, the
+ * statement indices of both sets and its other trees (the namespace table).
+ *
+ * <p>A view of a commit point is immutable and shareable between threads while its snapshot is
+ * open; the {@link ReadSource} that handed it out decides when the snapshot closes.
+ *
+ * <p>A <em>live</em> view ({@link #live()} not null) reads the store's open write transaction as a
+ * large transaction ({@link WriteThroughTransaction}) has written it so far, over the commit point
+ * that transaction builds on ({@link #snapshot()}). Its trees change when that transaction writes
+ * again; a reader that keeps a cursor between calls registers with {@link LiveReads#track} to be
+ * told before that happens. Once the transaction has ended the view is unreadable
+ * ({@link #ensureReadable()}).
  */
 final class ReadView {
     private final Snapshot snapshot;
     private final LexiconReader lexicon;
-    private final Map<StatementSet, QuadIndexes> quads = new EnumMap<>(StatementSet.class);
+    private final Map<StatementSet, QuadIndexes> quads;
+    private final Function<String, BTree> trees;
+    private final LiveReads live;
 
     ReadView(Snapshot snapshot, Lexicon lexicon, List<QuadOrder> orders) {
         this.snapshot = snapshot;
         this.lexicon = lexicon.reader(snapshot);
+        this.quads = new EnumMap<>(StatementSet.class);
         for (StatementSet set : StatementSet.values()) {
             quads.put(set, new QuadIndexes(orders, o -> snapshot.tree(set.treeName(o))));
         }
+        this.trees = snapshot::tree;
+        this.live = null;
+    }
+
+    /**
+     * A live view of a write transaction.
+     *
+     * @param base  the commit point the transaction builds on
+     * @param trees the transaction's trees by name (null for one that does not exist)
+     * @param live  the transaction's reads
+     */
+    ReadView(Snapshot base, LexiconReader lexicon, Map<StatementSet, QuadIndexes> quads, Function<String, BTree> trees,
+            LiveReads live) {
+        this.snapshot = base;
+        this.lexicon = lexicon;
+        this.quads = new EnumMap<>(quads);
+        this.trees = trees;
+        this.live = live;
     }
 
     Snapshot snapshot() {
@@ -40,7 +74,30 @@ final class ReadView {
         return quads.get(set);
     }
 
+    /** The tree {@code name} of this state, or null if it has none. */
+    BTree tree(String name) {
+        return trees.apply(name);
+    }
+
+    /** The namespace table, or null if there is none. */
+    BTree namespaces() {
+        return tree(NamespaceTable.TREE);
+    }
+
     long commitCounter() {
         return snapshot.commit().counter();
+    }
+
+    /** The reads of the large transaction this live view shows, or null for a commit point. */
+    LiveReads live() {
+        return live;
+    }
+
+    /** Refuses to read a live view whose transaction has ended. */
+    void ensureReadable() {
+        if (live != null && live.isEnded()) {
+            throw new SailException("this iteration read a large transaction of a Basalt store that has since been "
+                    + "committed or rolled back; read it before the transaction ends, or open a new iteration");
+        }
     }
 }

@@ -21,6 +21,11 @@ import dev.basalt.store.quads.QuadIndexes;
  * in one batch, each distinct id once ({@link DistinctTerms}); a bound subject, predicate or context is reused instead of resolved
  * (bound literals are resolved, so a result shows the stored form, e.g. a normalized language
  * tag). Holds its read lease until closed or exhausted.
+ *
+ * <p>On a live view (a large transaction's own writes, see {@link ReadView}) the iteration is
+ * tracked by the transaction's {@link LiveReads}: before the transaction writes again, the
+ * iteration reads its remaining matches into memory ({@link #detach()}), so it shows the state it
+ * started on.
  */
 final class StatementIteration extends LookAheadIteration<Statement> {
     private static final int BATCH = 256;
@@ -32,6 +37,10 @@ final class StatementIteration extends LookAheadIteration<Statement> {
     private final ArrayDeque<Statement> buffer = new ArrayDeque<>(BATCH);
     private int nextPattern;
     private QuadCursor cursor;
+    /** The remaining matches once detached from a live view's trees, else null. */
+    private ArrayDeque<long[]> rest;
+    /** Unregisters from a live view's transaction, or null. */
+    private final Runnable untrack;
     private boolean released;
 
     /**
@@ -46,6 +55,27 @@ final class StatementIteration extends LookAheadIteration<Statement> {
         this.patterns = patterns;
         this.boundValues = boundValues;
         this.vf = vf;
+        LiveReads live = lease.view().live();
+        this.untrack = live == null ? null : live.track(this::detach);
+    }
+
+    /** Reads the remaining matches into memory: the live view's trees are about to change. */
+    private void detach() {
+        ArrayDeque<long[]> remaining = new ArrayDeque<>();
+        while (true) {
+            if (cursor == null) {
+                if (nextPattern == patterns.size()) {
+                    break;
+                }
+                cursor = quads.scan(patterns.get(nextPattern++));
+            }
+            if (cursor.next()) {
+                remaining.add(cursor.quad().clone());
+            } else {
+                cursor = null;
+            }
+        }
+        rest = remaining;
     }
 
     @Override
@@ -61,9 +91,18 @@ final class StatementIteration extends LookAheadIteration<Statement> {
     }
 
     private void fill() {
+        lease.view().ensureReadable();
         long[][] batch = new long[BATCH][];
         int n = 0;
         while (n < BATCH) {
+            if (rest != null) {
+                long[] quad = rest.poll();
+                if (quad == null) {
+                    break;
+                }
+                batch[n++] = quad;
+                continue;
+            }
             if (cursor == null) {
                 if (nextPattern == patterns.size()) {
                     break;
@@ -102,6 +141,10 @@ final class StatementIteration extends LookAheadIteration<Statement> {
     private void release() {
         if (!released) {
             released = true;
+            if (untrack != null) {
+                untrack.run();
+            }
+            rest = null;
             lease.close();
         }
     }

@@ -8,6 +8,7 @@ import java.util.function.Consumer;
 
 import org.eclipse.rdf4j.sail.SailException;
 
+import dev.basalt.store.Snapshot;
 import dev.basalt.store.Store;
 import dev.basalt.store.journal.CommitPoint;
 import dev.basalt.store.lexicon.Lexicon;
@@ -36,6 +37,11 @@ import dev.basalt.store.quads.QuadOrder;
  * in one thread while one has a NONE update writing through) gets a {@link SailException} instead
  * of a deadlock.
  *
+ * <p>A large isolated transaction ({@link WriteThroughTransaction}) holds a group of its connection
+ * from the moment it outgrows its RDF4J branch until it commits or rolls back; it takes the group
+ * only with {@link #tryBeginGroup}, so growing never waits for another writer, and reads what it
+ * wrote through {@link #readView}.
+ *
  * <p>The session is only touched under this object's monitor, by one thread at a time.
  */
 final class StoreWriter {
@@ -49,6 +55,8 @@ final class StoreWriter {
     private int groupDepth;
     private boolean groupFailed;
     private boolean closed;
+    /** Writes run so far; a live view compares it to notice that the session changed. */
+    private volatile long writes;
     /** One daemon thread for {@link #writeInBackground}, started on first use. */
     private ExecutorService background;
 
@@ -68,11 +76,51 @@ final class StoreWriter {
             session = new WriteSession(store.begin(), lexicon, orders);
         }
         try {
+            writes++;
             change.accept(session);
         } catch (RuntimeException e) {
             groupFailed |= groupDepth > 0;
             rollback();
             throw e;
+        }
+    }
+
+    /** The number of writes run so far: a live view made before the last write may lack a tree it created. */
+    long writes() {
+        return writes;
+    }
+
+    /**
+     * A live view of the open session for {@code groupOwner}, which must hold the group (so no other
+     * owner writes); the session is begun if none is open.
+     *
+     * @throws SailException if a write of the group failed (the session was rolled back)
+     */
+    synchronized ReadView readView(Object groupOwner, Snapshot base, LiveReads live) {
+        if (owner != groupOwner) {
+            throw new IllegalStateException("reading the write transaction without holding its group");
+        }
+        if (groupFailed) {
+            throw new SailException("an earlier write of this transaction failed and its changes were discarded; "
+                    + "roll the transaction back");
+        }
+        if (closed) {
+            throw new SailException("the Basalt store is closed");
+        }
+        if (session == null) {
+            session = new WriteSession(store.begin(), lexicon, orders);
+        }
+        return session.readView(base, live);
+    }
+
+    /** Waits until every write handed to the background thread so far has run. */
+    void awaitBackground() {
+        ExecutorService b;
+        synchronized (this) {
+            b = background;
+        }
+        if (b != null) {
+            CompletableFuture.runAsync(() -> { }, b).join();
         }
     }
 
@@ -120,9 +168,10 @@ final class StoreWriter {
         try {
             while (owner != null && owner != groupOwner) {
                 if (ownerThread == Thread.currentThread()) {
-                    throw new SailException("another connection of this thread has an update at isolation NONE "
-                            + "writing into the Basalt store; end that update (flush, commit or roll back that "
-                            + "connection) before committing this one, or use the connections in separate threads");
+                    throw new SailException("another connection of this thread is writing into the Basalt store "
+                            + "(an update at isolation NONE or a large transaction); end that update or transaction "
+                            + "(commit or roll back that connection) before committing this one, or use the "
+                            + "connections in separate threads");
                 }
                 try {
                     wait();
@@ -138,6 +187,21 @@ final class StoreWriter {
         owner = groupOwner;
         ownerThread = Thread.currentThread();
         groupDepth++;
+    }
+
+    /**
+     * Begins a group of {@code groupOwner} if no other owner's group is open; never waits.
+     *
+     * @return false if another owner holds the group
+     */
+    synchronized boolean tryBeginGroup(Object groupOwner) {
+        if (closed || owner != null && owner != groupOwner) {
+            return false;
+        }
+        owner = groupOwner;
+        ownerThread = Thread.currentThread();
+        groupDepth++;
+        return true;
     }
 
     /** Ends a group: the outermost end commits what the group wrote if no part of it failed, else rolls it back. */

@@ -33,6 +33,12 @@ import org.eclipse.rdf4j.sail.base.SailSink;
  * meanwhile (it waits, as for any commit group). Readers keep reading their pinned commit points
  * and never see part of the operation.
  *
+ * <p>A large isolated transaction ({@link WriteThroughTransaction}) writes through the same kind of
+ * sink, with a {@link Gate}: while the transaction's own reads have a live view open, a full buffer
+ * is kept (and grows) instead of written, so an iteration of the operation's WHERE clause is not
+ * made to copy its remaining matches by each batch; {@link #flush()} writes regardless, after the
+ * gate has had open iterations detach (see {@link LiveReads}).
+ *
  * <p>Inside a group of its own connection (the connection's explicit and inferred sinks, or a
  * namespace change made while its update is writing through) the commit waits for the outermost
  * group's end, so such changes commit together with the update.
@@ -44,6 +50,29 @@ final class UnisolatedSink implements SailSink {
     private final StoreWriter writer;
     private final StatementSet set;
     private final Object owner;
+    /** When buffers may be written, and what to do first (see the class comment). */
+    private final Gate gate;
+
+    /** The gate of a large transaction's sink (see the class comment). */
+    interface Gate {
+        /** False while full buffers must wait in memory. */
+        boolean mayWrite();
+
+        /** Runs before each write into the store's transaction. */
+        void beforeWrite();
+    }
+
+    private static final Gate OPEN = new Gate() {
+        @Override
+        public boolean mayWrite() {
+            return true;
+        }
+
+        @Override
+        public void beforeWrite() {
+            // nothing reads the transaction's trees
+        }
+    };
     /** Steps buffered before {@link #terms}' additions, in order: earlier additions, removals, clears, namespaces. */
     private List<Consumer<WriteSession>> steps = new ArrayList<>();
     private Value[] terms = new Value[64];
@@ -56,9 +85,14 @@ final class UnisolatedSink implements SailSink {
     private CompletableFuture<Void> inFlight;
 
     UnisolatedSink(StoreWriter writer, StatementSet set, Object owner) {
+        this(writer, set, owner, OPEN);
+    }
+
+    UnisolatedSink(StoreWriter writer, StatementSet set, Object owner, Gate gate) {
         this.writer = writer;
         this.set = set;
         this.owner = owner;
+        this.gate = gate;
     }
 
     @Override
@@ -136,14 +170,15 @@ final class UnisolatedSink implements SailSink {
         ensureUsable();
         int at = added * 4;
         if (at == terms.length) {
-            terms = Arrays.copyOf(terms, Math.min(terms.length * 2, BATCH * 4));
+            // past BATCH only while the gate holds full buffers back
+            terms = Arrays.copyOf(terms, terms.length < BATCH * 4 ? Math.min(terms.length * 2, BATCH * 4) : terms.length * 2);
         }
         terms[at] = subj;
         terms[at + 1] = pred;
         terms[at + 2] = obj;
         terms[at + 3] = ctx;
         added++;
-        if (++buffered >= BATCH) {
+        if (++buffered >= BATCH && gate.mayWrite()) {
             write(true);
         }
     }
@@ -177,7 +212,7 @@ final class UnisolatedSink implements SailSink {
         ensureUsable();
         sealAdditions();
         steps.add(change);
-        if (++buffered >= BATCH) {
+        if (++buffered >= BATCH && gate.mayWrite()) {
             write(true);
         }
     }
@@ -206,7 +241,7 @@ final class UnisolatedSink implements SailSink {
         Value[] batchTerms = terms;
         int count = added;
         steps = new ArrayList<>();
-        terms = new Value[terms.length];
+        terms = new Value[Math.min(terms.length, BATCH * 4)];
         added = 0;
         buffered = 0;
         Consumer<WriteSession> change = s -> {
@@ -220,6 +255,7 @@ final class UnisolatedSink implements SailSink {
                 writer.beginGroup(owner);
                 writing = true;
             }
+            gate.beforeWrite();
             if (inBackground) {
                 inFlight = writer.writeInBackground(change);
             } else {

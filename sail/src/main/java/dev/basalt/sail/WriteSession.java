@@ -11,7 +11,9 @@ import org.eclipse.rdf4j.model.Resource;
 import org.eclipse.rdf4j.model.Statement;
 import org.eclipse.rdf4j.model.Value;
 
+import dev.basalt.store.Snapshot;
 import dev.basalt.store.WriteTransaction;
+import dev.basalt.store.btree.BTree;
 import dev.basalt.store.journal.CommitPoint;
 import dev.basalt.store.lexicon.Lexicon;
 import dev.basalt.store.lexicon.LexiconWriter;
@@ -28,6 +30,7 @@ import dev.basalt.store.quads.QuadOrder;
 final class WriteSession {
     private static final int CLEAR_BATCH = 10_000;
     private final WriteTransaction tx;
+    private final Lexicon dictionary;
     private final LexiconWriter lexicon;
     private final List<QuadOrder> orders;
     private final Map<StatementSet, QuadIndexes> quads = new EnumMap<>(StatementSet.class);
@@ -35,6 +38,7 @@ final class WriteSession {
 
     WriteSession(WriteTransaction tx, Lexicon lexicon, List<QuadOrder> orders) {
         this.tx = tx;
+        this.dictionary = lexicon;
         this.lexicon = lexicon.writer(tx);
         this.orders = orders;
     }
@@ -174,6 +178,22 @@ final class WriteSession {
     void setProperty(String name, byte[] value) {
         tx.setProperty(name, value);
         changed = true;
+    }
+
+    /**
+     * A live view of this transaction's state over the commit point {@code base} it builds on (see
+     * {@link ReadView}); to be read only while nothing writes into this session.
+     */
+    ReadView readView(Snapshot base, LiveReads live) {
+        Map<StatementSet, QuadIndexes> views = new EnumMap<>(StatementSet.class);
+        for (StatementSet set : StatementSet.values()) {
+            views.put(set, new QuadIndexes(orders, o -> existing(set.treeName(o))));
+        }
+        return new ReadView(base, dictionary.reader(lexicon), views, this::existing, live);
+    }
+
+    private BTree existing(String name) {
+        return tx.hasTree(name) ? tx.tree(name) : null;
     }
 
     boolean isChanged() {

@@ -53,6 +53,7 @@ class ConfigTest {
         c.setValueCacheSize(500);
         c.setValueIdCacheSize(600);
         c.setDurable(false);
+        c.setLargeTransactionThreshold(0);
         Model m = new LinkedHashModel();
         Resource node = c.export(m);
         BasaltStoreConfig back = new BasaltStoreConfig();
@@ -67,6 +68,9 @@ class ConfigTest {
         assertEquals(500, back.getValueCacheSize());
         assertEquals(600, back.getValueIdCacheSize());
         assertEquals(false, back.isDurable());
+        assertEquals(0, back.getLargeTransactionThreshold());
+        assertEquals(BasaltStoreConfig.DEFAULT_LARGE_TRANSACTION_THRESHOLD,
+                new BasaltStoreConfig().getLargeTransactionThreshold());
         assertEquals(BasaltStoreFactory.SAIL_TYPE, back.getType());
     }
 

@@ -26,10 +26,21 @@ final class TestRepos {
         return c;
     }
 
-    /** A fast configuration whose pending-change models spill to disk from their first statement. */
+    /**
+     * A fast configuration whose pending-change models spill to disk from their first statement;
+     * transactions stay in their branches however large (no write-through).
+     */
     static BasaltStoreConfig spillEverything() {
         BasaltStoreConfig c = fastConfig();
         c.setSpillThreshold(1);
+        c.setLargeTransactionThreshold(0);
+        return c;
+    }
+
+    /** A fast configuration whose isolated transactions write through into the store from their first addition. */
+    static BasaltStoreConfig writeThroughEverything() {
+        BasaltStoreConfig c = fastConfig();
+        c.setLargeTransactionThreshold(1);
         return c;
     }
 

@@ -39,6 +39,8 @@ public class BasaltStoreConfig extends BaseSailConfig {
 
     private JournalMode journalMode = JournalMode.RW;
     private Duration historyRetention = Duration.ZERO;
+    /** Default of {@link #getLargeTransactionThreshold()}: one write batch of an update at isolation NONE. */
+    public static final long DEFAULT_LARGE_TRANSACTION_THRESHOLD = 100_000;
     private String statementIndexes;
     private int leafMaxEntries = -1;
     private int internalMaxEntries = -1;
@@ -47,6 +49,7 @@ public class BasaltStoreConfig extends BaseSailConfig {
     private int valueIdCacheSize = -1;
     private boolean durable = true;
     private int spillThreshold = -1;
+    private long largeTransactionThreshold = DEFAULT_LARGE_TRANSACTION_THRESHOLD;
     private boolean nativeEvaluation = true;
 
     public BasaltStoreConfig() {
@@ -136,6 +139,24 @@ public class BasaltStoreConfig extends BaseSailConfig {
 
     public void setSpillThreshold(int spillThreshold) {
         this.spillThreshold = spillThreshold;
+    }
+
+    /**
+     * Explicit additions at which an isolated transaction stops collecting its changes in RDF4J's
+     * branch and writes them through into the store's open write transaction, holding the store's
+     * writer until it commits or rolls back (see docs/sail.md); 0 keeps every transaction in its
+     * branch.
+     */
+    public long getLargeTransactionThreshold() {
+        return largeTransactionThreshold;
+    }
+
+    public void setLargeTransactionThreshold(long largeTransactionThreshold) {
+        if (largeTransactionThreshold < 0) {
+            throw new IllegalArgumentException("largeTransactionThreshold must be 0 (never) or a number of statements, not "
+                    + largeTransactionThreshold);
+        }
+        this.largeTransactionThreshold = largeTransactionThreshold;
     }
 
     /** True if queries run on Basalt's native engine where it supports them (see docs/optimizer.md). */
@@ -260,6 +281,9 @@ public class BasaltStoreConfig extends BaseSailConfig {
         if (spillThreshold > 0) {
             m.add(node, BasaltStoreSchema.SPILL_THRESHOLD, vf.createLiteral(spillThreshold));
         }
+        if (largeTransactionThreshold != DEFAULT_LARGE_TRANSACTION_THRESHOLD) {
+            m.add(node, BasaltStoreSchema.LARGE_TRANSACTION_THRESHOLD, vf.createLiteral(largeTransactionThreshold));
+        }
         m.add(node, BasaltStoreSchema.NATIVE_EVALUATION, vf.createLiteral(nativeEvaluation));
         return node;
     }
@@ -294,6 +318,8 @@ public class BasaltStoreConfig extends BaseSailConfig {
                 l -> valueIdCacheSize = (int) number(l, BasaltStoreSchema.VALUE_ID_CACHE_SIZE));
         literal(m, node, BasaltStoreSchema.SPILL_THRESHOLD,
                 l -> spillThreshold = (int) number(l, BasaltStoreSchema.SPILL_THRESHOLD));
+        literal(m, node, BasaltStoreSchema.LARGE_TRANSACTION_THRESHOLD,
+                l -> largeTransactionThreshold = number(l, BasaltStoreSchema.LARGE_TRANSACTION_THRESHOLD));
         literal(m, node, BasaltStoreSchema.DURABLE, l -> {
             String b = l.getLabel().trim();
             if (!b.equals("true") && !b.equals("false")) {

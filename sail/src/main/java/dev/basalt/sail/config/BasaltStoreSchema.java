@@ -28,6 +28,8 @@ public final class BasaltStoreSchema {
     public static final IRI DURABLE = iri("durable");
     /** Statements a transaction's pending-change model holds in memory before spilling to disk. */
     public static final IRI SPILL_THRESHOLD = iri("spillThreshold");
+    /** Explicit additions at which an isolated transaction starts writing through into the store (0 = never). */
+    public static final IRI LARGE_TRANSACTION_THRESHOLD = iri("largeTransactionThreshold");
     /** Evaluate queries with Basalt's own engine where it can (default true); false = RDF4J's evaluator only. */
     public static final IRI NATIVE_EVALUATION = iri("nativeEvaluation");
 

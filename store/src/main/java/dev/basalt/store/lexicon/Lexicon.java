@@ -71,6 +71,15 @@ public final class Lexicon {
         return new LexiconReader(this, snapshot.tree(TERM_TO_ID), snapshot.tree(ID_TO_TERM), snapshot.tree(PREFIXES));
     }
 
+    /**
+     * A reader of the dictionary as {@code writer}'s open transaction sees it, new terms included
+     * (for a transaction that reads its own writes); valid until that transaction ends, and only
+     * while it is not writing.
+     */
+    public LexiconReader reader(LexiconWriter writer) {
+        return new LexiconReader(this, writer.termToId, writer.idToTerm, null, writer);
+    }
+
     /** The writer of the transaction; call its {@code beforeCommit} and {@code afterCommit} around the commit. */
     public LexiconWriter writer(WriteTransaction tx) {
         byte[] format = tx.property(FORMAT_PROPERTY);

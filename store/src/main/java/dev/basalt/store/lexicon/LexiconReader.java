@@ -3,30 +3,41 @@ package dev.basalt.store.lexicon;
 import dev.basalt.store.btree.BTree;
 
 /**
- * The dictionary as of one committed commit point (see {@link Lexicon#reader}). Everything it
- * reads is committed, so every mapping it finds may enter the shared caches. Thread-safe as long
- * as its snapshot is open.
+ * The dictionary as of one committed commit point (see {@link Lexicon#reader(dev.basalt.store.Snapshot)}).
+ * Everything it reads is committed, so every mapping it finds may enter the shared caches.
+ * Thread-safe as long as its snapshot is open.
+ *
+ * <p>A reader of the open write transaction ({@link Lexicon#reader(LexiconWriter)}) also sees the
+ * terms the transaction added; only the committed ones enter the shared caches. It reads the
+ * transaction's trees, so like the transaction it must not be used while that transaction writes.
  */
 public final class LexiconReader extends LexiconView {
     private final BTree prefixes;
+    /** The writer whose transaction this reader reads, or null for a committed snapshot. */
+    private final LexiconWriter uncommitted;
 
     LexiconReader(Lexicon lexicon, BTree termToId, BTree idToTerm, BTree prefixes) {
+        this(lexicon, termToId, idToTerm, prefixes, null);
+    }
+
+    LexiconReader(Lexicon lexicon, BTree termToId, BTree idToTerm, BTree prefixes, LexiconWriter uncommitted) {
         super(lexicon, termToId, idToTerm);
         this.prefixes = prefixes;
+        this.uncommitted = uncommitted;
     }
 
     @Override
     boolean isCommitted(long id) {
-        return true;
+        return uncommitted == null || uncommitted.isCommitted(id);
     }
 
     @Override
     BTree prefixTree() {
-        return prefixes;
+        return uncommitted != null ? uncommitted.prefixTree() : prefixes;
     }
 
     @Override
     boolean isPrefixCommitted(int number) {
-        return true;
+        return uncommitted == null || uncommitted.isPrefixCommitted(number);
     }
 }

@@ -1,0 +1,176 @@
+package dev.basalt.sail;
+
+import org.eclipse.rdf4j.common.transaction.IsolationLevel;
+import org.eclipse.rdf4j.common.transaction.IsolationLevels;
+import org.eclipse.rdf4j.sail.SailException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One isolated transaction of a connection, as far as its size matters. It starts small: its
+ * changes stay in RDF4J's branch (see {@link GrowingBranch}). Once its explicit additions reach
+ * {@code threshold} it is <em>promoted</em>: it takes the store writer's group for its connection
+ * (see {@link StoreWriter}), hands everything its branch holds to the store's open write
+ * transaction, and from then on writes its further changes there in batches, as an update at
+ * isolation NONE does ({@link UnisolatedSink}). It commits as one commit point when the
+ * connection commits, and a rollback, a failed operation or a closed connection discards all of
+ * it: the store's write transaction is never committed half-way.
+ *
+ * <p>While promoted:
+ * <ul>
+ * <li>its own reads see everything it wrote, through a live view of the write transaction
+ * ({@link #reads()}, {@link ReadView});</li>
+ * <li>other connections keep reading the last committed snapshot, and their commits wait until
+ * this transaction ends (one writer at a time);</li>
+ * <li>isolation holds: promotion happens only while nothing was committed since the transaction
+ * began (at SNAPSHOT and SERIALIZABLE; so the snapshot it reads and the state it writes on are
+ * the same), and afterwards nothing else can commit. So SERIALIZABLE has nothing left to check.
+ * If another commit came first, the transaction stays in its branch for good.</li>
+ * </ul>
+ * Promotion never waits: if another connection holds the writer, the transaction tries again after
+ * {@link UnisolatedSink#BATCH} more additions.
+ *
+ * <p>Thread rules: a connection's transaction is used by one thread at a time (the connection's
+ * contract); the writer group it holds is owned by the connection, not by a thread, so commit and
+ * rollback may come from another thread than the one that promoted it. The count of open live
+ * leases is read by the sink's gate in the same thread.
+ */
+final class WriteThroughTransaction {
+    private static final Logger LOG = LoggerFactory.getLogger(WriteThroughTransaction.class);
+    private final BasaltSailStore backing;
+    private final Object owner;
+    private final IsolationLevel level;
+    private final long threshold;
+    /** The newest commit counter when the transaction began. */
+    private final long startCounter;
+    private long additions;
+    private long nextTry;
+    private boolean givenUp;
+    private volatile boolean promoted;
+    private volatile boolean ended;
+    private LiveReads reads;
+    /** Why handing the branch over failed, or null: the transaction can then only be rolled back. */
+    private RuntimeException broken;
+
+    /**
+     * @param owner     the connection's owner object of writer groups
+     * @param threshold explicit additions at which to promote; 0 never promotes
+     */
+    WriteThroughTransaction(BasaltSailStore backing, Object owner, IsolationLevel level, long threshold) {
+        this.backing = backing;
+        this.owner = owner;
+        this.level = level;
+        this.threshold = threshold;
+        this.nextTry = threshold;
+        try (ReadSource.Lease lease = backing.latest().acquire()) {
+            this.startCounter = lease.view().commitCounter();
+        }
+    }
+
+    boolean isPromoted() {
+        return promoted;
+    }
+
+    StoreWriter writer() {
+        return backing.writer();
+    }
+
+    Object owner() {
+        return owner;
+    }
+
+    /** Counts explicit additions; true if the transaction should try to be promoted now. */
+    boolean count(int n) {
+        additions += n;
+        return threshold > 0 && !givenUp && !promoted && additions >= nextTry;
+    }
+
+    /**
+     * Promotes the transaction if the writer is free and isolation allows: takes the writer group,
+     * runs {@code handOver} (which writes the branch's changes into the store's write transaction)
+     * and switches reads to the live view.
+     *
+     * @return true if promoted
+     * @throws SailException from {@code handOver}; the transaction can then only be rolled back
+     */
+    boolean promote(Runnable handOver) {
+        StoreWriter writer = backing.writer();
+        if (!writer.tryBeginGroup(owner)) {
+            nextTry = additions + UnisolatedSink.BATCH;
+            return false;
+        }
+        ReadSource.Lease base = backing.latest().acquire();
+        boolean done = false;
+        try {
+            if (level.isCompatibleWith(IsolationLevels.SNAPSHOT) && base.view().commitCounter() != startCounter) {
+                LOG.debug("a transaction of {} additions stays in its branch: commit point {} came after its start {}",
+                        additions, base.view().commitCounter(), startCounter);
+                givenUp = true;
+                return false;
+            }
+            try {
+                handOver.run();
+            } catch (RuntimeException e) {
+                givenUp = true;
+                broken = e;
+                throw e;
+            }
+            reads = new LiveReads(writer, owner, base);
+            promoted = true;
+            done = true;
+            LOG.info("a transaction at {} writes through into the Basalt store from {} additions on", level, additions);
+            return true;
+        } finally {
+            if (!done) {
+                base.close();
+                // nothing was written if the snapshot check failed; a failed hand-over is rolled back
+                writer.endGroup(owner, broken == null);
+            }
+        }
+    }
+
+    /** Refuses to go on after a failed promotion (its branch was partly handed over and discarded). */
+    void ensureUsable() {
+        if (broken != null) {
+            throw new SailException("moving this large transaction into the Basalt store failed (" + broken.getMessage()
+                    + "); its changes cannot be committed: roll the transaction back", broken);
+        }
+    }
+
+    /** The gate of the transaction's sinks: full buffers are written only while no live read is open. */
+    UnisolatedSink.Gate gate() {
+        return new UnisolatedSink.Gate() {
+            @Override
+            public boolean mayWrite() {
+                LiveReads r = reads;
+                return r == null || r.open() == 0;
+            }
+
+            @Override
+            public void beforeWrite() {
+                LiveReads r = reads;
+                if (r != null) {
+                    r.beforeWrite();
+                }
+            }
+        };
+    }
+
+    /** Reads of the promoted transaction: live views of the store's write transaction. */
+    ReadSource reads() {
+        if (!promoted) {
+            throw new IllegalStateException("the transaction has not been promoted");
+        }
+        return reads;
+    }
+
+    /** Ends the transaction: commits what it wrote if {@code success}, else discards it. */
+    void end(boolean success) {
+        if (!promoted || ended) {
+            return;
+        }
+        ended = true;
+        reads.end();
+        backing.writer().endGroup(owner, success);
+    }
+}
