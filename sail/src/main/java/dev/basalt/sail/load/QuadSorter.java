@@ -12,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import dev.basalt.store.quads.QuadOrder;
+import dev.basalt.store.quads.QuadSort;
 
 /**
  * External sort of the quads of one load, for every statement index order at once, in bounded

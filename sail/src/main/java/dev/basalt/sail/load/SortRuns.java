@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.PriorityQueue;
 
+import dev.basalt.store.quads.QuadSort;
+
 /**
  * The sorted run files of an external quad sort: writing one (32 bytes per quad, four big-endian
  * ids in key order) and merging several into one stream of distinct quads. A run file is written

@@ -67,42 +67,68 @@ public final class QuadIndexes {
 
     /**
      * Adds many quads (ids in S, P, O, C positions; duplicates allowed) and returns those that were
-     * not present, in primary key order. Each tree is written in its own key order, so consecutive
-     * inserts land on the same leaf path instead of a random one per quad.
+     * not present, in primary key order. Each tree is written in its own key order (the batch is
+     * radix-sorted per order, {@link QuadSort}), so consecutive inserts land on the same leaf path
+     * instead of a random one per quad.
      */
     public List<long[]> addAll(long[][] quads) {
+        int n = quads.length;
+        long[] packed = new long[4 * n];
+        long[] scratch = new long[4 * n];
         QuadOrder primary = orders.get(0);
-        byte[][] keys = new byte[quads.length][];
-        for (int i = 0; i < quads.length; i++) {
-            keys[i] = primary.key(quads[i]);
+        for (int r = 0; r < n; r++) {
+            for (int k = 0; k < 4; k++) {
+                packed[4 * r + k] = quads[r][primary.positionAt(k)];
+            }
         }
-        Arrays.sort(keys, Arrays::compareUnsigned);
+        QuadSort.sort(packed, n, scratch);
         BTree first = trees.get(0);
         List<long[]> added = new ArrayList<>();
-        byte[] previous = null;
-        for (byte[] key : keys) {
-            if (Arrays.equals(previous, key) || first.containsKey(key)) {
+        byte[] probe = new byte[QuadOrder.KEY_BYTES];
+        for (int r = 0; r < n; r++) {
+            if (r > 0 && QuadSort.compare(packed, r, packed, r - 1) == 0) {
                 continue;
             }
-            previous = key;
-            first.put(key, NO_VALUE);
+            keyOf(packed, r, probe);
+            if (first.containsKey(probe)) {
+                continue;
+            }
+            first.put(probe.clone(), NO_VALUE);
             long[] quad = new long[4];
-            primary.decode(key, quad);
+            for (int k = 0; k < 4; k++) {
+                quad[primary.positionAt(k)] = packed[4 * r + k];
+            }
             added.add(quad);
         }
+        int m = added.size();
         for (int i = 1; i < orders.size(); i++) {
             QuadOrder o = orders.get(i);
-            byte[][] k = new byte[added.size()][];
-            for (int j = 0; j < k.length; j++) {
-                k[j] = o.key(added.get(j));
+            for (int r = 0; r < m; r++) {
+                long[] quad = added.get(r);
+                for (int k = 0; k < 4; k++) {
+                    packed[4 * r + k] = quad[o.positionAt(k)];
+                }
             }
-            Arrays.sort(k, Arrays::compareUnsigned);
+            QuadSort.sort(packed, m, scratch);
             BTree t = trees.get(i);
-            for (byte[] key : k) {
+            for (int r = 0; r < m; r++) {
+                byte[] key = new byte[QuadOrder.KEY_BYTES];
+                keyOf(packed, r, key);
                 t.put(key, NO_VALUE);
             }
         }
         return added;
+    }
+
+    /** The big-endian key of record {@code r} of {@code packed} (ids already in key order). */
+    private static void keyOf(long[] packed, int r, byte[] key) {
+        for (int k = 0; k < 4; k++) {
+            long v = packed[4 * r + k];
+            for (int b = 7; b >= 0; b--) {
+                key[8 * k + b] = (byte) v;
+                v >>>= 8;
+            }
+        }
     }
 
     /** Removes a quad; returns false if it was absent. */

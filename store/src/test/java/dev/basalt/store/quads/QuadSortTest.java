@@ -1,4 +1,4 @@
-package dev.basalt.sail.load;
+package dev.basalt.store.quads;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 

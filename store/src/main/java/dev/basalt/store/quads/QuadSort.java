@@ -1,8 +1,9 @@
-package dev.basalt.sail.load;
+package dev.basalt.store.quads;
 
 /**
  * Sorts quads packed four longs per record in a {@code long[]}, comparing records as four
- * unsigned longs left to right (the order of their big-endian byte keys).
+ * unsigned longs left to right (the order of their big-endian byte keys). Used by the bulk
+ * loader's external sort and by {@link QuadIndexes#addAll} for batches of a large transaction.
  *
  * <p>Least-significant-digit radix sort on bytes: one pass over the records counts all 32 byte
  * positions of the key, then every position whose bytes are not all equal is distributed once, from
@@ -13,7 +14,7 @@ package dev.basalt.sail.load;
  * subject order). Stable; uses a scratch array of the same size; no other allocation but the
  * 32 KB of counts.
  */
-final class QuadSort {
+public final class QuadSort {
     private static final int DIGITS = 32;
     private static final int RADIX = 256;
 
@@ -21,7 +22,7 @@ final class QuadSort {
     }
 
     /** Sorts records {@code [0, count)} of {@code q}, using {@code scratch} (at least as long) as the second buffer. */
-    static void sort(long[] q, int count, long[] scratch) {
+    public static void sort(long[] q, int count, long[] scratch) {
         if (count < 2) {
             return;
         }
@@ -85,7 +86,7 @@ final class QuadSort {
     }
 
     /** Compares record {@code i} of {@code a} with record {@code j} of {@code b} as four unsigned longs. */
-    static int compare(long[] a, int i, long[] b, int j) {
+    public static int compare(long[] a, int i, long[] b, int j) {
         for (int k = 0; k < 4; k++) {
             int r = Long.compareUnsigned(a[4 * i + k], b[4 * j + k]);
             if (r != 0) {
