@@ -19,6 +19,7 @@ import dev.basalt.sail.config.BasaltStoreConfig;
 import dev.basalt.store.Snapshot;
 import dev.basalt.store.Store;
 import dev.basalt.store.WriteTransaction;
+import dev.basalt.store.journal.StoreException;
 import dev.basalt.store.lexicon.Lexicon;
 import dev.basalt.store.lexicon.LexiconReader;
 import dev.basalt.store.lexicon.TermIds;
@@ -61,6 +62,11 @@ final class BasaltSailStore implements SailStore {
     static BasaltSailStore open(Path journal, BasaltStoreConfig config) {
         Store store = Store.open(journal, config.toStoreConfig());
         try {
+            try (Snapshot s = store.snapshot()) {
+                Lexicon.requireReadable(s);
+            } catch (StoreException e) {
+                throw new StoreException(journal + ": " + e.getMessage(), e);
+            }
             List<QuadOrder> orders = indexOrders(store, journal, config);
             return new BasaltSailStore(store, new Lexicon(config.toLexiconConfig()), orders);
         } catch (RuntimeException e) {

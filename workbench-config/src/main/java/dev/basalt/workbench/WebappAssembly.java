@@ -29,7 +29,7 @@ public final class WebappAssembly {
     static final String TYPE_SELECT = "<select id=\"type\" name=\"type\">";
     static final String BASALT_OPTION = "<option value=\"basalt\">Basalt Store</option>";
     /** Jar name prefixes that {@link #installJars} owns in a WEB-INF/lib; older versions are removed. */
-    private static final List<String> OWNED_PREFIXES = List.of("basalt-", "caffeine-");
+    private static final List<String> OWNED_PREFIXES = List.of("basalt-", "caffeine-", "zstd-jni-");
 
     private WebappAssembly() {
     }

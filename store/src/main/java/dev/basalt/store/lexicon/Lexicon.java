@@ -92,6 +92,14 @@ public final class Lexicon {
         return new LexiconWriter(this, tx, allocator);
     }
 
+    /**
+     * Refuses a store whose dictionary this Basalt cannot read (another {@link #FORMAT_PROPERTY});
+     * owners call it on open so that an old store fails at once, not at its first query.
+     */
+    public static void requireReadable(Snapshot snapshot) {
+        checkFormat(snapshot.property(FORMAT_PROPERTY));
+    }
+
     /** Dictionary term counts of a commit point. */
     public static LexiconCounts counts(Snapshot snapshot) {
         byte[] state = snapshot.property(ALLOCATOR_PROPERTY);

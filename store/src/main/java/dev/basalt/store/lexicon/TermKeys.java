@@ -13,10 +13,11 @@ import org.eclipse.rdf4j.model.ValueFactory;
 import org.eclipse.rdf4j.model.vocabulary.XSD;
 
 /**
- * The byte encoding of a dictionary term: the TERM2ID key and the ID2TERM value (for terms whose
- * key exceeds {@link LargeTermKeys#THRESHOLD}, TERM2ID holds a hashed key instead). Byte 0 is a
- * tag; the rest depends on it, and a field is length-prefixed only when another field follows it,
- * so the encoding is injective and {@code decode(encode(v)).equals(v)}:
+ * The byte encoding of a dictionary term: its TERM2ID key (for terms whose key exceeds
+ * {@link LargeTermKeys#THRESHOLD}, TERM2ID holds a hashed key instead) and what its ID2TERM value
+ * restores ({@link TermValues}; tags 0x08 and 0x09 are taken there). Byte 0 is a tag; the rest
+ * depends on it, and a field is length-prefixed only when another field follows it, so the
+ * encoding is injective and {@code decode(encode(v)).equals(v)}:
  *
  * <pre>
  *  0x01 blank node      UTF-8 of the blank node id
