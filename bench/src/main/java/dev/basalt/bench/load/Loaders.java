@@ -46,7 +46,7 @@ final class Loaders {
 	}
 
 	private static final Pattern BASALT_STATEMENTS = Pattern.compile("^statements\\s+([\\d,]+)");
-	private static final Pattern BASALT_BYTES = Pattern.compile("^bytes on disk\\s+([\\d,]+) \\(in use ([\\d,]+)");
+	private static final Pattern BASALT_BYTES = Pattern.compile("^bytes on disk\\s+([\\d,]*\\d) \\(in use ([\\d,]*\\d)");
 	private static final Pattern LAST_NUMBER = Pattern.compile("(\\d+)$");
 
 	private final LoadSettings settings;
@@ -139,26 +139,41 @@ final class Loaders {
 	private long basaltCount(Path jar, Path dir, LoadResults results) {
 		ChildProcess.Result r = runChecked("basalt-stats", List.of(java.toString(), "-Xmx" + settings.heap, "-jar",
 				jar.toAbsolutePath().toString(), "stats", "--store", dir.toAbsolutePath().toString()));
-		long statements = -1;
+		BasaltStats stats;
 		try {
-			for (String line : Files.readAllLines(r.log(), StandardCharsets.UTF_8)) {
+			stats = BasaltStats.parse(Files.readAllLines(r.log(), StandardCharsets.UTF_8));
+		} catch (IOException e) {
+			throw new UncheckedIOException("Cannot read " + r.log(), e);
+		}
+		if (stats.statements() < 0) {
+			throw new IllegalStateException("`basalt stats` printed no statement count; see " + r.log());
+		}
+		if (stats.journal() != null) {
+			results.notes.put(LoadSettings.BASALT, stats.journal());
+		}
+		return stats.statements();
+	}
+
+	/**
+	 * What the load report takes from {@code basalt stats}: the statement count (-1 if missing) and a
+	 * note on the journal's size and bytes in use (null if missing).
+	 */
+	record BasaltStats(long statements, String journal) {
+		static BasaltStats parse(List<String> lines) {
+			long statements = -1;
+			String journal = null;
+			for (String line : lines) {
 				Matcher m = BASALT_STATEMENTS.matcher(line.strip());
 				if (m.find()) {
 					statements = Long.parseLong(m.group(1).replace(",", ""));
 				}
 				Matcher b = BASALT_BYTES.matcher(line.strip());
 				if (b.find()) {
-					results.notes.put(LoadSettings.BASALT, "`basalt stats`: journal file " + b.group(1) + " bytes, "
-							+ b.group(2) + " of them in use");
+					journal = "`basalt stats`: journal file " + b.group(1) + " bytes, " + b.group(2) + " of them in use";
 				}
 			}
-		} catch (IOException e) {
-			throw new UncheckedIOException("Cannot read " + r.log(), e);
+			return new BasaltStats(statements, journal);
 		}
-		if (statements < 0) {
-			throw new IllegalStateException("`basalt stats` printed no statement count; see " + r.log());
-		}
-		return statements;
 	}
 
 	private long serveCount(Oxigraph ox, Path dir) {
