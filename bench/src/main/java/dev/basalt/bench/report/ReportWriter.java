@@ -184,7 +184,7 @@ public final class ReportWriter {
 		line();
 		if (r.crossCheckPassed() && r.crossCheckTimeouts.isEmpty()) {
 			line("**Passed**: all stores returned the same result counts for all " + BsbmQueries.ALL.size()
-					+ " BSBM queries and all LUBM queries.");
+					+ " BSBM queries" + (r.lubm.isEmpty() ? "" : " and all LUBM queries") + ".");
 		} else if (r.crossCheckPassed()) {
 			line("**Passed for every answer, but not complete**: all stores that answered returned the same result "
 					+ "counts; these queries were stopped at the time limit and could not be compared:");

@@ -103,4 +103,17 @@ class LoadComparisonTest {
 		assertNull(LoadSettings.findBasaltJar(tmp.resolve("nothing.jar"), benchJar));
 		assertNull(LoadSettings.findBasaltJar(null, tmp.resolve("elsewhere/x/y.jar")));
 	}
+
+	@Test
+	void readsTheStatementCountAndJournalBytesFromBasaltStats() {
+		Loaders.BasaltStats stats = Loaders.BasaltStats.parse(List.of(
+				"store            /s/basalt.journal (RW)",
+				"statements       10,072,938 (explicit 10,072,938, inferred 0)",
+				"bytes on disk    1,804,233,024 (in use 1,700,000,000, deferred 0)",
+				"bytes/triple     179.1"));
+
+		assertEquals(10_072_938, stats.statements());
+		assertEquals("`basalt stats`: journal file 1,804,233,024 bytes, 1,700,000,000 of them in use", stats.journal());
+		assertEquals(-1, Loaders.BasaltStats.parse(List.of("nothing")).statements());
+	}
 }
