@@ -30,6 +30,7 @@ final class LiveReads implements ReadSource {
     private final ReadSource.Lease base;
     private int open;
     private boolean ended;
+    private volatile boolean killed;
     private ReadView cached;
     private long cachedWrites = -1;
     /** Readers to detach before the next write, in the order they registered. */
@@ -73,8 +74,9 @@ final class LiveReads implements ReadSource {
 
     private Lease counted() {
         synchronized (this) {
-            if (ended) {
-                throw new SailException("the large transaction of this Basalt connection has ended");
+            if (ended || killed) {
+                throw new SailException(killed ? WriteThroughTransaction.PREEMPTED
+                        : "the large transaction of this Basalt connection has ended");
             }
             open++;
         }
@@ -146,7 +148,15 @@ final class LiveReads implements ReadSource {
     }
 
     synchronized boolean isEnded() {
-        return ended;
+        return ended || killed;
+    }
+
+    /**
+     * The transaction lost its writes (its writer group was taken): views become unreadable at
+     * once. Takes no lock, as it is called under the writer's monitor.
+     */
+    void kill() {
+        killed = true;
     }
 
     /** The transaction ended: views become unreadable and the base commit point is released. */
