@@ -1,6 +1,7 @@
 package dev.basalt.sail;
 
 import java.util.Set;
+import java.util.function.Supplier;
 
 import org.eclipse.rdf4j.common.iteration.CloseableIteration;
 import org.eclipse.rdf4j.common.transaction.IsolationLevel;
@@ -103,7 +104,7 @@ final class GrowingBranch implements SailSource {
      * transaction cannot lose the writer to a waiting commit meanwhile (see
      * {@link WriteThroughTransaction#preemptIfIdle()}).
      */
-    private <T> T busy(java.util.function.Supplier<T> operation) {
+    private <T> T busy(Supplier<T> operation) {
         tx.enter();
         try {
             return operation.get();

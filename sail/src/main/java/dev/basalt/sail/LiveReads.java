@@ -1,7 +1,9 @@
 package dev.basalt.sail;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 import org.eclipse.rdf4j.sail.SailException;
 
@@ -34,7 +36,7 @@ final class LiveReads implements ReadSource {
     private ReadView cached;
     private long cachedWrites = -1;
     /** Readers to detach before the next write, in the order they registered. */
-    private final java.util.Set<Runnable> tracked = new java.util.LinkedHashSet<>();
+    private final Set<Runnable> tracked = new LinkedHashSet<>();
 
     LiveReads(StoreWriter writer, Object owner, ReadSource.Lease base) {
         this.writer = writer;
