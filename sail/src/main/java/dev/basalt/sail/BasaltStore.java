@@ -155,7 +155,8 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
         Path spillDir = dir.toPath().resolve(SPILL_DIR);
         OverflowModelFactory.deleteLeftovers(spillDir);
         changeSets = new OverflowModelFactory(config.toSpillPolicy(spillDir));
-        store = new IsolatingSailStore(backing, changeSets, config.getLargeTransactionThreshold());
+        store = new IsolatingSailStore(backing, changeSets, config.getLargeTransactionThreshold(),
+                config.getLargeTransactionIdleSeconds());
         metrics = NativeQueriesMetrics.register(nativeQueries.stats(), dir.toPath());
         LOG.debug("opened Basalt store {} with statement indexes {}", dir, BasaltSailStore.names(backing.orders()));
     }

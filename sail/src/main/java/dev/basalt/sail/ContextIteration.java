@@ -1,6 +1,8 @@
 package dev.basalt.sail;
 
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import java.util.TreeSet;
 
 import org.eclipse.rdf4j.common.iteration.LookAheadIteration;
@@ -50,7 +52,7 @@ final class ContextIteration extends LookAheadIteration<Resource> {
         if (lease.view().live() != null) {
             // a large transaction's live view may change between calls: read every graph now
             if (collected == null) {
-                java.util.List<Long> all = new java.util.ArrayList<>();
+                List<Long> all = new ArrayList<>();
                 for (long c = seekContext(); c != TermIds.NULL; c = seekContext()) {
                     all.add(c);
                 }

@@ -1,6 +1,7 @@
 package dev.basalt.sail;
 
 import java.util.Set;
+import java.util.function.Supplier;
 
 import org.eclipse.rdf4j.common.iteration.CloseableIteration;
 import org.eclipse.rdf4j.common.transaction.IsolationLevel;
@@ -70,10 +71,7 @@ final class GrowingBranch implements SailSource {
 
     @Override
     public SailDataset dataset(IsolationLevel level) throws SailException {
-        if (tx.isPromoted()) {
-            return live();
-        }
-        return new Dataset(branch.dataset(level));
+        return new Dataset(tx.isPromoted() ? null : branch.dataset(level));
     }
 
     private SailDataset live() {
@@ -99,6 +97,29 @@ final class GrowingBranch implements SailSource {
     @Override
     public void close() throws SailException {
         branch.close();
+    }
+
+    /**
+     * Runs an operation of the connection as one the transaction is busy with: a promoted
+     * transaction cannot lose the writer to a waiting commit meanwhile (see
+     * {@link WriteThroughTransaction#preemptIfIdle()}).
+     */
+    private <T> T busy(Supplier<T> operation) {
+        tx.enter();
+        try {
+            return operation.get();
+        } finally {
+            tx.exit();
+        }
+    }
+
+    private void busy(Runnable operation) {
+        tx.enter();
+        try {
+            operation.run();
+        } finally {
+            tx.exit();
+        }
     }
 
     /** Closes both (either may be null), the second also if closing the first fails. */
@@ -149,14 +170,18 @@ final class GrowingBranch implements SailSource {
 
         @Override
         public void approve(Resource subj, IRI pred, Value obj, Resource ctx) throws SailException {
-            current().approve(subj, pred, obj, ctx);
-            promoteIfDue(1);
+            busy(() -> {
+                current().approve(subj, pred, obj, ctx);
+                promoteIfDue(1);
+            });
         }
 
         @Override
         public void approve(Statement statement) throws SailException {
-            current().approve(statement);
-            promoteIfDue(1);
+            busy(() -> {
+                current().approve(statement);
+                promoteIfDue(1);
+            });
         }
 
         @Override
@@ -168,32 +193,32 @@ final class GrowingBranch implements SailSource {
 
         @Override
         public void deprecate(Statement statement) throws SailException {
-            current().deprecate(statement);
+            busy(() -> current().deprecate(statement));
         }
 
         @Override
         public void deprecateAll(Set<Statement> deprecated) {
-            current().deprecateAll(deprecated);
+            busy(() -> current().deprecateAll(deprecated));
         }
 
         @Override
         public void clear(Resource... contexts) throws SailException {
-            current().clear(contexts);
+            busy(() -> current().clear(contexts));
         }
 
         @Override
         public void setNamespace(String prefix, String name) throws SailException {
-            current().setNamespace(prefix, name);
+            busy(() -> current().setNamespace(prefix, name));
         }
 
         @Override
         public void removeNamespace(String prefix) throws SailException {
-            current().removeNamespace(prefix);
+            busy(() -> current().removeNamespace(prefix));
         }
 
         @Override
         public void clearNamespaces() throws SailException {
-            current().clearNamespaces();
+            busy(() -> current().clearNamespaces());
         }
 
         @Override
@@ -220,12 +245,12 @@ final class GrowingBranch implements SailSource {
 
         @Override
         public void prepare() throws SailException {
-            current().prepare();
+            busy(() -> current().prepare());
         }
 
         @Override
         public void flush() throws SailException {
-            current().flush();
+            busy(() -> current().flush());
         }
 
         @Override
@@ -249,6 +274,7 @@ final class GrowingBranch implements SailSource {
         }
 
         private SailDataset current() {
+            tx.ensureUsable();
             if (large == null && tx.isPromoted()) {
                 // the branch's dataset stays open until this one closes: iterations may still read it
                 large = live();
@@ -263,28 +289,28 @@ final class GrowingBranch implements SailSource {
 
         @Override
         public CloseableIteration<? extends Namespace> getNamespaces() throws SailException {
-            return current().getNamespaces();
+            return busy(() -> current().getNamespaces());
         }
 
         @Override
         public String getNamespace(String prefix) throws SailException {
-            return current().getNamespace(prefix);
+            return busy(() -> current().getNamespace(prefix));
         }
 
         @Override
         public CloseableIteration<? extends Resource> getContextIDs() throws SailException {
-            return current().getContextIDs();
+            return busy(() -> current().getContextIDs());
         }
 
         @Override
         public CloseableIteration<? extends Statement> getStatements(Resource subj, IRI pred, Value obj,
                 Resource... contexts) throws SailException {
-            return current().getStatements(subj, pred, obj, contexts);
+            return busy(() -> current().getStatements(subj, pred, obj, contexts));
         }
 
         @Override
         public CloseableIteration<? extends Triple> getTriples(Resource subj, IRI pred, Value obj) throws SailException {
-            return current().getTriples(subj, pred, obj);
+            return busy(() -> current().getTriples(subj, pred, obj));
         }
     }
 }

@@ -45,23 +45,30 @@ final class IsolatingSailStore implements SailStore {
     private final SailSource explicit;
     private final SailSource inferred;
     private final long largeTransactionThreshold;
+    private final long largeTransactionIdleSeconds;
     /** The isolation level of the connection's transaction being begun or under way. */
     private volatile IsolationLevel level;
     /** The connection's transaction under way, once its explicit branch exists. */
     private volatile WriteThroughTransaction transaction;
 
-    /** @param largeTransactionThreshold explicit additions at which a transaction writes through; 0 never */
-    IsolatingSailStore(BasaltSailStore backing, ModelFactory changeSets, long largeTransactionThreshold) {
+    /**
+     * @param largeTransactionThreshold   explicit additions at which a transaction writes through; 0 never
+     * @param largeTransactionIdleSeconds how long such a transaction may hold the writer idle while
+     *                                    another connection waits to commit
+     */
+    IsolatingSailStore(BasaltSailStore backing, ModelFactory changeSets, long largeTransactionThreshold,
+            long largeTransactionIdleSeconds) {
         this.backing = backing;
         this.changeSets = changeSets;
         this.largeTransactionThreshold = largeTransactionThreshold;
+        this.largeTransactionIdleSeconds = largeTransactionIdleSeconds;
         this.explicit = new Source(backing.getExplicitSailSource(), StatementSet.EXPLICIT);
         this.inferred = new Source(backing.getInferredSailSource(), StatementSet.INFERRED);
     }
 
     /** A view of the same store for one connection, the owner of that connection's commit groups. */
     IsolatingSailStore forConnection() {
-        return new IsolatingSailStore(backing, changeSets, largeTransactionThreshold);
+        return new IsolatingSailStore(backing, changeSets, largeTransactionThreshold, largeTransactionIdleSeconds);
     }
 
     /** The connection begins an isolated transaction at {@code isolation}; its branches are forked next. */
@@ -129,7 +136,7 @@ final class IsolatingSailStore implements SailStore {
                 return branch;
             }
             WriteThroughTransaction t = new WriteThroughTransaction(backing, IsolatingSailStore.this, level,
-                    largeTransactionThreshold);
+                    largeTransactionThreshold, largeTransactionIdleSeconds);
             transaction = t;
             return new GrowingBranch(branch, t, set, backing.getValueFactory());
         }

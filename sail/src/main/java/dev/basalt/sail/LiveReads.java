@@ -1,7 +1,9 @@
 package dev.basalt.sail;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 import org.eclipse.rdf4j.sail.SailException;
 
@@ -30,10 +32,11 @@ final class LiveReads implements ReadSource {
     private final ReadSource.Lease base;
     private int open;
     private boolean ended;
+    private volatile boolean killed;
     private ReadView cached;
     private long cachedWrites = -1;
     /** Readers to detach before the next write, in the order they registered. */
-    private final java.util.Set<Runnable> tracked = new java.util.LinkedHashSet<>();
+    private final Set<Runnable> tracked = new LinkedHashSet<>();
 
     LiveReads(StoreWriter writer, Object owner, ReadSource.Lease base) {
         this.writer = writer;
@@ -73,8 +76,9 @@ final class LiveReads implements ReadSource {
 
     private Lease counted() {
         synchronized (this) {
-            if (ended) {
-                throw new SailException("the large transaction of this Basalt connection has ended");
+            if (ended || killed) {
+                throw new SailException(killed ? WriteThroughTransaction.PREEMPTED
+                        : "the large transaction of this Basalt connection has ended");
             }
             open++;
         }
@@ -146,7 +150,15 @@ final class LiveReads implements ReadSource {
     }
 
     synchronized boolean isEnded() {
-        return ended;
+        return ended || killed;
+    }
+
+    /**
+     * The transaction lost its writes (its writer group was taken): views become unreadable at
+     * once. Takes no lock, as it is called under the writer's monitor.
+     */
+    void kill() {
+        killed = true;
     }
 
     /** The transaction ended: views become unreadable and the base commit point is released. */

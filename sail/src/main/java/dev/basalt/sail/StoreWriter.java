@@ -1,6 +1,9 @@
 package dev.basalt.sail;
 
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -57,6 +60,24 @@ final class StoreWriter {
     private boolean closed;
     /** Writes run so far; a live view compares it to notice that the session changed. */
     private volatile long writes;
+    /** The holder of the open group if another owner may take it while it is idle, else null. */
+    private Preemptible preemptible;
+    /** Owners whose group was taken from them (see {@link Preemptible}), until they forget it. */
+    private final Set<Object> preempted = Collections.newSetFromMap(new IdentityHashMap<>());
+
+    /**
+     * A group holder that may lose its group to a waiting owner when it has been idle too long: a
+     * large transaction ({@link WriteThroughTransaction}) holds the group between its operations,
+     * so a waiting commit would otherwise wait for it forever if the application makes it wait for
+     * that very commit.
+     */
+    interface Preemptible {
+        /** True if the holder is idle past its limit; it is then refused from now on. Called under the writer's monitor. */
+        boolean preemptIfIdle();
+    }
+
+    /** How often a waiting owner checks whether a preemptible holder has become idle. */
+    private static final long PREEMPT_CHECK_MILLIS = 500;
     /** One daemon thread for {@link #writeInBackground}, started on first use. */
     private ExecutorService background;
 
@@ -65,6 +86,18 @@ final class StoreWriter {
         this.lexicon = lexicon;
         this.orders = orders;
         this.afterCommit = afterCommit;
+    }
+
+    /**
+     * {@link #write} for a writer that must hold the group as {@code groupOwner}: refused if the
+     * group was taken from it meanwhile (see {@link Preemptible}).
+     */
+    synchronized void writeAs(Object groupOwner, Consumer<WriteSession> change) {
+        if (owner != groupOwner) {
+            throw new SailException(preempted.contains(groupOwner) ? WriteThroughTransaction.PREEMPTED
+                    : "writing into the Basalt store without holding its writer");
+        }
+        write(change);
     }
 
     /** Runs a change in the open session, beginning one if needed; a failure rolls the session back. */
@@ -128,7 +161,7 @@ final class StoreWriter {
      * Runs {@link #write} on the writer's background thread, for a NONE update that fills its next
      * batch meanwhile; the caller holds a group and waits for the result before its next write.
      */
-    synchronized CompletableFuture<Void> writeInBackground(Consumer<WriteSession> change) {
+    synchronized CompletableFuture<Void> writeInBackground(Object groupOwner, Consumer<WriteSession> change) {
         if (closed) {
             throw new SailException("the Basalt store is closed; the change was not applied");
         }
@@ -139,7 +172,7 @@ final class StoreWriter {
                 return t;
             });
         }
-        return CompletableFuture.runAsync(() -> write(change), background);
+        return CompletableFuture.runAsync(() -> writeAs(groupOwner, change), background);
     }
 
     /** A sink's flush: commits now unless a commit group is open (then the group commits). */
@@ -164,9 +197,16 @@ final class StoreWriter {
      *                       would never end while this thread waits
      */
     synchronized void beginGroup(Object groupOwner) {
+        if (preempted.contains(groupOwner)) {
+            throw new SailException(WriteThroughTransaction.PREEMPTED);
+        }
         boolean interrupted = false;
         try {
             while (owner != null && owner != groupOwner) {
+                if (preemptible != null && preemptible.preemptIfIdle()) {
+                    preempt();
+                    continue;
+                }
                 if (ownerThread == Thread.currentThread()) {
                     throw new SailException("another connection of this thread is writing into the Basalt store "
                             + "(an update at isolation NONE or a large transaction); end that update or transaction "
@@ -174,7 +214,7 @@ final class StoreWriter {
                             + "connections in separate threads");
                 }
                 try {
-                    wait();
+                    wait(preemptible != null ? PREEMPT_CHECK_MILLIS : 0);
                 } catch (InterruptedException e) {
                     interrupted = true;
                 }
@@ -194,9 +234,12 @@ final class StoreWriter {
      *
      * @return false if another owner holds the group
      */
-    synchronized boolean tryBeginGroup(Object groupOwner) {
-        if (closed || owner != null && owner != groupOwner) {
+    synchronized boolean tryBeginGroup(Object groupOwner, Preemptible holder) {
+        if (closed || owner != null && owner != groupOwner || preempted.contains(groupOwner)) {
             return false;
+        }
+        if (groupDepth == 0) {
+            preemptible = holder;
         }
         owner = groupOwner;
         ownerThread = Thread.currentThread();
@@ -204,8 +247,29 @@ final class StoreWriter {
         return true;
     }
 
+    /** Takes the group from its idle preemptible holder: what it wrote is rolled back. */
+    private void preempt() {
+        preempted.add(owner);
+        rollback();
+        owner = null;
+        ownerThread = null;
+        groupDepth = 0;
+        groupFailed = false;
+        preemptible = null;
+        notifyAll();
+    }
+
+    /** The preempted owner's transaction has ended; its next one may write again. */
+    synchronized void forgetPreempted(Object groupOwner) {
+        preempted.remove(groupOwner);
+    }
+
     /** Ends a group: the outermost end commits what the group wrote if no part of it failed, else rolls it back. */
     synchronized void endGroup(Object groupOwner, boolean success) {
+        if (owner != groupOwner && preempted.contains(groupOwner)) {
+            // its writes were rolled back when the group was taken from it
+            return;
+        }
         if (owner != groupOwner || groupDepth == 0) {
             throw new IllegalStateException("ending a commit group that " + groupOwner + " does not hold");
         }
@@ -215,6 +279,7 @@ final class StoreWriter {
         }
         boolean failed = groupFailed;
         groupFailed = false;
+        preemptible = null;
         owner = null;
         ownerThread = null;
         notifyAll();

@@ -257,9 +257,9 @@ final class UnisolatedSink implements SailSink {
             }
             gate.beforeWrite();
             if (inBackground) {
-                inFlight = writer.writeInBackground(change);
+                inFlight = writer.writeInBackground(owner, change);
             } else {
-                writer.write(change);
+                writer.writeAs(owner, change);
             }
         } catch (RuntimeException e) {
             failed = true;

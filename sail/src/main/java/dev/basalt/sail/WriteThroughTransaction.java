@@ -30,17 +30,31 @@ import org.slf4j.LoggerFactory;
  * Promotion never waits: if another connection holds the writer, the transaction tries again after
  * {@link UnisolatedSink#BATCH} more additions.
  *
+ * <p>A promoted transaction that stays idle (no operation of its connection under way) for longer
+ * than {@code largeTransactionIdleSeconds} while another connection waits to commit loses the
+ * writer ({@link StoreWriter.Preemptible}): its writes are rolled back and every further
+ * operation, and its commit, fail with {@link #PREEMPTED}. Without this, an application whose
+ * large transaction waits for another transaction's commit would wait forever.
+ *
  * <p>Thread rules: a connection's transaction is used by one thread at a time (the connection's
  * contract); the writer group it holds is owned by the connection, not by a thread, so commit and
  * rollback may come from another thread than the one that promoted it. The count of open live
- * leases is read by the sink's gate in the same thread.
+ * leases is read by the sink's gate in the same thread. A waiting committer checks idleness
+ * ({@link #preemptIfIdle()}) from its own thread under the writer's monitor; operations mark
+ * themselves under this object's monitor ({@link #enter()}, {@link #exit()}), which is never held
+ * while taking the writer's.
  */
-final class WriteThroughTransaction {
+final class WriteThroughTransaction implements StoreWriter.Preemptible {
+    /** What a transaction whose writer group was taken from it says from then on. */
+    static final String PREEMPTED = "this large transaction was rolled back: it held the Basalt store's writer without "
+            + "an operation for longer than largeTransactionIdleSeconds while another connection waited to commit; "
+            + "roll it back and run it again (commit it before waiting for other transactions)";
     private static final Logger LOG = LoggerFactory.getLogger(WriteThroughTransaction.class);
     private final BasaltSailStore backing;
     private final Object owner;
     private final IsolationLevel level;
     private final long threshold;
+    private final long idleNanos;
     /** The newest commit counter when the transaction began. */
     private final long startCounter;
     private long additions;
@@ -51,16 +65,26 @@ final class WriteThroughTransaction {
     private LiveReads reads;
     /** Why handing the branch over failed, or null: the transaction can then only be rolled back. */
     private RuntimeException broken;
+    /** Operations of the connection under way in this transaction (guarded by this). */
+    private int active;
+    /** When the last operation ended, System.nanoTime() (guarded by this). */
+    private long lastActive = System.nanoTime();
+    /** The writer group was taken from this transaction while it was idle (guarded by this). */
+    private boolean preempted;
 
     /**
      * @param owner     the connection's owner object of writer groups
      * @param threshold explicit additions at which to promote; 0 never promotes
+     * @param idleSeconds how long the promoted transaction may hold the writer without an operation
+     *                    while another connection waits to commit
      */
-    WriteThroughTransaction(BasaltSailStore backing, Object owner, IsolationLevel level, long threshold) {
+    WriteThroughTransaction(BasaltSailStore backing, Object owner, IsolationLevel level, long threshold,
+            long idleSeconds) {
         this.backing = backing;
         this.owner = owner;
         this.level = level;
         this.threshold = threshold;
+        this.idleNanos = idleSeconds * 1_000_000_000L;
         this.nextTry = threshold;
         try (ReadSource.Lease lease = backing.latest().acquire()) {
             this.startCounter = lease.view().commitCounter();
@@ -95,7 +119,7 @@ final class WriteThroughTransaction {
      */
     boolean promote(Runnable handOver) {
         StoreWriter writer = backing.writer();
-        if (!writer.tryBeginGroup(owner)) {
+        if (!writer.tryBeginGroup(owner, this)) {
             nextTry = additions + UnisolatedSink.BATCH;
             return false;
         }
@@ -129,8 +153,14 @@ final class WriteThroughTransaction {
         }
     }
 
-    /** Refuses to go on after a failed promotion (its branch was partly handed over and discarded). */
-    void ensureUsable() {
+    /**
+     * Refuses to go on after a failed promotion (its branch was partly handed over and discarded)
+     * or once the writer was taken from it.
+     */
+    synchronized void ensureUsable() {
+        if (preempted) {
+            throw new SailException(PREEMPTED);
+        }
         if (broken != null) {
             throw new SailException("moving this large transaction into the Basalt store failed (" + broken.getMessage()
                     + "); its changes cannot be committed: roll the transaction back", broken);
@@ -164,6 +194,30 @@ final class WriteThroughTransaction {
         return reads;
     }
 
+    /** An operation of the connection begins: it must not be preempted meanwhile. */
+    synchronized void enter() {
+        ensureUsable();
+        active++;
+    }
+
+    /** The operation begun by {@link #enter()} ended. */
+    synchronized void exit() {
+        active--;
+        lastActive = System.nanoTime();
+    }
+
+    @Override
+    public synchronized boolean preemptIfIdle() {
+        if (!promoted || ended || preempted || active > 0 || System.nanoTime() - lastActive < idleNanos) {
+            return false;
+        }
+        preempted = true;
+        reads.kill();
+        LOG.warn("a large transaction at {} of {} additions held the Basalt store's writer idle for more than {} s while "
+                + "another connection waited to commit; it was rolled back", level, additions, idleNanos / 1_000_000_000L);
+        return true;
+    }
+
     /** Ends the transaction: commits what it wrote if {@code success}, else discards it. */
     void end(boolean success) {
         if (!promoted || ended) {
@@ -171,6 +225,17 @@ final class WriteThroughTransaction {
         }
         ended = true;
         reads.end();
+        boolean lost;
+        synchronized (this) {
+            lost = preempted;
+        }
+        if (lost) {
+            backing.writer().forgetPreempted(owner);
+            if (success) {
+                throw new SailException(PREEMPTED);
+            }
+            return;
+        }
         backing.writer().endGroup(owner, success);
     }
 }

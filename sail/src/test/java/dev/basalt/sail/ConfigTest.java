@@ -54,6 +54,7 @@ class ConfigTest {
         c.setValueIdCacheSize(600);
         c.setDurable(false);
         c.setLargeTransactionThreshold(0);
+        c.setLargeTransactionIdleSeconds(5);
         Model m = new LinkedHashModel();
         Resource node = c.export(m);
         BasaltStoreConfig back = new BasaltStoreConfig();
@@ -69,6 +70,7 @@ class ConfigTest {
         assertEquals(600, back.getValueIdCacheSize());
         assertEquals(false, back.isDurable());
         assertEquals(0, back.getLargeTransactionThreshold());
+        assertEquals(5, back.getLargeTransactionIdleSeconds());
         assertEquals(BasaltStoreConfig.DEFAULT_LARGE_TRANSACTION_THRESHOLD,
                 new BasaltStoreConfig().getLargeTransactionThreshold());
         assertEquals(BasaltStoreFactory.SAIL_TYPE, back.getType());

@@ -242,22 +242,52 @@ class LargeIsolatedTransactionTest {
         assertEquals(before, TestRepos.dump(repo));
     }
 
+    /** Another connection, in another thread, adds one statement in a transaction and commits; its size after. */
+    private static CompletableFuture<Long> smallCommitInAnotherThread(SailRepository repo) {
+        return CompletableFuture.supplyAsync(() -> {
+            try (RepositoryConnection o = repo.getConnection()) {
+                o.begin(IsolationLevels.SNAPSHOT_READ);
+                o.add(VF.createStatement(EXTRA, EXTRA, EXTRA));
+                o.commit();
+                return o.size();
+            }
+        });
+    }
+
     @Test
     void otherWritersWaitUntilTheLargeTransactionCommits() throws Exception {
         SailRepository repo = open("store", THRESHOLD);
         try (RepositoryConnection c = repo.getConnection()) {
             beginLarge(c, IsolationLevels.SNAPSHOT_READ);
-            CompletableFuture<Long> other = CompletableFuture.supplyAsync(() -> {
-                try (RepositoryConnection o = repo.getConnection()) {
-                    o.begin(IsolationLevels.SNAPSHOT_READ);
-                    o.add(VF.createStatement(EXTRA, EXTRA, EXTRA));
-                    o.commit();
-                    return o.size();
-                }
-            });
+            CompletableFuture<Long> other = smallCommitInAnotherThread(repo);
             assertThrows(TimeoutException.class, () -> other.get(500, TimeUnit.MILLISECONDS));
             c.commit();
             assertEquals(N + 1, other.get(30, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
+    void anIdleLargeTransactionLosesTheWriterToAWaitingCommit() throws Exception {
+        BasaltStoreConfig config = TestRepos.fastConfig();
+        config.setLargeTransactionThreshold(THRESHOLD);
+        config.setLargeTransactionIdleSeconds(1);
+        SailRepository repo = TestRepos.open(new File(dir, "idle"), config);
+        opened.add(repo);
+        try (RepositoryConnection c = repo.getConnection()) {
+            beginLarge(c, IsolationLevels.SNAPSHOT_READ);
+            // the application now waits for another transaction's commit: without preemption, forever
+            CompletableFuture<Long> other = smallCommitInAnotherThread(repo);
+            assertEquals(1L, other.get(60, TimeUnit.SECONDS));
+            RepositoryException e = assertThrows(RepositoryException.class, () -> c.add(SpillData.statement(N)));
+            assertTrue(e.getMessage().contains("largeTransactionIdleSeconds"), e.getMessage());
+            assertThrows(RepositoryException.class, c::commit);
+            c.rollback();
+            assertFalse(writingThrough(c));
+            assertEquals(1, c.size());
+            // the connection's next transaction works
+            beginLarge(c, IsolationLevels.SNAPSHOT_READ);
+            c.commit();
+            assertEquals(N + 1, c.size());
         }
     }
 

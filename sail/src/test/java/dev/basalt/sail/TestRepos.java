@@ -37,10 +37,14 @@ final class TestRepos {
         return c;
     }
 
-    /** A fast configuration whose isolated transactions write through into the store from their first addition. */
+    /**
+     * A fast configuration whose isolated transactions write through into the store from their first addition, and
+     * lose the writer after one idle second when another connection waits to commit.
+     */
     static BasaltStoreConfig writeThroughEverything() {
         BasaltStoreConfig c = fastConfig();
         c.setLargeTransactionThreshold(1);
+        c.setLargeTransactionIdleSeconds(1);
         return c;
     }
 

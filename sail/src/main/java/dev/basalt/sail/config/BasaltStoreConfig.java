@@ -41,6 +41,8 @@ public class BasaltStoreConfig extends BaseSailConfig {
     private Duration historyRetention = Duration.ZERO;
     /** Default of {@link #getLargeTransactionThreshold()}: one write batch of an update at isolation NONE. */
     public static final long DEFAULT_LARGE_TRANSACTION_THRESHOLD = 100_000;
+    /** Default of {@link #getLargeTransactionIdleSeconds()}. */
+    public static final int DEFAULT_LARGE_TRANSACTION_IDLE_SECONDS = 30;
     private String statementIndexes;
     private int leafMaxEntries = -1;
     private int internalMaxEntries = -1;
@@ -50,6 +52,7 @@ public class BasaltStoreConfig extends BaseSailConfig {
     private boolean durable = true;
     private int spillThreshold = -1;
     private long largeTransactionThreshold = DEFAULT_LARGE_TRANSACTION_THRESHOLD;
+    private int largeTransactionIdleSeconds = DEFAULT_LARGE_TRANSACTION_IDLE_SECONDS;
     private boolean nativeEvaluation = true;
 
     public BasaltStoreConfig() {
@@ -157,6 +160,23 @@ public class BasaltStoreConfig extends BaseSailConfig {
                     + largeTransactionThreshold);
         }
         this.largeTransactionThreshold = largeTransactionThreshold;
+    }
+
+    /**
+     * Seconds a transaction that writes through (see {@link #getLargeTransactionThreshold()}) may
+     * hold the store's writer without an operation of its connection while another connection
+     * waits to commit; past that it is rolled back and the waiting commit goes ahead.
+     */
+    public int getLargeTransactionIdleSeconds() {
+        return largeTransactionIdleSeconds;
+    }
+
+    public void setLargeTransactionIdleSeconds(int largeTransactionIdleSeconds) {
+        if (largeTransactionIdleSeconds < 0) {
+            throw new IllegalArgumentException("largeTransactionIdleSeconds must not be negative, not "
+                    + largeTransactionIdleSeconds);
+        }
+        this.largeTransactionIdleSeconds = largeTransactionIdleSeconds;
     }
 
     /** True if queries run on Basalt's native engine where it supports them (see docs/optimizer.md). */
@@ -284,6 +304,9 @@ public class BasaltStoreConfig extends BaseSailConfig {
         if (largeTransactionThreshold != DEFAULT_LARGE_TRANSACTION_THRESHOLD) {
             m.add(node, BasaltStoreSchema.LARGE_TRANSACTION_THRESHOLD, vf.createLiteral(largeTransactionThreshold));
         }
+        if (largeTransactionIdleSeconds != DEFAULT_LARGE_TRANSACTION_IDLE_SECONDS) {
+            m.add(node, BasaltStoreSchema.LARGE_TRANSACTION_IDLE_SECONDS, vf.createLiteral(largeTransactionIdleSeconds));
+        }
         m.add(node, BasaltStoreSchema.NATIVE_EVALUATION, vf.createLiteral(nativeEvaluation));
         return node;
     }
@@ -320,6 +343,8 @@ public class BasaltStoreConfig extends BaseSailConfig {
                 l -> spillThreshold = (int) number(l, BasaltStoreSchema.SPILL_THRESHOLD));
         literal(m, node, BasaltStoreSchema.LARGE_TRANSACTION_THRESHOLD,
                 l -> largeTransactionThreshold = number(l, BasaltStoreSchema.LARGE_TRANSACTION_THRESHOLD));
+        literal(m, node, BasaltStoreSchema.LARGE_TRANSACTION_IDLE_SECONDS,
+                l -> largeTransactionIdleSeconds = (int) number(l, BasaltStoreSchema.LARGE_TRANSACTION_IDLE_SECONDS));
         literal(m, node, BasaltStoreSchema.DURABLE, l -> {
             String b = l.getLabel().trim();
             if (!b.equals("true") && !b.equals("false")) {

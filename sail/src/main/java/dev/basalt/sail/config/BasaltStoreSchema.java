@@ -30,6 +30,8 @@ public final class BasaltStoreSchema {
     public static final IRI SPILL_THRESHOLD = iri("spillThreshold");
     /** Explicit additions at which an isolated transaction starts writing through into the store (0 = never). */
     public static final IRI LARGE_TRANSACTION_THRESHOLD = iri("largeTransactionThreshold");
+    /** Seconds such a transaction may hold the writer idle while another connection waits to commit. */
+    public static final IRI LARGE_TRANSACTION_IDLE_SECONDS = iri("largeTransactionIdleSeconds");
     /** Evaluate queries with Basalt's own engine where it can (default true); false = RDF4J's evaluator only. */
     public static final IRI NATIVE_EVALUATION = iri("nativeEvaluation");
 

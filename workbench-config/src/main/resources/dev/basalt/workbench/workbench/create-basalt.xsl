@@ -105,6 +105,16 @@
 						<td>Statements a transaction keeps in memory before its pending changes spill to disk.</td>
 					</tr>
 					<tr>
+						<th>Large transaction threshold</th>
+						<td><input type="text" id="largeTransactionThreshold" name="Large transaction threshold" size="16" value="100000" /></td>
+						<td>Additions at which an isolated transaction writes through into the store (0 = never).</td>
+					</tr>
+					<tr>
+						<th>Large transaction idle seconds</th>
+						<td><input type="text" id="largeTransactionIdleSeconds" name="Large transaction idle seconds" size="16" value="30" /></td>
+						<td>Seconds such a transaction may hold the writer idle while another connection waits to commit.</td>
+					</tr>
+					<tr>
 						<th>Native evaluation</th>
 						<td>
 							<select id="nativeEvaluation" name="Native evaluation">
