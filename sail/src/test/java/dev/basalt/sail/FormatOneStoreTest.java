@@ -25,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.basalt.store.Snapshot;
 import dev.basalt.store.Store;
+import dev.basalt.store.StoreCompactor;
 import dev.basalt.store.btree.BTreeStats;
 
 /**
@@ -32,7 +33,7 @@ import dev.basalt.store.btree.BTreeStats;
  * {@code format1/basalt.jnl.gz}: {@code basalt load} of {@code format1/data.nq}, 103 quads in three
  * graphs, with front-coded statement leaves and version-1 checkpoints) opens, reads back exactly
  * its data, takes new statements, whose statement leaves are then written as id-tuple leaves, and
- * verifies.
+ * verifies; and compacted, it holds only id-tuple statement leaves and the same data.
  */
 class FormatOneStoreTest {
     private static final ValueFactory VF = SimpleValueFactory.getInstance();
@@ -42,14 +43,7 @@ class FormatOneStoreTest {
 
     @Test
     void formatOneStoreReadsAndTakesWrites() throws IOException {
-        try (InputStream in = new GZIPInputStream(getClass().getResourceAsStream("/format1/basalt.jnl.gz"))) {
-            Files.copy(in, SailLayout.journal(dir.toPath()));
-        }
-        Set<Statement> expected = new HashSet<>();
-        try (InputStream in = getClass().getResourceAsStream("/format1/data.nq")) {
-            expected.addAll(Rio.parse(in, "", RDFFormat.NQUADS));
-        }
-        assertEquals(103, expected.size());
+        Set<Statement> expected = copyFixture();
         assertEquals(0, idTupleLeaves(dir.toPath()), "the fixture has only front-coded leaves");
 
         SailRepository repo = TestRepos.open(dir);
@@ -69,6 +63,33 @@ class FormatOneStoreTest {
             again.shutDown();
         }
         assertTrue(idTupleLeaves(dir.toPath()) >= 4, "the rewritten statement leaves are id-tuple leaves");
+    }
+
+    /** Compaction rewrites every tree, so a compacted format-1 store has only id-tuple statement leaves. */
+    @Test
+    void compactionRewritesStatementLeavesAsIdTuples() throws IOException {
+        Set<Statement> expected = copyFixture();
+        StoreCompactor.compact(SailLayout.journal(dir.toPath()), TestRepos.fastConfig().toStoreConfig());
+        assertEquals(4, idTupleLeaves(dir.toPath()), "one id-tuple leaf in each of the four statement trees");
+        SailRepository repo = TestRepos.open(dir);
+        try (RepositoryConnection c = repo.getConnection()) {
+            assertEquals(expected, statements(c));
+        } finally {
+            repo.shutDown();
+        }
+    }
+
+    /** Puts the fixture's journal in {@link #dir}; returns the quads it holds. */
+    private Set<Statement> copyFixture() throws IOException {
+        try (InputStream in = new GZIPInputStream(getClass().getResourceAsStream("/format1/basalt.jnl.gz"))) {
+            Files.copy(in, SailLayout.journal(dir.toPath()));
+        }
+        Set<Statement> expected = new HashSet<>();
+        try (InputStream in = getClass().getResourceAsStream("/format1/data.nq")) {
+            expected.addAll(Rio.parse(in, "", RDFFormat.NQUADS));
+        }
+        assertEquals(103, expected.size());
+        return expected;
     }
 
     private static Set<Statement> statements(RepositoryConnection c) {
