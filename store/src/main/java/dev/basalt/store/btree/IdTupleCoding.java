@@ -29,9 +29,9 @@ final class IdTupleCoding {
     private IdTupleCoding() {
     }
 
-    /** Whether the first {@code n} keys all have {@code 8 * width} bytes, so the coding can take them. */
+    /** Whether there are keys and the first {@code n} all have {@code 8 * width} bytes, so the coding can take them. */
     static boolean fits(byte[][] keys, int n, int width) {
-        if (width < 1 || width > MAX_WIDTH) {
+        if (n < 1 || width < 1 || width > MAX_WIDTH) {
             return false;
         }
         for (int i = 0; i < n; i++) {

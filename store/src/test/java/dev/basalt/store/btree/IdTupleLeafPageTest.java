@@ -9,6 +9,7 @@ import java.util.TreeSet;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -162,6 +163,10 @@ class IdTupleLeafPageTest {
         };
         Object[] values = new Object[keys.length];
         Arrays.fill(values, new byte[0]);
+        assertTrue(IdTupleCoding.fits(keys, keys.length, 4));
+        assertFalse(IdTupleCoding.fits(keys, 0, 4), "an empty leaf stays front-coded");
+        assertFalse(IdTupleCoding.fits(keys, keys.length, 3));
+        assertFalse(IdTupleCoding.fits(new byte[][]{keys[0], new byte[31]}, 2, 4));
         byte[] encoded = IdTupleCoding.encode(keys, values, keys.length, 4, 2, 16);
         IdTupleLeafPage page = IdTupleLeafPage.decode(1, 0, encoded);
         for (int i = 0; i < keys.length; i++) {
