@@ -20,7 +20,9 @@ import static dev.basalt.store.btree.PageFormat.value;
  * array with the offset where its entry ends, so a lookup binary-searches those keys without
  * touching the page's bytes and then decodes at most one run of {@code interval - 1} entries in
  * place; a scan decodes each following entry into the ids it holds and rewrites only the ids that
- * changed in the scan's key buffer.
+ * changed in the scan's key buffer. The page itself holds no restart keys or offsets: on BSBM's
+ * statement trees, full keys and offsets every 8 entries took about 2.2 bytes a statement, as much
+ * as a whole entry of the posc order, while the walk at decode costs a few microseconds a page.
  *
  * <p>Values are empty unless the page's flags say entries carry them; then each key is followed
  * by the value tag and the value, as in {@link LeafPage}. Immutable; safe to share between threads.
