@@ -44,32 +44,48 @@ final class LoadValues extends AbstractValueFactory {
         return super.createIRI(iri);
     }
 
+    /** Characters below 128 that an IRIREF may not hold: controls, space and {@code < > " { } | ^ ` \}. */
+    private static final boolean[] FORBIDDEN = new boolean[128];
+    /** Characters below 128 that may follow a scheme's first letter: letters, digits, {@code + - .}. */
+    private static final boolean[] SCHEME = new boolean[128];
+
+    static {
+        for (int c = 0; c <= 0x20; c++) {
+            FORBIDDEN[c] = true;
+        }
+        for (char c : "<>\"{}|^`\\".toCharArray()) {
+            FORBIDDEN[c] = true;
+        }
+        for (int c = 0; c < 128; c++) {
+            SCHEME[c] = isLetter((char) c) || (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.';
+        }
+    }
+
     /** Why {@code iri} is not an absolute IRI by the N-Triples grammar, or null if it is one. */
     static String problem(String iri) {
         int n = iri.length();
-        int colon = -1;
         for (int i = 0; i < n; i++) {
             char c = iri.charAt(i);
-            if (c <= 0x20 || c == '<' || c == '>' || c == '"' || c == '{' || c == '}' || c == '|' || c == '^'
-                    || c == '`' || c == '\\') {
+            if (c < 128 && FORBIDDEN[c]) {
                 return c <= 0x20 ? "contains a space or control character" : "contains the character '" + c + "'";
             }
-            if (colon == -1) {
-                if (c == ':') {
-                    colon = i;
-                } else if (!(isLetter(c) || (i > 0 && (isDigit(c) || c == '+' || c == '-' || c == '.')))) {
-                    colon = -2; // no valid scheme; keep scanning for a better message
-                }
+        }
+        if (n == 0 || !isLetter(iri.charAt(0))) {
+            return "not absolute (no scheme such as http:)";
+        }
+        for (int i = 1; i < n; i++) {
+            char c = iri.charAt(i);
+            if (c == ':') {
+                return null;
+            }
+            if (c >= 128 || !SCHEME[c]) {
+                break;
             }
         }
-        return colon > 0 ? null : "not absolute (no scheme such as http:)";
+        return "not absolute (no scheme such as http:)";
     }
 
     private static boolean isLetter(char c) {
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-    }
-
-    private static boolean isDigit(char c) {
-        return c >= '0' && c <= '9';
     }
 }
