@@ -125,17 +125,19 @@ final class StatementReader implements AutoCloseable {
      * fewer than {@code batchStatements}, so term resolution keeps its batch size with small chunks.
      */
     private TermBatch coalesce(TermBatch first) {
-        TermBatch.Builder all = new TermBatch.Builder(null);
-        all.addAll(first);
-        while (all.size() < options.batchStatements() && queue.peek() instanceof Future<?>) {
+        List<TermBatch> all = new ArrayList<>();
+        all.add(first);
+        int size = first.size();
+        while (size < options.batchStatements() && queue.peek() instanceof Future<?>) {
             Object item = chunkResult((Future<?>) queue.poll());
             if (item instanceof LoadException e) {
                 pendingError = e; // delivered after what came before the failed chunk
                 break;
             }
-            all.addAll((TermBatch) item);
+            all.add((TermBatch) item);
+            size += ((TermBatch) item).size();
         }
-        return all.build(Map.of());
+        return all.size() == 1 ? first : TermBatch.concat(all);
     }
 
     /** A parsed chunk's batch, or the {@link LoadException} its parse ended with. */

@@ -14,7 +14,7 @@ import org.eclipse.rdf4j.model.Value;
  * A batch of parsed statements reduced to what term resolution needs: the batch's distinct terms,
  * and for each statement four references into them (subject, predicate, object, context; −1 for
  * the default graph). Built on a parser thread, so the loading thread resolves each distinct term
- * of a batch once instead of once per occurrence and holds no {@link Statement} objects. Each
+ * of a chunk once instead of once per occurrence and holds no {@link Statement} objects. Each
  * file's namespace declarations (the first one of each prefix) come with its last batch.
  *
  * @param terms      distinct terms in order of first occurrence
@@ -24,6 +24,32 @@ import org.eclipse.rdf4j.model.Value;
  */
 record TermBatch(List<Value> terms, int[] refs, int size, Map<String, String> namespaces) {
     static final int DEFAULT_GRAPH = -1;
+
+    /**
+     * The batches one after the other, in one batch without namespaces. Terms are concatenated,
+     * not deduplicated across batches: that would cost the calling (loading) thread a hash lookup
+     * per term, and term resolution finds a repeated term in the writer's cache at the same price.
+     */
+    static TermBatch concat(List<TermBatch> batches) {
+        int terms = 0;
+        int size = 0;
+        for (TermBatch b : batches) {
+            terms += b.terms.size();
+            size += b.size;
+        }
+        List<Value> allTerms = new ArrayList<>(terms);
+        int[] allRefs = new int[4 * size];
+        int at = 0;
+        for (TermBatch b : batches) {
+            int base = allTerms.size();
+            allTerms.addAll(b.terms);
+            for (int i = 0; i < 4 * b.size; i++) {
+                int r = b.refs[i];
+                allRefs[at++] = r == DEFAULT_GRAPH ? DEFAULT_GRAPH : base + r;
+            }
+        }
+        return new TermBatch(allTerms, allRefs, size, Map.of());
+    }
 
     /**
      * Collects statements into a batch. A non-null {@code target} context replaces every
@@ -51,20 +77,6 @@ record TermBatch(List<Value> terms, int[] refs, int size, Map<String, String> na
             refs[at + 2] = ref(st.getObject());
             Resource c = target != null ? target : st.getContext();
             refs[at + 3] = c == null ? DEFAULT_GRAPH : ref(c);
-        }
-
-        void addAll(TermBatch batch) {
-            int[] map = new int[batch.terms.size()];
-            for (int i = 0; i < map.length; i++) {
-                map[i] = ref(batch.terms.get(i));
-            }
-            for (int s = 0; s < batch.size; s++) {
-                int at = slot();
-                for (int k = 0; k < 4; k++) {
-                    int r = batch.refs[4 * s + k];
-                    refs[at + k] = r == DEFAULT_GRAPH ? DEFAULT_GRAPH : map[r];
-                }
-            }
         }
 
         private int slot() {
