@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.EnumSet;
 import java.util.List;
+
+import javax.servlet.DispatcherType;
 
 import org.apache.tomcat.InstanceManager;
 import org.apache.tomcat.SimpleInstanceManager;
@@ -24,7 +27,8 @@ import org.eclipse.jetty.webapp.WebAppContext;
  * {@code <data>/server/repositories/<id>}.
  *
  * <p>Each webapp loads its own RDF4J from its {@code WEB-INF/lib}; the launcher's class path holds
- * Jetty only.
+ * Jetty only. RDF4J Server answers through {@link ClientErrorMapping}, which gives a client's mistakes a 4xx
+ * where RDF4J Server 5.0.3 answers 500, and takes form bodies (queries, updates) up to 16 MiB.
  */
 public final class BasaltServer implements AutoCloseable {
     /** RDF4J's webapps put their data under this directory (AppConfiguration's base dir). */
@@ -67,7 +71,10 @@ public final class BasaltServer implements AutoCloseable {
         Server jetty = new Server(new InetSocketAddress(options.host(), options.port()));
         Path scratch = options.dataDir().resolve("jetty-work");
         ContextHandlerCollection contexts = new ContextHandlerCollection();
-        contexts.addHandler(webapp(SERVER_PATH, options.serverWebapp(), scratch.resolve("server")));
+        WebAppContext rdf4jServer = webapp(SERVER_PATH, options.serverWebapp(), scratch.resolve("server"));
+        rdf4jServer.setMaxFormContentSize(ClientErrorMapping.MAX_FORM_BYTES);
+        rdf4jServer.addFilter(ClientErrorMapping.class, "/*", EnumSet.of(DispatcherType.REQUEST));
+        contexts.addHandler(rdf4jServer);
         contexts.addHandler(webapp(WORKBENCH_PATH, options.workbenchWebapp(), scratch.resolve("workbench")));
         MovedContextHandler root = new MovedContextHandler(null, "/", WORKBENCH_PATH + "/");
         root.setDiscardPathInfo(true);
