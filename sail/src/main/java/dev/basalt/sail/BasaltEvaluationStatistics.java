@@ -21,6 +21,9 @@ import dev.basalt.store.quads.QuadOrder;
  * constants bound is a key range of a statement index, which the counted B+tree counts in
  * O(log n). Counts both statement sets of the newest commit point (pending changes of open
  * transactions are not seen; these are estimates for the optimizer, not answers).
+ *
+ * <p>Thread-safe: RDF4J's optimizer of any connection may ask at once; each count takes its own read
+ * lease, and the count cache it is given must allow concurrent use.
  */
 final class BasaltEvaluationStatistics extends EvaluationStatistics {
     private final ReadSource reads;

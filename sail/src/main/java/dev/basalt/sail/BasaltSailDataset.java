@@ -28,6 +28,10 @@ import dev.basalt.store.quads.QuadIndexes;
  * {@link #close()}, so every read through it sees the same committed state however many commits
  * happen meanwhile; this is what makes a transaction branch's cached dataset a true snapshot.
  * An iteration it returns holds its own share of the lease and may outlive the dataset.
+ *
+ * <p>Thread rules: used by one thread at a time, as RDF4J's branches use their datasets; the lease it
+ * shares with its iterations is counted under the read source's lock, so they may be closed in any
+ * order and thread.
  */
 final class BasaltSailDataset implements SailDataset {
     private final Pinned source;

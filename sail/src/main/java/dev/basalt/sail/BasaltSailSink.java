@@ -22,6 +22,9 @@ import dev.basalt.sail.spill.OverflowModelFactory;
  * <p>A sink of a SERIALIZABLE branch carries the transaction's {@link ObservedReads}: observed
  * patterns are recorded, and {@link #prepare()} and again {@link #flush()} (inside the commit
  * group, so authoritatively) fail with a conflict if a statement the transaction read has changed.
+ *
+ * <p>Thread rules: one sink serves one branch flush in one thread; the {@link StoreWriter} serializes the
+ * writes and refuses a thread that does not hold the open commit group.
  */
 final class BasaltSailSink implements SailSink {
     /** Statements written per batch when a whole change set is flushed. */

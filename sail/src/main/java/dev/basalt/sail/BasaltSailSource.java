@@ -25,6 +25,7 @@ final class BasaltSailSource extends BackingSailSource {
     private final StoreWriter writer;
     private final StatementSet set;
     private final ValueFactory vf;
+    /** Relies on RDF4J's call order: {@link Rdf4jInternals}, dependency 2. */
     private final ThreadLocal<ObservedReads> awaitingStart = new ThreadLocal<>();
 
     BasaltSailSource(ReadSource reads, StoreWriter writer, StatementSet set, ValueFactory vf) {

@@ -35,6 +35,9 @@ import dev.basalt.store.quads.QuadOrder;
  * <p>The statement index orders are fixed when the store is created and recorded in the
  * property {@value #INDEXES_PROPERTY}; opening with a configuration that names other orders is
  * refused (see {@link #open}).
+ *
+ * <p>Thread-safe: shared by every connection of the store; reads lease views from the synchronized {@link
+ * LatestSnapshots} and the synchronized {@link StoreWriter} serializes the writes.
  */
 final class BasaltSailStore implements SailStore {
     static final String INDEXES_PROPERTY = "sail.indexes";

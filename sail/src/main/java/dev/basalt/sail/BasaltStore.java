@@ -49,6 +49,10 @@ import dev.basalt.store.lexicon.LexiconCounts;
  * WORM mode, those inside the history retention in RW mode. {@link #getRetainedCommits()} lists
  * them. Asking for a released commit point is a {@link SailException} naming the oldest one left.
  * The connection pins its commit point until it is closed.
+ *
+ * <p>Thread-safe, as RDF4J's {@code AbstractSail} requires: connections are opened and used from any
+ * threads; what initialization creates is published through volatile fields, and the one thread-local
+ * hand-off is listed in {@link Rdf4jInternals}.
  */
 public class BasaltStore extends AbstractNotifyingSail implements FederatedServiceResolverClient {
     public static final String JOURNAL_FILE = "basalt.jnl";
@@ -57,6 +61,7 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
     private static final Logger LOG = LoggerFactory.getLogger(BasaltStore.class);
 
     private final BasaltStoreConfig config;
+    /** Relies on RDF4J's call order: {@link Rdf4jInternals}, dependency 5. */
     private final ThreadLocal<PastSailStore> opening = new ThreadLocal<>();
     private volatile BasaltSailStore backing;
     private volatile IsolatingSailStore store;

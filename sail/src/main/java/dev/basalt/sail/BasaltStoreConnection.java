@@ -50,9 +50,12 @@ public class BasaltStoreConnection extends SailSourceConnection {
     private volatile DefaultSailChangedEvent changes;
     /** Spill stores of the open transaction's private change sets, deleted at once on rollback. */
     private volatile SpillOwner spills = new SpillOwner();
-    /** The native query session of the evaluation under way in this thread (see {@link NativeQueries}). */
+    /**
+     * The native query session of the evaluation under way in this thread (see {@link NativeQueries});
+     * relies on RDF4J's call order, {@link Rdf4jInternals} dependency 3.
+     */
     private final ThreadLocal<NativeQueries.Session> nativeSession = new ThreadLocal<>();
-    /** What the EXPLAIN under way in this thread leaves to RDF4J's evaluator. */
+    /** What the EXPLAIN under way in this thread leaves to RDF4J's evaluator; {@link Rdf4jInternals} dependency 4. */
     private final ThreadLocal<QueryFallbacks> explaining = new ThreadLocal<>();
 
     BasaltStoreConnection(BasaltStore sail, SailStore store, BasaltSailStore backing, PastSailStore past) {

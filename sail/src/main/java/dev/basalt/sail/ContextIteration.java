@@ -20,6 +20,9 @@ import dev.basalt.store.quads.QuadOrder;
  * context (such as {@code cspo}) each graph costs one descent: after reading context c the
  * cursor re-seeks to the first key of context c + 1, skipping c's statements. Without such an
  * index the primary index is scanned once and contexts collected in a sorted set.
+ *
+ * <p>Not thread-safe: read by one thread at a time, like every RDF4J iteration; it holds its own read
+ * lease until closed.
  */
 final class ContextIteration extends LookAheadIteration<Resource> {
     private final ReadSource.Lease lease;

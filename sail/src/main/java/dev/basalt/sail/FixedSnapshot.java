@@ -3,6 +3,8 @@ package dev.basalt.sail;
 /**
  * A read source that always hands out one view: a past commit point opened for a read-as-of
  * connection. The owner closes the view's snapshot when the connection closes.
+ *
+ * <p>Thread-safe: it hands the same read-only view to any thread and keeps no other state.
  */
 final class FixedSnapshot implements ReadSource {
     private final ReadView view;

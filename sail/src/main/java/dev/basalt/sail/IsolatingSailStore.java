@@ -16,7 +16,7 @@ import org.eclipse.rdf4j.sail.base.SailStore;
  * journal, durably, when {@code commit()} returns.
  *
  * <ul>
- * <li>{@code fork()} returns a new branch (see {@link Branches}) over the backing source: the
+ * <li>{@code fork()} returns a new branch (see {@link Rdf4jInternals#fork}) over the backing source: the
  * connection's pending changes, in change sets that spill; SNAPSHOT and SERIALIZABLE per
  * connection. The branch flushes into the backing store's sink when the connection commits,
  * inside the connection's commit group (see {@link StoreWriter}). The explicit branch is wrapped
@@ -38,6 +38,10 @@ import org.eclipse.rdf4j.sail.base.SailStore;
  * <p>RDF4J's {@code SnapshotSailStore} is deliberately not used: its shared branch defers writing
  * committed changes to the store until no dataset is open, which under a steady read load means
  * never.
+ *
+ * <p>Thread rules: one instance per connection, used by that connection's threads one at a time (its
+ * transaction fields are volatile because RDF4J may fork and flush in another thread than the one that
+ * began the transaction); the backing store it wraps is shared and thread-safe.
  */
 final class IsolatingSailStore implements SailStore {
     private final BasaltSailStore backing;
@@ -131,7 +135,7 @@ final class IsolatingSailStore implements SailStore {
 
         @Override
         public SailSource fork() {
-            SailSource branch = Branches.fork(committed, changeSets);
+            SailSource branch = Rdf4jInternals.fork(committed, changeSets);
             if (set != StatementSet.EXPLICIT || level == null) {
                 return branch;
             }

@@ -11,6 +11,9 @@ import dev.basalt.store.quads.QuadOrder;
  * a snapshot and its trees is paid once per commit, not once per read. A view is closed when it
  * is no longer the newest and its last lease is closed, so a commit point stays pinned only while
  * someone reads it. The sail's writer calls {@link #invalidate()} after each commit.
+ *
+ * <p>Thread-safe: every method and lease release is synchronized on this object; leases may be closed in
+ * any thread.
  */
 final class LatestSnapshots implements ReadSource {
     private final Store store;

@@ -16,6 +16,9 @@ import dev.basalt.store.btree.BTreeCursor;
  * Namespace prefixes, in the store tree {@value #TREE}: key = UTF-8 of the prefix (possibly
  * empty, which the B+tree allows), value = UTF-8 of the namespace name. Committed with the
  * statements of the same transaction.
+ *
+ * <p>Thread-safe: stateless; it reads and writes only the snapshot or transaction it is given, under that
+ * object's own thread rules.
  */
 final class NamespaceTable {
     static final String TREE = "ns";

@@ -31,6 +31,10 @@ import dev.basalt.optimizer.rdf4j.QueryFallbacks;
  * RDF4J's evaluator runs the whole query, counted as a fallback, only inside a SERIALIZABLE
  * transaction (its observed reads must be the patterns RDF4J's evaluator reads) or when a custom
  * evaluation strategy factory is configured; nothing is counted when native evaluation is off.
+ *
+ * <p>Thread-safe: one instance per store, shared by every connection; its counters and estimate caches
+ * allow concurrent use, and each query's state lives in the {@code Session} it opens, used by that
+ * query's threads one at a time.
  */
 final class NativeQueries {
     private final boolean enabled;

@@ -6,6 +6,8 @@ import java.util.Map;
  * The native query engine's counters of one open store, as a JMX MXBean (see
  * {@link NativeQueriesMetrics}); readable with jconsole or any JMX client of the JVM running the
  * store, e.g. RDF4J Server's.
+ *
+ * <p>Implementations must be thread-safe: JMX calls them from its own threads.
  */
 public interface NativeQueriesMXBean {
     /** Subtrees compiled and run as Basalt plans since the store opened (or the last reset). */

@@ -18,6 +18,9 @@ import dev.basalt.optimizer.rdf4j.NativeQueryStats;
  * Publishes a store's {@link NativeQueryStats} on the platform MBean server while the store is
  * open, as {@code dev.basalt:type=NativeQueries,store="<data directory>"}. Registration problems
  * are logged, never fatal: the counters stay readable through {@code BasaltStore.getNativeQueryStats()}.
+ *
+ * <p>Thread rules: registered and closed by the store's initialization and shutdown, which RDF4J
+ * serializes; JMX threads call the getters, which read thread-safe counters.
  */
 final class NativeQueriesMetrics implements NativeQueriesMXBean {
     private static final Logger LOG = LoggerFactory.getLogger(NativeQueriesMetrics.class);

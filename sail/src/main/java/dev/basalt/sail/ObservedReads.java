@@ -24,6 +24,9 @@ import dev.basalt.store.quads.QuadCursor;
  * {@link #startAt}); until then it is the newest commit point when this object was created, which
  * is no later than that dataset's, so a check against it can only report extra conflicts. Term ids
  * are never reassigned, so quads of both views can be compared id by id.
+ *
+ * <p>Thread-safe: every method is synchronized, since the transaction's reads record patterns in whichever
+ * thread uses the connection while its commit checks them in another.
  */
 final class ObservedReads implements AutoCloseable {
     private final ReadSource latest;

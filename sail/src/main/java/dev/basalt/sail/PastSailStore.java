@@ -9,6 +9,9 @@ import org.eclipse.rdf4j.sail.base.SailStore;
 /**
  * A read-only {@link SailStore} over one past commit point, for a read-as-of connection: its
  * datasets read that commit point and its sinks refuse to write. Closing it closes the snapshot.
+ *
+ * <p>Thread-safe: read-only over one fixed commit point; the connection that owns it may be used from any
+ * thread.
  */
 final class PastSailStore implements SailStore {
     private final FixedSnapshot reads;

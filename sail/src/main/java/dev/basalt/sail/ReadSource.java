@@ -3,6 +3,9 @@ package dev.basalt.sail;
 /**
  * Hands out {@link ReadView}s for read operations. Every {@link #acquire()} must be matched by
  * one {@link Lease#close()}; a lease keeps its view's snapshot open.
+ *
+ * <p>Implementations are thread-safe: any thread may acquire, and a lease may be closed in another thread
+ * than the one that acquired it.
  */
 interface ReadSource {
     Lease acquire();

@@ -17,6 +17,8 @@ import dev.basalt.store.quads.QuadOrder;
  * tools that work on a closed store directory without going through the sail: the bulk loader
  * ({@code dev.basalt.sail.load}) and the command line ({@code dev.basalt.sail.cli}). Applications
  * use the {@link BasaltStore} instead.
+ *
+ * <p>Thread-safe: constants only.
  */
 public final class SailLayout {
     /** Store property with the statement index orders, e.g. {@code spoc,posc,ospc,cspo}; the first is primary. */

@@ -20,6 +20,9 @@ import dev.basalt.store.quads.QuadOrder;
  * snapshot, as in a store without inferencing, is left out). Counts are exact: read matches for a
  * small count, else range counts of the counted B+trees; samples are entries at evenly spaced ranks of the pattern's key range
  * ({@link BTree#entryAt}), so sampling costs one descent per sampled quad.
+ *
+ * <p>Thread rules: the view it reads is immutable, so concurrent queries may share it; the cursors it
+ * opens are each read by one thread at a time.
  */
 final class SnapshotQuadSource implements QuadSource {
     private final ReadView view;

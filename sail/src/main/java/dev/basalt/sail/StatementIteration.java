@@ -26,6 +26,10 @@ import dev.basalt.store.quads.QuadIndexes;
  * tracked by the transaction's {@link LiveReads}: before the transaction writes again, the
  * iteration reads its remaining matches into memory ({@link #detach()}), so it shows the state it
  * started on.
+ *
+ * <p>Thread rules: read by one thread at a time, like every RDF4J iteration; on a live view its detach
+ * runs before the transaction's next write, in the thread of that write, which the connection
+ * serializes with its reads.
  */
 final class StatementIteration extends LookAheadIteration<Statement> {
     private static final int BATCH = 256;

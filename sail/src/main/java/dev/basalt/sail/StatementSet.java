@@ -7,6 +7,8 @@ import dev.basalt.store.quads.QuadOrder;
  * key order, named {@code q.e.spoc}, {@code q.i.posc} ...), so a count of one set is a range
  * count of its own trees. A statement is in at most one set: adding it explicitly removes an
  * inferred copy, and an inferred copy of an explicit statement is not stored.
+ *
+ * <p>Thread-safe: an immutable enum.
  */
 enum StatementSet {
     EXPLICIT("q.e."),

@@ -20,10 +20,10 @@ import dev.basalt.store.quads.QuadOrder;
 /**
  * Maps the sail's sinks onto the store's one write transaction.
  *
- * <p>Every sink write runs in the open {@link WriteSession}, which is begun by the first write.
- * Outside a commit group a sink's {@code flush()} commits the session: one commit point per
- * flush. A connection's commit opens a <em>commit group</em> around RDF4J's flush of its
- * inferred and explicit branches; inside the group flushes do not commit, and the group's end
+ * <p>Every sink write runs in the open {@link WriteSession}, which is begun by the first write,
+ * and every write happens inside a <em>commit group</em>. A connection's commit opens a group
+ * around RDF4J's flush of its inferred and explicit branches; inside the group flushes do not
+ * commit (outside one, a sink's {@code flush()} commits whatever is open), and the group's end
  * commits the session once, durably, before the connection's {@code commit()} returns. So a
  * transaction's explicit and inferred changes (and its new terms and namespaces) become one commit
  * point, atomically, with one fsync. If any part of a group fails, everything written in it is
@@ -45,7 +45,13 @@ import dev.basalt.store.quads.QuadOrder;
  * only with {@link #tryBeginGroup}, so growing never waits for another writer, and reads what it
  * wrote through {@link #readView}.
  *
- * <p>The session is only touched under this object's monitor, by one thread at a time.
+ * <p>{@link #write} serves the thread that holds the open group (the committing connection's
+ * branch flush) and refuses every other caller; owners that write across threads use
+ * {@link #writeAs}. After {@link #close()} every commit, including the end of a group begun
+ * before, fails loudly: what the group wrote was rolled back by the close.
+ *
+ * <p>Thread-safe: the session and the group state are only touched under this object's monitor,
+ * by one thread at a time.
  */
 final class StoreWriter {
     private final Store store;
@@ -97,11 +103,26 @@ final class StoreWriter {
             throw new SailException(preempted.contains(groupOwner) ? WriteThroughTransaction.PREEMPTED
                     : "writing into the Basalt store without holding its writer");
         }
-        write(change);
+        apply(change);
     }
 
-    /** Runs a change in the open session, beginning one if needed; a failure rolls the session back. */
+    /**
+     * Runs a change in the open session for the thread that holds the open group (a connection
+     * flushing its RDF4J branches inside its commit group); a failure rolls the session back.
+     *
+     * @throws SailException if no group is open or another thread holds it: such a write would be
+     *                       committed or rolled back by a group it does not belong to
+     */
     synchronized void write(Consumer<WriteSession> change) {
+        if (owner == null || ownerThread != Thread.currentThread()) {
+            throw new SailException("writing into the Basalt store " + store + " without holding its commit group"
+                    + (owner == null ? " (none is open)" : " (another thread holds it)")
+                    + "; the change was not applied. Basalt's sinks are written only while their connection commits");
+        }
+        apply(change);
+    }
+
+    private void apply(Consumer<WriteSession> change) {
         if (closed) {
             throw new SailException("the Basalt store is closed; the change was not applied");
         }
@@ -291,6 +312,11 @@ final class StoreWriter {
     }
 
     private void commit() {
+        if (closed) {
+            throw new SailException("the Basalt store " + store + " was closed (the repository was shut down) before "
+                    + "this transaction committed: its changes were rolled back and nothing was written. Open the "
+                    + "repository again and repeat the transaction");
+        }
         WriteSession s = session;
         if (s == null) {
             return;
@@ -316,7 +342,11 @@ final class StoreWriter {
         }
     }
 
-    /** Drops writes whose flush never came (an interrupted operation) and refuses further ones. */
+    /**
+     * Drops writes whose flush never came (an interrupted operation) and refuses further ones. A
+     * group still open stays owned, so its end (and any later flush) fails with a
+     * {@link SailException} instead of reporting a commit that wrote nothing.
+     */
     synchronized void close() {
         closed = true;
         rollback();

@@ -38,6 +38,9 @@ import dev.basalt.store.lexicon.TermKind;
  * counts), and past it the committed store's range count stands for the rest. Before, planning an
  * update's WHERE clause such as {@code ex:a ex:p ?x . ?x ?q ?o} iterated every statement of the store
  * through RDF4J's branch to count {@code ?x ?q ?o}, a pattern the plan only ever probes.
+ *
+ * <p>Not thread-safe: one per query of one transaction, used by the thread evaluating it (the ids of
+ * uncommitted terms are kept in a plain map).
  */
 final class TransactionQuadSource implements QuadSource {
     private static final Resource[] ALL_GRAPHS = new Resource[0];

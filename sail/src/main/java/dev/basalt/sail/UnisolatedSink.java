@@ -42,6 +42,10 @@ import org.eclipse.rdf4j.sail.base.SailSink;
  * <p>Inside a group of its own connection (the connection's explicit and inferred sinks, or a
  * namespace change made while its update is writing through) the commit waits for the outermost
  * group's end, so such changes commit together with the update.
+ *
+ * <p>Thread rules: one update operation's sink, used by one thread at a time (RDF4J may pass it between
+ * threads between calls); its batches are written on the writer's background thread, each awaited
+ * before the next is handed over.
  */
 final class UnisolatedSink implements SailSink {
     /** Changes buffered before they are written; a full buffer of additions is one batch insert. */

@@ -34,7 +34,7 @@ class ReadAsOfTest {
     @TempDir
     File dir;
 
-    private static long newest(BasaltStore sail) {
+    static long newest(BasaltStore sail) {
         List<CommitPoint> commits = sail.getRetainedCommits();
         return commits.get(commits.size() - 1).counter();
     }

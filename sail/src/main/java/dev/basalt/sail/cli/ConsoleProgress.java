@@ -6,7 +6,12 @@ import java.time.Duration;
 import dev.basalt.sail.load.LoadProgress;
 import dev.basalt.sail.load.LoadResult;
 
-/** One line on the terminal, rewritten in place at most five times a second. */
+/**
+ * One line on the terminal, rewritten in place at most five times a second.
+ *
+ * <p>Not thread-safe: called by the loader's loading thread only, as {@link
+ * dev.basalt.sail.load.LoadProgress} promises.
+ */
 final class ConsoleProgress implements LoadProgress {
     private static final long INTERVAL_NANOS = 200_000_000L;
     private final PrintWriter out;

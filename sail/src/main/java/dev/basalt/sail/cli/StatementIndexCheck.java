@@ -13,6 +13,8 @@ import dev.basalt.store.quads.QuadOrder;
  * Checks that every statement index order of a set holds the same quads (equal sizes, and every
  * key of each secondary order found in the primary one; keys in a tree are distinct, so that is
  * set equality) and that no quad is both explicit and inferred. Reads one snapshot.
+ *
+ * <p>Thread-safe: stateless; it reads only the snapshot it is given.
  */
 final class StatementIndexCheck {
     private StatementIndexCheck() {

@@ -33,6 +33,9 @@ import dev.basalt.store.quads.QuadOrder;
  * {@link BasaltStoreSchema} vocabulary. Unset numeric settings (-1) take the store's defaults.
  * Journal mode and statement indexes are fixed when the store is created: an existing store
  * keeps its own, and a configuration that names different ones is refused when the store opens.
+ *
+ * <p>Not thread-safe: a mutable bean; fill it in one thread before handing it to a store, which reads it
+ * while initializing.
  */
 public class BasaltStoreConfig extends BaseSailConfig {
     public static final String DEFAULT_INDEXES = "spoc,posc,ospc,cspo";

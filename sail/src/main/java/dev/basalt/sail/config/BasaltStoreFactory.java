@@ -10,6 +10,8 @@ import dev.basalt.sail.BasaltStore;
 /**
  * Creates {@link BasaltStore}s from configuration; registered through
  * {@code META-INF/services/org.eclipse.rdf4j.sail.config.SailFactory} under {@value #SAIL_TYPE}.
+ *
+ * <p>Thread-safe: stateless.
  */
 public final class BasaltStoreFactory implements SailFactory {
     public static final String SAIL_TYPE = "basalt:BasaltStore";

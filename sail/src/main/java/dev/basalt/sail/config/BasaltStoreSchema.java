@@ -3,7 +3,11 @@ package dev.basalt.sail.config;
 import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
 
-/** The configuration vocabulary of a Basalt store, namespace {@value #NAMESPACE}. */
+/**
+ * The configuration vocabulary of a Basalt store, namespace {@value #NAMESPACE}.
+ *
+ * <p>Thread-safe: constants only.
+ */
 public final class BasaltStoreSchema {
     public static final String NAMESPACE = "http://basalt.dev/config/sail#";
     public static final String PREFIX = "basalt";

@@ -18,6 +18,8 @@ import dev.basalt.store.quads.QuadOrder;
  * ({@link WriteTransaction#bulkBuild}); a non-empty one gets the quads it lacks put in key order,
  * so each page is copied once per run of neighbouring keys. In the primary order, a quad that is
  * new to the store also removes an inferred copy of it (a quad is in at most one set).
+ *
+ * <p>Not thread-safe: run by the loader's loading thread, in the load's one write transaction.
  */
 final class IndexBuilder {
     private static final byte[] NO_VALUE = new byte[0];

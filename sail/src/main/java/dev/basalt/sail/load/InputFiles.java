@@ -21,6 +21,9 @@ import org.eclipse.rdf4j.rio.Rio;
 /**
  * Input files: directories expanded to the RDF files under them, the format from a file's name
  * (through a {@code .gz} or {@code .bz2} suffix), decompression, and counting the bytes read.
+ *
+ * <p>Thread-safe: stateless helpers; each stream it opens is read by one parser thread, and the shared
+ * byte counter is atomic.
  */
 final class InputFiles {
     private static final int BUFFER = 1 << 16;

@@ -7,6 +7,9 @@ import java.nio.file.Path;
  * {@link #line()} name the place), an unreadable file, or a store error. The store is left at
  * its last commit point, exactly as before the load. The message is one line, starting with
  * {@code file:line:} when they are known.
+ *
+ * <p>Immutable, so it may be passed between threads (the loader rethrows a parser thread's failure in the
+ * calling thread).
  */
 public class LoadException extends RuntimeException {
     private static final long serialVersionUID = 1L;

@@ -5,6 +5,8 @@ import java.time.Duration;
 /**
  * What a finished load did.
  *
+ * <p>Immutable and thread-safe.
+ *
  * @param statementsRead statements parsed from the input files (duplicates included)
  * @param statementsAdded statements that were new to the store
  * @param termsAdded     new dictionary terms (inline values are not counted)

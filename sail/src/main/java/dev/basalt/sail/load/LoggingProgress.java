@@ -9,6 +9,8 @@ import org.slf4j.LoggerFactory;
  * Plain SLF4J lines for log files and pipes: one each time another {@code every} statements have
  * been read (a million by default), with the count, rate, share of the input and ETA; one per index
  * built, one at the commit and one at the end.
+ *
+ * <p>Not thread-safe: called by the loader's loading thread only, as {@link LoadProgress} promises.
  */
 public final class LoggingProgress implements LoadProgress {
     private static final Logger LOG = LoggerFactory.getLogger(BasaltLoader.class);

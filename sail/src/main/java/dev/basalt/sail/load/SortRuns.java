@@ -18,6 +18,8 @@ import dev.basalt.store.quads.QuadSort;
  * The sorted run files of an external quad sort: writing one (32 bytes per quad, four big-endian
  * ids in key order) and merging several into one stream of distinct quads. A run file is written
  * and read by the loader only, in its temporary directory; it carries no header.
+ *
+ * <p>Thread-safe: stateless helpers; each run file and merged stream is used by one thread.
  */
 final class SortRuns {
     private static final int IO_BUFFER = 1 << 16;

@@ -3,6 +3,8 @@ package dev.basalt.sail.load;
 /**
  * A stream of distinct quads in ascending key order of one statement index order, each as four
  * ids in that order's key positions (not S, P, O, C positions).
+ *
+ * <p>Implementations are not thread-safe: one thread consumes a stream.
  */
 interface SortedQuads extends AutoCloseable {
     /** Advances to the next quad; false at the end. */

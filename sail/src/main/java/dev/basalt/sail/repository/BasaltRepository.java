@@ -22,6 +22,9 @@ import org.eclipse.rdf4j.sail.SailException;
  * {@link QueryTemplateCache}: queries that differ only in their constants are parsed once. Works
  * over any sail (a Basalt store, or one wrapped in an inferencer); everything else is
  * {@code SailRepository}'s. {@link #getQueryTemplateCache()} tells how many query shapes it holds.
+ *
+ * <p>Thread-safe like {@code SailRepository}: its connections may be used concurrently, and they share the
+ * thread-safe {@link QueryTemplateCache}.
  */
 public class BasaltRepository extends SailRepository {
     /** Query shapes kept by default. */

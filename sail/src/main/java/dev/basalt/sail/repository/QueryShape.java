@@ -21,6 +21,8 @@ import java.util.Map;
  * parser expands before tokenizing, {@code SERVICE}, whose text RDF4J keeps, an unterminated
  * token) have no shape. Whether substitution reproduces the parser's algebra is checked per shape
  * by {@link QueryTemplateCache}, not assumed here.
+ *
+ * <p>Immutable once built, so the template cache shares a shape between concurrent connections.
  */
 final class QueryShape {
     enum Kind {

@@ -12,8 +12,14 @@ import java.util.function.Supplier;
  * connection starts to commit it {@linkplain #handOver hands them over}: from then on RDF4J's shared
  * layer may reference them, and they are released after the store has written them (or by the
  * cleaner). Connections at isolation NONE write into the shared layer and must not use an owner.
+ *
+ * <p>Thread-safe: the list of releases is guarded by this object's monitor, since the connection's thread
+ * adopts stores while the committing thread or the cleaner releases them; the current owner is a
+ * per-thread hand-off that relies on RDF4J's call order (listed in {@code
+ * dev.basalt.sail.Rdf4jInternals}).
  */
 public final class SpillOwner {
+    /** Relies on RDF4J creating change-set models in the writing thread: dev.basalt.sail.Rdf4jInternals, dependency 6. */
     private static final ThreadLocal<SpillOwner> CURRENT = new ThreadLocal<>();
     private final List<Runnable> releases = new ArrayList<>();
     private boolean handedOver;

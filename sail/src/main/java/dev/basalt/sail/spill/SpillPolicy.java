@@ -12,6 +12,8 @@ import java.util.Objects;
  * full heap full of garbage may spill a change set that would have fit, which costs speed, never
  * correctness.
  *
+ * <p>Immutable and thread-safe.
+ *
  * @param statementThreshold   statements a change set model may hold in memory (at least 1)
  * @param minFreeHeapFraction  free-heap fraction below which models spill early (0 disables)
  * @param directory            where spill stores are created, one subdirectory each
