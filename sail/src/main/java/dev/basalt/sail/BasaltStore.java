@@ -259,6 +259,23 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
         }
     }
 
+    /**
+     * Explicit statements at the retained commit point {@code counter}, or -1 if it is no longer
+     * retained; one exact range count.
+     */
+    long explicitStatementsAt(long counter) {
+        ensureInitialized();
+        Snapshot s;
+        try {
+            s = backing.store().snapshot(counter);
+        } catch (StoreException e) {
+            return -1;
+        }
+        try (s) {
+            return BasaltSailStore.size(backing.view(s), StatementSet.EXPLICIT);
+        }
+    }
+
     /** The factory of the models holding connections' pending changes (spill statistics for tests). */
     OverflowModelFactory changeSetModels() {
         return changeSets;
