@@ -22,6 +22,7 @@ import org.eclipse.rdf4j.sail.helpers.AbstractNotifyingSail;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.basalt.optimizer.exec.ExecLimits;
 import dev.basalt.optimizer.rdf4j.NativeQueryStats;
 import dev.basalt.sail.config.BasaltStoreConfig;
 import dev.basalt.sail.spill.OverflowModelFactory;
@@ -66,6 +67,8 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
     private FederatedServiceResolver serviceResolver;
     private SPARQLServiceResolver ownServiceResolver;
     private final NativeQueries nativeQueries;
+    /** Bounds of this store's query evaluations, from its configuration when it opens. */
+    private volatile ExecLimits execLimits = ExecLimits.defaults();
     /** The native query counters published over JMX while the store is open. */
     private NativeQueriesMetrics metrics;
 
@@ -152,6 +155,7 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
         } catch (StoreException | IllegalArgumentException e) {
             throw new SailException(e.getMessage(), e);
         }
+        execLimits = config.toExecLimits();
         Path spillDir = dir.toPath().resolve(SPILL_DIR);
         OverflowModelFactory.deleteLeftovers(spillDir);
         changeSets = new OverflowModelFactory(config.toSpillPolicy(spillDir));
@@ -293,6 +297,11 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
      */
     public NativeQueryStats getNativeQueryStats() {
         return nativeQueries.stats();
+    }
+
+    /** Bounds of this store's query evaluations (row budgets, spill directory, helper threads). */
+    public ExecLimits getExecLimits() {
+        return execLimits;
     }
 
     NativeQueries nativeQueries() {

@@ -2,12 +2,14 @@ package dev.basalt.sail;
 
 import org.eclipse.rdf4j.common.transaction.IsolationLevels;
 import org.eclipse.rdf4j.common.iteration.CloseableIteration;
+import org.eclipse.rdf4j.common.iteration.TimeLimitIteration;
 import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.Resource;
 import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.Dataset;
 import org.eclipse.rdf4j.query.QueryEvaluationException;
+import org.eclipse.rdf4j.query.QueryInterruptedException;
 import org.eclipse.rdf4j.query.algebra.TupleExpr;
 import org.eclipse.rdf4j.query.algebra.evaluation.EvaluationStrategy;
 import org.eclipse.rdf4j.query.algebra.evaluation.TripleSource;
@@ -112,9 +114,29 @@ public class BasaltStoreConnection extends SailSourceConnection {
                 + " of a Basalt store as of the past and cannot read " + asOf + " (a query hint)");
     }
 
-    /** The one hook of native evaluation: a Basalt strategy for queries {@link NativeQueries} accepts. */
+    /**
+     * Evaluates a query, stopped after the store's {@code queryTimeoutSeconds} if it has one (a
+     * shorter per-query limit of RDF4J's still applies on top).
+     */
     @Override
     protected CloseableIteration<? extends BindingSet> evaluateInternal(TupleExpr tupleExpr, Dataset dataset,
+            BindingSet bindings, boolean includeInferred) throws SailException {
+        CloseableIteration<? extends BindingSet> result = evaluateHinted(tupleExpr, dataset, bindings, includeInferred);
+        int timeout = basalt.getConfig().getQueryTimeoutSeconds();
+        if (timeout <= 0) {
+            return result;
+        }
+        return new TimeLimitIteration<BindingSet>(result, timeout * 1000L) {
+            @Override
+            protected void throwInterruptedException() {
+                throw new QueryInterruptedException("the query ran longer than the Basalt store's queryTimeoutSeconds ("
+                        + timeout + " s) and was stopped");
+            }
+        };
+    }
+
+    /** The one hook of native evaluation: a Basalt strategy for queries {@link NativeQueries} accepts. */
+    private CloseableIteration<? extends BindingSet> evaluateHinted(TupleExpr tupleExpr, Dataset dataset,
             BindingSet bindings, boolean includeInferred) throws SailException {
         // hints are removed whichever evaluator runs the query, so they never match data
         QueryHints.Stripped hinted = stripHints(tupleExpr);
