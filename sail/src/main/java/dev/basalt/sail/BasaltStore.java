@@ -27,6 +27,7 @@ import dev.basalt.optimizer.rdf4j.NativeQueryStats;
 import dev.basalt.sail.config.BasaltStoreConfig;
 import dev.basalt.sail.spill.OverflowModelFactory;
 import dev.basalt.store.Snapshot;
+import dev.basalt.store.StoreBackup;
 import dev.basalt.store.StoreStats;
 import dev.basalt.store.journal.CommitPoint;
 import dev.basalt.store.journal.StoreException;
@@ -71,6 +72,8 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
     private volatile ExecLimits execLimits = ExecLimits.defaults();
     /** The native query counters published over JMX while the store is open. */
     private NativeQueriesMetrics metrics;
+    /** The store's operations (hot backup) published over JMX while it is open. */
+    private StoreOperations operations;
 
     public BasaltStore() {
         this(new BasaltStoreConfig());
@@ -162,6 +165,7 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
         store = new IsolatingSailStore(backing, changeSets, config.getLargeTransactionThreshold(),
                 config.getLargeTransactionIdleSeconds());
         metrics = NativeQueriesMetrics.register(nativeQueries.stats(), dir.toPath());
+        operations = StoreOperations.register(this, dir.toPath());
         LOG.debug("opened Basalt store {} with statement indexes {}", dir, BasaltSailStore.names(backing.orders()));
     }
 
@@ -170,6 +174,10 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
         if (metrics != null) {
             metrics.close();
             metrics = null;
+        }
+        if (operations != null) {
+            operations.close();
+            operations = null;
         }
         try {
             if (store != null) {
@@ -277,6 +285,25 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
         }
         try (s) {
             return BasaltSailStore.size(backing.view(s), StatementSet.EXPLICIT);
+        }
+    }
+
+    /**
+     * Hot backup: writes a verified compact copy of one commit point to the new file {@code target}
+     * while the store keeps serving reads and writes (see {@link StoreBackup}); the backup records
+     * the commit point it holds. {@code commitCounter} -1 takes the newest commit point, else a
+     * retained one. Also published over JMX ({@link StoreOperationsMXBean}).
+     */
+    public StoreBackup.Result backup(Path target, long commitCounter) {
+        ensureInitialized();
+        Snapshot s;
+        try {
+            s = commitCounter < 0 ? backing.store().snapshot() : backing.store().snapshot(commitCounter);
+        } catch (StoreException e) {
+            throw new SailException("cannot back up commit point " + commitCounter + ": " + e.getMessage(), e);
+        }
+        try (s) {
+            return StoreBackup.backup(backing.store(), s, target, config.toStoreConfig());
         }
     }
 
