@@ -33,6 +33,7 @@ import dev.basalt.optimizer.rdf4j.NativeQueryStats;
  * the same statements, in the same evaluation mode, for comparison.
  */
 public final class NativeRunner implements AutoCloseable {
+    private dev.basalt.optimizer.exec.ExecLimits limits = dev.basalt.optimizer.exec.ExecLimits.defaults();
     private final MemoryQuadSource twin = new MemoryQuadSource();
     private final List<Statement> statements = new ArrayList<>();
     private final SailRepository memory = new SailRepository(new MemoryStore());
@@ -82,6 +83,11 @@ public final class NativeRunner implements AutoCloseable {
         return out;
     }
 
+    /** The bounds of the following evaluations, as a store's configuration would give them. */
+    public void setLimits(dev.basalt.optimizer.exec.ExecLimits limits) {
+        this.limits = limits;
+    }
+
     /** Starts the query on Basalt's engine; the caller iterates and closes. */
     public CloseableIteration<BindingSet> start(String query) {
         TupleExpr expr = QueryParserUtil.parseTupleQuery(QueryLanguage.SPARQL, query, null).getTupleExpr();
@@ -91,6 +97,7 @@ public final class NativeRunner implements AutoCloseable {
                 new EvaluationStatistics(), false, twin, stats);
         QueryEvaluationMode mode = ((MemoryStore) memory.getSail()).getDefaultQueryEvaluationMode();
         strategy.setQueryEvaluationMode(mode);
+        strategy.setExecLimits(limits);
         lastPlan = strategy.optimize(expr, new EvaluationStatistics(), EmptyBindingSet.getInstance());
         return strategy.precompile(lastPlan).evaluate(EmptyBindingSet.getInstance());
     }

@@ -19,6 +19,7 @@ import dev.basalt.sail.config.BasaltStoreConfig;
 import dev.basalt.store.Snapshot;
 import dev.basalt.store.Store;
 import dev.basalt.store.WriteTransaction;
+import dev.basalt.store.journal.JournalMode;
 import dev.basalt.store.journal.StoreException;
 import dev.basalt.store.lexicon.Lexicon;
 import dev.basalt.store.lexicon.LexiconReader;
@@ -70,11 +71,23 @@ final class BasaltSailStore implements SailStore {
             } catch (StoreException e) {
                 throw new StoreException(journal + ": " + e.getMessage(), e);
             }
+            requireJournalMode(store, journal, config);
             List<QuadOrder> orders = indexOrders(store, journal, config);
             return new BasaltSailStore(store, new Lexicon(config.toLexiconConfig()), orders);
         } catch (RuntimeException e) {
             store.close();
             throw e;
+        }
+    }
+
+    /** Refuses a configuration that names another journal mode than the file was created with. */
+    private static void requireJournalMode(Store store, Path journal, BasaltStoreConfig config) {
+        JournalMode mode = store.stats().journal().mode();
+        if (config.isJournalModeSet() && config.getJournalMode() != mode) {
+            throw new SailException("the Basalt store " + journal + " was created in journal mode " + mode
+                    + ", but the configuration asks for " + config.getJournalMode() + ". The journal mode is fixed"
+                    + " when a store is created: set journalMode to '" + mode + "' or leave it unset, or export the"
+                    + " data and load it into a new store");
         }
     }
 

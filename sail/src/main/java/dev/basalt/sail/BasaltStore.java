@@ -22,10 +22,12 @@ import org.eclipse.rdf4j.sail.helpers.AbstractNotifyingSail;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.basalt.optimizer.exec.ExecLimits;
 import dev.basalt.optimizer.rdf4j.NativeQueryStats;
 import dev.basalt.sail.config.BasaltStoreConfig;
 import dev.basalt.sail.spill.OverflowModelFactory;
 import dev.basalt.store.Snapshot;
+import dev.basalt.store.StoreBackup;
 import dev.basalt.store.StoreStats;
 import dev.basalt.store.journal.CommitPoint;
 import dev.basalt.store.journal.StoreException;
@@ -71,8 +73,12 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
     private FederatedServiceResolver serviceResolver;
     private SPARQLServiceResolver ownServiceResolver;
     private final NativeQueries nativeQueries;
+    /** Bounds of this store's query evaluations, from its configuration when it opens. */
+    private volatile ExecLimits execLimits = ExecLimits.defaults();
     /** The native query counters published over JMX while the store is open. */
     private NativeQueriesMetrics metrics;
+    /** The store's operations (hot backup) published over JMX while it is open. */
+    private StoreOperations operations;
 
     public BasaltStore() {
         this(new BasaltStoreConfig());
@@ -157,12 +163,14 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
         } catch (StoreException | IllegalArgumentException e) {
             throw new SailException(e.getMessage(), e);
         }
+        execLimits = config.toExecLimits();
         Path spillDir = dir.toPath().resolve(SPILL_DIR);
         OverflowModelFactory.deleteLeftovers(spillDir);
         changeSets = new OverflowModelFactory(config.toSpillPolicy(spillDir));
         store = new IsolatingSailStore(backing, changeSets, config.getLargeTransactionThreshold(),
                 config.getLargeTransactionIdleSeconds());
         metrics = NativeQueriesMetrics.register(nativeQueries.stats(), dir.toPath());
+        operations = StoreOperations.register(this, dir.toPath());
         LOG.debug("opened Basalt store {} with statement indexes {}", dir, BasaltSailStore.names(backing.orders()));
     }
 
@@ -171,6 +179,10 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
         if (metrics != null) {
             metrics.close();
             metrics = null;
+        }
+        if (operations != null) {
+            operations.close();
+            operations = null;
         }
         try {
             if (store != null) {
@@ -264,6 +276,42 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
         }
     }
 
+    /**
+     * Explicit statements at the retained commit point {@code counter}, or -1 if it is no longer
+     * retained; one exact range count.
+     */
+    long explicitStatementsAt(long counter) {
+        ensureInitialized();
+        Snapshot s;
+        try {
+            s = backing.store().snapshot(counter);
+        } catch (StoreException e) {
+            return -1;
+        }
+        try (s) {
+            return BasaltSailStore.size(backing.view(s), StatementSet.EXPLICIT);
+        }
+    }
+
+    /**
+     * Hot backup: writes a verified compact copy of one commit point to the new file {@code target}
+     * while the store keeps serving reads and writes (see {@link StoreBackup}); the backup records
+     * the commit point it holds. {@code commitCounter} -1 takes the newest commit point, else a
+     * retained one. Also published over JMX ({@link StoreOperationsMXBean}).
+     */
+    public StoreBackup.Result backup(Path target, long commitCounter) {
+        ensureInitialized();
+        Snapshot s;
+        try {
+            s = commitCounter < 0 ? backing.store().snapshot() : backing.store().snapshot(commitCounter);
+        } catch (StoreException e) {
+            throw new SailException("cannot back up commit point " + commitCounter + ": " + e.getMessage(), e);
+        }
+        try (s) {
+            return StoreBackup.backup(backing.store(), s, target, config.toStoreConfig());
+        }
+    }
+
     /** The factory of the models holding connections' pending changes (spill statistics for tests). */
     OverflowModelFactory changeSetModels() {
         return changeSets;
@@ -281,6 +329,11 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
      */
     public NativeQueryStats getNativeQueryStats() {
         return nativeQueries.stats();
+    }
+
+    /** Bounds of this store's query evaluations (row budgets, spill directory, helper threads). */
+    public ExecLimits getExecLimits() {
+        return execLimits;
     }
 
     NativeQueries nativeQueries() {

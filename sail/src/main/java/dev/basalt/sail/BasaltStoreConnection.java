@@ -2,11 +2,14 @@ package dev.basalt.sail;
 
 import org.eclipse.rdf4j.common.transaction.IsolationLevels;
 import org.eclipse.rdf4j.common.iteration.CloseableIteration;
+import org.eclipse.rdf4j.common.iteration.TimeLimitIteration;
 import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.Resource;
 import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.Dataset;
+import org.eclipse.rdf4j.query.QueryEvaluationException;
+import org.eclipse.rdf4j.query.QueryInterruptedException;
 import org.eclipse.rdf4j.query.algebra.TupleExpr;
 import org.eclipse.rdf4j.query.algebra.evaluation.EvaluationStrategy;
 import org.eclipse.rdf4j.query.algebra.evaluation.TripleSource;
@@ -57,6 +60,8 @@ public class BasaltStoreConnection extends SailSourceConnection {
     private final ThreadLocal<NativeQueries.Session> nativeSession = new ThreadLocal<>();
     /** What the EXPLAIN under way in this thread leaves to RDF4J's evaluator; {@link Rdf4jInternals} dependency 4. */
     private final ThreadLocal<QueryFallbacks> explaining = new ThreadLocal<>();
+    /** The as-of hint this read-as-of connection was opened for (see {@link TimeTravel}), or null. */
+    private volatile QueryHints.AsOf servedHint;
 
     BasaltStoreConnection(BasaltStore sail, SailStore store, BasaltSailStore backing, PastSailStore past) {
         super(sail, store, sail.getEvaluationStrategyFactory());
@@ -82,13 +87,75 @@ public class BasaltStoreConnection extends SailSourceConnection {
         return past == null ? -1 : past.view().commitCounter();
     }
 
-    /** The one hook of native evaluation: a Basalt strategy for queries {@link NativeQueries} accepts. */
+    /** The query's hints ({@link QueryHints}); a bad hint is the client's error (HTTP 400 through RDF4J Server). */
+    private static QueryHints.Stripped stripHints(TupleExpr tupleExpr) {
+        try {
+            return QueryHints.strip(tupleExpr);
+        } catch (QueryEvaluationException e) {
+            throw ClientErrors.badRequest(e.getMessage());
+        }
+    }
+
+    /** Marks a read-as-of connection opened for a query's as-of hint, which it then answers itself. */
+    void servesHint(QueryHints.AsOf asOf) {
+        this.servedHint = asOf;
+    }
+
+    /**
+     * True if this connection answers a query with the as-of hint {@code asOf} itself: it was opened
+     * for it. A read-as-of connection opened through the Java API refuses such a hint, since it
+     * already reads a fixed commit point.
+     */
+    private boolean readsAsOf(QueryHints.AsOf asOf) {
+        if (past == null) {
+            return false;
+        }
+        if (asOf.equals(servedHint)) {
+            return true;
+        }
+        throw ClientErrors.badRequest("this connection reads commit point " + past.view().commitCounter()
+                + " of a Basalt store as of the past and cannot read " + asOf + " (a query hint)");
+    }
+
+    /**
+     * Evaluates a query, stopped after the store's {@code queryTimeoutSeconds} if it has one (a
+     * shorter per-query limit of RDF4J's still applies on top).
+     */
     @Override
     protected CloseableIteration<? extends BindingSet> evaluateInternal(TupleExpr tupleExpr, Dataset dataset,
             BindingSet bindings, boolean includeInferred) throws SailException {
+        CloseableIteration<? extends BindingSet> result = evaluateHinted(tupleExpr, dataset, bindings, includeInferred);
+        int timeout = basalt.getConfig().getQueryTimeoutSeconds();
+        if (timeout <= 0) {
+            return result;
+        }
+        return new TimeLimitIteration<BindingSet>(result, timeout * 1000L) {
+            @Override
+            protected void throwInterruptedException() {
+                throw new QueryInterruptedException("the query ran longer than the Basalt store's queryTimeoutSeconds ("
+                        + timeout + " s) and was stopped");
+            }
+        };
+    }
+
+    /** The one hook of native evaluation: a Basalt strategy for queries {@link NativeQueries} accepts. */
+    private CloseableIteration<? extends BindingSet> evaluateHinted(TupleExpr tupleExpr, Dataset dataset,
+            BindingSet bindings, boolean includeInferred) throws SailException {
         // hints are removed whichever evaluator runs the query, so they never match data
-        QueryHints.Stripped hinted = QueryHints.strip(tupleExpr);
+        QueryHints.Stripped hinted = stripHints(tupleExpr);
         tupleExpr = hinted.expr();
+        if (hinted.commitPoints()) {
+            return CommitPointGraph.evaluate(basalt, tupleExpr, dataset, bindings, basalt.getFederatedServiceResolver());
+        }
+        if (hinted.asOf() != null && !readsAsOf(hinted.asOf())) {
+            BasaltStoreConnection reading = TimeTravel.open(basalt, hinted.asOf());
+            try {
+                return TimeTravel.closingWith(reading.evaluate(tupleExpr, dataset, bindings, includeInferred), reading);
+            } catch (RuntimeException | Error e) {
+                reading.close();
+                throw e;
+            }
+        }
         NativeQueries.Session session = basalt.nativeQueries().open(basalt, past != null ? past.reads() : backing.latest(),
                 past != null, includeInferred, isActive(),
                 isActive() && getTransactionIsolation().isCompatibleWith(IsolationLevels.SERIALIZABLE), hinted.mode(),
@@ -117,6 +184,12 @@ public class BasaltStoreConnection extends SailSourceConnection {
             boolean includeInferred, int timeoutSeconds) {
         if (level == Explanation.Level.Unoptimized || !basalt.nativeQueries().enabled()) {
             return super.explain(level, tupleExpr, dataset, bindings, includeInferred, timeoutSeconds);
+        }
+        QueryHints.Stripped hinted = stripHints(tupleExpr);
+        if (hinted.asOf() != null && !readsAsOf(hinted.asOf())) {
+            try (BasaltStoreConnection reading = TimeTravel.open(basalt, hinted.asOf())) {
+                return reading.explain(level, hinted.expr(), dataset, bindings, includeInferred, timeoutSeconds);
+            }
         }
         QueryFallbacks record = new QueryFallbacks();
         explaining.set(record);

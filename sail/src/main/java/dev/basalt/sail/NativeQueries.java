@@ -135,6 +135,7 @@ final class NativeQueries {
                     sail.getFederatedServiceResolver(), sail.getIterationCacheSyncThreshold(),
                     new BasaltEvaluationStatistics(this::reuse, counts), sail.isTrackResultSize(),
                     read, stats, est, ordering);
+            s.setExecLimits(sail.getExecLimits());
             if (rdf4j instanceof DefaultEvaluationStrategy d) {
                 s.setQueryEvaluationMode(d.getQueryEvaluationMode());
             }

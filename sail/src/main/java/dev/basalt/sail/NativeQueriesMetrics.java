@@ -1,16 +1,9 @@
 package dev.basalt.sail;
 
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.Map;
 
-import javax.management.InstanceAlreadyExistsException;
-import javax.management.JMException;
-import javax.management.MBeanServer;
 import javax.management.ObjectName;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import dev.basalt.optimizer.rdf4j.NativeQueryStats;
 
@@ -23,7 +16,6 @@ import dev.basalt.optimizer.rdf4j.NativeQueryStats;
  * serializes; JMX threads call the getters, which read thread-safe counters.
  */
 final class NativeQueriesMetrics implements NativeQueriesMXBean {
-    private static final Logger LOG = LoggerFactory.getLogger(NativeQueriesMetrics.class);
     private final NativeQueryStats stats;
     private final ObjectName name;
     private boolean registered;
@@ -35,37 +27,19 @@ final class NativeQueriesMetrics implements NativeQueriesMXBean {
 
     /** Registers the counters of the store in {@code dataDir}; {@link #close} removes them. */
     static NativeQueriesMetrics register(NativeQueryStats stats, Path dataDir) {
-        ObjectName name = objectName(dataDir);
-        NativeQueriesMetrics metrics = new NativeQueriesMetrics(stats, name);
-        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-        try {
-            server.registerMBean(metrics, name);
-            metrics.registered = true;
-        } catch (InstanceAlreadyExistsException e) {
-            LOG.warn("JMX name {} is taken by another open store; its native query counters are not published", name);
-        } catch (JMException | RuntimeException e) {
-            LOG.warn("could not publish the native query counters as {}: {}", name, e.toString());
-        }
+        NativeQueriesMetrics metrics = new NativeQueriesMetrics(stats, objectName(dataDir));
+        metrics.registered = StoreMBeans.register(metrics, metrics.name, "native query counters");
         return metrics;
     }
 
     static ObjectName objectName(Path dataDir) {
-        try {
-            return new ObjectName("dev.basalt:type=NativeQueries,store="
-                    + ObjectName.quote(dataDir.toAbsolutePath().normalize().toString()));
-        } catch (JMException e) {
-            throw new IllegalStateException("JMX name for " + dataDir, e);
-        }
+        return StoreMBeans.name("NativeQueries", dataDir);
     }
 
     void close() {
         if (registered) {
             registered = false;
-            try {
-                ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);
-            } catch (JMException e) {
-                LOG.debug("JMX name {} was already gone: {}", name, e.toString());
-            }
+            StoreMBeans.unregister(name);
         }
     }
 

@@ -113,6 +113,11 @@ public final class StoreCompactor {
     }
 
     private static void copyCommit(Snapshot snap, Store out, Map<String, Long> entries) {
+        copyCommit(snap, out, entries, Map.of());
+    }
+
+    /** Copies {@code snap}'s trees and properties into one commit of {@code out}, with {@code extra} properties. */
+    static void copyCommit(Snapshot snap, Store out, Map<String, Long> entries, Map<String, byte[]> extra) {
         try (WriteTransaction tx = out.begin()) {
             for (String name : snap.treeNames()) {
                 BTree tree = snap.tree(name);
@@ -120,17 +125,34 @@ public final class StoreCompactor {
                 entries.put(name, tree.size());
             }
             for (String name : snap.propertyNames()) {
-                tx.setProperty(name, snap.property(name));
+                if (!extra.containsKey(name)) {
+                    tx.setProperty(name, snap.property(name));
+                }
             }
+            extra.forEach(tx::setProperty);
             tx.commit();
         }
     }
 
-    /** Every tree of the copy has the original's size and the same entries in the same order. */
     private static void checkCopy(Snapshot original, Store out, Path copy) {
+        checkCopy(original, out, copy, java.util.Set.of());
+    }
+
+    /**
+     * Every tree of the copy has the original's size and the same entries in the same order, and
+     * every property but those named in {@code replaced} the same value.
+     */
+    static void checkCopy(Snapshot original, Store out, Path copy, java.util.Set<String> replaced) {
         try (Snapshot c = out.snapshot()) {
-            if (!c.treeNames().equals(original.treeNames()) || !c.propertyNames().equals(original.propertyNames())) {
-                throw new StoreException("compaction copy " + copy + " does not hold the original's trees and properties");
+            java.util.Set<String> properties = new java.util.TreeSet<>(original.propertyNames());
+            properties.addAll(replaced);
+            if (!c.treeNames().equals(original.treeNames()) || !c.propertyNames().equals(properties)) {
+                throw new StoreException("copy " + copy + " does not hold the original's trees and properties");
+            }
+            for (String name : original.propertyNames()) {
+                if (!replaced.contains(name) && !Arrays.equals(original.property(name), c.property(name))) {
+                    throw new StoreException("copy " + copy + " differs from the original in property " + name);
+                }
             }
             for (String name : original.treeNames()) {
                 BTreeCursor a = original.tree(name).cursor(null, null);
@@ -139,13 +161,13 @@ public final class StoreCompactor {
                 while (a.next()) {
                     if (!b.next() || !Arrays.equals(a.key(), b.key())
                             || !Arrays.equals(a.value(), b.value())) {
-                        throw new StoreException("compaction copy " + copy + " differs from the original in tree "
+                        throw new StoreException("copy " + copy + " differs from the original in tree "
                                 + name + " at entry " + n);
                     }
                     n++;
                 }
                 if (b.next()) {
-                    throw new StoreException("compaction copy " + copy + " has more entries than the original in tree " + name);
+                    throw new StoreException("copy " + copy + " has more entries than the original in tree " + name);
                 }
             }
         }
@@ -174,7 +196,7 @@ public final class StoreCompactor {
         };
     }
 
-    private static void forceFile(Path file) {
+    static void forceFile(Path file) {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
             ch.force(true);
         } catch (IOException e) {
@@ -182,7 +204,7 @@ public final class StoreCompactor {
         }
     }
 
-    private static void forceDirectory(Path dir) {
+    static void forceDirectory(Path dir) {
         try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
             ch.force(true);
         } catch (IOException e) {
@@ -191,7 +213,7 @@ public final class StoreCompactor {
         }
     }
 
-    private static void deleteQuietly(Path p) {
+    static void deleteQuietly(Path p) {
         try {
             Files.deleteIfExists(p);
         } catch (IOException e) {

@@ -34,6 +34,8 @@ public final class ExecContext {
     /** The context this one was forked from for a helper thread, or null; it holds cancellation and local terms. */
     private final ExecContext root;
     private volatile boolean cancelled;
+    /** Helper threads working for this evaluation now (root context only). */
+    private final java.util.concurrent.atomic.AtomicInteger helpers = new java.util.concurrent.atomic.AtomicInteger();
     private boolean statistics = true;
     private boolean parallel;
     /** Query-local terms, of the root context only; guarded by its monitor when helpers may run. */
@@ -82,6 +84,27 @@ public final class ExecContext {
     }
 
     /**
+     * Takes one of the helper threads this evaluation may use ({@link ExecLimits#helperThreads});
+     * false if it uses them all. Pair a true answer with {@link #releaseHelper}.
+     */
+    boolean takeHelper() {
+        ExecContext r = root != null ? root : this;
+        while (true) {
+            int n = r.helpers.get();
+            if (n >= limits.helperThreads()) {
+                return false;
+            }
+            if (r.helpers.compareAndSet(n, n + 1)) {
+                return true;
+            }
+        }
+    }
+
+    void releaseHelper() {
+        (root != null ? root : this).helpers.decrementAndGet();
+    }
+
+    /**
      * A context for a helper thread of this evaluation: same source, limits and local terms, and
      * cancelled with this one; its own probers and scratch state. A fork never forks again.
      */
@@ -118,7 +141,7 @@ public final class ExecContext {
         return f;
     }
 
-    /** Memory bounds of this evaluation (rows per sort, DISTINCT, hash join) and the spill directory. */
+    /** Bounds of this evaluation (rows per sort, DISTINCT, hash join; spill directory; helper threads). */
     public ExecLimits limits() {
         return limits;
     }

@@ -13,22 +13,23 @@ import java.util.concurrent.locks.LockSupport;
  * started. With as many concurrent queries as cores each core already has a query, and splitting
  * one would only add hand-over costs; with fewer, a query's large joins use the idle cores.
  *
- * <p>Size: the system property {@value #THREADS}, read once; by default the processors minus one.
- * 0 turns helper threads off (every evaluation runs on its caller's thread alone).
+ * <p>Size: {@link ExecLimits#HELPER_POOL_SIZE} (the system property {@value ExecLimits#HELPER_THREADS}),
+ * by default the processors minus one; 0 turns helper threads off for the whole JVM. How many of
+ * them one evaluation may use at once is its store's setting ({@link ExecLimits#helperThreads},
+ * counted by {@link ExecContext#takeHelper}).
  */
 public final class HelperThreads {
-    public static final String THREADS = "basalt.exec.helperThreads";
     private static final int PROCESSORS = Runtime.getRuntime().availableProcessors();
-    private static final int SIZE = Math.max(0, Integer.getInteger(THREADS, PROCESSORS - 1));
+    private static final int SIZE = ExecLimits.HELPER_POOL_SIZE;
     private static final AtomicInteger RUNNING = new AtomicInteger();
     private static final AtomicInteger BUSY = new AtomicInteger();
     /** How long an idle helper spins before it parks. */
-    static final long SPIN_NANOS = Long.getLong("basalt.exec.helperSpinMicros", 2_000) * 1_000;
+    static final long SPIN_NANOS = ExecLimits.HELPER_SPIN_NANOS;
 
     private HelperThreads() {
     }
 
-    /** The number of helper threads at most ({@value #THREADS}). */
+    /** The number of helper threads at most ({@link ExecLimits#HELPER_POOL_SIZE}). */
     public static int size() {
         return SIZE;
     }

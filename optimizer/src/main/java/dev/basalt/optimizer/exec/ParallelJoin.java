@@ -31,7 +31,7 @@ public final class ParallelJoin extends Operator {
     static final int FIRST_CHUNK = 16;
     static final int CHUNK = 64;
     /** Estimated input rows below which {@link #over} leaves a chain sequential. */
-    static final int MIN_INPUT_ROWS = Integer.getInteger("basalt.exec.parallelMinRows", 2 * CHUNK);
+    static final int MIN_INPUT_ROWS = ExecLimits.PARALLEL_MIN_ROWS;
     static final int BUFFER_ROWS = 16_384;
     /** Chunks read ahead of the one being emitted. */
     private static final int LOOKAHEAD = 8;
@@ -52,7 +52,7 @@ public final class ParallelJoin extends Operator {
 
     /**
      * {@code chain} with its lookups run by chunks if it is a left-deep chain of pipeline joins and
-     * thread-safe filters over an operand estimated at {@value #MIN_INPUT_ROWS} rows or more; else
+     * thread-safe filters over an operand estimated at {@link #MIN_INPUT_ROWS} rows or more; else
      * {@code chain} itself.
      */
     public static Operator over(Operator chain) {
@@ -357,6 +357,9 @@ public final class ParallelJoin extends Operator {
                 if (helperActive || closed || ahead.stream().allMatch(c -> c.claimed)) {
                     return;
                 }
+                if (!ctx.takeHelper()) {
+                    return;
+                }
                 if (helperContext == null) {
                     helperContext = ctx.fork();
                 }
@@ -365,6 +368,7 @@ public final class ParallelJoin extends Operator {
             if (!HelperThreads.offer(this::help)) {
                 synchronized (this) {
                     helperActive = false;
+                    ctx.releaseHelper();
                     notifyAll();
                 }
             }
@@ -380,6 +384,7 @@ public final class ParallelJoin extends Operator {
             } finally {
                 synchronized (this) {
                     helperActive = false;
+                    ctx.releaseHelper();
                     notifyAll();
                 }
             }

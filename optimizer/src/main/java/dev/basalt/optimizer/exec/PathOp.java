@@ -221,7 +221,8 @@ public final class PathOp extends Operator {
         if (ids > limit) {
             throw new QueryEvaluationException("the property path " + label + " reached more than " + limit
                     + " nodes in one search, the limit of ids a path search holds in memory; narrow the path"
-                    + " (bind an end, or add patterns) or raise the system property " + ExecLimits.PATH_NODES);
+                    + " (bind an end, or add patterns) or raise the repository's setting pathNodes (default: system property "
+                    + ExecLimits.PATH_NODES + ")");
         }
     }
 

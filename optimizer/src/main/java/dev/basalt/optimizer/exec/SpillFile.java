@@ -37,7 +37,8 @@ final class SpillFile implements AutoCloseable {
             return new SpillFile(Files.createTempFile(limits.spillDir(), "basalt-" + purpose + "-", ".rows"), width);
         } catch (IOException e) {
             throw new QueryEvaluationException("cannot create a spill file for " + purpose + " in " + limits.spillDir()
-                    + " (set " + ExecLimits.SPILL_DIR + " to a writable directory): " + e.getMessage(), e);
+                    + " (set the repository's spillDirectory, or the system property " + ExecLimits.SPILL_DIR
+                    + ", to a writable directory): " + e.getMessage(), e);
         }
     }
 

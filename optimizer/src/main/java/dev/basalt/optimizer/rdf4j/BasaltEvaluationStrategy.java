@@ -34,6 +34,7 @@ import org.eclipse.rdf4j.query.algebra.evaluation.util.QueryEvaluationUtil;
 import org.eclipse.rdf4j.query.algebra.helpers.AbstractQueryModelVisitor;
 
 import dev.basalt.optimizer.access.QuadSource;
+import dev.basalt.optimizer.exec.ExecLimits;
 import dev.basalt.optimizer.plan.CardinalityEstimator;
 import dev.basalt.optimizer.plan.OrderingPolicy;
 import dev.basalt.optimizer.plan.ValueFunctions;
@@ -50,6 +51,7 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
     private final NativeQueryStats stats;
     private final BasaltPlanOptimizer basalt;
     private boolean trackTime;
+    private ExecLimits limits = ExecLimits.defaults();
     /** RDF4J's interface answers false unless overridden, also while an EXPLAIN counts rows. */
     private boolean trackResultSize;
 
@@ -121,6 +123,15 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
 
     NativeQueryStats stats() {
         return stats;
+    }
+
+    /** The bounds of this evaluation's native plans: its store's settings. */
+    public void setExecLimits(ExecLimits limits) {
+        this.limits = java.util.Objects.requireNonNull(limits, "limits");
+    }
+
+    ExecLimits execLimits() {
+        return limits;
     }
 
     boolean isTrackingTime() {

@@ -120,7 +120,7 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
         QueryEvaluationStep[] fallback = new QueryEvaluationStep[1];
         return bindings -> {
             long[] input = new long[plan.vars().size()];
-            ExecContext ctx = new ExecContext(source, strategy.isTrackingTime());
+            ExecContext ctx = new ExecContext(source, strategy.isTrackingTime(), strategy.execLimits());
             if (!strategy.isTrackingTime() && !strategy.isTrackResultSize()) {
                 // not an EXPLAIN: no operator counts, and helper threads may take part
                 ctx.withoutStatistics();

@@ -61,4 +61,36 @@ class QueryHintsTest {
                 .strip(parse("?x :p ?y . [] hint:optimizer \"static\" . [] hint:optimizer \"runtime\"")));
         assertTrue(conflict.getMessage().contains("conflicting"), conflict.getMessage());
     }
+
+    @Test
+    void asOfHintsGiveTheCommitPointByCounterOrTime() {
+        QueryHints.Stripped byCounter = QueryHints.strip(parse("?x :p ?y . [] hint:asOfCommit 42"));
+        assertEquals(QueryHints.AsOf.commit(42), byCounter.asOf());
+        assertEquals(1, StatementPatternCollector.process(byCounter.expr()).size());
+        assertEquals(QueryHints.AsOf.commit(42), QueryHints.strip(byCounter.expr().clone()).asOf());
+        QueryHints.Stripped byTime = QueryHints.strip(parse(
+                "?x :p ?y . [] hint:asOfTime \"2026-11-25T17:00:00+01:00\"^^<http://www.w3.org/2001/XMLSchema#dateTime>"));
+        assertEquals(QueryHints.AsOf.time(java.time.Instant.parse("2026-11-25T16:00:00Z")), byTime.asOf());
+        QueryHints.Stripped list = QueryHints.strip(parse("?c ?p ?o . [] hint:commitPoints true"));
+        assertTrue(list.commitPoints());
+        assertNull(list.asOf());
+        assertNull(QueryHints.strip(parse("?x :p ?y")).asOf());
+    }
+
+    @Test
+    void badAsOfHintsFailNamingTheHint() {
+        var negative = assertThrows(QueryEvaluationException.class,
+                () -> QueryHints.strip(parse("?x :p ?y . [] hint:asOfCommit -3")));
+        assertTrue(negative.getMessage().contains("asOfCommit") && negative.getMessage().contains("-3"),
+                negative.getMessage());
+        var badTime = assertThrows(QueryEvaluationException.class,
+                () -> QueryHints.strip(parse("?x :p ?y . [] hint:asOfTime \"yesterday\"")));
+        assertTrue(badTime.getMessage().contains("asOfTime"), badTime.getMessage());
+        var both = assertThrows(QueryEvaluationException.class,
+                () -> QueryHints.strip(parse("?x :p ?y . [] hint:asOfCommit 3 . [] hint:asOfCommit 4")));
+        assertTrue(both.getMessage().contains("commit point 3") && both.getMessage().contains("commit point 4"),
+                both.getMessage());
+        assertThrows(QueryEvaluationException.class,
+                () -> QueryHints.strip(parse("?x :p ?y . [] hint:asOfCommit 3 . [] hint:commitPoints true")));
+    }
 }

@@ -20,7 +20,6 @@ import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.QueryEvaluationException;
 import org.eclipse.rdf4j.query.algebra.QueryRoot;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -41,11 +40,6 @@ class SpillAndCancelTest {
     @TempDir
     Path spill;
 
-    @AfterEach
-    void restore() {
-        ExecLimits.setDefaults(DEFAULTS);
-    }
-
     @ParameterizedTest
     @ValueSource(strings = {
             "SELECT ?s ?o WHERE { ?s ex:v ?o } ORDER BY ?o ?s",
@@ -61,7 +55,7 @@ class SpillAndCancelTest {
         try (NativeRunner runner = new NativeRunner(SolutionModifiersTest.mixedData(new Random(7), 600))) {
             String q = SolutionModifiersTest.PREFIX + query;
             List<String> inMemory = SolutionModifiersTest.rows(runner.basalt(q));
-            ExecLimits.setDefaults(new ExecLimits(16, 8, 8, 1_000_000, 1_000_000, spill));
+            runner.setLimits(new ExecLimits(16, 8, 8, 1_000_000, 1_000_000, spill, DEFAULTS.helperThreads()));
             List<String> spilled = SolutionModifiersTest.rows(runner.basalt(q));
             String plan = ((BasaltPlanNode) ((QueryRoot) runner.lastPlan()).getArg()).plan().explain();
             boolean sorts = query.contains("ORDER BY") && !query.contains("LIMIT");
@@ -118,7 +112,7 @@ class SpillAndCancelTest {
         try (NativeRunner runner = new NativeRunner(SolutionModifiersTest.mixedData(new Random(seed), 300))) {
             String q = SolutionModifiersTest.PREFIX + query;
             List<String> inMemory = SolutionModifiersTest.rows(runner.basalt(q));
-            ExecLimits.setDefaults(DEFAULTS.withHashJoinRows(10).withSpillDir(spill));
+            runner.setLimits(DEFAULTS.withHashJoinRows(10).withSpillDir(spill));
             List<String> spilled = SolutionModifiersTest.rows(runner.basalt(q));
             String plan = ((BasaltPlanNode) ((QueryRoot) runner.lastPlan()).getArg()).plan().explain();
             assertTrue(plan.contains(spilledMarker), plan);
@@ -150,8 +144,8 @@ class SpillAndCancelTest {
             data.add(vf.createStatement(vf.createIRI(SolutionModifiersTest.EX, "a" + i),
                     vf.createIRI(SolutionModifiersTest.EX, "p"), vf.createLiteral("value number " + i)));
         }
-        ExecLimits.setDefaults(new ExecLimits(50_000, 50_000, 50_000, 1_000_000, 1_000_000, spill));
         try (NativeRunner runner = new NativeRunner(data)) {
+            runner.setLimits(new ExecLimits(50_000, 50_000, 50_000, 1_000_000, 1_000_000, spill, DEFAULTS.helperThreads()));
             CloseableIteration<BindingSet> result = runner.start(SolutionModifiersTest.PREFIX + query);
             AtomicLong stoppedAt = new AtomicLong();
             Throwable[] outcome = new Throwable[1];
@@ -213,13 +207,13 @@ class SpillAndCancelTest {
                 assertTrue(expected.size() >= 1999, query);
                 SolutionModifiersTest.assertSameList(expected, actual, query);
                 assertTrue(runner.stats().totalFallbacks() == 0, runner.stats().toString());
-                ExecLimits.setDefaults(DEFAULTS.withPathNodes(500));
+                runner.setLimits(DEFAULTS.withPathNodes(500));
                 QueryEvaluationException e = assertThrows(QueryEvaluationException.class, () -> runner.basalt(q));
                 assertTrue(e.getMessage().contains(ExecLimits.PATH_NODES) && e.getMessage().contains("500"),
                         e.getMessage());
-                ExecLimits.setDefaults(DEFAULTS);
+                runner.setLimits(DEFAULTS);
             }
-            ExecLimits.setDefaults(DEFAULTS.withPathNodes(200));
+            runner.setLimits(DEFAULTS.withPathNodes(200));
             String all = SolutionModifiersTest.PREFIX + "SELECT * WHERE { ?s ex:link+ ?o }";
             List<String> expected = SolutionModifiersTest.rows(runner.memory(all));
             List<String> actual = SolutionModifiersTest.rows(runner.basalt(all));

@@ -24,6 +24,7 @@ import dev.basalt.sail.load.LoadResult;
 import dev.basalt.sail.load.LoggingProgress;
 import dev.basalt.store.Snapshot;
 import dev.basalt.store.Store;
+import dev.basalt.store.StoreBackup;
 import dev.basalt.store.StoreCompactor;
 import dev.basalt.store.journal.JournalStats;
 import dev.basalt.store.journal.StoreException;
@@ -38,7 +39,12 @@ import dev.basalt.store.quads.QuadOrder;
  * basalt stats --store DIR
  * basalt verify --store DIR
  * basalt compact --store DIR
+ * basalt backup --store DIR --to FILE [--commit N] [--jmx HOST:PORT]
+ * basalt restore --from FILE --store DIR
  * </pre>
+ * {@code backup --jmx} asks the process that has the store open (e.g. RDF4J Server, started with
+ * remote JMX) to take the backup through its {@code dev.basalt:type=Store} MBean; DIR and FILE are
+ * then paths on that process's machine.
  * Exit codes: 0 success, 1 usage error, 2 failure (one line on standard error naming the file
  * and line or the store at fault).
  */
@@ -81,6 +87,8 @@ public final class BasaltCli {
                 case "stats" -> stats(a.store);
                 case "verify" -> verify(a.store);
                 case "compact" -> compact(a.store);
+                case "backup" -> backup(a);
+                case "restore" -> restore(a);
                 default -> throw new IllegalStateException(a.command);
             };
         } catch (LoadException | StoreException e) {
@@ -184,6 +192,28 @@ public final class BasaltCli {
         return OK;
     }
 
+    /** A hot backup through JMX of a running process, or a backup of a store no process has open. */
+    private int backup(Args a) {
+        if (a.jmx != null) {
+            out.println(BackupClient.backup(a.jmx, a.store, a.to, a.commit));
+            return OK;
+        }
+        try (Store store = openExisting(a.store);
+                Snapshot s = a.commit < 0 ? store.snapshot() : store.snapshot(a.commit)) {
+            out.println(StoreBackup.backup(store, s, a.to, new BasaltStoreConfig().toStoreConfig()));
+        }
+        return OK;
+    }
+
+    /** Verifies a backup and makes it the journal of a store directory that has none. */
+    private int restore(Args a) {
+        StoreBackup.Result r = StoreBackup.restore(a.from, SailLayout.journal(a.store),
+                new BasaltStoreConfig().toStoreConfig());
+        out.printf("restored commit point %d (%s) of %s into %s: %,d bytes, trees %s%n", r.commit(), r.commitTime(),
+                r.source(), a.store, r.bytes(), r.entries());
+        return OK;
+    }
+
     private static long size(Snapshot s, String tree) {
         var t = s.tree(tree);
         return t == null ? 0 : t.size();
@@ -206,7 +236,10 @@ public final class BasaltCli {
         p.println("       basalt stats --store DIR");
         p.println("       basalt verify --store DIR");
         p.println("       basalt compact --store DIR   (rewrites the store to its newest commit; history is dropped)");
-        p.println("The store directory must not be open in another process. Formats come from the file names");
+        p.println("       basalt backup --store DIR --to FILE [--commit N]   (verified compact copy of one commit point)");
+        p.println("       basalt backup --jmx HOST:PORT --store DIR --to FILE [--commit N]   (of a store a server has open)");
+        p.println("       basalt restore --from FILE --store DIR   (DIR must hold no journal)");
+        p.println("The store directory must not be open in another process (except for backup --jmx). Formats come from the file names");
         p.println("(.nt .nq .ttl .trig .rdf .jsonld ..., optionally .gz or .bz2) unless --format names one (e.g. turtle,");
         p.println("nq); a directory stands for the RDF files under it. --threads: N-Triples/N-Quads parser threads");
         p.println("(default: the number of processors).");
@@ -229,12 +262,16 @@ public final class BasaltCli {
         String context;
         RDFFormat format;
         int threads;
+        Path to;
+        Path from;
+        long commit = -1;
+        String jmx;
         final List<Path> files = new ArrayList<>();
 
         static Args parse(String[] args) {
             Args a = new Args();
             a.command = args[0];
-            if (!List.of("load", "stats", "verify", "compact").contains(a.command)) {
+            if (!List.of("load", "stats", "verify", "compact", "backup", "restore").contains(a.command)) {
                 throw new IllegalArgumentException("unknown command '" + a.command + "'");
             }
             for (int i = 1; i < args.length; i++) {
@@ -249,10 +286,20 @@ public final class BasaltCli {
                         case "--context" -> a.context = value;
                         case "--format" -> a.format = format(value);
                         case "--threads" -> a.threads = threads(value);
+                        case "--to" -> a.to = Path.of(value);
+                        case "--from" -> a.from = Path.of(value);
+                        case "--commit" -> a.commit = commit(value);
+                        case "--jmx" -> a.jmx = value;
                         default -> throw new IllegalArgumentException("unknown option " + arg);
                     }
-                    if (!arg.equals("--store") && !a.command.equals("load")) {
-                        throw new IllegalArgumentException(arg + " applies to load only");
+                    String owner = switch (arg) {
+                        case "--store" -> a.command;
+                        case "--to", "--commit", "--jmx" -> "backup";
+                        case "--from" -> "restore";
+                        default -> "load";
+                    };
+                    if (!owner.equals(a.command)) {
+                        throw new IllegalArgumentException(arg + " applies to " + owner + " only");
                     }
                 } else if (a.command.equals("load")) {
                     a.files.add(Path.of(arg));
@@ -263,6 +310,12 @@ public final class BasaltCli {
             if (a.store == null) {
                 throw new IllegalArgumentException("--store DIR is required");
             }
+            if (a.command.equals("backup") && a.to == null) {
+                throw new IllegalArgumentException("backup needs --to FILE");
+            }
+            if (a.command.equals("restore") && a.from == null) {
+                throw new IllegalArgumentException("restore needs --from FILE");
+            }
             if (a.command.equals("load") && a.files.isEmpty()) {
                 throw new IllegalArgumentException("load needs at least one file");
             }
@@ -270,6 +323,18 @@ public final class BasaltCli {
                 throw new IllegalArgumentException("--context must be an absolute IRI: '" + a.context + "'");
             }
             return a;
+        }
+
+        static long commit(String value) {
+            try {
+                long n = Long.parseLong(value);
+                if (n >= 0) {
+                    return n;
+                }
+            } catch (NumberFormatException ignored) {
+                // the message below
+            }
+            throw new IllegalArgumentException("--commit needs a commit counter (0 or more): '" + value + "'");
         }
 
         static int threads(String value) {

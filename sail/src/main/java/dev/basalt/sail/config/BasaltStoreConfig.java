@@ -19,6 +19,7 @@ import org.eclipse.rdf4j.model.util.Models;
 import org.eclipse.rdf4j.sail.base.config.BaseSailConfig;
 import org.eclipse.rdf4j.sail.config.SailConfigException;
 
+import dev.basalt.optimizer.exec.ExecLimits;
 import dev.basalt.sail.SailLayout;
 import dev.basalt.sail.spill.SpillPolicy;
 import dev.basalt.store.StoreConfig;
@@ -68,6 +69,7 @@ public class BasaltStoreConfig extends BaseSailConfig {
 
     public void setJournalMode(JournalMode journalMode) {
         this.journalMode = journalMode;
+        this.journalModeSet = true;
     }
 
     public Duration getHistoryRetention() {
@@ -191,6 +193,212 @@ public class BasaltStoreConfig extends BaseSailConfig {
         this.nativeEvaluation = nativeEvaluation;
     }
 
+    // ---- execution limits and tuning knobs: unset (-1 / null) takes ExecLimits.defaults() and the journal's ----
+    private long sortRows = -1;
+    private long distinctRows = -1;
+    private long groupRows = -1;
+    private long hashJoinRows = -1;
+    private long pathNodes = -1;
+    private String spillDirectory;
+    private int helperThreads = -1;
+    private int queryTimeoutSeconds;
+    private Duration readerWarnAge;
+    private long maxFileBytes = -1;
+    private boolean journalModeSet;
+
+    /** True if the journal mode was configured (set or parsed), so an existing store in another mode is refused. */
+    public boolean isJournalModeSet() {
+        return journalModeSet;
+    }
+
+    /** Rows a sort buffers before it spills a sorted run; -1 for the default ({@link ExecLimits#defaults()}). */
+    public long getSortRows() {
+        return sortRows;
+    }
+
+    public void setSortRows(long sortRows) {
+        this.sortRows = positiveOrUnset("sortRows", sortRows);
+    }
+
+    /** Distinct keys DISTINCT holds before it partitions to disk; -1 for the default. */
+    public long getDistinctRows() {
+        return distinctRows;
+    }
+
+    public void setDistinctRows(long distinctRows) {
+        this.distinctRows = positiveOrUnset("distinctRows", distinctRows);
+    }
+
+    /** Groups GROUP BY holds before it partitions to disk; -1 for the default. */
+    public long getGroupRows() {
+        return groupRows;
+    }
+
+    public void setGroupRows(long groupRows) {
+        this.groupRows = positiveOrUnset("groupRows", groupRows);
+    }
+
+    /** Rows of a hash join's build side before it spills; -1 for the default. */
+    public long getHashJoinRows() {
+        return hashJoinRows;
+    }
+
+    public void setHashJoinRows(long hashJoinRows) {
+        this.hashJoinRows = positiveOrUnset("hashJoinRows", hashJoinRows);
+    }
+
+    /** Term ids one property path search may hold before the query fails; -1 for the default. */
+    public long getPathNodes() {
+        return pathNodes;
+    }
+
+    public void setPathNodes(long pathNodes) {
+        this.pathNodes = positiveOrUnset("pathNodes", pathNodes);
+    }
+
+    /** Directory of query spill files, or null for the default (java.io.tmpdir). */
+    public String getSpillDirectory() {
+        return spillDirectory;
+    }
+
+    public void setSpillDirectory(String spillDirectory) {
+        this.spillDirectory = spillDirectory == null || spillDirectory.isBlank() ? null : spillDirectory.trim();
+    }
+
+    /** Helper threads (of the JVM's shared pool) one query may use at once, 0 for none; -1 for the default. */
+    public int getHelperThreads() {
+        return helperThreads;
+    }
+
+    public void setHelperThreads(int helperThreads) {
+        if (helperThreads < -1) {
+            throw new IllegalArgumentException("helperThreads must be 0 or more (or -1 for the default), not "
+                    + helperThreads);
+        }
+        this.helperThreads = helperThreads;
+    }
+
+    /** Seconds after which a query on this store is stopped, 0 for no limit (a shorter per-query limit still applies). */
+    public int getQueryTimeoutSeconds() {
+        return queryTimeoutSeconds;
+    }
+
+    public void setQueryTimeoutSeconds(int queryTimeoutSeconds) {
+        if (queryTimeoutSeconds < 0) {
+            throw new IllegalArgumentException("queryTimeoutSeconds must be 0 (no limit) or more, not "
+                    + queryTimeoutSeconds);
+        }
+        this.queryTimeoutSeconds = queryTimeoutSeconds;
+    }
+
+    /** Age past which a reader pinning a commit point is logged as a warning; null for the journal's default. */
+    public Duration getReaderWarnAge() {
+        return readerWarnAge;
+    }
+
+    public void setReaderWarnAge(Duration readerWarnAge) {
+        this.readerWarnAge = readerWarnAge;
+    }
+
+    /** Bytes the journal file may not grow past (0 = no limit); -1 for the journal's default. */
+    public long getMaxFileBytes() {
+        return maxFileBytes;
+    }
+
+    public void setMaxFileBytes(long maxFileBytes) {
+        if (maxFileBytes < -1) {
+            throw new IllegalArgumentException("maxFileBytes must be 0 (no limit) or more, not " + maxFileBytes);
+        }
+        this.maxFileBytes = maxFileBytes;
+    }
+
+    /** The bounds of this store's query evaluations: the configured values over {@link ExecLimits#defaults()}. */
+    public ExecLimits toExecLimits() {
+        ExecLimits d = ExecLimits.defaults();
+        return new ExecLimits(sortRows > 0 ? sortRows : d.sortRows(), distinctRows > 0 ? distinctRows : d.distinctRows(),
+                groupRows > 0 ? groupRows : d.groupRows(), hashJoinRows > 0 ? hashJoinRows : d.hashJoinRows(),
+                pathNodes > 0 ? pathNodes : d.pathNodes(),
+                spillDirectory != null ? java.nio.file.Path.of(spillDirectory) : d.spillDir(),
+                helperThreads >= 0 ? helperThreads : d.helperThreads());
+    }
+
+    /** The journal settings of this section over {@code journal}. */
+    private JournalConfig withJournalKnobs(JournalConfig journal) {
+        JournalConfig j = readerWarnAge != null ? journal.withReaderWarnAge(readerWarnAge) : journal;
+        return maxFileBytes >= 0 ? j.withMaxFileBytes(maxFileBytes) : j;
+    }
+
+    private static long positiveOrUnset(String name, long value) {
+        if (value < 1 && value != -1) {
+            throw new IllegalArgumentException(name + " must be a positive number of rows (or -1 for the default), not "
+                    + value);
+        }
+        return value;
+    }
+
+    private void exportExecutionSettings(Model m, Resource node) {
+        ValueFactory vf = SimpleValueFactory.getInstance();
+        long[] rows = { sortRows, distinctRows, groupRows, hashJoinRows, pathNodes };
+        IRI[] rowProperties = { BasaltStoreSchema.SORT_ROWS, BasaltStoreSchema.DISTINCT_ROWS,
+                BasaltStoreSchema.GROUP_ROWS, BasaltStoreSchema.HASH_JOIN_ROWS, BasaltStoreSchema.PATH_NODES };
+        for (int i = 0; i < rows.length; i++) {
+            if (rows[i] > 0) {
+                m.add(node, rowProperties[i], vf.createLiteral(rows[i]));
+            }
+        }
+        if (spillDirectory != null) {
+            m.add(node, BasaltStoreSchema.SPILL_DIRECTORY, vf.createLiteral(spillDirectory));
+        }
+        if (helperThreads >= 0) {
+            m.add(node, BasaltStoreSchema.HELPER_THREADS, vf.createLiteral(helperThreads));
+        }
+        if (queryTimeoutSeconds > 0) {
+            m.add(node, BasaltStoreSchema.QUERY_TIMEOUT_SECONDS, vf.createLiteral(queryTimeoutSeconds));
+        }
+        if (readerWarnAge != null) {
+            m.add(node, BasaltStoreSchema.READER_WARN_AGE, vf.createLiteral(readerWarnAge.toString()));
+        }
+        if (maxFileBytes >= 0) {
+            m.add(node, BasaltStoreSchema.MAX_FILE_BYTES, vf.createLiteral(maxFileBytes));
+        }
+    }
+
+    private void parseExecutionSettings(Model m, Resource node) {
+        literal(m, node, BasaltStoreSchema.SORT_ROWS, l -> sortRows = rows(l, BasaltStoreSchema.SORT_ROWS));
+        literal(m, node, BasaltStoreSchema.DISTINCT_ROWS, l -> distinctRows = rows(l, BasaltStoreSchema.DISTINCT_ROWS));
+        literal(m, node, BasaltStoreSchema.GROUP_ROWS, l -> groupRows = rows(l, BasaltStoreSchema.GROUP_ROWS));
+        literal(m, node, BasaltStoreSchema.HASH_JOIN_ROWS, l -> hashJoinRows = rows(l, BasaltStoreSchema.HASH_JOIN_ROWS));
+        literal(m, node, BasaltStoreSchema.PATH_NODES, l -> pathNodes = rows(l, BasaltStoreSchema.PATH_NODES));
+        literal(m, node, BasaltStoreSchema.SPILL_DIRECTORY, l -> setSpillDirectory(l.getLabel()));
+        literal(m, node, BasaltStoreSchema.HELPER_THREADS, l -> helperThreads = "-1".equals(l.getLabel().trim()) ? -1
+                : (int) number(l, BasaltStoreSchema.HELPER_THREADS));
+        literal(m, node, BasaltStoreSchema.QUERY_TIMEOUT_SECONDS,
+                l -> queryTimeoutSeconds = (int) number(l, BasaltStoreSchema.QUERY_TIMEOUT_SECONDS));
+        literal(m, node, BasaltStoreSchema.READER_WARN_AGE, l -> {
+            try {
+                readerWarnAge = Duration.parse(l.getLabel().trim());
+            } catch (DateTimeParseException e) {
+                throw new SailConfigException(BasaltStoreSchema.READER_WARN_AGE
+                        + " must be an ISO-8601 duration such as PT10M, found '" + l.getLabel() + "'");
+            }
+        });
+        literal(m, node, BasaltStoreSchema.MAX_FILE_BYTES, l -> maxFileBytes = rows(l, BasaltStoreSchema.MAX_FILE_BYTES));
+    }
+
+    /** A non-negative long (0 = unset for row budgets, no limit for maxFileBytes). */
+    private static long rows(Literal l, IRI property) {
+        try {
+            long v = Long.parseLong(l.getLabel().trim());
+            if (v >= 0) {
+                return property.equals(BasaltStoreSchema.MAX_FILE_BYTES) || v > 0 ? v : -1;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new SailConfigException(property + " must be a non-negative integer, found '" + l.getLabel() + "'");
+    }
+    // ---- end of execution limits and tuning knobs ----
+
     /** Parses an index list such as "spoc, posc": at least one, no duplicates. */
     public static List<QuadOrder> parseIndexes(String text) {
         LinkedHashSet<QuadOrder> orders = new LinkedHashSet<>();
@@ -211,8 +419,8 @@ public class BasaltStoreConfig extends BaseSailConfig {
     /** The store settings this configuration asks for. */
     public StoreConfig toStoreConfig() {
         StoreConfig d = StoreConfig.defaults();
-        JournalConfig journal = d.journal().withMode(journalMode).withHistoryRetention(historyRetention)
-                .withDurable(durable);
+        JournalConfig journal = withJournalKnobs(d.journal().withMode(journalMode).withHistoryRetention(historyRetention)
+                .withDurable(durable));
         BTreeConfig.Builder tree = BTreeConfig.builder();
         if (leafMaxEntries > 0) {
             tree.leafMaxEntries(leafMaxEntries);
@@ -270,6 +478,7 @@ public class BasaltStoreConfig extends BaseSailConfig {
             toStoreConfig();
             toLexiconConfig();
             toSpillPolicy(java.nio.file.Path.of("."));
+            toExecLimits();
         } catch (IllegalArgumentException e) {
             throw new SailConfigException("invalid Basalt store configuration: " + e.getMessage(), e);
         }
@@ -311,6 +520,7 @@ public class BasaltStoreConfig extends BaseSailConfig {
             m.add(node, BasaltStoreSchema.LARGE_TRANSACTION_IDLE_SECONDS, vf.createLiteral(largeTransactionIdleSeconds));
         }
         m.add(node, BasaltStoreSchema.NATIVE_EVALUATION, vf.createLiteral(nativeEvaluation));
+        exportExecutionSettings(m, node);
         return node;
     }
 
@@ -320,7 +530,7 @@ public class BasaltStoreConfig extends BaseSailConfig {
         literal(m, node, BasaltStoreSchema.JOURNAL_MODE, l -> {
             String mode = l.getLabel().trim().toUpperCase(Locale.ROOT);
             try {
-                journalMode = JournalMode.valueOf(mode);
+                setJournalMode(JournalMode.valueOf(mode));
             } catch (IllegalArgumentException e) {
                 throw new SailConfigException(BasaltStoreSchema.JOURNAL_MODE + " must be RW or WORM, found '"
                         + l.getLabel() + "'");
@@ -363,6 +573,7 @@ public class BasaltStoreConfig extends BaseSailConfig {
             }
             nativeEvaluation = Boolean.parseBoolean(b);
         });
+        parseExecutionSettings(m, node);
     }
 
     private static void literal(Model m, Resource node, IRI property, Consumer<Literal> action) {

@@ -39,6 +39,27 @@ public final class BasaltStoreSchema {
     /** Evaluate queries with Basalt's own engine where it can (default true); false = RDF4J's evaluator only. */
     public static final IRI NATIVE_EVALUATION = iri("nativeEvaluation");
 
+    /** Rows a sort (ORDER BY) buffers before it spills a sorted run to disk. */
+    public static final IRI SORT_ROWS = iri("sortRows");
+    /** Distinct keys DISTINCT holds in memory before it partitions to disk. */
+    public static final IRI DISTINCT_ROWS = iri("distinctRows");
+    /** Groups GROUP BY holds in memory before it partitions to disk. */
+    public static final IRI GROUP_ROWS = iri("groupRows");
+    /** Rows of a hash join's (or MINUS's) build side before it spills to disk. */
+    public static final IRI HASH_JOIN_ROWS = iri("hashJoinRows");
+    /** Term ids one property path search may hold; past it the query fails. */
+    public static final IRI PATH_NODES = iri("pathNodes");
+    /** Directory of query spill files (default java.io.tmpdir). */
+    public static final IRI SPILL_DIRECTORY = iri("spillDirectory");
+    /** Helper threads one query may use at once, 0 for none (default: the JVM's pool size). */
+    public static final IRI HELPER_THREADS = iri("helperThreads");
+    /** Seconds after which a query is stopped, 0 for no limit (default). */
+    public static final IRI QUERY_TIMEOUT_SECONDS = iri("queryTimeoutSeconds");
+    /** ISO-8601 duration past which an open reader is logged as a warning, e.g. "PT10M". */
+    public static final IRI READER_WARN_AGE = iri("readerWarnAge");
+    /** Bytes the journal file may not grow past, 0 for no limit (default). */
+    public static final IRI MAX_FILE_BYTES = iri("maxFileBytes");
+
     private BasaltStoreSchema() {
     }
 

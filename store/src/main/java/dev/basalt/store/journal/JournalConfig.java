@@ -46,6 +46,10 @@ public record JournalConfig(JournalMode mode, Duration historyRetention, boolean
         return new JournalConfig(mode, historyRetention, d, readerWarnAge, maxFileBytes);
     }
 
+    public JournalConfig withReaderWarnAge(Duration age) {
+        return new JournalConfig(mode, historyRetention, durable, age, maxFileBytes);
+    }
+
     public JournalConfig withMaxFileBytes(long bytes) {
         return new JournalConfig(mode, historyRetention, durable, readerWarnAge, bytes);
     }

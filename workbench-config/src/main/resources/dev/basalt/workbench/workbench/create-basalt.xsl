@@ -115,6 +115,56 @@
 						<td>Seconds such a transaction may hold the writer idle while another connection waits to commit.</td>
 					</tr>
 					<tr>
+						<th>Sort rows</th>
+						<td><input type="text" id="sortRows" name="Sort rows" size="16" value="0" /></td>
+						<td>Rows ORDER BY buffers before it spills sorted runs to disk (0 = default, 250000).</td>
+					</tr>
+					<tr>
+						<th>Distinct rows</th>
+						<td><input type="text" id="distinctRows" name="Distinct rows" size="16" value="0" /></td>
+						<td>Keys DISTINCT holds in memory before it partitions to disk (0 = default, 500000).</td>
+					</tr>
+					<tr>
+						<th>Group rows</th>
+						<td><input type="text" id="groupRows" name="Group rows" size="16" value="0" /></td>
+						<td>Groups GROUP BY holds in memory before it partitions to disk (0 = default, 500000).</td>
+					</tr>
+					<tr>
+						<th>Hash join rows</th>
+						<td><input type="text" id="hashJoinRows" name="Hash join rows" size="16" value="0" /></td>
+						<td>Rows of a hash join's build side before it spills to disk (0 = default, 4000000).</td>
+					</tr>
+					<tr>
+						<th>Path nodes</th>
+						<td><input type="text" id="pathNodes" name="Path nodes" size="16" value="0" /></td>
+						<td>Ids one property path search may hold before the query fails (0 = default, 4000000).</td>
+					</tr>
+					<tr>
+						<th>Spill directory</th>
+						<td><input type="text" id="spillDirectory" name="Spill directory" size="16" value="" /></td>
+						<td>Directory of query spill files (empty = default, java.io.tmpdir).</td>
+					</tr>
+					<tr>
+						<th>Helper threads per query</th>
+						<td><input type="text" id="helperThreads" name="Helper threads per query" size="16" value="-1" /></td>
+						<td>Helper threads one query may use at once (0 = none, -1 = default: the JVM's pool).</td>
+					</tr>
+					<tr>
+						<th>Query timeout seconds</th>
+						<td><input type="text" id="queryTimeoutSeconds" name="Query timeout seconds" size="16" value="0" /></td>
+						<td>Seconds after which a query is stopped (0 = no limit).</td>
+					</tr>
+					<tr>
+						<th>Reader warn age</th>
+						<td><input type="text" id="readerWarnAge" name="Reader warn age" size="16" value="PT10M" /></td>
+						<td>ISO-8601 duration after which an open reader is logged as a warning.</td>
+					</tr>
+					<tr>
+						<th>Maximum file bytes</th>
+						<td><input type="text" id="maxFileBytes" name="Maximum file bytes" size="16" value="0" /></td>
+						<td>Bytes the journal file may not grow past (0 = no limit).</td>
+					</tr>
+					<tr>
 						<th>Native evaluation</th>
 						<td>
 							<select id="nativeEvaluation" name="Native evaluation">

@@ -1,0 +1,53 @@
+package dev.basalt.sail;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+
+import javax.management.InstanceAlreadyExistsException;
+import javax.management.JMException;
+import javax.management.ObjectName;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Names and (un)registers the MBeans an open store publishes on the platform MBean server,
+ * {@code dev.basalt:type=<type>,store="<absolute data directory>"}. Problems are logged, never
+ * fatal: what an MBean shows stays reachable through {@link BasaltStore}. Stateless.
+ */
+final class StoreMBeans {
+    private static final Logger LOG = LoggerFactory.getLogger(StoreMBeans.class);
+
+    private StoreMBeans() {
+    }
+
+    static ObjectName name(String type, Path dataDir) {
+        try {
+            return new ObjectName("dev.basalt:type=" + type + ",store="
+                    + ObjectName.quote(dataDir.toAbsolutePath().normalize().toString()));
+        } catch (JMException e) {
+            throw new IllegalStateException("JMX name for " + dataDir, e);
+        }
+    }
+
+    /** Registers {@code bean} as {@code name}; false (logged) if that failed. */
+    static boolean register(Object bean, ObjectName name, String what) {
+        try {
+            ManagementFactory.getPlatformMBeanServer().registerMBean(bean, name);
+            return true;
+        } catch (InstanceAlreadyExistsException e) {
+            LOG.warn("JMX name {} is taken by another open store; its {} are not published", name, what);
+        } catch (JMException | RuntimeException e) {
+            LOG.warn("could not publish the {} as {}: {}", what, name, e.toString());
+        }
+        return false;
+    }
+
+    static void unregister(ObjectName name) {
+        try {
+            ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);
+        } catch (JMException e) {
+            LOG.debug("JMX name {} was already gone: {}", name, e.toString());
+        }
+    }
+}

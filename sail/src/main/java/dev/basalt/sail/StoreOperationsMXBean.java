@@ -1,0 +1,27 @@
+package dev.basalt.sail;
+
+/**
+ * Operations of an open Basalt store on the platform MBean server, as
+ * {@code dev.basalt:type=Store,store="<data directory>"} (jconsole, VisualVM, or
+ * {@code basalt backup --jmx HOST:PORT}).
+ */
+public interface StoreOperationsMXBean {
+    /** The newest commit counter. */
+    long getCommitCounter();
+
+    /** Bytes of the journal file. */
+    long getFileBytes();
+
+    /** Readers (connections, results, read-as-of connections) pinning a commit point now. */
+    int getOpenReaders();
+
+    /**
+     * Writes a verified compact copy of the newest commit point to the new file {@code targetFile}
+     * (a path on the server's machine) while the store keeps serving reads and writes; returns what
+     * the backup holds (its commit point, size and trees).
+     */
+    String backup(String targetFile);
+
+    /** As {@link #backup(String)}, of the retained commit point {@code commitCounter}. */
+    String backupCommit(String targetFile, long commitCounter);
+}
