@@ -54,6 +54,7 @@ public class BasaltStoreConfig extends BaseSailConfig {
     private long largeTransactionThreshold = DEFAULT_LARGE_TRANSACTION_THRESHOLD;
     private int largeTransactionIdleSeconds = DEFAULT_LARGE_TRANSACTION_IDLE_SECONDS;
     private boolean nativeEvaluation = true;
+    private InferenceMode inference = InferenceMode.NONE;
 
     public BasaltStoreConfig() {
         super(BasaltStoreFactory.SAIL_TYPE);
@@ -188,6 +189,15 @@ public class BasaltStoreConfig extends BaseSailConfig {
         this.nativeEvaluation = nativeEvaluation;
     }
 
+    /** The rule set the store keeps materialized in its inferred statements (docs/sail.md, "Reasoning"). */
+    public InferenceMode getInference() {
+        return inference;
+    }
+
+    public void setInference(InferenceMode inference) {
+        this.inference = java.util.Objects.requireNonNull(inference, "inference");
+    }
+
     /** Parses an index list such as "spoc, posc": at least one, no duplicates. */
     public static List<QuadOrder> parseIndexes(String text) {
         LinkedHashSet<QuadOrder> orders = new LinkedHashSet<>();
@@ -308,6 +318,9 @@ public class BasaltStoreConfig extends BaseSailConfig {
             m.add(node, BasaltStoreSchema.LARGE_TRANSACTION_IDLE_SECONDS, vf.createLiteral(largeTransactionIdleSeconds));
         }
         m.add(node, BasaltStoreSchema.NATIVE_EVALUATION, vf.createLiteral(nativeEvaluation));
+        if (inference != InferenceMode.NONE) {
+            m.add(node, BasaltStoreSchema.INFERENCE, vf.createLiteral(inference.label()));
+        }
         return node;
     }
 
@@ -359,6 +372,13 @@ public class BasaltStoreConfig extends BaseSailConfig {
                         + b + "'");
             }
             nativeEvaluation = Boolean.parseBoolean(b);
+        });
+        literal(m, node, BasaltStoreSchema.INFERENCE, l -> {
+            try {
+                inference = InferenceMode.parse(l.getLabel());
+            } catch (IllegalArgumentException e) {
+                throw new SailConfigException(BasaltStoreSchema.INFERENCE + ": " + e.getMessage());
+            }
         });
     }
 
