@@ -14,8 +14,12 @@ import org.eclipse.rdf4j.query.algebra.evaluation.impl.EvaluationStatistics;
 import org.eclipse.rdf4j.sail.SailException;
 import org.eclipse.rdf4j.sail.base.SailSource;
 import org.eclipse.rdf4j.sail.base.SailStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.basalt.sail.config.BasaltStoreConfig;
+import dev.basalt.sail.config.InferenceMode;
+import dev.basalt.sail.inference.Reasoner;
 import dev.basalt.store.Snapshot;
 import dev.basalt.store.Store;
 import dev.basalt.store.WriteTransaction;
@@ -42,7 +46,10 @@ import dev.basalt.store.quads.QuadOrder;
  */
 final class BasaltSailStore implements SailStore {
     static final String INDEXES_PROPERTY = "sail.indexes";
+    /** The rule set the inferred statements are closed under (absent: none); docs/FORMAT.md 5.1. */
+    static final String INFERENCE_PROPERTY = "sail.inference";
 
+    private static final Logger LOG = LoggerFactory.getLogger(BasaltSailStore.class);
     private final Store store;
     private final Lexicon lexicon;
     private final List<QuadOrder> orders;
@@ -52,12 +59,12 @@ final class BasaltSailStore implements SailStore {
     private final SailSource explicit;
     private final SailSource inferred;
 
-    private BasaltSailStore(Store store, Lexicon lexicon, List<QuadOrder> orders) {
+    private BasaltSailStore(Store store, Lexicon lexicon, List<QuadOrder> orders, Reasoner reasoner) {
         this.store = store;
         this.lexicon = lexicon;
         this.orders = List.copyOf(orders);
         this.latest = new LatestSnapshots(store, lexicon, this.orders);
-        this.writer = new StoreWriter(store, lexicon, this.orders, latest::invalidate);
+        this.writer = new StoreWriter(store, lexicon, this.orders, latest::invalidate, reasoner);
         this.explicit = new BasaltSailSource(latest, writer, StatementSet.EXPLICIT, vf);
         this.inferred = new BasaltSailSource(latest, writer, StatementSet.INFERRED, vf);
     }
@@ -73,7 +80,11 @@ final class BasaltSailStore implements SailStore {
             }
             requireJournalMode(store, journal, config);
             List<QuadOrder> orders = indexOrders(store, journal, config);
-            return new BasaltSailStore(store, new Lexicon(config.toLexiconConfig()), orders);
+            InferenceMode mode = config.getInference();
+            Reasoner reasoner = mode == InferenceMode.NONE ? null : new Reasoner(mode);
+            BasaltSailStore sail = new BasaltSailStore(store, new Lexicon(config.toLexiconConfig()), orders, reasoner);
+            sail.reconcileInference(journal, reasoner);
+            return sail;
         } catch (RuntimeException e) {
             store.close();
             throw e;
@@ -89,6 +100,34 @@ final class BasaltSailStore implements SailStore {
                     + " when a store is created: set journalMode to '" + mode + "' or leave it unset, or export the"
                     + " data and load it into a new store");
         }
+    }
+
+    /**
+     * Makes the inferred statements match the configured rule set when the store was closed under
+     * another one (or none): recomputes the closure, or, when inference is turned off, removes the
+     * inferred statements the reasoner had written. One commit; nothing when they already match.
+     */
+    private void reconcileInference(Path journal, Reasoner reasoner) {
+        String stored;
+        try (Snapshot s = store.snapshot()) {
+            byte[] b = s.property(INFERENCE_PROPERTY);
+            stored = b == null ? InferenceMode.NONE.label() : new String(b, StandardCharsets.UTF_8);
+        }
+        String wanted = reasoner == null ? InferenceMode.NONE.label() : reasoner.mode().label();
+        if (stored.equals(wanted)) {
+            return;
+        }
+        LOG.info("{}: the inferred statements were closed under '{}', the configuration asks for '{}': {}", journal,
+                stored, wanted, reasoner == null ? "removing them" : "computing the closure");
+        writer.write(session -> {
+            if (reasoner != null) {
+                session.closeFully(reasoner);
+            } else {
+                session.clear(StatementSet.INFERRED);
+            }
+            session.setProperty(INFERENCE_PROPERTY, wanted.getBytes(StandardCharsets.UTF_8));
+        });
+        writer.flush();
     }
 
     private static List<QuadOrder> indexOrders(Store store, Path journal, BasaltStoreConfig config) {

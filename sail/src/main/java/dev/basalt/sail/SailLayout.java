@@ -24,6 +24,9 @@ public final class SailLayout {
     /** Store property with the statement index orders, e.g. {@code spoc,posc,ospc,cspo}; the first is primary. */
     public static final String INDEXES_PROPERTY = BasaltSailStore.INDEXES_PROPERTY;
 
+    /** Store property naming the rule set the inferred statements are closed under; absent = none. */
+    public static final String INFERENCE_PROPERTY = BasaltSailStore.INFERENCE_PROPERTY;
+
     private SailLayout() {
     }
 

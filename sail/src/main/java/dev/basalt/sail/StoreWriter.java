@@ -11,6 +11,7 @@ import java.util.function.Consumer;
 
 import org.eclipse.rdf4j.sail.SailException;
 
+import dev.basalt.sail.inference.Reasoner;
 import dev.basalt.store.Snapshot;
 import dev.basalt.store.Store;
 import dev.basalt.store.journal.CommitPoint;
@@ -58,6 +59,8 @@ final class StoreWriter {
     private final Lexicon lexicon;
     private final List<QuadOrder> orders;
     private final Runnable afterCommit;
+    /** Keeps the store's closure at every commit (see {@link WriteSession#commit}), or null. */
+    private final Reasoner reasoner;
     private WriteSession session;
     private Object owner;
     private Thread ownerThread;
@@ -87,7 +90,8 @@ final class StoreWriter {
     /** One daemon thread for {@link #writeInBackground}, started on first use. */
     private ExecutorService background;
 
-    StoreWriter(Store store, Lexicon lexicon, List<QuadOrder> orders, Runnable afterCommit) {
+    StoreWriter(Store store, Lexicon lexicon, List<QuadOrder> orders, Runnable afterCommit, Reasoner reasoner) {
+        this.reasoner = reasoner;
         this.store = store;
         this.lexicon = lexicon;
         this.orders = orders;
@@ -127,7 +131,7 @@ final class StoreWriter {
             throw new SailException("the Basalt store is closed; the change was not applied");
         }
         if (session == null) {
-            session = new WriteSession(store.begin(), lexicon, orders);
+            session = new WriteSession(store.begin(), lexicon, orders, reasoner);
         }
         try {
             writes++;
@@ -162,7 +166,7 @@ final class StoreWriter {
             throw new SailException("the Basalt store is closed");
         }
         if (session == null) {
-            session = new WriteSession(store.begin(), lexicon, orders);
+            session = new WriteSession(store.begin(), lexicon, orders, reasoner);
         }
         return session.readView(base, live);
     }

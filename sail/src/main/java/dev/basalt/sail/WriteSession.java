@@ -11,6 +11,8 @@ import org.eclipse.rdf4j.model.Resource;
 import org.eclipse.rdf4j.model.Statement;
 import org.eclipse.rdf4j.model.Value;
 
+import dev.basalt.sail.inference.ClosureStore;
+import dev.basalt.sail.inference.Reasoner;
 import dev.basalt.store.Snapshot;
 import dev.basalt.store.WriteTransaction;
 import dev.basalt.store.btree.BTree;
@@ -35,12 +37,16 @@ final class WriteSession {
     private final List<QuadOrder> orders;
     private final Map<StatementSet, QuadIndexes> quads = new EnumMap<>(StatementSet.class);
     private boolean changed;
+    /** Keeps the closure at commit, or null when the store keeps none. */
+    private final Reasoner reasoner;
+    private final ExplicitChanges explicitChanges = new ExplicitChanges();
 
-    WriteSession(WriteTransaction tx, Lexicon lexicon, List<QuadOrder> orders) {
+    WriteSession(WriteTransaction tx, Lexicon lexicon, List<QuadOrder> orders, Reasoner reasoner) {
         this.tx = tx;
         this.dictionary = lexicon;
         this.lexicon = lexicon.writer(tx);
         this.orders = orders;
+        this.reasoner = reasoner;
     }
 
     private QuadIndexes quads(StatementSet set) {
@@ -85,7 +91,11 @@ final class WriteSession {
             batch[i / 4][i % 4] = terms[i] == null ? TermIds.DEFAULT_GRAPH : ids[k++];
         }
         if (set == StatementSet.EXPLICIT) {
-            changed |= !quads(StatementSet.EXPLICIT).addAll(batch).isEmpty();
+            List<long[]> added = quads(StatementSet.EXPLICIT).addAll(batch);
+            changed |= !added.isEmpty();
+            if (reasoner != null) {
+                added.forEach(explicitChanges::added);
+            }
             QuadIndexes inferred = quads(StatementSet.INFERRED);
             if (inferred.size() > 0) {
                 for (long[] quad : batch) {
@@ -106,7 +116,12 @@ final class WriteSession {
 
     private void addQuad(StatementSet set, long[] quad) {
         if (set == StatementSet.EXPLICIT) {
-            changed |= quads(StatementSet.EXPLICIT).add(quad);
+            if (quads(StatementSet.EXPLICIT).add(quad)) {
+                changed = true;
+                if (reasoner != null) {
+                    explicitChanges.added(quad);
+                }
+            }
             changed |= quads(StatementSet.INFERRED).remove(quad);
         } else if (!quads(StatementSet.EXPLICIT).contains(quad)) {
             changed |= quads(StatementSet.INFERRED).add(quad);
@@ -122,11 +137,19 @@ final class WriteSession {
                 return;
             }
         }
-        changed |= quads(set).remove(quad);
+        if (quads(set).remove(quad)) {
+            changed = true;
+            if (set == StatementSet.EXPLICIT && reasoner != null) {
+                explicitChanges.removed(quad);
+            }
+        }
     }
 
     /** Removes every statement of the set, or those in the given contexts (null = default graph). */
     void clear(StatementSet set, Resource... contexts) {
+        if (set == StatementSet.EXPLICIT) {
+            explicitChanges.overflow();
+        }
         if (contexts.length == 0) {
             for (QuadOrder o : orders) {
                 String name = set.treeName(o);
@@ -161,6 +184,18 @@ final class WriteSession {
                 return;
             }
         }
+    }
+
+    /** The statement indices of this transaction as the reasoner sees them. */
+    ClosureStore closureStore() {
+        return new ClosureStore(quads(StatementSet.EXPLICIT), quads(StatementSet.INFERRED),
+                () -> clear(StatementSet.INFERRED));
+    }
+
+    /** Recomputes the closure of the explicit statements under {@code r}'s rules in this transaction. */
+    void closeFully(Reasoner r) {
+        r.closeFully(closureStore(), lexicon::getOrCreate);
+        changed = true;
     }
 
     void setNamespace(String prefix, String name) {
@@ -202,6 +237,16 @@ final class WriteSession {
 
     /** Commits if anything changed (else rolls back: no empty commit points); returns the commit or null. */
     CommitPoint commit() {
+        if (reasoner != null && !explicitChanges.isEmpty()) {
+            ClosureStore closure = closureStore();
+            if (explicitChanges.overflowed()) {
+                reasoner.closeFully(closure, lexicon::getOrCreate);
+            } else {
+                reasoner.maintain(closure, lexicon::getOrCreate, explicitChanges.added(), explicitChanges.removed());
+            }
+            explicitChanges.clear();
+            changed = true;
+        }
         if (!isChanged()) {
             tx.rollback();
             return null;

@@ -58,6 +58,7 @@ public class BasaltStoreConfig extends BaseSailConfig {
     private long largeTransactionThreshold = DEFAULT_LARGE_TRANSACTION_THRESHOLD;
     private int largeTransactionIdleSeconds = DEFAULT_LARGE_TRANSACTION_IDLE_SECONDS;
     private boolean nativeEvaluation = true;
+    private InferenceMode inference = InferenceMode.NONE;
 
     public BasaltStoreConfig() {
         super(BasaltStoreFactory.SAIL_TYPE);
@@ -399,6 +400,15 @@ public class BasaltStoreConfig extends BaseSailConfig {
     }
     // ---- end of execution limits and tuning knobs ----
 
+    /** The rule set the store keeps materialized in its inferred statements (docs/sail.md, "Reasoning"). */
+    public InferenceMode getInference() {
+        return inference;
+    }
+
+    public void setInference(InferenceMode inference) {
+        this.inference = java.util.Objects.requireNonNull(inference, "inference");
+    }
+
     /** Parses an index list such as "spoc, posc": at least one, no duplicates. */
     public static List<QuadOrder> parseIndexes(String text) {
         LinkedHashSet<QuadOrder> orders = new LinkedHashSet<>();
@@ -521,6 +531,9 @@ public class BasaltStoreConfig extends BaseSailConfig {
         }
         m.add(node, BasaltStoreSchema.NATIVE_EVALUATION, vf.createLiteral(nativeEvaluation));
         exportExecutionSettings(m, node);
+        if (inference != InferenceMode.NONE) {
+            m.add(node, BasaltStoreSchema.INFERENCE, vf.createLiteral(inference.label()));
+        }
         return node;
     }
 
@@ -574,6 +587,13 @@ public class BasaltStoreConfig extends BaseSailConfig {
             nativeEvaluation = Boolean.parseBoolean(b);
         });
         parseExecutionSettings(m, node);
+        literal(m, node, BasaltStoreSchema.INFERENCE, l -> {
+            try {
+                inference = InferenceMode.parse(l.getLabel());
+            } catch (IllegalArgumentException e) {
+                throw new SailConfigException(BasaltStoreSchema.INFERENCE + ": " + e.getMessage());
+            }
+        });
     }
 
     private static void literal(Model m, Resource node, IRI property, Consumer<Literal> action) {

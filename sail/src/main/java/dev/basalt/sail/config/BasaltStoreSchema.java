@@ -38,6 +38,8 @@ public final class BasaltStoreSchema {
     public static final IRI LARGE_TRANSACTION_IDLE_SECONDS = iri("largeTransactionIdleSeconds");
     /** Evaluate queries with Basalt's own engine where it can (default true); false = RDF4J's evaluator only. */
     public static final IRI NATIVE_EVALUATION = iri("nativeEvaluation");
+    /** {@code none}, {@code rdfs} or {@code owl-rl}: the rules kept materialized (docs/sail.md, "Reasoning"). */
+    public static final IRI INFERENCE = iri("inference");
 
     /** Rows a sort (ORDER BY) buffers before it spills a sorted run to disk. */
     public static final IRI SORT_ROWS = iri("sortRows");

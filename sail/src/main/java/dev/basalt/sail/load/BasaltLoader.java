@@ -157,9 +157,10 @@ public final class BasaltLoader {
                     LOG.debug("parsed {} statements; {} sort runs per index, {} bytes spilled", read, sorter.runs(),
                             sorter.spilledBytes());
                     long added = writeIndexes(tx, orders, sorter);
+                    boolean closed = LoadClosure.close(tx, orders, lex, options.config(), added > 0, dataDir);
                     long terms = total(lex.counts()) - termsBefore;
                     long commit = -1;
-                    if (added > 0 || terms > 0 || namespacesChanged) {
+                    if (added > 0 || terms > 0 || namespacesChanged || closed) {
                         progress.committing(elapsed());
                         lex.beforeCommit();
                         CommitPoint p = tx.commit();

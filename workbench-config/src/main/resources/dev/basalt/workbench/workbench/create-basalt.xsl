@@ -175,6 +175,17 @@
 						<td></td>
 					</tr>
 					<tr>
+						<th>Inference</th>
+						<td>
+							<select id="inference" name="Inference">
+								<option selected="selected" value="none">none</option>
+								<option value="rdfs">rdfs</option>
+								<option value="owl-rl">owl-rl (RDFS and the OWL 2 RL rules in docs/sail.md)</option>
+							</select>
+						</td>
+						<td>Rules whose conclusions the store keeps materialized as inferred statements.</td>
+					</tr>
+					<tr>
 						<td></td>
 						<td>
 							<input type="button" value="{$cancel.label}" style="float:right"

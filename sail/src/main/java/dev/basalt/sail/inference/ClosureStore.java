@@ -1,0 +1,108 @@
+package dev.basalt.sail.inference;
+
+import dev.basalt.store.lexicon.TermIds;
+import dev.basalt.store.quads.QuadCursor;
+import dev.basalt.store.quads.QuadIndexes;
+
+/**
+ * The statement indices of one open write transaction as the rules see them: the closure is the
+ * union of the explicit statements (in any context) and the inferred ones, taken as triples.
+ * Inferred statements are written into the default graph, and only for triples that are not
+ * explicit in any context, so the inferred set is exactly the closure minus the explicit triples.
+ *
+ * <p>Used by one thread at a time, inside the write transaction that owns the indices.
+ */
+public final class ClosureStore {
+    private final QuadIndexes explicit;
+    private final QuadIndexes inferred;
+    private final Runnable clearInferred;
+    private final long[] probe = new long[4];
+
+    /**
+     * @param explicit      the explicit statements (read; written only to restore them during maintenance)
+     * @param inferred      the inferred statements, which the reasoner owns
+     * @param clearInferred empties every index of the inferred set
+     */
+    public ClosureStore(QuadIndexes explicit, QuadIndexes inferred, Runnable clearInferred) {
+        this.explicit = explicit;
+        this.inferred = inferred;
+        this.clearInferred = clearInferred;
+    }
+
+    /** True if the triple is in the closure: explicit in some context, or inferred. */
+    boolean has(long s, long p, long o) {
+        return isInferred(s, p, o) || isExplicit(s, p, o);
+    }
+
+    boolean isInferred(long s, long p, long o) {
+        return inferred.contains(quad(s, p, o, TermIds.DEFAULT_GRAPH));
+    }
+
+    boolean isExplicit(long s, long p, long o) {
+        if (explicit.contains(quad(s, p, o, TermIds.DEFAULT_GRAPH))) {
+            return true;
+        }
+        return explicit.scan(new long[] { s, p, o, 0 }).next();
+    }
+
+    /** Adds an inferred triple unless it is already in the closure; true if it was added. */
+    boolean addInferred(long s, long p, long o) {
+        if (isInferred(s, p, o) || isExplicit(s, p, o)) {
+            return false;
+        }
+        return inferred.add(new long[] { s, p, o, TermIds.DEFAULT_GRAPH });
+    }
+
+    boolean removeInferred(long s, long p, long o) {
+        return inferred.remove(new long[] { s, p, o, TermIds.DEFAULT_GRAPH });
+    }
+
+    void clearInferred() {
+        clearInferred.run();
+    }
+
+    /**
+     * Every closure triple matching the pattern (0 = unbound; context ignored), appended to
+     * {@code out}; a triple explicit in several contexts or both explicit and inferred may appear
+     * more than once. The scan ends before the caller writes anything.
+     */
+    void match(long s, long p, long o, TripleList out) {
+        long[] pattern = { s, p, o, 0 };
+        collect(explicit.scan(pattern), out);
+        collect(inferred.scan(pattern), out);
+    }
+
+    /** Like {@link #match} over the explicit statements only. */
+    void matchExplicit(long s, long p, long o, TripleList out) {
+        collect(explicit.scan(new long[] { s, p, o, 0 }), out);
+    }
+
+    /** Explicit triples in key order of the primary index, from the one after {@code after} (null = the first). */
+    QuadCursor explicitFrom() {
+        return explicit.scan(new long[4]);
+    }
+
+    /** Adds a quad of the default graph to the explicit set (to restore a removed triple during maintenance). */
+    boolean addExplicitDefault(long s, long p, long o) {
+        return explicit.add(new long[] { s, p, o, TermIds.DEFAULT_GRAPH });
+    }
+
+    boolean removeExplicitDefault(long s, long p, long o) {
+        return explicit.remove(new long[] { s, p, o, TermIds.DEFAULT_GRAPH });
+    }
+
+    private static void collect(QuadCursor c, TripleList out) {
+        while (c.next()) {
+            long[] q = c.quad();
+            out.add(q[0], q[1], q[2]);
+        }
+    }
+
+    private long[] quad(long s, long p, long o, long c) {
+        probe[0] = s;
+        probe[1] = p;
+        probe[2] = o;
+        probe[3] = c;
+        return probe;
+    }
+}

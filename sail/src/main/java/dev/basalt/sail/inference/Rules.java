@@ -1,0 +1,200 @@
+package dev.basalt.sail.inference;
+
+import java.util.List;
+
+/**
+ * The instance rules, on term ids, against a compiled {@link Schema} and the closure in a
+ * {@link ClosureStore}. {@link #forward} applies every rule with a given triple as one premise
+ * (the pivot of a semi-naive round) and the other premises taken from the store; {@link #derivable}
+ * asks whether a triple follows in one step from the store (the rederive step of
+ * delete-and-rederive). The two must stay mirror images of each other: each rule appears in both.
+ *
+ * <p>Rules (names from the RDF 1.1 Semantics and OWL 2 RL tables): rdfs2 (domain), rdfs3 (range),
+ * rdfs7 (subproperty), rdfs9 (subclass); with OWL: prp-trp, prp-symp, prp-inv1/2, cls-int1,
+ * cls-svf1 (with owl:Thing as filler also cls-svf2), cls-hv1, cls-hv2. cls-int2, cax-eqc1/2 and
+ * prp-eqp1/2 run as rdfs9/rdfs7 over the subclass and subproperty axioms the schema entails.
+ * Conclusions with a literal subject are dropped. Not thread-safe (one per closure run).
+ */
+final class Rules {
+    private final Schema schema;
+    private final Vocabulary v;
+    private final ClosureStore store;
+    private final TripleList scratch = new TripleList();
+
+    Rules(Schema schema, ClosureStore store) {
+        this.schema = schema;
+        this.v = schema.v;
+        this.store = store;
+    }
+
+    /** Appends to {@code out} every conclusion of a rule with (s, p, o) as one premise. */
+    void forward(long s, long p, long o, TripleList out) {
+        for (long q : Schema.get(schema.superProperties, p)) {
+            out.add(s, q, o);
+        }
+        for (long c : Schema.get(schema.domains, p)) {
+            out.add(s, v.type, c);
+        }
+        boolean resourceObject = Vocabulary.isResource(o);
+        if (resourceObject) {
+            for (long c : Schema.get(schema.ranges, p)) {
+                out.add(o, v.type, c);
+            }
+        }
+        if (p == v.type) {
+            for (long d : Schema.get(schema.superClasses, o)) {
+                out.add(s, v.type, d);
+            }
+        }
+        if (!schema.owl) {
+            return;
+        }
+        if (resourceObject) {
+            if (schema.symmetric.contains(p)) {
+                out.add(o, p, s);
+            }
+            for (long q : Schema.get(schema.inverses, p)) {
+                out.add(o, q, s);
+            }
+        }
+        if (schema.transitive.contains(p)) {
+            match(o, p, 0);
+            for (int i = 0; i < scratch.size(); i++) {
+                out.add(s, p, scratch.o(i));
+            }
+            match(0, p, s);
+            for (int i = 0; i < scratch.size(); i++) {
+                out.add(scratch.s(i), p, o);
+            }
+        }
+        for (Schema.Restriction x : schema.someValuesByProperty.getOrDefault(p, List.of())) {
+            if (x.filler() == v.thing || store.has(o, v.type, x.filler())) {
+                out.add(s, v.type, x.restriction());
+            }
+        }
+        for (Schema.Restriction x : schema.hasValueByProperty.getOrDefault(p, List.of())) {
+            if (x.filler() == o) {
+                out.add(s, v.type, x.restriction());
+            }
+        }
+        if (p != v.type) {
+            return;
+        }
+        for (Schema.Intersection i : schema.intersectionsByMember.getOrDefault(o, List.of())) {
+            if (hasAllTypes(s, i.members(), o)) {
+                out.add(s, v.type, i.intersection());
+            }
+        }
+        for (Schema.Restriction x : schema.hasValueByClass.getOrDefault(o, List.of())) {
+            out.add(s, x.property(), x.filler());
+        }
+        for (Schema.Restriction x : schema.someValuesByFiller.getOrDefault(o, List.of())) {
+            match(0, x.property(), s);
+            for (int i = 0; i < scratch.size(); i++) {
+                out.add(scratch.s(i), v.type, x.restriction());
+            }
+        }
+    }
+
+    /** True if (s, p, o) is the conclusion of a rule whose premises are all in the store now. */
+    boolean derivable(long s, long p, long o) {
+        for (long q : Schema.get(schema.subProperties, p)) {
+            if (store.has(s, q, o)) {
+                return true;
+            }
+        }
+        if (p == v.type && typeDerivable(s, o)) {
+            return true;
+        }
+        if (!schema.owl) {
+            return false;
+        }
+        if (schema.symmetric.contains(p) && store.has(o, p, s)) {
+            return true;
+        }
+        for (long q : Schema.get(schema.inverses, p)) {
+            if (store.has(o, q, s)) {
+                return true;
+            }
+        }
+        if (schema.transitive.contains(p)) {
+            match(s, p, 0);
+            TripleList middles = copy();
+            for (int i = 0; i < middles.size(); i++) {
+                if (store.has(middles.o(i), p, o)) {
+                    return true;
+                }
+            }
+        }
+        for (Schema.Restriction x : schema.hasValueByProperty.getOrDefault(p, List.of())) {
+            if (x.filler() == o && store.has(s, v.type, x.restriction())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean typeDerivable(long s, long c) {
+        for (long d : Schema.get(schema.subClasses, c)) {
+            if (store.has(s, v.type, d)) {
+                return true;
+            }
+        }
+        for (long q : Schema.get(schema.propertiesWithDomain, c)) {
+            match(s, q, 0);
+            if (!scratch.isEmpty()) {
+                return true;
+            }
+        }
+        for (long q : Schema.get(schema.propertiesWithRange, c)) {
+            match(0, q, s);
+            if (!scratch.isEmpty()) {
+                return true;
+            }
+        }
+        if (!schema.owl) {
+            return false;
+        }
+        for (Schema.Intersection i : schema.intersections.getOrDefault(c, List.of())) {
+            if (hasAllTypes(s, i.members(), 0)) {
+                return true;
+            }
+        }
+        for (Schema.Restriction x : schema.someValuesByClass.getOrDefault(c, List.of())) {
+            match(s, x.property(), 0);
+            TripleList values = copy();
+            for (int i = 0; i < values.size(); i++) {
+                if (x.filler() == v.thing || store.has(values.o(i), v.type, x.filler())) {
+                    return true;
+                }
+            }
+        }
+        for (Schema.Restriction x : schema.hasValueByClass.getOrDefault(c, List.of())) {
+            if (store.has(s, x.property(), x.filler())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** True if s has every type in {@code members}; {@code known} is a member it is known to have (0 = none). */
+    private boolean hasAllTypes(long s, long[] members, long known) {
+        for (long m : members) {
+            if (m != known && !store.has(s, v.type, m)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void match(long s, long p, long o) {
+        scratch.clear();
+        store.match(s, p, o, scratch);
+    }
+
+    private TripleList copy() {
+        TripleList c = new TripleList();
+        c.addAll(scratch);
+        return c;
+    }
+}
