@@ -272,6 +272,13 @@ class ServerRestApiTest {
         Rest.Response added = rest.add(id, "application/n-triples", nt.toString());
         assertEquals(204, added.status(), added.body());
         assertEquals(600, rest.size(id));
+        // N-Triples uploads take the bulk pipeline: a malformed line names its line and changes nothing
+        Rest.Response malformed = rest.add(id, "application/n-triples",
+                nt + "<http://example.org/x> <http://example.org/p> .\n" + nt);
+        assertEquals(400, malformed.status(), malformed.body());
+        assertTrue(malformed.body().startsWith("MALFORMED DATA"), malformed.body());
+        assertTrue(malformed.body().contains("input:601:"), "the message names the line: " + malformed.body());
+        assertEquals(600, rest.size(id));
 
         // one query shape, many constants: each answer is its own constant's
         for (int i = 0; i < 300; i += 7) {
