@@ -280,6 +280,41 @@ public class BasaltStoreConnection extends SailSourceConnection {
         return spills.call(operation);
     }
 
+    /**
+     * Adds many explicit statements in this connection's open transaction through the bulk
+     * loader's pipeline ({@link BulkWrite}) instead of one by one. The connection's pending
+     * operation is flushed first; an isolated transaction is then made to write through into the
+     * store ({@link WriteThroughTransaction}) whatever its size, so the bulk write becomes part of
+     * it and commits or rolls back with it; at isolation NONE the bulk write is one operation,
+     * committed when it ends. A bulk write that fails leaves the transaction able only to roll back.
+     *
+     * <p>Returns false, having read nothing, when the bulk path cannot be taken now: connection
+     * listeners want each statement, or an isolated transaction cannot write through (large transactions disabled, another connection holds
+     * the store's writer, or another commit came after this transaction began); the caller then
+     * adds the statements one by one.
+     *
+     * @return true if {@code write} ran
+     */
+    public boolean addBulk(BulkWrite write) throws SailException {
+        verifyIsOpen();
+        verifyIsActive();
+        if (past != null) {
+            throw new SailReadOnlyException("this connection reads commit point " + past.view().commitCounter()
+                    + " of a Basalt store as of the past and cannot change it");
+        }
+        if (!(store instanceof IsolatingSailStore isolating) || hasConnectionListeners()) {
+            return false; // listeners are told of each statement: only the per-statement path does that
+        }
+        flush();
+        boolean isolated = !IsolationLevels.NONE.isCompatibleWith(getTransactionIsolation());
+        if (isolated && !isolating.writeThroughNow()) {
+            return false;
+        }
+        isolating.bulkWrite(write);
+        changes.setStatementsAdded(true);
+        return true;
+    }
+
     @Override
     public void addStatement(UpdateContext op, Resource subj, IRI pred, Value obj, Resource... contexts) {
         owned(() -> {

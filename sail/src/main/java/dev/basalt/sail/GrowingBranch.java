@@ -53,6 +53,23 @@ final class GrowingBranch implements SailSource {
         this.vf = vf;
     }
 
+    /**
+     * Promotes the transaction now, whatever its size, for a bulk write (see
+     * {@link IsolatingSailStore#writeThroughNow()}): only while no sink of the branch is open (the
+     * connection flushed its pending operation) and promotion is possible at all.
+     *
+     * @return true if the transaction writes through (now or already)
+     */
+    boolean promoteNow() {
+        if (tx.isPromoted()) {
+            return true;
+        }
+        if (openSinks > 0 || !tx.mayPromote()) {
+            return false;
+        }
+        return tx.promote(branch::flush);
+    }
+
     @Override
     public SailSource fork() {
         if (tx.isPromoted()) {

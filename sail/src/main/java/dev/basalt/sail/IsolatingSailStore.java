@@ -54,6 +54,8 @@ final class IsolatingSailStore implements SailStore {
     private volatile IsolationLevel level;
     /** The connection's transaction under way, once its explicit branch exists. */
     private volatile WriteThroughTransaction transaction;
+    /** The explicit branch of that transaction. */
+    private volatile GrowingBranch branch;
 
     /**
      * @param largeTransactionThreshold   explicit additions at which a transaction writes through; 0 never
@@ -79,6 +81,7 @@ final class IsolatingSailStore implements SailStore {
     void beginTransaction(IsolationLevel isolation) {
         this.level = isolation;
         this.transaction = null;
+        this.branch = null;
     }
 
     /**
@@ -88,9 +91,67 @@ final class IsolatingSailStore implements SailStore {
     void endTransaction(boolean success) {
         WriteThroughTransaction t = transaction;
         transaction = null;
+        branch = null;
         if (t != null) {
             t.end(success);
         }
+    }
+
+    /**
+     * Makes the connection's isolated transaction write through into the store now, for a bulk
+     * write: its branch's changes are handed over first. False if it cannot (no isolated
+     * transaction, an operation's sink still open, large transactions disabled, another connection
+     * holds the writer, or another commit came after this transaction began).
+     */
+    boolean writeThroughNow() {
+        GrowingBranch b = branch;
+        return b != null && b.promoteNow();
+    }
+
+    /**
+     * Runs a bulk write in the connection's transaction: into the promoted transaction's writes
+     * (see {@link #writeThroughNow()}), or, at isolation NONE, as one operation committed at its
+     * end. A failure leaves a promoted transaction able only to roll back.
+     *
+     * @return statements new to the store
+     */
+    long bulkWrite(BulkWrite write) {
+        StoreWriter writer = backing.writer();
+        WriteThroughTransaction t = transaction;
+        long[] added = new long[1];
+        if (t == null) {
+            writer.beginGroup(this);
+            boolean ok = false;
+            try {
+                writer.writeAs(this, session -> added[0] = bulkInSession(session, write));
+                ok = true;
+            } finally {
+                writer.endGroup(this, ok);
+            }
+            return added[0];
+        }
+        if (!t.isPromoted()) {
+            throw new IllegalStateException("the transaction does not write through; call writeThroughNow() first");
+        }
+        t.enter();
+        try {
+            t.gate().beforeWrite();
+            writer.writeAs(this, session -> added[0] = bulkInSession(session, write));
+        } catch (RuntimeException e) {
+            t.fail(e);
+            throw e;
+        } finally {
+            t.exit();
+        }
+        return added[0];
+    }
+
+    private static long bulkInSession(WriteSession session, BulkWrite write) {
+        if (session.hasInferred()) {
+            throw new SailException("a bulk add into a Basalt store that holds inferred statements is not supported: "
+                    + "add the statements through the connection's add(Statement) instead");
+        }
+        return session.bulk(write);
     }
 
     /** True while the connection's transaction writes through into the store. */
@@ -142,7 +203,9 @@ final class IsolatingSailStore implements SailStore {
             WriteThroughTransaction t = new WriteThroughTransaction(backing, IsolatingSailStore.this, level,
                     largeTransactionThreshold, largeTransactionIdleSeconds);
             transaction = t;
-            return new GrowingBranch(branch, t, set, backing.getValueFactory());
+            GrowingBranch growing = new GrowingBranch(branch, t, set, backing.getValueFactory());
+            IsolatingSailStore.this.branch = growing;
+            return growing;
         }
 
         @Override

@@ -114,6 +114,24 @@ final class WriteSession {
         }
     }
 
+    /**
+     * Runs a bulk write of explicit statements in this transaction (see {@link BulkWrite}); the
+     * store must have no inferred statements (a new explicit quad would have to remove its inferred
+     * copy, which only the per-statement path does).
+     */
+    long bulk(BulkWrite write) {
+        long added = write.write(tx, lexicon, orders);
+        // the bulk write put keys into the trees behind the cached index views' backs
+        quads.clear();
+        changed |= added > 0;
+        return added;
+    }
+
+    /** True if the store holds inferred statements in this transaction. */
+    boolean hasInferred() {
+        return quads(StatementSet.INFERRED).size() > 0;
+    }
+
     private void addQuad(StatementSet set, long[] quad) {
         if (set == StatementSet.EXPLICIT) {
             if (quads(StatementSet.EXPLICIT).add(quad)) {

@@ -103,6 +103,21 @@ final class WriteThroughTransaction implements StoreWriter.Preemptible {
         return owner;
     }
 
+    /** True if the transaction may still be promoted (large transactions enabled, not given up). */
+    boolean mayPromote() {
+        return threshold > 0 && !givenUp;
+    }
+
+    /**
+     * A write of the promoted transaction failed part-way (a bulk write): from now on it can only
+     * be rolled back, as after a failed hand-over.
+     */
+    synchronized void fail(RuntimeException cause) {
+        if (broken == null) {
+            broken = cause;
+        }
+    }
+
     /** Counts explicit additions; true if the transaction should try to be promoted now. */
     boolean count(int n) {
         additions += n;
@@ -154,15 +169,15 @@ final class WriteThroughTransaction implements StoreWriter.Preemptible {
     }
 
     /**
-     * Refuses to go on after a failed promotion (its branch was partly handed over and discarded)
-     * or once the writer was taken from it.
+     * Refuses to go on after a failed promotion (its branch was partly handed over and discarded),
+     * a failed bulk write, or once the writer was taken from it.
      */
     synchronized void ensureUsable() {
         if (preempted) {
             throw new SailException(PREEMPTED);
         }
         if (broken != null) {
-            throw new SailException("moving this large transaction into the Basalt store failed (" + broken.getMessage()
+            throw new SailException("a write of this large transaction into the Basalt store failed (" + broken.getMessage()
                     + "); its changes cannot be committed: roll the transaction back", broken);
         }
     }

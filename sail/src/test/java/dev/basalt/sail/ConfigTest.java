@@ -1,6 +1,7 @@
 package dev.basalt.sail;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 import dev.basalt.sail.config.BasaltStoreConfig;
 import dev.basalt.sail.config.BasaltStoreFactory;
 import dev.basalt.sail.config.BasaltStoreSchema;
+import dev.basalt.sail.repository.BasaltRepository;
 import dev.basalt.store.journal.JournalMode;
 
 /** Configuration vocabulary, factory registration and the repository template through a RepositoryManager. */
@@ -126,6 +128,7 @@ class ConfigTest {
         values.put("Repository title", "Test Basalt");
         values.put("Journal mode", "WORM");
         values.put("Durable commits (fsync)", "false");
+        values.put("Query shapes", "250");
         String rendered = t.render(values);
         Model model = Rio.parse(new java.io.StringReader(rendered), "", RDFFormat.TURTLE);
         Resource repoNode = Models.subject(model.filter(null, org.eclipse.rdf4j.model.vocabulary.RDF.TYPE,
@@ -142,7 +145,10 @@ class ConfigTest {
                         SimpleValueFactory.getInstance().createLiteral("x"));
                 assertEquals(1, c.size());
             }
-            BasaltStore sail = (BasaltStore) ((SailRepository) repo).getSail();
+            BasaltRepository basalt = assertInstanceOf(BasaltRepository.class, repo,
+                    "the template creates Basalt's own repository type");
+            assertEquals(250, basalt.getQueryTemplateCache().capacity());
+            BasaltStore sail = (BasaltStore) basalt.getSail();
             assertEquals(JournalMode.WORM, sail.getConfig().getJournalMode());
             assertEquals(false, sail.getConfig().isDurable());
             assertEquals("spoc,posc,ospc,cspo", sail.getConfig().getStatementIndexes());

@@ -36,7 +36,7 @@ public final class RepositoryBootstrap {
                     config:rep.id "%s" ;
                     rdfs:label "%s" ;
                     config:rep.impl [
-                        config:rep.type "openrdf:SailRepository" ;
+                        config:rep.type "basalt:BasaltRepository" ;
                         config:sail.impl [
                             config:sail.type "basalt:BasaltStore" ;
                             basalt:journalMode "RW" ;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
 import java.nio.charset.StandardCharsets;
@@ -12,7 +13,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Enumeration;
 import java.util.List;
+import java.util.Map;
 
+import org.eclipse.rdf4j.repository.config.ConfigTemplate;
+import org.eclipse.rdf4j.repository.config.RepositoryConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -26,6 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Acceptance 1 and 4 of issue 6 against the launcher in a child JVM: a Basalt repository created
  * through the REST API, loaded with Turtle, queried with SELECT/ASK/CONSTRUCT, changed with SPARQL
  * UPDATE, found intact after a restart; bad requests get RDF4J's 4xx answers and change nothing.
+ * A repository of Basalt's own type ({@code basalt:BasaltRepository}, from the template) answers
+ * queries of one shape with many constants, takes updates and uploads.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -236,8 +242,70 @@ class ServerRestApiTest {
         return new SequenceInputStream(parts);
     }
 
+    /** The sail jar's template (RDF4J 5 vocabulary) filled as the Console does: Basalt's own repository type. */
+    static String templateConfig(String id, String queryShapes) throws IOException {
+        String template;
+        try (InputStream in = RepositoryConfig.class.getResourceAsStream("/org/eclipse/rdf4j/repository/config/basalt.ttl")) {
+            template = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        return new ConfigTemplate(template).render(Map.of("Repository ID", id, "Query shapes", queryShapes));
+    }
+
     @Test
     @Order(8)
+    void servesBasaltRepositoryTypeFromTemplate() throws Exception {
+        String id = "shaped";
+        Rest.Response created = rest.createRepository(id, templateConfig(id, "50"));
+        assertEquals(204, created.status(), created.body());
+        Rest.Response config = rest.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                rest.repositoryUrl(id) + "/config")).header("Accept", "application/n-triples").GET());
+        assertEquals(200, config.status(), config.body());
+        assertTrue(config.body().contains("\"basalt:BasaltRepository\""), config.body());
+        assertTrue(config.body().contains("<http://basalt.dev/config/sail#queryShapes> \"50\""), config.body());
+
+        StringBuilder nt = new StringBuilder();
+        for (int i = 0; i < 300; i++) {
+            nt.append("<http://example.org/p").append(i).append("> <http://example.org/name> \"Person ").append(i)
+                    .append("\" .\n<http://example.org/p").append(i).append("> <http://example.org/age> \"")
+                    .append(20 + i % 50).append("\"^^<http://www.w3.org/2001/XMLSchema#integer> .\n");
+        }
+        Rest.Response added = rest.add(id, "application/n-triples", nt.toString());
+        assertEquals(204, added.status(), added.body());
+        assertEquals(600, rest.size(id));
+        // N-Triples uploads take the bulk pipeline: a malformed line names its line and changes nothing
+        Rest.Response malformed = rest.add(id, "application/n-triples",
+                nt + "<http://example.org/x> <http://example.org/p> .\n" + nt);
+        assertEquals(400, malformed.status(), malformed.body());
+        assertTrue(malformed.body().startsWith("MALFORMED DATA"), malformed.body());
+        assertTrue(malformed.body().contains("input:601:"), "the message names the line: " + malformed.body());
+        assertEquals(600, rest.size(id));
+
+        // one query shape, many constants: each answer is its own constant's
+        for (int i = 0; i < 300; i += 7) {
+            assertEquals("Person " + i, rest.selectOne(id,
+                    "SELECT ?name WHERE { <http://example.org/p" + i + "> <http://example.org/name> ?name }"));
+            assertEquals("6", rest.selectOne(id,
+                    "SELECT (COUNT(*) AS ?n) WHERE { ?p <http://example.org/age> " + (20 + i % 50) + " }"));
+        }
+        Rest.Response update = rest.update(id, "INSERT DATA { <http://example.org/p1> <http://example.org/age> 99 }");
+        assertEquals(204, update.status(), update.body());
+        assertEquals("1", rest.selectOne(id, "SELECT (COUNT(*) AS ?n) WHERE { ?p <http://example.org/age> 99 }"));
+        assertEquals("6", rest.selectOne(id, "SELECT (COUNT(*) AS ?n) WHERE { ?p <http://example.org/age> 21 }"));
+
+        Rest.Response bad = rest.createRepository("badshapes", templateConfig("badshapes", "many"));
+        assertEquals(400, bad.status(), bad.body());
+        assertTrue(bad.body().contains("queryShapes must be a non-negative integer"), bad.body());
+
+        // the launcher's default repository is created as the same type
+        new RepositoryBootstrap(launcher.serverUrl()).ensureBasaltRepository("boot");
+        Rest.Response boot = rest.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                rest.repositoryUrl("boot") + "/config")).header("Accept", "application/n-triples").GET());
+        assertTrue(boot.body().contains("\"basalt:BasaltRepository\""), boot.body());
+        assertEquals(204, rest.deleteRepository("boot").status());
+    }
+
+    @Test
+    @Order(9)
     void keepsEverythingAcrossARestart() throws Exception {
         long size = rest.size(REPO);
         launcher.stop();

@@ -20,8 +20,8 @@ import org.eclipse.rdf4j.rio.Rio;
 /**
  * Runs in a child JVM on the Workbench webapp's own class path (RDF4J 4.1.3 plus Basalt's jars)
  * and does what the Workbench's CreateServlet does with the Basalt form: read the template, fill
- * it, parse it, build and validate the RepositoryConfig (through Basalt's SailFactory and
- * BasaltStoreConfig, compiled against 5.0.3) and export it as it is sent to the server. Prints
+ * it, parse it, build and validate the RepositoryConfig (through Basalt's RepositoryFactory,
+ * SailFactory and their configurations, compiled against 5.0.3) and export it as it is sent to the server. Prints
  * {@code OK} when every step worked; any linkage error surfaces as an exception.
  */
 public final class WorkbenchConfigCheck {
@@ -33,7 +33,8 @@ public final class WorkbenchConfigCheck {
             template = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
         Map<String, String> form = Map.of("Repository ID", "checked", "Journal mode", "WORM",
-                "History retention", "PT5M", "Statement indexes", "spoc,posc", "Durable commits", "false");
+                "History retention", "PT5M", "Statement indexes", "spoc,posc", "Durable commits", "false",
+                "Query shapes", "300");
         Model exported = configFrom(template, form);
         IRI journalMode = SimpleValueFactory.getInstance().createIRI("http://basalt.dev/config/sail#journalMode");
         IRI indexes = SimpleValueFactory.getInstance().createIRI("http://basalt.dev/config/sail#statementIndexes");
@@ -41,6 +42,12 @@ public final class WorkbenchConfigCheck {
                 "journal mode exported: " + exported);
         require(Models.objectLiteral(exported.filter(null, indexes, null)).orElseThrow().getLabel().equals("spoc,posc"),
                 "indexes exported: " + exported);
+        IRI repositoryType = SimpleValueFactory.getInstance().createIRI(LEGACY, "repositoryType");
+        require(Models.objectLiteral(exported.filter(null, repositoryType, null)).orElseThrow().getLabel()
+                .equals("basalt:BasaltRepository"), "repository type exported: " + exported);
+        IRI queryShapes = SimpleValueFactory.getInstance().createIRI("http://basalt.dev/config/sail#queryShapes");
+        require(Models.objectLiteral(exported.filter(null, queryShapes, null)).orElseThrow().getLabel().equals("300"),
+                "query shapes exported: " + exported);
 
         try {
             configFrom(template, Map.of("Repository ID", "bad", "Journal mode", "APPEND"));

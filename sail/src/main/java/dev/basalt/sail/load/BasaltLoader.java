@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 
 import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
@@ -90,7 +89,18 @@ public final class BasaltLoader {
         }
     }
 
-    private static void deleteTree(Path dir) {
+    /** A new temporary directory for sort runs under {@code parent}, named so a later load removes it if left behind. */
+    static Path newTempDir(Path parent) {
+        try {
+            Files.createDirectories(parent);
+            return Files.createDirectories(parent.resolve(TEMP_PREFIX + java.util.UUID.randomUUID() + TEMP_SUFFIX));
+        } catch (IOException e) {
+            throw new LoadException("cannot create a temporary directory for sort runs under " + parent + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    static void deleteTree(Path dir) {
         try (Stream<Path> walk = Files.walk(dir)) {
             walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {
@@ -137,40 +147,24 @@ public final class BasaltLoader {
                 List<QuadOrder> orders = orders(tx);
                 LexiconWriter lex = lexicon.writer(tx);
                 long termsBefore = total(lex.counts());
-                long read;
-                boolean namespacesChanged = false;
-                long bytes;
-                try (QuadSorter sorter = new QuadSorter(orders, temp, options.sortBufferQuads());
-                     StatementReader reader = new StatementReader(files, options, SimpleValueFactory.getInstance())) {
-                    TermResolver resolver = new TermResolver(lex);
-                    reader.start();
-                    read = 0;
-                    for (TermBatch b = reader.next(); b != null; b = reader.next()) {
-                        resolver.resolve(b, sorter);
-                        read += b.size();
-                        for (Map.Entry<String, String> ns : b.namespaces().entrySet()) {
-                            namespacesChanged |= SailLayout.setNamespaceIfAbsent(tx, ns.getKey(), ns.getValue());
-                        }
-                        progress.parsing(read, reader.bytesRead(), totalBytes, elapsed());
-                    }
-                    bytes = reader.bytesRead();
-                    LOG.debug("parsed {} statements; {} sort runs per index, {} bytes spilled", read, sorter.runs(),
-                            sorter.spilledBytes());
-                    long added = writeIndexes(tx, orders, sorter);
-                    boolean closed = LoadClosure.close(tx, orders, lex, options.config(), added > 0, dataDir);
-                    long terms = total(lex.counts()) - termsBefore;
-                    long commit = -1;
-                    if (added > 0 || terms > 0 || namespacesChanged || closed) {
-                        progress.committing(elapsed());
-                        lex.beforeCommit();
-                        CommitPoint p = tx.commit();
-                        lex.afterCommit();
-                        commit = p.counter();
-                    }
-                    LoadResult result = new LoadResult(read, added, terms, bytes, elapsed(), commit);
-                    progress.finished(result);
-                    return result;
+                QuadPipeline.Outcome run;
+                try (StatementReader reader = new StatementReader(files, options, SimpleValueFactory.getInstance())) {
+                    run = QuadPipeline.run(tx, lex, orders, reader, temp, options.sortBufferQuads(), progress,
+                            totalBytes, this::elapsed);
                 }
+                boolean closed = LoadClosure.close(tx, orders, lex, options.config(), run.added() > 0, dataDir);
+                long terms = total(lex.counts()) - termsBefore;
+                long commit = -1;
+                if (run.added() > 0 || terms > 0 || run.namespacesChanged() || closed) {
+                    progress.committing(elapsed());
+                    lex.beforeCommit();
+                    CommitPoint p = tx.commit();
+                    lex.afterCommit();
+                    commit = p.counter();
+                }
+                LoadResult result = new LoadResult(run.read(), run.added(), terms, run.bytesRead(), elapsed(), commit);
+                progress.finished(result);
+                return result;
             } catch (LoadException e) {
                 throw e;
             } catch (StoreException | UncheckedIOException | IllegalArgumentException | IllegalStateException e) {
@@ -178,25 +172,6 @@ public final class BasaltLoader {
             } finally {
                 deleteTree(temp);
             }
-        }
-
-        private long writeIndexes(WriteTransaction tx, List<QuadOrder> orders, QuadSorter sorter) {
-            IndexBuilder builder = new IndexBuilder(tx, orders);
-            long added = 0;
-            for (int i = 0; i < orders.size(); i++) {
-                progress.building(orders.get(i).name(), i + 1, orders.size(), elapsed());
-                try (SortedQuads quads = sorter.sorted(i)) {
-                    long n = builder.build(i, quads);
-                    if (i == 0) {
-                        added = n;
-                    } else if (n != added) {
-                        throw new IllegalStateException("statement index " + orders.get(i).name() + " got " + n
-                                + " new quads but the primary index " + orders.get(0).name() + " got " + added
-                                + "; the store's indices disagree (run verify)");
-                    }
-                }
-            }
-            return added;
         }
 
         /** The store's statement index orders; a new store records the configured ones in this transaction. */
@@ -217,13 +192,7 @@ public final class BasaltLoader {
         }
 
         private Path tempDir() {
-            try {
-                Path parent = options.tempDir() != null ? options.tempDir() : dataDir;
-                Files.createDirectories(parent);
-                return Files.createDirectories(parent.resolve(TEMP_PREFIX + java.util.UUID.randomUUID() + TEMP_SUFFIX));
-            } catch (IOException e) {
-                throw new LoadException("cannot create a temporary directory for sort runs: " + e.getMessage(), e);
-            }
+            return newTempDir(options.tempDir() != null ? options.tempDir() : dataDir);
         }
 
         private static long total(LexiconCounts c) {

@@ -14,7 +14,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 
-import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
 import org.eclipse.rdf4j.rio.RDFFormat;
 import org.eclipse.rdf4j.rio.Rio;
 
@@ -94,6 +93,16 @@ final class InputFiles {
         return out;
     }
 
+    /** A buffered stream whose bytes read are added to {@code counter}; closing it leaves {@code in} open. */
+    static InputStream counting(InputStream in, AtomicLong counter) {
+        return new BufferedInputStream(new CountingStream(in, counter) {
+            @Override
+            public void close() {
+                // the caller's stream: it closes it
+            }
+        }, BUFFER);
+    }
+
     /** Opens a file for parsing; every byte read from disk (compressed, for gzip and bzip2) is added to {@code counter}. */
     static InputStream open(Path file, AtomicLong counter) throws IOException {
         InputStream in = new CountingStream(Files.newInputStream(file), counter);
@@ -102,12 +111,12 @@ final class InputFiles {
         }
         if (isBzip2(file)) {
             // concatenated streams too, as pbzip2 and lbzip2 write them
-            return new BufferedInputStream(new BZip2CompressorInputStream(new BufferedInputStream(in, BUFFER), true), BUFFER);
+            return new BufferedInputStream(Bzip2.open(new BufferedInputStream(in, BUFFER)), BUFFER);
         }
         return new BufferedInputStream(in, BUFFER);
     }
 
-    private static final class CountingStream extends FilterInputStream {
+    private static class CountingStream extends FilterInputStream {
         private final AtomicLong counter;
 
         CountingStream(InputStream in, AtomicLong counter) {
@@ -138,6 +147,17 @@ final class InputFiles {
             long s = super.skip(n);
             counter.addAndGet(s);
             return s;
+        }
+    }
+
+    /**
+     * bzip2 through commons-compress, in a class of its own: loading {@code InputFiles} must not
+     * need commons-compress, which a webapp running Basalt (RDF4J Server) may not ship; only a
+     * {@code .bz2} file does.
+     */
+    private static final class Bzip2 {
+        static InputStream open(InputStream in) throws IOException {
+            return new org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream(in, true);
         }
     }
 }

@@ -23,14 +23,21 @@ public class LoadException extends RuntimeException {
     }
 
     public LoadException(String message, Throwable cause) {
-        this(null, -1, message, cause);
+        this((Path) null, -1, message, cause);
     }
 
-    private static String where(Path file, long line) {
-        if (file == null) {
+    /** Malformed input from a stream, not a file: {@code source} names it (e.g. an upload). */
+    public LoadException(String source, long line, String message, Throwable cause) {
+        super(where(source, line) + message, cause);
+        this.file = null;
+        this.line = line;
+    }
+
+    private static String where(Object source, long line) {
+        if (source == null) {
             return "";
         }
-        return line > 0 ? file + ":" + line + ": " : file + ": ";
+        return line > 0 ? source + ":" + line + ": " : source + ": ";
     }
 
     /** The input file at fault, or null if the failure was not in one file. */
@@ -38,7 +45,7 @@ public class LoadException extends RuntimeException {
         return file;
     }
 
-    /** The 1-based line of the fault in {@link #file()}, or -1 if unknown. */
+    /** The 1-based line of the fault in {@link #file()} (or the stream), or -1 if unknown. */
     public long line() {
         return line;
     }

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutionException;
@@ -25,6 +26,7 @@ import org.eclipse.rdf4j.rio.RDFHandlerException;
 import org.eclipse.rdf4j.rio.RDFParseException;
 import org.eclipse.rdf4j.rio.RDFParser;
 import org.eclipse.rdf4j.rio.Rio;
+import org.eclipse.rdf4j.rio.RioSetting;
 import org.eclipse.rdf4j.rio.helpers.AbstractRDFHandler;
 import org.eclipse.rdf4j.rio.helpers.BasicParserSettings;
 
@@ -42,13 +44,23 @@ import org.eclipse.rdf4j.rio.helpers.BasicParserSettings;
  * error ends the stream with a {@link LoadException} naming the file and line (the first error in
  * file order); {@link #close()} stops the threads early.
  *
+ * <p>Instead of files, the reader can take one N-Triples or N-Quads stream ({@link #ofStream}, for
+ * {@code RepositoryConnection.add(InputStream, ...)}); it is read in chunks as a file is, and its
+ * errors name the stream by the name given.
+ *
  * <p>Thread rules: {@link #start}, {@link #next} and {@link #close} are called by one loading
  * thread; the reader owns its reading thread and parser pool.
  */
 final class StatementReader implements AutoCloseable {
     private static final Object END = new Object();
 
-    private final List<Path> files;
+    /** One input: a file, or a stream (then {@code file} is null) named {@code name} in errors. */
+    private record Input(Path file, String name, InputStream stream, RDFFormat format) {
+    }
+
+    private final List<Input> inputs;
+    /** Parser errors that only warn (as the caller's {@code ParserConfig} says), for chunk parsers. */
+    private Set<RioSetting<?>> nonFatalErrors = Set.of();
     private final LoadOptions options;
     private final ValueFactory vf;
     private final BlockingQueue<Object> queue;
@@ -62,7 +74,24 @@ final class StatementReader implements AutoCloseable {
     private LoadException pendingError;
 
     StatementReader(List<Path> files, LoadOptions options, ValueFactory vf) {
-        this.files = List.copyOf(files);
+        this(options, vf, files.stream()
+                .map(f -> new Input(f, f.toString(), null, InputFiles.format(f, options.format()))).toList());
+    }
+
+    /**
+     * A reader of one N-Triples or N-Quads stream; {@code name} stands for it in error messages.
+     * The stream is read by the reader's thread and not closed.
+     */
+    static StatementReader ofStream(String name, InputStream stream, RDFFormat format, LoadOptions options,
+            ValueFactory vf) {
+        if (!isLineBased(format)) {
+            throw new IllegalArgumentException("only N-Triples and N-Quads streams are read in chunks, not " + format);
+        }
+        return new StatementReader(options, vf, List.of(new Input(null, name, stream, format)));
+    }
+
+    private StatementReader(LoadOptions options, ValueFactory vf, List<Input> inputs) {
+        this.inputs = inputs;
         this.options = options;
         this.vf = vf;
         this.queue = new ArrayBlockingQueue<>(options.parserThreads() + 2);
@@ -74,6 +103,12 @@ final class StatementReader implements AutoCloseable {
         });
         this.thread = new Thread(this::parseAll, "basalt-load-reader");
         thread.setDaemon(true);
+    }
+
+    /** Makes the chunk parsers treat {@code errors} as warnings (a caller's {@code ParserConfig}); before {@link #start}. */
+    StatementReader withNonFatalErrors(Set<RioSetting<?>> errors) {
+        this.nonFatalErrors = Set.copyOf(errors);
+        return this;
     }
 
     void start() {
@@ -149,19 +184,18 @@ final class StatementReader implements AutoCloseable {
             throw new LoadException("interrupted while waiting for the parser", e);
         } catch (ExecutionException e) {
             return e.getCause() instanceof LoadException le ? le
-                    : new LoadException(null, -1, "parser failed: " + e.getCause(), e.getCause());
+                    : new LoadException((Path) null, -1, "parser failed: " + e.getCause(), e.getCause());
         }
     }
 
     private void parseAll() {
         try {
-            for (int i = 0; i < files.size(); i++) {
-                Path file = files.get(i);
-                RDFFormat format = InputFiles.format(file, options.format());
-                if (isLineBased(format)) {
-                    parseInChunks(file, format, new LoadValues("genid-" + loadScope + "-" + i + "-"));
+            for (int i = 0; i < inputs.size(); i++) {
+                Input input = inputs.get(i);
+                if (isLineBased(input.format())) {
+                    parseInChunks(input, new LoadValues("genid-" + loadScope + "-" + i + "-"));
                 } else {
-                    parse(file, format);
+                    parse(input.file(), input.format());
                 }
             }
             put(END);
@@ -169,38 +203,47 @@ final class StatementReader implements AutoCloseable {
             // closed by the loading thread
         } catch (RuntimeException | Error e) {
             try {
-                put(e instanceof LoadException ? e : new LoadException(null, -1, "parser failed: " + e, e));
+                put(e instanceof LoadException ? e : new LoadException((Path) null, -1, "parser failed: " + e, e));
             } catch (Stopped ignored) {
                 // closed meanwhile
             }
         }
     }
 
-    private static boolean isLineBased(RDFFormat format) {
+    static boolean isLineBased(RDFFormat format) {
         return format.equals(RDFFormat.NTRIPLES) || format.equals(RDFFormat.NQUADS);
     }
 
-    /** Reads the file in chunks of lines and queues each chunk's parse, in file order. */
-    private void parseInChunks(Path file, RDFFormat format, ValueFactory scoped) {
-        try (InputStream in = InputFiles.open(file, bytesRead)) {
+    /** Reads the input in chunks of lines and queues each chunk's parse, in input order. */
+    private void parseInChunks(Input input, ValueFactory scoped) {
+        try (InputStream in = input.file() != null ? InputFiles.open(input.file(), bytesRead)
+                : InputFiles.counting(input.stream(), bytesRead)) {
             LineChunks chunks = new LineChunks(in, options.chunkBytes());
             for (LineChunks.Chunk c = chunks.next(); c != null; c = chunks.next()) {
                 if (closed) {
                     throw new Stopped();
                 }
                 LineChunks.Chunk chunk = c;
-                put(parsers.submit(() -> parseChunk(file, format, scoped, chunk)));
+                put(parsers.submit(() -> parseChunk(input, scoped, chunk)));
             }
         } catch (IOException e) {
-            throw new LoadException(file, -1, "cannot read: " + e, e);
+            throw error(input, -1, "cannot read: " + e, e);
         }
     }
 
-    /** A parser thread: the statements of one chunk; errors carry the line number in the file. */
-    private TermBatch parseChunk(Path file, RDFFormat format, ValueFactory scoped, LineChunks.Chunk chunk) {
+    /** The error of {@code input} at {@code line} (-1 if unknown). */
+    private static LoadException error(Input input, long line, String message, Throwable cause) {
+        return input.file() != null ? new LoadException(input.file(), line, message, cause)
+                : new LoadException(input.name(), line, message, cause);
+    }
+
+    /** A parser thread: the statements of one chunk; errors carry the line number in the input. */
+    private TermBatch parseChunk(Input input, ValueFactory scoped, LineChunks.Chunk chunk) {
+        RDFFormat format = input.format();
         RDFParser parser = Rio.createParser(format, scoped);
         parser.getParserConfig().set(BasicParserSettings.PRESERVE_BNODE_IDS, true);
         parser.getParserConfig().set(BasicParserSettings.VERIFY_URI_SYNTAX, false); // LoadValues checks IRIs
+        parser.getParserConfig().setNonFatalErrors(nonFatalErrors);
         TermBatch.Builder statements = new TermBatch.Builder(options.context());
         parser.setRDFHandler(new AbstractRDFHandler() {
             @Override
@@ -208,14 +251,15 @@ final class StatementReader implements AutoCloseable {
                 statements.add(st);
             }
         });
-        String base = options.baseIri() != null ? options.baseIri() : file.toFile().toURI().toString();
+        String base = options.baseIri() != null || input.file() == null ? options.baseIri()
+                : input.file().toFile().toURI().toString();
         try {
             parser.parse(new ByteArrayInputStream(chunk.bytes(), 0, chunk.length()), base);
         } catch (RDFParseException e) {
             long line = e.getLineNumber() > 0 ? chunk.firstLine() + e.getLineNumber() - 1 : -1;
-            throw new LoadException(file, line, "malformed " + format.getName() + ": " + stripLocation(e.getMessage()), e);
+            throw error(input, line, "malformed " + format.getName() + ": " + stripLocation(e.getMessage()), e);
         } catch (IOException e) {
-            throw new LoadException(file, -1, "cannot read: " + e, e);
+            throw error(input, -1, "cannot read: " + e, e);
         }
         return statements.build(Map.of());
     }

@@ -1,5 +1,11 @@
 package dev.basalt.sail.repository;
 
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URL;
+
+import org.eclipse.rdf4j.model.Resource;
 import org.eclipse.rdf4j.query.MalformedQueryException;
 import org.eclipse.rdf4j.query.QueryLanguage;
 import org.eclipse.rdf4j.query.parser.ParsedBooleanQuery;
@@ -13,6 +19,8 @@ import org.eclipse.rdf4j.repository.sail.SailQuery;
 import org.eclipse.rdf4j.repository.sail.SailRepository;
 import org.eclipse.rdf4j.repository.sail.SailRepositoryConnection;
 import org.eclipse.rdf4j.repository.sail.SailTupleQuery;
+import org.eclipse.rdf4j.rio.RDFFormat;
+import org.eclipse.rdf4j.rio.RDFParseException;
 import org.eclipse.rdf4j.sail.Sail;
 import org.eclipse.rdf4j.sail.SailConnection;
 import org.eclipse.rdf4j.sail.SailException;
@@ -21,7 +29,9 @@ import org.eclipse.rdf4j.sail.SailException;
  * A {@link SailRepository} whose connections parse SPARQL queries through a
  * {@link QueryTemplateCache}: queries that differ only in their constants are parsed once. Works
  * over any sail (a Basalt store, or one wrapped in an inferencer); everything else is
- * {@code SailRepository}'s. {@link #getQueryTemplateCache()} tells how many query shapes it holds.
+ * {@code SailRepository}'s, except that over a Basalt store itself, adding an N-Triples or
+ * N-Quads stream, file or {@code file:} URL runs the bulk loader's pipeline inside the
+ * connection's transaction ({@link BulkAdds}). {@link #getQueryTemplateCache()} tells how many query shapes it holds.
  *
  * <p>Thread-safe like {@code SailRepository}: its connections may be used concurrently, and they share the
  * thread-safe {@link QueryTemplateCache}.
@@ -48,9 +58,6 @@ public class BasaltRepository extends SailRepository {
 
     @Override
     public SailRepositoryConnection getConnection() throws RepositoryException {
-        if (templates == null) {
-            return super.getConnection();
-        }
         if (!isInitialized()) {
             init();
         }
@@ -62,15 +69,64 @@ public class BasaltRepository extends SailRepository {
     }
 
     private static final class Connection extends SailRepositoryConnection {
+        private final BasaltRepository repository;
         private final QueryTemplateCache templates;
 
-        Connection(SailRepository repository, SailConnection connection, QueryTemplateCache templates) {
+        Connection(BasaltRepository repository, SailConnection connection, QueryTemplateCache templates) {
             super(repository, connection);
+            this.repository = repository;
             this.templates = templates;
         }
 
+        /** The bulk path for this add (RDF4J's own where it does not apply). */
+        private BulkAdds bulk() {
+            return BulkAdds.of(repository, getSailConnection(), getParserConfig());
+        }
+
+        @Override
+        public void add(InputStream in, String baseURI, RDFFormat dataFormat, Resource... contexts)
+                throws IOException, RDFParseException, RepositoryException {
+            bulk().add(in, baseURI, dataFormat, contexts, transactions,
+                    stream -> super.add(stream, baseURI, dataFormat, contexts));
+        }
+
+        @Override
+        public void add(File file, String baseURI, RDFFormat dataFormat, Resource... contexts)
+                throws IOException, RDFParseException, RepositoryException {
+            bulk().add(file, baseURI, dataFormat, contexts, transactions,
+                    () -> super.add(file, baseURI, dataFormat, contexts));
+        }
+
+        @Override
+        public void add(URL url, String baseURI, RDFFormat dataFormat, Resource... contexts)
+                throws IOException, RDFParseException, RepositoryException {
+            bulk().add(url, baseURI, dataFormat, contexts, transactions,
+                    () -> super.add(url, baseURI, dataFormat, contexts));
+        }
+
+        /** This connection's local-transaction handling, for {@link BulkAdds}. */
+        private final BulkAdds.Transactions transactions = new BulkAdds.Transactions() {
+            @Override
+            public boolean startLocal() {
+                return startLocalTransaction();
+            }
+
+            @Override
+            public void commitLocal(boolean local) {
+                conditionalCommit(local);
+            }
+
+            @Override
+            public void rollbackLocal(boolean local) {
+                conditionalRollback(local);
+            }
+        };
+
         @Override
         public SailQuery prepareQuery(QueryLanguage ql, String query, String baseURI) throws MalformedQueryException {
+            if (templates == null) {
+                return super.prepareQuery(ql, query, baseURI);
+            }
             ParsedQuery parsed = templates.parse(ql, query, baseURI);
             if (parsed instanceof ParsedTupleQuery tuple) {
                 return new SailTupleQuery(tuple, this);
@@ -87,18 +143,27 @@ public class BasaltRepository extends SailRepository {
         @Override
         public SailTupleQuery prepareTupleQuery(QueryLanguage ql, String query, String baseURI)
                 throws MalformedQueryException {
+            if (templates == null) {
+                return super.prepareTupleQuery(ql, query, baseURI);
+            }
             return (SailTupleQuery) prepare(ql, query, baseURI, SailTupleQuery.class, "tuple");
         }
 
         @Override
         public SailGraphQuery prepareGraphQuery(QueryLanguage ql, String query, String baseURI)
                 throws MalformedQueryException {
+            if (templates == null) {
+                return super.prepareGraphQuery(ql, query, baseURI);
+            }
             return (SailGraphQuery) prepare(ql, query, baseURI, SailGraphQuery.class, "graph");
         }
 
         @Override
         public SailBooleanQuery prepareBooleanQuery(QueryLanguage ql, String query, String baseURI)
                 throws MalformedQueryException {
+            if (templates == null) {
+                return super.prepareBooleanQuery(ql, query, baseURI);
+            }
             return (SailBooleanQuery) prepare(ql, query, baseURI, SailBooleanQuery.class, "boolean");
         }
 

@@ -65,10 +65,17 @@ public final class QueryTemplateCache {
     private static final Object NOT_CACHEABLE = new Object();
 
     private final Cache<String, Object> shapes;
+    private final long capacity;
 
     /** @param maxShapes how many query shapes to keep */
     public QueryTemplateCache(long maxShapes) {
         this.shapes = Caffeine.newBuilder().maximumSize(maxShapes).executor(Runnable::run).build();
+        this.capacity = maxShapes;
+    }
+
+    /** How many query shapes it keeps at most. */
+    public long capacity() {
+        return capacity;
     }
 
     /** Number of shapes held (cacheable or not). */

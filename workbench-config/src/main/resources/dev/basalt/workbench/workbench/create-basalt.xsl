@@ -186,6 +186,11 @@
 						<td>Rules whose conclusions the store keeps materialized as inferred statements.</td>
 					</tr>
 					<tr>
+						<th>Query shapes</th>
+						<td><input type="text" id="queryShapes" name="Query shapes" size="16" value="1000" /></td>
+						<td>SPARQL query shapes (queries up to their constants) kept parsed; 0 parses every query.</td>
+					</tr>
+					<tr>
 						<td></td>
 						<td>
 							<input type="button" value="{$cancel.label}" style="float:right"

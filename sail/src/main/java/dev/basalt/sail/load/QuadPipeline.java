@@ -1,0 +1,84 @@
+package dev.basalt.sail.load;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.basalt.sail.SailLayout;
+import dev.basalt.store.WriteTransaction;
+import dev.basalt.store.lexicon.LexiconWriter;
+import dev.basalt.store.quads.QuadOrder;
+
+/**
+ * The part every bulk write shares, inside one open store write transaction that it does not
+ * commit: the statements of a {@link StatementReader} have their terms resolved batch by batch
+ * ({@link TermResolver}), their quads sorted per statement index order in bounded memory with runs
+ * spilled under {@code temp} ({@link QuadSorter}), and then each explicit index is written from the
+ * merged runs ({@link IndexBuilder}); each input's namespaces are set where the store has none for
+ * the prefix. Runs on the calling thread (the lexicon writer's and the transaction's only user)
+ * while the reader's threads parse.
+ */
+final class QuadPipeline {
+    private static final Logger LOG = LoggerFactory.getLogger(QuadPipeline.class);
+
+    /** What a run did: statements read, statements new to the store, input bytes, namespaces set. */
+    record Outcome(long read, long added, long bytesRead, boolean namespacesChanged) {
+    }
+
+    private QuadPipeline() {
+    }
+
+    /**
+     * Reads everything {@code reader} (not yet started) gives into {@code tx}; the caller closes
+     * the reader.
+     *
+     * @throws LoadException for malformed input; the transaction then holds part of the input and
+     *                       must be rolled back
+     */
+    static Outcome run(WriteTransaction tx, LexiconWriter lex, List<QuadOrder> orders, StatementReader reader,
+            Path temp, int sortBufferQuads, LoadProgress progress, long totalBytes, Supplier<Duration> elapsed) {
+        try (QuadSorter sorter = new QuadSorter(orders, temp, sortBufferQuads)) {
+            TermResolver resolver = new TermResolver(lex);
+            reader.start();
+            long read = 0;
+            boolean namespacesChanged = false;
+            for (TermBatch b = reader.next(); b != null; b = reader.next()) {
+                resolver.resolve(b, sorter);
+                read += b.size();
+                for (Map.Entry<String, String> ns : b.namespaces().entrySet()) {
+                    namespacesChanged |= SailLayout.setNamespaceIfAbsent(tx, ns.getKey(), ns.getValue());
+                }
+                progress.parsing(read, reader.bytesRead(), totalBytes, elapsed.get());
+            }
+            LOG.debug("parsed {} statements; {} sort runs per index, {} bytes spilled", read, sorter.runs(),
+                    sorter.spilledBytes());
+            long added = writeIndexes(tx, orders, sorter, progress, elapsed);
+            return new Outcome(read, added, reader.bytesRead(), namespacesChanged);
+        }
+    }
+
+    private static long writeIndexes(WriteTransaction tx, List<QuadOrder> orders, QuadSorter sorter,
+            LoadProgress progress, Supplier<Duration> elapsed) {
+        IndexBuilder builder = new IndexBuilder(tx, orders);
+        long added = 0;
+        for (int i = 0; i < orders.size(); i++) {
+            progress.building(orders.get(i).name(), i + 1, orders.size(), elapsed.get());
+            try (SortedQuads quads = sorter.sorted(i)) {
+                long n = builder.build(i, quads);
+                if (i == 0) {
+                    added = n;
+                } else if (n != added) {
+                    throw new IllegalStateException("statement index " + orders.get(i).name() + " got " + n
+                            + " new quads but the primary index " + orders.get(0).name() + " got " + added
+                            + "; the store's indices disagree (run verify)");
+                }
+            }
+        }
+        return added;
+    }
+}
