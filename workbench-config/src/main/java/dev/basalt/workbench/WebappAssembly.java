@@ -50,7 +50,9 @@ public final class WebappAssembly {
         String xsl = Files.readString(typeList, StandardCharsets.UTF_8);
         String patched = addBasaltType(xsl, typeList);
         if (!patched.equals(xsl)) {
-            Files.writeString(typeList, patched, StandardCharsets.UTF_8);
+            Path temp = Files.createTempFile(typeList.getParent(), ".basalt-", ".tmp");
+            Files.writeString(temp, patched, StandardCharsets.UTF_8);
+            replaceAtomically(temp, typeList);
         }
     }
 
@@ -85,7 +87,9 @@ public final class WebappAssembly {
             Path target = webappLib.resolve(jar.getFileName().toString());
             if (!Files.exists(target) || Files.size(target) != Files.size(jar)
                     || Files.getLastModifiedTime(target).compareTo(Files.getLastModifiedTime(jar)) < 0) {
-                Files.copy(jar, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
+                Path temp = Files.createTempFile(webappLib, ".basalt-", ".tmp");
+                Files.copy(jar, temp, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
+                replaceAtomically(temp, target);
             }
         }
     }
@@ -106,8 +110,26 @@ public final class WebappAssembly {
             if (in == null) {
                 throw new IllegalStateException("resource " + name + " missing from the launcher's jar");
             }
+            byte[] bytes = in.readAllBytes();
+            if (Files.isRegularFile(target) && java.util.Arrays.equals(bytes, Files.readAllBytes(target))) {
+                return;
+            }
             Files.createDirectories(target.getParent());
-            Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
+            Path temp = Files.createTempFile(target.getParent(), ".basalt-", ".tmp");
+            Files.write(temp, bytes);
+            replaceAtomically(temp, target);
+        }
+    }
+
+    /**
+     * Moves a finished file over its target in one step, so that launchers started at the same time on
+     * one home (a local federation's members) never see, or trip over, a half-written file.
+     */
+    private static void replaceAtomically(Path temp, Path target) throws IOException {
+        try {
+            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(temp);
         }
     }
 

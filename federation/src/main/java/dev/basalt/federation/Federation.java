@@ -1,0 +1,137 @@
+package dev.basalt.federation;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.http.HttpRequestInterceptor;
+import org.apache.http.client.config.RequestConfig;
+import org.apache.http.client.protocol.HttpClientContext;
+import org.apache.http.impl.client.DefaultHttpRequestRetryHandler;
+import org.apache.http.impl.client.HttpClients;
+import org.eclipse.rdf4j.federated.FedXConfig;
+import org.eclipse.rdf4j.federated.FedXFactory;
+import org.eclipse.rdf4j.federated.endpoint.Endpoint;
+import org.eclipse.rdf4j.federated.endpoint.EndpointFactory;
+import org.eclipse.rdf4j.federated.repository.FedXRepository;
+import org.eclipse.rdf4j.http.client.SharedHttpClientSessionManager;
+import org.eclipse.rdf4j.repository.sparql.SPARQLRepository;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A FedX federation over Basalt members, each reached as a SPARQL endpoint with the connect and
+ * read timeouts of {@link FrontSettings#memberTimeout()}, so a member that hangs surfaces as an
+ * error instead of a stuck query. FedX's endpoint ids are the member ids ({@code shard-<i>}).
+ *
+ * <p>The repository is thread-safe (FedX serves concurrent queries); {@link #close()} shuts FedX and
+ * the HTTP clients down once.
+ */
+public final class Federation implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Federation.class);
+
+    private final List<Member> members;
+    private final FedXRepository repository;
+    private final List<SPARQLRepository> repositories;
+    private final List<SharedHttpClientSessionManager> clients;
+
+    private Federation(List<Member> members, FedXRepository repository, List<SPARQLRepository> repositories,
+            List<SharedHttpClientSessionManager> clients) {
+        this.members = members;
+        this.repository = repository;
+        this.repositories = repositories;
+        this.clients = clients;
+    }
+
+    public static Federation open(List<Member> members, FrontSettings settings) {
+        int timeoutMillis = (int) Math.min(Integer.MAX_VALUE, settings.memberTimeout().toMillis());
+        RequestConfig timeouts = RequestConfig.custom()
+                .setConnectTimeout(timeoutMillis)
+                .setConnectionRequestTimeout(timeoutMillis)
+                .setSocketTimeout(timeoutMillis)
+                .build();
+        List<Endpoint> endpoints = new ArrayList<>();
+        List<SharedHttpClientSessionManager> clients = new ArrayList<>();
+        List<SPARQLRepository> repositories = new ArrayList<>();
+        int connections = Math.max(settings.joinWorkerThreads(), settings.unionWorkerThreads()) + settings.httpThreads();
+        for (Member member : members) {
+            // A session manager of our own: the repository neither replaces nor shuts it down, so the
+            // timeouts hold for the federation's life. One retry covers a pooled connection the server
+            // closed while idle; a read timeout is never retried.
+            SharedHttpClientSessionManager sessions = new SharedHttpClientSessionManager();
+            sessions.setHttpClientBuilder(HttpClients.custom()
+                    .useSystemProperties()
+                    .setDefaultRequestConfig(timeouts)
+                    .setRetryHandler(new DefaultHttpRequestRetryHandler(1, true))
+                    .addInterceptorLast(capTimeouts(timeoutMillis))
+                    .evictIdleConnections(30, TimeUnit.SECONDS)
+                    .setMaxConnPerRoute(connections)
+                    .setMaxConnTotal(connections));
+            clients.add(sessions);
+            SPARQLRepository sparql = new SPARQLRepository(member.repositoryUrl());
+            sparql.setHttpClientSessionManager(sessions);
+            // Initialized here, FedX treats the repository as managed outside it and never shuts it
+            // down and re-creates its HTTP client (which would drop the timeouts above).
+            sparql.init();
+            repositories.add(sparql);
+            endpoints.add(EndpointFactory.loadEndpoint(member.id(), sparql));
+        }
+        FedXConfig config = new FedXConfig()
+                .withBoundJoinBlockSize(settings.boundJoinBlockSize())
+                .withJoinWorkerThreads(settings.joinWorkerThreads())
+                .withUnionWorkerThreads(settings.unionWorkerThreads())
+                .withLeftJoinWorkerThreads(settings.joinWorkerThreads())
+                .withSourceSelectionCacheSpec(settings.sourceSelectionCache())
+                .withEnforceMaxQueryTime((int) Math.max(1, settings.queryTimeout().toSeconds()))
+                .withIncludeInferredDefault(true);
+        FedXRepository repository = FedXFactory.newFederation().withMembers(endpoints).withConfig(config).create();
+        repository.init();
+        LOG.info("FedX federation over {} members: {}", members.size(),
+                members.stream().map(Member::describe).toList());
+        return new Federation(List.copyOf(members), repository, repositories, clients);
+    }
+
+    /**
+     * FedX hands each member request the query's remaining time as its socket timeout (RDF4J's
+     * SPARQL client turns a query's max execution time into a per-request parameter that overrides
+     * the client's defaults), so a member that accepts the connection and then never answers would
+     * hold the query for the whole query timeout. This interceptor runs just before the request is
+     * sent and caps the connect and read timeouts at the member timeout.
+     */
+    private static HttpRequestInterceptor capTimeouts(int timeoutMillis) {
+        return (request, context) -> {
+            HttpClientContext client = HttpClientContext.adapt(context);
+            RequestConfig config = client.getRequestConfig();
+            boolean readCapped = config.getSocketTimeout() > 0 && config.getSocketTimeout() <= timeoutMillis;
+            boolean connectCapped = config.getConnectTimeout() > 0 && config.getConnectTimeout() <= timeoutMillis;
+            if (!readCapped || !connectCapped) {
+                client.setRequestConfig(RequestConfig.copy(config)
+                        .setSocketTimeout(readCapped ? config.getSocketTimeout() : timeoutMillis)
+                        .setConnectTimeout(connectCapped ? config.getConnectTimeout() : timeoutMillis)
+                        .build());
+            }
+        };
+    }
+
+    public FedXRepository repository() {
+        return repository;
+    }
+
+    public List<Member> members() {
+        return members;
+    }
+
+    @Override
+    public void close() {
+        try {
+            repository.shutDown();
+        } finally {
+            for (SPARQLRepository member : repositories) {
+                member.shutDown();
+            }
+            for (SharedHttpClientSessionManager client : clients) {
+                client.shutDown();
+            }
+        }
+    }
+}

@@ -1,0 +1,209 @@
+package dev.basalt.federation;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * The {@code basalt-federation.jar} command line: split, load, owner, serve and cluster. Progress
+ * goes to the log (standard error); answers meant for scripts (shard numbers, URLs) to standard output.
+ */
+@Command(name = "basalt-federation", mixinStandardHelpOptions = true,
+        subcommands = { FederationMain.Split.class, FederationMain.Load.class, FederationMain.Owner.class,
+                FederationMain.Serve.class, FederationMain.Cluster.class },
+        description = "Basalt shards federated by RDF4J FedX (docs/federation.md).")
+public final class FederationMain implements Runnable {
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new FederationMain()).execute(args));
+    }
+
+    @Override
+    public void run() {
+        new CommandLine(this).usage(System.out);
+    }
+
+    /** The FedX front's options, shared by serve and cluster. */
+    static final class FrontOptions {
+        @Option(names = "--port", description = "port of the SPARQL front (default ${DEFAULT-VALUE})")
+        int port = 8090;
+
+        @Option(names = "--member-timeout", description = "seconds to wait for one member's answer (default ${DEFAULT-VALUE})")
+        long memberTimeoutSeconds = FrontSettings.defaults().memberTimeout().toSeconds();
+
+        @Option(names = "--query-timeout", description = "seconds a federated query may run (default ${DEFAULT-VALUE})")
+        long queryTimeoutSeconds = FrontSettings.defaults().queryTimeout().toSeconds();
+
+        @Option(names = "--bound-join-block-size", description = "bindings per bound-join request (default ${DEFAULT-VALUE})")
+        int boundJoinBlockSize = FrontSettings.defaults().boundJoinBlockSize();
+
+        @Option(names = "--join-threads", description = "FedX join worker threads (default ${DEFAULT-VALUE})")
+        int joinThreads = FrontSettings.defaults().joinWorkerThreads();
+
+        @Option(names = "--union-threads", description = "FedX union worker threads (default ${DEFAULT-VALUE})")
+        int unionThreads = FrontSettings.defaults().unionWorkerThreads();
+
+        @Option(names = "--max-result-bytes", description = "largest answer the front buffers (default ${DEFAULT-VALUE})")
+        long maxResultBytes = FrontSettings.defaults().maxResultBytes();
+
+        FrontSettings settings() {
+            FrontSettings d = FrontSettings.defaults();
+            return new FrontSettings(Duration.ofSeconds(memberTimeoutSeconds), Duration.ofSeconds(queryTimeoutSeconds),
+                    boundJoinBlockSize, joinThreads, unionThreads, d.sourceSelectionCache(), maxResultBytes,
+                    d.httpThreads());
+        }
+    }
+
+    @Command(name = "split", mixinStandardHelpOptions = true,
+            description = "Writes one N-Triples/N-Quads file per shard (subject hash), without loading them.")
+    static final class Split implements Callable<Integer> {
+        @Option(names = "--shards", required = true, description = "number of shards")
+        int shards;
+
+        @Option(names = "--out", required = true, description = "directory for shard-<i>.nt / .nq")
+        Path out;
+
+        @Parameters(arity = "1..*", description = "N-Triples (.nt) or N-Quads (.nq) files, optionally .gz")
+        List<Path> files;
+
+        @Override
+        public Integer call() throws Exception {
+            ShardSplitter.Split split = new ShardSplitter(new SubjectHashPartition(shards)).split(files, out);
+            for (int i = 0; i < shards; i++) {
+                System.out.println(split.files().get(i) + "\t" + split.statements()[i]);
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "load", mixinStandardHelpOptions = true,
+            description = "Splits the files by subject hash and loads each shard into its running member, in parallel.")
+    static final class Load implements Callable<Integer> {
+        @Option(names = "--members", required = true, description = "comma-separated repository URLs; position i = shard i")
+        String members;
+
+        @Option(names = "--work", description = "directory for the shard files (default: a temporary directory)")
+        Path work;
+
+        @Parameters(arity = "1..*", description = "N-Triples (.nt) or N-Quads (.nq) files, optionally .gz")
+        List<Path> files;
+
+        @Override
+        public Integer call() throws Exception {
+            Path dir = work != null ? work : java.nio.file.Files.createTempDirectory("basalt-split");
+            PartitioningLoader.LoadResult result = new PartitioningLoader(Member.parseList(members)).load(files, dir);
+            System.out.printf("%d statements in %.1f s%n", result.statements(), result.totalNanos() / 1e9);
+            return 0;
+        }
+    }
+
+    @Command(name = "owner", mixinStandardHelpOptions = true,
+            description = "Prints the shard (and member URL) that owns each subject: where to send its updates.")
+    static final class Owner implements Callable<Integer> {
+        @Option(names = "--members", required = true, description = "comma-separated repository URLs; position i = shard i")
+        String members;
+
+        @Parameters(arity = "1..*", description = "subject IRIs, or _:label for blank nodes")
+        List<String> subjects;
+
+        @Override
+        public Integer call() {
+            List<Member> list = Member.parseList(members);
+            SubjectHashPartition partition = new SubjectHashPartition(list.size());
+            for (String subject : subjects) {
+                String key = subject.startsWith("<") && subject.endsWith(">") ? subject.substring(1, subject.length() - 1)
+                        : subject;
+                Member owner = list.get(partition.shardOf(key));
+                System.out.println(subject + "\t" + owner.shard() + "\t" + owner.repositoryUrl());
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "serve", mixinStandardHelpOptions = true,
+            description = "Runs the FedX front over running members until stopped (Ctrl-C).")
+    static final class Serve implements Callable<Integer> {
+        @Option(names = "--members", required = true, description = "comma-separated repository URLs; position i = shard i")
+        String members;
+
+        @Option(names = "--host", description = "address to listen on (default ${DEFAULT-VALUE}; the front has no authentication)")
+        String host = "127.0.0.1";
+
+        @CommandLine.Mixin
+        FrontOptions front = new FrontOptions();
+
+        @Override
+        public Integer call() throws Exception {
+            FrontSettings settings = front.settings();
+            SparqlFront server = SparqlFront.start(Federation.open(Member.parseList(members), settings), settings, host,
+                    front.port);
+            System.out.println("federation SPARQL endpoint: http://" + host + ":" + server.port() + SparqlFront.PATH);
+            awaitShutdown(server::close);
+            return 0;
+        }
+    }
+
+    @Command(name = "cluster", mixinStandardHelpOptions = true,
+            description = "Starts N Basalt servers on loopback, loads the files partitioned, and serves the FedX front.")
+    static final class Cluster implements Callable<Integer> {
+        @Option(names = "--shards", description = "number of Basalt servers (default ${DEFAULT-VALUE})")
+        int shards = 3;
+
+        @Option(names = "--data", required = true, description = "directory of the members' data (member-<i>/)")
+        Path data;
+
+        @Option(names = "--server-jar", description = "the Basalt launcher (default ${DEFAULT-VALUE})")
+        Path serverJar = Path.of("workbench-config/target/basalt-server.jar");
+
+        @Option(names = "--member-heap", description = "heap of each Basalt server (default ${DEFAULT-VALUE})")
+        String memberHeap = "1g";
+
+        @Option(names = "--member-ports", split = ",", description = "ports of the members (default: free ports)")
+        List<Integer> memberPorts = new ArrayList<>();
+
+        @Option(names = "--load", split = ",", description = "N-Triples/N-Quads files to partition and load")
+        List<Path> load = new ArrayList<>();
+
+        @CommandLine.Mixin
+        FrontOptions front = new FrontOptions();
+
+        @Override
+        public Integer call() throws Exception {
+            LocalCluster cluster = LocalCluster.start(shards, data, MemberServer.jarLauncher(serverJar, memberHeap),
+                    memberPorts);
+            Thread hook = new Thread(() -> {
+                try {
+                    cluster.close();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "basalt-cluster-stop");
+            Runtime.getRuntime().addShutdownHook(hook);
+            if (!load.isEmpty()) {
+                cluster.load(load);
+            }
+            cluster.startFront(front.settings(), front.port);
+            for (Member member : cluster.members()) {
+                System.out.println(member.id() + ": " + member.repositoryUrl());
+            }
+            System.out.println("federation SPARQL endpoint: " + cluster.frontUrl());
+            System.out.flush();
+            new CountDownLatch(1).await();
+            return 0;
+        }
+    }
+
+    /** Blocks until the JVM is asked to stop, running {@code onStop} from the shutdown hook. */
+    private static void awaitShutdown(Runnable onStop) throws InterruptedException {
+        Runtime.getRuntime().addShutdownHook(new Thread(onStop, "basalt-front-stop"));
+        new CountDownLatch(1).await();
+    }
+}

@@ -1,0 +1,44 @@
+package dev.basalt.federation;
+
+import java.time.Duration;
+
+/**
+ * Settings of the FedX front, with the defaults the benchmark chose (docs/benchmarks-federation.md).
+ *
+ * @param memberTimeout       longest wait for one member's answer (connect or read); past it the query
+ *                            fails naming that member
+ * @param queryTimeout        longest a whole federated query may run
+ * @param boundJoinBlockSize  bindings FedX sends to a member in one bound-join request (a VALUES block)
+ * @param joinWorkerThreads   FedX's threads for join requests, shared by all queries
+ * @param unionWorkerThreads  FedX's threads for requests sent to all members at once
+ * @param sourceSelectionCache Caffeine spec of FedX's cache of which member holds which pattern
+ * @param maxResultBytes      largest serialized answer the front buffers before it sends it
+ * @param httpThreads         threads that serve SPARQL requests
+ */
+public record FrontSettings(Duration memberTimeout, Duration queryTimeout, int boundJoinBlockSize, int joinWorkerThreads,
+        int unionWorkerThreads, String sourceSelectionCache, long maxResultBytes, int httpThreads) {
+
+    public static FrontSettings defaults() {
+        return new FrontSettings(Duration.ofSeconds(30), Duration.ofSeconds(300), 25, 20, 20,
+                "maximumSize=10000,expireAfterWrite=6h", 256L << 20, 8);
+    }
+
+    public FrontSettings {
+        if (memberTimeout.isNegative() || memberTimeout.isZero() || queryTimeout.isNegative() || queryTimeout.isZero()) {
+            throw new IllegalArgumentException("timeouts must be positive");
+        }
+        if (boundJoinBlockSize < 1 || joinWorkerThreads < 1 || unionWorkerThreads < 1 || httpThreads < 1) {
+            throw new IllegalArgumentException("block size and thread counts must be at least 1");
+        }
+    }
+
+    public FrontSettings withMemberTimeout(Duration timeout) {
+        return new FrontSettings(timeout, queryTimeout, boundJoinBlockSize, joinWorkerThreads, unionWorkerThreads,
+                sourceSelectionCache, maxResultBytes, httpThreads);
+    }
+
+    public FrontSettings withBoundJoinBlockSize(int size) {
+        return new FrontSettings(memberTimeout, queryTimeout, size, joinWorkerThreads, unionWorkerThreads,
+                sourceSelectionCache, maxResultBytes, httpThreads);
+    }
+}

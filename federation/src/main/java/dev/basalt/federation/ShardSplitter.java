@@ -1,0 +1,189 @@
+package dev.basalt.federation;
+
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.zip.GZIPInputStream;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Splits N-Triples and N-Quads files (optionally gzipped) into one file per shard with
+ * {@link SubjectHashPartition}. Both formats hold one statement per line with the subject first,
+ * so a line is routed by its first term and copied unchanged; nothing else of it is parsed (the
+ * member's own parser checks the rest when the shard is loaded).
+ *
+ * <p>The shard files are N-Quads ({@code shard-<i>.nq}) when any input is N-Quads (an N-Triples
+ * line is a valid N-Quads line), N-Triples ({@code shard-<i>.nt}) otherwise. Blank node labels are
+ * kept as written: labels of different input files must differ when they mean different nodes.
+ *
+ * <p>Not thread-safe; one split at a time per instance.
+ */
+public final class ShardSplitter {
+    private static final Logger LOG = LoggerFactory.getLogger(ShardSplitter.class);
+
+    /** What a split produced: the shard files in shard order and their statement counts. */
+    public record Split(List<Path> files, long[] statements, boolean quads) {
+        public long total() {
+            long sum = 0;
+            for (long n : statements) {
+                sum += n;
+            }
+            return sum;
+        }
+    }
+
+    private final SubjectHashPartition partition;
+
+    public ShardSplitter(SubjectHashPartition partition) {
+        this.partition = partition;
+    }
+
+    public Split split(List<Path> inputs, Path outputDir) throws IOException {
+        boolean quads = false;
+        for (Path input : inputs) {
+            quads |= isQuads(input);
+        }
+        Files.createDirectories(outputDir);
+        int n = partition.shards();
+        List<Path> files = new ArrayList<>(n);
+        BufferedWriter[] writers = new BufferedWriter[n];
+        long[] counts = new long[n];
+        long started = System.nanoTime();
+        try {
+            for (int i = 0; i < n; i++) {
+                files.add(outputDir.resolve("shard-" + i + (quads ? ".nq" : ".nt")));
+                writers[i] = Files.newBufferedWriter(files.get(i), StandardCharsets.UTF_8);
+            }
+            for (Path input : inputs) {
+                splitFile(input, writers, counts);
+            }
+        } finally {
+            IOException failure = null;
+            for (BufferedWriter w : writers) {
+                try {
+                    if (w != null) {
+                        w.close();
+                    }
+                } catch (IOException e) {
+                    failure = e;
+                }
+            }
+            if (failure != null) {
+                throw failure;
+            }
+        }
+        Split split = new Split(List.copyOf(files), counts, quads);
+        LOG.info("split {} statements into {} shards in {} ms: {}", split.total(), n,
+                (System.nanoTime() - started) / 1_000_000, java.util.Arrays.toString(counts));
+        return split;
+    }
+
+    private void splitFile(Path input, BufferedWriter[] writers, long[] counts) throws IOException {
+        if (!isQuads(input) && !isTriples(input)) {
+            throw new IOException(input + ": the partitioning loader reads N-Triples (.nt) and N-Quads (.nq),"
+                    + " optionally gzipped (.gz); convert other formats first (e.g. with an RDF4J client)");
+        }
+        try (InputStream raw = Files.newInputStream(input);
+                InputStream in = input.toString().endsWith(".gz") ? new GZIPInputStream(raw, 1 << 16) : raw;
+                BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16)) {
+            String line;
+            long lineNumber = 0;
+            while ((line = reader.readLine()) != null) {
+                lineNumber++;
+                int start = skipSpace(line, 0);
+                if (start == line.length() || line.charAt(start) == '#') {
+                    continue;
+                }
+                int shard = partition.shardOf(subjectKey(line, start, input, lineNumber));
+                writers[shard].write(line, start, line.length() - start);
+                writers[shard].write('\n');
+                counts[shard]++;
+            }
+        }
+    }
+
+    /** The subject's partition key: the IRI with escapes resolved, or "_:" and the blank node label. */
+    static String subjectKey(String line, int start, Path input, long lineNumber) throws IOException {
+        char first = line.charAt(start);
+        if (first == '<') {
+            int end = line.indexOf('>', start + 1);
+            if (end < 0) {
+                throw malformed(input, lineNumber, "the subject IRI has no closing '>'");
+            }
+            String iri = line.substring(start + 1, end);
+            return iri.indexOf('\\') < 0 ? iri : unescape(iri, input, lineNumber);
+        }
+        if (first == '_' && line.startsWith("_:", start)) {
+            int end = start + 2;
+            while (end < line.length() && !Character.isWhitespace(line.charAt(end))) {
+                end++;
+            }
+            if (end == start + 2) {
+                throw malformed(input, lineNumber, "the blank node subject has no label");
+            }
+            return line.substring(start, end);
+        }
+        throw malformed(input, lineNumber, "a statement must start with a subject IRI <...> or a blank node _:label");
+    }
+
+    /** Resolves N-Triples' {@code \\uXXXX} and {@code \\UXXXXXXXX} escapes, the only ones an IRI may hold. */
+    private static String unescape(String iri, Path input, long lineNumber) throws IOException {
+        StringBuilder out = new StringBuilder(iri.length());
+        for (int i = 0; i < iri.length(); i++) {
+            char c = iri.charAt(i);
+            if (c != '\\') {
+                out.append(c);
+                continue;
+            }
+            int digits = i + 1 < iri.length() && iri.charAt(i + 1) == 'u' ? 4
+                    : i + 1 < iri.length() && iri.charAt(i + 1) == 'U' ? 8 : 0;
+            if (digits == 0 || i + 2 + digits > iri.length()) {
+                throw malformed(input, lineNumber, "an IRI may hold only \\uXXXX or \\UXXXXXXXX escapes");
+            }
+            try {
+                out.appendCodePoint(Integer.parseInt(iri.substring(i + 2, i + 2 + digits), 16));
+            } catch (IllegalArgumentException e) {
+                throw malformed(input, lineNumber, "bad escape in IRI: " + iri.substring(i, i + 2 + digits));
+            }
+            i += 1 + digits;
+        }
+        return out.toString();
+    }
+
+    private static int skipSpace(String line, int i) {
+        while (i < line.length() && (line.charAt(i) == ' ' || line.charAt(i) == '\t')) {
+            i++;
+        }
+        return i;
+    }
+
+    private static IOException malformed(Path input, long lineNumber, String what) {
+        return new IOException(input + ":" + lineNumber + ": " + what
+                + "; fix the line or convert the file with an RDF4J client, then load again");
+    }
+
+    static boolean isQuads(Path file) {
+        String name = baseName(file);
+        return name.endsWith(".nq");
+    }
+
+    static boolean isTriples(Path file) {
+        String name = baseName(file);
+        return name.endsWith(".nt");
+    }
+
+    private static String baseName(Path file) {
+        String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+        return name.endsWith(".gz") ? name.substring(0, name.length() - 3) : name;
+    }
+}

@@ -1,0 +1,226 @@
+package dev.basalt.federation;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.eclipse.rdf4j.query.MalformedQueryException;
+import org.eclipse.rdf4j.repository.RepositoryConnection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+/**
+ * The federation's SPARQL endpoint: the SPARQL 1.1 protocol's query operation (GET with
+ * {@code query=}, POST form-encoded or {@code application/sparql-query}) on {@code /sparql}, answered
+ * by FedX over the members. {@code GET /health} answers 200 when every member answers, 503 naming
+ * those that do not.
+ *
+ * <p>An answer is complete or it is an error: the front evaluates the whole query into a bounded
+ * buffer ({@link FrontSettings#maxResultBytes()}) before it sends a byte, so a member that fails
+ * mid-query cannot leave a client with part of an answer. A failed query is answered 503 naming the
+ * members that did not answer (found by {@link MemberProbe}); nothing is remembered about the
+ * failure, so the next query uses the member again once it is back. Updates are refused: writes go
+ * to the owning shard (docs/federation.md).
+ *
+ * <p>Thread rules: requests run on a fixed pool of {@link FrontSettings#httpThreads()} threads, each
+ * on its own FedX connection.
+ */
+public final class SparqlFront implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SparqlFront.class);
+    public static final String PATH = "/sparql";
+
+    private final Federation federation;
+    private final FrontSettings settings;
+    private final MemberProbe probe;
+    private final HttpServer server;
+    private final ExecutorService pool;
+
+    private SparqlFront(Federation federation, FrontSettings settings, HttpServer server, ExecutorService pool) {
+        this.federation = federation;
+        this.settings = settings;
+        this.probe = new MemberProbe(federation.members(),
+                settings.memberTimeout().compareTo(java.time.Duration.ofSeconds(5)) < 0
+                        ? settings.memberTimeout() : java.time.Duration.ofSeconds(5));
+        this.server = server;
+        this.pool = pool;
+    }
+
+    /** Starts serving on {@code host:port} (port 0 picks a free one). The front owns the federation from now on. */
+    public static SparqlFront start(Federation federation, FrontSettings settings, String host, int port) throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 64);
+        AtomicInteger threads = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(settings.httpThreads(), r -> {
+            Thread t = new Thread(r, "basalt-front-" + threads.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        server.setExecutor(pool);
+        SparqlFront front = new SparqlFront(federation, settings, server, pool);
+        server.createContext(PATH, front::handleQuery);
+        server.createContext("/health", front::handleHealth);
+        server.start();
+        LOG.info("federation front serving SPARQL on http://{}:{}{}", host, front.port(), PATH);
+        return front;
+    }
+
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    private void handleHealth(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            List<String> down = probe.unavailable();
+            String body = down.isEmpty() ? "all " + federation.members().size() + " members answer\n"
+                    : String.join("\n", down) + "\n";
+            send(exchange, down.isEmpty() ? 200 : 503, "text/plain; charset=UTF-8", body.getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    private void handleQuery(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String query;
+            try {
+                query = queryOf(exchange);
+            } catch (IllegalArgumentException e) {
+                sendText(exchange, 400, e.getMessage());
+                return;
+            }
+            String accept = exchange.getRequestHeaders().getFirst("Accept");
+            try (RepositoryConnection connection = federation.repository().getConnection()) {
+                ResultWriter.Answer answer = ResultWriter.evaluate(connection, query, accept, settings.maxResultBytes());
+                send(exchange, 200, answer.contentType(), answer.bytes());
+            } catch (MalformedQueryException e) {
+                sendText(exchange, 400, "malformed query: " + e.getMessage());
+            } catch (ResultWriter.NotAcceptable e) {
+                sendText(exchange, 406, e.getMessage());
+            } catch (ResultWriter.TooLarge e) {
+                sendText(exchange, 413, e.getMessage());
+            } catch (RuntimeException e) {
+                List<String> down = probe.unavailable();
+                if (down.isEmpty()) {
+                    LOG.warn("federated query failed with every member answering: {}", e.toString(), e);
+                    sendText(exchange, 500, "the federated query failed: " + e);
+                } else {
+                    LOG.warn("federated query failed: {}", down);
+                    sendText(exchange, 503, "the federated query failed and no partial answer was returned: "
+                            + String.join("; ", down) + ". Start the member again (or fix its network);"
+                            + " the front uses it again on the next query. Cause: " + e);
+                }
+            }
+        }
+    }
+
+    /** The query of a protocol request, or an IllegalArgumentException saying what is wrong with it. */
+    private static String queryOf(HttpExchange exchange) throws IOException {
+        String method = exchange.getRequestMethod();
+        Map<String, String> params = new HashMap<>(form(exchange.getRequestURI().getRawQuery()));
+        if ("POST".equals(method)) {
+            String type = String.valueOf(exchange.getRequestHeaders().getFirst("Content-Type"));
+            byte[] body;
+            try (InputStream in = exchange.getRequestBody()) {
+                body = in.readAllBytes();
+            }
+            String text = new String(body, StandardCharsets.UTF_8);
+            if (type.startsWith("application/sparql-query")) {
+                params.put("query", text);
+            } else if (type.startsWith("application/x-www-form-urlencoded")) {
+                params.putAll(form(text));
+            } else if (type.startsWith("application/sparql-update")) {
+                params.put("update", text);
+            } else {
+                throw new IllegalArgumentException("POST needs Content-Type application/sparql-query or"
+                        + " application/x-www-form-urlencoded, got " + type);
+            }
+        } else if (!"GET".equals(method)) {
+            throw new IllegalArgumentException("the SPARQL endpoint takes GET and POST, not " + method);
+        }
+        if (params.containsKey("update")) {
+            throw new IllegalArgumentException("the federation is read-only: send updates to the member that owns"
+                    + " the subject (basalt-federation owner) or load them with basalt-federation load");
+        }
+        if (params.containsKey("default-graph-uri") || params.containsKey("named-graph-uri")) {
+            throw new IllegalArgumentException("default-graph-uri and named-graph-uri are not supported by the"
+                    + " federation; use FROM / FROM NAMED or GRAPH in the query");
+        }
+        String query = params.get("query");
+        if (query == null || query.isBlank()) {
+            throw new IllegalArgumentException("missing the 'query' parameter (SPARQL 1.1 protocol)");
+        }
+        return query;
+    }
+
+    private static Map<String, String> form(String encoded) {
+        Map<String, String> params = new HashMap<>();
+        if (encoded == null || encoded.isEmpty()) {
+            return params;
+        }
+        for (String pair : encoded.split("&")) {
+            int eq = pair.indexOf('=');
+            String key = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+            String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+            params.put(key, value);
+        }
+        return params;
+    }
+
+    private static void sendText(HttpExchange exchange, int status, String message) throws IOException {
+        send(exchange, status, "text/plain; charset=UTF-8", (message + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void send(HttpExchange exchange, int status, String contentType, byte[] body) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", contentType);
+        exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+        }
+    }
+
+    /** Stops accepting requests, waits up to a second for running ones, then closes the federation. */
+    @Override
+    public void close() {
+        server.stop(1);
+        pool.shutdownNow();
+        federation.close();
+    }
+
+    /** A byte buffer that refuses to grow past a limit. */
+    static final class BoundedBuffer extends ByteArrayOutputStream {
+        private final long limit;
+
+        BoundedBuffer(long limit) {
+            this.limit = limit;
+        }
+
+        @Override
+        public synchronized void write(byte[] b, int off, int len) {
+            check(len);
+            super.write(b, off, len);
+        }
+
+        @Override
+        public synchronized void write(int b) {
+            check(1);
+            super.write(b);
+        }
+
+        private void check(int more) {
+            if (count + (long) more > limit) {
+                throw new ResultWriter.TooLarge("the answer is larger than the front's buffer of " + limit
+                        + " bytes; add LIMIT to the query or start the front with a larger --max-result-bytes");
+            }
+        }
+    }
+}

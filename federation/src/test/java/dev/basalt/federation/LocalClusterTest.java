@@ -1,0 +1,210 @@
+package dev.basalt.federation;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.File;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+
+import org.eclipse.rdf4j.query.BindingSet;
+import org.eclipse.rdf4j.query.QueryLanguage;
+import org.eclipse.rdf4j.query.TupleQueryResult;
+import org.eclipse.rdf4j.query.impl.TupleQueryResultBuilder;
+import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
+import org.eclipse.rdf4j.query.resultio.QueryResultIO;
+import org.eclipse.rdf4j.query.resultio.TupleQueryResultFormat;
+import org.eclipse.rdf4j.repository.RepositoryConnection;
+import org.eclipse.rdf4j.repository.sail.SailRepository;
+import org.eclipse.rdf4j.rio.RDFFormat;
+import org.eclipse.rdf4j.rio.helpers.NTriplesUtil;
+import org.eclipse.rdf4j.sail.memory.MemoryStore;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Acceptance 3 of issue 22: two Basalt servers (child JVMs of the launcher's build) and the FedX
+ * front on 127.0.0.1 at a tiny scale. The data is partitioned and loaded; BSBM-like queries through
+ * the front must give the same solutions as one store holding all the data (RDF4J's MemoryStore, the
+ * reference engine), compared as sorted solution sets. Then a member is frozen (SIGSTOP: it accepts
+ * connections but never answers) and killed: each time queries must fail with HTTP 503 naming that
+ * member, never answer partially, and answer fully again once the member is back. Nothing may be
+ * left running or listening afterwards.
+ */
+class LocalClusterTest {
+    static final Path HOME = Path.of(System.getProperty("basalt.server.home", "../workbench-config/target"));
+
+    @TempDir
+    Path dir;
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    static List<String> launcher() {
+        String classPath = HOME.resolve("classes") + File.pathSeparator + HOME.resolve("lib") + File.separator + "*";
+        return List.of(MemberServer.javaBinary(), "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
+                classPath, "dev.basalt.workbench.BasaltServer", "--home", HOME.toString());
+    }
+
+    @Test
+    void twoShardsAnswerLikeOneStoreAndAFailedMemberIsNamed() throws Exception {
+        assertTrue(Files.isDirectory(HOME.resolve("webapps")), "build the launcher first: " + HOME);
+        List<Path> files = TinyShop.write(dir);
+        List<Integer> ports = new ArrayList<>();
+        List<Long> pids = new ArrayList<>();
+        try (LocalCluster cluster = LocalCluster.start(2, dir.resolve("cluster"), launcher(), List.of())) {
+            PartitioningLoader.LoadResult load = cluster.load(files);
+            long expected = Files.readAllLines(files.get(0)).size() + Files.readAllLines(files.get(1)).size();
+            assertEquals(expected, load.statements());
+            long[] sizes = { size(cluster.members().get(0)), size(cluster.members().get(1)) };
+            assertEquals(expected, sizes[0] + sizes[1], "statements on the members");
+            assertTrue(sizes[0] > expected / 4 && sizes[1] > expected / 4, "both shards hold data: " + sizes[0] + "/" + sizes[1]);
+
+            FrontSettings settings = FrontSettings.defaults().withMemberTimeout(Duration.ofSeconds(3));
+            SparqlFront front = cluster.startFront(settings, 0);
+            ports.add(front.port());
+            for (int i = 0; i < 2; i++) {
+                ports.add(cluster.server(i).port());
+                pids.add(cluster.server(i).pid());
+            }
+
+            SailRepository reference = new SailRepository(new MemoryStore());
+            try (RepositoryConnection c = reference.getConnection()) {
+                c.add(files.get(0).toFile(), RDFFormat.NTRIPLES);
+                c.add(files.get(1).toFile(), RDFFormat.NQUADS);
+                for (String query : TinyShop.queries()) {
+                    List<String> want = solutions(c, TinyShop.PREFIXES + query);
+                    assertFalse(want.isEmpty(), "the reference answers " + query);
+                    assertEquals(want, federated(cluster, TinyShop.PREFIXES + query), query);
+                }
+
+                String probe = TinyShop.PREFIXES + TinyShop.queries().get(3);
+                List<String> want = solutions(c, probe);
+                MemberServer member = cluster.server(1);
+                String named = "shard-1 (" + member.repositoryUrl() + ")";
+
+                signal("STOP", member.pid());
+                try {
+                    long started = System.nanoTime();
+                    HttpResponse<String> frozen = query(cluster, probe);
+                    assertEquals(503, frozen.statusCode(), frozen.body());
+                    assertTrue(frozen.body().contains(named) && frozen.body().contains("did not answer"), frozen.body());
+                    assertTrue(System.nanoTime() - started < 30_000_000_000L, "a frozen member must time out");
+                } finally {
+                    signal("CONT", member.pid());
+                }
+                assertEquals(want, federated(cluster, probe), "after the member answers again");
+
+                member.kill();
+                HttpResponse<String> down = query(cluster, probe);
+                assertEquals(503, down.statusCode(), down.body());
+                assertTrue(down.body().contains(named) && down.body().contains("unreachable"), down.body());
+                HttpResponse<String> health = http.send(HttpRequest.newBuilder(
+                        URI.create(cluster.frontUrl().replace(SparqlFront.PATH, "/health"))).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertEquals(503, health.statusCode());
+                assertTrue(health.body().contains("shard-1"), health.body());
+
+                member.start();
+                pids.add(member.pid());
+                assertEquals(want, federated(cluster, probe), "after the member restarted on its data");
+            } finally {
+                reference.shutDown();
+            }
+        }
+        for (long pid : pids) {
+            assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "process " + pid + " left running");
+        }
+        for (int port : ports) {
+            try (ServerSocket free = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+                assertEquals(port, free.getLocalPort());
+            }
+        }
+    }
+
+    @Test
+    void updatesAreRefusedWithWhereToSendThem() throws Exception {
+        // A front over an address where nothing listens: the refusal happens before any member is asked.
+        int port = MemberServer.freePort();
+        Member nowhere = new Member(0, "http://127.0.0.1:" + port + "/rdf4j-server/repositories/basalt");
+        FrontSettings settings = FrontSettings.defaults().withMemberTimeout(Duration.ofSeconds(2));
+        try (SparqlFront front = SparqlFront.start(Federation.open(List.of(nowhere), settings), settings, "127.0.0.1", 0)) {
+            String url = "http://127.0.0.1:" + front.port() + SparqlFront.PATH;
+            HttpResponse<String> update = http.send(HttpRequest.newBuilder(URI.create(url))
+                    .header("Content-Type", "application/sparql-update")
+                    .POST(HttpRequest.BodyPublishers.ofString("INSERT DATA { <a:b> <a:c> <a:d> }")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(400, update.statusCode());
+            assertTrue(update.body().contains("read-only"), update.body());
+            HttpResponse<String> down = http.send(HttpRequest.newBuilder(URI.create(url + "?query="
+                    + URLEncoder.encode("SELECT * { ?s ?p ?o }", StandardCharsets.UTF_8))).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(503, down.statusCode(), down.body());
+            assertTrue(down.body().contains("shard-0 (" + nowhere.repositoryUrl() + ")"), down.body());
+        }
+    }
+
+    private long size(Member member) throws IOException, InterruptedException {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(member.repositoryUrl() + "/size")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), r.body());
+        return Long.parseLong(r.body().trim());
+    }
+
+    private HttpResponse<String> query(LocalCluster cluster, String query) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create(cluster.frontUrl()))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .header("Accept", "application/sparql-results+json")
+                .timeout(Duration.ofSeconds(60))
+                .POST(HttpRequest.BodyPublishers.ofString("query=" + URLEncoder.encode(query, StandardCharsets.UTF_8)))
+                .build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private List<String> federated(LocalCluster cluster, String query) throws IOException, InterruptedException {
+        HttpResponse<String> response = query(cluster, query);
+        assertEquals(200, response.statusCode(), response.body());
+        TupleQueryResultBuilder builder = new TupleQueryResultBuilder();
+        QueryResultIO.parseTuple(new ByteArrayInputStream(response.body().getBytes(StandardCharsets.UTF_8)),
+                TupleQueryResultFormat.JSON, builder, SimpleValueFactory.getInstance());
+        try (TupleQueryResult result = builder.getQueryResult()) {
+            return canonical(result);
+        }
+    }
+
+    private static List<String> solutions(RepositoryConnection c, String query) {
+        try (TupleQueryResult result = c.prepareTupleQuery(QueryLanguage.SPARQL, query).evaluate()) {
+            return canonical(result);
+        }
+    }
+
+    /** Each solution as "var=term" pairs in variable order, the list sorted: a solution multiset. */
+    static List<String> canonical(TupleQueryResult result) {
+        List<String> rows = new ArrayList<>();
+        for (BindingSet solution : result) {
+            TreeMap<String, String> row = new TreeMap<>();
+            solution.forEach(b -> row.put(b.getName(), NTriplesUtil.toNTriplesString(b.getValue())));
+            rows.add(row.toString());
+        }
+        rows.sort(null);
+        return rows;
+    }
+
+    private static void signal(String name, long pid) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(pid)).inheritIO().start();
+        assertEquals(0, kill.waitFor(), "kill -" + name + " " + pid);
+    }
+}
