@@ -41,7 +41,7 @@ import picocli.CommandLine.Option;
 
 /** The {@code basalt-bench.jar} command line. Progress goes to standard output. */
 @Command(name = "basalt-bench", mixinStandardHelpOptions = true, subcommands = { BenchMain.Compare.class, BenchMain.Load.class,
-		BenchMain.GenerateBsbm.class, BenchMain.GenerateLubm.class, BenchMain.BsbmHttp.class,
+		BenchMain.GenerateBsbm.class, BenchMain.GenerateLubm.class, BenchMain.BsbmHttp.class, BenchMain.LubmReasoning.class,
 		BenchMain.Ordering.class, BenchMain.NestedGroups.class, BenchMain.Dictionary.class },
 		description = "BSBM and LUBM on Basalt and its peers.")
 public final class BenchMain implements Runnable {
@@ -298,6 +298,39 @@ public final class BenchMain implements Runnable {
 		public Integer call() {
 			TripleCounts c = new LubmGenerator(universities, seed).write(out);
 			System.out.printf(Locale.ROOT, "%,d triples written to %s%n", c.total(), out);
+			return 0;
+		}
+	}
+
+	@Command(name = "lubm-reasoning", mixinStandardHelpOptions = true,
+			description = "LUBM load + closure and the 14 queries with RDF4J's SchemaCachingRDFSInferencer (over LmdbStore "
+					+ "and Basalt) and with Basalt's native rdfs and owl-rl closure, side by side; prints markdown.")
+	static final class LubmReasoning implements Callable<Integer> {
+		@Option(names = "--universities", defaultValue = "1")
+		int universities;
+		@Option(names = "--seed", defaultValue = "808")
+		long seed;
+		@Option(names = "--setups", defaultValue = "lmdb-osp+schema-caching,basalt-rdfs,basalt-owl-rl,basalt-owl-rl-bulk",
+				split = ",", description = "of lmdb-osp+schema-caching, basalt+schema-caching, basalt-rdfs, basalt-owl-rl, "
+						+ "basalt-owl-rl-bulk (default: ${DEFAULT-VALUE})")
+		List<String> setups;
+		@Option(names = "--query-runs", defaultValue = "5", description = "measured runs per query (median reported)")
+		int queryRuns;
+		@Option(names = "--query-timeout", defaultValue = "120", description = "seconds before a query is reported as timed out")
+		int queryTimeout;
+		@Option(names = "--work-dir", defaultValue = "data/bench")
+		Path workDir;
+		@Option(names = "--lubm-ontology", defaultValue = "../shared/lubm/univ-bench.owl")
+		Path ontology;
+
+		@Override
+		public Integer call() throws java.io.IOException {
+			java.nio.file.Files.createDirectories(workDir);
+			Path data = workDir.resolve("lubm-" + universities + "-" + seed + ".nt");
+			TripleCounts c = new LubmGenerator(universities, seed).write(data);
+			System.out.printf(Locale.ROOT, "LUBM(%d, %d): %,d triples%n", universities, seed, c.total());
+			new dev.basalt.bench.lubm.ReasoningBench(data, ontology, workDir, queryRuns, System.out::println)
+					.withQueryTimeoutSeconds(queryTimeout).run(setups);
 			return 0;
 		}
 	}

@@ -35,7 +35,7 @@ import dev.basalt.store.quads.QuadOrder;
 /**
  * The {@code basalt} command line, on a Basalt data directory that no process has open:
  * <pre>
- * basalt load --store DIR [--context IRI] [--format F] [--threads N] FILES-OR-DIRECTORIES...
+ * basalt load --store DIR [--context IRI] [--format F] [--threads N] [--inference rdfs|owl-rl] FILES-OR-DIRECTORIES...
  * basalt stats --store DIR
  * basalt verify --store DIR
  * basalt compact --store DIR
@@ -119,6 +119,11 @@ public final class BasaltCli {
         }
         if (a.threads > 0) {
             options = options.withParserThreads(a.threads);
+        }
+        if (a.inference != null) {
+            BasaltStoreConfig config = new BasaltStoreConfig();
+            config.setInference(a.inference);
+            options = options.withConfig(config);
         }
         LoadProgress progress = terminal && System.console() != null
                 ? new ConsoleProgress(System.console().writer()) : new LoggingProgress();
@@ -232,7 +237,7 @@ public final class BasaltCli {
     }
 
     private static void usage(PrintStream p) {
-        p.println("usage: basalt load --store DIR [--context IRI] [--format F] [--threads N] FILES-OR-DIRECTORIES...");
+        p.println("usage: basalt load --store DIR [--context IRI] [--format F] [--threads N] [--inference rdfs|owl-rl] FILES-OR-DIRECTORIES...");
         p.println("       basalt stats --store DIR");
         p.println("       basalt verify --store DIR");
         p.println("       basalt compact --store DIR   (rewrites the store to its newest commit; history is dropped)");
@@ -242,7 +247,8 @@ public final class BasaltCli {
         p.println("The store directory must not be open in another process (except for backup --jmx). Formats come from the file names");
         p.println("(.nt .nq .ttl .trig .rdf .jsonld ..., optionally .gz or .bz2) unless --format names one (e.g. turtle,");
         p.println("nq); a directory stands for the RDF files under it. --threads: N-Triples/N-Quads parser threads");
-        p.println("(default: the number of processors).");
+        p.println("(default: the number of processors). --inference: compute the closure under that rule set after the");
+        p.println("load (default: the rule set recorded in the store, if any).");
     }
 
     /** Turns {@code basalt.load} etc. quiet: library debug logs are for log files; loader progress stays at INFO. */
@@ -266,6 +272,7 @@ public final class BasaltCli {
         Path from;
         long commit = -1;
         String jmx;
+        dev.basalt.sail.config.InferenceMode inference;
         final List<Path> files = new ArrayList<>();
 
         static Args parse(String[] args) {
@@ -290,6 +297,7 @@ public final class BasaltCli {
                         case "--from" -> a.from = Path.of(value);
                         case "--commit" -> a.commit = commit(value);
                         case "--jmx" -> a.jmx = value;
+                        case "--inference" -> a.inference = dev.basalt.sail.config.InferenceMode.parse(value);
                         default -> throw new IllegalArgumentException("unknown option " + arg);
                     }
                     String owner = switch (arg) {

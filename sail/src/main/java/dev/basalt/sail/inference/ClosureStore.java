@@ -17,6 +17,11 @@ public final class ClosureStore {
     private final QuadIndexes inferred;
     private final Runnable clearInferred;
     private final long[] probe = new long[4];
+    /**
+     * True when every explicit statement is in the default graph (known from two range counts when
+     * an index starts with the context), so membership needs no scan of the other graphs.
+     */
+    private final boolean onlyDefaultGraph;
 
     /**
      * @param explicit      the explicit statements (read; written only to restore them during maintenance)
@@ -27,6 +32,9 @@ public final class ClosureStore {
         this.explicit = explicit;
         this.inferred = inferred;
         this.clearInferred = clearInferred;
+        boolean contextFirst = explicit.orders().stream().anyMatch(o -> o.name().startsWith("c"));
+        this.onlyDefaultGraph = contextFirst
+                && explicit.count(new long[] { 0, 0, 0, TermIds.DEFAULT_GRAPH }) == explicit.size();
     }
 
     /** True if the triple is in the closure: explicit in some context, or inferred. */
@@ -42,7 +50,7 @@ public final class ClosureStore {
         if (explicit.contains(quad(s, p, o, TermIds.DEFAULT_GRAPH))) {
             return true;
         }
-        return explicit.scan(new long[] { s, p, o, 0 }).next();
+        return !onlyDefaultGraph && explicit.scan(new long[] { s, p, o, 0 }).next();
     }
 
     /** Adds an inferred triple unless it is already in the closure; true if it was added. */

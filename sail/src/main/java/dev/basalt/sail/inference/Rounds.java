@@ -6,7 +6,8 @@ import dev.basalt.store.lexicon.TermIds;
  * The semi-naive rounds of one closure run: triples concluded in a round are written into the
  * inferred set at once (so later joins of the same round see them) and become the pivots of the
  * next round; the rounds end when one concludes nothing new. A conclusion whose subject is a
- * literal or whose predicate is not an IRI (a subproperty axiom naming a blank node) is dropped.
+ * literal or whose predicate is not an IRI (a subproperty axiom naming a blank node) is dropped, and
+ * so is a typing by a literal (a domain, range or superclass given as a literal names no class).
  */
 final class Rounds {
     private final ClosureStore store;
@@ -23,7 +24,8 @@ final class Rounds {
 
     /** Adds a conclusion to the closure if it is new there; a new one is a pivot of the next round. */
     void conclude(long s, long p, long o) {
-        if (!Vocabulary.isResource(s) || TermIds.kindCode(p) != TermIds.KIND_IRI) {
+        if (!Vocabulary.isResource(s) || TermIds.kindCode(p) != TermIds.KIND_IRI
+                || p == rules.typeId() && !Vocabulary.isResource(o)) {
             return;
         }
         if (store.addInferred(s, p, o)) {

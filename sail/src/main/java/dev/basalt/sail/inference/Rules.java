@@ -27,6 +27,11 @@ final class Rules {
         this.store = store;
     }
 
+    /** The id of {@code rdf:type}. */
+    long typeId() {
+        return v.type;
+    }
+
     /** Appends to {@code out} every conclusion of a rule with (s, p, o) as one premise. */
     void forward(long s, long p, long o, TripleList out) {
         for (long q : Schema.get(schema.superProperties, p)) {

@@ -177,8 +177,11 @@ final class Schema {
         return m;
     }
 
+    /** Adds an axiom's edge unless it points at a literal, which names no class or property. */
     private static void edge(Map<Long, Set<Long>> m, long from, long to) {
-        m.computeIfAbsent(from, k -> new HashSet<>()).add(to);
+        if (Vocabulary.isResource(to)) {
+            m.computeIfAbsent(from, k -> new HashSet<>()).add(to);
+        }
     }
 
     /** Transitive closure of the edges: every node reachable in one or more steps (itself only on a cycle). */

@@ -69,6 +69,27 @@ class BasaltCliTest {
     }
 
     @Test
+    void loadWithInferenceKeepsTheClosure() throws Exception {
+        Path schema = Files.writeString(tmp.resolve("schema.nt"), """
+                <http://ex.org/B> <http://www.w3.org/2000/01/rdf-schema#subClassOf> <http://ex.org/C> .
+                <http://ex.org/C> <http://www.w3.org/2000/01/rdf-schema#subClassOf> <http://ex.org/D> .
+                """);
+        Path data = Files.writeString(tmp.resolve("data.nt"),
+                "<http://ex.org/a> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://ex.org/B> .\n");
+        String store = tmp.resolve("s").toString();
+        assertEquals(0, run("load", "--store", store, "--inference", "rdfs", schema.toString()), err);
+        assertEquals(0, run("stats", "--store", store), err);
+        assertTrue(out.contains("statements       3 (explicit 2, inferred 1)"), out);
+        // a later load without --inference keeps the rule set recorded in the store
+        assertEquals(0, run("load", "--store", store, data.toString()), err);
+        assertEquals(0, run("stats", "--store", store), err);
+        assertTrue(out.contains("statements       6 (explicit 3, inferred 3)"), out);
+        assertEquals(0, run("verify", "--store", store), err);
+        assertEquals(1, run("load", "--store", store, "--inference", "owl-dl", data.toString()));
+        assertTrue(err.contains("none, rdfs or owl-rl"), err);
+    }
+
+    @Test
     void usageAndFailureExitCodes() throws Exception {
         assertEquals(1, run());
         assertEquals(1, run("load", "--store", tmp.toString()));

@@ -63,7 +63,7 @@ class ClosureModelTest {
     }
 
     /** Candidate statements: schema axioms of every kind the rules read, and data over a few individuals. */
-    private static List<Statement> pool(Random r) {
+    static List<Statement> pool(Random r) {
         List<Statement> pool = new ArrayList<>();
         IRI[] c = new IRI[6], p = new IRI[5], x = new IRI[8];
         for (int i = 0; i < c.length; i++) {
@@ -107,7 +107,7 @@ class ClosureModelTest {
     }
 
     /** Statements present from the start: the restrictions' properties and the intersection's list. */
-    private static List<Statement> fixed() {
+    static List<Statement> fixed() {
         return List.of(st(iri("R0"), OWL.ONPROPERTY, iri("P0")), st(iri("R1"), OWL.ONPROPERTY, iri("P1")),
                 st(iri("R2"), OWL.ONPROPERTY, iri("P2")), st(iri("L0"), RDF.FIRST, iri("C0")),
                 st(iri("L0"), RDF.REST, iri("L1")), st(iri("L1"), RDF.FIRST, iri("R0")),
@@ -121,7 +121,6 @@ class ClosureModelTest {
     private void run(InferenceMode mode, int transactions, long seed) {
         Random r = new Random(seed);
         List<Statement> pool = pool(r);
-        IRI graph = iri("g");
         SailRepository repo = InferenceRepos.open(dir, mode);
         try {
             try (RepositoryConnection c = repo.getConnection()) {
@@ -132,36 +131,7 @@ class ClosureModelTest {
             }
             check(repo, mode, -1);
             for (int t = 0; t < transactions; t++) {
-                try (RepositoryConnection c = repo.getConnection()) {
-                    c.begin(r.nextInt(5) == 0 ? IsolationLevels.NONE : IsolationLevels.SNAPSHOT_READ);
-                    int ops = 1 + r.nextInt(4);
-                    for (int k = 0; k < ops; k++) {
-                        int what = r.nextInt(20);
-                        if (what < 12) {
-                            Statement s = pool.get(r.nextInt(pool.size()));
-                            if (r.nextInt(4) == 0) {
-                                c.add(s, graph);
-                            } else {
-                                c.add(s);
-                            }
-                        } else if (what < 19) {
-                            List<Statement> present = c.getStatements(null, null, null, false).stream()
-                                    .filter(s -> !fixed().contains(st(s.getSubject(), s.getPredicate(), s.getObject())))
-                                    .toList();
-                            if (!present.isEmpty()) {
-                                Statement s = present.get(r.nextInt(present.size()));
-                                c.remove(s.getSubject(), s.getPredicate(), s.getObject(), s.getContext());
-                            }
-                        } else {
-                            c.clear(graph);
-                        }
-                    }
-                    if (r.nextInt(10) == 0 && c.getIsolationLevel() != IsolationLevels.NONE) {
-                        c.rollback();
-                    } else {
-                        c.commit();
-                    }
-                }
+                randomTransaction(repo, pool, r);
                 check(repo, mode, t);
                 if (t % 97 == 96) {
                     repo.shutDown();
@@ -176,10 +146,53 @@ class ClosureModelTest {
     }
 
 
+    /** One random transaction over the pool: additions, removals, a clear of the named graph; committed or rolled back. */
+    static void randomTransaction(SailRepository repo, List<Statement> pool, Random r) {
+        IRI graph = iri("g");
+        try (RepositoryConnection c = repo.getConnection()) {
+            c.begin(r.nextInt(5) == 0 ? IsolationLevels.NONE : IsolationLevels.SNAPSHOT_READ);
+            int ops = 1 + r.nextInt(4);
+            for (int k = 0; k < ops; k++) {
+                int what = r.nextInt(20);
+                if (what < 12) {
+                    Statement s = pool.get(r.nextInt(pool.size()));
+                    if (r.nextInt(4) == 0) {
+                        c.add(s, graph);
+                    } else {
+                        c.add(s);
+                    }
+                } else if (what < 19) {
+                    List<Statement> present = c.getStatements(null, null, null, false).stream()
+                            .filter(s -> !fixed().contains(st(s.getSubject(), s.getPredicate(), s.getObject())))
+                            .toList();
+                    if (!present.isEmpty()) {
+                        Statement s = present.get(r.nextInt(present.size()));
+                        c.remove(s.getSubject(), s.getPredicate(), s.getObject(), s.getContext());
+                    }
+                } else {
+                    c.clear(graph);
+                }
+            }
+            if (r.nextInt(10) == 0 && c.getIsolationLevel() != IsolationLevels.NONE) {
+                c.rollback();
+            } else {
+                c.commit();
+            }
+        }
+    }
+
     /** Inferred statements seen over all checks, so the test shows it exercised the rules. */
     private long inferredSeen;
 
     private void check(SailRepository repo, InferenceMode mode, int transaction) {
+        inferredSeen += checkClosure(repo, mode, "after transaction " + transaction);
+    }
+
+    /**
+     * Fails unless the stored closure equals the one computed from scratch from the explicit
+     * statements and no inferred statement repeats an explicit one; returns the inferred count.
+     */
+    static long checkClosure(SailRepository repo, InferenceMode mode, String when) {
         try (RepositoryConnection c = repo.getConnection()) {
             List<Statement> explicit = c.getStatements(null, null, null, false).stream().toList();
             List<Statement> all = c.getStatements(null, null, null, true).stream().toList();
@@ -191,12 +204,12 @@ class ClosureModelTest {
                 missing.removeAll(stored);
                 Set<NaiveClosure.T> extra = new HashSet<>(stored);
                 extra.removeAll(expected);
-                throw new AssertionError("after transaction " + transaction + " the stored closure differs: missing "
+                throw new AssertionError(when + " the stored closure differs: missing "
                         + missing + ", extra " + extra + "; explicit " + explicitTriples);
             }
-            inferredSeen += all.size() - explicit.size();
             assertEquals(explicit.size() + (expected.size() - explicitTriples.size()), all.size(),
-                    "after transaction " + transaction + ": inferred statements must be exactly the closure minus the explicit triples");
+                    when + ": inferred statements must be exactly the closure minus the explicit triples");
+            return all.size() - explicit.size();
         }
     }
 }

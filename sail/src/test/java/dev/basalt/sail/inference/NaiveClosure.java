@@ -208,7 +208,7 @@ final class NaiveClosure {
                     }
                 }
             }
-            add.removeIf(t -> t.s() == null);
+            add.removeIf(t -> t.p().equals(RDF.TYPE) && !(t.o() instanceof Resource));
             changed = c.addAll(add);
         }
         return c;
@@ -219,7 +219,9 @@ final class NaiveClosure {
     }
 
     private static void edge(Map<Value, Set<Value>> m, Value a, Value b) {
-        m.computeIfAbsent(a, k -> new HashSet<>()).add(b);
+        if (b instanceof Resource) {
+            m.computeIfAbsent(a, k -> new HashSet<>()).add(b);
+        }
     }
 
     private static Map<Value, Set<Value>> transitive(Map<Value, Set<Value>> edges) {
