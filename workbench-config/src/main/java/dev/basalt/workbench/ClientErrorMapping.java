@@ -27,8 +27,8 @@ import javax.servlet.http.HttpServletResponseWrapper;
  * <li>a request to a transaction id the server does not know ("transaction with id … not registered", e.g.
  * after a restart or a commit): 404;</li>
  * <li>an upload that ends early (the parser's {@code EOFException}), or one on which an RDF4J 5.0.3 parser
- * fails with an unchecked exception instead of a parse error (N-Triples cut inside a datatype IRI, corrupt
- * binary RDF, RDF/JSON with missing members): 400;</li>
+ * fails with an unchecked exception instead of a parse error (N-Triples cut inside a datatype IRI, an XML
+ * encoding or binary charset that does not exist, corrupt binary RDF, RDF/JSON with missing members): 400;</li>
  * <li>an IRI the value factory rejects, handed to it unchecked by a parser (RDF/JSON): 400;</li>
  * <li>a form body over the launcher's limit ({@link #MAX_FORM_BYTES}): 413.</li>
  * </ul>
@@ -57,7 +57,7 @@ public final class ClientErrorMapping implements Filter {
             chain.doFilter(request, response);
             return;
         }
-        Capture capture = new Capture(http, isRdfUpload(request.getContentType()));
+        Capture capture = new Capture(http, request.getContentType());
         try {
             chain.doFilter(request, capture);
         } catch (ServletException | RuntimeException | StackOverflowError e) {
@@ -69,6 +69,16 @@ public final class ClientErrorMapping implements Filter {
             return;
         }
         capture.finish();
+    }
+
+    /**
+     * True for a message of Basalt's or the SAIL layer's: those name the store, its journal or the SAIL. RDF4J's
+     * binary RDF parser reads raw structures and fails with whatever a corrupt one causes (often just a charset
+     * name it cannot decode), so for binary uploads every other failure is the input's.
+     */
+    private static boolean fromTheStore(String body) {
+        String b = body.toLowerCase(java.util.Locale.ROOT);
+        return b.contains("basalt") || b.contains("journal") || b.contains("sail") || b.contains("store");
     }
 
     /** A request body that is RDF data (an upload), not a form, a query or an update. */
@@ -97,10 +107,12 @@ public final class ClientErrorMapping implements Filter {
             + "(the request thread's stack overflowed); flatten or split the query or update";
 
     /**
-     * The status for a 500 answer with this body, to an upload of RDF data or another request, or 500 when it
-     * is not a client's mistake this filter knows.
+     * The status for a 500 answer with this body to a request with this content type, or 500 when it is not a
+     * client's mistake this filter knows.
      */
-    static Mapped classify(String body, boolean rdfUpload) {
+    static Mapped classify(String body, String contentType) {
+        boolean rdfUpload = isRdfUpload(contentType);
+        boolean binary = rdfUpload && contentType.toLowerCase(java.util.Locale.ROOT).startsWith("application/x-binary-rdf");
         if (body.contains("java.lang.StackOverflowError")) {
             return new Mapped(HttpServletResponse.SC_BAD_REQUEST, TOO_DEEP);
         }
@@ -118,7 +130,9 @@ public final class ClientErrorMapping implements Filter {
         // RDF4J 5.0.3's parsers fail on some malformed input with the unchecked exception of whatever read went
         // wrong: N-Triples cut inside a datatype IRI, corrupt binary RDF, RDF/JSON with missing members.
         if (rdfUpload && (body.isBlank() || body.contains("out of bounds for length") || body.contains("must not be null")
-                || body.contains("NegativeArraySize") || body.contains("java.io.UTFDataFormatException"))) {
+                || body.contains("NegativeArraySize") || body.contains("java.io.UTFDataFormatException")
+                || body.contains("UnsupportedEncodingException") || body.contains("UnsupportedCharsetException")
+                || body.contains("IllegalCharsetNameException") || binary && !fromTheStore(body))) {
             return new Mapped(HttpServletResponse.SC_BAD_REQUEST, "MALFORMED DATA: the upload is corrupt and the "
                     + "parser failed on it (" + body + ")");
         }
@@ -143,17 +157,17 @@ public final class ClientErrorMapping implements Filter {
      */
     private static final class Capture extends HttpServletResponseWrapper {
         private final HttpServletResponse http;
-        private final boolean rdfUpload;
+        private final String requestContentType;
         private final ByteArrayOutputStream held = new ByteArrayOutputStream();
         private boolean holding;
         private String errorMessage;
         private ServletOutputStream stream;
         private PrintWriter writer;
 
-        Capture(HttpServletResponse http, boolean rdfUpload) {
+        Capture(HttpServletResponse http, String requestContentType) {
             super(http);
             this.http = http;
-            this.rdfUpload = rdfUpload;
+            this.requestContentType = requestContentType;
         }
 
         @Override
@@ -263,7 +277,7 @@ public final class ClientErrorMapping implements Filter {
                 return;
             }
             String body = errorMessage != null ? errorMessage : held.toString(StandardCharsets.UTF_8);
-            Mapped mapped = classify(body, rdfUpload);
+            Mapped mapped = classify(body, requestContentType);
             String message = mapped.message() != null ? mapped.message() : body;
             if (errorMessage != null) {
                 http.sendError(mapped.status(), message);

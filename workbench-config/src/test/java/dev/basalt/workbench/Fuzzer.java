@@ -22,6 +22,8 @@ final class Fuzzer {
     record Request(String kind, boolean write, HttpRequest.Builder http, String sample) {
     }
 
+    /** The {@code timeout} every query is sent with. */
+    static final int QUERY_TIMEOUT_SECONDS = 20;
     private static final String EX = RestFuzzTest.EX;
     private static final List<String> QUERIES = List.of(
             "SELECT * WHERE { ?s ?p ?o } LIMIT 20",
@@ -139,7 +141,7 @@ final class Fuzzer {
     }
 
     private Request query(String kind, String query) {
-        return new Request(kind, false, form(repositoryUrl, "query=" + Rest.encode(query) + "&timeout=20")
+        return new Request(kind, false, form(repositoryUrl, "query=" + Rest.encode(query) + "&timeout=" + QUERY_TIMEOUT_SECONDS)
                 .header("Accept", "application/sparql-results+json, application/n-triples;q=0.5, text/boolean;q=0.4"), query);
     }
 
