@@ -21,9 +21,10 @@ final class Exclusions {
         boolean matches(String query, Answer memory, Answer basalt);
     }
 
-    private static final Pattern INTERNAL_ERROR = Pattern.compile(
-            "^(NullPointerException|ClassCastException|NumberFormatException|AssertionError|IllegalStateException|"
-                    + "ArrayIndexOutOfBoundsException|ValueExprEvaluationException)");
+    /** An internal exception of MemoryStore's evaluator, also when wrapped in a QueryEvaluationException. */
+    private static final Pattern INTERNAL_ERROR = Pattern.compile("(^|\\.)(NullPointerException|ClassCastException|"
+            + "NumberFormatException|AssertionError|IllegalStateException|ArrayIndexOutOfBoundsException|"
+            + "ValueExprEvaluationException)\\b");
 
     static final List<Exclusion> LIST = List.of(
             new Exclusion("MIN or MAX over a group holding value-equal terms of different spellings (\"1\" and \"true\" "
