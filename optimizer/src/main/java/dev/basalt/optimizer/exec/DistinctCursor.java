@@ -51,7 +51,7 @@ final class DistinctCursor implements RowCursor {
                 ctx.checkCancelled();
             }
             if (partitions == null) {
-                if (seen.add(new RowKey(r, slots))) {
+                if (seen.add(RowKey.solution(r, slots))) {
                     if (seen.size() > ctx.limits().distinctRows()) {
                         startSpilling(r.length);
                     }
@@ -87,7 +87,7 @@ final class DistinctCursor implements RowCursor {
         long[] r = new long[row.length + 1];
         r[0] = number;
         System.arraycopy(row, 0, r, 1, row.length);
-        int h = new RowKey(row, slots).hash;
+        int h = RowKey.solution(row, slots).hash;
         partitions[((h ^ (h >>> 16)) & 0x7fffffff) % PARTITIONS].write(r);
         spilled++;
     }
@@ -105,7 +105,7 @@ final class DistinctCursor implements RowCursor {
                     if (++n % CHECK_EVERY == 0) {
                         ctx.checkCancelled();
                     }
-                    boolean fresh = keys.add(new RowKey(r, shifted));
+                    boolean fresh = keys.add(RowKey.solution(r, shifted));
                     if (fresh && r[0] != MARKER) {
                         sorter.add(r);
                     }

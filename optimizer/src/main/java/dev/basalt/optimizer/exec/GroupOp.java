@@ -115,7 +115,7 @@ public final class GroupOp extends Operator {
                 ctx.checkCancelled();
                 aggregation.prepare(batch, ctx);
                 for (long[] b : batch) {
-                    RowKey k = new RowKey(b, groupSlots);
+                    RowKey k = RowKey.solution(b, groupSlots);
                     Group g = groups.get(k);
                     if (g == null && groups.size() >= limit) {
                         if (partitions == null) {
@@ -158,7 +158,7 @@ public final class GroupOp extends Operator {
             }
         }
         if (level == 0 && groups.isEmpty() && groupSlots.length == 0) {
-            groups.put(new RowKey(row, groupSlots), new Group(row, aggregation.start()));
+            groups.put(RowKey.solution(row, groupSlots), new Group(row, aggregation.start()));
         }
         int[] targets = aggregation.targetSlots();
         List<long[]> out = new ArrayList<>(groups.size());

@@ -50,10 +50,14 @@ final class AggregateArg {
         return slots;
     }
 
-    /** A key telling two arguments apart: the id for a variable, else the value; null for none. */
+    /**
+     * A key telling two arguments apart: the id for a variable, else the value; null for none (also
+     * for a variable a BIND left unbound by an error, {@link ExecContext#UNBOUND_BY_ERROR}).
+     */
     Object key(long[] row, ValueCache cache, ExecContext ctx) {
         if (slot >= 0) {
-            return row[slot] == TermIds.NULL ? null : row[slot];
+            long id = row[slot];
+            return id == TermIds.NULL || id == ExecContext.UNBOUND_BY_ERROR ? null : id;
         }
         return value(row, cache, ctx);
     }

@@ -11,6 +11,7 @@ import org.eclipse.rdf4j.model.ValueFactory;
 import org.eclipse.rdf4j.model.base.CoreDatatype;
 import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
 import org.eclipse.rdf4j.query.algebra.MathExpr.MathOp;
+import org.eclipse.rdf4j.query.algebra.evaluation.ValueExprEvaluationException;
 import org.eclipse.rdf4j.query.algebra.evaluation.util.MathUtil;
 import org.eclipse.rdf4j.query.algebra.evaluation.util.ValueComparator;
 
@@ -189,7 +190,8 @@ final class Aggregates implements Aggregation {
                 }
                 CoreDatatype.XSD type = l.getCoreDatatype().asXSDDatatypeOrNull();
                 if (type != null && type.isNumericDatatype()) {
-                    sum = MathUtil.compute(sum, l, MathOp.PLUS);
+                    sum = add(sum, l);
+                    error = sum == null;
                 } else {
                     error = true;
                 }
@@ -207,7 +209,23 @@ final class Aggregates implements Aggregation {
             if (spec.kind() == Kind.SUM || count == 0) {
                 return ctx.idOf(sum);
             }
-            return ctx.idOf(MathUtil.compute(sum, VF.createLiteral(count), MathOp.DIVIDE));
+            try {
+                return ctx.idOf(MathUtil.compute(sum, VF.createLiteral(count), MathOp.DIVIDE));
+            } catch (ValueExprEvaluationException e) {
+                return TermIds.NULL;
+            }
+        }
+
+        /**
+         * The sum, or null if a numeric-typed literal is ill-typed (such as "x"^^xsd:int): an error
+         * in an aggregate leaves it unbound (SPARQL 1.1 section 18.5.1), it does not fail the query.
+         */
+        private static Literal add(Literal sum, Literal l) {
+            try {
+                return MathUtil.compute(sum, l, MathOp.PLUS);
+            } catch (ValueExprEvaluationException e) {
+                return null;
+            }
         }
     }
 

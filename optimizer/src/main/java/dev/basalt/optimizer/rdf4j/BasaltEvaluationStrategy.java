@@ -231,14 +231,16 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
                 QueryValueEvaluationStep step;
                 try {
                     step = precompile(expr, context);
-                } catch (ValueExprEvaluationException e) {
+                } catch (ValueExprEvaluationException | NumberFormatException | ArithmeticException e) {
                     // RDF4J folds constant operands while compiling: a constant expression in error has no value
                     return bindings -> null;
                 }
                 return bindings -> {
                     try {
                         return step.evaluate(bindings);
-                    } catch (ValueExprEvaluationException e) {
+                    } catch (ValueExprEvaluationException | NumberFormatException | ArithmeticException e) {
+                        // some of RDF4J's casts let a Java parse error out (xsd:integer("INF"^^xsd:double)):
+                        // it is an expression error all the same (SPARQL 1.1 section 17.2), not a failed query
                         return null;
                     }
                 };

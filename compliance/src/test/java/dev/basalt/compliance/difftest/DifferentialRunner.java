@@ -1,0 +1,192 @@
+package dev.basalt.compliance.difftest;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeSet;
+
+import org.eclipse.rdf4j.model.Statement;
+import org.eclipse.rdf4j.query.BindingSet;
+import org.eclipse.rdf4j.query.MalformedQueryException;
+import org.eclipse.rdf4j.query.QueryInterruptedException;
+import org.eclipse.rdf4j.query.QueryLanguage;
+import org.eclipse.rdf4j.query.TupleQuery;
+import org.eclipse.rdf4j.query.TupleQueryResult;
+import org.eclipse.rdf4j.query.parser.QueryParserUtil;
+import org.eclipse.rdf4j.repository.Repository;
+import org.eclipse.rdf4j.repository.RepositoryConnection;
+import org.eclipse.rdf4j.repository.sail.SailRepository;
+import org.eclipse.rdf4j.sail.memory.MemoryStore;
+
+import dev.basalt.sail.BasaltStore;
+import dev.basalt.sail.config.BasaltStoreConfig;
+import dev.basalt.sail.repository.BasaltRepository;
+
+/**
+ * Runs random queries on one random dataset loaded into Basalt (a {@link BasaltRepository}, native
+ * evaluation on) and into RDF4J's MemoryStore, and compares the answers: solution multisets, or
+ * solution sequences for a query whose ORDER BY fixes the order. An error counts as agreement only
+ * if both sides fail. Queries the parser rejects are drawn again; queries whose answer exceeds
+ * {@value #MAX_ROWS} rows or whose evaluation times out on either side are skipped and counted.
+ *
+ * <p>Dataset {@code d} of seed {@code s} is generated from {@code new Random(s * 1_000_003 + d)}, and
+ * its queries continue from the same generator, so {@code -Dbasalt.seed=s} reproduces a run and a
+ * report names the seed, dataset and query number. Not thread-safe.
+ */
+final class DifferentialRunner {
+    static final int MAX_ROWS = 20_000;
+    static final int TIMEOUT_SECONDS = 10;
+
+    /** Figures of a run. */
+    static final class Tally {
+        long datasets;
+        long triples;
+        long compared;
+        long agreedOnError;
+        long skipped;
+        long excluded;
+        long basaltNanos;
+        long memoryNanos;
+        /** The slowest queries, "nanos\ttext", for tuning the generator. */
+        final java.util.TreeMap<Long, String> slowest = new java.util.TreeMap<>();
+        final List<String> disagreements = new ArrayList<>();
+        /** "dataset/query" of each disagreement, in the order of {@link #disagreements}. */
+        final List<String> disagreementIds = new ArrayList<>();
+
+        void slow(long nanos, String text) {
+            slowest.put(nanos, text);
+            if (slowest.size() > 5) {
+                slowest.remove(slowest.firstKey());
+            }
+        }
+
+        void add(Tally t) {
+            datasets += t.datasets;
+            triples += t.triples;
+            compared += t.compared;
+            agreedOnError += t.agreedOnError;
+            skipped += t.skipped;
+            excluded += t.excluded;
+            basaltNanos += t.basaltNanos;
+            memoryNanos += t.memoryNanos;
+            t.slowest.forEach(this::slow);
+            disagreements.addAll(t.disagreements);
+            disagreementIds.addAll(t.disagreementIds);
+        }
+    }
+
+    private DifferentialRunner() {
+    }
+
+    static Tally run(long seed, int dataset, int queries, File dir) {
+        Random random = new Random(seed * 1_000_003L + dataset);
+        List<Statement> data = new RandomData(random).dataset(50, 300);
+        Tally tally = new Tally();
+        tally.datasets = 1;
+        tally.triples = data.size();
+        BasaltStoreConfig config = new BasaltStoreConfig();
+        config.setDurable(false);
+        Repository basalt = new BasaltRepository(new BasaltStore(dir, config));
+        Repository memory = new SailRepository(new MemoryStore());
+        try (RepositoryConnection b = basalt.getConnection(); RepositoryConnection m = memory.getConnection()) {
+            b.add(data);
+            m.add(data);
+            RandomQueries generator = new RandomQueries(random);
+            int only = Integer.getInteger("basalt.difftest.only", -1);
+            for (int i = 0; i < queries; i++) {
+                RandomQueries.Query q = valid(generator);
+                if (only >= 0 && i != only) {
+                    continue;
+                }
+                long t0 = System.nanoTime();
+                Answer expected = answer(m, q);
+                long t1 = System.nanoTime();
+                Answer actual = answer(b, q);
+                tally.memoryNanos += t1 - t0;
+                long t2 = System.nanoTime();
+                tally.basaltNanos += t2 - t1;
+                tally.slow(t2 - t0, q.text());
+                if (expected.skip() || actual.skip()) {
+                    tally.skipped++;
+                } else if (expected.error() != null && actual.error() != null) {
+                    tally.agreedOnError++;
+                } else if (expected.error() == null && actual.error() == null && expected.rows().equals(actual.rows())) {
+                    tally.compared++;
+                } else if (Exclusions.excluded(q.text(), expected, actual) != null) {
+                    tally.excluded++;
+                } else {
+                    tally.disagreements.add(report(seed, dataset, i, q, expected, actual));
+                    tally.disagreementIds.add(dataset + "/" + i);
+                    if (only >= 0) {
+                        tally.disagreements.add("DATA\n" + String.join("\n", data.stream().map(Object::toString).toList())
+                                + "\nMEMORY\n" + (expected.rows() == null ? "" : String.join("\n", expected.rows()))
+                                + "\nBASALT\n" + (actual.rows() == null ? "" : String.join("\n", actual.rows())));
+                    }
+                }
+            }
+        } finally {
+            basalt.shutDown();
+            memory.shutDown();
+        }
+        return tally;
+    }
+
+    private static RandomQueries.Query valid(RandomQueries generator) {
+        while (true) {
+            RandomQueries.Query q = generator.next();
+            try {
+                QueryParserUtil.parseTupleQuery(QueryLanguage.SPARQL, q.text(), null);
+                return q;
+            } catch (MalformedQueryException e) {
+                // drawn again: both stores share RDF4J's parser, so a rejected query compares nothing
+            }
+        }
+    }
+
+    private static Answer answer(RepositoryConnection c, RandomQueries.Query q) {
+        try {
+            TupleQuery query = c.prepareTupleQuery(q.text());
+            query.setMaxExecutionTime(TIMEOUT_SECONDS);
+            try (TupleQueryResult result = query.evaluate()) {
+                Answer.Builder answer = new Answer.Builder(result.getBindingNames());
+                for (BindingSet row : result) {
+                    if (answer.size() == MAX_ROWS) {
+                        return Answer.skipped();
+                    }
+                    answer.add(row);
+                }
+                return answer.build(q.ordered());
+            }
+        } catch (QueryInterruptedException e) {
+            return Answer.skipped();
+        } catch (RuntimeException | AssertionError e) {
+            // AssertionError: RDF4J's evaluator checks internal assertions under the tests' -ea
+            return Answer.failed(e);
+        }
+    }
+
+    private static String report(long seed, int dataset, int query, RandomQueries.Query q, Answer expected, Answer actual) {
+        StringBuilder s = new StringBuilder("-Dbasalt.seed=").append(seed).append(" dataset ").append(dataset)
+                .append(" query ").append(query).append(q.ordered() ? " (ordered)" : "").append('\n').append(q.text())
+                .append('\n');
+        if (expected.error() != null || actual.error() != null) {
+            s.append("  MemoryStore: ").append(expected.error() != null ? expected.error() : expected.rows().size() + " rows")
+                    .append("\n  Basalt:      ").append(actual.error() != null ? actual.error() : actual.rows().size() + " rows")
+                    .append('\n');
+            return s.toString();
+        }
+        s.append("  MemoryStore ").append(expected.rows().size()).append(" rows, Basalt ").append(actual.rows().size())
+                .append(" rows\n");
+        TreeSet<String> onlyMemory = new TreeSet<>(expected.rows());
+        onlyMemory.removeAll(actual.rows());
+        TreeSet<String> onlyBasalt = new TreeSet<>(actual.rows());
+        onlyBasalt.removeAll(expected.rows());
+        onlyMemory.stream().limit(5).forEach(r -> s.append("  only MemoryStore: ").append(r).append('\n'));
+        onlyBasalt.stream().limit(5).forEach(r -> s.append("  only Basalt:      ").append(r).append('\n'));
+        if (onlyMemory.isEmpty() && onlyBasalt.isEmpty()) {
+            s.append("  same rows, different ").append(q.ordered() ? "order" : "multiplicities").append('\n');
+        }
+        return s.toString();
+    }
+}
