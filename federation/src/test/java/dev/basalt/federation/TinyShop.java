@@ -118,6 +118,11 @@ final class TinyShop {
                 SELECT ?x ?label WHERE {
                   { ?x a bsbm:Product } UNION { ?x a bsbm:Vendor }
                   ?x rdfs:label ?label FILTER (regex(?label, "1")) }""",
+                // the same pattern twice (BSBM Q1 when its two feature parameters are equal)
+                """
+                SELECT DISTINCT ?product ?label WHERE {
+                  ?product rdfs:label ?label ; bsbm:productFeature ex:feature5 ; bsbm:productFeature ex:feature5 ;
+                           a ex:ProductType1 } ORDER BY ?label LIMIT 10""",
                 // named graphs spread over the shards
                 """
                 SELECT ?g ?product ?tag WHERE { GRAPH ?g { ?product bsbm:tag ?tag } }""",
