@@ -482,11 +482,15 @@ public final class BenchMain implements Runnable {
 		@Option(names = "--front-options", defaultValue = "", description = "extra options of the front, e.g. "
 				+ "'--bound-join-block-size 50'")
 		String frontOptions;
+		@Option(names = "--lubm-universities", defaultValue = "1", description = "LUBM universities added after the "
+				+ "BSBM runs and compared on the 14 queries (0: skip)")
+		int lubmUniversities;
 
 		@Override
 		public Integer call() throws Exception {
 			FederationBench.Options o = new FederationBench.Options(data, products, seed, shards, workDir.toAbsolutePath(),
-					federationJar, serverJar, memberHeap, singleHeap, parameterSets, warmupMixes, seconds, runs, frontOptions);
+					federationJar, serverJar, memberHeap, singleHeap, parameterSets, warmupMixes, seconds, runs, frontOptions,
+					lubmUniversities);
 			FederationBench.Outcome outcome = new FederationBench(o, System.out::println).run();
 			String report = FederationBench.report(o, outcome);
 			System.out.println(report);

@@ -85,7 +85,7 @@ public final class Federation implements AutoCloseable {
                 .withEnforceMaxQueryTime((int) Math.max(1, settings.queryTimeout().toSeconds()))
                 .withIncludeInferredDefault(true);
         FedXRepository repository = FedXFactory.newFederation().withMembers(endpoints).withConfig(config)
-                .withFederationEvaluationStrategyFactory(new DuplicatePatternStrategyFactory()).create();
+                .withFederationEvaluationStrategyFactory(new RewritingStrategyFactory()).create();
         repository.init();
         LOG.info("FedX federation over {} members: {}", members.size(),
                 members.stream().map(Member::describe).toList());

@@ -25,13 +25,15 @@ import dev.basalt.bench.driver.MixDriver;
 import dev.basalt.bench.driver.MixResult;
 import dev.basalt.bench.driver.QueryStats;
 import dev.basalt.bench.driver.QueryTemplate;
+import dev.basalt.bench.lubm.LubmGenerator;
+import dev.basalt.bench.lubm.LubmQueries;
 
 /**
  * BSBM on a Basalt federation against one Basalt server holding all the data, side by side in one
  * run, both over HTTP: (1) load time of one upload into one server vs the partitioning loader into
  * N members; (2) the 12 Explore queries with several parameter sets each, whose solutions must be
  * equal as sorted solution sets; (3) reduced-mix QMpH and per-query times, measured runs alternating
- * between the two. The servers and the federation run as child processes (their own class paths:
+ * between the two; (4) LUBM data (no inference) added to both and its 14 queries compared the same way. The servers and the federation run as child processes (their own class paths:
  * the federation is on RDF4J 5.1.2), so this process is only a client.
  *
  * <p>Not thread-safe; one run per instance.
@@ -41,12 +43,31 @@ public final class FederationBench {
 	/** Settings of one run. */
 	public record Options(Path data, int products, long seed, int shards, Path workDir, Path federationJar,
 			Path serverJar, String memberHeap, String singleHeap, int parameterSets, int warmupMixes, double seconds,
-			int runs, String frontOptions) {
+			int runs, String frontOptions, int lubmUniversities) {
 	}
 
 	/** What one run measured. */
 	public record Outcome(double singleLoadSeconds, double federationLoadSeconds, String federationLoadLine,
-			Map<String, String> crossCheck, int mismatches, List<MixResult> single, List<MixResult> federation) {
+			Map<String, String> crossCheck, int mismatches, List<MixResult> single, List<MixResult> federation,
+			Map<String, String> lubmCheck, Cpu cpu) {
+
+		Outcome withLubm(Map<String, String> check, int lubmMismatches) {
+			return new Outcome(singleLoadSeconds, federationLoadSeconds, federationLoadLine, crossCheck,
+					mismatches + lubmMismatches, single, federation, check, cpu);
+		}
+
+		Outcome withCpu(Cpu measured) {
+			return new Outcome(singleLoadSeconds, federationLoadSeconds, federationLoadLine, crossCheck, mismatches, single,
+					federation, lubmCheck, measured);
+		}
+	}
+
+	/**
+	 * CPU seconds the server processes used (their own accounting, so other work on a shared machine
+	 * does not count): for the loads, and summed over the measured query runs.
+	 */
+	public record Cpu(double singleLoad, double[] memberLoad, double singleQueries, double frontQueries,
+			double memberQueries) {
 	}
 
 	private final Options options;
@@ -66,7 +87,9 @@ public final class FederationBench {
 				"-jar", options.serverJar().toString(), "--port", String.valueOf(singlePort), "--data",
 				work.resolve("single").toString()), work.resolve("single.log"), "RDF4J Workbench:", Duration.ofMinutes(3))) {
 			String singleUrl = "http://127.0.0.1:" + singlePort + "/rdf4j-server/repositories/basalt";
+			double singleCpu = single.cpuSeconds(false);
 			double singleLoad = upload(singleUrl, options.data());
+			singleCpu = single.cpuSeconds(false) - singleCpu;
 			progress.accept(String.format(Locale.ROOT, "one server: %s loaded in %.1f s", options.data(), singleLoad));
 
 			int frontPort = freePort();
@@ -84,25 +107,82 @@ public final class FederationBench {
 					members.add(federation.valueAfter("shard-" + i + ":"));
 				}
 				String frontUrl = federation.valueAfter("federation SPARQL endpoint:");
-				long started = System.nanoTime();
-				List<String> load = List.of(java, "-Xmx1g", "-jar", options.federationJar().toString(), "load",
-						"--members", String.join(",", members), "--work", work.resolve("split").toString(),
-						options.data().toString());
-				Process loader = new ProcessBuilder(load).redirectErrorStream(true)
-						.redirectOutput(work.resolve("federation-load.log").toFile()).start();
-				if (loader.waitFor() != 0) {
-					throw new IOException("the partitioning loader failed; see " + work.resolve("federation-load.log"));
+				List<ProcessHandle> memberProcesses = federation.children();
+				double[] memberCpu = new double[memberProcesses.size()];
+				for (int i = 0; i < memberCpu.length; i++) {
+					memberCpu[i] = -ServerProcess.cpuSeconds(memberProcesses.get(i));
 				}
-				double federationLoad = (System.nanoTime() - started) / 1e9;
+				double federationLoad = partitionedLoad(java, members, options.data(), work.resolve("federation-load.log"));
+				for (int i = 0; i < memberCpu.length; i++) {
+					memberCpu[i] += ServerProcess.cpuSeconds(memberProcesses.get(i));
+				}
 				String loadLine = String.join("\n", Files.readAllLines(work.resolve("federation-load.log")));
 				progress.accept(String.format(Locale.ROOT, "federation: loaded into %d members in %.1f s (wall clock of"
 						+ " the loader's JVM)", options.shards(), federationLoad));
-				return measure(singleUrl, frontUrl, singleLoad, federationLoad, loadLine);
+				double[] queryCpu = new double[3];
+				Outcome outcome = measure(singleUrl, frontUrl, singleLoad, federationLoad, loadLine, () -> new double[] {
+						single.cpuSeconds(false), federation.cpuSeconds(false),
+						memberProcesses.stream().mapToDouble(ServerProcess::cpuSeconds).sum() }, queryCpu);
+				outcome = outcome.withCpu(new Cpu(singleCpu, memberCpu, queryCpu[0], queryCpu[1], queryCpu[2]));
+				if (options.lubmUniversities() < 1) {
+					return outcome;
+				}
+				// LUBM's IRIs are disjoint from BSBM's, so both data sets share the repositories.
+				Path lubm = work.resolve("lubm-" + options.lubmUniversities() + ".nt");
+				new LubmGenerator(options.lubmUniversities(), options.seed()).write(lubm);
+				upload(singleUrl, lubm);
+				partitionedLoad(java, members, lubm, work.resolve("federation-load-lubm.log"));
+				Map<String, String> check = new LinkedHashMap<>();
+				int mismatches = lubmCheck(singleUrl, frontUrl, check);
+				return outcome.withLubm(check, mismatches);
 			}
 		}
 	}
 
-	private Outcome measure(String singleUrl, String frontUrl, double singleLoad, double federationLoad, String loadLog) {
+	/** Runs the partitioning loader in its own JVM; returns its wall-clock seconds. */
+	private double partitionedLoad(String java, List<String> members, Path data, Path log)
+			throws IOException, InterruptedException {
+		long started = System.nanoTime();
+		List<String> load = List.of(java, "-Xmx1g", "-jar", options.federationJar().toString(), "load", "--members",
+				String.join(",", members), "--work", options.workDir().resolve("split").toString(), data.toString());
+		Process loader = new ProcessBuilder(load).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+		if (loader.waitFor() != 0) {
+			throw new IOException("the partitioning loader failed; see " + log);
+		}
+		return (System.nanoTime() - started) / 1e9;
+	}
+
+	/** The 14 LUBM queries (data without inference) on both; returns the number of differing answers. */
+	private int lubmCheck(String singleUrl, String frontUrl, Map<String, String> check) {
+		SPARQLRepository single = new SPARQLRepository(singleUrl);
+		SPARQLRepository federation = new SPARQLRepository(frontUrl);
+		single.init();
+		federation.init();
+		int mismatches = 0;
+		try {
+			for (QueryTemplate q : LubmQueries.ALL) {
+				List<String> want = SolutionSets.of(single, q.text());
+				List<String> got = SolutionSets.of(federation, q.text());
+				boolean equal = want.equals(got);
+				mismatches += equal ? 0 : 1;
+				String line = (equal ? "equal, " : "DIFFERENT, ") + want.size() + " solutions on one server"
+						+ (equal ? "" : ", " + got.size() + " through the federation; " + SolutionSets.firstDifference(want, got));
+				check.put(q.name(), line);
+				progress.accept("LUBM " + q.name() + ": " + line);
+			}
+		} finally {
+			single.shutDown();
+			federation.shutDown();
+		}
+		return mismatches;
+	}
+
+	/**
+	 * @param cpu      CPU seconds so far of: the single server, the front, all members
+	 * @param queryCpu receives the CPU seconds of the same three over the measured runs
+	 */
+	private Outcome measure(String singleUrl, String frontUrl, double singleLoad, double federationLoad, String loadLog,
+			java.util.function.Supplier<double[]> cpu, double[] queryCpu) {
 		SPARQLRepository single = new SPARQLRepository(singleUrl);
 		SPARQLRepository federation = new SPARQLRepository(frontUrl);
 		single.init();
@@ -144,12 +224,19 @@ public final class FederationBench {
 			List<MixResult> federationRuns = new ArrayList<>();
 			for (int run = 1; run <= options.runs(); run++) {
 				long seed = options.seed() + 1000L * run;
+				double[] before = cpu.get();
 				singleRuns.add(driver.run(single, 1, Long.MAX_VALUE, options.seconds(), seed));
+				double[] middle = cpu.get();
 				federationRuns.add(driver.run(federation, 1, Long.MAX_VALUE, options.seconds(), seed));
+				double[] after = cpu.get();
+				queryCpu[0] += middle[0] - before[0];
+				queryCpu[1] += after[1] - middle[1];
+				queryCpu[2] += after[2] - middle[2];
 				progress.accept(String.format(Locale.ROOT, "run %d: one server %,.0f QMpH, federation %,.0f QMpH", run,
 						singleRuns.get(run - 1).qmph(), federationRuns.get(run - 1).qmph()));
 			}
-			return new Outcome(singleLoad, federationLoad, loadLog, check, mismatches, singleRuns, federationRuns);
+			return new Outcome(singleLoad, federationLoad, loadLog, check, mismatches, singleRuns, federationRuns, Map.of(),
+					null);
 		} finally {
 			single.shutDown();
 			federation.shutDown();
@@ -170,8 +257,24 @@ public final class FederationBench {
 				triples / r.singleLoadSeconds()));
 		b.append(String.format(Locale.ROOT, "| %d members, partitioning loader (split + parallel uploads) | %.1f | %,.0f |%n%n",
 				o.shards(), r.federationLoadSeconds(), triples / r.federationLoadSeconds()));
+		if (r.cpu() != null) {
+			b.append(String.format(Locale.ROOT, "Server CPU seconds for the load: one server %.1f; members %s (sum %.1f)%n%n",
+					r.cpu().singleLoad(), java.util.Arrays.toString(java.util.Arrays.stream(r.cpu().memberLoad())
+							.map(x -> Math.round(x * 10) / 10.0).toArray()),
+					java.util.Arrays.stream(r.cpu().memberLoad()).sum()));
+			long singleMixes = r.single().stream().mapToLong(MixResult::mixes).sum();
+			long federationMixes = r.federation().stream().mapToLong(MixResult::mixes).sum();
+			b.append(String.format(Locale.ROOT, "Server CPU milliseconds per reduced mix over the measured runs: one server %.0f;"
+					+ " federation front %.0f + members %.0f%n%n", 1000 * r.cpu().singleQueries() / singleMixes,
+					1000 * r.cpu().frontQueries() / federationMixes, 1000 * r.cpu().memberQueries() / federationMixes));
+		}
 		b.append("| query | cross-check |\n|---|---|\n");
 		r.crossCheck().forEach((q, line) -> b.append("| ").append(q).append(" | ").append(line).append(" |\n"));
+		if (!r.lubmCheck().isEmpty()) {
+			b.append(String.format(Locale.ROOT, "%n| LUBM(%d) query, no inference | cross-check |%n|---|---|%n",
+					o.lubmUniversities()));
+			r.lubmCheck().forEach((q, line) -> b.append("| ").append(q).append(" | ").append(line).append(" |\n"));
+		}
 		b.append("\n| run | one server QMpH | federation QMpH |\n|---|---:|---:|\n");
 		for (int i = 0; i < r.single().size(); i++) {
 			b.append(String.format(Locale.ROOT, "| %d | %,.0f | %,.0f |%n", i + 1, r.single().get(i).qmph(),

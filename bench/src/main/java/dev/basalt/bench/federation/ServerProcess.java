@@ -71,6 +71,24 @@ final class ServerProcess implements AutoCloseable {
 		}
 	}
 
+	/** CPU seconds used so far by this process and, with {@code withDescendants}, every process it started. */
+	double cpuSeconds(boolean withDescendants) {
+		double total = cpuSeconds(process.toHandle());
+		if (withDescendants) {
+			total += process.descendants().mapToDouble(ServerProcess::cpuSeconds).sum();
+		}
+		return total;
+	}
+
+	/** The processes this one started directly (the cluster's members). */
+	List<ProcessHandle> children() {
+		return process.children().toList();
+	}
+
+	static double cpuSeconds(ProcessHandle handle) {
+		return handle.info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(0.0);
+	}
+
 	List<String> lines() {
 		synchronized (lines) {
 			return new ArrayList<>(lines);
