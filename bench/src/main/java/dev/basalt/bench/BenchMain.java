@@ -21,6 +21,7 @@ import dev.basalt.bench.compare.Comparison;
 import dev.basalt.bench.compare.Results;
 import dev.basalt.bench.compare.Settings;
 import dev.basalt.bench.driver.MixDriver;
+import dev.basalt.bench.federation.FederationBench;
 import dev.basalt.bench.driver.MixResult;
 import dev.basalt.bench.load.LoadComparison;
 import dev.basalt.bench.load.LoadReport;
@@ -42,7 +43,8 @@ import picocli.CommandLine.Option;
 /** The {@code basalt-bench.jar} command line. Progress goes to standard output. */
 @Command(name = "basalt-bench", mixinStandardHelpOptions = true, subcommands = { BenchMain.Compare.class, BenchMain.Load.class,
 		BenchMain.GenerateBsbm.class, BenchMain.GenerateLubm.class, BenchMain.BsbmHttp.class, BenchMain.LubmReasoning.class,
-		BenchMain.Ordering.class, BenchMain.NestedGroups.class, BenchMain.Dictionary.class },
+		BenchMain.Ordering.class, BenchMain.NestedGroups.class, BenchMain.Dictionary.class,
+		BenchMain.Federation.class },
 		description = "BSBM and LUBM on Basalt and its peers.")
 public final class BenchMain implements Runnable {
 
@@ -477,6 +479,56 @@ public final class BenchMain implements Runnable {
 		public Integer call() {
 			DictionaryTiming.run(file, workDir, rounds, System.out::println);
 			return 0;
+		}
+	}
+
+	@Command(name = "federation", mixinStandardHelpOptions = true,
+			description = "BSBM on N Basalt members behind the FedX front vs one Basalt server: load time, the 12 Explore "
+					+ "queries compared as solution sets, reduced-mix QMpH (see docs/benchmarks-federation.md).")
+	static final class Federation implements Callable<Integer> {
+		@Option(names = "--data", defaultValue = "/work/data/bsbm1m.nt", description = "BSBM N-Triples file")
+		Path data;
+		@Option(names = "--products", defaultValue = "2785", description = "product count the file was generated with")
+		int products;
+		@Option(names = "--seed", defaultValue = "808", description = "seed the file was generated with")
+		long seed;
+		@Option(names = "--shards", defaultValue = "3")
+		int shards;
+		@Option(names = "--work-dir", defaultValue = "data/bench-federation", description = "server data and logs")
+		Path workDir;
+		@Option(names = "--federation-jar", defaultValue = "federation/target/basalt-federation.jar")
+		Path federationJar;
+		@Option(names = "--server-jar", defaultValue = "workbench-config/target/basalt-server.jar")
+		Path serverJar;
+		@Option(names = "--member-heap", defaultValue = "1g")
+		String memberHeap;
+		@Option(names = "--single-heap", defaultValue = "2g")
+		String singleHeap;
+		@Option(names = "--parameter-sets", defaultValue = "10", description = "parameter sets per query in the cross-check")
+		int parameterSets;
+		@Option(names = "--warmup-mixes", defaultValue = "50")
+		int warmupMixes;
+		@Option(names = "--seconds", defaultValue = "30", description = "length of one measured run")
+		double seconds;
+		@Option(names = "--runs", defaultValue = "3", description = "measured runs, alternating one server and federation")
+		int runs;
+		@Option(names = "--front-options", defaultValue = "", description = "extra options of the front, e.g. "
+				+ "'--bound-join-block-size 50'")
+		String frontOptions;
+		@Option(names = "--lubm-universities", defaultValue = "1", description = "LUBM universities added after the "
+				+ "BSBM runs and compared on the 14 queries (0: skip)")
+		int lubmUniversities;
+
+		@Override
+		public Integer call() throws Exception {
+			FederationBench.Options o = new FederationBench.Options(data, products, seed, shards, workDir.toAbsolutePath(),
+					federationJar, serverJar, memberHeap, singleHeap, parameterSets, warmupMixes, seconds, runs, frontOptions,
+					lubmUniversities);
+			FederationBench.Outcome outcome = new FederationBench(o, System.out::println).run();
+			String report = FederationBench.report(o, outcome);
+			System.out.println(report);
+			java.nio.file.Files.writeString(workDir.resolve("federation-report.md"), report);
+			return outcome.mismatches() == 0 ? 0 : 2;
 		}
 	}
 }

@@ -84,7 +84,8 @@ public final class Federation implements AutoCloseable {
                 .withSourceSelectionCacheSpec(settings.sourceSelectionCache())
                 .withEnforceMaxQueryTime((int) Math.max(1, settings.queryTimeout().toSeconds()))
                 .withIncludeInferredDefault(true);
-        FedXRepository repository = FedXFactory.newFederation().withMembers(endpoints).withConfig(config).create();
+        FedXRepository repository = FedXFactory.newFederation().withMembers(endpoints).withConfig(config)
+                .withFederationEvaluationStrategyFactory(new RewritingStrategyFactory()).create();
         repository.init();
         LOG.info("FedX federation over {} members: {}", members.size(),
                 members.stream().map(Member::describe).toList());

@@ -3,7 +3,8 @@ package dev.basalt.federation;
 import java.time.Duration;
 
 /**
- * Settings of the FedX front, with the defaults the benchmark chose (docs/benchmarks-federation.md).
+ * Settings of the FedX front. The bound-join block size and worker threads default to FedX's own
+ * values; docs/benchmarks-federation.md measures the block size.
  *
  * @param memberTimeout       longest wait for one member's answer (connect or read); past it the query
  *                            fails naming that member

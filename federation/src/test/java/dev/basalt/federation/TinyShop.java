@@ -118,6 +118,25 @@ final class TinyShop {
                 SELECT ?x ?label WHERE {
                   { ?x a bsbm:Product } UNION { ?x a bsbm:Vendor }
                   ?x rdfs:label ?label FILTER (regex(?label, "1")) }""",
+                // the same pattern twice (BSBM Q1 when its two feature parameters are equal)
+                """
+                SELECT DISTINCT ?product ?label WHERE {
+                  ?product rdfs:label ?label ; bsbm:productFeature ex:feature5 ; bsbm:productFeature ex:feature5 ;
+                           a ex:ProductType1 } ORDER BY ?label LIMIT 10""",
+                // explore Q3: an OPTIONAL used as negation with FILTER(!bound(...))
+                """
+                SELECT ?product ?label WHERE {
+                  ?product rdfs:label ?label ; a ex:ProductType1 ; bsbm:numeric1 ?n . FILTER (?n > 10)
+                  OPTIONAL { ?product bsbm:productFeature ex:feature5 . ?product rdfs:label ?testVar }
+                  FILTER (!bound(?testVar)) }""",
+                // explore Q7: two OPTIONALs side by side, one holding a nested OPTIONAL, all across shards
+                """
+                SELECT ?label ?offer ?price ?vendor ?review ?name ?rating WHERE {
+                  ex:product7 rdfs:label ?label .
+                  OPTIONAL { ?offer bsbm:product ex:product7 ; bsbm:vendor ?vendor ; bsbm:price ?price .
+                             ?vendor bsbm:country ex:country1 . FILTER (?price > 500) }
+                  OPTIONAL { ?review bsbm:reviewFor ex:product7 ; bsbm:reviewer ?person . ?person bsbm:name ?name .
+                             OPTIONAL { ?review bsbm:rating1 ?rating } } }""",
                 // named graphs spread over the shards
                 """
                 SELECT ?g ?product ?tag WHERE { GRAPH ?g { ?product bsbm:tag ?tag } }""",
