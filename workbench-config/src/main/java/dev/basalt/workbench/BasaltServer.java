@@ -74,6 +74,7 @@ public final class BasaltServer implements AutoCloseable {
         WebappAssembly.installIntoServer(options.basaltLib(), options.serverWebapp());
         WebappAssembly.installIntoWorkbench(options.basaltLib(), options.workbenchWebapp());
         Files.createDirectories(options.dataDir());
+        WebappAssembly.installServerLogConfig(options.dataDir());
         System.setProperty(APPDATA_PROPERTY, options.dataDir().toString());
 
         Server jetty = new Server(new InetSocketAddress(options.host(), options.port()));
