@@ -289,7 +289,8 @@ public class BasaltStoreConnection extends SailSourceConnection {
      * committed when it ends. A bulk write that fails leaves the transaction able only to roll back.
      *
      * <p>Returns false, having read nothing, when the bulk path cannot be taken now: connection
-     * listeners want each statement, or an isolated transaction cannot write through (large transactions disabled, another connection holds
+     * listeners want each statement, the store holds inferred statements, or an isolated
+     * transaction cannot write through (large transactions disabled, another connection holds
      * the store's writer, or another commit came after this transaction began); the caller then
      * adds the statements one by one.
      *
@@ -310,7 +311,9 @@ public class BasaltStoreConnection extends SailSourceConnection {
         if (isolated && !isolating.writeThroughNow()) {
             return false;
         }
-        isolating.bulkWrite(write);
+        if (isolating.bulkWrite(write) < 0) {
+            return false; // inferred statements in the store: the per-statement path keeps the sets apart
+        }
         changes.setStatementsAdded(true);
         return true;
     }

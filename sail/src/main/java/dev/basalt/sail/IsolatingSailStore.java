@@ -113,22 +113,23 @@ final class IsolatingSailStore implements SailStore {
      * (see {@link #writeThroughNow()}), or, at isolation NONE, as one operation committed at its
      * end. A failure leaves a promoted transaction able only to roll back.
      *
-     * @return statements new to the store
+     * @return statements new to the store, or -1 if nothing was written because the store holds
+     *         inferred statements (a new explicit statement must then remove its inferred copy,
+     *         which only the per-statement path does)
      */
     long bulkWrite(BulkWrite write) {
         StoreWriter writer = backing.writer();
         WriteThroughTransaction t = transaction;
-        long[] added = new long[1];
         if (t == null) {
             writer.beginGroup(this);
             boolean ok = false;
             try {
-                writer.writeAs(this, session -> added[0] = bulkInSession(session, write));
+                long added = bulkInSession(writer, write);
                 ok = true;
+                return added;
             } finally {
                 writer.endGroup(this, ok);
             }
-            return added[0];
         }
         if (!t.isPromoted()) {
             throw new IllegalStateException("the transaction does not write through; call writeThroughNow() first");
@@ -136,22 +137,23 @@ final class IsolatingSailStore implements SailStore {
         t.enter();
         try {
             t.gate().beforeWrite();
-            writer.writeAs(this, session -> added[0] = bulkInSession(session, write));
+            return bulkInSession(writer, write);
         } catch (RuntimeException e) {
             t.fail(e);
             throw e;
         } finally {
             t.exit();
         }
-        return added[0];
     }
 
-    private static long bulkInSession(WriteSession session, BulkWrite write) {
-        if (session.hasInferred()) {
-            throw new SailException("a bulk add into a Basalt store that holds inferred statements is not supported: "
-                    + "add the statements through the connection's add(Statement) instead");
-        }
-        return session.bulk(write);
+    private long bulkInSession(StoreWriter writer, BulkWrite write) {
+        long[] added = { -1 };
+        writer.writeAs(this, session -> {
+            if (!session.hasInferred()) {
+                added[0] = session.bulk(write);
+            }
+        });
+        return added[0];
     }
 
     /** True while the connection's transaction writes through into the store. */

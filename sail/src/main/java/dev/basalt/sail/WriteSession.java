@@ -116,8 +116,7 @@ final class WriteSession {
 
     /**
      * Runs a bulk write of explicit statements in this transaction (see {@link BulkWrite}); the
-     * store must have no inferred statements (a new explicit quad would have to remove its inferred
-     * copy, which only the per-statement path does).
+     * caller has checked that the store has no inferred statements ({@link #hasInferred()}).
      */
     long bulk(BulkWrite write) {
         long added = write.write(tx, lexicon, orders);

@@ -61,11 +61,24 @@ public final class BasaltServer implements AutoCloseable {
         server.jetty.join();
     }
 
+    /**
+     * RDF4J's writers read unset settings from system properties of the setting's key: pretty
+     * printing (indentation and line breaks) is off in the launcher unless set on the command line
+     * ({@code -Dorg.eclipse.rdf4j.rio.pretty_print=true}). Indenting SPARQL/XML results took a
+     * measurable share of every query's server CPU (docs/benchmarks-server.md); clients parse the
+     * results, the Workbench re-renders them.
+     */
+    static final String PRETTY_PRINT_PROPERTY = "org.eclipse.rdf4j.rio.pretty_print";
+
     /** Installs Basalt into the webapps, starts Jetty and creates the default repository if missing. */
     public static BasaltServer start(ServerOptions options) throws Exception {
+        if (System.getProperty(PRETTY_PRINT_PROPERTY) == null) {
+            System.setProperty(PRETTY_PRINT_PROPERTY, "false");
+        }
         WebappAssembly.installIntoServer(options.basaltLib(), options.serverWebapp());
         WebappAssembly.installIntoWorkbench(options.basaltLib(), options.workbenchWebapp());
         Files.createDirectories(options.dataDir());
+        WebappAssembly.installServerLogConfig(options.dataDir());
         System.setProperty(APPDATA_PROPERTY, options.dataDir().toString());
 
         Server jetty = new Server(new InetSocketAddress(options.host(), options.port()));

@@ -25,6 +25,8 @@ import java.util.List;
 public final class WebappAssembly {
     static final String TEMPLATE = "WEB-INF/classes/org/eclipse/rdf4j/repository/config/basalt.ttl";
     static final String FORM = "transformations/create-basalt.xsl";
+    /** Where RDF4J Server (its application id "server") reads its logging configuration, under the data directory. */
+    static final String SERVER_LOG_CONFIG = "server/conf/logback.xml";
     static final String TYPE_LIST = "transformations/create.xsl";
     static final String TYPE_SELECT = "<select id=\"type\" name=\"type\">";
     static final String BASALT_OPTION = "<option value=\"basalt\">Basalt Store</option>";
@@ -53,6 +55,18 @@ public final class WebappAssembly {
             Path temp = Files.createTempFile(typeList.getParent(), ".basalt-", ".tmp");
             Files.writeString(temp, patched, StandardCharsets.UTF_8);
             replaceAtomically(temp, typeList);
+        }
+    }
+
+    /**
+     * Writes the launcher's logging configuration for RDF4J Server ({@code server/logback.xml}:
+     * RDF4J's default without its two INFO lines per query) to {@code <data>/server/conf/logback.xml}
+     * unless a configuration is there already, which is then left as the operator made it.
+     */
+    public static void installServerLogConfig(Path dataDir) throws IOException {
+        Path target = dataDir.resolve(SERVER_LOG_CONFIG);
+        if (!Files.exists(target)) {
+            copyResource("server/logback.xml", target);
         }
     }
 

@@ -287,6 +287,15 @@ class ServerRestApiTest {
             assertEquals("6", rest.selectOne(id,
                     "SELECT (COUNT(*) AS ?n) WHERE { ?p <http://example.org/age> " + (20 + i % 50) + " }"));
         }
+        // the launcher writes results without pretty printing (docs/benchmarks-server.md)
+        Rest.Response xml = rest.query(id, "SELECT ?p ?n WHERE { ?p <http://example.org/name> ?n } LIMIT 5",
+                "application/sparql-results+xml");
+        assertEquals(200, xml.status(), xml.body());
+        assertEquals(5, xml.body().split("<result>", -1).length - 1, xml.body());
+        assertTrue(xml.body().lines().count() <= 2, "no indentation: " + xml.body());
+        String log = Files.readString(data.resolve("server/logs/main.log"));
+        assertFalse(log.contains("is finished"), "no INFO line per query in main.log");
+        assertTrue(Files.readString(data.resolve(WebappAssembly.SERVER_LOG_CONFIG)).contains("org.eclipse.rdf4j.http.server.repository"));
         Rest.Response update = rest.update(id, "INSERT DATA { <http://example.org/p1> <http://example.org/age> 99 }");
         assertEquals(204, update.status(), update.body());
         assertEquals("1", rest.selectOne(id, "SELECT (COUNT(*) AS ?n) WHERE { ?p <http://example.org/age> 99 }"));

@@ -32,7 +32,12 @@ public interface LoadProgress {
             double left = secs * (totalBytes - bytesRead) / bytesRead;
             eta = formatSeconds(Math.max(0, left));
         }
-        int percent = totalBytes > 0 ? (int) Math.min(100, 100 * bytesRead / totalBytes) : 0;
+        if (totalBytes <= 0) {
+            // a stream of unknown length (an upload): no share or ETA to tell
+            return String.format("%,d triples, %,.0f triples/s, elapsed %s (parsing)", statements, statements / secs,
+                    formatSeconds(secs));
+        }
+        int percent = (int) Math.min(100, 100 * bytesRead / totalBytes);
         return String.format("%3d%% %,d triples, %,.0f triples/s, elapsed %s, ETA %s (parsing)", percent, statements,
                 statements / secs, formatSeconds(secs), eta);
     }

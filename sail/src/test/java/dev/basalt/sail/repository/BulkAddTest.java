@@ -167,6 +167,21 @@ class BulkAddTest {
     private static final IRI RDFS_LABEL = org.eclipse.rdf4j.model.vocabulary.RDFS.LABEL;
 
     @Test
+    void replacesAfterAClearInTheSameTransaction() throws Exception {
+        try (RepositoryConnection c = repo.getConnection()) {
+            c.add(stream(quads(0, 100)), EX, RDFFormat.NQUADS);
+            // what RDF4J Server's PUT /statements does: clear, add, commit
+            c.begin();
+            c.clear();
+            c.add(stream(quads(500, 510)), EX, RDFFormat.NQUADS);
+            c.commit();
+            assertEquals(40, c.size());
+            assertFalse(c.hasStatement(VF.createIRI(EX + "s1"), null, null, false), "cleared before the add");
+        }
+        assertTrue(Models.isomorphic(expected(quads(500, 510)), dump(repo)));
+    }
+
+    @Test
     void malformedLineFailsWithItsNumberAndChangesNothing() throws Exception {
         try (RepositoryConnection c = repo.getConnection()) {
             c.add(stream(quads(0, 10)), EX, RDFFormat.NQUADS);
