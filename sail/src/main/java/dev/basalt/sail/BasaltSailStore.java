@@ -119,15 +119,22 @@ final class BasaltSailStore implements SailStore {
         }
         LOG.info("{}: the inferred statements were closed under '{}', the configuration asks for '{}': {}", journal,
                 stored, wanted, reasoner == null ? "removing them" : "computing the closure");
-        writer.write(session -> {
-            if (reasoner != null) {
-                session.closeFully(reasoner);
-            } else {
-                session.clear(StatementSet.INFERRED);
-            }
-            session.setProperty(INFERENCE_PROPERTY, wanted.getBytes(StandardCharsets.UTF_8));
-        });
-        writer.flush();
+        Object group = new Object();
+        writer.beginGroup(group);
+        boolean written = false;
+        try {
+            writer.write(session -> {
+                if (reasoner != null) {
+                    session.closeFully(reasoner);
+                } else {
+                    session.clear(StatementSet.INFERRED);
+                }
+                session.setProperty(INFERENCE_PROPERTY, wanted.getBytes(StandardCharsets.UTF_8));
+            });
+            written = true;
+        } finally {
+            writer.endGroup(group, written);
+        }
     }
 
     private static List<QuadOrder> indexOrders(Store store, Path journal, BasaltStoreConfig config) {

@@ -12,6 +12,7 @@ import dev.basalt.store.quads.QuadOrder;
  * resolve terms in sorted batches, sort, build or merge the indices) instead of statement-by-statement
  * inserts. It writes the explicit statement trees ({@link SailLayout#explicitTree}), terms through
  * the given lexicon writer and namespaces, and never commits: the connection's transaction does.
+ * An implementation is used by one thread, the connection's, between its transaction's begin and end.
  */
 public interface BulkWrite {
     /**

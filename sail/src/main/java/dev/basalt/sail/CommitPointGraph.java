@@ -31,7 +31,7 @@ import dev.basalt.store.journal.CommitPoint;
  * in the namespace {@value #NAMESPACE}, with {@code commit:counter} (xsd:long), {@code commit:time}
  * (xsd:dateTime, UTC, milliseconds) and {@code commit:statements} (explicit statements, xsd:long).
  * The graph is built for each query from the commit points readable when it starts; it is in the
- * default graph. Stateless.
+ * default graph. Stateless: any thread may build one, each query on its own thread.
  */
 final class CommitPointGraph {
     public static final String NAMESPACE = "http://basalt.dev/commit#";

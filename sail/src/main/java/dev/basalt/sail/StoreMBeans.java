@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Names and (un)registers the MBeans an open store publishes on the platform MBean server,
  * {@code dev.basalt:type=<type>,store="<absolute data directory>"}. Problems are logged, never
- * fatal: what an MBean shows stays reachable through {@link BasaltStore}. Stateless.
+ * fatal: what an MBean shows stays reachable through {@link BasaltStore}. Stateless: any thread may call it.
  */
 final class StoreMBeans {
     private static final Logger LOG = LoggerFactory.getLogger(StoreMBeans.class);

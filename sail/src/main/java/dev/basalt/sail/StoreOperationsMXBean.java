@@ -3,7 +3,8 @@ package dev.basalt.sail;
 /**
  * Operations of an open Basalt store on the platform MBean server, as
  * {@code dev.basalt:type=Store,store="<data directory>"} (jconsole, VisualVM, or
- * {@code basalt backup --jmx HOST:PORT}).
+ * {@code basalt backup --jmx HOST:PORT}). JMX calls it on its own threads, concurrently with the
+ * store's users: implementations must be thread-safe.
  */
 public interface StoreOperationsMXBean {
     /** The newest commit counter. */

@@ -18,7 +18,7 @@ import dev.basalt.store.journal.CommitPoint;
  * hint ({@link QueryHints}): resolves the hint against the store's readable commit points, opens a
  * read-as-of connection on it, and closes that connection with the query's result. A commit point
  * that is not readable is a client error ({@link ClientErrors}, HTTP 400 through RDF4J Server)
- * naming the readable range. Stateless; each call works on its own connection.
+ * naming the readable range. Stateless; any thread may call it, each call working on its own connection.
  */
 final class TimeTravel {
     private TimeTravel() {

@@ -16,7 +16,8 @@ import dev.basalt.store.journal.StoreException;
  * {@code basalt backup --jmx HOST:PORT}: asks a running process that has the store open to take a
  * hot backup, through its {@code dev.basalt:type=Store,store="<dir>"} MBean over remote JMX (the
  * process must be started with {@code -Dcom.sun.management.jmxremote.port=PORT} and the usual
- * authentication settings). The store directory and the target file are paths of that process.
+ * authentication settings). The store directory and the target file are paths of that process. It runs on the command
+ * line's one thread.
  */
 final class BackupClient {
     private BackupClient() {

@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /**
  * The rule set a Basalt store keeps materialized in its inferred statements: none, RDFS, or RDFS
- * plus the OWL 2 RL rules listed in docs/sail.md ("Reasoning").
+ * plus the OWL 2 RL rules listed in docs/sail.md ("Reasoning"). Immutable.
  */
 public enum InferenceMode {
     NONE("none"), RDFS("rdfs"), OWL_RL("owl-rl");

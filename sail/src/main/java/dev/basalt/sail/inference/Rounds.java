@@ -8,6 +8,7 @@ import dev.basalt.store.lexicon.TermIds;
  * next round; the rounds end when one concludes nothing new. A conclusion whose subject is a
  * literal or whose predicate is not an IRI (a subproperty axiom naming a blank node) is dropped, and
  * so is a typing by a literal (a domain, range or superclass given as a literal names no class).
+ * Not thread-safe: one closure run uses it, on the thread that holds the write transaction.
  */
 final class Rounds {
     private final ClosureStore store;

@@ -6,7 +6,10 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
-/** Reads the schema statements out of the explicit statements, for {@link Schema}. */
+/**
+ * Reads the schema statements out of the explicit statements, for {@link Schema}. It runs on the
+ * thread that holds the write transaction it reads.
+ */
 final class SchemaReader {
     /** Longest RDF list read as an intersection's members; a longer or cyclic list is ignored. */
     private static final int MAX_LIST = 10_000;

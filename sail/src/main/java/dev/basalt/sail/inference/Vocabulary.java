@@ -12,7 +12,8 @@ import dev.basalt.store.lexicon.TermIds;
 /**
  * The term ids of the RDF, RDFS and OWL terms the rules use, resolved once per closure run in the
  * open write transaction (terms missing from the dictionary are created, so a derived
- * {@code rdf:type} always has an id).
+ * {@code rdf:type} always has an id). Resolved on the thread that holds the write transaction and
+ * not changed afterwards.
  */
 final class Vocabulary {
     final long type;

@@ -21,7 +21,8 @@ import dev.basalt.store.quads.QuadOrder;
  * The closure step of a bulk load into a store kept closed under a rule set: after the explicit
  * statements are in, the inferred ones are recomputed in the load's own transaction, so the load's
  * one commit holds both. The rule set is the load configuration's {@code inference} if it names
- * one, else the one recorded in the store ({@value SailLayout#INFERENCE_PROPERTY}).
+ * one, else the one recorded in the store ({@value SailLayout#INFERENCE_PROPERTY}). Stateless; it runs
+ * on the loading thread, inside the load's transaction.
  */
 final class LoadClosure {
     private static final Logger LOG = LoggerFactory.getLogger(LoadClosure.class);

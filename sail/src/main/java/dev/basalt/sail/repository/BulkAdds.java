@@ -38,6 +38,8 @@ import dev.basalt.sail.load.TransactionLoad;
  * it commits or rolls back with it; otherwise it is its own transaction. Malformed input is an
  * {@link RDFParseException} whose message starts with {@code input:line:}; the add then leaves the
  * store unchanged (its own transaction is rolled back; an explicit one can only be rolled back).
+ *
+ * <p>It runs on the thread of the connection that adds, under that connection's thread rules.
  */
 final class BulkAdds {
     /** What the connection runs: RDF4J's own add. */

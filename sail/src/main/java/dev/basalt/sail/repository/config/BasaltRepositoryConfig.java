@@ -23,7 +23,8 @@ import dev.basalt.sail.repository.BasaltRepository;
  * {@link BasaltRepository#DEFAULT_QUERY_SHAPES}; 0 parses every query).
  *
  * <p>Only API that RDF4J 4.1 and 5.0 share is used: the Workbench (4.1.3) parses and re-exports
- * this configuration before RDF4J Server (5.0.3) creates the repository from it.
+ * this configuration before RDF4J Server (5.0.3) creates the repository from it. Not thread-safe,
+ * like RDF4J's other configuration objects: one thread builds or parses it.
  */
 public class BasaltRepositoryConfig extends SailRepositoryConfig {
     /** Query shapes the repository keeps parsed, a non-negative integer; 0 turns the cache off. */

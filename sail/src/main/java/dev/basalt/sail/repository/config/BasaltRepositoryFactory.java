@@ -14,7 +14,8 @@ import dev.basalt.sail.repository.BasaltRepository;
  * {@code META-INF/services/org.eclipse.rdf4j.repository.config.RepositoryFactory} under
  * {@value #REPOSITORY_TYPE}, so RDF4J Server, Workbench and Console create it from a template. The
  * sail stack is built by RDF4J's {@link SailRepositoryFactory} from the same configuration, so any
- * sail (usually {@code basalt:BasaltStore}, possibly under an inferencer) can sit beneath.
+ * sail (usually {@code basalt:BasaltStore}, possibly under an inferencer) can sit beneath. Stateless: any
+ * thread may use it.
  */
 public final class BasaltRepositoryFactory implements RepositoryFactory {
     public static final String REPOSITORY_TYPE = "basalt:BasaltRepository";
