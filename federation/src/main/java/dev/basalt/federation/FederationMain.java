@@ -62,6 +62,16 @@ public final class FederationMain implements Runnable {
         }
     }
 
+    /** The {@code --members} option that load, owner and serve share. */
+    static final class MembersOption {
+        @Option(names = "--members", required = true, description = "comma-separated repository URLs; position i = shard i")
+        String urls;
+
+        List<Member> list() {
+            return Member.parseList(urls);
+        }
+    }
+
     @Command(name = "split", mixinStandardHelpOptions = true,
             description = "Writes one N-Triples/N-Quads file per shard (subject hash), without loading them.")
     static final class Split implements Callable<Integer> {
@@ -87,8 +97,8 @@ public final class FederationMain implements Runnable {
     @Command(name = "load", mixinStandardHelpOptions = true,
             description = "Splits the files by subject hash and loads each shard into its running member, in parallel.")
     static final class Load implements Callable<Integer> {
-        @Option(names = "--members", required = true, description = "comma-separated repository URLs; position i = shard i")
-        String members;
+        @CommandLine.Mixin
+        MembersOption members = new MembersOption();
 
         @Option(names = "--work", description = "directory for the shard files (default: a temporary directory)")
         Path work;
@@ -99,7 +109,7 @@ public final class FederationMain implements Runnable {
         @Override
         public Integer call() throws Exception {
             Path dir = work != null ? work : java.nio.file.Files.createTempDirectory("basalt-split");
-            PartitioningLoader.LoadResult result = new PartitioningLoader(Member.parseList(members)).load(files, dir);
+            PartitioningLoader.LoadResult result = new PartitioningLoader(members.list()).load(files, dir);
             System.out.printf("%d statements in %.1f s%n", result.statements(), result.totalNanos() / 1e9);
             return 0;
         }
@@ -108,15 +118,15 @@ public final class FederationMain implements Runnable {
     @Command(name = "owner", mixinStandardHelpOptions = true,
             description = "Prints the shard (and member URL) that owns each subject: where to send its updates.")
     static final class Owner implements Callable<Integer> {
-        @Option(names = "--members", required = true, description = "comma-separated repository URLs; position i = shard i")
-        String members;
+        @CommandLine.Mixin
+        MembersOption members = new MembersOption();
 
         @Parameters(arity = "1..*", description = "subject IRIs, or _:label for blank nodes")
         List<String> subjects;
 
         @Override
         public Integer call() {
-            List<Member> list = Member.parseList(members);
+            List<Member> list = members.list();
             SubjectHashPartition partition = new SubjectHashPartition(list.size());
             for (String subject : subjects) {
                 String key = subject.startsWith("<") && subject.endsWith(">") ? subject.substring(1, subject.length() - 1)
@@ -131,8 +141,8 @@ public final class FederationMain implements Runnable {
     @Command(name = "serve", mixinStandardHelpOptions = true,
             description = "Runs the FedX front over running members until stopped (Ctrl-C).")
     static final class Serve implements Callable<Integer> {
-        @Option(names = "--members", required = true, description = "comma-separated repository URLs; position i = shard i")
-        String members;
+        @CommandLine.Mixin
+        MembersOption members = new MembersOption();
 
         @Option(names = "--host", description = "address to listen on (default ${DEFAULT-VALUE}; the front has no authentication)")
         String host = "127.0.0.1";
@@ -143,7 +153,7 @@ public final class FederationMain implements Runnable {
         @Override
         public Integer call() throws Exception {
             FrontSettings settings = front.settings();
-            SparqlFront server = SparqlFront.start(Federation.open(Member.parseList(members), settings), settings, host,
+            SparqlFront server = SparqlFront.start(Federation.open(members.list(), settings), settings, host,
                     front.port);
             System.out.println("federation SPARQL endpoint: http://" + host + ":" + server.port() + SparqlFront.PATH);
             awaitShutdown(server::close);
