@@ -32,7 +32,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * Acceptance 2 of issue 6: headless Chromium drives the real Workbench 4.1.3 against the launcher:
  * New repository → Basalt → fill the form → Create; Add → upload a Turtle file; Query → run a
- * SELECT and read the result table; Explore a resource. Each step leaves a screenshot in
+ * SELECT and read the result table; Explore a resource; read a past commit point with the
+ * {@code asOfCommit} hint on the query page. Each step leaves a screenshot in
  * target/screenshots/.
  *
  * <p>Needs Debian's chromium and chromium-driver ({@code .ci/run} installs them). Without them the
@@ -141,21 +142,9 @@ class WorkbenchBrowserTest {
         assertEquals(8, rest.size(REPO));
 
         // 3. Query: run a SELECT in the editor and read the result table.
-        browser.get(workbench + "/repositories/" + REPO + "/query");
-        wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".CodeMirror")));
-        ((JavascriptExecutor) browser).executeScript("workbench.query.setQueryValue(arguments[0]);", """
-                PREFIX foaf: <http://xmlns.com/foaf/0.1/>
-                SELECT ?person ?name WHERE { ?person a foaf:Person ; foaf:name ?name } ORDER BY ?name""");
-        screenshot("06-query-editor");
-        browser.findElement(By.id("exec")).click();
-        WebElement table = wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("table.data")));
-        List<String> names = table.findElements(By.cssSelector("tbody tr")).stream()
-                .map(row -> row.findElements(By.tagName("td")))
-                .filter(cells -> cells.size() >= 2)
-                .map(cells -> cells.get(cells.size() - 1).getText().trim())
-                .toList();
-        screenshot("07-query-results");
-        assertEquals(List.of("\"Ada Lovelace\"", "\"Charles Babbage\"", "\"Grace Hopper\""), names, table.getText());
+        WebElement table = runQuery(workbench, String.format(PEOPLE, ""), "06-query-editor", "07-query-results");
+        assertEquals(List.of("\"Ada Lovelace\"", "\"Charles Babbage\"", "\"Grace Hopper\""), lastColumn(table),
+                table.getText());
 
         // 4. Explore: follow the link of a resource in the results.
         WebElement ada = table.findElements(By.tagName("a")).stream()
@@ -168,6 +157,49 @@ class WorkbenchBrowserTest {
         screenshot("08-explore-resource");
         assertTrue(text.contains("Ada Lovelace"), text);
         assertTrue(text.contains("charles"), text);
+
+        // 5. Time travel: delete Grace, then the query page reads the commit point of the upload
+        // through the asOfCommit hint, and the present without it.
+        String uploaded = rest.selectOne(REPO, """
+                PREFIX commit: <http://basalt.dev/commit#>
+                SELECT ?n WHERE { [] <http://basalt.dev/hint#commitPoints> true . ?c commit:counter ?n }
+                ORDER BY DESC(?n) LIMIT 1""");
+        Rest.Response deleted = rest.update(REPO, "DELETE WHERE { <http://example.org/people/grace> ?p ?o }");
+        assertEquals(204, deleted.status(), deleted.body());
+        WebElement past = runQuery(workbench,
+                String.format(PEOPLE, "[] <http://basalt.dev/hint#asOfCommit> " + uploaded + " ."),
+                "09-time-travel-editor", "10-time-travel-results");
+        assertEquals(List.of("\"Ada Lovelace\"", "\"Charles Babbage\"", "\"Grace Hopper\""), lastColumn(past),
+                past.getText());
+        WebElement present = runQuery(workbench, String.format(PEOPLE, ""), "11-present-editor", "12-present-results");
+        assertEquals(List.of("\"Ada Lovelace\"", "\"Charles Babbage\""), lastColumn(present), present.getText());
+    }
+
+    /** The SELECT of the people and their names, with room for a hint pattern. */
+    private static final String PEOPLE = """
+            PREFIX foaf: <http://xmlns.com/foaf/0.1/>
+            SELECT ?person ?name WHERE { %s ?person a foaf:Person ; foaf:name ?name } ORDER BY ?name""";
+
+    /** Runs {@code sparql} on the Workbench's query page and returns its result table. */
+    private static WebElement runQuery(String workbench, String sparql, String editorShot, String resultShot)
+            throws IOException {
+        browser.get(workbench + "/repositories/" + REPO + "/query");
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".CodeMirror")));
+        ((JavascriptExecutor) browser).executeScript("workbench.query.setQueryValue(arguments[0]);", sparql);
+        screenshot(editorShot);
+        browser.findElement(By.id("exec")).click();
+        WebElement table = wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("table.data")));
+        screenshot(resultShot);
+        return table;
+    }
+
+    /** The text of the last cell of every result row. */
+    private static List<String> lastColumn(WebElement table) {
+        return table.findElements(By.cssSelector("tbody tr")).stream()
+                .map(row -> row.findElements(By.tagName("td")))
+                .filter(cells -> cells.size() >= 2)
+                .map(cells -> cells.get(cells.size() - 1).getText().trim())
+                .toList();
     }
 
     private static void type(String id, String value) {
