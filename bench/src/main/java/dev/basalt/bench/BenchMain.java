@@ -198,6 +198,9 @@ public final class BenchMain implements Runnable {
 		String heap;
 		@Option(names = "--basalt-jar", description = "Basalt's command-line jar (default sail/target/basalt.jar)")
 		Path basaltJar;
+		@Option(names = "--baseline-jar", description = "another Basalt jar (e.g. an earlier release) loaded beside "
+				+ "--basalt-jar as the loader basalt-baseline, to show a change's effect in the same run")
+		Path baselineJar;
 		@Option(names = "--further", description = "also load a further file of about 1M new triples through the "
 				+ "Repository API into each loaded Java store and into an empty one")
 		boolean further;
@@ -244,6 +247,7 @@ public final class BenchMain implements Runnable {
 				s.heap = heap;
 			}
 			s.basaltJar = basaltJar;
+			s.baselineJar = baselineJar;
 			s.further = further;
 			if (rounds < 1) {
 				throw new CommandLine.ParameterException(spec.commandLine(), "--rounds must be at least 1");

@@ -148,9 +148,10 @@ public final class LoadComparison {
 		long triples = p.counter().applyAsLong(dir);
 		long afterOpen = DiskUsage.bytes(dir);
 		LoadResults.Row row = new LoadResults.Row(round, p.id(), p.description(), r.seconds(), triples, r.peakRssBytes(),
-				afterLoad, afterOpen);
-		progress.accept(String.format(Locale.ROOT, "  %,d triples in %.1f s: %,.0f triples/s, peak RSS %,d MB, %.1f bytes/"
-				+ "triple after the load, %.1f after the next open", triples, r.seconds(), row.triplesPerSecond(),
+				r.cpuSeconds(), afterLoad, afterOpen);
+		progress.accept(String.format(Locale.ROOT, "  %,d triples in %.1f s (%.1f CPU s): %,.0f triples/s, peak RSS %,d MB, %.1f "
+				+ "bytes/triple after the load, %.1f after the next open", triples, r.seconds(), r.cpuSeconds(),
+				row.triplesPerSecond(),
 				r.peakRssBytes() >> 20, row.bytesPerTriple(), row.bytesPerTripleAfterOpen()));
 		if (triples != results.fileTriples) {
 			progress.accept(String.format(Locale.ROOT, "  NOTE: %s holds %,d statements; the file has %,d statement lines "

@@ -92,12 +92,13 @@ public final class LoadReport {
 	private void results() {
 		line("## Results");
 		line();
-		line("| Round | Loader | Triples | Wall s | Triples/s | Peak RSS | Bytes on disk after the load | Bytes/triple | "
-				+ "Bytes/triple after the next open |");
-		line("|---:|---|---:|---:|---:|---:|---:|---:|---:|");
+		line("| Round | Loader | Triples | Wall s | CPU s | Triples/s | Peak RSS | Bytes on disk after the load | "
+				+ "Bytes/triple | Bytes/triple after the next open |");
+		line("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|");
 		for (LoadResults.Row x : r.rows) {
-			line(String.format(Locale.ROOT, "| %d | %s | %,d | %.1f | %,.0f | %s | %,d | %.1f | %.1f |", x.round(),
-					x.path(), x.triples(), x.seconds(), x.triplesPerSecond(), mb(x.peakRssBytes()), x.bytesAfterLoad(),
+			line(String.format(Locale.ROOT, "| %d | %s | %,d | %.1f | %s | %,.0f | %s | %,d | %.1f | %.1f |", x.round(),
+					x.path(), x.triples(), x.seconds(), x.cpuSeconds() < 0 ? "?" : String.format(Locale.ROOT, "%.1f",
+							x.cpuSeconds()), x.triplesPerSecond(), mb(x.peakRssBytes()), x.bytesAfterLoad(),
 					x.bytesPerTriple(), x.bytesPerTripleAfterOpen()));
 		}
 		line();
@@ -181,7 +182,8 @@ public final class LoadReport {
 		line();
 		line("- Each loader is its own process, started by the bench and timed from start to exit: the wall clock a "
 				+ "user waits for from the N-Triples file to a durable store, JVM or Python start included.");
-		line("- Peak RSS is the kernel's maximum resident set size of that process (GNU time, `%M`).");
+		line("- Peak RSS is the kernel's maximum resident set size of that process (GNU time, `%M`); CPU s its user plus "
+				+ "system CPU time (`%U` + `%S`), which on a shared machine says more than the wall clock.");
 		line("- Bytes on disk: the apparent size of every file in the store directory when the loader exited, and "
 				+ "again after the store was next opened to count its statements (`basalt stats`, the Repository API's "
 				+ "`size()`, `oxigraph serve` answering `COUNT(*)`, pyoxigraph's `len(Store)`); Oxigraph rewrites its "

@@ -15,12 +15,13 @@ public final class LoadResults {
 	 * @param path           the loader's name in the report: basalt, a sail setup, oxigraph or pyoxigraph
 	 * @param triples        statements in the store afterwards, as the store counts them
 	 * @param peakRssBytes   peak resident set size of the process, -1 if not measured
+	 * @param cpuSeconds     user plus system CPU time of the process, -1 if not measured
 	 * @param bytesAfterLoad apparent size of the store's files when the loader exited
 	 * @param bytesAfterOpen the same after the store was next opened (to count it), which some stores
 	 *                       use to rewrite their files
 	 */
 	public record Row(int round, String path, String description, double seconds, long triples, long peakRssBytes,
-			long bytesAfterLoad, long bytesAfterOpen) {
+			double cpuSeconds, long bytesAfterLoad, long bytesAfterOpen) {
 
 		public double triplesPerSecond() {
 			return seconds <= 0 ? 0 : triples / seconds;

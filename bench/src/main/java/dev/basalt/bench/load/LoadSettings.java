@@ -25,6 +25,8 @@ public final class LoadSettings {
 	/** Maximum heap of every Java child process, e.g. {@code 1g}. */
 	public String heap = "1g";
 	public Path basaltJar;
+	/** Another Basalt jar loaded beside {@link #basaltJar} as the loader {@code basalt-baseline}, or null. */
+	public Path baselineJar;
 	public Path workDir = Path.of("data", "bench-load");
 	public Path reportFile = Path.of("docs", "benchmarks-load.md");
 	public String python = "python3";

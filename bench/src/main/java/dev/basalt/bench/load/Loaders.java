@@ -45,6 +45,7 @@ final class Loaders {
 			ToLongFunction<Path> counter, String repositoryStore) {
 	}
 
+	static final String BASELINE = "basalt-baseline";
 	private static final Pattern BASALT_STATEMENTS = Pattern.compile("^statements\\s+([\\d,]+)");
 	private static final Pattern BASALT_BYTES = Pattern.compile("^bytes on disk\\s+([\\d,]*\\d) \\(in use ([\\d,]*\\d)");
 	private static final Pattern LAST_NUMBER = Pattern.compile("(\\d+)$");
@@ -63,7 +64,10 @@ final class Loaders {
 		List<LoadPath> out = new ArrayList<>();
 		for (String name : settings.stores) {
 			switch (name) {
-			case LoadSettings.BASALT -> basalt(results).ifPresent(out::add);
+			case LoadSettings.BASALT -> {
+				basalt(results).ifPresent(out::add);
+				baseline(results).ifPresent(out::add);
+			}
 			case LoadSettings.OXIGRAPH -> out.addAll(oxigraph(results));
 			default -> {
 				StoreSetup setup = StoreSetups.byName(name);
@@ -94,7 +98,24 @@ final class Loaders {
 				+ " -jar " + jar + " load --store DIR FILE` (default indexes spoc,posc,ospc,cspo)",
 				dir -> List.of(java.toString(), "-Xmx" + settings.heap, "-jar", jar.toAbsolutePath().toString(), "load",
 						"--store", dir.toAbsolutePath().toString(), results.file.toAbsolutePath().toString()),
-				dir -> basaltCount(jar, dir, results), StoreSetups.BASALT.id()));
+				dir -> basaltCount(jar, dir, results, LoadSettings.BASALT), StoreSetups.BASALT.id()));
+	}
+
+	/** The same bulk load with {@link LoadSettings#baselineJar}, if one was given and exists. */
+	private Optional<LoadPath> baseline(LoadResults results) {
+		Path jar = settings.baselineJar;
+		if (jar == null) {
+			return Optional.empty();
+		}
+		if (!Files.isRegularFile(jar)) {
+			results.skipped.put(BASELINE, jar + " does not exist");
+			progress.accept("Skipping " + BASELINE + ": " + jar + " does not exist");
+			return Optional.empty();
+		}
+		return Optional.of(new LoadPath(BASELINE, "the same bulk load with the baseline jar `" + jar + "`",
+				dir -> List.of(java.toString(), "-Xmx" + settings.heap, "-jar", jar.toAbsolutePath().toString(), "load",
+						"--store", dir.toAbsolutePath().toString(), results.file.toAbsolutePath().toString()),
+				dir -> basaltCount(jar, dir, results, BASELINE), null));
 	}
 
 	private List<LoadPath> oxigraph(LoadResults results) {
@@ -136,7 +157,7 @@ final class Loaders {
 	}
 
 	/** The statement count of {@code basalt stats}; its journal bytes in use go to the results' notes. */
-	private long basaltCount(Path jar, Path dir, LoadResults results) {
+	private long basaltCount(Path jar, Path dir, LoadResults results, String id) {
 		ChildProcess.Result r = runChecked("basalt-stats", List.of(java.toString(), "-Xmx" + settings.heap, "-jar",
 				jar.toAbsolutePath().toString(), "stats", "--store", dir.toAbsolutePath().toString()));
 		BasaltStats stats;
@@ -149,7 +170,7 @@ final class Loaders {
 			throw new IllegalStateException("`basalt stats` printed no statement count; see " + r.log());
 		}
 		if (stats.journal() != null) {
-			results.notes.put(LoadSettings.BASALT, stats.journal());
+			results.notes.put(id, stats.journal());
 		}
 		return stats.statements();
 	}

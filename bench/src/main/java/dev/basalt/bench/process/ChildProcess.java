@@ -52,9 +52,12 @@ public final class ChildProcess {
 		this.time = time;
 	}
 
-	/** The outcome of one run. {@code peakRssBytes} is -1 when it could not be measured. */
+	/**
+	 * The outcome of one run. {@code peakRssBytes} and {@code cpuSeconds} (user plus system CPU time
+	 * of the process and the children it waited for) are -1 when they could not be measured.
+	 */
 	public record Result(List<String> command, int exitCode, boolean timedOut, double seconds, long peakRssBytes,
-			List<String> lastLines, Path log) {
+			double cpuSeconds, List<String> lastLines, Path log) {
 
 		public boolean succeeded() {
 			return exitCode == 0 && !timedOut;
@@ -104,7 +107,7 @@ public final class ChildProcess {
 		List<String> full = new ArrayList<>();
 		boolean measureRss = rssUnavailableReason() == null;
 		if (measureRss) {
-			full.addAll(List.of(time.toString(), "-f", "%M", "-o", rssFile.toString()));
+			full.addAll(List.of(time.toString(), "-f", "%M %U %S", "-o", rssFile.toString()));
 		}
 		full.addAll(command);
 		try {
@@ -121,8 +124,9 @@ public final class ChildProcess {
 				p.waitFor();
 			}
 			double seconds = (System.nanoTime() - start) / 1e9;
-			long rss = measureRss && finished ? readRss(rssFile) : -1;
-			return new Result(List.copyOf(command), p.exitValue(), !finished, seconds, rss, lastLines(log, 3), log);
+			double[] measured = measureRss && finished ? readTime(rssFile) : new double[] {-1, -1};
+			return new Result(List.copyOf(command), p.exitValue(), !finished, seconds, (long) measured[0], measured[1],
+					lastLines(log, 3), log);
 		} catch (IOException e) {
 			throw new UncheckedIOException("Cannot run `" + String.join(" ", command) + "` in " + workingDir, e);
 		} catch (InterruptedException e) {
@@ -131,19 +135,24 @@ public final class ChildProcess {
 		}
 	}
 
-	/** GNU time writes "Command exited with non-zero status N" before the figure when the child failed. */
-	private static long readRss(Path rssFile) throws IOException {
+	/**
+	 * Peak RSS in bytes and user plus system CPU seconds from GNU time's "%M %U %S" line, -1 each if
+	 * missing. GNU time writes "Command exited with non-zero status N" before the figures when the
+	 * child failed.
+	 */
+	private static double[] readTime(Path rssFile) throws IOException {
 		if (!Files.exists(rssFile)) {
-			return -1;
+			return new double[] {-1, -1};
 		}
 		List<String> lines = Files.readAllLines(rssFile, StandardCharsets.UTF_8);
 		for (int i = lines.size() - 1; i >= 0; i--) {
 			String l = lines.get(i).trim();
-			if (l.matches("\\d+")) {
-				return Long.parseLong(l) * 1024;
+			if (l.matches("\\d+ [\\d.]+ [\\d.]+")) {
+				String[] f = l.split(" ");
+				return new double[] {Long.parseLong(f[0]) * 1024.0, Double.parseDouble(f[1]) + Double.parseDouble(f[2])};
 			}
 		}
-		return -1;
+		return new double[] {-1, -1};
 	}
 
 	/** The last {@code n} non-blank lines of {@code file}, read as UTF-8 with malformed bytes replaced. */

@@ -125,7 +125,7 @@ public final class BasaltLoader {
             this.dataDir = dataDir;
             this.files = files;
             this.options = options;
-            this.progress = options.progress() != null ? options.progress() : new LoggingProgress();
+            this.progress = new PhaseTimes(options.progress() != null ? options.progress() : new LoggingProgress());
             long total = 0;
             for (Path f : files) {
                 try {

@@ -22,7 +22,7 @@ import dev.basalt.store.quads.QuadSort;
  * full buffer is handed to the worker, which for each order permutes it into that order's key
  * positions, radix-sorts ({@link QuadSort}), deduplicates and writes a sorted <em>run</em> file,
  * while the caller fills a second buffer. At the end {@link #sorted(int)} merges an order's runs
- * into one stream of distinct quads. If nothing was spilled, the buffer is sorted in memory
+ * into one stream of distinct quads, merged on the worker thread ahead of the caller ({@link PrefetchedQuads}). If nothing was spilled, the buffer is sorted in memory
  * instead, and while the caller consumes order {@code i} the worker already sorts order
  * {@code i + 1}. Memory: at most five arrays of {@code 32 × capacity} bytes (two fill buffers and
  * a sort buffer with its radix scratch while spilling; the buffer and two sorted orders with
@@ -160,7 +160,7 @@ final class QuadSorter implements AutoCloseable {
         if (count > 0) {
             writeRunsNow();
         }
-        return SortRuns.merge(runs.get(i));
+        return new PrefetchedQuads(SortRuns.merge(runs.get(i)), worker);
     }
 
     private void writeRunsNow() {
@@ -189,22 +189,29 @@ final class QuadSorter implements AutoCloseable {
         int distinct;
         if (aheadOrder == i) {
             distinct = await(ahead);
+            sortAhead(i + 1);
         } else {
+            sortAhead(i + 1); // the worker sorts the next order while this thread sorts this one
             distinct = permuteAndSort(filling == null ? new long[0] : filling, count, orders.get(i), sortedArrays[slot],
                     sortedScratch[slot]);
         }
+        return SortRuns.of(sortedArrays[slot], distinct);
+    }
+
+    /** Has the worker sort order {@code next} (if there is one) into its slot, for the next {@link #inMemory} call. */
+    private void sortAhead(int next) {
         ahead = null;
         aheadOrder = -1;
-        if (i + 1 < orders.size()) {
-            int nextSlot = (i + 1) & 1;
-            QuadOrder next = orders.get(i + 1);
-            long[] quads = filling;
-            int n = count;
-            aheadOrder = i + 1;
-            ahead = worker.submit(() -> quads == null ? 0
-                    : permuteAndSort(quads, n, next, sortedArrays[nextSlot], sortedScratch[nextSlot]));
+        if (next >= orders.size()) {
+            return;
         }
-        return SortRuns.of(sortedArrays[slot], distinct);
+        int nextSlot = next & 1;
+        QuadOrder order = orders.get(next);
+        long[] quads = filling;
+        int n = count;
+        aheadOrder = next;
+        ahead = worker.submit(() -> quads == null ? 0
+                : permuteAndSort(quads, n, order, sortedArrays[nextSlot], sortedScratch[nextSlot]));
     }
 
     private static <T> T await(Future<T> f) {

@@ -1,14 +1,11 @@
 package dev.basalt.sail.load;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.PriorityQueue;
 
@@ -22,21 +19,35 @@ import dev.basalt.store.quads.QuadSort;
  * <p>Thread-safe: stateless helpers; each run file and merged stream is used by one thread.
  */
 final class SortRuns {
-    private static final int IO_BUFFER = 1 << 16;
+    private static final int IO_BUFFER = 1 << 18;
 
     private SortRuns() {
     }
 
     /** Writes records {@code [0, n)} of {@code q} to {@code file}; returns the bytes written. */
     static long write(Path file, long[] q, int n) {
-        try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file), IO_BUFFER))) {
+        try (FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            ByteBuffer buf = ByteBuffer.allocate(IO_BUFFER);
             for (int r = 0; r < 4 * n; r++) {
-                out.writeLong(q[r]);
+                if (!buf.hasRemaining()) {
+                    drain(out, buf);
+                }
+                buf.putLong(q[r]);
             }
+            drain(out, buf);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the sort run " + file + ": " + e.getMessage(), e);
         }
         return 32L * n;
+    }
+
+    private static void drain(FileChannel out, ByteBuffer buf) throws IOException {
+        buf.flip();
+        while (buf.hasRemaining()) {
+            out.write(buf);
+        }
+        buf.clear();
     }
 
     /** The distinct quads of sorted run files, merged; closing it closes every file. */
@@ -79,37 +90,53 @@ final class SortRuns {
         };
     }
 
-    /** One sorted run file, read sequentially. */
+    /** One sorted run file, read sequentially in blocks. */
     private static final class Reader {
         private final Path file;
-        private final DataInputStream in;
+        private final FileChannel in;
+        private final ByteBuffer buf = ByteBuffer.allocate(IO_BUFFER);
         final long[] head = new long[4];
 
         Reader(Path file) {
             this.file = file;
             try {
-                this.in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file), IO_BUFFER));
+                this.in = FileChannel.open(file, StandardOpenOption.READ);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read the sort run " + file + ": " + e.getMessage(), e);
             }
+            buf.flip();
         }
 
         boolean advance() {
-            try {
-                head[0] = in.readLong();
-            } catch (EOFException end) {
+            if (buf.remaining() < 32 && !fill()) {
                 return false;
+            }
+            head[0] = buf.getLong();
+            head[1] = buf.getLong();
+            head[2] = buf.getLong();
+            head[3] = buf.getLong();
+            return true;
+        }
+
+        /** Refills the buffer; false at the end of the file. Runs hold whole 32-byte records. */
+        private boolean fill() {
+            try {
+                buf.compact();
+                while (buf.position() < 32) {
+                    if (in.read(buf) < 0) {
+                        buf.flip();
+                        if (buf.hasRemaining()) {
+                            throw new UncheckedIOException(new IOException("sort run " + file + " is truncated: "
+                                    + buf.remaining() + " bytes after the last whole quad"));
+                        }
+                        return false;
+                    }
+                }
+                buf.flip();
+                return true;
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read the sort run " + file + ": " + e.getMessage(), e);
             }
-            try {
-                head[1] = in.readLong();
-                head[2] = in.readLong();
-                head[3] = in.readLong();
-            } catch (IOException e) {
-                throw new UncheckedIOException("sort run " + file + " is truncated: " + e.getMessage(), e);
-            }
-            return true;
         }
 
         void close() {

@@ -295,16 +295,9 @@ final class StatementReader implements AutoCloseable {
     }
 
     private void put(Object item) {
-        try {
-            while (!closed) {
-                if (queue.offer(item, 100, TimeUnit.MILLISECONDS)) {
-                    return;
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (!PrefetchedQuads.offer(queue, item, () -> closed)) {
+            throw new Stopped();
         }
-        throw new Stopped();
     }
 
     /** Stops the parser thread (if still running) and waits for it. */

@@ -8,21 +8,35 @@ import java.util.Map;
 
 import org.eclipse.rdf4j.model.Resource;
 import org.eclipse.rdf4j.model.Statement;
+import org.eclipse.rdf4j.model.Triple;
 import org.eclipse.rdf4j.model.Value;
+
+import dev.basalt.store.lexicon.InlineValues;
+import dev.basalt.store.lexicon.LargeTermKeys;
+import dev.basalt.store.lexicon.TermIds;
+import dev.basalt.store.lexicon.TermKeys;
 
 /**
  * A batch of parsed statements reduced to what term resolution needs: the batch's distinct terms,
  * and for each statement four references into them (subject, predicate, object, context; −1 for
  * the default graph). Built on a parser thread, so the loading thread resolves each distinct term
- * of a chunk once instead of once per occurrence and holds no {@link Statement} objects. Each
- * file's namespace declarations (the first one of each prefix) come with its last batch.
+ * of a chunk once instead of once per occurrence and holds no {@link Statement} objects. The
+ * parser thread also encodes each distinct term (its inline id, else its dictionary key), work the
+ * loading thread would otherwise do alone. Each file's namespace declarations (the first one of
+ * each prefix) come with its last batch. Immutable once built (its arrays are not changed).
  *
  * @param terms      distinct terms in order of first occurrence
+ * @param inline     per term, its inline id ({@link InlineValues#encode}) or {@link TermIds#NULL}
+ * @param keys       per term that is not inline, its dictionary key ({@link TermKeys#encode}); null
+ *                   for inline and triple terms
+ * @param largePrefixes per key that {@link LargeTermKeys#isLarge}, its {@link LargeTermKeys#prefix}
+ *                   (a digest of the whole key); null for the others
  * @param refs       four entries per statement, indexes into {@code terms} or −1
  * @param size       number of statements
  * @param namespaces prefix to namespace, for the last batch of a file
  */
-record TermBatch(List<Value> terms, int[] refs, int size, Map<String, String> namespaces) {
+record TermBatch(List<Value> terms, long[] inline, byte[][] keys, byte[][] largePrefixes, int[] refs, int size,
+        Map<String, String> namespaces) {
     static final int DEFAULT_GRAPH = -1;
 
     /**
@@ -38,17 +52,23 @@ record TermBatch(List<Value> terms, int[] refs, int size, Map<String, String> na
             size += b.size;
         }
         List<Value> allTerms = new ArrayList<>(terms);
+        long[] allInline = new long[terms];
+        byte[][] allKeys = new byte[terms][];
+        byte[][] allPrefixes = new byte[terms][];
         int[] allRefs = new int[4 * size];
         int at = 0;
         for (TermBatch b : batches) {
             int base = allTerms.size();
             allTerms.addAll(b.terms);
+            System.arraycopy(b.inline, 0, allInline, base, b.terms.size());
+            System.arraycopy(b.keys, 0, allKeys, base, b.terms.size());
+            System.arraycopy(b.largePrefixes, 0, allPrefixes, base, b.terms.size());
             for (int i = 0; i < 4 * b.size; i++) {
                 int r = b.refs[i];
                 allRefs[at++] = r == DEFAULT_GRAPH ? DEFAULT_GRAPH : base + r;
             }
         }
-        return new TermBatch(allTerms, allRefs, size, Map.of());
+        return new TermBatch(allTerms, allInline, allKeys, allPrefixes, allRefs, size, Map.of());
     }
 
     /**
@@ -59,6 +79,9 @@ record TermBatch(List<Value> terms, int[] refs, int size, Map<String, String> na
         private final Resource target;
         private final Map<Value, Integer> index = new HashMap<>();
         private final List<Value> terms = new ArrayList<>();
+        private long[] inline = new long[1024];
+        private byte[][] keys = new byte[1024][];
+        private byte[][] largePrefixes = new byte[1024][];
         private int[] refs = new int[4 * 1024];
         private int size;
 
@@ -92,13 +115,23 @@ record TermBatch(List<Value> terms, int[] refs, int size, Map<String, String> na
                 return known;
             }
             int r = terms.size();
+            if (r == inline.length) {
+                inline = Arrays.copyOf(inline, 2 * r);
+                keys = Arrays.copyOf(keys, 2 * r);
+                largePrefixes = Arrays.copyOf(largePrefixes, 2 * r);
+            }
+            long id = InlineValues.encode(v);
+            inline[r] = id;
+            byte[] key = id == TermIds.NULL && !(v instanceof Triple) ? TermKeys.encode(v) : null;
+            keys[r] = key;
+            largePrefixes[r] = key != null && LargeTermKeys.isLarge(key) ? LargeTermKeys.prefix(key) : null;
             terms.add(v);
             index.put(v, r);
             return r;
         }
 
         TermBatch build(Map<String, String> namespaces) {
-            return new TermBatch(terms, refs, size, namespaces);
+            return new TermBatch(terms, inline, keys, largePrefixes, refs, size, namespaces);
         }
     }
 }

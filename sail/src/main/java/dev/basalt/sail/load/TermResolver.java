@@ -5,8 +5,8 @@ import dev.basalt.store.lexicon.TermIds;
 
 /**
  * Turns a batch of statements into quads of term ids: the batch's distinct terms are resolved
- * (and new ones added to the dictionary) in one {@link LexiconWriter#getOrCreateAll} call, which
- * looks up and inserts the misses in key order; then each statement's quad is put together from
+ * (and new ones added to the dictionary) in one {@link LexiconWriter#getOrCreateAll} call with the
+ * encodings the parser threads computed, which looks up and inserts the misses in key order; then each statement's quad is put together from
  * its references. Runs on the loading thread, the lexicon writer's only user.
  */
 final class TermResolver {
@@ -18,7 +18,7 @@ final class TermResolver {
     }
 
     void resolve(TermBatch batch, QuadSorter sink) {
-        long[] ids = lexicon.getOrCreateAll(batch.terms());
+        long[] ids = lexicon.getOrCreateAll(batch.terms(), batch.inline(), batch.keys(), batch.largePrefixes());
         int[] refs = batch.refs();
         for (int s = 0; s < batch.size(); s++) {
             int at = 4 * s;

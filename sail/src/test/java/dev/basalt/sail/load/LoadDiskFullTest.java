@@ -22,7 +22,9 @@ import dev.basalt.sail.cli.CliAccess;
 
 /**
  * A parallel load that runs out of disk fails with a clear error and loses nothing: on a small
- * tmpfs, once with the store (journal and sort runs) on it and once with only the sort runs on it,
+ * tmpfs, once with the store (journal and sort runs) on it, once with only the sort runs on it, and
+ * once with the store on it and input whose terms fit but whose statement indices do not (the disk
+ * fills while the indices are built from merged sort runs, with leaves coded on helper threads),
  * the load fails, the store still holds exactly its preloaded statements at its last commit point,
  * verify passes, no temporary files are left, and a load that fits works afterwards. Needs root to
  * mount the tmpfs (as in CI); skipped elsewhere.
@@ -51,14 +53,49 @@ class LoadDiskFullTest {
         }
     }
 
+    @Test
+    void fullDiskWhileBuildingTheIndicesLeavesTheStoreUnchanged() throws Exception {
+        Path mount = mount("index-fs");
+        try {
+            // 1,000 subjects and inline integer objects: a few KB of dictionary, megabytes of quads
+            Path big = tmp.resolve("many-quads.nt");
+            try (BufferedWriter w = Files.newBufferedWriter(big, StandardCharsets.UTF_8)) {
+                for (int i = 0; i < 900_000; i++) {
+                    w.write("<http://example.org/s" + (i % 1000) + "> <http://example.org/p> \"" + i
+                            + "\"^^<http://www.w3.org/2001/XMLSchema#integer> .\n");
+                }
+            }
+            boolean[] building = {false};
+            check(mount.resolve("store"), Files.createDirectories(tmp.resolve("runs")), big,
+                    new LoadProgress() {
+                        @Override
+                        public void parsing(long statements, long bytesRead, long totalBytes, java.time.Duration e) {
+                        }
+
+                        @Override
+                        public void building(String index, int number, int of, java.time.Duration elapsed) {
+                            building[0] = true;
+                        }
+                    });
+            assertTrue(building[0], "the disk filled before the index build; the input has too many terms for the test");
+        } finally {
+            unmount(mount);
+        }
+    }
+
     private void check(Path store, Path runs) throws Exception {
+        check(store, runs, generate(tmp.resolve("big.nt"), 300_000), (s, b, t, e) -> { });
+    }
+
+    /** Preloads one statement, fails to load {@code big} for want of space, and checks that nothing changed. */
+    private void check(Path store, Path runs, Path big, LoadProgress bigProgress) throws Exception {
         Path pre = Files.writeString(tmp.resolve("pre.nt"), "<http://example.org/a> <http://example.org/p> \"x\" .\n");
         LoadOptions options = LoadOptions.defaults().withConfig(LoadTestData.config()).withBatchStatements(5_000)
                 .withSortBufferQuads(20_000).withChunkBytes(64 << 10).withParserThreads(2).withTempDir(runs)
                 .withProgress((s, b, t, e) -> { });
         BasaltLoader.load(store, List.of(pre), options);
-        Path big = generate(tmp.resolve("big.nt"), 300_000);
-        LoadException e = assertThrows(LoadException.class, () -> BasaltLoader.load(store, List.of(big), options));
+        LoadException e = assertThrows(LoadException.class,
+                () -> BasaltLoader.load(store, List.of(big), options.withProgress(bigProgress)));
         assertTrue(e.getMessage().contains("unchanged") || e.getMessage().contains("space"), e.getMessage());
         SailRepository repo = LoadTestData.open(store);
         try (RepositoryConnection c = repo.getConnection()) {

@@ -3,11 +3,16 @@ package dev.basalt.store.btree;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * Builds a tree bottom-up from strictly ascending input: leaves are filled to their limit and
@@ -15,6 +20,14 @@ import java.util.Map;
  * level above. Each level holds one finished page back so that at the end an underfull last page
  * can be merged with it (and split evenly if needed); every page but those two is full.
  * Memory is one or two pages per level. On any failure the records written so far are freed.
+ *
+ * <p>Coding a full leaf into its page bytes is most of a build's work, so finished leaves are
+ * coded on helper threads while the building thread goes on filling the next ones; the coded
+ * pages are still written, and passed to the level above, by the building thread in key order, so
+ * the tree is the one a single thread would build. At most {@link #LEAVES_IN_FLIGHT} leaves wait.
+ *
+ * <p>Thread rules: one thread builds; the helper threads only code leaves it no longer touches,
+ * and end with the build.
  */
 final class BulkBuilder {
     private static final Logger LOG = LoggerFactory.getLogger(BulkBuilder.class);
@@ -27,7 +40,16 @@ final class BulkBuilder {
         byte[] currentSeparator;
     }
 
+    /** Finished leaves handed to the helper threads and not yet written. */
+    private static final int LEAVES_IN_FLIGHT = 16;
+
+    /** A leaf being coded, with what its parent needs once it is written. */
+    private record CodingLeaf(Future<byte[]> page, byte[] separator, long entries) {
+    }
+
     private final PageIO io;
+    private final ArrayDeque<CodingLeaf> coding = new ArrayDeque<>();
+    private ExecutorService coders;
     private final BTreeConfig config;
     private final List<Level> levels = new ArrayList<>();
     private final List<Long> written = new ArrayList<>();
@@ -59,6 +81,10 @@ final class BulkBuilder {
                 }
             }
             throw e;
+        } finally {
+            if (coders != null) {
+                coders.shutdownNow();
+            }
         }
     }
 
@@ -114,10 +140,48 @@ final class BulkBuilder {
     }
 
     private void flush(int depth, DirtyNode node, byte[] separator) {
+        if (node instanceof DirtyLeaf leaf) {
+            if (coders == null) {
+                int threads = Math.max(1, Math.min(3, Runtime.getRuntime().availableProcessors() - 1));
+                coders = Executors.newFixedThreadPool(threads, r -> {
+                    Thread t = new Thread(r, "basalt-bulk-leaf-coder");
+                    t.setDaemon(true);
+                    return t;
+                });
+            }
+            coding.add(new CodingLeaf(coders.submit(() -> leaf.encode(config)), separator, leaf.entryCount()));
+            if (coding.size() > LEAVES_IN_FLIGHT) {
+                writeCodedLeaf();
+            }
+            return;
+        }
         byte[] encoded = node instanceof DirtyLeaf leaf ? leaf.encode(config) : ((DirtyInternal) node).encode();
         Page page = io.writePage(encoded);
         written.add(page.address());
         addChild(depth + 1, separator, page.address(), page.checksum(), node.entryCount());
+    }
+
+    /** Writes the oldest leaf handed to the coders and adds it to the level above. */
+    private void writeCodedLeaf() {
+        CodingLeaf leaf = coding.poll();
+        byte[] encoded;
+        try {
+            encoded = leaf.page().get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while coding a leaf page of a bulk build", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException("coding a leaf page failed: " + e.getCause(), e.getCause());
+        }
+        Page page = io.writePage(encoded);
+        written.add(page.address());
+        addChild(1, leaf.separator(), page.address(), page.checksum(), leaf.entries());
     }
 
     private void addChild(int depth, byte[] separator, long address, int checksum, long entries) {
@@ -144,6 +208,9 @@ final class BulkBuilder {
 
     private BTreeCheckpoint finish() {
         for (int depth = 0; ; depth++) {
+            while (!coding.isEmpty()) {
+                writeCodedLeaf(); // the level above is complete before it is finished
+            }
             Level level = levels.get(depth);
             if (level.current.width() == 0) {
                 return BTreeCheckpoint.EMPTY;

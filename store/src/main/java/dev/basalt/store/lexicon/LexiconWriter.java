@@ -1,9 +1,7 @@
 package dev.basalt.store.lexicon;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -98,13 +96,34 @@ public final class LexiconWriter extends LexiconView {
 
     /** Ids of many terms, adding new ones; new terms are inserted in key order. */
     public long[] getOrCreateAll(List<? extends Value> values) {
+        long[] inline = new long[values.size()];
+        for (int i = 0; i < inline.length; i++) {
+            inline[i] = InlineValues.encode(values.get(i));
+        }
+        return getOrCreateAll(values, inline, new byte[values.size()][], null);
+    }
+
+    /**
+     * {@link #getOrCreateAll(List)} with each term's encoding computed beforehand (a bulk loader's
+     * parser threads do it, so this writer's one thread does not): {@code inline[i]} is
+     * {@link InlineValues#encode}{@code (values[i])}, and where that is {@link TermIds#NULL},
+     * {@code keys[i]} is {@link TermKeys#encode}{@code (values[i])}, or null (then this method
+     * encodes the term if it needs the key, and stores it in {@code keys});
+     * {@code largePrefixes}, if not null, holds {@link LargeTermKeys#prefix}{@code (keys[i])} for
+     * each key that {@link LargeTermKeys#isLarge} (a digest of the whole key) and null for the
+     * others. The same term may occur more than once.
+     */
+    public long[] getOrCreateAll(List<? extends Value> values, long[] inline, byte[][] keys, byte[][] largePrefixes) {
         long[] ids = new long[values.size()];
-        List<Integer> misses = new ArrayList<>();
-        byte[][] keys = new byte[ids.length][];
+        int[] misses = new int[ids.length];
+        int missCount = 0;
         for (int i = 0; i < ids.length; i++) {
+            if (inline[i] != TermIds.NULL) {
+                ids[i] = inline[i];
+                continue;
+            }
             Value v = values.get(i);
-            long inline = InlineValues.encode(v);
-            Long known = inline != TermIds.NULL ? Long.valueOf(inline) : added.get(v);
+            Long known = added.get(v);
             if (known == null) {
                 known = lexicon.cachedId(v);
             }
@@ -113,15 +132,28 @@ public final class LexiconWriter extends LexiconView {
             } else if (v instanceof Triple) {
                 ids[i] = getOrCreate(v);
             } else {
-                keys[i] = TermKeys.encode(v);
-                misses.add(i);
+                if (keys[i] == null) {
+                    keys[i] = TermKeys.encode(v);
+                }
+                misses[missCount++] = i;
             }
         }
-        misses.sort(Comparator.comparing((Integer i) -> keys[i], Arrays::compareUnsigned));
-        for (int i : misses) {
-            Value v = values.get(i);
-            Long again = added.get(v);
-            ids[i] = again != null ? again : create(v, keys[i]);
+        Integer[] order = new Integer[missCount];
+        for (int m = 0; m < missCount; m++) {
+            order[m] = misses[m];
+        }
+        Arrays.sort(order, (a, b) -> Arrays.compareUnsigned(keys[a], keys[b]));
+        int previous = -1;
+        for (int i : order) {
+            // equal keys are neighbours once sorted: a term repeated in the batch is created once
+            if (previous >= 0 && Arrays.equals(keys[previous], keys[i])) {
+                ids[i] = ids[previous];
+            } else {
+                byte[] prefix = largePrefixes != null ? largePrefixes[i]
+                        : LargeTermKeys.isLarge(keys[i]) ? LargeTermKeys.prefix(keys[i]) : null;
+                ids[i] = create(values.get(i), keys[i], prefix);
+            }
+            previous = i;
         }
         return ids;
     }
@@ -133,7 +165,11 @@ public final class LexiconWriter extends LexiconView {
 
     /** Finds the key or inserts it under a fresh id. */
     private long create(Value value, byte[] key) {
-        byte[] prefix = LargeTermKeys.isLarge(key) ? LargeTermKeys.prefix(key) : null;
+        return create(value, key, LargeTermKeys.isLarge(key) ? LargeTermKeys.prefix(key) : null);
+    }
+
+    /** {@link #create(Value, byte[])} with the key's {@link LargeTermKeys#prefix} computed (null for a short key). */
+    private long create(Value value, byte[] key, byte[] prefix) {
         long id = find(key, prefix);
         if (id == TermIds.NULL) {
             id = allocator.allocate(TermKeys.kind(key));

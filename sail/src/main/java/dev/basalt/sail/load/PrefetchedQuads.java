@@ -1,0 +1,139 @@
+package dev.basalt.sail.load;
+
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A {@link SortedQuads} read ahead on another thread: a producer task drains the source (a merge
+ * of sorted run files, whose reading and comparing would otherwise run on the index-building
+ * thread) into blocks of quads handed over through a short queue, so the merge runs on one core
+ * while the index is built on the other.
+ *
+ * <p>Thread rules: the source is used only by the producer task on {@code executor}; the stream
+ * itself by one consuming thread. An exception of the producer (a run file that cannot be read)
+ * is thrown to the consumer by {@link #next()}. {@link #close()} stops the producer, waits for
+ * it, and closes the source.
+ */
+final class PrefetchedQuads implements SortedQuads {
+    private static final int BLOCK_QUADS = 1 << 14;
+    private static final Object END = new Object();
+
+    /** Quads {@code [0, n)} of {@code q}. */
+    private record Block(long[] q, int n) {
+    }
+
+    private final SortedQuads source;
+    private final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(4);
+    private final java.util.concurrent.Future<?> producer;
+    private volatile boolean closed;
+    /** The block being consumed. */
+    private SortedQuads block;
+    private boolean ended;
+
+    PrefetchedQuads(SortedQuads source, ExecutorService executor) {
+        this.source = source;
+        this.producer = executor.submit(this::produce);
+    }
+
+    /** Producer: blocks of the source's quads, then END or the source's exception after the quads before it. */
+    private void produce() {
+        long[] q = new long[4 * BLOCK_QUADS];
+        int n = 0;
+        Object last = END;
+        while (!closed) {
+            boolean more;
+            try {
+                more = source.next();
+            } catch (RuntimeException | Error e) {
+                last = e;
+                break;
+            }
+            if (!more) {
+                break;
+            }
+            System.arraycopy(source.key(), 0, q, 4 * n, 4);
+            if (++n == BLOCK_QUADS) {
+                put(new Block(q, n));
+                q = new long[4 * BLOCK_QUADS];
+                n = 0;
+            }
+        }
+        if (n > 0) {
+            put(new Block(q, n));
+        }
+        put(last);
+    }
+
+    private void put(Object item) {
+        offer(queue, item, () -> closed);
+    }
+
+    /**
+     * Puts {@code item} into {@code queue}, waiting for room until {@code stopped} says the consumer
+     * has gone; true if it was put. Shared by the loader's producer threads.
+     */
+    static boolean offer(BlockingQueue<Object> queue, Object item, BooleanSupplier stopped) {
+        try {
+            while (!stopped.getAsBoolean()) {
+                if (queue.offer(item, 100, TimeUnit.MILLISECONDS)) {
+                    return true;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return false;
+    }
+
+    @Override
+    public boolean next() {
+        while (!ended) {
+            if (block != null && block.next()) {
+                return true;
+            }
+            Object item;
+            try {
+                item = queue.take();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new LoadException("interrupted while waiting for the merge of the sort runs", e);
+            }
+            if (item instanceof Block b) {
+                block = SortRuns.of(b.q(), b.n());
+                continue;
+            }
+            ended = true;
+            if (item instanceof RuntimeException e) {
+                throw e;
+            }
+            if (item instanceof Error e) {
+                throw e;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public long[] key() {
+        return block.key();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        queue.clear();
+        try {
+            producer.get(1, TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException
+                | java.util.concurrent.CancellationException e) {
+            // the producer's own failure was handed to the consumer; closing goes on
+        } finally {
+            source.close();
+        }
+    }
+}
