@@ -169,7 +169,7 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
         changeSets = new OverflowModelFactory(config.toSpillPolicy(spillDir));
         store = new IsolatingSailStore(backing, changeSets, config.getLargeTransactionThreshold(),
                 config.getLargeTransactionIdleSeconds());
-        metrics = NativeQueriesMetrics.register(nativeQueries.stats(), dir.toPath());
+        metrics = NativeQueriesMetrics.register(nativeQueries.stats(), nativeQueries::running, dir.toPath());
         operations = StoreOperations.register(this, dir.toPath());
         LOG.debug("opened Basalt store {} with statement indexes {}", dir, BasaltSailStore.names(backing.orders()));
     }

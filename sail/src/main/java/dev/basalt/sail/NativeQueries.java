@@ -3,6 +3,7 @@ package dev.basalt.sail;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.eclipse.rdf4j.common.iteration.CloseableIteration;
 import org.eclipse.rdf4j.query.BindingSet;
@@ -45,6 +46,8 @@ final class NativeQueries {
     /** Range counts RDF4J's join optimizer asks for (both statement sets), shared likewise. */
     private final EstimateCache rdf4jCounts = new EstimateCache(ESTIMATE_CACHE_ENTRIES);
     private static final int ESTIMATE_CACHE_ENTRIES = 100_000;
+    /** Sessions opened and not yet closed: native evaluations whose result is still open. */
+    private final AtomicInteger running = new AtomicInteger();
 
     NativeQueries(boolean enabled) {
         this.enabled = enabled;
@@ -52,6 +55,11 @@ final class NativeQueries {
 
     NativeQueryStats stats() {
         return stats;
+    }
+
+    /** Native evaluations under way now: opened, result not yet closed (each holds a snapshot lease). */
+    int running() {
+        return running.get();
     }
 
     /** False when the store is configured to leave every query to RDF4J's evaluator. */
@@ -119,6 +127,7 @@ final class NativeQueries {
             this.counts = readAsOf ? new HashMap<>() : rdf4jCounts.forState(state);
             // from compilation to the result's close this query has a core; helper threads count on it
             HelperThreads.evaluationStarted();
+            running.incrementAndGet();
         }
 
         /**
@@ -199,6 +208,7 @@ final class NativeQueries {
         void close() {
             if (!closed) {
                 closed = true;
+                running.decrementAndGet();
                 HelperThreads.evaluationEnded();
                 lease.close();
             }

@@ -25,6 +25,13 @@ public interface NativeQueriesMXBean {
     /** Fallbacks per "node type: reason" and "run time: reason". */
     Map<String, Long> getFallbackReasons();
 
+    /**
+     * Native query evaluations under way now: started and their result not yet closed. Each holds
+     * a read snapshot until then; a client that stops reading a result ends its query and this
+     * number goes down.
+     */
+    int getRunningQueries();
+
     /** Sets every counter back to zero. */
     void reset();
 }

@@ -2,6 +2,7 @@ package dev.basalt.sail;
 
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.function.IntSupplier;
 
 import javax.management.ObjectName;
 
@@ -17,17 +18,19 @@ import dev.basalt.optimizer.rdf4j.NativeQueryStats;
  */
 final class NativeQueriesMetrics implements NativeQueriesMXBean {
     private final NativeQueryStats stats;
+    private final IntSupplier running;
     private final ObjectName name;
     private boolean registered;
 
-    private NativeQueriesMetrics(NativeQueryStats stats, ObjectName name) {
+    private NativeQueriesMetrics(NativeQueryStats stats, IntSupplier running, ObjectName name) {
         this.stats = stats;
+        this.running = running;
         this.name = name;
     }
 
     /** Registers the counters of the store in {@code dataDir}; {@link #close} removes them. */
-    static NativeQueriesMetrics register(NativeQueryStats stats, Path dataDir) {
-        NativeQueriesMetrics metrics = new NativeQueriesMetrics(stats, objectName(dataDir));
+    static NativeQueriesMetrics register(NativeQueryStats stats, IntSupplier running, Path dataDir) {
+        NativeQueriesMetrics metrics = new NativeQueriesMetrics(stats, running, objectName(dataDir));
         metrics.registered = StoreMBeans.register(metrics, metrics.name, "native query counters");
         return metrics;
     }
@@ -66,6 +69,11 @@ final class NativeQueriesMetrics implements NativeQueriesMXBean {
     @Override
     public Map<String, Long> getFallbackReasons() {
         return stats.fallbackReasons();
+    }
+
+    @Override
+    public int getRunningQueries() {
+        return running.getAsInt();
     }
 
     @Override

@@ -28,6 +28,7 @@ final class LauncherProcess implements AutoCloseable {
     private final int port;
     private final Path log;
     private final List<String> extraArgs;
+    private List<String> jvmOptions = List.of("-Xmx512m");
     private Process process;
 
     LauncherProcess(Path dataDir, Path log, String... extraArgs) throws IOException {
@@ -35,6 +36,17 @@ final class LauncherProcess implements AutoCloseable {
         this.port = freePort();
         this.log = log;
         this.extraArgs = List.of(extraArgs);
+    }
+
+    /** JVM options of the child in place of {@code -Xmx512m} (set before {@link #start()}). */
+    LauncherProcess jvmOptions(String... options) {
+        this.jvmOptions = List.of(options);
+        return this;
+    }
+
+    /** The child JVM's process id (while it runs). */
+    long pid() {
+        return process.pid();
     }
 
     static int freePort() throws IOException {
@@ -46,9 +58,10 @@ final class LauncherProcess implements AutoCloseable {
     LauncherProcess start() throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String classPath = HOME.resolve("classes") + File.pathSeparator + HOME.resolve("lib") + File.separator + "*";
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx512m", "-XX:+UseSerialGC", "-cp", classPath,
-                BasaltServer.class.getName(), "--host", "127.0.0.1", "--port", String.valueOf(port),
-                "--data", dataDir.toString(), "--home", HOME.toString()));
+        List<String> command = new ArrayList<>(List.of(java));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-XX:+UseSerialGC", "-cp", classPath, BasaltServer.class.getName(),
+                "--host", "127.0.0.1", "--port", String.valueOf(port), "--data", dataDir.toString(), "--home", HOME.toString()));
         command.addAll(extraArgs);
         Files.createDirectories(log.getParent());
         long logStart = Files.exists(log) ? Files.size(log) : 0;
