@@ -53,7 +53,19 @@ final class WriteSession {
         return quads.computeIfAbsent(set, s -> new QuadIndexes(orders, o -> tx.tree(s.treeName(o))));
     }
 
+    /**
+     * True for a write of the inferred set by an RDF4J branch when the store's reasoner owns that
+     * set: a transaction's inferences before commit ({@link TransactionInferences}) are not
+     * written; the reasoner computes them again at commit.
+     */
+    private boolean ownedByReasoner(StatementSet set) {
+        return set == StatementSet.INFERRED && reasoner != null;
+    }
+
     void add(StatementSet set, Resource s, org.eclipse.rdf4j.model.IRI p, Value o, Resource c) {
+        if (ownedByReasoner(set)) {
+            return;
+        }
         long[] quad = { lexicon.getOrCreate(s), lexicon.getOrCreate(p), lexicon.getOrCreate(o),
                 c == null ? TermIds.DEFAULT_GRAPH : lexicon.getOrCreate(c) };
         addQuad(set, quad);
@@ -78,6 +90,9 @@ final class WriteSession {
      * batch, each index written in its own key order.
      */
     void addAll(StatementSet set, Value[] terms, int count) {
+        if (ownedByReasoner(set)) {
+            return;
+        }
         List<Value> nonNull = new ArrayList<>(count * 4);
         for (int i = 0; i < count * 4; i++) {
             if (terms[i] != null) {
@@ -146,6 +161,9 @@ final class WriteSession {
     }
 
     void remove(StatementSet set, Statement st) {
+        if (ownedByReasoner(set)) {
+            return;
+        }
         long[] quad = { lexicon.lookup(st.getSubject()), lexicon.lookup(st.getPredicate()),
                 lexicon.lookup(st.getObject()),
                 st.getContext() == null ? TermIds.DEFAULT_GRAPH : lexicon.lookup(st.getContext()) };
@@ -164,6 +182,13 @@ final class WriteSession {
 
     /** Removes every statement of the set, or those in the given contexts (null = default graph). */
     void clear(StatementSet set, Resource... contexts) {
+        if (ownedByReasoner(set)) {
+            return;
+        }
+        clearSet(set, contexts);
+    }
+
+    private void clearSet(StatementSet set, Resource... contexts) {
         if (set == StatementSet.EXPLICIT) {
             explicitChanges.overflow();
         }
@@ -206,7 +231,7 @@ final class WriteSession {
     /** The statement indices of this transaction as the reasoner sees them. */
     ClosureStore closureStore() {
         return new ClosureStore(quads(StatementSet.EXPLICIT), quads(StatementSet.INFERRED),
-                () -> clear(StatementSet.INFERRED));
+                () -> clearSet(StatementSet.INFERRED));
     }
 
     /** Recomputes the closure of the explicit statements under {@code r}'s rules in this transaction. */

@@ -7,7 +7,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.basalt.sail.config.InferenceMode;
-import dev.basalt.store.quads.QuadCursor;
 
 /**
  * Keeps the inferred statements of a store equal to the closure of its explicit statements under
@@ -59,24 +58,7 @@ public final class Reasoner {
         for (int i = 0; i < schemaTriples.size(); i++) {
             rounds.conclude(schemaTriples.s(i), schemaTriples.p(i), schemaTriples.o(i));
         }
-        TripleList batch = new TripleList();
-        QuadCursor c = store.explicitFrom();
-        long ps = 0, pp = 0, po = 0;
-        while (c.next()) {
-            long[] q = c.quad();
-            if (q[0] == ps && q[1] == pp && q[2] == po) {
-                continue;
-            }
-            ps = q[0];
-            pp = q[1];
-            po = q[2];
-            batch.add(ps, pp, po);
-            if (batch.size() == ROUND0_BATCH) {
-                rounds.pivot(batch);
-                batch.clear();
-            }
-        }
-        rounds.pivot(batch);
+        store.explicitBatches(ROUND0_BATCH, rounds::pivot);
         rounds.run();
         LOG.debug("{} closure: {} inferred triples in {} rounds, {} ms", mode.label(), rounds.added(), rounds.count(),
                 (System.nanoTime() - start) / 1_000_000);
@@ -162,6 +144,16 @@ public final class Reasoner {
                 rounds.conclude(s, p, o);
             }
         }
+    }
+
+    /**
+     * True if adding and removing these explicit triples changes the schema, so that
+     * {@link #maintain} recomputes the whole closure.
+     */
+    public boolean changesSchema(ToLongFunction<IRI> ids, TripleList added, TripleList removed) {
+        Vocabulary v = new Vocabulary(ids);
+        boolean owl = mode == InferenceMode.OWL_RL;
+        return touchesSchema(v, owl, added) || touchesSchema(v, owl, removed);
     }
 
     private static boolean touchesSchema(Vocabulary v, boolean owl, TripleList triples) {
