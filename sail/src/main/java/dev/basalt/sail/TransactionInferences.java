@@ -25,20 +25,23 @@ import dev.basalt.sail.inference.TripleList;
  *
  * <p>The connection reports the triples its transaction may have made explicit or stopped making
  * explicit ({@link #added}, {@link #removed}). Before a read that includes inferred statements it
- * calls {@link #refresh}: the net change against the newest commit point is worked out (is the
- * triple explicit in the transaction now, was it explicit in the commit point), the store's
- * {@link Reasoner} maintains a {@link PreviewClosure} over that commit point with it, exactly as it
+ * calls {@link #refresh}: for each triple reported since the last refresh, the net change is worked
+ * out (is the triple explicit in the transaction now, is it explicit in the preview so far), the
+ * store's {@link Reasoner} maintains the transaction's {@link PreviewClosure} with it, exactly as it
  * will at commit, and the difference between that closure's inferred statements and the commit
- * point's is written into the transaction's inferred change set, replacing the previous preview.
- * The store's reasoner, which owns the inferred set, ignores that change set at commit and
- * computes the inferences again in the commit group, so a preview can never put a wrong inferred
- * statement into the store, and a rollback drops it with the rest of the transaction.
+ * point's is written into the transaction's inferred change set, replacing the previous preview. The
+ * preview builds on the newest commit point at the transaction's first such read and holds it
+ * until the transaction ends, so each refresh costs the reasoning of the new changes only (plus a
+ * pass over the preview's difference). The store's reasoner, which owns the inferred set, ignores
+ * that change set at commit and computes the inferences again in the commit group, so a preview
+ * can never put a wrong inferred statement into the store, and a rollback drops it with the rest
+ * of the transaction.
  *
  * <p>Limits: a transaction that changed more than {@value #CHANGE_LIMIT} triples, cleared more,
  * or writes through into the store (a large transaction), and one that changes a schema
  * statement of a store with more than {@value #FULL_CLOSURE_LIMIT} explicit statements (the
  * preview would recompute the whole closure in the heap), sees no inferences of its own before
- * commit. Inferences are computed against the newest commit point, also at SNAPSHOT isolation.
+ * commit from then on.
  *
  * <p>Not thread-safe: one per connection, used by the connection's threads one at a time.
  */
@@ -53,9 +56,15 @@ final class TransactionInferences {
     private final ValueFactory vf;
     private final Set<Statement> changed = new LinkedHashSet<>();
     private boolean overflowed;
+    /** Triples noted in the transaction so far (with repeats), against {@link #CHANGE_LIMIT}. */
+    private int noted;
     private boolean dirty;
     private Set<Statement> shownAdded = new HashSet<>();
     private Set<Statement> shownRemoved = new HashSet<>();
+    /** The commit point the transaction's preview builds on, held until the transaction ends; null before the first. */
+    private ReadSource.Lease base;
+    private PendingTerms terms;
+    private PreviewClosure closure;
 
     TransactionInferences(Reasoner reasoner, BasaltSailStore backing, ValueFactory vf) {
         this.reasoner = reasoner;
@@ -78,7 +87,7 @@ final class TransactionInferences {
         if (overflowed) {
             return;
         }
-        if (changed.size() >= CHANGE_LIMIT) {
+        if (++noted > CHANGE_LIMIT) {
             overflow();
             return;
         }
@@ -90,15 +99,27 @@ final class TransactionInferences {
         dirty = true;
         overflowed = true;
         changed.clear();
+        releaseBase();
     }
 
     /** Forgets the transaction (committed or rolled back); the next one starts empty. */
     void reset() {
         changed.clear();
+        noted = 0;
         overflowed = false;
         dirty = false;
         shownAdded = new HashSet<>();
         shownRemoved = new HashSet<>();
+        releaseBase();
+    }
+
+    private void releaseBase() {
+        closure = null;
+        terms = null;
+        if (base != null) {
+            base.close();
+            base = null;
+        }
     }
 
     /**
@@ -121,6 +142,10 @@ final class TransactionInferences {
         if (!overflowed) {
             preview(explicitNow, added, removed);
         }
+        if (overflowed) {
+            added.clear();
+            removed.clear();
+        }
         each(shownAdded, added, removeInferred);
         each(shownRemoved, removed, addInferred);
         each(removed, shownRemoved, removeInferred);
@@ -140,32 +165,38 @@ final class TransactionInferences {
         }
     }
 
+    /**
+     * Applies the triples changed since the last preview to the transaction's preview closure
+     * (begun over the newest commit point at the first) and puts the closure's difference from that
+     * commit point into {@code added} and {@code removed}.
+     */
     private void preview(Predicate<Statement> explicitNow, Set<Statement> added, Set<Statement> removed) {
-        try (ReadSource.Lease lease = backing.latest().acquire()) {
-            ReadView view = lease.view();
-            PendingTerms terms = new PendingTerms(view.lexicon(), vf);
-            PreviewClosure closure = new PreviewClosure(view.quads(StatementSet.EXPLICIT),
-                    view.quads(StatementSet.INFERRED));
-            TripleList plus = new TripleList();
-            TripleList minus = new TripleList();
-            for (Statement st : changed) {
-                long s = terms.lookup(st.getSubject()), p = terms.lookup(st.getPredicate()),
-                        o = terms.lookup(st.getObject());
-                boolean before = closure.committedExplicit(s, p, o);
-                boolean now = explicitNow.test(st);
-                if (now && !before) {
-                    plus.add(s, p, o);
-                } else if (before && !now) {
-                    minus.add(s, p, o);
-                }
+        if (base == null) {
+            base = backing.latest().acquire();
+            ReadView view = base.view();
+            terms = new PendingTerms(view.lexicon(), vf);
+            closure = new PreviewClosure(view.quads(StatementSet.EXPLICIT), view.quads(StatementSet.INFERRED));
+        }
+        TripleList plus = new TripleList();
+        TripleList minus = new TripleList();
+        for (Statement st : changed) {
+            long s = terms.lookup(st.getSubject()), p = terms.lookup(st.getPredicate()),
+                    o = terms.lookup(st.getObject());
+            boolean before = closure.isExplicitNow(s, p, o);
+            boolean now = explicitNow.test(st);
+            if (now && !before) {
+                plus.add(s, p, o);
+            } else if (before && !now) {
+                minus.add(s, p, o);
             }
-            if (plus.isEmpty() && minus.isEmpty()) {
-                return;
-            }
+        }
+        changed.clear();
+        if (!plus.isEmpty() || !minus.isEmpty()) {
             if (reasoner.changesSchema(terms::lookup, plus, minus)
-                    && view.quads(StatementSet.EXPLICIT).size() > FULL_CLOSURE_LIMIT) {
+                    && base.view().quads(StatementSet.EXPLICIT).size() > FULL_CLOSURE_LIMIT) {
                 LOG.debug("a transaction changed a schema statement of a store with more than {} explicit statements: "
                         + "its inferences are computed at commit", FULL_CLOSURE_LIMIT);
+                overflow();
                 return;
             }
             for (int i = 0; i < plus.size(); i++) {
@@ -175,12 +206,12 @@ final class TransactionInferences {
                 closure.removeExplicit(minus.s(i), minus.p(i), minus.o(i));
             }
             reasoner.maintain(closure, terms::lookup, plus, minus);
-            statements(terms, closure.inferredAdded(), added);
-            statements(terms, closure.inferredRemoved(), removed);
         }
+        statements(closure.inferredAdded(), added);
+        statements(closure.inferredRemoved(), removed);
     }
 
-    private void statements(PendingTerms terms, TripleList triples, Set<Statement> out) {
+    private void statements(TripleList triples, Set<Statement> out) {
         for (int i = 0; i < triples.size(); i++) {
             Value[] v = terms.resolve(new long[] { triples.s(i), triples.p(i), triples.o(i) });
             out.add(vf.createStatement((Resource) v[0], (IRI) v[1], v[2]));

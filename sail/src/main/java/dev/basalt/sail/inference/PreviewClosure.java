@@ -31,9 +31,9 @@ public final class PreviewClosure extends ClosureStore {
         });
     }
 
-    /** True if the commit point holds the triple explicitly (in some context). */
-    public boolean committedExplicit(long s, long p, long o) {
-        return super.isExplicit(s, p, o);
+    /** True if the triple is explicit (in some context) in the preview's present state. */
+    public boolean isExplicitNow(long s, long p, long o) {
+        return isExplicit(s, p, o);
     }
 
     /** Records that the transaction made a triple explicit that the commit point does not hold explicitly. */

@@ -141,6 +141,30 @@ class OwnInferencesTest {
 
     @ParameterizedTest
     @MethodSource("levels")
+    void readsBetweenManyChangesFollowThem(InferenceMode mode, IsolationLevel level) {
+        repo = InferenceRepos.open(dir, mode);
+        try (RepositoryConnection c = repo.getConnection()) {
+            c.add(STUDENT, RDFS.SUBCLASSOF, PERSON);
+            c.begin(level);
+            for (int i = 0; i < 300; i++) {
+                IRI x = VF.createIRI("urn:x:s" + i);
+                c.add(x, RDF.TYPE, STUDENT);
+                assertTrue(typed(c, x, PERSON), "after addition " + i);
+                if (i % 3 == 2) {
+                    IRI earlier = VF.createIRI("urn:x:s" + (i - 1));
+                    c.remove(earlier, RDF.TYPE, STUDENT);
+                    assertFalse(typed(c, earlier, PERSON), "after removal " + i);
+                }
+            }
+            long persons = c.getStatements(null, RDF.TYPE, PERSON, true).stream().count();
+            c.commit();
+            assertEquals(200, persons);
+            assertEquals(persons, c.getStatements(null, RDF.TYPE, PERSON, true).stream().count());
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("levels")
     void owlRulesInTheTransaction(InferenceMode mode, IsolationLevel level) {
         if (mode != InferenceMode.OWL_RL) {
             return;
