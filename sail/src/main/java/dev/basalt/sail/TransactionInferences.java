@@ -65,6 +65,8 @@ final class TransactionInferences {
     private ReadSource.Lease base;
     private PendingTerms terms;
     private PreviewClosure closure;
+    /** True once the preview changed a schema statement. */
+    private boolean schemaChanged;
 
     TransactionInferences(Reasoner reasoner, BasaltSailStore backing, ValueFactory vf) {
         this.reasoner = reasoner;
@@ -115,6 +117,7 @@ final class TransactionInferences {
 
     private void releaseBase() {
         closure = null;
+        schemaChanged = false;
         terms = null;
         if (base != null) {
             base.close();
@@ -192,8 +195,9 @@ final class TransactionInferences {
         }
         changed.clear();
         if (!plus.isEmpty() || !minus.isEmpty()) {
-            if (reasoner.changesSchema(terms::lookup, plus, minus)
-                    && base.view().quads(StatementSet.EXPLICIT).size() > FULL_CLOSURE_LIMIT) {
+            boolean schemaChange = reasoner.changesSchema(terms::lookup, plus, minus);
+            schemaChanged |= schemaChange;
+            if (schemaChange && base.view().quads(StatementSet.EXPLICIT).size() > FULL_CLOSURE_LIMIT) {
                 LOG.debug("a transaction changed a schema statement of a store with more than {} explicit statements: "
                         + "its inferences are computed at commit", FULL_CLOSURE_LIMIT);
                 overflow();
@@ -205,7 +209,8 @@ final class TransactionInferences {
             for (int i = 0; i < minus.size(); i++) {
                 closure.removeExplicit(minus.s(i), minus.p(i), minus.o(i));
             }
-            reasoner.maintain(closure, terms::lookup, plus, minus);
+            // the schema kept for the base commit point holds only while the preview left the schema alone
+            reasoner.maintain(closure, terms::lookup, plus, minus, schemaChanged ? -1 : base.view().commitCounter());
         }
         statements(closure.inferredAdded(), added);
         statements(closure.inferredRemoved(), removed);

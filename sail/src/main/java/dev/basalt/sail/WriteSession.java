@@ -41,8 +41,13 @@ final class WriteSession {
     private final Reasoner reasoner;
     private final ExplicitChanges explicitChanges = new ExplicitChanges();
 
-    WriteSession(WriteTransaction tx, Lexicon lexicon, List<QuadOrder> orders, Reasoner reasoner) {
+    /** The commit counter of the commit point this transaction builds on. */
+    private final long base;
+
+    /** @param base the commit counter of the commit point {@code tx} builds on */
+    WriteSession(WriteTransaction tx, long base, Lexicon lexicon, List<QuadOrder> orders, Reasoner reasoner) {
         this.tx = tx;
+        this.base = base;
         this.dictionary = lexicon;
         this.lexicon = lexicon.writer(tx);
         this.orders = orders;
@@ -279,12 +284,14 @@ final class WriteSession {
 
     /** Commits if anything changed (else rolls back: no empty commit points); returns the commit or null. */
     CommitPoint commit() {
+        Reasoner.Compiled compiled = null;
         if (reasoner != null && !explicitChanges.isEmpty()) {
             ClosureStore closure = closureStore();
             if (explicitChanges.overflowed()) {
                 reasoner.closeFully(closure, lexicon::getOrCreate);
             } else {
-                reasoner.maintain(closure, lexicon::getOrCreate, explicitChanges.added(), explicitChanges.removed());
+                compiled = reasoner.maintain(closure, lexicon::getOrCreate, explicitChanges.added(),
+                        explicitChanges.removed(), base);
             }
             explicitChanges.clear();
             changed = true;
@@ -296,6 +303,9 @@ final class WriteSession {
         lexicon.beforeCommit();
         CommitPoint p = tx.commit();
         lexicon.afterCommit();
+        if (compiled != null) {
+            reasoner.committed(p.counter(), compiled);
+        }
         return p;
     }
 
