@@ -40,8 +40,9 @@ import dev.basalt.sail.repository.BasaltRepository;
  * closure, loaded through a connection at isolation NONE (ontology, then data) as the comparison
  * does, and the owl-rl store once more by the bulk loader. For each: load + closure time, closed
  * triples, the 14 queries (median of a few runs after one warm-up, with answer counts), and the
- * median time of committing one added statement to the closed store (after unmeasured warm-up commits). Prints markdown. A query
- * that takes longer than the time limit (120 s unless set) is reported as timed out.
+ * median time of committing one added statement to the closed store (after unmeasured warm-up
+ * commits). Prints markdown. A query that takes longer than the time limit (120 s unless set) is
+ * reported as timed out.
  */
 public final class ReasoningBench {
 	private static final ValueFactory VF = SimpleValueFactory.getInstance();

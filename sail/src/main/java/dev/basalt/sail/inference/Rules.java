@@ -11,9 +11,10 @@ import java.util.List;
  *
  * <p>Rules (names from the RDF 1.1 Semantics and OWL 2 RL tables): rdf1 (property typing), rdfs2
  * (domain), rdfs3 (range), rdfs4a/b (resource typing), rdfs6, rdfs8, rdfs10, rdfs12 and rdfs13
- * (axioms of a typing by an RDFS class), rdfs7 (subproperty), rdfs9 (subclass); with OWL: prp-trp, prp-symp, prp-inv1/2, cls-int1,
- * cls-svf1 (with owl:Thing as filler also cls-svf2), cls-hv1, cls-hv2. cls-int2, cax-eqc1/2 and
- * prp-eqp1/2 run as rdfs9/rdfs7 over the subclass and subproperty axioms the schema entails.
+ * (axioms of a typing by an RDFS class), rdfs7 (subproperty), rdfs9 (subclass); with OWL: prp-trp,
+ * prp-symp, prp-inv1/2, cls-int1, cls-svf1 (with owl:Thing as filler also cls-svf2), cls-hv1,
+ * cls-hv2. cls-int2, cax-eqc1/2 and prp-eqp1/2 run as rdfs9/rdfs7 over the subclass and
+ * subproperty axioms the schema entails.
  * Conclusions with a literal subject are dropped. Not thread-safe (one per closure run).
  */
 final class Rules {
@@ -139,7 +140,8 @@ final class Rules {
             return !scratch.isEmpty();
         }
         if (p == v.subPropertyOf) {
-            return s == o && store.has(s, v.type, v.property) || o == v.member && store.has(s, v.type, v.membershipProperty);
+            return s == o && store.has(s, v.type, v.property)
+                    || o == v.member && store.has(s, v.type, v.membershipProperty);
         }
         if (p == v.subClassOf) {
             return (s == o || o == v.resource) && store.has(s, v.type, v.rdfsClass)
