@@ -58,15 +58,23 @@ final class BasaltSailStore implements SailStore {
     private final ValueFactory vf = SimpleValueFactory.getInstance();
     private final SailSource explicit;
     private final SailSource inferred;
+    /** The store's reasoner, or null when it keeps no closure. */
+    private final Reasoner reasoner;
 
     private BasaltSailStore(Store store, Lexicon lexicon, List<QuadOrder> orders, Reasoner reasoner) {
         this.store = store;
         this.lexicon = lexicon;
         this.orders = List.copyOf(orders);
+        this.reasoner = reasoner;
         this.latest = new LatestSnapshots(store, lexicon, this.orders);
         this.writer = new StoreWriter(store, lexicon, this.orders, latest::invalidate, reasoner);
         this.explicit = new BasaltSailSource(latest, writer, StatementSet.EXPLICIT, vf);
         this.inferred = new BasaltSailSource(latest, writer, StatementSet.INFERRED, vf);
+    }
+
+    /** The reasoner that keeps the store's closure, or null when the store keeps none. */
+    Reasoner reasoner() {
+        return reasoner;
     }
 
     /** Opens (or creates) the store in {@code journal} and checks the statement index orders. */

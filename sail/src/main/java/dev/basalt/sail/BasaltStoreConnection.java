@@ -3,8 +3,10 @@ package dev.basalt.sail;
 import org.eclipse.rdf4j.common.transaction.IsolationLevels;
 import org.eclipse.rdf4j.common.iteration.CloseableIteration;
 import org.eclipse.rdf4j.common.iteration.TimeLimitIteration;
+import org.eclipse.rdf4j.common.order.StatementOrder;
 import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.Resource;
+import org.eclipse.rdf4j.model.Statement;
 import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.Dataset;
@@ -62,6 +64,8 @@ public class BasaltStoreConnection extends SailSourceConnection {
     private final ThreadLocal<QueryFallbacks> explaining = new ThreadLocal<>();
     /** The as-of hint this read-as-of connection was opened for (see {@link TimeTravel}), or null. */
     private volatile QueryHints.AsOf servedHint;
+    /** The open transaction's own inferences before commit, or null when the store keeps no closure. */
+    private final TransactionInferences inferences;
 
     BasaltStoreConnection(BasaltStore sail, SailStore store, BasaltSailStore backing, PastSailStore past) {
         super(sail, store, sail.getEvaluationStrategyFactory());
@@ -70,6 +74,80 @@ public class BasaltStoreConnection extends SailSourceConnection {
         this.past = past;
         this.store = store;
         this.changes = new DefaultSailChangedEvent(sail);
+        this.inferences = past == null && backing.reasoner() != null
+                ? new TransactionInferences(backing.reasoner(), backing, sail.getValueFactory())
+                : null;
+    }
+
+    /**
+     * True while the open transaction's own inferences are shown to it before commit: the store
+     * keeps a closure and the transaction is isolated (at NONE each operation commits with its
+     * inferences).
+     */
+    private boolean previewsInferences() {
+        return inferences != null && isActive() && !IsolationLevels.NONE.isCompatibleWith(getTransactionIsolation());
+    }
+
+    /** Before a read that includes inferred statements: the transaction's inferences brought up to date. */
+    private void showOwnInferences(boolean includeInferred) {
+        if (!includeInferred || !previewsInferences()) {
+            return;
+        }
+        if (isWritingThrough()) {
+            inferences.overflow();
+        }
+        boolean written = inferences.refresh(this::explicitInTransaction,
+                st -> super.addInferredStatement(st.getSubject(), st.getPredicate(), st.getObject(), (Resource) null),
+                st -> super.removeInferredStatement(st.getSubject(), st.getPredicate(), st.getObject(),
+                        (Resource) null));
+        if (written) {
+            // RDF4J keeps inferred writes in a sink of their own until flushed into the transaction's branch
+            flushUpdates();
+        }
+    }
+
+    private boolean explicitInTransaction(Statement st) {
+        try (CloseableIteration<? extends Statement> it = super.getStatementsInternal(st.getSubject(),
+                st.getPredicate(), st.getObject(), false)) {
+            return it.hasNext();
+        }
+    }
+
+    /** Tells the preview of the transaction's inferences about the explicit triples matching a removal or clear. */
+    private void noteRemovals(Resource subj, IRI pred, Value obj, Resource... contexts) {
+        if (!previewsInferences()) {
+            return;
+        }
+        if (subj != null && pred != null && obj != null) {
+            inferences.removed(subj, pred, obj);
+            return;
+        }
+        try (CloseableIteration<? extends Statement> it = super.getStatementsInternal(subj, pred, obj, false,
+                contexts)) {
+            int n = 0;
+            while (it.hasNext()) {
+                if (++n > TransactionInferences.CHANGE_LIMIT) {
+                    inferences.overflow();
+                    return;
+                }
+                Statement st = it.next();
+                inferences.removed(st.getSubject(), st.getPredicate(), st.getObject());
+            }
+        }
+    }
+
+    @Override
+    protected CloseableIteration<? extends Statement> getStatementsInternal(Resource subj, IRI pred, Value obj,
+            boolean includeInferred, Resource... contexts) throws SailException {
+        showOwnInferences(includeInferred);
+        return super.getStatementsInternal(subj, pred, obj, includeInferred, contexts);
+    }
+
+    @Override
+    protected CloseableIteration<? extends Statement> getStatementsInternal(StatementOrder order, Resource subj,
+            IRI pred, Value obj, boolean includeInferred, Resource... contexts) throws SailException {
+        showOwnInferences(includeInferred);
+        return super.getStatementsInternal(order, subj, pred, obj, includeInferred, contexts);
     }
 
     /** True while this connection's transaction writes through into the store (a large transaction). */
@@ -124,6 +202,7 @@ public class BasaltStoreConnection extends SailSourceConnection {
     @Override
     protected CloseableIteration<? extends BindingSet> evaluateInternal(TupleExpr tupleExpr, Dataset dataset,
             BindingSet bindings, boolean includeInferred) throws SailException {
+        showOwnInferences(includeInferred);
         CloseableIteration<? extends BindingSet> result = evaluateHinted(tupleExpr, dataset, bindings, includeInferred);
         int timeout = basalt.getConfig().getQueryTimeoutSeconds();
         if (timeout <= 0) {
@@ -217,6 +296,9 @@ public class BasaltStoreConnection extends SailSourceConnection {
         if (store instanceof IsolatingSailStore isolating) {
             isolating.beginTransaction(getTransactionIsolation());
         }
+        if (inferences != null) {
+            inferences.reset();
+        }
         super.startTransactionInternal();
     }
 
@@ -243,6 +325,9 @@ public class BasaltStoreConnection extends SailSourceConnection {
 
     /** Ends a large transaction's hold on the store writer: commits it if {@code success}, else discards it. */
     private void endTransaction(boolean success) {
+        if (inferences != null) {
+            inferences.reset();
+        }
         if (store instanceof IsolatingSailStore isolating) {
             isolating.endTransaction(success);
         }
@@ -324,10 +409,14 @@ public class BasaltStoreConnection extends SailSourceConnection {
             super.addStatement(op, subj, pred, obj, contexts);
             return null;
         });
+        if (previewsInferences()) {
+            inferences.added(subj, pred, obj);
+        }
     }
 
     @Override
     public void removeStatement(UpdateContext op, Resource subj, IRI pred, Value obj, Resource... contexts) {
+        noteRemovals(subj, pred, obj, contexts);
         owned(() -> {
             super.removeStatement(op, subj, pred, obj, contexts);
             return null;
@@ -360,6 +449,7 @@ public class BasaltStoreConnection extends SailSourceConnection {
 
     @Override
     protected void clearInternal(Resource... contexts) {
+        noteRemovals(null, null, null, contexts);
         super.clearInternal(contexts);
         changes.setStatementsRemoved(true);
     }

@@ -14,6 +14,7 @@ import org.eclipse.rdf4j.sail.SailException;
 import dev.basalt.sail.inference.Reasoner;
 import dev.basalt.store.Snapshot;
 import dev.basalt.store.Store;
+import dev.basalt.store.WriteTransaction;
 import dev.basalt.store.journal.CommitPoint;
 import dev.basalt.store.lexicon.Lexicon;
 import dev.basalt.store.quads.QuadOrder;
@@ -131,7 +132,7 @@ final class StoreWriter {
             throw new SailException("the Basalt store is closed; the change was not applied");
         }
         if (session == null) {
-            session = new WriteSession(store.begin(), lexicon, orders, reasoner);
+            session = newSession();
         }
         try {
             writes++;
@@ -141,6 +142,19 @@ final class StoreWriter {
             rollback();
             throw e;
         }
+    }
+
+    /** Begins a write transaction; no other commit can come between it and the counter read (one writer). */
+    private WriteSession newSession() {
+        WriteTransaction tx = store.begin();
+        long base;
+        try (Snapshot s = store.snapshot()) {
+            base = s.commit().counter();
+        } catch (RuntimeException e) {
+            tx.rollback();
+            throw e;
+        }
+        return new WriteSession(tx, base, lexicon, orders, reasoner);
     }
 
     /** The number of writes run so far: a live view made before the last write may lack a tree it created. */
@@ -166,7 +180,7 @@ final class StoreWriter {
             throw new SailException("the Basalt store is closed");
         }
         if (session == null) {
-            session = new WriteSession(store.begin(), lexicon, orders, reasoner);
+            session = newSession();
         }
         return session.readView(base, live);
     }

@@ -1,9 +1,7 @@
 package dev.basalt.sail;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 import org.eclipse.rdf4j.common.iteration.CloseableIteration;
 import org.eclipse.rdf4j.model.IRI;
@@ -16,7 +14,6 @@ import org.eclipse.rdf4j.query.algebra.evaluation.TripleSource;
 import dev.basalt.optimizer.access.QuadSource;
 import dev.basalt.store.lexicon.LexiconReader;
 import dev.basalt.store.lexicon.TermIds;
-import dev.basalt.store.lexicon.TermKind;
 
 /**
  * The query engine's {@link QuadSource} inside an open transaction: it reads the very
@@ -29,7 +26,7 @@ import dev.basalt.store.lexicon.TermKind;
  * <p>Ids: terms the store's dictionary holds keep their ids (the lexicon of the newest commit
  * point, which contains every term of older ones); any other term (added by the transaction, or
  * asked for by the query) gets a transaction-pending id of its own kind
- * ({@link TermIds#FIRST_PENDING_COUNTER}), so {@link #lookup} never answers 0 here. Counts are exact
+ * ({@link PendingTerms}), so {@link #lookup} never answers 0 here. Counts are exact
  * by iterating the matches and samples are the first matches: the cost of correctness until the
  * engine reads RDF4J's change sets directly.
  *
@@ -40,7 +37,7 @@ import dev.basalt.store.lexicon.TermKind;
  * through RDF4J's branch to count {@code ?x ?q ?o}, a pattern the plan only ever probes.
  *
  * <p>Not thread-safe: one per query of one transaction, used by the thread evaluating it (the ids of
- * uncommitted terms are kept in a plain map).
+ * uncommitted terms are kept in a plain map, {@link PendingTerms}).
  */
 final class TransactionQuadSource implements QuadSource {
     private static final Resource[] ALL_GRAPHS = new Resource[0];
@@ -49,10 +46,8 @@ final class TransactionQuadSource implements QuadSource {
     static final int EXACT_ESTIMATE = 256;
     private final TripleSource triples;
     private final QuadSource committed;
-    private final LexiconReader lexicon;
     private final ValueFactory vf;
-    private final Map<Value, Long> ids = new HashMap<>();
-    private final List<Value> pending = new ArrayList<>();
+    private final PendingTerms terms;
 
     /**
      * @param committed the newest commit point (same lexicon), whose exact range counts stand in
@@ -61,8 +56,8 @@ final class TransactionQuadSource implements QuadSource {
     TransactionQuadSource(TripleSource triples, QuadSource committed, LexiconReader lexicon, ValueFactory vf) {
         this.triples = triples;
         this.committed = committed;
-        this.lexicon = lexicon;
         this.vf = vf;
+        this.terms = new PendingTerms(lexicon, vf);
     }
 
     @Override
@@ -157,48 +152,12 @@ final class TransactionQuadSource implements QuadSource {
 
     @Override
     public long lookup(Value value) {
-        Long known = ids.get(value);
-        if (known != null) {
-            return known;
-        }
-        long id = lexicon.lookup(value);
-        if (id == TermIds.NULL) {
-            id = TermIds.make(kindOf(value).code(), TermIds.FIRST_PENDING_COUNTER + pending.size());
-            pending.add(value);
-        }
-        ids.put(value, id);
-        return id;
-    }
-
-    private static TermKind kindOf(Value v) {
-        if (v.isIRI()) {
-            return TermKind.IRI;
-        }
-        if (v.isBNode()) {
-            return TermKind.BLANK_NODE;
-        }
-        return v.isTriple() ? TermKind.TRIPLE : TermKind.LITERAL;
+        return terms.lookup(value);
     }
 
     @Override
     public Value[] resolve(long[] idArray) {
-        long[] stored = idArray.clone();
-        boolean anyPending = false;
-        for (int i = 0; i < stored.length; i++) {
-            if (TermIds.isPending(stored[i])) {
-                stored[i] = TermIds.NULL;
-                anyPending = true;
-            }
-        }
-        Value[] out = lexicon.resolveAll(stored, vf);
-        if (anyPending) {
-            for (int i = 0; i < idArray.length; i++) {
-                if (TermIds.isPending(idArray[i])) {
-                    out[i] = pending.get((int) (TermIds.payload(idArray[i]) - TermIds.FIRST_PENDING_COUNTER));
-                }
-            }
-        }
-        return out;
+        return terms.resolve(idArray);
     }
 
     @Override

@@ -41,8 +41,13 @@ final class WriteSession {
     private final Reasoner reasoner;
     private final ExplicitChanges explicitChanges = new ExplicitChanges();
 
-    WriteSession(WriteTransaction tx, Lexicon lexicon, List<QuadOrder> orders, Reasoner reasoner) {
+    /** The commit counter of the commit point this transaction builds on. */
+    private final long base;
+
+    /** @param base the commit counter of the commit point {@code tx} builds on */
+    WriteSession(WriteTransaction tx, long base, Lexicon lexicon, List<QuadOrder> orders, Reasoner reasoner) {
         this.tx = tx;
+        this.base = base;
         this.dictionary = lexicon;
         this.lexicon = lexicon.writer(tx);
         this.orders = orders;
@@ -53,7 +58,19 @@ final class WriteSession {
         return quads.computeIfAbsent(set, s -> new QuadIndexes(orders, o -> tx.tree(s.treeName(o))));
     }
 
+    /**
+     * True for a write of the inferred set by an RDF4J branch when the store's reasoner owns that
+     * set: a transaction's inferences before commit ({@link TransactionInferences}) are not
+     * written; the reasoner computes them again at commit.
+     */
+    private boolean ownedByReasoner(StatementSet set) {
+        return set == StatementSet.INFERRED && reasoner != null;
+    }
+
     void add(StatementSet set, Resource s, org.eclipse.rdf4j.model.IRI p, Value o, Resource c) {
+        if (ownedByReasoner(set)) {
+            return;
+        }
         long[] quad = { lexicon.getOrCreate(s), lexicon.getOrCreate(p), lexicon.getOrCreate(o),
                 c == null ? TermIds.DEFAULT_GRAPH : lexicon.getOrCreate(c) };
         addQuad(set, quad);
@@ -78,6 +95,9 @@ final class WriteSession {
      * batch, each index written in its own key order.
      */
     void addAll(StatementSet set, Value[] terms, int count) {
+        if (ownedByReasoner(set)) {
+            return;
+        }
         List<Value> nonNull = new ArrayList<>(count * 4);
         for (int i = 0; i < count * 4; i++) {
             if (terms[i] != null) {
@@ -146,6 +166,9 @@ final class WriteSession {
     }
 
     void remove(StatementSet set, Statement st) {
+        if (ownedByReasoner(set)) {
+            return;
+        }
         long[] quad = { lexicon.lookup(st.getSubject()), lexicon.lookup(st.getPredicate()),
                 lexicon.lookup(st.getObject()),
                 st.getContext() == null ? TermIds.DEFAULT_GRAPH : lexicon.lookup(st.getContext()) };
@@ -164,6 +187,13 @@ final class WriteSession {
 
     /** Removes every statement of the set, or those in the given contexts (null = default graph). */
     void clear(StatementSet set, Resource... contexts) {
+        if (ownedByReasoner(set)) {
+            return;
+        }
+        clearSet(set, contexts);
+    }
+
+    private void clearSet(StatementSet set, Resource... contexts) {
         if (set == StatementSet.EXPLICIT) {
             explicitChanges.overflow();
         }
@@ -206,7 +236,7 @@ final class WriteSession {
     /** The statement indices of this transaction as the reasoner sees them. */
     ClosureStore closureStore() {
         return new ClosureStore(quads(StatementSet.EXPLICIT), quads(StatementSet.INFERRED),
-                () -> clear(StatementSet.INFERRED));
+                () -> clearSet(StatementSet.INFERRED));
     }
 
     /** Recomputes the closure of the explicit statements under {@code r}'s rules in this transaction. */
@@ -254,12 +284,14 @@ final class WriteSession {
 
     /** Commits if anything changed (else rolls back: no empty commit points); returns the commit or null. */
     CommitPoint commit() {
+        Reasoner.Compiled compiled = null;
         if (reasoner != null && !explicitChanges.isEmpty()) {
             ClosureStore closure = closureStore();
             if (explicitChanges.overflowed()) {
                 reasoner.closeFully(closure, lexicon::getOrCreate);
             } else {
-                reasoner.maintain(closure, lexicon::getOrCreate, explicitChanges.added(), explicitChanges.removed());
+                compiled = reasoner.maintain(closure, lexicon::getOrCreate, explicitChanges.added(),
+                        explicitChanges.removed(), base);
             }
             explicitChanges.clear();
             changed = true;
@@ -271,6 +303,9 @@ final class WriteSession {
         lexicon.beforeCommit();
         CommitPoint p = tx.commit();
         lexicon.afterCommit();
+        if (compiled != null) {
+            reasoner.committed(p.counter(), compiled);
+        }
         return p;
     }
 

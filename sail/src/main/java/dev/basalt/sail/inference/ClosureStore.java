@@ -1,5 +1,7 @@
 package dev.basalt.sail.inference;
 
+import java.util.function.Consumer;
+
 import dev.basalt.store.lexicon.TermIds;
 import dev.basalt.store.quads.QuadCursor;
 import dev.basalt.store.quads.QuadIndexes;
@@ -10,9 +12,12 @@ import dev.basalt.store.quads.QuadIndexes;
  * Inferred statements are written into the default graph, and only for triples that are not
  * explicit in any context, so the inferred set is exactly the closure minus the explicit triples.
  *
+ * <p>{@link PreviewClosure} extends it with an in-memory overlay over a commit point's indices, for a
+ * transaction's inferences before its commit.
+ *
  * <p>Used by one thread at a time, inside the write transaction that owns the indices.
  */
-public final class ClosureStore {
+public class ClosureStore {
     private final QuadIndexes explicit;
     private final QuadIndexes inferred;
     private final Runnable clearInferred;
@@ -75,9 +80,8 @@ public final class ClosureStore {
      * more than once. The scan ends before the caller writes anything.
      */
     void match(long s, long p, long o, TripleList out) {
-        long[] pattern = { s, p, o, 0 };
-        collect(explicit.scan(pattern), out);
-        collect(inferred.scan(pattern), out);
+        matchExplicit(s, p, o, out);
+        matchInferred(s, p, o, out);
     }
 
     /** Like {@link #match} over the explicit statements only. */
@@ -85,9 +89,34 @@ public final class ClosureStore {
         collect(explicit.scan(new long[] { s, p, o, 0 }), out);
     }
 
-    /** Explicit triples in key order of the primary index, from the one after {@code after} (null = the first). */
-    QuadCursor explicitFrom() {
-        return explicit.scan(new long[4]);
+    /**
+     * Hands every explicit triple to {@code batch}, in batches of at most {@code size} (a triple
+     * explicit in several contexts once per run of equal triples in the primary index's order).
+     */
+    void explicitBatches(int size, Consumer<TripleList> batch) {
+        TripleList out = new TripleList();
+        QuadCursor c = explicit.scan(new long[4]);
+        long ps = 0, pp = 0, po = 0;
+        while (c.next()) {
+            long[] q = c.quad();
+            if (q[0] == ps && q[1] == pp && q[2] == po) {
+                continue;
+            }
+            ps = q[0];
+            pp = q[1];
+            po = q[2];
+            out.add(ps, pp, po);
+            if (out.size() == size) {
+                batch.accept(out);
+                out.clear();
+            }
+        }
+        batch.accept(out);
+    }
+
+    /** Like {@link #match} over the inferred statements only. */
+    void matchInferred(long s, long p, long o, TripleList out) {
+        collect(inferred.scan(new long[] { s, p, o, 0 }), out);
     }
 
     /** Adds a quad of the default graph to the explicit set (to restore a removed triple during maintenance). */

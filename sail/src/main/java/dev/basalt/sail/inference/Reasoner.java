@@ -7,7 +7,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.basalt.sail.config.InferenceMode;
-import dev.basalt.store.quads.QuadCursor;
 
 /**
  * Keeps the inferred statements of a store equal to the closure of its explicit statements under
@@ -22,14 +21,34 @@ import dev.basalt.store.quads.QuadCursor;
  * the same semi-naive rounds started from the added triples. A change of a schema statement
  * (see {@link Schema#isSchemaTriple}) recomputes the closure.
  *
- * <p>Runs in the thread that owns the open write transaction; holds no state between runs, so one
- * instance serves a store for its lifetime.
+ * <p>The schema tables compiled for a commit point are kept ({@link #committed}) and reused by the
+ * next maintenance that builds on that same commit point and changes no schema statement, instead
+ * of being compiled again at every commit.
+ *
+ * <p>Thread rules: a closure run or maintenance runs in the thread that owns the open write
+ * transaction, or (a preview, see {@link PreviewClosure}) in a connection's thread; they share
+ * nothing but the kept schema, an immutable value in a volatile field, so one instance serves a
+ * store for its lifetime.
  */
 public final class Reasoner {
     private static final Logger LOG = LoggerFactory.getLogger(Reasoner.class);
     /** Explicit triples of round 0 of a full closure taken per batch. */
     private static final int ROUND0_BATCH = 100_000;
     private final InferenceMode mode;
+    /** The schema compiled for one commit point, by its commit counter. */
+    private record KeptSchema(long commit, Schema schema) {
+    }
+
+    private volatile KeptSchema kept;
+
+    /** The schema tables one maintenance ran with, to keep for the commit point it becomes ({@link #committed}). */
+    public static final class Compiled {
+        private final Schema schema;
+
+        private Compiled(Schema schema) {
+            this.schema = schema;
+        }
+    }
 
     public Reasoner(InferenceMode mode) {
         if (mode == InferenceMode.NONE) {
@@ -49,9 +68,12 @@ public final class Reasoner {
      * @return the number of inferred triples written
      */
     public long closeFully(ClosureStore store, ToLongFunction<IRI> ids) {
+        return closeFully(store, new Vocabulary(ids));
+    }
+
+    private long closeFully(ClosureStore store, Vocabulary v) {
         long start = System.nanoTime();
         store.clearInferred();
-        Vocabulary v = new Vocabulary(ids);
         Schema schema = Schema.read(store, v, mode == InferenceMode.OWL_RL);
         Rules rules = new Rules(schema, store);
         Rounds rounds = new Rounds(store, rules);
@@ -59,24 +81,7 @@ public final class Reasoner {
         for (int i = 0; i < schemaTriples.size(); i++) {
             rounds.conclude(schemaTriples.s(i), schemaTriples.p(i), schemaTriples.o(i));
         }
-        TripleList batch = new TripleList();
-        QuadCursor c = store.explicitFrom();
-        long ps = 0, pp = 0, po = 0;
-        while (c.next()) {
-            long[] q = c.quad();
-            if (q[0] == ps && q[1] == pp && q[2] == po) {
-                continue;
-            }
-            ps = q[0];
-            pp = q[1];
-            po = q[2];
-            batch.add(ps, pp, po);
-            if (batch.size() == ROUND0_BATCH) {
-                rounds.pivot(batch);
-                batch.clear();
-            }
-        }
-        rounds.pivot(batch);
+        store.explicitBatches(ROUND0_BATCH, rounds::pivot);
         rounds.run();
         LOG.debug("{} closure: {} inferred triples in {} rounds, {} ms", mode.label(), rounds.added(), rounds.count(),
                 (System.nanoTime() - start) / 1_000_000);
@@ -86,17 +91,23 @@ public final class Reasoner {
     /**
      * Brings the closure up to date after explicit changes: {@code added} and {@code removed} are
      * the triples whose explicit statements (in some context) the transaction added and removed;
-     * the explicit indices already hold the new state.
+     * the explicit indices already hold the new state. The changes were made over commit point
+     * {@code base} (its commit counter, or -1 if unknown): the schema kept for that commit point is
+     * reused when no schema statement changed.
+     *
+     * @return the schema tables of the changed state, for {@link #committed}; null after a closure recomputation
      */
-    public void maintain(ClosureStore store, ToLongFunction<IRI> ids, TripleList added, TripleList removed) {
+    public Compiled maintain(ClosureStore store, ToLongFunction<IRI> ids, TripleList added, TripleList removed,
+            long base) {
         Vocabulary v = new Vocabulary(ids);
         boolean owl = mode == InferenceMode.OWL_RL;
         if (touchesSchema(v, owl, added) || touchesSchema(v, owl, removed)) {
             LOG.debug("a schema statement changed: recomputing the {} closure", mode.label());
-            closeFully(store, ids);
-            return;
+            closeFully(store, v);
+            return null;
         }
-        Schema schema = Schema.read(store, v, owl);
+        KeptSchema k = kept;
+        Schema schema = k != null && base >= 0 && k.commit() == base ? k.schema() : Schema.read(store, v, owl);
         Rules rules = new Rules(schema, store);
         for (int i = 0; i < added.size(); i++) {
             store.removeInferred(added.s(i), added.p(i), added.o(i));
@@ -115,6 +126,7 @@ public final class Reasoner {
         }
         rounds.pivot(added);
         rounds.run();
+        return new Compiled(schema);
     }
 
     /**
@@ -162,6 +174,25 @@ public final class Reasoner {
                 rounds.conclude(s, p, o);
             }
         }
+    }
+
+    /**
+     * Tells the reasoner that the state a maintenance returned {@code compiled} for became commit
+     * point {@code commit}: its schema is kept for the maintenance of the next transaction, which
+     * builds on that commit point.
+     */
+    public void committed(long commit, Compiled compiled) {
+        kept = compiled == null ? null : new KeptSchema(commit, compiled.schema);
+    }
+
+    /**
+     * True if adding and removing these explicit triples changes the schema, so that
+     * {@link #maintain} recomputes the whole closure.
+     */
+    public boolean changesSchema(ToLongFunction<IRI> ids, TripleList added, TripleList removed) {
+        Vocabulary v = new Vocabulary(ids);
+        boolean owl = mode == InferenceMode.OWL_RL;
+        return touchesSchema(v, owl, added) || touchesSchema(v, owl, removed);
     }
 
     private static boolean touchesSchema(Vocabulary v, boolean owl, TripleList triples) {

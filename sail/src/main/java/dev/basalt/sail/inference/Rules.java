@@ -9,10 +9,12 @@ import java.util.List;
  * asks whether a triple follows in one step from the store (the rederive step of
  * delete-and-rederive). The two must stay mirror images of each other: each rule appears in both.
  *
- * <p>Rules (names from the RDF 1.1 Semantics and OWL 2 RL tables): rdfs2 (domain), rdfs3 (range),
- * rdfs7 (subproperty), rdfs9 (subclass); with OWL: prp-trp, prp-symp, prp-inv1/2, cls-int1,
- * cls-svf1 (with owl:Thing as filler also cls-svf2), cls-hv1, cls-hv2. cls-int2, cax-eqc1/2 and
- * prp-eqp1/2 run as rdfs9/rdfs7 over the subclass and subproperty axioms the schema entails.
+ * <p>Rules (names from the RDF 1.1 Semantics and OWL 2 RL tables): rdf1 (property typing), rdfs2
+ * (domain), rdfs3 (range), rdfs4a/b (resource typing), rdfs6, rdfs8, rdfs10, rdfs12 and rdfs13
+ * (axioms of a typing by an RDFS class), rdfs7 (subproperty), rdfs9 (subclass); with OWL: prp-trp,
+ * prp-symp, prp-inv1/2, cls-int1, cls-svf1 (with owl:Thing as filler also cls-svf2), cls-hv1,
+ * cls-hv2. cls-int2, cax-eqc1/2 and prp-eqp1/2 run as rdfs9/rdfs7 over the subclass and
+ * subproperty axioms the schema entails.
  * Conclusions with a literal subject are dropped. Not thread-safe (one per closure run).
  */
 final class Rules {
@@ -34,6 +36,14 @@ final class Rules {
 
     /** Appends to {@code out} every conclusion of a rule with (s, p, o) as one premise. */
     void forward(long s, long p, long o, TripleList out) {
+        out.add(s, v.type, v.resource);
+        out.add(p, v.type, v.property);
+        if (Vocabulary.isResource(o)) {
+            out.add(o, v.type, v.resource);
+        }
+        if (p == v.type) {
+            vocabularyTyping(s, o, out);
+        }
         for (long q : Schema.get(schema.superProperties, p)) {
             out.add(s, q, o);
         }
@@ -101,8 +111,50 @@ final class Rules {
         }
     }
 
+    /** rdfs6, rdfs8, rdfs10, rdfs12, rdfs13: the axioms a typing by an RDFS vocabulary class implies. */
+    private void vocabularyTyping(long s, long c, TripleList out) {
+        if (c == v.property) {
+            out.add(s, v.subPropertyOf, s);
+        } else if (c == v.rdfsClass) {
+            out.add(s, v.subClassOf, v.resource);
+            out.add(s, v.subClassOf, s);
+        } else if (c == v.membershipProperty) {
+            out.add(s, v.subPropertyOf, v.member);
+        } else if (c == v.datatype) {
+            out.add(s, v.subClassOf, v.literal);
+        }
+    }
+
+    /** The mirror of {@link #vocabularyTyping}, rdf1 and rdfs4a/b: true if one of them concludes (s, p, o) now. */
+    private boolean vocabularyDerivable(long s, long p, long o) {
+        if (p == v.type && o == v.resource) {
+            match(s, 0, 0);
+            if (!scratch.isEmpty()) {
+                return true;
+            }
+            match(0, 0, s);
+            return !scratch.isEmpty();
+        }
+        if (p == v.type && o == v.property) {
+            match(0, s, 0);
+            return !scratch.isEmpty();
+        }
+        if (p == v.subPropertyOf) {
+            return s == o && store.has(s, v.type, v.property)
+                    || o == v.member && store.has(s, v.type, v.membershipProperty);
+        }
+        if (p == v.subClassOf) {
+            return (s == o || o == v.resource) && store.has(s, v.type, v.rdfsClass)
+                    || o == v.literal && store.has(s, v.type, v.datatype);
+        }
+        return false;
+    }
+
     /** True if (s, p, o) is the conclusion of a rule whose premises are all in the store now. */
     boolean derivable(long s, long p, long o) {
+        if (schema.entailed.contains(s, p, o) || vocabularyDerivable(s, p, o)) {
+            return true;
+        }
         for (long q : Schema.get(schema.subProperties, p)) {
             if (store.has(s, q, o)) {
                 return true;

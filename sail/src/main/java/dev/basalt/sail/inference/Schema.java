@@ -13,6 +13,10 @@ import java.util.Set;
  * entails (transitive subclass and subproperty closures, the subclass axioms that equivalent
  * classes and intersections imply, the subproperty axioms of equivalent properties).
  *
+ * <p>The RDF and RDFS axioms ({@link RdfsAxioms}) count as explicit schema statements, and so do
+ * the subproperty and subclass axioms that rdfs12 and rdfs13 conclude from an explicit typing as
+ * {@code rdfs:ContainerMembershipProperty} or {@code rdfs:Datatype}.
+ *
  * <p>The schema is read from the <em>explicit</em> statements only: a schema statement that only
  * instance rules derive (say through a subproperty of {@code rdfs:subClassOf}) is stored in the
  * closure but not compiled into the tables. Immutable once built.
@@ -54,8 +58,14 @@ final class Schema {
     private Schema(Vocabulary v, boolean owl, SchemaReader r) {
         this.v = v;
         this.owl = owl;
-        Map<Long, Set<Long>> classEdges = edges(r.pairs(v.subClassOf));
-        Map<Long, Set<Long>> propertyEdges = edges(r.pairs(v.subPropertyOf));
+        Map<Long, Set<Long>> classEdges = edges(pairs(r, v.subClassOf));
+        Map<Long, Set<Long>> propertyEdges = edges(pairs(r, v.subPropertyOf));
+        for (long d : r.subjects(v.type, v.datatype)) {
+            edge(classEdges, d, v.literal); // rdfs13
+        }
+        for (long p : r.subjects(v.type, v.membershipProperty)) {
+            edge(propertyEdges, p, v.member); // rdfs12
+        }
         List<Intersection> ints = new ArrayList<>();
         if (owl) {
             for (long[] e : r.pairs(v.equivalentClass)) {
@@ -82,8 +92,11 @@ final class Schema {
         subProperties = invert(superProperties);
         add(superClasses, v.subClassOf);
         add(superProperties, v.subPropertyOf);
-        domains = arrays(edges(r.pairs(v.domain)));
-        ranges = arrays(edges(r.pairs(v.range)));
+        domains = arrays(edges(pairs(r, v.domain)));
+        ranges = arrays(edges(pairs(r, v.range)));
+        for (long[] a : v.axioms) {
+            entailed.add(a[0], a[1], a[2]);
+        }
         propertiesWithDomain = invert(domains);
         propertiesWithRange = invert(ranges);
         Map<Long, Set<Long>> inv = new HashMap<>();
@@ -138,6 +151,17 @@ final class Schema {
         intersectionsByMember = intByMember;
     }
 
+    /** The explicit statements' pairs of a schema predicate, with the axioms' ({@link RdfsAxioms}). */
+    private List<long[]> pairs(SchemaReader r, long predicate) {
+        List<long[]> out = new ArrayList<>(r.pairs(predicate));
+        for (long[] a : v.axioms) {
+            if (a[1] == predicate) {
+                out.add(new long[] { a[0], a[2] });
+            }
+        }
+        return out;
+    }
+
     /** Compiles the schema of the explicit statements of {@code store}. */
     static Schema read(ClosureStore store, Vocabulary v, boolean owl) {
         return new Schema(v, owl, new SchemaReader(store, v));
@@ -145,7 +169,8 @@ final class Schema {
 
     /** True if a triple's addition or removal changes the compiled schema (then the closure is recomputed). */
     static boolean isSchemaTriple(Vocabulary v, boolean owl, long s, long p, long o) {
-        if (p == v.subClassOf || p == v.subPropertyOf || p == v.domain || p == v.range) {
+        if (p == v.subClassOf || p == v.subPropertyOf || p == v.domain || p == v.range
+                || p == v.type && (o == v.datatype || o == v.membershipProperty)) {
             return true;
         }
         if (!owl) {

@@ -34,6 +34,15 @@ final class Vocabulary {
     final long someValuesFrom;
     final long hasValue;
     final long thing;
+    final long resource;
+    final long property;
+    final long rdfsClass;
+    final long literal;
+    final long datatype;
+    final long member;
+    final long membershipProperty;
+    /** The RDF and RDFS axiomatic triples ({@link RdfsAxioms}), three ids each. */
+    final long[][] axioms;
 
     Vocabulary(ToLongFunction<IRI> ids) {
         type = ids.applyAsLong(RDF.TYPE);
@@ -54,6 +63,18 @@ final class Vocabulary {
         someValuesFrom = ids.applyAsLong(OWL.SOMEVALUESFROM);
         hasValue = ids.applyAsLong(OWL.HASVALUE);
         thing = ids.applyAsLong(OWL.THING);
+        resource = ids.applyAsLong(RDFS.RESOURCE);
+        property = ids.applyAsLong(RDF.PROPERTY);
+        rdfsClass = ids.applyAsLong(RDFS.CLASS);
+        literal = ids.applyAsLong(RDFS.LITERAL);
+        datatype = ids.applyAsLong(RDFS.DATATYPE);
+        member = ids.applyAsLong(RDFS.MEMBER);
+        membershipProperty = ids.applyAsLong(RDFS.CONTAINERMEMBERSHIPPROPERTY);
+        axioms = new long[RdfsAxioms.TRIPLES.size()][];
+        for (int i = 0; i < axioms.length; i++) {
+            IRI[] a = RdfsAxioms.TRIPLES.get(i);
+            axioms[i] = new long[] { ids.applyAsLong(a[0]), ids.applyAsLong(a[1]), ids.applyAsLong(a[2]) };
+        }
     }
 
     /** True for ids of IRIs, blank nodes and triple terms: what may stand in subject position. */

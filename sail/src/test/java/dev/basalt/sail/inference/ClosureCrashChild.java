@@ -32,7 +32,7 @@ public final class ClosureCrashChild {
             }
         }
         for (long n = 0;; n++) {
-            ClosureModelTest.randomTransaction(repo, pool, r);
+            ClosureModelTest.randomTransaction(repo, pool, r, null);
             System.out.println("COMMITTED " + n);
             System.out.flush();
         }

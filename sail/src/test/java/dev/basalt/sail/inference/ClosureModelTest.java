@@ -131,7 +131,7 @@ class ClosureModelTest {
             }
             check(repo, mode, -1);
             for (int t = 0; t < transactions; t++) {
-                randomTransaction(repo, pool, r);
+                randomTransaction(repo, pool, r, mode);
                 check(repo, mode, t);
                 if (t % 97 == 96) {
                     repo.shutDown();
@@ -146,11 +146,20 @@ class ClosureModelTest {
     }
 
 
-    /** One random transaction over the pool: additions, removals, a clear of the named graph; committed or rolled back. */
-    static void randomTransaction(SailRepository repo, List<Statement> pool, Random r) {
+    private static final IsolationLevels[] ISOLATED = { IsolationLevels.READ_COMMITTED, IsolationLevels.SNAPSHOT_READ,
+            IsolationLevels.SNAPSHOT, IsolationLevels.SERIALIZABLE };
+
+    /**
+     * One random transaction over the pool: additions, removals, a clear of the named graph;
+     * committed or rolled back. An isolated transaction checks now and then, and before it ends,
+     * that it sees the closure of its own explicit statements.
+     */
+    static void randomTransaction(SailRepository repo, List<Statement> pool, Random r, InferenceMode mode) {
         IRI graph = iri("g");
         try (RepositoryConnection c = repo.getConnection()) {
-            c.begin(r.nextInt(5) == 0 ? IsolationLevels.NONE : IsolationLevels.SNAPSHOT_READ);
+            IsolationLevels level = r.nextInt(5) == 0 ? IsolationLevels.NONE : ISOLATED[r.nextInt(ISOLATED.length)];
+            c.begin(level);
+            boolean isolated = level != IsolationLevels.NONE;
             int ops = 1 + r.nextInt(4);
             for (int k = 0; k < ops; k++) {
                 int what = r.nextInt(20);
@@ -172,8 +181,14 @@ class ClosureModelTest {
                 } else {
                     c.clear(graph);
                 }
+                if (isolated && mode != null && r.nextInt(3) == 0) {
+                    checkClosure(c, mode, "inside a transaction at " + level);
+                }
             }
-            if (r.nextInt(10) == 0 && c.getIsolationLevel() != IsolationLevels.NONE) {
+            if (isolated && mode != null) {
+                checkClosure(c, mode, "before the end of a transaction at " + level);
+            }
+            if (r.nextInt(10) == 0 && isolated) {
                 c.rollback();
             } else {
                 c.commit();
@@ -194,22 +209,27 @@ class ClosureModelTest {
      */
     static long checkClosure(SailRepository repo, InferenceMode mode, String when) {
         try (RepositoryConnection c = repo.getConnection()) {
-            List<Statement> explicit = c.getStatements(null, null, null, false).stream().toList();
-            List<Statement> all = c.getStatements(null, null, null, true).stream().toList();
-            Set<NaiveClosure.T> explicitTriples = NaiveClosure.triples(explicit);
-            Set<NaiveClosure.T> expected = NaiveClosure.of(explicitTriples, mode == InferenceMode.OWL_RL);
-            Set<NaiveClosure.T> stored = NaiveClosure.triples(all);
-            if (!expected.equals(stored)) {
-                Set<NaiveClosure.T> missing = new HashSet<>(expected);
-                missing.removeAll(stored);
-                Set<NaiveClosure.T> extra = new HashSet<>(stored);
-                extra.removeAll(expected);
-                throw new AssertionError(when + " the stored closure differs: missing "
-                        + missing + ", extra " + extra + "; explicit " + explicitTriples);
-            }
-            assertEquals(explicit.size() + (expected.size() - explicitTriples.size()), all.size(),
-                    when + ": inferred statements must be exactly the closure minus the explicit triples");
-            return all.size() - explicit.size();
+            return checkClosure(c, mode, when);
         }
+    }
+
+    /** {@link #checkClosure(SailRepository, InferenceMode, String)} as connection {@code c} sees the store. */
+    static long checkClosure(RepositoryConnection c, InferenceMode mode, String when) {
+        List<Statement> explicit = c.getStatements(null, null, null, false).stream().toList();
+        List<Statement> all = c.getStatements(null, null, null, true).stream().toList();
+        Set<NaiveClosure.T> explicitTriples = NaiveClosure.triples(explicit);
+        Set<NaiveClosure.T> expected = NaiveClosure.of(explicitTriples, mode == InferenceMode.OWL_RL);
+        Set<NaiveClosure.T> stored = NaiveClosure.triples(all);
+        if (!expected.equals(stored)) {
+            Set<NaiveClosure.T> missing = new HashSet<>(expected);
+            missing.removeAll(stored);
+            Set<NaiveClosure.T> extra = new HashSet<>(stored);
+            extra.removeAll(expected);
+            throw new AssertionError(when + " the stored closure differs: missing "
+                    + missing + ", extra " + extra + "; explicit " + explicitTriples);
+        }
+        assertEquals(explicit.size() + (expected.size() - explicitTriples.size()), all.size(),
+                when + ": inferred statements must be exactly the closure minus the explicit triples");
+        return all.size() - explicit.size();
     }
 }

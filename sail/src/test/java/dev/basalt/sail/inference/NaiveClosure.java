@@ -20,7 +20,8 @@ import org.eclipse.rdf4j.model.vocabulary.RDFS;
 /**
  * A test oracle for the reasoner: the same rule set written again, as plainly as possible, over
  * RDF4J values: rules applied to every triple until nothing changes (naive evaluation), no ids, no
- * indices, no deltas. Schema statements are read from the explicit triples, as the reasoner does.
+ * indices, no deltas. Schema statements are read from the explicit triples and the RDF/RDFS axioms,
+ * as the reasoner does.
  */
 final class NaiveClosure {
     /** A triple without context. */
@@ -49,11 +50,28 @@ final class NaiveClosure {
         return new NaiveClosure(explicit, owl).run();
     }
 
+    /** Subject and object of each explicit triple and each RDF/RDFS axiom with predicate {@code p}. */
     private List<Value[]> pairs(IRI p) {
         List<Value[]> out = new ArrayList<>();
         for (T t : explicit) {
             if (t.p().equals(p)) {
                 out.add(new Value[] { t.s(), t.o() });
+            }
+        }
+        for (IRI[] a : RdfsAxioms.TRIPLES) {
+            if (a[1].equals(p)) {
+                out.add(new Value[] { a[0], a[2] });
+            }
+        }
+        return out;
+    }
+
+    /** Subjects of explicit triples (?, rdf:type, c). */
+    private List<Value> typedAs(IRI c) {
+        List<Value> out = new ArrayList<>();
+        for (T t : explicit) {
+            if (t.p().equals(RDF.TYPE) && t.o().equals(c)) {
+                out.add(t.s());
             }
         }
         return out;
@@ -93,10 +111,15 @@ final class NaiveClosure {
 
     private Set<T> run() {
         Set<T> c = new HashSet<>(explicit);
+        for (IRI[] a : RdfsAxioms.TRIPLES) {
+            c.add(new T(a[0], a[1], a[2]));
+        }
         Map<Value, Set<Value>> sub = new HashMap<>();
         Map<Value, Set<Value>> subP = new HashMap<>();
         pairs(RDFS.SUBCLASSOF).forEach(e -> edge(sub, e[0], e[1]));
         pairs(RDFS.SUBPROPERTYOF).forEach(e -> edge(subP, e[0], e[1]));
+        typedAs(RDFS.DATATYPE).forEach(d -> edge(sub, d, RDFS.LITERAL));
+        typedAs(RDFS.CONTAINERMEMBERSHIPPROPERTY).forEach(p -> edge(subP, p, RDFS.MEMBER));
         Map<Value, List<Value>> intersections = new HashMap<>();
         List<Value[]> intersectionList = new ArrayList<>();
         if (owl) {
@@ -135,6 +158,24 @@ final class NaiveClosure {
         while (changed) {
             Set<T> add = new HashSet<>();
             for (T t : c) {
+                add.add(new T(t.s(), RDF.TYPE, RDFS.RESOURCE));
+                add.add(new T(t.p(), RDF.TYPE, RDF.PROPERTY));
+                if (t.o() instanceof Resource o) {
+                    add.add(new T(o, RDF.TYPE, RDFS.RESOURCE));
+                }
+                if (t.p().equals(RDF.TYPE)) {
+                    Resource x = t.s();
+                    if (t.o().equals(RDF.PROPERTY)) {
+                        add.add(new T(x, RDFS.SUBPROPERTYOF, x));
+                    } else if (t.o().equals(RDFS.CLASS)) {
+                        add.add(new T(x, RDFS.SUBCLASSOF, RDFS.RESOURCE));
+                        add.add(new T(x, RDFS.SUBCLASSOF, x));
+                    } else if (t.o().equals(RDFS.CONTAINERMEMBERSHIPPROPERTY)) {
+                        add.add(new T(x, RDFS.SUBPROPERTYOF, RDFS.MEMBER));
+                    } else if (t.o().equals(RDFS.DATATYPE)) {
+                        add.add(new T(x, RDFS.SUBCLASSOF, RDFS.LITERAL));
+                    }
+                }
                 for (Value q : supP.getOrDefault(t.p(), Set.of())) {
                     if (q instanceof IRI qi) {
                         add.add(new T(t.s(), qi, t.o()));
