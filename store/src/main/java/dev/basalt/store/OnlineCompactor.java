@@ -245,13 +245,16 @@ public final class OnlineCompactor {
     }
 
     /**
-     * Waits (up to the configured time) while readers' pins keep freed space from being released;
-     * true if no pin holds any back now.
+     * Waits (up to the configured time) while readers that were open before the wait began pin
+     * commit points whose freed space is still held; true if none does now. Readers that open
+     * meanwhile read the newest commit point and hold nothing the compaction needs, so a steady
+     * stream of short queries does not stop it.
      */
     private boolean waitForReaders(long t0) {
+        long startCommit = journal.lastCommit().counter();
         long deadline = System.nanoTime() + options.waitForReaders().toNanos();
         boolean logged = false;
-        while (journal.stats().bytesPinned() > 0 && System.nanoTime() < deadline) {
+        while (heldByOldReaders(startCommit) && System.nanoTime() < deadline) {
             if (!logged) {
                 JournalStats s = journal.stats();
                 LOG.info("{}: waiting up to {} for {} readers pinning commit point {} ({} bytes held)", journal.path(),
@@ -267,6 +270,11 @@ public final class OnlineCompactor {
             }
         }
         journal.releaseEligible();
-        return journal.stats().bytesPinned() == 0;
+        return !heldByOldReaders(startCommit);
+    }
+
+    private boolean heldByOldReaders(long startCommit) {
+        JournalStats s = journal.stats();
+        return s.bytesPinned() > 0 && s.oldestPinnedCommit() >= 0 && s.oldestPinnedCommit() < startCommit;
     }
 }
