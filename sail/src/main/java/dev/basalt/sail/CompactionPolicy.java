@@ -18,8 +18,8 @@ import dev.basalt.store.journal.JournalStats;
  * commit, at most once a second, it looks at the journal's figures, and when the space not used by
  * the newest commit point is at least the configured share of a file of at least
  * {@value #MIN_FILE_BYTES} bytes, it starts {@link OnlineCompactor} on its own daemon thread. A run
- * that could not shrink the file (readers' pins, history retention) is not repeated for
- * {@value #BACKOFF_SECONDS} seconds. WORM stores and a share of 0 never compact.
+ * that left the free share above the setting (readers' pins, history retention, writes meanwhile)
+ * is not repeated for {@value #BACKOFF_SECONDS} seconds. WORM stores and a share of 0 never compact.
  *
  * <p>Threads: {@link #afterCommit} is called by committing threads and never blocks; one
  * compaction at a time runs on the policy's thread, serialized with operator-started ones by
@@ -29,7 +29,7 @@ import dev.basalt.store.journal.JournalStats;
 final class CompactionPolicy implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CompactionPolicy.class);
     static final long MIN_FILE_BYTES = 1L << 20;
-    static final long BACKOFF_SECONDS = 600;
+    static final long BACKOFF_SECONDS = 30;
 
     private final Store store;
     private final int freePercent;
@@ -78,7 +78,6 @@ final class CompactionPolicy implements AutoCloseable {
     }
 
     private void run() {
-        long before = store.stats().journal().fileBytes();
         try {
             compaction.run();
         } catch (RuntimeException e) {
@@ -86,7 +85,7 @@ final class CompactionPolicy implements AutoCloseable {
         } finally {
             try {
                 JournalStats after = store.stats().journal();
-                if (after.fileBytes() >= before || due(after, freePercent)) {
+                if (due(after, freePercent)) {
                     notBeforeNanos = System.nanoTime() + TimeUnit.SECONDS.toNanos(BACKOFF_SECONDS);
                 }
             } catch (RuntimeException closed) {
