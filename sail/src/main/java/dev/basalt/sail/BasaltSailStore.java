@@ -20,6 +20,7 @@ import org.slf4j.LoggerFactory;
 import dev.basalt.sail.config.BasaltStoreConfig;
 import dev.basalt.sail.config.InferenceMode;
 import dev.basalt.sail.inference.Reasoner;
+import dev.basalt.store.OnlineCompactor;
 import dev.basalt.store.Snapshot;
 import dev.basalt.store.Store;
 import dev.basalt.store.WriteTransaction;
@@ -60,14 +61,21 @@ final class BasaltSailStore implements SailStore {
     private final SailSource inferred;
     /** The store's reasoner, or null when it keeps no closure. */
     private final Reasoner reasoner;
+    /** Serializes online compactions (operator-started and automatic ones). */
+    private final Object compaction = new Object();
+    private final CompactionPolicy policy;
 
-    private BasaltSailStore(Store store, Lexicon lexicon, List<QuadOrder> orders, Reasoner reasoner) {
+    private BasaltSailStore(Store store, Lexicon lexicon, List<QuadOrder> orders, Reasoner reasoner, int compactFreePercent) {
         this.store = store;
         this.lexicon = lexicon;
         this.orders = List.copyOf(orders);
         this.reasoner = reasoner;
         this.latest = new LatestSnapshots(store, lexicon, this.orders);
-        this.writer = new StoreWriter(store, lexicon, this.orders, latest::invalidate, reasoner);
+        this.policy = new CompactionPolicy(store, compactFreePercent, this::compactOnline);
+        this.writer = new StoreWriter(store, lexicon, this.orders, () -> {
+            latest.invalidate();
+            policy.afterCommit();
+        }, reasoner);
         this.explicit = new BasaltSailSource(latest, writer, StatementSet.EXPLICIT, vf);
         this.inferred = new BasaltSailSource(latest, writer, StatementSet.INFERRED, vf);
     }
@@ -90,7 +98,8 @@ final class BasaltSailStore implements SailStore {
             List<QuadOrder> orders = indexOrders(store, journal, config);
             InferenceMode mode = config.getInference();
             Reasoner reasoner = mode == InferenceMode.NONE ? null : new Reasoner(mode);
-            BasaltSailStore sail = new BasaltSailStore(store, new Lexicon(config.toLexiconConfig()), orders, reasoner);
+            BasaltSailStore sail = new BasaltSailStore(store, new Lexicon(config.toLexiconConfig()), orders, reasoner,
+                    config.getCompactFreePercent());
             sail.reconcileInference(journal, reasoner);
             return sail;
         } catch (RuntimeException e) {
@@ -239,8 +248,20 @@ final class BasaltSailStore implements SailStore {
         return inferred;
     }
 
+    /**
+     * Online compaction of this store while it serves reads and writes ({@link OnlineCompactor});
+     * one at a time. Its commits let go of the shared view of the previous commit point like the
+     * writer's do.
+     */
+    OnlineCompactor.Result compactOnline() {
+        synchronized (compaction) {
+            return OnlineCompactor.compact(store, OnlineCompactor.Options.DEFAULT, latest::invalidate);
+        }
+    }
+
     @Override
     public void close() throws SailException {
+        policy.close();
         try {
             writer.close();
             latest.close();

@@ -27,6 +27,7 @@ import dev.basalt.optimizer.rdf4j.NativeQueryStats;
 import dev.basalt.sail.config.BasaltStoreConfig;
 import dev.basalt.sail.spill.OverflowModelFactory;
 import dev.basalt.store.Snapshot;
+import dev.basalt.store.OnlineCompactor;
 import dev.basalt.store.StoreBackup;
 import dev.basalt.store.StoreStats;
 import dev.basalt.store.journal.CommitPoint;
@@ -309,6 +310,22 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
         }
         try (s) {
             return StoreBackup.backup(backing.store(), s, target, config.toStoreConfig());
+        }
+    }
+
+    /**
+     * Online compaction: shrinks the journal file while the store keeps serving reads and writes
+     * (see {@link OnlineCompactor}); returns what it did and what readers' pins or history
+     * retention kept it from releasing. Also published over JMX ({@link StoreOperationsMXBean}).
+     *
+     * @throws SailException for a WORM store (it frees nothing) or if the store fails meanwhile
+     */
+    public OnlineCompactor.Result compact() {
+        ensureInitialized();
+        try {
+            return backing.compactOnline();
+        } catch (StoreException e) {
+            throw new SailException(e.getMessage(), e);
         }
     }
 

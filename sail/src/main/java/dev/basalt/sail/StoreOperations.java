@@ -63,6 +63,15 @@ final class StoreOperations implements StoreOperationsMXBean {
     }
 
     @Override
+    public String compact() {
+        try {
+            return store.compact().toString();
+        } catch (StoreException | org.eclipse.rdf4j.sail.SailException e) {
+            throw new IllegalStateException(e.getMessage());
+        }
+    }
+
+    @Override
     public String backupCommit(String targetFile, long commitCounter) {
         try {
             return store.backup(Path.of(targetFile), commitCounter).toString();

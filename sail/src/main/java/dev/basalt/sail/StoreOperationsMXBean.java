@@ -3,7 +3,7 @@ package dev.basalt.sail;
 /**
  * Operations of an open Basalt store on the platform MBean server, as
  * {@code dev.basalt:type=Store,store="<data directory>"} (jconsole, VisualVM, or
- * {@code basalt backup --jmx HOST:PORT}). JMX calls it on its own threads, concurrently with the
+ * {@code basalt backup --jmx HOST:PORT}, {@code basalt compact --jmx HOST:PORT}). JMX calls it on its own threads, concurrently with the
  * store's users: implementations must be thread-safe.
  */
 public interface StoreOperationsMXBean {
@@ -25,4 +25,11 @@ public interface StoreOperationsMXBean {
 
     /** As {@link #backup(String)}, of the retained commit point {@code commitCounter}. */
     String backupCommit(String targetFile, long commitCounter);
+
+    /**
+     * Compacts the store online (it keeps serving reads and writes) and returns the report: file
+     * size before and after, live bytes, the longest writer pause, and what readers' pins or history
+     * retention kept from being released.
+     */
+    String compact();
 }

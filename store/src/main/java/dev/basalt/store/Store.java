@@ -141,11 +141,7 @@ public final class Store implements AutoCloseable {
 
     /** Adds the commit point being superseded and drops those no longer readable. */
     private BTreeCheckpoint updateCommitIndex(CommitState prev) {
-        if (commitIndex == null) {
-            BTreeCheckpoint cp = prev.record().commitIndex();
-            commitIndex = cp.isEmpty() ? BTree.create(journal, config.treeConfig(COMMIT_INDEX), cache)
-                    : BTree.open(journal, cp, config.treeConfig(COMMIT_INDEX), cache);
-        }
+        writableCommitIndex();
         if (prev.point().record() != 0) {
             commitIndex.put(CommitIndexEntry.key(prev.point().counter()), CommitIndexEntry.value(prev.point()));
         }
@@ -162,6 +158,16 @@ public final class Store implements AutoCloseable {
             commitIndex.remove(k);
         }
         return commitIndex.checkpoint();
+    }
+
+    /** The commit-time index as the next commit will write it; the caller holds the writer permit. */
+    BTree writableCommitIndex() {
+        if (commitIndex == null) {
+            BTreeCheckpoint cp = latest.record().commitIndex();
+            commitIndex = cp.isEmpty() ? BTree.create(journal, config.treeConfig(COMMIT_INDEX), cache)
+                    : BTree.open(journal, cp, config.treeConfig(COMMIT_INDEX), cache);
+        }
+        return commitIndex;
     }
 
     void endTransaction(boolean failed) {

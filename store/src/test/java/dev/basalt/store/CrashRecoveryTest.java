@@ -95,7 +95,7 @@ class CrashRecoveryTest {
     }
 
     /** The last acknowledged commit the child wrote to its file (complete lines only). */
-    private static long lastLine(Path ackFile) throws java.io.IOException {
+    static long lastLine(Path ackFile) throws java.io.IOException {
         if (!java.nio.file.Files.exists(ackFile)) {
             return 0;
         }

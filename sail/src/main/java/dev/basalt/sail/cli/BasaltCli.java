@@ -39,6 +39,7 @@ import dev.basalt.store.quads.QuadOrder;
  * basalt stats --store DIR
  * basalt verify --store DIR
  * basalt compact --store DIR
+ * basalt compact --jmx HOST:PORT --store DIR
  * basalt backup --store DIR --to FILE [--commit N] [--jmx HOST:PORT]
  * basalt restore --from FILE --store DIR
  * </pre>
@@ -86,7 +87,7 @@ public final class BasaltCli {
                 case "load" -> load(a);
                 case "stats" -> stats(a.store);
                 case "verify" -> verify(a.store);
-                case "compact" -> compact(a.store);
+                case "compact" -> compact(a);
                 case "backup" -> backup(a);
                 case "restore" -> restore(a);
                 default -> throw new IllegalStateException(a.command);
@@ -187,8 +188,16 @@ public final class BasaltCli {
         return OK;
     }
 
-    /** Rewrites the store to its newest commit point (history dropped) and reports the sizes. */
-    private int compact(Path dir) {
+    /**
+     * Online compaction through JMX of a running process that has the store open, or the offline
+     * rewrite of a store no process has open to its newest commit point (history dropped).
+     */
+    private int compact(Args a) {
+        if (a.jmx != null) {
+            out.println(BackupClient.invoke(a.jmx, a.store, "compact", "compaction", new Object[0], new String[0]));
+            return OK;
+        }
+        Path dir = a.store;
         Path journal = SailLayout.journal(dir);
         if (!Files.isRegularFile(journal)) {
             throw new StoreException("no Basalt store in " + dir + " (" + journal + " does not exist)");
@@ -241,6 +250,7 @@ public final class BasaltCli {
         p.println("       basalt stats --store DIR");
         p.println("       basalt verify --store DIR");
         p.println("       basalt compact --store DIR   (rewrites the store to its newest commit; history is dropped)");
+        p.println("       basalt compact --jmx HOST:PORT --store DIR   (online compaction of a store a server has open)");
         p.println("       basalt backup --store DIR --to FILE [--commit N]   (verified compact copy of one commit point)");
         p.println("       basalt backup --jmx HOST:PORT --store DIR --to FILE [--commit N]   (of a store a server has open)");
         p.println("       basalt restore --from FILE --store DIR   (DIR must hold no journal)");
@@ -302,7 +312,8 @@ public final class BasaltCli {
                     }
                     String owner = switch (arg) {
                         case "--store" -> a.command;
-                        case "--to", "--commit", "--jmx" -> "backup";
+                        case "--jmx" -> a.command.equals("compact") ? "compact" : "backup";
+                        case "--to", "--commit" -> "backup";
                         case "--from" -> "restore";
                         default -> "load";
                     };

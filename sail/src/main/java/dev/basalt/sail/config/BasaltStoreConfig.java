@@ -400,6 +400,42 @@ public class BasaltStoreConfig extends BaseSailConfig {
     }
     // ---- end of execution limits and tuning knobs ----
 
+    // ---- online compaction policy ----
+    private int compactFreePercent;
+
+    /**
+     * Share (percent) of the journal file not used by the newest commit point at which the store
+     * compacts itself online, 0 for never (default); see docs/operator-guide.md, "Compacting a store".
+     */
+    public int getCompactFreePercent() {
+        return compactFreePercent;
+    }
+
+    public void setCompactFreePercent(int compactFreePercent) {
+        if (compactFreePercent < 0 || compactFreePercent > 99) {
+            throw new IllegalArgumentException("compactFreePercent must be 0 (never) to 99, not " + compactFreePercent);
+        }
+        this.compactFreePercent = compactFreePercent;
+    }
+
+    private void exportCompactionSettings(Model m, Resource node) {
+        if (compactFreePercent > 0) {
+            m.add(node, BasaltStoreSchema.COMPACT_FREE_PERCENT, SimpleValueFactory.getInstance().createLiteral(compactFreePercent));
+        }
+    }
+
+    private void parseCompactionSettings(Model m, Resource node) {
+        literal(m, node, BasaltStoreSchema.COMPACT_FREE_PERCENT, l -> {
+            long v = number(l, BasaltStoreSchema.COMPACT_FREE_PERCENT);
+            if (v > 99) {
+                throw new SailConfigException(BasaltStoreSchema.COMPACT_FREE_PERCENT + " must be 0 (never) to 99, found '"
+                        + l.getLabel() + "'");
+            }
+            compactFreePercent = (int) v;
+        });
+    }
+    // ---- end of online compaction policy ----
+
     /** The rule set the store keeps materialized in its inferred statements (docs/sail.md, "Reasoning"). */
     public InferenceMode getInference() {
         return inference;
@@ -531,6 +567,7 @@ public class BasaltStoreConfig extends BaseSailConfig {
         }
         m.add(node, BasaltStoreSchema.NATIVE_EVALUATION, vf.createLiteral(nativeEvaluation));
         exportExecutionSettings(m, node);
+        exportCompactionSettings(m, node);
         if (inference != InferenceMode.NONE) {
             m.add(node, BasaltStoreSchema.INFERENCE, vf.createLiteral(inference.label()));
         }
@@ -587,6 +624,7 @@ public class BasaltStoreConfig extends BaseSailConfig {
             nativeEvaluation = Boolean.parseBoolean(b);
         });
         parseExecutionSettings(m, node);
+        parseCompactionSettings(m, node);
         literal(m, node, BasaltStoreSchema.INFERENCE, l -> {
             try {
                 inference = InferenceMode.parse(l.getLabel());

@@ -61,6 +61,8 @@ public final class BasaltStoreSchema {
     public static final IRI READER_WARN_AGE = iri("readerWarnAge");
     /** Bytes the journal file may not grow past, 0 for no limit (default). */
     public static final IRI MAX_FILE_BYTES = iri("maxFileBytes");
+    /** Percent of the journal file not used by the newest commit point at which the store compacts itself online, 0 = never (default). */
+    public static final IRI COMPACT_FREE_PERCENT = iri("compactFreePercent");
 
     private BasaltStoreSchema() {
     }

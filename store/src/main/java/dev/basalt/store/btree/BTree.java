@@ -392,6 +392,16 @@ public final class BTree {
         }
     }
 
+    /**
+     * Names, in ascending order, the keys to put again (each with its own value) so that no page or
+     * large value of this tree stays at an address {@code moves} accepts (online compaction): one
+     * key under every such page, and the key of every such large value. Returns the records found.
+     */
+    public long relocationKeys(java.util.function.LongPredicate moves, java.util.function.Consumer<byte[]> keys) {
+        TreeRelocation r = TreeRelocation.walk(this, moves, keys);
+        return r.pagesAbove + r.largeValuesAbove;
+    }
+
     @Override
     public String toString() {
         return "BTree[" + (writer == null ? "read-only" : "writable") + ", " + size + " entries, height " + height + "]";

@@ -45,6 +45,12 @@ public final class Journal implements RecordStore, AutoCloseable {
     private long appendEnd;
     private long oldestReadable;
     private boolean closed;
+    /** What online compaction empties, null when none runs (see {@link #setCompactionPlan}). */
+    private CompactionPlan compactionPlan;
+    /** File end recorded by the root block in the slot the committed one did not use (0 if invalid). */
+    private long otherRootFileEnd;
+    /** A commit cut the file's tail off the allocator; the file is truncated once both root blocks allow it. */
+    private boolean shrinkPending;
 
     private Journal(JournalFile file, JournalHeader header, JournalConfig config) {
         this.file = file;
@@ -128,6 +134,11 @@ public final class Journal implements RecordStore, AutoCloseable {
             }
             try {
                 load(r);
+                RootBlock otherRoot = candidates[1 - slot];
+                otherRootFileEnd = otherRoot == null ? 0 : otherRoot.fileEnd();
+                // bytes past both root blocks' ends (a crash during a compaction or a rolled back
+                // write) go with the next commit
+                shrinkPending = header.mode() == JournalMode.RW && size > Math.max(r.fileEnd(), otherRootFileEnd);
                 if (attempt > 0 || candidates[1 - slot] == null) {
                     String other = reasons[1 - slot] != null ? reasons[1 - slot] : "could not be loaded";
                     if (r.commitCounter() > 0 || candidates[1 - slot] != null || reasons[1 - slot] != null) {
@@ -189,6 +200,8 @@ public final class Journal implements RecordStore, AutoCloseable {
                 }
                 d.tail.addAll(s.tail());
             }
+            a.plan = compactionPlan;
+            markEvacuating(a, compactionPlan);
             alloc = a;
             oldestReadable = Math.max(oldestReadable, readable);
         }
@@ -358,6 +371,12 @@ public final class Journal implements RecordStore, AutoCloseable {
             int stateCrc = 0;
             long end;
             if (header.mode() == JournalMode.RW) {
+                if (compactionPlan != null) {
+                    alloc.dissolveEmptyRegions(pendingFrees::add);
+                    if (FileTail.trim(alloc, pendingFrees::add) > 0) {
+                        shrinkPending = true;
+                    }
+                }
                 long[] state = writeAllocatorState(counter, time);
                 stateAddress = state[0];
                 stateCrc = (int) state[1];
@@ -376,10 +395,14 @@ public final class Journal implements RecordStore, AutoCloseable {
             if (config.durable()) {
                 file.force();
             }
+            otherRootFileEnd = committed.fileEnd();
             committed = root;
         } catch (RuntimeException e) {
             rollbackAfterFailure(e);
             throw e;
+        }
+        if (shrinkPending) {
+            shrinkFile();
         }
         pendingFrees = new LongArray();
         if (alloc != null) {
@@ -482,6 +505,135 @@ public final class Journal implements RecordStore, AutoCloseable {
             cause.addSuppressed(e);
             closed = true;
             file.close();
+        }
+    }
+
+    /**
+     * Gives the file's cut-off tail back to the file system, down to the larger file end of the two
+     * root blocks: if the next root block write is torn, the other one must still find every byte
+     * it names. Mappings are dropped first (under the mapping lock, so no mapped read runs).
+     */
+    private void shrinkFile() {
+        long keep = Math.max(committed.fileEnd(), otherRootFileEnd);
+        long size = file.size();
+        if (size > keep) {
+            file.shrink(keep);
+            LOG.info("{}: file shrunk from {} to {} bytes", file.path(), size, keep);
+        }
+        shrinkPending = keep > committed.fileEnd();
+    }
+
+    // ---- online compaction (see dev.basalt.store.OnlineCompactor) ----
+
+    /**
+     * The lowest offset the file could end at if every record above it moved into free space
+     * below it (with headroom for the writes going on meanwhile); the file's end if nothing would
+     * be gained. Counts space released now: call {@link #releaseEligible} first.
+     *
+     * @throws StoreException in WORM mode, which frees nothing and so has nothing to compact
+     */
+    public synchronized CompactionPlan planCompaction() {
+        ensureOpen();
+        requireRw();
+        return FileTail.plan(alloc);
+    }
+
+    /**
+     * Starts (a plan) or ends (null) online compaction: meanwhile no allocation takes space the
+     * plan empties, and every commit turns empty regions into free space, cuts the wholly free
+     * regions and extents at the end of the file off and shrinks the file.
+     */
+    public synchronized void setCompactionPlan(CompactionPlan plan) {
+        ensureOpen();
+        requireRw();
+        compactionPlan = plan;
+        alloc.plan = plan;
+        markEvacuating(alloc, plan);
+    }
+
+    private static void markEvacuating(SlotAllocator a, CompactionPlan plan) {
+        for (Region r : a.regions.values()) {
+            r.evacuating = plan != null && plan.evacuatesOffset(r.offset);
+        }
+    }
+
+    /**
+     * The space the running compaction still empties, as it stands now: the target and the regions
+     * below it still marked (regions made since in emptied space are not); null if none runs.
+     */
+    public synchronized CompactionPlan evacuationNow() {
+        ensureOpen();
+        if (compactionPlan == null) {
+            return null;
+        }
+        List<Region> marked = new java.util.ArrayList<>();
+        for (Region r : alloc.regions.values()) {
+            if (r.evacuating && r.offset < compactionPlan.target()) {
+                marked.add(r);
+            }
+        }
+        long[] starts = new long[marked.size()];
+        long[] ends = new long[marked.size()];
+        for (int i = 0; i < starts.length; i++) {
+            starts[i] = marked.get(i).offset;
+            ends[i] = marked.get(i).endOffset();
+        }
+        return new CompactionPlan(compactionPlan.target(), compactionPlan.fileEnd(), starts, ends);
+    }
+
+    /** Bytes of records (live, deferred and allocator metadata) at or above {@code offset}. */
+    public synchronized long bytesInUseAbove(long offset) {
+        ensureOpen();
+        return header.mode() == JournalMode.RW ? FileTail.bytesInUseAbove(alloc, offset) : appendEnd - offset;
+    }
+
+    /** In-use space at or above {@code offset} by size class and extents (what holds a file's tail). */
+    public synchronized String describeInUseAbove(long offset) {
+        ensureOpen();
+        return header.mode() == JournalMode.RW ? FileTail.describeAbove(alloc, offset) : "WORM: everything";
+    }
+
+    /**
+     * Makes the next commit rewrite the bitmap of every region whose bitmap record lies in space
+     * {@code plan} empties (into space it keeps); returns how many.
+     */
+    public synchronized int rewriteMetadata(CompactionPlan plan) {
+        ensureOpen();
+        requireRw();
+        int n = 0;
+        for (Region r : alloc.regions.values()) {
+            if (r.bitmapAddress != NULL && plan.evacuates(r.bitmapAddress) && alloc.dirty.add(r)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Space of deferred frees that retention (not a reader) still keeps: {bytes, commit of the newest such group}. */
+    public synchronized long[] retainedByHistory() {
+        ensureOpen();
+        if (header.mode() == JournalMode.WORM) {
+            return new long[]{0, -1};
+        }
+        long now = System.currentTimeMillis();
+        long retention = config.historyRetention().toMillis();
+        long bytes = 0;
+        long newest = -1;
+        for (DeferredFrees.Group g : deferred.all()) {
+            if (now - g.commitTime() < retention) {
+                bytes += g.bytes();
+                newest = g.commit();
+            }
+        }
+        return new long[]{bytes, newest};
+    }
+
+    private void requireRw() {
+        if (header.mode() != JournalMode.RW) {
+            throw new StoreException(file.path() + " is a WORM journal: it never frees space and keeps every commit"
+                    + " point readable, so there is nothing to compact online. To drop its history, close the store"
+                    + " and run 'basalt compact --store DIR' (the copy keeps only the newest commit point), or take"
+                    + " 'basalt backup' of a live store and restore it");
         }
     }
 

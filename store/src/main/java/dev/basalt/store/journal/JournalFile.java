@@ -113,8 +113,8 @@ final class JournalFile implements AutoCloseable {
      * with absolute gets at {@code offset % MAP_SIZE}; null if that range is not mappable (mapping
      * off, beyond the end of the file, across two mappings, or the map call failed): the caller
      * then uses {@link #read}. Mappings never cover bytes beyond the end of the file as it was
-     * when they were made, and the journal never shrinks its file, so a mapped byte is always
-     * backed by the file.
+     * when they were made, and the file only shrinks through {@link #shrink}, which drops every
+     * mapping first, so a mapped byte is always backed by the file.
      */
     ByteBuffer mapped(long offset, int length) {
         if (!MAP_READS || offset < 0 || length < 0 || unmapped) {
@@ -190,6 +190,33 @@ final class JournalFile implements AutoCloseable {
         }
     }
 
+    /**
+     * Cuts the file to {@code size} bytes. Every mapping is unmapped first, while no mapped read
+     * runs (the mapping lock is held exclusively), so none covers bytes that are gone; later reads
+     * map the file again.
+     */
+    void shrink(long size) {
+        long stamp = mapping.writeLock();
+        try {
+            unmapAll();
+            truncate(size);
+        } finally {
+            mapping.unlockWrite(stamp);
+        }
+    }
+
+    /** Unmaps every mapping; the caller holds {@link #mapping} exclusively, so no mapped read runs. */
+    private synchronized void unmapAll() {
+        for (MappedByteBuffer map : maps) {
+            if (map != null) {
+                unmap(map);
+            }
+        }
+        retired.forEach(JournalFile::unmap);
+        retired.clear();
+        maps = new MappedByteBuffer[0];
+    }
+
     void truncate(long size) {
         try {
             channel.truncate(size);
@@ -203,16 +230,7 @@ final class JournalFile implements AutoCloseable {
         long stamp = mapping.writeLock();
         try {
             unmapped = true;
-            synchronized (this) {
-                for (MappedByteBuffer map : maps) {
-                    if (map != null) {
-                        unmap(map);
-                    }
-                }
-                retired.forEach(JournalFile::unmap);
-                retired.clear();
-                maps = new MappedByteBuffer[0];
-            }
+            unmapAll();
         } finally {
             mapping.unlockWrite(stamp);
         }

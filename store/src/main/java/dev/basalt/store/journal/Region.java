@@ -18,6 +18,8 @@ final class Region {
     /** Where this region's bitmap was stored at the last commit (0 if never). */
     long bitmapAddress;
     int bitmapCrc;
+    /** Online compaction empties this region: no slot of it is handed out (see {@link CompactionPlan}). */
+    boolean evacuating;
     private int searchHint;
 
     Region(int classIndex, long offset, int slotCount, BitSet used) {

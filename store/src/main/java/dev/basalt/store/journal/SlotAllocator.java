@@ -29,6 +29,13 @@ final class SlotAllocator {
     /** The file may not grow past this (the configured limit); growing past it fails like a full disk. */
     private final long maxFileEnd;
     private final String fileName;
+    /**
+     * While online compaction runs: slots are taken from the lowest region that ends below its
+     * target and is not being emptied, else from a new region made in free space below the target,
+     * and only then from the file's end, so moved records and new writes leave the evacuated
+     * space alone (null = off).
+     */
+    CompactionPlan plan;
 
     SlotAllocator(long fileEnd, long maxFileEnd, String fileName) {
         this.fileEnd = fileEnd;
@@ -37,6 +44,14 @@ final class SlotAllocator {
         for (int i = 0; i < SizeClasses.SLOT_BYTES.length; i++) {
             withFree.add(new ArrayList<>());
         }
+    }
+
+    /** Forgets a wholly free region at the end of the file (see {@link FileTail#trim}). */
+    void removeRegion(Region r) {
+        regions.remove(r.offset);
+        classBytes[r.classIndex] -= (long) r.slotCount * r.slotBytes;
+        withFree.get(r.classIndex).remove(r);
+        dirty.remove(r);
     }
 
     void addRegion(Region r) {
@@ -53,6 +68,27 @@ final class SlotAllocator {
         if (c < 0) {
             return allocateExtent(recordBytes);
         }
+        if (plan != null) {
+            long address = takeLowest(c, false);
+            if (address != NULL_ADDRESS) {
+                return address;
+            }
+            int slots = SizeClasses.slotsForNewRegion(c, classBytes[c]);
+            // small regions below the target, so that the free space there serves many classes
+            int small = Math.min(slots, Math.max(8, (int) (CARVED_REGION_BYTES / SizeClasses.SLOT_BYTES[c])));
+            Region r = carveRegion(c, small, plan.target());
+            if (r == null && (address = takeLowest(c, true)) != NULL_ADDRESS) {
+                return address;
+            }
+            if (r == null) {
+                r = carveRegion(c, slots, Long.MAX_VALUE);
+            }
+            if (r == null) {
+                r = new Region(c, fileEnd, slots, new java.util.BitSet(slots));
+                grow(r.endOffset());
+            }
+            return takeFromNew(r);
+        }
         // a free slot of this class, else of the next larger one, before the file grows: segregated
         // classes otherwise strand freed space when a workload's record sizes shift between commits
         for (int k = c; k < Math.min(c + 2, SizeClasses.SLOT_BYTES.length); k++) {
@@ -61,20 +97,104 @@ final class SlotAllocator {
                 return address;
             }
         }
-        List<Region> candidates = withFree.get(c);
         int slots = SizeClasses.slotsForNewRegion(c, classBytes[c]);
         Region r = new Region(c, fileEnd, slots, new java.util.BitSet(slots));
         grow(r.endOffset());
+        return takeFromNew(r);
+    }
+
+    private long takeFromNew(Region r) {
         addRegion(r);
         long off = r.take();
         dirty.add(r);
         if (!r.hasFree()) {
-            candidates.remove(r);
+            withFree.get(r.classIndex).remove(r);
         }
         return Addresses.of(off, r.slotBytes);
     }
 
     private static final long NULL_ADDRESS = 0;
+    /** Size of the regions online compaction makes in free space below its target. */
+    static final long CARVED_REGION_BYTES = 16 * 1024;
+
+    /**
+     * A new region of class c in the lowest free extent below {@code limit} that holds at least 8
+     * of its slots (or all {@code slots} wanted), or null. Used while online compaction runs, when
+     * empty regions have been turned into free extents (outside it new regions go to the file end).
+     */
+    private Region carveRegion(int c, int slots, long limit) {
+        int slotBytes = SizeClasses.SLOT_BYTES[c];
+        for (Map.Entry<Long, Long> e : freeExtents.entrySet()) {
+            long off = e.getKey();
+            long len = e.getValue();
+            if (off >= limit) {
+                return null;
+            }
+            long room = Math.min(len, limit - off);
+            int n = (int) Math.min(slots, room / slotBytes);
+            if (n >= Math.min(8, slots)) {
+                freeExtents.remove(off);
+                long taken = (long) n * slotBytes;
+                if (len > taken) {
+                    freeExtents.put(off + taken, len - taken);
+                }
+                return new Region(c, off, n, new java.util.BitSet(n));
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Turns every region without a slot in use into free extent space, where regions of any class
+     * (or extents) can be made again; calls {@code freedBitmap} with the bitmap record of each.
+     * Returns the bytes turned over.
+     */
+    long dissolveEmptyRegions(java.util.function.LongConsumer freedBitmap) {
+        long bytes = 0;
+        for (Region r : new ArrayList<>(regions.values())) {
+            if (r.usedCount == 0) {
+                removeRegion(r);
+                addFreeExtent(r.offset, r.endOffset() - r.offset);
+                if (r.bitmapAddress != NULL_ADDRESS) {
+                    freedBitmap.accept(r.bitmapAddress);
+                }
+                bytes += r.endOffset() - r.offset;
+            }
+        }
+        return bytes;
+    }
+
+    /**
+     * A slot of class c or c + 1 in the lowest region below the plan's target that it does not
+     * empty ({@code overflow} false), or in the lowest region anywhere it does not empty (regions
+     * made since the plan, when the space below the target is full; the next round moves them).
+     */
+    private long takeLowest(int c, boolean overflow) {
+        for (int k = c; k < Math.min(c + 2, SizeClasses.SLOT_BYTES.length); k++) {
+                List<Region> candidates = withFree.get(k);
+                int best = -1;
+                for (int i = 0; i < candidates.size(); i++) {
+                    Region r = candidates.get(i);
+                    boolean usable = !overflow ? r.endOffset() <= plan.target() && !r.evacuating
+                            : !r.evacuating;
+                    if (usable && (best < 0 || r.offset < candidates.get(best).offset)) {
+                        best = i;
+                    }
+                }
+                if (best >= 0) {
+                    Region r = candidates.get(best);
+                    long off = r.take();
+                    dirty.add(r);
+                    if (!r.hasFree()) {
+                        candidates.remove(best);
+                    }
+                    if (off >= 0) {
+                        return Addresses.of(off, r.slotBytes);
+                    }
+                }
+        }
+        return NULL_ADDRESS;
+    }
 
     private long takeFrom(List<Region> candidates) {
         while (!candidates.isEmpty()) {
@@ -147,10 +267,14 @@ final class SlotAllocator {
             return;
         }
         freshExtents.remove(off);
-        long len = Addresses.span(address);
+        addFreeExtent(off, Addresses.span(address));
+    }
+
+    /** Adds {@code [off, off + len)} to the free extents, merged with its free neighbours. */
+    private void addFreeExtent(long off, long len) {
         Map.Entry<Long, Long> before = freeExtents.floorEntry(off);
         if (before != null && before.getKey() + before.getValue() > off) {
-            throw new IllegalStateException("extent " + Addresses.describe(address) + " is already free");
+            throw new IllegalStateException("extent at offset " + off + " (" + len + " bytes) is already free");
         }
         if (before != null && before.getKey() + before.getValue() == off) {
             freeExtents.remove(before.getKey());

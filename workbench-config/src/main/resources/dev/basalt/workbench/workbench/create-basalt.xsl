@@ -165,6 +165,11 @@
 						<td>Bytes the journal file may not grow past (0 = no limit).</td>
 					</tr>
 					<tr>
+						<th>Compact at free percent</th>
+						<td><input type="text" id="compactFreePercent" name="Compact at free percent" size="16" value="0" /></td>
+						<td>Compact the store online when this share of its file is free (0 = never).</td>
+					</tr>
+					<tr>
 						<th>Native evaluation</th>
 						<td>
 							<select id="nativeEvaluation" name="Native evaluation">

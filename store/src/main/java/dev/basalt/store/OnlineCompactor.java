@@ -1,0 +1,280 @@
+package dev.basalt.store;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.basalt.store.btree.BTree;
+import dev.basalt.store.journal.CompactionPlan;
+import dev.basalt.store.journal.Journal;
+import dev.basalt.store.journal.JournalStats;
+import dev.basalt.store.journal.StoreException;
+
+/**
+ * Online compaction of an open RW store: shrinks the journal file while readers and writers go on
+ * (DESIGN §2, docs/FORMAT.md "Online compaction"). It picks a target end of file below which the
+ * free space can hold everything above it ({@link Journal#planCompaction}), with the sparse regions below it,, makes the
+ * allocator prefer slots below the target, and moves every page and large value above it by
+ * putting one key under it again with its own value, which copies the page and its ancestors on
+ * write into low slots. The moves are ordinary write transactions of at most
+ * {@link Options#maxPause} of work each, so a writer waits at most about one batch and its commit.
+ * Once no reader pin and no retained commit point can see the old copies, their space is released,
+ * each commit cuts the wholly free tail of the file off, and the file is truncated when both root
+ * blocks end below the cut. Nothing on disk changes format; every step is a commit, so a crash at
+ * any moment reopens at the last commit.
+ *
+ * <p>What it cannot move is reported: space above the target still held by readers' pins (it is
+ * waited for up to {@link Options#waitForReaders}), by history retention (the old copies are
+ * commit points a reader may still open as of the past; not waited for), and the commit records of
+ * retained commit points.
+ *
+ * <p>Threads: call it from one thread; it takes the store's write transaction like any writer and
+ * runs {@code afterCommit} after each of its commits (the caller's hook to let go of views of the
+ * previous commit point). WORM journals are refused: they free nothing.
+ */
+public final class OnlineCompactor {
+    private static final Logger LOG = LoggerFactory.getLogger(OnlineCompactor.class);
+
+    /**
+     * @param maxPause       work per write transaction (the writers' pause is this plus one commit)
+     * @param waitForReaders how long to wait for readers whose pins hold the file's tail
+     * @param rounds         move rounds at most (a round moves what concurrent writes put above the target)
+     */
+    public record Options(Duration maxPause, Duration waitForReaders, int rounds) {
+        public static final Options DEFAULT = new Options(Duration.ofMillis(50), Duration.ofSeconds(30), 8);
+    }
+
+    /** What a compaction did and what it could not release. */
+    public record Result(long bytesBefore, long bytesAfter, long liveBytesBefore, long liveBytesAfter, long target,
+                         long keysRewritten, int commits, long heldAbove, long pinnedBytes, long oldestPinnedCommit,
+                         long retainedBytes, long newestRetainedCommit, String heldBy, Duration maxPause,
+                         Duration elapsed) {
+        @Override
+        public String toString() {
+            StringBuilder b = new StringBuilder(String.format(
+                    "online compaction: %,d -> %,d bytes (%.2fx the %,d live bytes; target %,d) in %.1f s: %,d keys"
+                            + " rewritten in %d commits, longest writer pause %d ms",
+                    bytesBefore, bytesAfter, liveBytesAfter == 0 ? 0 : (double) bytesAfter / liveBytesAfter,
+                    liveBytesAfter, target, elapsed.toMillis() / 1000.0, keysRewritten, commits, maxPause.toMillis()));
+            if (heldAbove > 0) {
+                b.append(String.format("; %,d bytes above the target could not be released (%s)", heldAbove, heldBy));
+            }
+            if (pinnedBytes > 0) {
+                b.append(String.format("; %,d bytes held by readers pinning commit point %d and later", pinnedBytes,
+                        oldestPinnedCommit));
+            }
+            if (retainedBytes > 0) {
+                b.append(String.format("; %,d bytes held by history retention up to commit point %d", retainedBytes,
+                        newestRetainedCommit));
+            }
+            return b.toString();
+        }
+    }
+
+    /** A round that leaves the file at most this many times the space in use ends the compaction. */
+    static final double GOOD_ENOUGH = 1.15;
+
+    private final Store store;
+    private final Journal journal;
+    private final Options options;
+    private final Runnable afterCommit;
+    private long keys;
+    private int commits;
+    private long maxPauseNanos;
+
+    private OnlineCompactor(Store store, Options options, Runnable afterCommit) {
+        this.store = store;
+        this.journal = store.journal();
+        this.options = options;
+        this.afterCommit = afterCommit;
+    }
+
+    /** Compacts {@code store} online; see the class comment. */
+    public static Result compact(Store store, Options options, Runnable afterCommit) {
+        return new OnlineCompactor(store, options, afterCommit).run();
+    }
+
+    private Result run() {
+        long t0 = System.nanoTime();
+        journal.releaseEligible();
+        JournalStats before = journal.stats();
+        long target = before.fileBytes();
+        int stalled = 0;
+        try {
+            for (int round = 0; round < options.rounds(); round++) {
+                if (!waitForReaders(t0)) {
+                    // moving now would only add copies: the old ones cannot be released
+                    LOG.warn("{}: readers still pin {} bytes after {}; nothing moved (see the report)", journal.path(),
+                            journal.stats().bytesPinned(), options.waitForReaders());
+                    if (round == 0) {
+                        target = journal.planCompaction().target();
+                    }
+                    break;
+                }
+                long fileBefore = journal.stats().fileBytes();
+                CompactionPlan plan = startRound();
+                target = plan.target();
+                long moved = moveRound(journal.evacuationNow());
+                waitForReaders(t0);
+                // two commits: the first cuts the released tail off, the second lets the file shrink
+                // to it (both root blocks must end below the cut)
+                emptyCommit();
+                emptyCommit();
+                JournalStats now = journal.stats();
+                stalled = now.fileBytes() >= fileBefore ? stalled + 1 : 0;
+                if (moved == 0 || stalled == 2 || now.fileBytes() <= GOOD_ENOUGH * (now.bytesInUse() - now.bytesDeferred())) {
+                    break; // nothing left to move, two rounds in a row did not shrink the file, or it is small enough
+                }
+            }
+        } finally {
+            journal.setCompactionPlan(null);
+        }
+        JournalStats after = journal.stats();
+        long[] retained = journal.retainedByHistory();
+        long held = journal.bytesInUseAbove(target);
+        Result r = new Result(before.fileBytes(), after.fileBytes(), before.bytesInUse() - before.bytesDeferred(),
+                after.bytesInUse() - after.bytesDeferred(), target, keys, commits, held, after.bytesPinned(),
+                after.oldestPinnedCommit(), retained[0], retained[1], journal.describeInUseAbove(target),
+                Duration.ofNanos(maxPauseNanos),
+                Duration.ofNanos(System.nanoTime() - t0));
+        LOG.info("{}: {}", journal.path(), r);
+        return r;
+    }
+
+    /**
+     * Plans a round on the allocator as it stands (the store's writer held, so no transaction is
+     * half done) and commits once, which turns empty regions into free space for new regions.
+     */
+    private CompactionPlan startRound() {
+        CompactionPlan plan;
+        try (WriteTransaction tx = store.begin()) {
+            long held = System.nanoTime();
+            plan = journal.planCompaction();
+            journal.setCompactionPlan(plan);
+            tx.commit();
+            paused(held);
+        }
+        afterCommit.run();
+        JournalStats s = journal.stats();
+        LOG.info("{}: compaction round: {} bytes in the file, {} in use; emptying everything above {} and {} sparse"
+                + " bytes below", journal.path(), s.fileBytes(), s.bytesInUse() - s.bytesDeferred(), plan.target(),
+                plan.sparseBytes());
+        return plan;
+    }
+
+    /** Rewrites every key naming a page or large value above {@code target}; returns how many. */
+    private long moveRound(CompactionPlan plan) {
+        Map<String, List<byte[]>> keysByTree = new LinkedHashMap<>();
+        try (Snapshot s = store.snapshot()) {
+            for (String name : s.treeNames()) {
+                List<byte[]> k = new ArrayList<>();
+                s.tree(name).relocationKeys(plan::evacuates, k::add);
+                keysByTree.put(name, k);
+            }
+            BTree commits = s.commitIndex();
+            if (commits != null) {
+                List<byte[]> k = new ArrayList<>();
+                commits.relocationKeys(plan::evacuates, k::add);
+                keysByTree.put(Store.COMMIT_INDEX, k);
+            }
+        }
+        long n = 0;
+        for (Map.Entry<String, List<byte[]>> e : keysByTree.entrySet()) {
+            n += rewrite(e.getKey(), e.getValue());
+        }
+        // region bitmaps above the target move with the next commit
+        try (WriteTransaction tx = store.begin()) {
+            long held = System.nanoTime();
+            journal.rewriteMetadata(plan);
+            tx.commit();
+            paused(held);
+        }
+        afterCommit.run();
+        return n;
+    }
+
+    private long rewrite(String tree, List<byte[]> keyList) {
+        long budget = options.maxPause().toNanos();
+        int i = 0;
+        long n = 0;
+        while (i < keyList.size()) {
+            try (WriteTransaction tx = store.begin()) {
+                long held = System.nanoTime();
+                BTree t;
+                if (tree.equals(Store.COMMIT_INDEX)) {
+                    t = store.writableCommitIndex();
+                } else if (tx.hasTree(tree)) {
+                    t = tx.tree(tree);
+                } else {
+                    return n; // dropped meanwhile
+                }
+                do {
+                    byte[] key = keyList.get(i++);
+                    byte[] value = t.get(key);
+                    if (value != null) {
+                        t.put(key, value);
+                        n++;
+                    }
+                } while (i < keyList.size() && System.nanoTime() - held < budget);
+                tx.commit();
+                paused(held);
+            }
+            afterCommit.run();
+        }
+        keys += n;
+        return n;
+    }
+
+    private void emptyCommit() {
+        try (WriteTransaction tx = store.begin()) {
+            long held = System.nanoTime();
+            tx.commit();
+            paused(held);
+        }
+        afterCommit.run();
+    }
+
+    private void paused(long heldSince) {
+        commits++;
+        maxPauseNanos = Math.max(maxPauseNanos, System.nanoTime() - heldSince);
+    }
+
+    /**
+     * Waits (up to the configured time) while readers that were open before the wait began pin
+     * commit points whose freed space is still held; true if none does now. Readers that open
+     * meanwhile read the newest commit point and hold nothing the compaction needs, so a steady
+     * stream of short queries does not stop it.
+     */
+    private boolean waitForReaders(long t0) {
+        long startCommit = journal.lastCommit().counter();
+        long deadline = System.nanoTime() + options.waitForReaders().toNanos();
+        boolean logged = false;
+        while (heldByOldReaders(startCommit) && System.nanoTime() < deadline) {
+            if (!logged) {
+                JournalStats s = journal.stats();
+                LOG.info("{}: waiting up to {} for {} readers pinning commit point {} ({} bytes held)", journal.path(),
+                        options.waitForReaders(), s.openReaders(), s.oldestPinnedCommit(), s.bytesPinned());
+                logged = true;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new StoreException("online compaction of " + journal.path() + " was interrupted after "
+                        + (System.nanoTime() - t0) / 1_000_000 + " ms; the store is consistent at its last commit");
+            }
+        }
+        journal.releaseEligible();
+        return !heldByOldReaders(startCommit);
+    }
+
+    private boolean heldByOldReaders(long startCommit) {
+        JournalStats s = journal.stats();
+        return s.bytesPinned() > 0 && s.oldestPinnedCommit() >= 0 && s.oldestPinnedCommit() < startCommit;
+    }
+}

@@ -1,0 +1,201 @@
+package dev.basalt.store.journal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongConsumer;
+
+/**
+ * The space arithmetic of online compaction over an RW allocator (see docs/FORMAT.md, "Online
+ * compaction"): where the file could end if every record above some offset moved into free space
+ * below it ({@link #plan}), how much is still in use above an offset ({@link #bytesInUseAbove}),
+ * and giving the file's free tail back ({@link #trim}).
+ *
+ * <p>The unit that can be cut off is a whole region or extent: the file ends at a region or extent
+ * boundary. Records of size class {@code c} may move into free slots of class {@code c} or
+ * {@code c + 1} (what {@link SlotAllocator#allocate} takes) or into new regions made in free
+ * extents, large records into free extents.
+ * Stateless; the caller (the {@link Journal}, under its monitor) owns the allocator, one thread at a time.
+ */
+final class FileTail {
+    /** Of the free space below the target, at most this share is planned for records moved from above. */
+    static final double PLANNED_SHARE = 0.85;
+
+    private FileTail() {
+    }
+
+    /** A region or extent of the file in offset order. */
+    private record Item(long offset, long end, int classIndex, int used, int free, boolean freeExtent) {
+    }
+
+    private static List<Item> layout(SlotAllocator a) {
+        List<Item> items = new ArrayList<>();
+        for (Region r : a.regions.values()) {
+            items.add(new Item(r.offset, r.endOffset(), r.classIndex, r.usedCount, r.slotCount - r.usedCount, false));
+        }
+        for (Map.Entry<Long, Long> e : a.freeExtents.entrySet()) {
+            items.add(new Item(e.getKey(), e.getKey() + e.getValue(), -1, 0, 0, true));
+        }
+        items.sort((x, y) -> Long.compare(x.offset, y.offset));
+        // the gaps between regions and free extents are extents in use
+        List<Item> all = new ArrayList<>();
+        long at = Journal.DATA_START;
+        for (Item i : items) {
+            if (i.offset > at) {
+                all.add(new Item(at, i.offset, -1, 0, 0, false));
+            }
+            all.add(i);
+            at = i.end;
+        }
+        if (a.fileEnd > at) {
+            all.add(new Item(at, a.fileEnd, -1, 0, 0, false));
+        }
+        return all;
+    }
+
+    /**
+     * The plan: the lowest region or extent boundary {@code T} such that everything in use at or
+     * above it and in the sparse regions below it fits, with headroom, into the free space below
+     * it; {@code T} is the file's end if no lower boundary qualifies. Records of class c go to free
+     * slots of class c or c + 1 of the dense regions below T; the rest, and large records, to space
+     * that is wholly free below T (free extents and empty regions), where new regions of any class
+     * are made. The sparse regions' space is not counted: it is free only once they are emptied,
+     * and the next round's plan counts it.
+     */
+    static CompactionPlan plan(SlotAllocator a) {
+        List<Item> items = layout(a);
+        int classes = SizeClasses.SLOT_BYTES.length;
+        long[] demand = new long[classes];
+        long[] supply = new long[classes];
+        long extentDemand = 0;
+        long wholeFree = 0;
+        for (Item i : items) {
+            if (i.classIndex >= 0) {
+                demand[i.classIndex] += i.used;
+            } else if (!i.freeExtent) {
+                extentDemand += i.end - i.offset;
+            }
+        }
+        long target = a.fileEnd;
+        for (Item i : items) {
+            if (fits(demand, supply, extentDemand, wholeFree)) {
+                target = i.offset;
+                break;
+            }
+            // move the item below the candidate boundary
+            if (i.classIndex >= 0 && i.used > 0 && !isSparse(i)) {
+                demand[i.classIndex] -= i.used;
+                supply[i.classIndex] += i.free;
+            } else if (i.classIndex >= 0 && i.used > 0) {
+                // a sparse region's space is free only once it is emptied: counted by the next round
+                continue;
+            } else if (i.classIndex >= 0 || i.freeExtent) {
+                wholeFree += i.end - i.offset;
+            } else {
+                extentDemand -= i.end - i.offset;
+            }
+        }
+        List<long[]> sparse = new ArrayList<>();
+        for (Item i : items) {
+            if (i.end <= target && i.classIndex >= 0 && i.used > 0 && isSparse(i)) {
+                sparse.add(new long[]{i.offset, i.end});
+            }
+        }
+        long[] starts = new long[sparse.size()];
+        long[] ends = new long[sparse.size()];
+        for (int k = 0; k < starts.length; k++) {
+            starts[k] = sparse.get(k)[0];
+            ends[k] = sparse.get(k)[1];
+        }
+        return new CompactionPlan(target, a.fileEnd, starts, ends);
+    }
+
+    /** A region used below this share is emptied too, so the space left in the file is mostly whole regions. */
+    static final double SPARSE_BELOW = 0.7;
+
+    private static boolean isSparse(Item i) {
+        return i.used < SPARSE_BELOW * (i.used + i.free);
+    }
+
+    private static boolean fits(long[] demand, long[] supply, long extentDemand, long wholeFree) {
+        double unmetBytes = extentDemand;
+        double carried = 0;
+        for (int c = 0; c < demand.length; c++) {
+            double own = PLANNED_SHARE * supply[c];
+            double need = demand[c];
+            double fromCarried = Math.min(need, carried);
+            need -= fromCarried;
+            double fromOwn = Math.min(need, own);
+            need -= fromOwn;
+            unmetBytes += need * SizeClasses.SLOT_BYTES[c];
+            carried = own - fromOwn;
+        }
+        return unmetBytes <= PLANNED_SHARE * wholeFree;
+    }
+
+    /** Bytes of slots and extents in use that lie at or above {@code offset}. */
+    static long bytesInUseAbove(SlotAllocator a, long offset) {
+        long total = 0;
+        for (Item i : layout(a)) {
+            if (i.end <= offset) {
+                continue;
+            }
+            if (i.classIndex >= 0) {
+                total += (long) i.used * SizeClasses.SLOT_BYTES[i.classIndex];
+            } else if (!i.freeExtent) {
+                total += i.end - Math.max(i.offset, offset);
+            }
+        }
+        return total;
+    }
+
+    /** What lies in use at or above {@code offset}: slots per size class and extents, for reports. */
+    static String describeAbove(SlotAllocator a, long offset) {
+        StringBuilder b = new StringBuilder();
+        long extents = 0;
+        long extentBytes = 0;
+        java.util.TreeMap<Integer, Integer> slots = new java.util.TreeMap<>();
+        for (Item i : layout(a)) {
+            if (i.end <= offset) {
+                continue;
+            }
+            if (i.classIndex >= 0 && i.used > 0) {
+                slots.merge(SizeClasses.SLOT_BYTES[i.classIndex], i.used, Integer::sum);
+            } else if (i.classIndex < 0 && !i.freeExtent) {
+                extents++;
+                extentBytes += i.end - Math.max(i.offset, offset);
+            }
+        }
+        slots.forEach((bytes, n) -> b.append(n).append(" x ").append(bytes).append(" B slots, "));
+        b.append(extents).append(" extents of ").append(extentBytes).append(" bytes");
+        return b.toString();
+    }
+
+    /**
+     * Cuts every wholly free region and free extent off the end of the file, lowering
+     * {@code a.fileEnd}; the bitmap records of removed regions go to {@code freedRecords} (the
+     * last commit point still names them). Returns the bytes cut off.
+     */
+    static long trim(SlotAllocator a, LongConsumer freedRecords) {
+        long before = a.fileEnd;
+        while (true) {
+            Map.Entry<Long, Long> extent = a.freeExtents.lastEntry();
+            if (extent != null && extent.getKey() + extent.getValue() == a.fileEnd) {
+                a.freeExtents.remove(extent.getKey());
+                a.fileEnd = extent.getKey();
+                continue;
+            }
+            Map.Entry<Long, Region> last = a.regions.lastEntry();
+            if (last != null && last.getValue().endOffset() == a.fileEnd && last.getValue().usedCount == 0) {
+                Region r = last.getValue();
+                a.removeRegion(r);
+                if (r.bitmapAddress != Journal.NULL) {
+                    freedRecords.accept(r.bitmapAddress);
+                }
+                a.fileEnd = r.offset;
+                continue;
+            }
+            return before - a.fileEnd;
+        }
+    }
+}

@@ -1,0 +1,147 @@
+package dev.basalt.workbench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Online compaction inside RDF4J Server: a repository with {@code compactFreePercent} 70 is grown,
+ * then most of its statements are deleted while 8 HTTP clients read and write; the store compacts
+ * itself in the server. Every read during the run must give the answer it gave before the deletes
+ * (the reads touch only statements that stay), every write must succeed, every acknowledged write
+ * must be present afterwards, and the file must end close to the size of an offline-compacted copy
+ * (the live data).
+ */
+class ServerOnlineCompactionTest {
+    static final String REPO = "compact";
+    static final String EX = "http://example.org/c/";
+    static final int CLIENTS = 8;
+    static final String KEPT = "SELECT (COUNT(*) AS ?n) (SUM(?o) AS ?sum) WHERE { ?s ?p ?o FILTER(?p IN (<" + EX + "p0>, <"
+            + EX + "p5>, <" + EX + "p10>)) }";
+
+    @TempDir
+    Path data;
+
+    @Test
+    void deletesUnderLoadAreCompactedOnlineWithoutErrors() throws Exception {
+        Path log = LauncherProcess.OUTPUT.resolve("launcher-online-compaction.log");
+        try (LauncherProcess launcher = new LauncherProcess(data, log, "--no-repository")) {
+            launcher.start();
+            Rest rest = new Rest(launcher.serverUrl());
+            assertEquals(204, rest.createRepository(REPO, ServerRestApiTest.config(REPO,
+                    "basalt:journalMode \"RW\" ; basalt:compactFreePercent \"70\"")).status());
+            for (int b = 0; b < 15; b++) {
+                StringBuilder ttl = new StringBuilder();
+                for (int i = b * 10_000; i < (b + 1) * 10_000; i++) {
+                    ttl.append("<").append(EX).append("s").append(i % 2_000).append("> <").append(EX).append("p")
+                            .append(i / 2_000 % 15).append("> ").append(i).append(" .\n");
+                }
+                assertEquals(204, rest.add(REPO, "text/turtle", ttl.toString()).status());
+            }
+            String expected = rest.query(REPO, KEPT, "text/csv").body();
+            Path journal = journal(data);
+
+            Map<String, Boolean> acknowledged = new ConcurrentHashMap<>();
+            ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
+            AtomicBoolean running = new AtomicBoolean(true);
+            AtomicLong reads = new AtomicLong();
+            ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
+            List<Future<?>> clients = new java.util.ArrayList<>();
+            for (int c0 = 0; c0 < CLIENTS; c0++) {
+                int c = c0;
+                clients.add(pool.submit(() -> {
+                Rest client = new Rest(launcher.serverUrl());
+                for (int n = 0; running.get(); n++) {
+                    if (n % 2 == 0) {
+                        String id = "w" + c + "-" + n;
+                        Rest.Response r = client.update(REPO, "INSERT DATA { <" + EX + id + "> <" + EX + "written> " + n + " }");
+                        if (r.status() / 100 == 2) {
+                            acknowledged.put(id, true);
+                        } else {
+                            errors.add("write " + id + ": " + r.status() + " " + r.body());
+                        }
+                    } else {
+                        Rest.Response r = client.query(REPO, KEPT, "text/csv");
+                        reads.incrementAndGet();
+                        if (r.status() != 200 || !r.body().equals(expected)) {
+                            errors.add("read: " + r.status() + " " + r.body());
+                        }
+                    }
+                }
+                }));
+            }
+            long peak = Files.size(journal);
+            for (int p = 0; p < 15; p++) {
+                if (p % 5 != 0) {
+                    assertEquals(204, rest.update(REPO, "DELETE WHERE { ?s <" + EX + "p" + p + "> ?o }").status());
+                    peak = Math.max(peak, Files.size(journal));
+                }
+            }
+            long t0 = System.nanoTime();
+            long size = Files.size(journal);
+            // the policy checks after commits: the clients' writes keep committing
+            while (System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(90) && size > peak / 2) {
+                Thread.sleep(250);
+                size = Files.size(journal);
+            }
+            Thread.sleep(2_000);
+            running.set(false);
+            for (Future<?> f : clients) {
+                f.get(2, TimeUnit.MINUTES);
+            }
+            pool.shutdown();
+            long online = Files.size(journal);
+            String present = rest.query(REPO, "SELECT ?s WHERE { ?s <" + EX + "written> ?n }", "text/csv").body();
+            long missing = acknowledged.keySet().stream().filter(id -> !present.contains(EX + id)).count();
+            assertEquals(expected, rest.query(REPO, KEPT, "text/csv").body());
+            launcher.stop();
+            try (Stream<Path> logs = Files.walk(data)) {
+                for (Path l : logs.filter(f -> f.getFileName().toString().endsWith(".log")).toList()) {
+                    Files.copy(l, LauncherProcess.OUTPUT.resolve("online-compaction-" + l.getFileName()),
+                            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+
+            Path copy = data.resolve("offline");
+            Files.createDirectories(copy);
+            Files.copy(journal, copy.resolve("basalt.jnl"));
+            Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+                    "-cp", System.getProperty("java.class.path"), "dev.basalt.sail.cli.BasaltCli", "compact", "--store",
+                    copy.toString()).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes());
+            assertTrue(p.waitFor(5, TimeUnit.MINUTES) && p.exitValue() == 0, out);
+            long live = Files.size(copy.resolve("basalt.jnl"));
+            String report = String.format("peak %,d bytes, after online compaction %,d bytes, offline-compacted copy %,d bytes"
+                    + " (%.2fx); %,d acknowledged writes, %d missing; %,d reads; %d errors", peak, online, live,
+                    (double) online / live, acknowledged.size(), missing, reads.get(), errors.size());
+            Files.writeString(LauncherProcess.OUTPUT.resolve("online-compaction-report.md"), report + "\n");
+            System.out.println(report);
+            assertTrue(errors.isEmpty(), errors.size() + " errors, first: " + errors.peek());
+            assertEquals(0, missing, report);
+            assertTrue(peak >= 3 * live, "the deletes did not grow the file to 3x the live data: " + report);
+            assertTrue(online <= 1.2 * live, report);
+        }
+    }
+
+    private static Path journal(Path data) throws Exception {
+        try (Stream<Path> walk = Files.walk(data)) {
+            return walk.filter(f -> f.getFileName().toString().equals("basalt.jnl")).findFirst().orElseThrow();
+        }
+    }
+}
