@@ -72,8 +72,10 @@ class RestFuzzTest {
                 "--no-repository")) {
             launcher.start();
             Rest rest = new Rest(launcher.serverUrl());
-            assertEquals(204, rest.createRepository(REPO, ServerRestApiTest.config(REPO,
-                    "basalt:journalMode \"RW\"")).status());
+            // the launcher's repository type: its connections report a parser's failure on an upload as a
+            // parse error, which RDF4J Server answers with 400 (a plain openrdf:SailRepository keeps RDF4J's 500)
+            assertEquals(204, rest.createRepository(REPO, ServerRestApiTest.config(REPO, "basalt:journalMode \"RW\"")
+                    .replace("\"openrdf:SailRepository\"", "\"basalt:BasaltRepository\"")).status());
             Map<RDFFormat, byte[]> corpus = corpus();
             assertEquals(204, rest.add(REPO, "text/turtle", new String(corpus.get(RDFFormat.TURTLE), StandardCharsets.UTF_8))
                     .status());

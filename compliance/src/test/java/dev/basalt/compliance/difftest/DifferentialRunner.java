@@ -62,6 +62,8 @@ final class DifferentialRunner {
         final List<String> disagreements = new ArrayList<>();
         /** "dataset/query" of each disagreement, in the order of {@link #disagreements}. */
         final List<String> disagreementIds = new ArrayList<>();
+        /** "dataset/query" of each skipped query: a baselined disagreement skipped under load is not fixed. */
+        final List<String> skippedIds = new ArrayList<>();
 
         void slow(long nanos, String text) {
             slowest.put(nanos, text);
@@ -82,6 +84,7 @@ final class DifferentialRunner {
             t.slowest.forEach(this::slow);
             disagreements.addAll(t.disagreements);
             disagreementIds.addAll(t.disagreementIds);
+            skippedIds.addAll(t.skippedIds);
         }
     }
 
@@ -127,6 +130,7 @@ final class DifferentialRunner {
                 tally.slow(t2 - t0, q.text());
                 if (expected.skip() || actual.skip()) {
                     tally.skipped++;
+                    tally.skippedIds.add(dataset + "/" + i);
                 } else if (expected.error() != null && actual.error() != null) {
                     tally.agreedOnError++;
                 } else if (expected.error() == null && actual.error() == null && expected.rows().equals(actual.rows())) {

@@ -38,6 +38,7 @@ import org.eclipse.rdf4j.query.algebra.evaluation.impl.DefaultEvaluationStrategy
 import org.eclipse.rdf4j.query.algebra.evaluation.impl.EvaluationStatistics;
 import org.eclipse.rdf4j.query.algebra.evaluation.impl.QueryEvaluationContext;
 import org.eclipse.rdf4j.query.algebra.evaluation.iterator.ExtensionIterator;
+import org.eclipse.rdf4j.query.algebra.evaluation.optimizer.FilterOptimizer;
 import org.eclipse.rdf4j.query.algebra.evaluation.optimizer.ParentReferenceCleaner;
 import org.eclipse.rdf4j.query.algebra.evaluation.optimizer.QueryJoinOptimizer;
 import org.eclipse.rdf4j.query.algebra.evaluation.optimizer.StandardQueryOptimizerPipeline;
@@ -96,7 +97,8 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
     }
 
     /**
-     * RDF4J's pipeline with Basalt's step where RDF4J's join optimizer was, after filter placement
+     * RDF4J's pipeline with Basalt's step where RDF4J's join optimizer was, after filter placement (RDF4J's,
+     * with the moves that change answers undone: {@link ScopedFilterPlacement})
      * and ORDER BY/LIMIT hints (Basalt's compiler relies on filters pushed into OPTIONAL's left
      * side), and RDF4J's join optimizer moved after it. Basalt orders the joins of what it compiles
      * itself, so RDF4J's cost-based reordering of those joins (range counts per pattern and a
@@ -105,6 +107,11 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
      */
     private static List<QueryOptimizer> withBasalt(List<QueryOptimizer> standard, QueryOptimizer basalt) {
         List<QueryOptimizer> all = new ArrayList<>(standard);
+        for (int i = 0; i < all.size(); i++) {
+            if (all.get(i) instanceof FilterOptimizer) {
+                all.set(i, new ScopedFilterPlacement(all.get(i)));
+            }
+        }
         QueryOptimizer joins = null;
         for (int i = 0; i < all.size(); i++) {
             if (all.get(i) instanceof QueryJoinOptimizer) {
