@@ -18,23 +18,22 @@ import javax.servlet.http.HttpServletResponse;
 import javax.servlet.http.HttpServletResponseWrapper;
 
 /**
- * Gives RDF4J Server's answers to a client's mistakes a 4xx status where RDF4J Server 5.0.3 answers 500, so a
- * client (and a monitoring system counting 5xx) can tell its own error from the server's. The cases, each
- * found by {@code RestFuzzTest}:
+ * Gives RDF4J Server's answers to a client's mistakes a 4xx status where RDF4J Server 5.0.3 answers 500 and
+ * nothing below the servlet layer can make it answer otherwise, so a client (and a monitoring system counting
+ * 5xx) can tell its own error from the server's. The cases, each found by {@code RestFuzzTest}:
  * <ul>
  * <li>a query or update nested deeper than a request thread's stack (the parser or an algebra walk overflows
  * it): 400, naming the cause;</li>
  * <li>a request to a transaction id the server does not know ("transaction with id … not registered", e.g.
  * after a restart or a commit): 404;</li>
- * <li>an upload that ends early (the parser's {@code EOFException}), or one on which an RDF4J 5.0.3 parser
- * fails with an unchecked exception instead of a parse error (N-Triples cut inside a datatype IRI, an XML
- * encoding or binary charset that does not exist, corrupt binary RDF, RDF/JSON with missing members): 400;</li>
- * <li>an IRI the value factory rejects, handed to it unchecked by a parser (RDF/JSON): 400;</li>
  * <li>a form body over the launcher's limit ({@link #MAX_FORM_BYTES}): 413.</li>
  * </ul>
- * Every other 500 passes through unchanged. The cases are recognised by RDF4J's and Jetty's messages, which
- * this launcher pins; {@code RestFuzzTest} fails if an upgrade changes them. An answer a handler already
- * started streaming keeps its status. One instance serves all request threads; it keeps no state of its own.
+ * Malformed uploads are not among them: a {@code basalt:BasaltRepository} connection turns a parser's failure
+ * into an {@code RDFParseException}, which RDF4J Server answers with 400 itself, and keeps the store's own
+ * failures apart. Every other 500 passes through unchanged. The cases are recognised by RDF4J's and Jetty's
+ * messages, which this launcher pins; {@code RestFuzzTest} fails if an upgrade changes them. An answer a
+ * handler already started streaming keeps its status. One instance serves all request threads; it keeps no
+ * state of its own.
  */
 public final class ClientErrorMapping implements Filter {
     /** The largest form body (a query or an update sent as a form) the server parses: 16 MiB. */
@@ -57,7 +56,7 @@ public final class ClientErrorMapping implements Filter {
             chain.doFilter(request, response);
             return;
         }
-        Capture capture = new Capture(http, request.getContentType());
+        Capture capture = new Capture(http);
         try {
             chain.doFilter(request, capture);
         } catch (ServletException | RuntimeException | StackOverflowError e) {
@@ -69,26 +68,6 @@ public final class ClientErrorMapping implements Filter {
             return;
         }
         capture.finish();
-    }
-
-    /**
-     * True for a message of Basalt's or the SAIL layer's: those name the store, its journal or the SAIL. RDF4J's
-     * binary RDF parser reads raw structures and fails with whatever a corrupt one causes (often just a charset
-     * name it cannot decode), so for binary uploads every other failure is the input's.
-     */
-    private static boolean fromTheStore(String body) {
-        String b = body.toLowerCase(java.util.Locale.ROOT);
-        return b.contains("basalt") || b.contains("journal") || b.contains("sail") || b.contains("store");
-    }
-
-    /** A request body that is RDF data (an upload), not a form, a query or an update. */
-    static boolean isRdfUpload(String contentType) {
-        if (contentType == null) {
-            return false;
-        }
-        String type = contentType.toLowerCase(java.util.Locale.ROOT);
-        return !type.startsWith("application/x-www-form-urlencoded") && !type.startsWith("application/sparql-")
-                && !type.startsWith("text/plain") && !type.startsWith("multipart/");
     }
 
     private static Throwable rootCause(Throwable e) {
@@ -107,12 +86,9 @@ public final class ClientErrorMapping implements Filter {
             + "(the request thread's stack overflowed); flatten or split the query or update";
 
     /**
-     * The status for a 500 answer with this body to a request with this content type, or 500 when it is not a
-     * client's mistake this filter knows.
+     * The status for a 500 answer with this body, or 500 when it is not a client's mistake this filter knows.
      */
-    static Mapped classify(String body, String contentType) {
-        boolean rdfUpload = isRdfUpload(contentType);
-        boolean binary = rdfUpload && contentType.toLowerCase(java.util.Locale.ROOT).startsWith("application/x-binary-rdf");
+    static Mapped classify(String body) {
         if (body.contains("java.lang.StackOverflowError")) {
             return new Mapped(HttpServletResponse.SC_BAD_REQUEST, TOO_DEEP);
         }
@@ -123,22 +99,6 @@ public final class ClientErrorMapping implements Filter {
                 || body.contains("Form too large")) {
             return new Mapped(HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, "Request body over the server's form "
                     + "limit of " + (MAX_FORM_BYTES >> 20) + " MiB: " + body);
-        }
-        if (body.contains("java.io.EOFException")) {
-            return new Mapped(HttpServletResponse.SC_BAD_REQUEST, "MALFORMED DATA: the upload ends early (" + body + ")");
-        }
-        // RDF4J 5.0.3's parsers fail on some malformed input with the unchecked exception of whatever read went
-        // wrong: N-Triples cut inside a datatype IRI, corrupt binary RDF, RDF/JSON with missing members.
-        if (rdfUpload && (body.isBlank() || body.contains("out of bounds for length") || body.contains("must not be null")
-                || body.contains("NegativeArraySize") || body.contains("java.io.UTFDataFormatException")
-                || body.contains("UnsupportedEncodingException") || body.contains("UnsupportedCharsetException")
-                || body.contains("IllegalCharsetNameException") || binary && !fromTheStore(body))) {
-            return new Mapped(HttpServletResponse.SC_BAD_REQUEST, "MALFORMED DATA: the upload is corrupt and the "
-                    + "parser failed on it (" + body + ")");
-        }
-        // Some of RDF4J's parsers (RDF/JSON) hand unchecked strings to the value factory, which rejects them.
-        if (body.contains("Not a valid (absolute) IRI")) {
-            return new Mapped(HttpServletResponse.SC_BAD_REQUEST, "MALFORMED DATA: " + body);
         }
         return new Mapped(HttpServletResponse.SC_INTERNAL_SERVER_ERROR, null);
     }
@@ -157,17 +117,15 @@ public final class ClientErrorMapping implements Filter {
      */
     private static final class Capture extends HttpServletResponseWrapper {
         private final HttpServletResponse http;
-        private final String requestContentType;
         private final ByteArrayOutputStream held = new ByteArrayOutputStream();
         private boolean holding;
         private String errorMessage;
         private ServletOutputStream stream;
         private PrintWriter writer;
 
-        Capture(HttpServletResponse http, String requestContentType) {
+        Capture(HttpServletResponse http) {
             super(http);
             this.http = http;
-            this.requestContentType = requestContentType;
         }
 
         @Override
@@ -277,7 +235,7 @@ public final class ClientErrorMapping implements Filter {
                 return;
             }
             String body = errorMessage != null ? errorMessage : held.toString(StandardCharsets.UTF_8);
-            Mapped mapped = classify(body, requestContentType);
+            Mapped mapped = classify(body);
             String message = mapped.message() != null ? mapped.message() : body;
             if (errorMessage != null) {
                 http.sendError(mapped.status(), message);

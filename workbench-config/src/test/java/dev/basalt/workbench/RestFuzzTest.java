@@ -72,8 +72,10 @@ class RestFuzzTest {
                 "--no-repository")) {
             launcher.start();
             Rest rest = new Rest(launcher.serverUrl());
-            assertEquals(204, rest.createRepository(REPO, ServerRestApiTest.config(REPO,
-                    "basalt:journalMode \"RW\"")).status());
+            // the launcher's repository type: its connections report a parser's failure on an upload as a
+            // parse error, which RDF4J Server answers with 400 (a plain openrdf:SailRepository keeps RDF4J's 500)
+            assertEquals(204, rest.createRepository(REPO, ServerRestApiTest.config(REPO, "basalt:journalMode \"RW\"")
+                    .replace("\"openrdf:SailRepository\"", "\"basalt:BasaltRepository\"")).status());
             Map<RDFFormat, byte[]> corpus = corpus();
             assertEquals(204, rest.add(REPO, "text/turtle", new String(corpus.get(RDFFormat.TURTLE), StandardCharsets.UTF_8))
                     .status());
@@ -160,7 +162,15 @@ class RestFuzzTest {
 
     static String sha256(Path file) throws IOException {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
+            // streamed: a journal may be larger than the test's heap
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            byte[] buffer = new byte[1 << 16];
+            try (var in = Files.newInputStream(file)) {
+                for (int n; (n = in.read(buffer)) > 0;) {
+                    digest.update(buffer, 0, n);
+                }
+            }
+            return HexFormat.of().formatHex(digest.digest());
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

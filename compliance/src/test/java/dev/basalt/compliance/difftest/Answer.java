@@ -2,6 +2,7 @@ package dev.basalt.compliance.difftest;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 import org.eclipse.rdf4j.model.BNode;
 import org.eclipse.rdf4j.model.Literal;
@@ -12,16 +13,17 @@ import org.eclipse.rdf4j.rio.helpers.NTriplesUtil;
 
 /**
  * What one store answered to a query: its rows, each as a canonical string of its bindings (in
- * order if the query fixes it, else sorted), and the same rows with literals of numeric, boolean
- * and date-time types replaced by their values; or its error; or {@code skip} when the answer was
- * too large or too slow to compare. Thread-safe: immutable once built.
+ * order if the query fixes it, else sorted); or its error; or {@code skip} when the answer was too
+ * large or too slow to compare. {@link #values()} gives the rows with literals of numeric, boolean
+ * and date-time types replaced by their values; it is computed only when asked, since only a
+ * disagreement needs it. Thread-safe: immutable once built (the solutions are not changed).
  *
- * @param rows   the rows, terms as N-Triples (blank nodes by label); null on error or skip
- * @param values the rows by value, for telling apart a difference in lexical forms only
- * @param error  the exception's class and message, or null
- * @param skip   true if the answer was not compared
+ * @param rows      the rows, terms as N-Triples (blank nodes by label); null on error or skip
+ * @param solutions the solutions the rows were made of, in the rows' order; null on error or skip
+ * @param error     the exception's class and message, or null
+ * @param skip      true if the answer was not compared
  */
-record Answer(List<String> rows, List<String> values, String error, boolean skip) {
+record Answer(List<String> rows, List<BindingSet> solutions, String error, boolean skip) {
 
     static Answer skipped() {
         return new Answer(null, null, null, true);
@@ -31,11 +33,38 @@ record Answer(List<String> rows, List<String> values, String error, boolean skip
         return new Answer(null, null, e.getClass().getSimpleName() + ": " + e.getMessage(), false);
     }
 
+    /** The rows by value, sorted, for telling apart a difference in lexical forms only; null on error or skip. */
+    List<String> values() {
+        if (solutions == null) {
+            return null;
+        }
+        List<String> values = new ArrayList<>(solutions.size());
+        for (BindingSet row : solutions) {
+            List<String> names = new ArrayList<>(row.getBindingNames());
+            names.sort(null);
+            values.add(row(row, names, Answer::value));
+        }
+        values.sort(null);
+        return values;
+    }
+
+    /** A row as "{ name=term ... }" over the sorted {@code names}, terms written by {@code write}. */
+    private static String row(BindingSet row, List<String> names, Function<Value, String> write) {
+        StringBuilder s = new StringBuilder("{");
+        for (String name : names) {
+            Value v = row.getValue(name);
+            if (v != null) {
+                s.append(' ').append(name).append('=').append(write.apply(v));
+            }
+        }
+        return s.append(" }").toString();
+    }
+
     /** Builds an answer row by row. */
     static final class Builder {
         private final List<String> names;
         private final List<String> rows = new ArrayList<>();
-        private final List<String> values = new ArrayList<>();
+        private final List<BindingSet> solutions = new ArrayList<>();
 
         Builder(List<String> bindingNames) {
             names = new ArrayList<>(bindingNames);
@@ -47,25 +76,15 @@ record Answer(List<String> rows, List<String> values, String error, boolean skip
         }
 
         void add(BindingSet row) {
-            StringBuilder terms = new StringBuilder("{");
-            StringBuilder byValue = new StringBuilder("{");
-            for (String name : names) {
-                Value v = row.getValue(name);
-                if (v != null) {
-                    terms.append(' ').append(name).append('=').append(term(v));
-                    byValue.append(' ').append(name).append('=').append(value(v));
-                }
-            }
-            rows.add(terms.append(" }").toString());
-            values.add(byValue.append(" }").toString());
+            rows.add(row(row, names, Answer::term));
+            solutions.add(row);
         }
 
         Answer build(boolean ordered) {
             if (!ordered) {
                 rows.sort(null);
-                values.sort(null);
             }
-            return new Answer(rows, values, null, false);
+            return new Answer(rows, solutions, null, false);
         }
     }
 

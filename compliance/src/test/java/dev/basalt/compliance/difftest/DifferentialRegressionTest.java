@@ -36,7 +36,9 @@ class DifferentialRegressionTest {
         Answer b = basaltAnswer(data, query);
         Repository memory = new SailRepository(new MemoryStore());
         try {
-            assertEquals(answer(memory, data, query), b, "Basalt's answer differs from MemoryStore's");
+            Answer m = answer(memory, data, query);
+            assertEquals(m.error(), b.error(), "Basalt's error differs from MemoryStore's");
+            assertEquals(m.rows(), b.rows(), "Basalt's answer differs from MemoryStore's");
             return b;
         } finally {
             memory.shutDown();
@@ -57,7 +59,7 @@ class DifferentialRegressionTest {
 
     private static Answer answer(Repository repo, String data, String query) throws Exception {
         try (RepositoryConnection c = repo.getConnection()) {
-            c.add(new StringReader(PREFIXES + data), RDFFormat.TURTLE);
+            c.add(new StringReader(PREFIXES + data), RDFFormat.TRIG);
             try (TupleQueryResult r = c.prepareTupleQuery(RandomQueries.PROLOGUE + query).evaluate()) {
                 Answer.Builder answer = new Answer.Builder(r.getBindingNames());
                 for (BindingSet row : r) {
@@ -120,5 +122,82 @@ class DifferentialRegressionTest {
                 "SELECT ?o ?x WHERE { ?s ex:p0 ?o BIND(xsd:integer(?o) AS ?x) }");
         assertNull(a.error());
         assertEquals(List.of("{ o=\"INF\"^^<http://www.w3.org/2001/XMLSchema#double> }"), a.rows());
+    }
+
+    /**
+     * A BIND whose expression fails leaves its variable unbound (18.6 Extend, 17.2), also in a part
+     * Basalt leaves to RDF4J's evaluator (a MINUS inside GRAPH): RDF4J 5.0.3 set a binding without a
+     * value, and the MINUS failed with a NullPointerException. Default run, dataset 29, query 4.
+     * MemoryStore fails this query the same way, so only Basalt's answer is checked: the right side
+     * matches ex:s1 ex:p2 ex:s2, which removes that row.
+     */
+    @Test
+    void aBindInErrorUnderMinusInAGraphIsUnbound() throws Exception {
+        Answer a = basaltAnswer("ex:g0 { ex:s1 ex:p2 ex:s2 . ex:s1 ex:p1 ex:s2 . ex:s3 ex:p1 \"x\" }",
+                "SELECT * WHERE { GRAPH ?g { ?s ?p ?o MINUS { ?p ex:p2? ?o . BIND(STRENDS(?o, \"b\") AS ?x) } } }");
+        assertNull(a.error());
+        assertEquals(List.of("{ g=<http://ex.org/g0> o=\"x\" p=<http://ex.org/p1> s=<http://ex.org/s3> }",
+                "{ g=<http://ex.org/g0> o=<http://ex.org/s2> p=<http://ex.org/p1> s=<http://ex.org/s1> }",
+                "{ g=<http://ex.org/g0> o=<http://ex.org/s2> p=<http://ex.org/p2> s=<http://ex.org/s1> }"), a.rows());
+    }
+
+    /**
+     * {@code ?x ex:p? ?x} has one variable at both ends: its zero-length part matches every node once
+     * (18.4). RDF4J's iteration, which Basalt's plan uses for it, bound the variable twice and failed
+     * its own assertion under -ea. Default run, dataset 26, query 379 (and six more of that run).
+     * MemoryStore fails it the same way.
+     */
+    @Test
+    void oneVariableAtBothEndsOfAZeroOrOnePath() throws Exception {
+        Answer a = basaltAnswer("ex:s1 ex:p0 ex:s2 . ex:s2 ex:p2 ex:s2 .",
+                "SELECT ?e ?c WHERE { ?e ex:p0 ?c . ?e ex:p2? ?e }");
+        assertNull(a.error());
+        assertEquals(List.of("{ c=<http://ex.org/s2> e=<http://ex.org/s1> }"), a.rows());
+    }
+
+    /**
+     * {@code GRAPH ?g { ?e ex:p? ?g }}: the zero-length part needs ?e and ?g to be one node of graph
+     * ?g (18.4); RDF4J's iteration set ?g twice (its assertion under -ea), and without -ea, as
+     * MemoryStore runs, answered every node of every graph with ?e unequal to ?g. Default run,
+     * dataset 9, query 45.
+     */
+    @Test
+    void aZeroOrOnePathToTheGraphVariable() throws Exception {
+        Answer a = basaltAnswer("ex:g1 { ex:g1 ex:p0 ex:s1 . ex:s2 ex:p2 ex:g1 . ex:s3 ex:p2 ex:s4 }",
+                "SELECT ?e ?g WHERE { GRAPH ?g { ?e ex:p2? ?g } }");
+        assertNull(a.error());
+        assertEquals(List.of("{ e=<http://ex.org/g1> g=<http://ex.org/g1> }", "{ e=<http://ex.org/s2> g=<http://ex.org/g1> }"),
+                a.rows());
+    }
+
+    /**
+     * COUNT of one pattern answered by range counts ignored the query's dataset: with FROM ex:g2 the
+     * default graph is ex:g2 alone (13.2), and Basalt counted the matches in the store's default
+     * graph. Default run, dataset 32, query 212.
+     */
+    @Test
+    void countOfOnePatternStaysInTheDataset() throws Exception {
+        String data = "ex:s9 ex:p1 1, 2, 3 . ex:g0 { ex:s9 ex:p1 4, 5 } ex:g1 { ex:s9 ex:p1 6 }";
+        String n = "\"%d\"^^<http://www.w3.org/2001/XMLSchema#integer>";
+        assertEquals(List.of("{ n=" + String.format(n, 0) + " }"),
+                bothAnswer(data, "SELECT (COUNT(?a) AS ?n) FROM ex:g2 WHERE { ex:s9 ex:p1 ?a }").rows());
+        assertEquals(List.of("{ n=" + String.format(n, 3) + " }"),
+                bothAnswer(data, "SELECT (COUNT(*) AS ?n) FROM ex:g0 FROM ex:g1 WHERE { ex:s9 ex:p1 ?a }").rows());
+        assertEquals(List.of("{ n=" + String.format(n, 2) + " }"),
+                bothAnswer(data, "SELECT (COUNT(*) AS ?n) FROM NAMED ex:g0 WHERE { GRAPH ?g { ex:s9 ex:p1 ?a } }").rows());
+    }
+
+    /**
+     * A group's FILTER applies to the whole group (18.2.2.6): here ?e is bound by the VALUES, not by
+     * the OPTIONAL. RDF4J's filter placement moved FILTER(BOUND(?e)) into the OPTIONAL's side of the
+     * join, where ?e is unbound, and Basalt's plan (which orders joins after that placement) lost every
+     * row. Default run, dataset 13, query 290 (reduced).
+     */
+    @Test
+    void aFilterOnAVariableOfAnOptionalAndOfValuesSeesTheValues() throws Exception {
+        Answer a = bothAnswer("ex:s6 ex:p0 ex:s1, ex:s2 .",
+                "SELECT ?b ?e WHERE { ex:s6 ex:p0 ?b . OPTIONAL { ?e ex:p9 ?b } VALUES ?e { ex:s3 } FILTER(BOUND(?e)) }");
+        assertEquals(List.of("{ b=<http://ex.org/s1> e=<http://ex.org/s3> }", "{ b=<http://ex.org/s2> e=<http://ex.org/s3> }"),
+                a.rows());
     }
 }

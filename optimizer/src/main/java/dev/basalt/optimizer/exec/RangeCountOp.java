@@ -10,8 +10,10 @@ import dev.basalt.store.lexicon.TermIds;
  * {@code COUNT(*)} (or the COUNT of a variable the pattern always binds) of one statement pattern
  * without GROUP BY, answered by {@link dev.basalt.optimizer.access.QuadSource#count} range counts
  * instead of a scan. The input row's bindings are substituted into the pattern as a scan would;
- * for {@code GRAPH ?g} the default graph's count is subtracted. Yields one row: the input row
- * with the count (an xsd:integer) in the target slot.
+ * for {@code GRAPH ?g} the default graph's count is subtracted, and a scan restricted to a query's
+ * dataset (FROM, FROM NAMED) counts within its graphs only. Yields one row: the input row with the
+ * count (an xsd:integer) in the target slot. Thread rules: immutable once built; each open runs on
+ * the thread of its query.
  */
 public final class RangeCountOp extends Operator {
     private final PatternScan pattern;
@@ -68,6 +70,10 @@ public final class RangeCountOp extends Operator {
                 key[i] = input[slots[i]];
             }
         }
+        long[] contexts = pattern.contexts();
+        if (contexts != null) {
+            return countIn(contexts, key, ctx);
+        }
         if (!pattern.namedGraphsOnly()) {
             return ctx.source().count(key);
         }
@@ -80,5 +86,25 @@ public final class RangeCountOp extends Operator {
         long all = ctx.source().count(key);
         key[3] = TermIds.DEFAULT_GRAPH;
         return all - ctx.source().count(key);
+    }
+
+    /** The count within a query's dataset: one range per graph, as {@link PatternScan} scans them. */
+    private long countIn(long[] contexts, long[] key, ExecContext ctx) {
+        boolean named = pattern.namedGraphsOnly();
+        if (key[3] != TermIds.NULL) {
+            boolean listed = false;
+            for (long c : contexts) {
+                listed |= c == key[3];
+            }
+            return listed && !(named && key[3] == TermIds.DEFAULT_GRAPH) ? ctx.source().count(key) : 0;
+        }
+        long n = 0;
+        for (long c : contexts) {
+            if (!(named && c == TermIds.DEFAULT_GRAPH)) {
+                key[3] = c;
+                n += ctx.source().count(key);
+            }
+        }
+        return n;
     }
 }

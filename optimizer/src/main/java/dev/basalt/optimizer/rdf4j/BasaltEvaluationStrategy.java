@@ -5,17 +5,27 @@ import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
 import org.eclipse.rdf4j.common.iteration.CloseableIteration;
+import org.eclipse.rdf4j.common.iteration.FilterIteration;
+import org.eclipse.rdf4j.common.iteration.SingletonIteration;
 import org.eclipse.rdf4j.common.transaction.QueryEvaluationMode;
 import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.Dataset;
+import org.eclipse.rdf4j.query.MutableBindingSet;
+import org.eclipse.rdf4j.query.algebra.AggregateOperator;
+import org.eclipse.rdf4j.query.algebra.Extension;
+import org.eclipse.rdf4j.query.algebra.ExtensionElem;
 import org.eclipse.rdf4j.query.algebra.QueryModelNode;
 import org.eclipse.rdf4j.query.algebra.QueryRoot;
 import org.eclipse.rdf4j.query.algebra.TupleExpr;
+import org.eclipse.rdf4j.query.algebra.Var;
+import org.eclipse.rdf4j.query.algebra.ZeroLengthPath;
 import org.eclipse.rdf4j.query.algebra.ValueExpr;
 import org.eclipse.rdf4j.query.algebra.evaluation.QueryEvaluationStep;
 import org.eclipse.rdf4j.query.algebra.evaluation.QueryOptimizer;
@@ -27,6 +37,8 @@ import org.eclipse.rdf4j.query.algebra.evaluation.impl.ArrayBindingBasedQueryEva
 import org.eclipse.rdf4j.query.algebra.evaluation.impl.DefaultEvaluationStrategy;
 import org.eclipse.rdf4j.query.algebra.evaluation.impl.EvaluationStatistics;
 import org.eclipse.rdf4j.query.algebra.evaluation.impl.QueryEvaluationContext;
+import org.eclipse.rdf4j.query.algebra.evaluation.iterator.ExtensionIterator;
+import org.eclipse.rdf4j.query.algebra.evaluation.optimizer.FilterOptimizer;
 import org.eclipse.rdf4j.query.algebra.evaluation.optimizer.ParentReferenceCleaner;
 import org.eclipse.rdf4j.query.algebra.evaluation.optimizer.QueryJoinOptimizer;
 import org.eclipse.rdf4j.query.algebra.evaluation.optimizer.StandardQueryOptimizerPipeline;
@@ -85,7 +97,8 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
     }
 
     /**
-     * RDF4J's pipeline with Basalt's step where RDF4J's join optimizer was, after filter placement
+     * RDF4J's pipeline with Basalt's step where RDF4J's join optimizer was, after filter placement (RDF4J's,
+     * with the moves that change answers undone: {@link ScopedFilterPlacement})
      * and ORDER BY/LIMIT hints (Basalt's compiler relies on filters pushed into OPTIONAL's left
      * side), and RDF4J's join optimizer moved after it. Basalt orders the joins of what it compiles
      * itself, so RDF4J's cost-based reordering of those joins (range counts per pattern and a
@@ -94,6 +107,11 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
      */
     private static List<QueryOptimizer> withBasalt(List<QueryOptimizer> standard, QueryOptimizer basalt) {
         List<QueryOptimizer> all = new ArrayList<>(standard);
+        for (int i = 0; i < all.size(); i++) {
+            if (all.get(i) instanceof FilterOptimizer) {
+                all.set(i, new ScopedFilterPlacement(all.get(i)));
+            }
+        }
         QueryOptimizer joins = null;
         for (int i = 0; i < all.size(); i++) {
             if (all.get(i) instanceof QueryJoinOptimizer) {
@@ -193,6 +211,130 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
             return node.step(this, context);
         }
         return super.precompile(expr, context);
+    }
+
+    /**
+     * A BIND that RDF4J evaluates (a part Basalt's compiler leaves to it): as RDF4J's, except that
+     * an expression error leaves the variable unbound (SPARQL 1.1 section 18.6 Extend, 17.2).
+     * RDF4J 5.0.3's {@code ExtensionIterator} sets the binding to null on an error, and the binding set
+     * then holds a binding without a value, which fails a later MINUS, DISTINCT or GROUP BY with a
+     * NullPointerException ({@code AbstractBindingSet.hashCode}) instead of answering. Aggregates are
+     * left to the group operator, as RDF4J does.
+     */
+    @Override
+    protected QueryEvaluationStep prepare(Extension node, QueryEvaluationContext context) {
+        QueryEvaluationStep arg = precompile(node.getArg(), context);
+        Consumer<MutableBindingSet> all = bindings -> {
+        };
+        for (ExtensionElem elem : node.getElements()) {
+            if (elem.getExpr() instanceof AggregateOperator) {
+                continue;
+            }
+            QueryValueEvaluationStep step;
+            try {
+                step = precompile(elem.getExpr(), context);
+            } catch (ValueExprEvaluationException | NumberFormatException | ArithmeticException e) {
+                // a constant expression in error, folded while compiling: the variable stays unbound
+                continue;
+            }
+            BiConsumer<Value, MutableBindingSet> setter = context.setBinding(elem.getName());
+            all = all.andThen(bindings -> {
+                Value value;
+                try {
+                    value = step.evaluate(bindings);
+                } catch (ValueExprEvaluationException | NumberFormatException | ArithmeticException e) {
+                    return; // an expression error: unbound (17.2)
+                }
+                if (value != null) {
+                    setter.accept(value, bindings);
+                }
+            });
+        }
+        Consumer<MutableBindingSet> consumer = all;
+        return bindings -> new ExtensionIterator(arg.evaluate(bindings), consumer, context);
+    }
+
+    /**
+     * A zero-length path RDF4J evaluates, as RDF4J's, except where one end is fixed (a constant or
+     * bound by the incoming row) and the graph is too if it names one: then the path matches the
+     * fixed term alone (SPARQL 1.1 section 18.4, ZeroLengthPath from a term): once if the other end
+     * is the same term or a variable, which it binds to that term, and not at all otherwise. RDF4J's
+     * iteration compares the ends by their strings, and binds a variable the row already binds
+     * ({@code ?x ex:p? ?x} after a pattern that binds {@code ?x}, which RDF4J's parser makes a path to
+     * a fresh variable and a sameTerm filter), failing RDF4J's own assertion.
+     */
+    @Override
+    protected QueryEvaluationStep prepare(ZeroLengthPath node, QueryEvaluationContext context) {
+        QueryEvaluationStep rdf4j = zeroLengthWithDistinctNames(node, context);
+        Var subject = node.getSubjectVar();
+        Var object = node.getObjectVar();
+        Var graph = node.getContextVar();
+        BiConsumer<Value, MutableBindingSet> setSubject = subject.hasValue() ? null : context.setBinding(subject.getName());
+        BiConsumer<Value, MutableBindingSet> setObject = object.hasValue() ? null : context.setBinding(object.getName());
+        return bindings -> {
+            Value s = valueOf(subject, bindings);
+            Value o = valueOf(object, bindings);
+            if ((s == null && o == null) || (graph != null && valueOf(graph, bindings) == null)) {
+                return rdf4j.evaluate(bindings);
+            }
+            if (s != null && o != null) {
+                return s.equals(o) ? new SingletonIteration<>(bindings) : QueryEvaluationStep.EMPTY_ITERATION;
+            }
+            MutableBindingSet row = context.createBindingSet(bindings);
+            if (s == null) {
+                setSubject.accept(o, row);
+            } else {
+                setObject.accept(s, row);
+            }
+            return new SingletonIteration<>(row);
+        };
+    }
+
+    /**
+     * RDF4J's step for a zero-length path whose ends and graph are distinct variables, or one equal
+     * to another unbound: RDF4J's iteration would bind that variable twice per node. The path is
+     * evaluated with one end renamed to a name the query's binding sets do not hold (dropped when
+     * set), and its solutions filtered to those where that end equals the variable it shares a name
+     * with.
+     */
+    private QueryEvaluationStep zeroLengthWithDistinctNames(ZeroLengthPath node, QueryEvaluationContext context) {
+        Var subject = node.getSubjectVar();
+        Var object = node.getObjectVar();
+        Var graph = node.getContextVar();
+        boolean objectShared = !object.hasValue() && (object.getName().equals(subject.getName())
+                || (graph != null && object.getName().equals(graph.getName())));
+        boolean subjectShared = !objectShared && !subject.hasValue() && graph != null
+                && subject.getName().equals(graph.getName());
+        if (!objectShared && !subjectShared) {
+            return super.prepare(node, context);
+        }
+        Var shared = objectShared ? object : subject;
+        Var other = objectShared ? subject : object;
+        ZeroLengthPath renamed = node.clone();
+        Var fresh = new Var(shared.getName() + "_zero_length_end_" + System.identityHashCode(node), true);
+        if (objectShared) {
+            renamed.setObjectVar(fresh);
+        } else {
+            renamed.setSubjectVar(fresh);
+        }
+        QueryEvaluationStep step = super.prepare(renamed, context);
+        String sharedName = shared.getName();
+        return bindings -> new FilterIteration<BindingSet>(step.evaluate(bindings)) {
+            @Override
+            protected boolean accept(BindingSet row) {
+                Value end = valueOf(other, row);
+                return end != null && end.equals(row.getValue(sharedName));
+            }
+
+            @Override
+            protected void handleClose() {
+                // the wrapped iteration is closed by FilterIteration itself
+            }
+        };
+    }
+
+    private static Value valueOf(Var var, BindingSet bindings) {
+        return var.hasValue() ? var.getValue() : bindings.getValue(var.getName());
     }
 
     /** RDF4J's older entry point, still used by some of its operators (paths, EXISTS). */

@@ -1,7 +1,11 @@
 package dev.basalt.sail.repository;
 
 import java.io.File;
+import java.io.CharConversionException;
+import java.io.EOFException;
 import java.io.IOException;
+import java.io.UTFDataFormatException;
+import java.io.UnsupportedEncodingException;
 import java.io.InputStream;
 import java.net.URL;
 
@@ -83,11 +87,28 @@ public class BasaltRepository extends SailRepository {
             return BulkAdds.of(repository, getSailConnection(), getParserConfig());
         }
 
+        /**
+         * Adds a stream, as {@code SailRepositoryConnection} does (or through the bulk loader), except that
+         * a parser's failure on malformed input is always an {@link RDFParseException}: RDF4J 5.0.3's parsers
+         * fail on some inputs with the unchecked exception of whatever read went wrong, or an
+         * {@code EOFException} for a stream that ends early. RDF4J Server answers an RDFParseException with
+         * 400 and anything else with 500. A failure of the store is raised through the handler as a
+         * {@link RepositoryException} (or a SAIL or handler exception) and passes unchanged.
+         */
         @Override
         public void add(InputStream in, String baseURI, RDFFormat dataFormat, Resource... contexts)
                 throws IOException, RDFParseException, RepositoryException {
-            bulk().add(in, baseURI, dataFormat, contexts, transactions,
-                    stream -> super.add(stream, baseURI, dataFormat, contexts));
+            try {
+                bulk().add(in, baseURI, dataFormat, contexts, transactions,
+                        stream -> super.add(stream, baseURI, dataFormat, contexts));
+            } catch (EOFException | CharConversionException | UTFDataFormatException | UnsupportedEncodingException e) {
+                throw ParseFailures.malformed(dataFormat, e);
+            } catch (RuntimeException e) {
+                if (e instanceof RDFParseException || ParseFailures.fromStore(e)) {
+                    throw e;
+                }
+                throw ParseFailures.malformed(dataFormat, e);
+            }
         }
 
         @Override
