@@ -523,7 +523,7 @@ public final class Journal implements RecordStore, AutoCloseable {
         shrinkPending = keep > committed.fileEnd();
     }
 
-    // ---- online compaction (see dev.basalt.store.OnlineCompactor) ----
+    // ---- online compaction (driven by the store layer's OnlineCompactor) ----
 
     /**
      * The lowest offset the file could end at if every record above it moved into free space
