@@ -49,6 +49,8 @@ class RestFuzzTest {
     static final String REPO = "fuzz";
     static final int DEFAULT_REQUESTS = 600;
     static final String EX = "http://example.org/fuzz/";
+    /** The corpus and the fuzzed writes keep the journal at a few MB; far beyond that a write runs away. */
+    static final long MAX_JOURNAL_BYTES = 256L << 20;
 
     @TempDir
     Path data;
@@ -86,6 +88,12 @@ class RestFuzzTest {
             List<String> failures = new ArrayList<>();
             String baseline = sha256(journal);
             for (int i = 0; i < requests && failures.size() < 20; i++) {
+                if (Files.size(journal) > MAX_JOURNAL_BYTES) {
+                    // a 4 KB upload on which RDF4J's TriG parser looped once wrote gigabytes here and the run crawled
+                    failures.add(String.format("the journal holds %,d bytes after request %d: a write grows the store"
+                            + " without bound", Files.size(journal), i - 1));
+                    break;
+                }
                 Fuzzer.Request request = fuzzer.next();
                 int status;
                 String body;

@@ -9,7 +9,9 @@ import java.io.UnsupportedEncodingException;
 import java.io.InputStream;
 import java.net.URL;
 
+import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.Resource;
+import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.query.MalformedQueryException;
 import org.eclipse.rdf4j.query.QueryLanguage;
 import org.eclipse.rdf4j.query.parser.ParsedBooleanQuery;
@@ -87,28 +89,49 @@ public class BasaltRepository extends SailRepository {
             return BulkAdds.of(repository, getSailConnection(), getParserConfig());
         }
 
+        /** The guard of the RDF4J parser's add of a stream in progress, else null. */
+        private StuckParserGuard guard;
+
         /**
          * Adds a stream, as {@code SailRepositoryConnection} does (or through the bulk loader), except that
          * a parser's failure on malformed input is always an {@link RDFParseException}: RDF4J 5.0.3's parsers
          * fail on some inputs with the unchecked exception of whatever read went wrong, or an
          * {@code EOFException} for a stream that ends early. RDF4J Server answers an RDFParseException with
          * 400 and anything else with 500. A failure of the store is raised through the handler as a
-         * {@link RepositoryException} (or a SAIL or handler exception) and passes unchanged.
+         * {@link RepositoryException} (or a SAIL or handler exception) and passes unchanged. RDF4J's parser
+         * runs under a {@link StuckParserGuard}: one that reports statements without reading on is stopped.
          */
         @Override
         public void add(InputStream in, String baseURI, RDFFormat dataFormat, Resource... contexts)
                 throws IOException, RDFParseException, RepositoryException {
             try {
-                bulk().add(in, baseURI, dataFormat, contexts, transactions,
-                        stream -> super.add(stream, baseURI, dataFormat, contexts));
+                bulk().add(in, baseURI, dataFormat, contexts, transactions, stream -> {
+                    guard = new StuckParserGuard(dataFormat);
+                    try {
+                        super.add(guard.stream(stream), baseURI, dataFormat, contexts);
+                    } finally {
+                        guard = null;
+                    }
+                });
             } catch (EOFException | CharConversionException | UTFDataFormatException | UnsupportedEncodingException e) {
                 throw ParseFailures.malformed(dataFormat, e);
+            } catch (StuckParserGuard.Stuck e) {
+                throw e.parseError();
             } catch (RuntimeException e) {
                 if (e instanceof RDFParseException || ParseFailures.fromStore(e)) {
                     throw e;
                 }
                 throw ParseFailures.malformed(dataFormat, e);
             }
+        }
+
+        @Override
+        protected void addWithoutCommit(Resource subject, IRI predicate, Value object, Resource... contexts)
+                throws RepositoryException {
+            if (guard != null) {
+                guard.statement();
+            }
+            super.addWithoutCommit(subject, predicate, object, contexts);
         }
 
         @Override

@@ -1,0 +1,99 @@
+package dev.basalt.sail.repository;
+
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+
+import org.eclipse.rdf4j.repository.RepositoryException;
+import org.eclipse.rdf4j.rio.RDFFormat;
+import org.eclipse.rdf4j.rio.RDFParseException;
+
+/**
+ * Stops an upload whose parser keeps reporting statements without reading its input. RDF4J 5.0.3's
+ * Turtle, TriG and N3 parsers loop on a {@code .} inside a collection followed by more data, e.g.
+ * {@code <a:s> <a:p> (1 . <a:x> <a:y> <a:z> .}: they report a fresh {@code rdf:first}/{@code rdf:rest}
+ * pair per turn and never read on, so a 4 KB upload wrote gigabytes of uncommitted pages to the journal
+ * until the disk filled. No RDF syntax yields more than one statement per byte (a collection item takes
+ * at least two bytes for its two statements), and every byte a parser parses it has first read through
+ * {@link #stream}: so more than {@value #STATEMENTS_PER_BYTE} statements per byte read, plus
+ * {@value #SLACK} statements, can only be such a loop (or an XML entity expanded into markup). The add is
+ * then stopped by {@link Stuck} thrown from the handler, which rolls its transaction back, and is reported
+ * as an {@link RDFParseException}, which RDF4J Server answers with 400.
+ *
+ * <p>Not thread-safe: one guard serves one add, on the thread of the connection that runs it.
+ */
+final class StuckParserGuard {
+    /** Statements allowed per byte read: four times what any RDF syntax can produce. */
+    static final int STATEMENTS_PER_BYTE = 4;
+    /** Statements allowed beyond the per-byte bound, for small documents. */
+    static final int SLACK = 10_000;
+
+    private final RDFFormat format;
+    private long bytes;
+    private long statements;
+
+    StuckParserGuard(RDFFormat format) {
+        this.format = format;
+    }
+
+    /** {@code in}, counting the bytes the parser reads from it. */
+    InputStream stream(InputStream in) {
+        return new FilterInputStream(in) {
+            @Override
+            public int read() throws IOException {
+                int b = super.read();
+                if (b >= 0) {
+                    bytes++;
+                }
+                return b;
+            }
+
+            @Override
+            public int read(byte[] buffer, int off, int len) throws IOException {
+                int n = super.read(buffer, off, len);
+                if (n > 0) {
+                    bytes += n;
+                }
+                return n;
+            }
+
+            @Override
+            public long skip(long n) throws IOException {
+                long skipped = super.skip(n);
+                bytes += Math.max(0, skipped);
+                return skipped;
+            }
+        };
+    }
+
+    /**
+     * Thrown through the parser's handler when the statements outrun the input: RDF4J's inserter passes a
+     * handler failure on only as a {@link RepositoryException}; the connection turns it into {@link #parseError()}.
+     */
+    static final class Stuck extends RepositoryException {
+        private static final long serialVersionUID = 1L;
+        private final RDFParseException parseError;
+
+        private Stuck(RDFParseException parseError) {
+            super(parseError.getMessage());
+            this.parseError = parseError;
+        }
+
+        /** The parse error to report for the refused upload. */
+        RDFParseException parseError() {
+            return parseError;
+        }
+    }
+
+    /** Called for each statement the parser reports; throws {@link Stuck} once they outrun the input read. */
+    void statement() {
+        statements++;
+        if (statements > SLACK && statements > STATEMENTS_PER_BYTE * bytes + SLACK) {
+            throw new Stuck(new RDFParseException(String.format("malformed %s upload: the parser reported %,d statements from"
+                    + " the first %,d bytes read, more than any document can hold, so it is looping on the input"
+                    + " (RDF4J's Turtle, TriG and N3 parsers do so on a '.' inside a collection '( ... )', e.g. a"
+                    + " ')' that was lost); check the data after the last complete statement and upload it again",
+                    format == null ? "RDF" : format.getName(), statements, bytes)));
+        }
+    }
+}
