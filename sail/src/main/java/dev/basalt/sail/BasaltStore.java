@@ -77,9 +77,9 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
     /** Bounds of this store's query evaluations, from its configuration when it opens. */
     private volatile ExecLimits execLimits = ExecLimits.defaults();
     /** The native query counters published over JMX while the store is open. */
-    private NativeQueriesMetrics metrics;
-    /** The store's operations (hot backup) published over JMX while it is open. */
-    private StoreOperations operations;
+    private StoreMBeans.Registration metrics;
+    /** The store's operations (hot backup, online compaction) published over JMX while it is open. */
+    private StoreMBeans.Registration operations;
 
     public BasaltStore() {
         this(new BasaltStoreConfig());
@@ -170,8 +170,10 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
         changeSets = new OverflowModelFactory(config.toSpillPolicy(spillDir));
         store = new IsolatingSailStore(backing, changeSets, config.getLargeTransactionThreshold(),
                 config.getLargeTransactionIdleSeconds());
-        metrics = NativeQueriesMetrics.register(nativeQueries.stats(), nativeQueries::running, dir.toPath());
-        operations = StoreOperations.register(this, dir.toPath());
+        metrics = StoreMBeans.publish(new NativeQueriesMetrics(nativeQueries.stats(), nativeQueries::running),
+                NativeQueriesMetrics.objectName(dir.toPath()), "native query counters");
+        operations = StoreMBeans.publish(new StoreOperations(this), StoreOperations.objectName(dir.toPath()),
+                "store operations");
         LOG.debug("opened Basalt store {} with statement indexes {}", dir, BasaltSailStore.names(backing.orders()));
     }
 

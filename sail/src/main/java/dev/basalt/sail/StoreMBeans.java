@@ -30,24 +30,42 @@ final class StoreMBeans {
         }
     }
 
-    /** Registers {@code bean} as {@code name}; false (logged) if that failed. */
-    static boolean register(Object bean, ObjectName name, String what) {
+    /**
+     * One published MBean: {@link #close} takes it off the MBean server (once; nothing when its
+     * registration had failed). Closed by the thread that shuts the store down.
+     */
+    static final class Registration implements AutoCloseable {
+        private final ObjectName name;
+        private boolean registered;
+
+        private Registration(ObjectName name, boolean registered) {
+            this.name = name;
+            this.registered = registered;
+        }
+
+        @Override
+        public void close() {
+            if (registered) {
+                registered = false;
+                try {
+                    ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);
+                } catch (JMException e) {
+                    LOG.debug("JMX name {} was already gone: {}", name, e.toString());
+                }
+            }
+        }
+    }
+
+    /** Registers {@code bean} as {@code name}; a failure is logged and gives a registration that does nothing. */
+    static Registration publish(Object bean, ObjectName name, String what) {
         try {
             ManagementFactory.getPlatformMBeanServer().registerMBean(bean, name);
-            return true;
+            return new Registration(name, true);
         } catch (InstanceAlreadyExistsException e) {
             LOG.warn("JMX name {} is taken by another open store; its {} are not published", name, what);
         } catch (JMException | RuntimeException e) {
             LOG.warn("could not publish the {} as {}: {}", what, name, e.toString());
         }
-        return false;
-    }
-
-    static void unregister(ObjectName name) {
-        try {
-            ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);
-        } catch (JMException e) {
-            LOG.debug("JMX name {} was already gone: {}", name, e.toString());
-        }
+        return new Registration(name, false);
     }
 }

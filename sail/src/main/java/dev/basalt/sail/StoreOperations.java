@@ -4,42 +4,25 @@ import java.nio.file.Path;
 
 import javax.management.ObjectName;
 
-
 import dev.basalt.store.journal.StoreException;
 
 /**
- * Publishes an open store's operations ({@link StoreOperationsMXBean}: hot backup, journal figures)
- * on the platform MBean server while the store is open ({@link StoreMBeans}); the same operations
+ * An open store's operations ({@link StoreOperationsMXBean}: hot backup, online compaction, journal
+ * figures) as an MBean, which the store publishes while it is open ({@link StoreMBeans}); the same operations
  * stay callable on {@link BasaltStore}. An operation's failure reaches
  * the JMX client as an {@link IllegalStateException} with the store's message (a JMX client may
  * not have Basalt's exception classes). Thread-safe: each call is one store operation.
  */
 final class StoreOperations implements StoreOperationsMXBean {
     private final BasaltStore store;
-    private final ObjectName name;
-    private boolean registered;
 
-    private StoreOperations(BasaltStore store, ObjectName name) {
+    StoreOperations(BasaltStore store) {
         this.store = store;
-        this.name = name;
-    }
-
-    static StoreOperations register(BasaltStore store, Path dataDir) {
-        StoreOperations ops = new StoreOperations(store, objectName(dataDir));
-        ops.registered = StoreMBeans.register(ops, ops.name, "store operations");
-        return ops;
     }
 
     /** {@code dev.basalt:type=Store,store="<absolute data directory>"}. */
     static ObjectName objectName(Path dataDir) {
         return StoreMBeans.name("Store", dataDir);
-    }
-
-    void close() {
-        if (registered) {
-            registered = false;
-            StoreMBeans.unregister(name);
-        }
     }
 
     @Override
