@@ -6,11 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
-import java.lang.management.ManagementFactory;
-import java.net.ServerSocket;
-import java.rmi.registry.LocateRegistry;
-import java.rmi.registry.Registry;
-import java.rmi.server.UnicastRemoteObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,9 +16,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
-import javax.management.remote.JMXConnectorServer;
-import javax.management.remote.JMXConnectorServerFactory;
-import javax.management.remote.JMXServiceURL;
 
 import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.Statement;
@@ -124,24 +116,12 @@ class HotBackupTest {
             long newestAfterBackup = sail.storeStats().journal().commitCounter();
             int before = commits.get();
             // as an operator does against a running server: basalt backup --jmx HOST:PORT over remote JMX
-            int port;
-            try (ServerSocket free = new ServerSocket(0)) {
-                port = free.getLocalPort();
-            }
-            Registry registry = LocateRegistry.createRegistry(port);
-            JMXConnectorServer jmxServer = JMXConnectorServerFactory.newJMXConnectorServer(
-                    new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + port + "/jmxrmi"), null,
-                    ManagementFactory.getPlatformMBeanServer());
-            jmxServer.start();
-            try {
-                assertEquals(0, CliAccess.run("backup", "--jmx", "127.0.0.1:" + port, "--store",
+            try (RemoteJmx jmx = new RemoteJmx()) {
+                assertEquals(0, CliAccess.run("backup", "--jmx", jmx.address(), "--store",
                         tmp.resolve("live").toString(), "--to", tmp.resolve("jmx.jnl").toString()));
-                assertEquals(2, CliAccess.run("backup", "--jmx", "127.0.0.1:" + port, "--store",
+                assertEquals(2, CliAccess.run("backup", "--jmx", jmx.address(), "--store",
                         tmp.resolve("elsewhere").toString(), "--to", tmp.resolve("none.jnl").toString()),
                         "a directory the process has not open is an error");
-            } finally {
-                jmxServer.stop();
-                UnicastRemoteObject.unexportObject(registry, true);
             }
             while (commits.get() < before + 5) {
                 Thread.sleep(5);

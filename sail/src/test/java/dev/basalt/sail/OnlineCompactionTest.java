@@ -4,19 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.management.ManagementFactory;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.rmi.registry.LocateRegistry;
-import java.rmi.registry.Registry;
-import java.rmi.server.UnicastRemoteObject;
 import java.util.HashSet;
 import java.util.Set;
 
-import javax.management.remote.JMXConnectorServer;
-import javax.management.remote.JMXConnectorServerFactory;
-import javax.management.remote.JMXServiceURL;
 
 import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.Statement;
@@ -90,21 +82,9 @@ class OnlineCompactionTest {
             BasaltStore sail = (BasaltStore) repo.getSail();
             Set<Statement> before = all(repo);
             long fileBefore = sail.storeStats().journal().fileBytes();
-            int port;
-            try (ServerSocket free = new ServerSocket(0)) {
-                port = free.getLocalPort();
-            }
-            Registry registry = LocateRegistry.createRegistry(port);
-            JMXConnectorServer jmx = JMXConnectorServerFactory.newJMXConnectorServer(
-                    new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + port + "/jmxrmi"), null,
-                    ManagementFactory.getPlatformMBeanServer());
-            jmx.start();
-            try {
-                assertEquals(0, CliAccess.run("compact", "--jmx", "127.0.0.1:" + port, "--store",
+            try (RemoteJmx jmx = new RemoteJmx()) {
+                assertEquals(0, CliAccess.run("compact", "--jmx", jmx.address(), "--store",
                         tmp.resolve("live").toString()));
-            } finally {
-                jmx.stop();
-                UnicastRemoteObject.unexportObject(registry, true);
             }
             JournalStats after = sail.storeStats().journal();
             assertTrue(after.fileBytes() < fileBefore / 2, fileBefore + " -> " + after);
