@@ -490,7 +490,7 @@ public final class BenchMain implements Runnable {
 			description = "BSBM on N Basalt members behind the FedX front vs one Basalt server: load time, the 12 Explore "
 					+ "queries compared as solution sets, reduced-mix QMpH (see docs/benchmarks-federation.md).")
 	static final class Federation implements Callable<Integer> {
-		@Option(names = "--data", defaultValue = "/work/data/bsbm1m.nt", description = "BSBM N-Triples file")
+		@Option(names = "--data", required = true, description = "BSBM N-Triples file (e.g. from generate-bsbm --products 2785)")
 		Path data;
 		@Option(names = "--products", defaultValue = "2785", description = "product count the file was generated with")
 		int products;
