@@ -7,7 +7,9 @@ import java.io.IOException;
 import java.io.UTFDataFormatException;
 import java.io.UnsupportedEncodingException;
 import java.io.InputStream;
+import java.io.Reader;
 import java.net.URL;
+import java.util.Objects;
 
 import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.Resource;
@@ -25,8 +27,12 @@ import org.eclipse.rdf4j.repository.sail.SailQuery;
 import org.eclipse.rdf4j.repository.sail.SailRepository;
 import org.eclipse.rdf4j.repository.sail.SailRepositoryConnection;
 import org.eclipse.rdf4j.repository.sail.SailTupleQuery;
+import org.eclipse.rdf4j.repository.util.RDFInserter;
+import org.eclipse.rdf4j.repository.util.RDFLoader;
 import org.eclipse.rdf4j.rio.RDFFormat;
+import org.eclipse.rdf4j.rio.RDFHandlerException;
 import org.eclipse.rdf4j.rio.RDFParseException;
+import org.eclipse.rdf4j.rio.Rio;
 import org.eclipse.rdf4j.sail.Sail;
 import org.eclipse.rdf4j.sail.SailConnection;
 import org.eclipse.rdf4j.sail.SailException;
@@ -89,39 +95,100 @@ public class BasaltRepository extends SailRepository {
             return BulkAdds.of(repository, getSailConnection(), getParserConfig());
         }
 
-        /** The guard of the RDF4J parser's add of a stream in progress, else null. */
+        /** The guard of the RDF4J parser's add in progress, else null. */
         private StuckParserGuard guard;
 
         /**
          * Adds a stream, as {@code SailRepositoryConnection} does (or through the bulk loader), except that
-         * a parser's failure on malformed input is always an {@link RDFParseException}: RDF4J 5.0.3's parsers
-         * fail on some inputs with the unchecked exception of whatever read went wrong, or an
-         * {@code EOFException} for a stream that ends early. RDF4J Server answers an RDFParseException with
-         * 400 and anything else with 500. A failure of the store is raised through the handler as a
-         * {@link RepositoryException} (or a SAIL or handler exception) and passes unchanged. RDF4J's parser
-         * runs under a {@link StuckParserGuard}: one that reports statements without reading on is stopped.
+         * a parser's failure on malformed input is always an {@link RDFParseException} and RDF4J's parser
+         * runs under a {@link StuckParserGuard} (see {@link #guarded}).
          */
         @Override
         public void add(InputStream in, String baseURI, RDFFormat dataFormat, Resource... contexts)
                 throws IOException, RDFParseException, RepositoryException {
+            guarded(dataFormat, () -> bulk().add(in, baseURI, dataFormat, contexts, transactions,
+                    stream -> load(dataFormat, contexts, (loader, inserter) -> loader.load(stream, baseURI, dataFormat, inserter))));
+        }
+
+        @Override
+        public void add(Reader reader, String baseURI, RDFFormat dataFormat, Resource... contexts)
+                throws IOException, RDFParseException, RepositoryException {
+            guarded(dataFormat, () -> load(dataFormat, contexts,
+                    (loader, inserter) -> loader.load(reader, baseURI, dataFormat, inserter)));
+        }
+
+        @Override
+        public void add(File file, String baseURI, RDFFormat dataFormat, Resource... contexts)
+                throws IOException, RDFParseException, RepositoryException {
+            RDFFormat named = dataFormat != null ? dataFormat : Rio.getParserFormatForFileName(file.getName()).orElse(null);
+            guarded(named, () -> bulk().add(file, baseURI, dataFormat, contexts, transactions, () -> load(named, contexts,
+                    (loader, inserter) -> loader.load(file, baseURI, dataFormat, inserter))));
+        }
+
+        @Override
+        public void add(URL url, String baseURI, RDFFormat dataFormat, Resource... contexts)
+                throws IOException, RDFParseException, RepositoryException {
+            guarded(dataFormat, () -> bulk().add(url, baseURI, dataFormat, contexts, transactions, () -> load(dataFormat,
+                    contexts, (loader, inserter) -> loader.load(url, baseURI, dataFormat, inserter))));
+        }
+
+        /** One of RDF4J's loader calls, feeding the inserter. */
+        private interface Load {
+            void run(RDFLoader loader, RDFInserter inserter) throws IOException;
+        }
+
+        /** An add of parsed data, with the parse-failure mapping of {@link #guarded}. */
+        private interface Add {
+            void run() throws IOException;
+        }
+
+        /**
+         * Runs an add so that a parser's failure on malformed input is always an {@link RDFParseException}:
+         * RDF4J 5.0.3's parsers fail on some inputs with the unchecked exception of whatever read went wrong,
+         * or an {@code EOFException} for a stream that ends early. RDF4J Server answers an RDFParseException
+         * with 400 and anything else with 500. A failure of the store is raised through the handler as a
+         * {@link RepositoryException} (or a SAIL or handler exception) and passes unchanged.
+         */
+        private void guarded(RDFFormat format, Add add) throws IOException {
             try {
-                bulk().add(in, baseURI, dataFormat, contexts, transactions, stream -> {
-                    guard = new StuckParserGuard(dataFormat);
-                    try {
-                        super.add(guard.stream(stream), baseURI, dataFormat, contexts);
-                    } finally {
-                        guard = null;
-                    }
-                });
+                add.run();
             } catch (EOFException | CharConversionException | UTFDataFormatException | UnsupportedEncodingException e) {
-                throw ParseFailures.malformed(dataFormat, e);
+                throw ParseFailures.malformed(format, e);
             } catch (StuckParserGuard.Stuck e) {
                 throw e.parseError();
             } catch (RuntimeException e) {
                 if (e instanceof RDFParseException || ParseFailures.fromStore(e)) {
                     throw e;
                 }
-                throw ParseFailures.malformed(dataFormat, e);
+                throw ParseFailures.malformed(format, e);
+            }
+        }
+
+        /**
+         * Parses with RDF4J's loader into this connection, in its transaction or a local one, as
+         * {@code AbstractRepositoryConnection}'s adds do, with the parser under a {@link StuckParserGuard}: one
+         * that reports statements without reading on is stopped and the local transaction rolled back.
+         */
+        private void load(RDFFormat format, Resource[] contexts, Load load) throws IOException {
+            Objects.requireNonNull(contexts, "contexts may not be null; give an empty array for no contexts");
+            RDFInserter inserter = new RDFInserter(this);
+            inserter.enforceContext(contexts);
+            guard = new StuckParserGuard(format);
+            boolean local = startLocalTransaction();
+            try {
+                load.run(guard.loader(getParserConfig(), getValueFactory()), inserter);
+                conditionalCommit(local);
+            } catch (RDFHandlerException e) {
+                conditionalRollback(local);
+                if (e.getCause() instanceof RepositoryException stored) {
+                    throw stored;
+                }
+                throw new RepositoryException(e);
+            } catch (IOException | RuntimeException | Error e) {
+                conditionalRollback(local);
+                throw e;
+            } finally {
+                guard = null;
             }
         }
 
@@ -132,20 +199,6 @@ public class BasaltRepository extends SailRepository {
                 guard.statement();
             }
             super.addWithoutCommit(subject, predicate, object, contexts);
-        }
-
-        @Override
-        public void add(File file, String baseURI, RDFFormat dataFormat, Resource... contexts)
-                throws IOException, RDFParseException, RepositoryException {
-            bulk().add(file, baseURI, dataFormat, contexts, transactions,
-                    () -> super.add(file, baseURI, dataFormat, contexts));
-        }
-
-        @Override
-        public void add(URL url, String baseURI, RDFFormat dataFormat, Resource... contexts)
-                throws IOException, RDFParseException, RepositoryException {
-            bulk().add(url, baseURI, dataFormat, contexts, transactions,
-                    () -> super.add(url, baseURI, dataFormat, contexts));
         }
 
         /** This connection's local-transaction handling, for {@link BulkAdds}. */

@@ -1,11 +1,21 @@
 package dev.basalt.sail.repository;
 
+import java.io.BufferedInputStream;
 import java.io.FilterInputStream;
+import java.io.FilterReader;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.Reader;
 
+import org.eclipse.rdf4j.common.io.GZipUtil;
+import org.eclipse.rdf4j.common.io.ZipUtil;
+import org.eclipse.rdf4j.model.ValueFactory;
 import org.eclipse.rdf4j.repository.RepositoryException;
+import org.eclipse.rdf4j.repository.util.RDFLoader;
+import org.eclipse.rdf4j.rio.ParserConfig;
 import org.eclipse.rdf4j.rio.RDFFormat;
+import org.eclipse.rdf4j.rio.RDFHandler;
+import org.eclipse.rdf4j.rio.RDFHandlerException;
 import org.eclipse.rdf4j.rio.RDFParseException;
 
 /**
@@ -18,7 +28,9 @@ import org.eclipse.rdf4j.rio.RDFParseException;
  * {@link #stream}: so more than {@value #STATEMENTS_PER_BYTE} statements per byte read, plus
  * {@value #SLACK} statements, can only be such a loop (or an XML entity expanded into markup). The add is
  * then stopped by {@link Stuck} thrown from the handler, which rolls its transaction back, and is reported
- * as an {@link RDFParseException}, which RDF4J Server answers with 400.
+ * as an {@link RDFParseException}, which RDF4J Server answers with 400. {@link #loader} gives RDF4J's loader
+ * with the guard on every way in: a stream, a reader, a file, a URL, and each entry of a gzip or zip
+ * stream, where the bytes counted are the decompressed ones the parser reads.
  *
  * <p>Not thread-safe: one guard serves one add, on the thread of the connection that runs it.
  */
@@ -62,6 +74,63 @@ final class StuckParserGuard {
                 long skipped = super.skip(n);
                 bytes += Math.max(0, skipped);
                 return skipped;
+            }
+        };
+    }
+
+    /** {@code in}, counting the characters the parser reads from it (a character is at least one byte). */
+    Reader reader(Reader in) {
+        return new FilterReader(in) {
+            @Override
+            public int read() throws IOException {
+                int c = super.read();
+                if (c >= 0) {
+                    bytes++;
+                }
+                return c;
+            }
+
+            @Override
+            public int read(char[] buffer, int off, int len) throws IOException {
+                int n = super.read(buffer, off, len);
+                if (n > 0) {
+                    bytes += n;
+                }
+                return n;
+            }
+
+            @Override
+            public long skip(long n) throws IOException {
+                long skipped = super.skip(n);
+                bytes += Math.max(0, skipped);
+                return skipped;
+            }
+        };
+    }
+
+    /**
+     * RDF4J's loader, whose parsers read through this guard's counting {@link #stream} or {@link #reader}.
+     * A gzip or zip stream is handed to RDF4J's loader as it is: it decompresses it and loads the
+     * decompressed stream (each entry of a zip) through this loader again, so the count is of the bytes
+     * the parser reads, not of the compressed ones.
+     */
+    RDFLoader loader(ParserConfig config, ValueFactory values) {
+        return new RDFLoader(config, values) {
+            @Override
+            public void load(InputStream in, String baseUri, RDFFormat dataFormat, RDFHandler handler)
+                    throws IOException, RDFParseException, RDFHandlerException {
+                InputStream marked = in.markSupported() ? in : new BufferedInputStream(in, 1024);
+                if (ZipUtil.isZipStream(marked) || GZipUtil.isGZipStream(marked)) {
+                    super.load(marked, baseUri, dataFormat, handler);
+                } else {
+                    super.load(stream(marked), baseUri, dataFormat, handler);
+                }
+            }
+
+            @Override
+            public void load(Reader reader, String baseUri, RDFFormat dataFormat, RDFHandler handler)
+                    throws IOException, RDFParseException, RDFHandlerException {
+                super.load(reader(reader), baseUri, dataFormat, handler);
             }
         };
     }
