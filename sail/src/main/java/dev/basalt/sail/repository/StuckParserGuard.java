@@ -53,27 +53,17 @@ final class StuckParserGuard {
         return new FilterInputStream(in) {
             @Override
             public int read() throws IOException {
-                int b = super.read();
-                if (b >= 0) {
-                    bytes++;
-                }
-                return b;
+                return one(super.read());
             }
 
             @Override
             public int read(byte[] buffer, int off, int len) throws IOException {
-                int n = super.read(buffer, off, len);
-                if (n > 0) {
-                    bytes += n;
-                }
-                return n;
+                return (int) many(super.read(buffer, off, len));
             }
 
             @Override
             public long skip(long n) throws IOException {
-                long skipped = super.skip(n);
-                bytes += Math.max(0, skipped);
-                return skipped;
+                return many(super.skip(n));
             }
         };
     }
@@ -83,29 +73,33 @@ final class StuckParserGuard {
         return new FilterReader(in) {
             @Override
             public int read() throws IOException {
-                int c = super.read();
-                if (c >= 0) {
-                    bytes++;
-                }
-                return c;
+                return one(super.read());
             }
 
             @Override
             public int read(char[] buffer, int off, int len) throws IOException {
-                int n = super.read(buffer, off, len);
-                if (n > 0) {
-                    bytes += n;
-                }
-                return n;
+                return (int) many(super.read(buffer, off, len));
             }
 
             @Override
             public long skip(long n) throws IOException {
-                long skipped = super.skip(n);
-                bytes += Math.max(0, skipped);
-                return skipped;
+                return many(super.skip(n));
             }
         };
+    }
+
+    /** Counts a single unit read ({@code read} is -1 at the end), and returns it. */
+    private int one(int read) {
+        if (read >= 0) {
+            bytes++;
+        }
+        return read;
+    }
+
+    /** Counts {@code n} units read or skipped (-1 or 0 at the end), and returns it. */
+    private long many(long n) {
+        bytes += Math.max(0, n);
+        return n;
     }
 
     /**
