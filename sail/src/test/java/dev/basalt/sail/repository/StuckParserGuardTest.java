@@ -143,28 +143,18 @@ class StuckParserGuardTest {
     }
 
     @Test
-    void aCompressedDenseDocumentStillLoads() throws Exception {
-        // 3 x SLACK items of two bytes: far more statements than 4 per compressed byte
-        int items = 3 * StuckParserGuard.SLACK;
-        String doc = "<http://example.org/s> <http://example.org/list> (" + "()".repeat(items) + ") .";
-        BasaltRepository repo = repository();
-        try (RepositoryConnection c = repo.getConnection()) {
-            Way.GZIP_STREAM.add(c, doc, RDFFormat.TURTLE, dir);
-            assertEquals(1 + 2L * items, c.size());
-        } finally {
-            repo.shutDown();
-        }
-    }
-
-    @Test
     void theDensestValidDocumentStillLoads() throws Exception {
-        // a collection of empty collections: two bytes per item, two statements (rdf:first, rdf:rest) per item
+        // a collection of empty collections: two bytes per item, two statements (rdf:first, rdf:rest) per item;
+        // gzipped, far more statements than 4 per compressed byte: the guard counts the bytes the parser reads
         int items = 3 * StuckParserGuard.SLACK;
         String doc = "<http://example.org/s> <http://example.org/list> (" + "()".repeat(items) + ") .";
         BasaltRepository repo = repository();
         try (RepositoryConnection c = repo.getConnection()) {
-            c.add(new ByteArrayInputStream(doc.getBytes(StandardCharsets.UTF_8)), "", RDFFormat.TURTLE);
-            assertEquals(1 + 2L * items, c.size());
+            for (Way way : new Way[] { Way.STREAM, Way.GZIP_STREAM }) {
+                c.clear();
+                way.add(c, doc, RDFFormat.TURTLE, dir);
+                assertEquals(1 + 2L * items, c.size(), way.toString());
+            }
         } finally {
             repo.shutDown();
         }
