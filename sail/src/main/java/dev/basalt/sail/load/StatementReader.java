@@ -215,7 +215,7 @@ final class StatementReader implements AutoCloseable {
     }
 
     /** Reads the input in chunks of lines and queues each chunk's parse, in input order. */
-    private void parseInChunks(Input input, ValueFactory scoped) {
+    private void parseInChunks(Input input, LoadValues scoped) {
         try (InputStream in = input.file() != null ? InputFiles.open(input.file(), bytesRead)
                 : InputFiles.counting(input.stream(), bytesRead)) {
             LineChunks chunks = new LineChunks(in, options.chunkBytes());
@@ -238,8 +238,15 @@ final class StatementReader implements AutoCloseable {
     }
 
     /** A parser thread: the statements of one chunk; errors carry the line number in the input. */
-    private TermBatch parseChunk(Input input, ValueFactory scoped, LineChunks.Chunk chunk) {
+    private TermBatch parseChunk(Input input, LoadValues scoped, LineChunks.Chunk chunk) {
         RDFFormat format = input.format();
+        if (options.byteParser() && nonFatalErrors.isEmpty()) {
+            TermBatch batch = new NTriplesBytes(format.equals(RDFFormat.NQUADS), options.context(), scoped)
+                    .parse(chunk.bytes(), chunk.length());
+            if (batch != null) {
+                return batch;
+            }
+        }
         RDFParser parser = Rio.createParser(format, scoped);
         parser.getParserConfig().set(BasicParserSettings.PRESERVE_BNODE_IDS, true);
         parser.getParserConfig().set(BasicParserSettings.VERIFY_URI_SYNTAX, false); // LoadValues checks IRIs

@@ -29,6 +29,11 @@ public final class LexiconWriter extends LexiconView {
     private final TermIdAllocator committed;
     /** Terms this transaction added, most recent last; bounded, for the repeated use of new terms. */
     private final LinkedHashMap<Value, Long> added;
+    /**
+     * Ids of terms given only by their keys (a byte-level parser's, see {@link #getOrCreateAll(List,
+     * long[], byte[][], byte[][])}), bounded like {@link #added}; this writer's own, never published.
+     */
+    private final LinkedHashMap<KeyBytes, Long> addedKeys;
     /** Key prefixes this transaction interned, by their {@link KeyPrefixes#text}; bounded like {@link #added}. */
     private final LinkedHashMap<String, Integer> newPrefixes;
     private BTree prefixTree;
@@ -46,6 +51,12 @@ public final class LexiconWriter extends LexiconView {
         this.added = new LinkedHashMap<>(16, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<Value, Long> eldest) {
+                return size() > limit;
+            }
+        };
+        this.addedKeys = new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<KeyBytes, Long> eldest) {
                 return size() > limit;
             }
         };
@@ -111,7 +122,9 @@ public final class LexiconWriter extends LexiconView {
      * encodes the term if it needs the key, and stores it in {@code keys});
      * {@code largePrefixes}, if not null, holds {@link LargeTermKeys#prefix}{@code (keys[i])} for
      * each key that {@link LargeTermKeys#isLarge} (a digest of the whole key) and null for the
-     * others. The same term may occur more than once.
+     * others. The same term may occur more than once. A null value stands for a term known only
+     * by its (given) key, as a byte-level parser produces it; it is neither inline nor a triple term,
+     * and this writer remembers its id by key only.
      */
     public long[] getOrCreateAll(List<? extends Value> values, long[] inline, byte[][] keys, byte[][] largePrefixes) {
         long[] ids = new long[values.size()];
@@ -123,6 +136,15 @@ public final class LexiconWriter extends LexiconView {
                 continue;
             }
             Value v = values.get(i);
+            if (v == null) {
+                Long known = addedKeys.get(new KeyBytes(keys[i]));
+                if (known != null) {
+                    ids[i] = known;
+                } else {
+                    misses[missCount++] = i;
+                }
+                continue;
+            }
             Long known = added.get(v);
             if (known == null) {
                 known = lexicon.cachedId(v);
@@ -182,7 +204,9 @@ public final class LexiconWriter extends LexiconView {
             termToId.put(t2iKey, idKey(id));
             changed = true;
         }
-        if (isCommitted(id)) {
+        if (value == null) {
+            addedKeys.put(new KeyBytes(key), id);
+        } else if (isCommitted(id)) {
             lexicon.cache(value, id);
         } else {
             added.put(value, id);
@@ -245,10 +269,32 @@ public final class LexiconWriter extends LexiconView {
             lexicon.cache(e.getKey(), e.getValue());
         }
         added.clear();
+        addedKeys.clear();
         for (Map.Entry<String, Integer> e : newPrefixes.entrySet()) {
             lexicon.prefixes().cache(e.getValue(), e.getKey().getBytes(StandardCharsets.ISO_8859_1));
         }
         newPrefixes.clear();
+    }
+
+    /** A term key as a hash map key: compared by content. */
+    private static final class KeyBytes {
+        private final byte[] key;
+        private final int hash;
+
+        KeyBytes(byte[] key) {
+            this.key = key;
+            this.hash = Arrays.hashCode(key);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof KeyBytes k && hash == k.hash && Arrays.equals(key, k.key);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
     }
 
     /** Dictionary term counts including this transaction's additions. */
