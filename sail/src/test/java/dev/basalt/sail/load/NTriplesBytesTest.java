@@ -1,30 +1,23 @@
 package dev.basalt.sail.load;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 
 import org.eclipse.rdf4j.model.Resource;
 import org.eclipse.rdf4j.model.Statement;
 import org.eclipse.rdf4j.repository.sail.SailRepository;
 import org.eclipse.rdf4j.rio.RDFFormat;
-import org.eclipse.rdf4j.rio.RDFParser;
-import org.eclipse.rdf4j.rio.Rio;
-import org.eclipse.rdf4j.rio.helpers.AbstractRDFHandler;
-import org.eclipse.rdf4j.rio.helpers.BasicParserSettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -41,47 +34,6 @@ class NTriplesBytesTest {
 
     @TempDir
     Path tmp;
-
-    /** The batch Rio's path makes of {@code text}, as {@code StatementReader} does for a chunk. */
-    private static TermBatch rio(String text, boolean quads, LoadValues values, Resource target) throws Exception {
-        RDFParser parser = Rio.createParser(quads ? RDFFormat.NQUADS : RDFFormat.NTRIPLES, values);
-        parser.getParserConfig().set(BasicParserSettings.PRESERVE_BNODE_IDS, true);
-        parser.getParserConfig().set(BasicParserSettings.VERIFY_URI_SYNTAX, false);
-        TermBatch.Builder b = new TermBatch.Builder(target);
-        parser.setRDFHandler(new AbstractRDFHandler() {
-            @Override
-            public void handleStatement(Statement st) {
-                b.add(st);
-            }
-        });
-        parser.parse(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), "http://example.org/base");
-        return b.build(Map.of());
-    }
-
-    private static TermBatch bytes(String text, boolean quads, LoadValues values, Resource target) {
-        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
-        byte[] padded = new byte[utf8.length + 7]; // a chunk's array is longer than its content
-        System.arraycopy(utf8, 0, padded, 0, utf8.length);
-        return new NTriplesBytes(quads, target, values).parse(padded, utf8.length);
-    }
-
-    private static void assertSameEncodings(TermBatch expected, TermBatch actual, String text) {
-        assertEquals(expected.size(), actual.size(), "statements of\n" + text);
-        for (int s = 0; s < expected.size(); s++) {
-            for (int k = 0; k < 4; k++) {
-                int e = expected.refs()[4 * s + k];
-                int a = actual.refs()[4 * s + k];
-                String where = "statement " + s + " term " + k + " of\n" + text;
-                if (e == TermBatch.DEFAULT_GRAPH || a == TermBatch.DEFAULT_GRAPH) {
-                    assertEquals(e, a, where);
-                    continue;
-                }
-                assertEquals(expected.inline()[e], actual.inline()[a], where);
-                assertArrayEquals(expected.keys()[e], actual.keys()[a], where);
-                assertArrayEquals(expected.largePrefixes()[e], actual.largePrefixes()[a], where);
-            }
-        }
-    }
 
     private static final String[] IRIS = { "<http://example.org/a>", "<http://example.org/b#x>", "<urn:isbn:0451450523>",
         "<http://例え.jp/パス?q=1#frag>", "<a+b-c.d:x>", "<http://example.org/😀>", "<mailto:x@example.org>" };
@@ -140,9 +92,9 @@ class NTriplesBytesTest {
             Resource target = round % 7 == 0 ? LoadTestData.iri("target") : null;
             String text = randomText(rnd, 1 + rnd.nextInt(60), quads);
             LoadValues values = new LoadValues("genid-test-" + round + "-");
-            TermBatch actual = bytes(text, quads, values, target);
+            TermBatch actual = NTriplesBytesTestSupport.bytes(text, quads, values, target);
             assertNotNull(actual, "left to Rio:\n" + text);
-            assertSameEncodings(rio(text, quads, values, target), actual, text);
+            NTriplesBytesTestSupport.assertSameEncodings(NTriplesBytesTestSupport.rio(text, quads, values, target), actual, text);
         }
     }
 
@@ -154,9 +106,9 @@ class NTriplesBytesTest {
         for (String o : terms) {
             String text = "<http://example.org/s> <http://example.org/p> " + o + " .\n";
             LoadValues values = new LoadValues("genid-one-");
-            TermBatch actual = bytes(text, false, values, null);
+            TermBatch actual = NTriplesBytesTestSupport.bytes(text, false, values, null);
             assertNotNull(actual, "left to Rio: " + text);
-            assertSameEncodings(rio(text, false, values, null), actual, text);
+            NTriplesBytesTestSupport.assertSameEncodings(NTriplesBytesTestSupport.rio(text, false, values, null), actual, text);
         }
     }
 
@@ -188,7 +140,7 @@ class NTriplesBytesTest {
         "\uFEFF<http://example.org/s> <http://example.org/p> <http://example.org/o> .",
     })
     void leavesToRio(String line) {
-        assertNull(bytes(line + "\n", false, new LoadValues("genid-x-"), null), line);
+        assertNull(NTriplesBytesTestSupport.bytes(line + "\n", false, new LoadValues("genid-x-"), null), line);
     }
 
     @Test

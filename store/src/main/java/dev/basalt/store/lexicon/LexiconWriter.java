@@ -31,9 +31,12 @@ public final class LexiconWriter extends LexiconView {
     private final LinkedHashMap<Value, Long> added;
     /**
      * Ids of terms given only by their keys (a byte-level parser's, see {@link #getOrCreateAll(List,
-     * long[], byte[][], byte[][])}), bounded like {@link #added}; this writer's own, never published.
+     * long[], byte[][], byte[][])}): a direct-mapped cache by key hash, a slot keeping the last key
+     * that landed there; this writer's own, never published. Cheaper per term than a map with
+     * recency order, which a load of mostly new terms would churn.
      */
-    private final LinkedHashMap<KeyBytes, Long> addedKeys;
+    private final byte[][] keyCacheKeys;
+    private final long[] keyCacheIds;
     /** Key prefixes this transaction interned, by their {@link KeyPrefixes#text}; bounded like {@link #added}. */
     private final LinkedHashMap<String, Integer> newPrefixes;
     private BTree prefixTree;
@@ -54,12 +57,9 @@ public final class LexiconWriter extends LexiconView {
                 return size() > limit;
             }
         };
-        this.addedKeys = new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<KeyBytes, Long> eldest) {
-                return size() > limit;
-            }
-        };
+        int slots = Integer.highestOneBit(Math.max(limit, 1)) * 2;
+        this.keyCacheKeys = new byte[slots][];
+        this.keyCacheIds = new long[slots];
         this.newPrefixes = new LinkedHashMap<>(16, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<String, Integer> eldest) {
@@ -137,9 +137,9 @@ public final class LexiconWriter extends LexiconView {
             }
             Value v = values.get(i);
             if (v == null) {
-                Long known = addedKeys.get(new KeyBytes(keys[i]));
-                if (known != null) {
-                    ids[i] = known;
+                int slot = keyCacheSlot(keys[i]);
+                if (Arrays.equals(keyCacheKeys[slot], keys[i])) {
+                    ids[i] = keyCacheIds[slot];
                 } else {
                     misses[missCount++] = i;
                 }
@@ -205,7 +205,9 @@ public final class LexiconWriter extends LexiconView {
             changed = true;
         }
         if (value == null) {
-            addedKeys.put(new KeyBytes(key), id);
+            int slot = keyCacheSlot(key);
+            keyCacheKeys[slot] = key;
+            keyCacheIds[slot] = id;
         } else if (isCommitted(id)) {
             lexicon.cache(value, id);
         } else {
@@ -269,32 +271,16 @@ public final class LexiconWriter extends LexiconView {
             lexicon.cache(e.getKey(), e.getValue());
         }
         added.clear();
-        addedKeys.clear();
+        Arrays.fill(keyCacheKeys, null);
         for (Map.Entry<String, Integer> e : newPrefixes.entrySet()) {
             lexicon.prefixes().cache(e.getValue(), e.getKey().getBytes(StandardCharsets.ISO_8859_1));
         }
         newPrefixes.clear();
     }
 
-    /** A term key as a hash map key: compared by content. */
-    private static final class KeyBytes {
-        private final byte[] key;
-        private final int hash;
-
-        KeyBytes(byte[] key) {
-            this.key = key;
-            this.hash = Arrays.hashCode(key);
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof KeyBytes k && hash == k.hash && Arrays.equals(key, k.key);
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
+    private int keyCacheSlot(byte[] key) {
+        int h = Arrays.hashCode(key);
+        return (h ^ (h >>> 16)) & (keyCacheKeys.length - 1);
     }
 
     /** Dictionary term counts including this transaction's additions. */

@@ -59,17 +59,37 @@ public final class QuadSort {
         }
     }
 
-    /** counts[d * 256 + v]: how many records have byte value v at key byte position d (0 = first byte of the first id). */
+    /**
+     * counts[d * 256 + v]: how many records have byte value v at key byte position d (0 = first
+     * byte of the first id). Only positions where some record differs from the first are counted;
+     * at the others the counts are all zero (which {@link #allInOneBucket} reads as one bucket).
+     */
     private static int[] histogram(long[] q, int count) {
+        long[] varies = new long[4];
+        for (int r = 1; r < count; r++) {
+            int b = 4 * r;
+            varies[0] |= q[b] ^ q[0];
+            varies[1] |= q[b + 1] ^ q[1];
+            varies[2] |= q[b + 2] ^ q[2];
+            varies[3] |= q[b + 3] ^ q[3];
+        }
+        int[] words = new int[DIGITS];
+        int[] shifts = new int[DIGITS];
+        int[] bases = new int[DIGITS];
+        int digits = 0;
+        for (int d = 0; d < DIGITS; d++) {
+            int shift = 56 - 8 * (d & 7);
+            if ((varies[d >>> 3] >>> shift & 0xff) != 0) {
+                words[digits] = d >>> 3;
+                shifts[digits] = shift;
+                bases[digits++] = d * RADIX;
+            }
+        }
         int[] counts = new int[DIGITS * RADIX];
         for (int r = 0; r < count; r++) {
             int b = 4 * r;
-            for (int w = 0; w < 4; w++) {
-                long v = q[b + w];
-                int base = w * 8 * RADIX;
-                for (int k = 0; k < 8; k++) {
-                    counts[base + k * RADIX + ((int) (v >>> (56 - 8 * k)) & 0xff)]++;
-                }
+            for (int i = 0; i < digits; i++) {
+                counts[bases[i] + ((int) (q[b + words[i]] >>> shifts[i]) & 0xff)]++;
             }
         }
         return counts;
