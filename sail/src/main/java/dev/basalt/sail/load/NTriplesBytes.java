@@ -123,6 +123,7 @@ final class NTriplesBytes {
             if (target != null) {
                 targetRef = addTerm(-1, -1, 0);
                 keys[targetRef] = TermKeys.encode(target);
+                largeKey(targetRef);
             }
             while (pos < end) {
                 line();

@@ -89,7 +89,7 @@ class NTriplesBytesTest {
         Random rnd = new Random(SEED);
         for (int round = 0; round < 300; round++) {
             boolean quads = round % 2 == 1;
-            Resource target = round % 7 == 0 ? LoadTestData.iri("target") : null;
+            Resource target = round % 7 != 0 ? null : LoadTestData.iri(round % 14 == 0 ? "target" : "t".repeat(200));
             String text = randomText(rnd, 1 + rnd.nextInt(60), quads);
             LoadValues values = new LoadValues("genid-test-" + round + "-");
             TermBatch actual = NTriplesBytesTestSupport.bytes(text, quads, values, target);
