@@ -5,9 +5,10 @@ package dev.basalt.store.quads;
  * unsigned longs left to right (the order of their big-endian byte keys). Used by the bulk
  * loader's external sort and by {@link QuadIndexes#addAll} for batches of a large transaction.
  *
- * <p>Least-significant-digit radix sort on bytes: one pass over the records counts all 32 byte
- * positions of the key, then every position whose bytes are not all equal is distributed once, from
- * the last byte of the fourth id to the first byte of the first. Term ids share their high bytes
+ * <p>Least-significant-digit radix sort on bytes: one pass over the records finds the byte
+ * positions of the key where some record differs from the first, a second counts the byte values at
+ * those positions only, then each of them is distributed once, from the last byte of the fourth id
+ * to the first byte of the first. Term ids share their high bytes
  * (kind nibble, small counters) and a load's contexts are often one id, so a typical quad key has
  * 10-16 positions that vary: the sort is linear in the records and the same speed on sorted,
  * reversed or random input (a comparison quicksort took ten times longer on input already in
