@@ -27,10 +27,12 @@ import dev.basalt.sail.config.BasaltStoreConfig;
  * @param progress        listener, or null for {@link LoggingProgress}
  * @param parserThreads   threads parsing chunks of N-Triples and N-Quads files at once
  * @param chunkBytes      bytes of whole lines one parser thread takes at a time
+ * @param byteParser      N-Triples and N-Quads chunks are parsed by {@link NTriplesBytes} (Rio
+ *                        parses only the chunks it leaves); false parses every chunk with Rio
  */
 public record LoadOptions(Resource context, RDFFormat format, String baseIri, int batchStatements, int sortBufferQuads,
                           Path tempDir, BasaltStoreConfig config, LoadProgress progress, int parserThreads,
-                          int chunkBytes) {
+                          int chunkBytes, boolean byteParser) {
     public static final int DEFAULT_BATCH = 100_000;
     public static final int DEFAULT_SORT_BUFFER = 1 << 20;
     public static final int DEFAULT_CHUNK_BYTES = 4 << 20;
@@ -47,48 +49,53 @@ public record LoadOptions(Resource context, RDFFormat format, String baseIri, in
 
     public static LoadOptions defaults() {
         return new LoadOptions(null, null, null, DEFAULT_BATCH, DEFAULT_SORT_BUFFER, null, null, null,
-                Runtime.getRuntime().availableProcessors(), DEFAULT_CHUNK_BYTES);
+                Runtime.getRuntime().availableProcessors(), DEFAULT_CHUNK_BYTES, true);
     }
 
     public LoadOptions withContext(Resource c) {
-        return new LoadOptions(c, format, baseIri, batchStatements, sortBufferQuads, tempDir, config, progress, parserThreads, chunkBytes);
+        return new LoadOptions(c, format, baseIri, batchStatements, sortBufferQuads, tempDir, config, progress, parserThreads, chunkBytes, byteParser);
     }
 
     public LoadOptions withFormat(RDFFormat f) {
-        return new LoadOptions(context, f, baseIri, batchStatements, sortBufferQuads, tempDir, config, progress, parserThreads, chunkBytes);
+        return new LoadOptions(context, f, baseIri, batchStatements, sortBufferQuads, tempDir, config, progress, parserThreads, chunkBytes, byteParser);
     }
 
     public LoadOptions withBaseIri(String b) {
-        return new LoadOptions(context, format, b, batchStatements, sortBufferQuads, tempDir, config, progress, parserThreads, chunkBytes);
+        return new LoadOptions(context, format, b, batchStatements, sortBufferQuads, tempDir, config, progress, parserThreads, chunkBytes, byteParser);
     }
 
     public LoadOptions withBatchStatements(int n) {
-        return new LoadOptions(context, format, baseIri, n, sortBufferQuads, tempDir, config, progress, parserThreads, chunkBytes);
+        return new LoadOptions(context, format, baseIri, n, sortBufferQuads, tempDir, config, progress, parserThreads, chunkBytes, byteParser);
     }
 
     public LoadOptions withSortBufferQuads(int n) {
-        return new LoadOptions(context, format, baseIri, batchStatements, n, tempDir, config, progress, parserThreads, chunkBytes);
+        return new LoadOptions(context, format, baseIri, batchStatements, n, tempDir, config, progress, parserThreads, chunkBytes, byteParser);
     }
 
     public LoadOptions withTempDir(Path d) {
-        return new LoadOptions(context, format, baseIri, batchStatements, sortBufferQuads, d, config, progress, parserThreads, chunkBytes);
+        return new LoadOptions(context, format, baseIri, batchStatements, sortBufferQuads, d, config, progress, parserThreads, chunkBytes, byteParser);
     }
 
     public LoadOptions withConfig(BasaltStoreConfig c) {
-        return new LoadOptions(context, format, baseIri, batchStatements, sortBufferQuads, tempDir, c, progress, parserThreads, chunkBytes);
+        return new LoadOptions(context, format, baseIri, batchStatements, sortBufferQuads, tempDir, c, progress, parserThreads, chunkBytes, byteParser);
     }
 
     public LoadOptions withProgress(LoadProgress p) {
-        return new LoadOptions(context, format, baseIri, batchStatements, sortBufferQuads, tempDir, config, p, parserThreads, chunkBytes);
+        return new LoadOptions(context, format, baseIri, batchStatements, sortBufferQuads, tempDir, config, p, parserThreads, chunkBytes, byteParser);
     }
 
     public LoadOptions withParserThreads(int n) {
         return new LoadOptions(context, format, baseIri, batchStatements, sortBufferQuads, tempDir, config, progress, n,
-                chunkBytes);
+                chunkBytes, byteParser);
+    }
+
+    public LoadOptions withByteParser(boolean b) {
+        return new LoadOptions(context, format, baseIri, batchStatements, sortBufferQuads, tempDir, config, progress,
+                parserThreads, chunkBytes, b);
     }
 
     public LoadOptions withChunkBytes(int n) {
         return new LoadOptions(context, format, baseIri, batchStatements, sortBufferQuads, tempDir, config, progress,
-                parserThreads, n);
+                parserThreads, n, byteParser);
     }
 }

@@ -30,6 +30,11 @@ final class LoadValues extends AbstractValueFactory {
         this.prefix = prefix;
     }
 
+    /** What precedes a label in the id of its blank node. */
+    String blankNodePrefix() {
+        return prefix;
+    }
+
     @Override
     public BNode createBNode(String nodeID) {
         return super.createBNode(prefix + nodeID);

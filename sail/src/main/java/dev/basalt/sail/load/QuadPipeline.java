@@ -55,8 +55,9 @@ final class QuadPipeline {
                 }
                 progress.parsing(read, reader.bytesRead(), totalBytes, elapsed.get());
             }
-            LOG.debug("parsed {} statements; {} sort runs per index, {} bytes spilled", read, sorter.runs(),
-                    sorter.spilledBytes());
+            long[] chunks = reader.chunkCounts();
+            LOG.info("parsed {} statements ({} of {} N-Triples/N-Quads chunks by Rio); {} sort runs per index, {} bytes spilled",
+                    read, chunks[1], chunks[0], sorter.runs(), sorter.spilledBytes());
             long added = writeIndexes(tx, orders, sorter, progress, elapsed);
             return new Outcome(read, added, reader.bytesRead(), namespacesChanged);
         }

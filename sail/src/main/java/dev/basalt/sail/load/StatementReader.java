@@ -67,6 +67,8 @@ final class StatementReader implements AutoCloseable {
     private final ExecutorService parsers;
     private final String loadScope = Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong());
     private final AtomicLong bytesRead = new AtomicLong();
+    private final AtomicLong chunks = new AtomicLong();
+    private final AtomicLong chunksForRio = new AtomicLong();
     private final Thread thread;
     private volatile boolean closed;
     private boolean ended;
@@ -117,6 +119,11 @@ final class StatementReader implements AutoCloseable {
 
     long bytesRead() {
         return bytesRead.get();
+    }
+
+    /** Chunks of N-Triples/N-Quads parsed so far, and how many of them Rio parsed. */
+    long[] chunkCounts() {
+        return new long[] { chunks.get(), chunksForRio.get() };
     }
 
     /** The next batch, or null after the last one; throws the parser's {@link LoadException}. */
@@ -215,7 +222,7 @@ final class StatementReader implements AutoCloseable {
     }
 
     /** Reads the input in chunks of lines and queues each chunk's parse, in input order. */
-    private void parseInChunks(Input input, ValueFactory scoped) {
+    private void parseInChunks(Input input, LoadValues scoped) {
         try (InputStream in = input.file() != null ? InputFiles.open(input.file(), bytesRead)
                 : InputFiles.counting(input.stream(), bytesRead)) {
             LineChunks chunks = new LineChunks(in, options.chunkBytes());
@@ -238,8 +245,17 @@ final class StatementReader implements AutoCloseable {
     }
 
     /** A parser thread: the statements of one chunk; errors carry the line number in the input. */
-    private TermBatch parseChunk(Input input, ValueFactory scoped, LineChunks.Chunk chunk) {
+    private TermBatch parseChunk(Input input, LoadValues scoped, LineChunks.Chunk chunk) {
         RDFFormat format = input.format();
+        chunks.incrementAndGet();
+        if (options.byteParser() && nonFatalErrors.isEmpty()) {
+            TermBatch batch = new NTriplesBytes(format.equals(RDFFormat.NQUADS), options.context(), scoped)
+                    .parse(chunk.bytes(), chunk.length());
+            if (batch != null) {
+                return batch;
+            }
+        }
+        chunksForRio.incrementAndGet();
         RDFParser parser = Rio.createParser(format, scoped);
         parser.getParserConfig().set(BasicParserSettings.PRESERVE_BNODE_IDS, true);
         parser.getParserConfig().set(BasicParserSettings.VERIFY_URI_SYNTAX, false); // LoadValues checks IRIs

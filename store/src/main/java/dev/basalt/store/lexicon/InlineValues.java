@@ -89,6 +89,24 @@ public final class InlineValues {
         }
     }
 
+    /**
+     * {@link #encode(Literal)} of a plain ({@code xsd:string}) literal given by the well-formed
+     * UTF-8 of its label, {@code utf8[from, to)} (a byte-level parser's input), without a string.
+     */
+    public static long encodeString(byte[] utf8, int from, int to) {
+        return StringCodec.encodeString(utf8, from, to);
+    }
+
+    /** {@link #encodeString(byte[], int, int)} of a literal tagged {@code language}. */
+    public static long encodeLangString(byte[] utf8, int from, int to, String language) {
+        return StringCodec.encodeLangString(utf8, from, to, language);
+    }
+
+    /** True if literals of this datatype may have inline ids ({@link #encode(Literal)} looks at their label). */
+    public static boolean mayInline(IRI datatype) {
+        return DATATYPES.containsKey(datatype);
+    }
+
     /** The literal an inline id stands for; fails on an id that is not inline. */
     public static Literal decode(long id, ValueFactory vf) {
         if (kind(id) == TermKind.LANG_STRING) {

@@ -29,6 +29,14 @@ public final class LexiconWriter extends LexiconView {
     private final TermIdAllocator committed;
     /** Terms this transaction added, most recent last; bounded, for the repeated use of new terms. */
     private final LinkedHashMap<Value, Long> added;
+    /**
+     * Ids of terms given only by their keys (a byte-level parser's, see {@link #getOrCreateAll(List,
+     * long[], byte[][], byte[][])}): a direct-mapped cache by key hash, a slot keeping the last key
+     * that landed there; this writer's own, never published. Cheaper per term than a map with
+     * recency order, which a load of mostly new terms would churn.
+     */
+    private final byte[][] keyCacheKeys;
+    private final long[] keyCacheIds;
     /** Key prefixes this transaction interned, by their {@link KeyPrefixes#text}; bounded like {@link #added}. */
     private final LinkedHashMap<String, Integer> newPrefixes;
     private BTree prefixTree;
@@ -49,6 +57,9 @@ public final class LexiconWriter extends LexiconView {
                 return size() > limit;
             }
         };
+        int slots = Integer.highestOneBit(Math.max(limit, 1)) * 2;
+        this.keyCacheKeys = new byte[slots][];
+        this.keyCacheIds = new long[slots];
         this.newPrefixes = new LinkedHashMap<>(16, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<String, Integer> eldest) {
@@ -111,7 +122,9 @@ public final class LexiconWriter extends LexiconView {
      * encodes the term if it needs the key, and stores it in {@code keys});
      * {@code largePrefixes}, if not null, holds {@link LargeTermKeys#prefix}{@code (keys[i])} for
      * each key that {@link LargeTermKeys#isLarge} (a digest of the whole key) and null for the
-     * others. The same term may occur more than once.
+     * others. The same term may occur more than once. A null value stands for a term known only
+     * by its (given) key, as a byte-level parser produces it; it is neither inline nor a triple term,
+     * and this writer remembers its id by key only.
      */
     public long[] getOrCreateAll(List<? extends Value> values, long[] inline, byte[][] keys, byte[][] largePrefixes) {
         long[] ids = new long[values.size()];
@@ -123,6 +136,15 @@ public final class LexiconWriter extends LexiconView {
                 continue;
             }
             Value v = values.get(i);
+            if (v == null) {
+                int slot = keyCacheSlot(keys[i]);
+                if (Arrays.equals(keyCacheKeys[slot], keys[i])) {
+                    ids[i] = keyCacheIds[slot];
+                } else {
+                    misses[missCount++] = i;
+                }
+                continue;
+            }
             Long known = added.get(v);
             if (known == null) {
                 known = lexicon.cachedId(v);
@@ -182,7 +204,11 @@ public final class LexiconWriter extends LexiconView {
             termToId.put(t2iKey, idKey(id));
             changed = true;
         }
-        if (isCommitted(id)) {
+        if (value == null) {
+            int slot = keyCacheSlot(key);
+            keyCacheKeys[slot] = key;
+            keyCacheIds[slot] = id;
+        } else if (isCommitted(id)) {
             lexicon.cache(value, id);
         } else {
             added.put(value, id);
@@ -245,10 +271,16 @@ public final class LexiconWriter extends LexiconView {
             lexicon.cache(e.getKey(), e.getValue());
         }
         added.clear();
+        Arrays.fill(keyCacheKeys, null);
         for (Map.Entry<String, Integer> e : newPrefixes.entrySet()) {
             lexicon.prefixes().cache(e.getValue(), e.getKey().getBytes(StandardCharsets.ISO_8859_1));
         }
         newPrefixes.clear();
+    }
+
+    private int keyCacheSlot(byte[] key) {
+        int h = Arrays.hashCode(key);
+        return (h ^ (h >>> 16)) & (keyCacheKeys.length - 1);
     }
 
     /** Dictionary term counts including this transaction's additions. */

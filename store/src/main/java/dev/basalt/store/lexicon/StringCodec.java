@@ -36,6 +36,26 @@ final class StringCodec {
         return TermIds.make(TermIds.KIND_LANG_STRING, payload);
     }
 
+    /** {@link #encodeString(String)} of the label whose well-formed UTF-8 is {@code utf8[from, to)}. */
+    static long encodeString(byte[] utf8, int from, int to) {
+        long bytes = packBytes(utf8, from, to, TermIds.STRING_MAX_BYTES);
+        return bytes < 0 ? TermIds.NULL : TermIds.make(TermIds.KIND_STRING, bytes);
+    }
+
+    /** {@link #encodeLangString(String, String)} of the label whose well-formed UTF-8 is {@code utf8[from, to)}. */
+    static long encodeLangString(byte[] utf8, int from, int to, String language) {
+        int code = LanguageTags.code(LanguageTags.normalize(language));
+        if (code == 0) {
+            return TermIds.NULL;
+        }
+        long bytes = packBytes(utf8, from, to, TermIds.LANG_STRING_MAX_BYTES);
+        if (bytes < 0) {
+            return TermIds.NULL;
+        }
+        long payload = ((long) code << (TermIds.KIND_SHIFT - TermIds.LANG_CODE_BITS)) | bytes;
+        return TermIds.make(TermIds.KIND_LANG_STRING, payload);
+    }
+
     static String decodeString(long id) {
         return unpackBytes(TermIds.payload(id), TermIds.STRING_MAX_BYTES);
     }
@@ -57,11 +77,20 @@ final class StringCodec {
             return -1;
         }
         byte[] utf8 = Utf8.encode(s);
+        return packBytes(utf8, 0, utf8.length, max);
+    }
+
+    /** {@link #packBytes(String, int)} of UTF-8 bytes {@code utf8[from, to)}. */
+    private static long packBytes(byte[] utf8, int from, int to, int max) {
+        int length = to - from;
+        if (length > max) {
+            return -1;
+        }
         long v = 0;
         for (int i = 0; i < max; i++) {
-            v = (v << 8) | (i < utf8.length ? utf8[i] & 0xFF : 0);
+            v = (v << 8) | (i < length ? utf8[from + i] & 0xFF : 0);
         }
-        return (v << TermIds.LENGTH_BITS) | utf8.length;
+        return (v << TermIds.LENGTH_BITS) | length;
     }
 
     private static String unpackBytes(long payload, int max) {

@@ -61,6 +61,49 @@ public final class TermKeys {
         throw new IllegalArgumentException("not an RDF term: " + value);
     }
 
+    /**
+     * The key of an IRI ({@link #IRI}), blank node ({@link #BLANK_NODE}) or plain literal
+     * ({@link #STRING}) whose text has the well-formed UTF-8 {@code utf8[from, to)}: what
+     * {@link #encode} gives for the term, from bytes as a byte-level parser reads them.
+     */
+    public static byte[] encode(byte tag, byte[] utf8, int from, int to) {
+        byte[] key = new byte[1 + to - from];
+        key[0] = tag;
+        System.arraycopy(utf8, from, key, 1, to - from);
+        return key;
+    }
+
+    /** {@link #encode(byte, byte[], int, int)} of a literal tagged {@code language} (normalized here). */
+    public static byte[] encodeLangString(String language, byte[] utf8, int from, int to) {
+        return withField(LANG_STRING, LanguageTags.normalize(language), utf8, from, to);
+    }
+
+    /**
+     * {@link #encode(byte, byte[], int, int)} of a literal of a datatype other than
+     * {@code xsd:string} and {@code rdf:langString}.
+     */
+    public static byte[] encodeTyped(String datatype, byte[] utf8, int from, int to) {
+        int code = KnownDatatypes.code(datatype);
+        if (code == 0) {
+            return withField(OTHER_DATATYPE, datatype, utf8, from, to);
+        }
+        byte[] key = new byte[2 + to - from];
+        key[0] = KNOWN_DATATYPE;
+        key[1] = (byte) code;
+        System.arraycopy(utf8, from, key, 2, to - from);
+        return key;
+    }
+
+    private static byte[] withField(byte tag, String field, byte[] utf8, int from, int to) {
+        int n = Utf8.encodedLength(field);
+        byte[] key = new byte[1 + varintLength(n) + n + to - from];
+        key[0] = tag;
+        int pos = writeVarint(key, 1, n);
+        pos = Utf8.encode(field, key, pos);
+        System.arraycopy(utf8, from, key, pos, to - from);
+        return key;
+    }
+
     public static byte[] encodeTriple(long subject, long predicate, long object) {
         byte[] key = new byte[TRIPLE_KEY_LENGTH];
         key[0] = TRIPLE;
