@@ -6,8 +6,8 @@ import java.io.IOException;
 import java.io.StringReader;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
-import java.util.Enumeration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import javax.servlet.ReadListener;
@@ -30,7 +30,8 @@ import org.eclipse.rdf4j.query.impl.SimpleDataset;
  * {@code limit}, {@code offset}, {@code distinct}, {@code Accept} or {@code callback} parameters, other paths or
  * content types) is not one ({@link #of} answers null), and RDF4J Server answers it. Parameter values RDF4J
  * Server would refuse make {@link #applyTo} answer false, so RDF4J Server answers those too, with its own
- * status and message. An instance belongs to one request; not thread-safe.
+ * status and message. A GET's query string is decoded by {@link QueryString} where it can. An instance
+ * belongs to one request; not thread-safe.
  */
 final class QueryRequest {
     static final String FORM = "application/x-www-form-urlencoded";
@@ -41,11 +42,15 @@ final class QueryRequest {
     final String query;
     /** the request to pass on when RDF4J Server is to answer after all: its body can be read again */
     final HttpServletRequest request;
+    /** the request's parameters, decoded as the servlet container decodes them */
+    private final Map<String, List<String>> parameters;
 
-    private QueryRequest(String repositoryId, String query, HttpServletRequest request) {
+    private QueryRequest(String repositoryId, String query, HttpServletRequest request,
+            Map<String, List<String>> parameters) {
         this.repositoryId = repositoryId;
         this.query = query;
         this.request = request;
+        this.parameters = parameters;
     }
 
     /**
@@ -57,10 +62,20 @@ final class QueryRequest {
         passOn[0] = http;
         String method = http.getMethod();
         String id = repositoryId(http);
-        if (id == null || !(method.equals("GET") || method.equals("POST")) || !onlyKnownParameters(http)) {
+        if (id == null || !(method.equals("GET") || method.equals("POST"))) {
             return null;
         }
-        String query = http.getParameter(Protocol.QUERY_PARAM_NAME);
+        Map<String, List<String>> parameters = method.equals("GET") ? QueryString.parse(http.getQueryString()) : null;
+        if (parameters == null) {
+            parameters = new LinkedHashMap<>();
+            for (Map.Entry<String, String[]> p : http.getParameterMap().entrySet()) {
+                parameters.put(p.getKey(), List.of(p.getValue()));
+            }
+        }
+        if (!onlyKnownParameters(parameters)) {
+            return null;
+        }
+        String query = first(parameters, Protocol.QUERY_PARAM_NAME);
         HttpServletRequest request = http;
         if (method.equals("POST")) {
             String mimeType = mimeType(http.getContentType());
@@ -78,7 +93,7 @@ final class QueryRequest {
                 return null;
             }
         }
-        return query == null ? null : new QueryRequest(id, query, request);
+        return query == null ? null : new QueryRequest(id, query, request, parameters);
     }
 
     /**
@@ -86,9 +101,9 @@ final class QueryRequest {
      * (and {@code query} to be dropped) if a value is one RDF4J Server refuses.
      */
     boolean applyTo(Query query, ValueFactory values) {
-        String infer = request.getParameter(Protocol.INCLUDE_INFERRED_PARAM_NAME);
+        String infer = first(parameters, Protocol.INCLUDE_INFERRED_PARAM_NAME);
         query.setIncludeInferred(infer == null || Boolean.parseBoolean(infer));
-        String timeout = request.getParameter(Protocol.TIMEOUT_PARAM_NAME);
+        String timeout = first(parameters, Protocol.TIMEOUT_PARAM_NAME);
         if (timeout != null) {
             int seconds;
             try {
@@ -100,15 +115,15 @@ final class QueryRequest {
                 query.setMaxExecutionTime(seconds);
             }
         }
-        String[] defaultGraphs = request.getParameterValues(Protocol.DEFAULT_GRAPH_PARAM_NAME);
-        String[] namedGraphs = request.getParameterValues(Protocol.NAMED_GRAPH_PARAM_NAME);
-        if (defaultGraphs != null || namedGraphs != null) {
+        List<String> defaultGraphs = parameters.getOrDefault(Protocol.DEFAULT_GRAPH_PARAM_NAME, List.of());
+        List<String> namedGraphs = parameters.getOrDefault(Protocol.NAMED_GRAPH_PARAM_NAME, List.of());
+        if (!defaultGraphs.isEmpty() || !namedGraphs.isEmpty()) {
             SimpleDataset dataset = new SimpleDataset();
             try {
-                for (String g : defaultGraphs == null ? new String[0] : defaultGraphs) {
+                for (String g : defaultGraphs) {
                     dataset.addDefaultGraph(graph(g, values));
                 }
-                for (String g : namedGraphs == null ? new String[0] : namedGraphs) {
+                for (String g : namedGraphs) {
                     dataset.addNamedGraph(graph(g, values));
                 }
             } catch (IllegalArgumentException e) {
@@ -117,12 +132,11 @@ final class QueryRequest {
             query.setDataset(dataset);
         }
         Map<String, Value> bindings = new LinkedHashMap<>();
-        for (Enumeration<String> names = request.getParameterNames(); names.hasMoreElements();) {
-            String name = names.nextElement();
+        for (String name : parameters.keySet()) {
             if (name.startsWith(Protocol.BINDING_PREFIX)) {
                 try {
                     bindings.put(name.substring(Protocol.BINDING_PREFIX.length()),
-                            Protocol.decodeValue(request.getParameter(name), values));
+                            Protocol.decodeValue(first(parameters, name), values));
                 } catch (IllegalArgumentException e) {
                     return false;
                 }
@@ -147,9 +161,13 @@ final class QueryRequest {
         return path.substring(1);
     }
 
-    private static boolean onlyKnownParameters(HttpServletRequest http) {
-        for (Enumeration<String> names = http.getParameterNames(); names.hasMoreElements();) {
-            String name = names.nextElement();
+    private static String first(Map<String, List<String>> parameters, String name) {
+        List<String> values = parameters.get(name);
+        return values == null || values.isEmpty() ? null : values.get(0);
+    }
+
+    private static boolean onlyKnownParameters(Map<String, List<String>> parameters) {
+        for (String name : parameters.keySet()) {
             boolean known = name.equals(Protocol.QUERY_PARAM_NAME) || name.equals(Protocol.DEFAULT_GRAPH_PARAM_NAME)
                     || name.equals(Protocol.NAMED_GRAPH_PARAM_NAME) || name.equals(Protocol.INCLUDE_INFERRED_PARAM_NAME)
                     || name.equals(Protocol.TIMEOUT_PARAM_NAME)
