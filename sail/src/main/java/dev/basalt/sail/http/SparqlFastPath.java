@@ -192,7 +192,12 @@ public final class SparqlFastPath implements Filter, SparqlFastPathMXBean {
      */
     private boolean answer(QueryRequest request, Repository repository, HttpServletResponse response)
             throws IOException {
-        RepositoryConnection connection = repository.getConnection();
+        RepositoryConnection connection;
+        try {
+            connection = repository.getConnection();
+        } catch (RuntimeException e) {
+            return false; // RDF4J Server reports it
+        }
         try {
             Query query;
             Object result;
