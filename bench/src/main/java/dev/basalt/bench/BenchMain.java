@@ -23,6 +23,7 @@ import dev.basalt.bench.compare.Settings;
 import dev.basalt.bench.driver.MixDriver;
 import dev.basalt.bench.federation.FederationBench;
 import dev.basalt.bench.driver.MixResult;
+import dev.basalt.bench.driver.ProcessCpu;
 import dev.basalt.bench.load.LoadComparison;
 import dev.basalt.bench.load.LoadReport;
 import dev.basalt.bench.load.LoadResults;
@@ -364,6 +365,9 @@ public final class BenchMain implements Runnable {
 		double seconds;
 		@Option(names = "--cross-check", defaultValue = "10")
 		int crossCheck;
+		@Option(names = "--server-pid", description = "process id of the server behind each --endpoint, in the same "
+				+ "order (repeatable): each run then prints the server's CPU seconds (user+sys, from /proc) per query")
+		List<Long> serverPids;
 
 		@Override
 		public Integer call() {
@@ -397,10 +401,20 @@ public final class BenchMain implements Runnable {
 				for (Map.Entry<String, Repository> e : repos.entrySet()) {
 					MixResult w = driver.run(e.getValue(), 1, warmupMixes, Double.MAX_VALUE, seed + 7);
 					System.out.printf(Locale.ROOT, "%s warm-up: %d mixes, %,.0f QMpH%n", e.getKey(), w.mixes(), w.qmph());
+					Long pid = serverPids == null || serverPids.size() <= endpoints.indexOf(e.getKey()) ? null
+							: serverPids.get(endpoints.indexOf(e.getKey()));
 					for (int run = 1; run <= runs; run++) {
+						double cpuBefore = pid == null ? 0 : ProcessCpu.seconds(pid);
 						MixResult m = driver.run(e.getValue(), clients, Long.MAX_VALUE, seconds, seed + 1000L * run + clients);
-						System.out.printf(Locale.ROOT, "%s run %d, %d client(s): %,.0f QMpH (%d mixes)%n", e.getKey(), run,
-								clients, m.qmph(), m.mixes());
+						String cpu = "";
+						if (pid != null) {
+							long answered = m.perQuery().values().stream().mapToLong(s -> s.count()).sum();
+							double used = ProcessCpu.seconds(pid) - cpuBefore;
+							cpu = String.format(Locale.ROOT, ", server CPU %.1f s = %.3f ms/query (%.2f cores busy)", used,
+									used * 1000 / answered, used / m.elapsedSeconds());
+						}
+						System.out.printf(Locale.ROOT, "%s run %d, %d client(s): %,.0f QMpH (%d mixes)%s%n", e.getKey(), run,
+								clients, m.qmph(), m.mixes(), cpu);
 						m.perQuery().forEach((q, s) -> System.out.printf(Locale.ROOT,
 								"    %-4s avg %8.2f ms  min %8.2f  max %8.1f  (%d)%n", q, s.meanMillis(), s.minMillis(),
 								s.maxMillis(), s.count()));

@@ -28,7 +28,10 @@ import org.eclipse.jetty.webapp.WebAppContext;
  *
  * <p>Each webapp loads its own RDF4J from its {@code WEB-INF/lib}; the launcher's class path holds
  * Jetty only. RDF4J Server answers through {@link ClientErrorMapping}, which gives a client's mistakes a 4xx
- * where RDF4J Server 5.0.3 answers 500, and takes form bodies (queries, updates) up to 16 MiB.
+ * where RDF4J Server 5.0.3 answers 500, and takes form bodies (queries, updates) up to 16 MiB. SPARQL queries
+ * to its {@code basalt:BasaltRepository} repositories are answered by Basalt's fast path
+ * ({@code dev.basalt.sail.http.SparqlFastPath}, a filter added to the server webapp by an override descriptor;
+ * {@code -Dbasalt.server.fastQueries=false} turns it off).
  */
 public final class BasaltServer implements AutoCloseable {
     /** RDF4J's webapps put their data under this directory (AppConfiguration's base dir). */
@@ -87,6 +90,7 @@ public final class BasaltServer implements AutoCloseable {
         WebAppContext rdf4jServer = webapp(SERVER_PATH, options.serverWebapp(), scratch.resolve("server"));
         rdf4jServer.setMaxFormContentSize(ClientErrorMapping.MAX_FORM_BYTES);
         rdf4jServer.addFilter(ClientErrorMapping.class, "/*", EnumSet.of(DispatcherType.REQUEST));
+        rdf4jServer.addOverrideDescriptor(WebappAssembly.installServerOverride(scratch).toString());
         contexts.addHandler(rdf4jServer);
         contexts.addHandler(webapp(WORKBENCH_PATH, options.workbenchWebapp(), scratch.resolve("workbench")));
         MovedContextHandler root = new MovedContextHandler(null, "/", WORKBENCH_PATH + "/");

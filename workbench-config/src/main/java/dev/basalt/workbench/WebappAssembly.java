@@ -70,6 +70,17 @@ public final class WebappAssembly {
         }
     }
 
+    /**
+     * Writes the launcher's override descriptor for RDF4J Server ({@code server/override-web.xml}: Basalt's SPARQL
+     * fast path as a filter in front of the dispatcher) into {@code scratch} and answers its path. Jetty reads it
+     * after the webapp's own web.xml, so the webapp directory itself is left as it is.
+     */
+    public static Path installServerOverride(Path scratch) throws IOException {
+        Path target = scratch.resolve("server-override-web.xml");
+        copyResource("server/override-web.xml", target);
+        return target;
+    }
+
     /** The Workbench's type list with Basalt as its first (preselected) entry; unchanged if listed already. */
     static String addBasaltType(String createXsl, Path file) {
         if (createXsl.contains("value=\"basalt\"")) {

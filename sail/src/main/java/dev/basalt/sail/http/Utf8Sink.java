@@ -1,0 +1,170 @@
+package dev.basalt.sail.http;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A buffered UTF-8 byte writer for the result formats: characters are encoded as they are escaped, straight
+ * into one byte buffer that goes to the response's stream when full, so a row costs no intermediate strings,
+ * {@code Writer}s or encoder objects. An unpaired surrogate is written as {@code ?}, as Java's own UTF-8
+ * encoder writes it. One instance serves one response on one thread; not thread-safe.
+ */
+final class Utf8Sink {
+    /** How a format escapes the characters of a term. */
+    enum Escape {
+        /** as written, for text that needs no escaping */
+        NONE,
+        /** XML character data: {@code & < >} and carriage return as references, other characters as they are */
+        XML_TEXT,
+        /** an XML attribute in single quotes: as text, plus {@code '}, {@code "}, tab and line feed as references */
+        XML_ATTRIBUTE,
+        /** a JSON string's contents */
+        JSON
+    }
+
+    private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
+
+    private final OutputStream out;
+    private final byte[] buffer = new byte[16 * 1024];
+    private int size;
+
+    Utf8Sink(OutputStream out) {
+        this.out = out;
+    }
+
+    /** Writes bytes that are already encoded (the formats' fixed markup). */
+    void write(byte[] bytes) throws IOException {
+        if (bytes.length > buffer.length - size) {
+            drain();
+            if (bytes.length > buffer.length) {
+                out.write(bytes);
+                return;
+            }
+        }
+        System.arraycopy(bytes, 0, buffer, size, bytes.length);
+        size += bytes.length;
+    }
+
+    void write(char ascii) throws IOException {
+        if (size == buffer.length) {
+            drain();
+        }
+        buffer[size++] = (byte) ascii;
+    }
+
+    /** Writes {@code text} in UTF-8 with the given escaping. */
+    void write(String text, Escape escape) throws IOException {
+        int length = text.length();
+        for (int i = 0; i < length; i++) {
+            char c = text.charAt(i);
+            if (size > buffer.length - 12) {
+                drain();
+            }
+            if (c >= 0x20 && c < 0x7F && !special(c, escape)) {
+                buffer[size++] = (byte) c;
+            } else if (c < 0x80) {
+                asciiEscaped(c, escape);
+            } else if (c < 0x800) {
+                buffer[size++] = (byte) (0xC0 | c >> 6);
+                buffer[size++] = (byte) (0x80 | c & 0x3F);
+            } else if (Character.isHighSurrogate(c) && i + 1 < length && Character.isLowSurrogate(text.charAt(i + 1))) {
+                int cp = Character.toCodePoint(c, text.charAt(++i));
+                buffer[size++] = (byte) (0xF0 | cp >> 18);
+                buffer[size++] = (byte) (0x80 | cp >> 12 & 0x3F);
+                buffer[size++] = (byte) (0x80 | cp >> 6 & 0x3F);
+                buffer[size++] = (byte) (0x80 | cp & 0x3F);
+            } else if (Character.isSurrogate(c)) {
+                buffer[size++] = '?';
+            } else {
+                buffer[size++] = (byte) (0xE0 | c >> 12);
+                buffer[size++] = (byte) (0x80 | c >> 6 & 0x3F);
+                buffer[size++] = (byte) (0x80 | c & 0x3F);
+            }
+        }
+    }
+
+    private static boolean special(char c, Escape escape) {
+        return switch (escape) {
+            case NONE -> false;
+            case XML_TEXT -> c == '&' || c == '<' || c == '>';
+            case XML_ATTRIBUTE -> c == '&' || c == '<' || c == '>' || c == '\'' || c == '"';
+            case JSON -> c == '"' || c == '\\';
+        };
+    }
+
+    private void asciiEscaped(char c, Escape escape) {
+        switch (escape) {
+            case NONE -> buffer[size++] = (byte) c;
+            case XML_TEXT, XML_ATTRIBUTE -> xmlEscaped(c, escape == Escape.XML_ATTRIBUTE);
+            case JSON -> jsonEscaped(c);
+        }
+    }
+
+    private void xmlEscaped(char c, boolean attribute) {
+        switch (c) {
+            case '&' -> ascii("&amp;");
+            case '<' -> ascii("&lt;");
+            case '>' -> ascii("&gt;");
+            case '\r' -> ascii("&#xD;");
+            case '\'' -> ascii("&apos;");
+            case '"' -> ascii("&quot;");
+            case '\t' -> {
+                if (attribute) {
+                    ascii("&#x9;");
+                } else {
+                    buffer[size++] = '\t';
+                }
+            }
+            case '\n' -> {
+                if (attribute) {
+                    ascii("&#xA;");
+                } else {
+                    buffer[size++] = '\n';
+                }
+            }
+            default -> buffer[size++] = (byte) c; // RDF4J's writer passes other control characters on as they are
+        }
+    }
+
+    private void jsonEscaped(char c) {
+        switch (c) {
+            case '"' -> ascii("\\\"");
+            case '\\' -> ascii("\\\\");
+            case '\n' -> ascii("\\n");
+            case '\r' -> ascii("\\r");
+            case '\t' -> ascii("\\t");
+            case '\b' -> ascii("\\b");
+            case '\f' -> ascii("\\f");
+            default -> {
+                if (c < 0x20) {
+                    ascii("\\u00");
+                    buffer[size++] = HEX[c >> 4];
+                    buffer[size++] = HEX[c & 0xF];
+                } else {
+                    buffer[size++] = (byte) c;
+                }
+            }
+        }
+    }
+
+    private void ascii(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            buffer[size++] = (byte) s.charAt(i);
+        }
+    }
+
+    /** Hands the buffered bytes to the stream. */
+    void drain() throws IOException {
+        if (size > 0) {
+            out.write(buffer, 0, size);
+            size = 0;
+        }
+    }
+
+    /** Drains and flushes the stream, so the client sees everything written so far. */
+    void flush() throws IOException {
+        drain();
+        out.flush();
+    }
+}

@@ -1,0 +1,271 @@
+package dev.basalt.workbench;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.GZIPInputStream;
+
+import javax.management.JMX;
+import javax.management.MBeanServerConnection;
+import javax.management.ObjectName;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.basalt.sail.http.SparqlFastPathMXBean;
+
+/**
+ * The launcher's SPARQL fast path against RDF4J Server's own handling, in one server: repository {@code fast}
+ * ({@code basalt:BasaltRepository}, which the fast path answers) and repository {@code rdf4j}
+ * ({@code openrdf:SailRepository} over a Basalt store, which RDF4J Server answers), loaded with the same
+ * statements. Every request goes to both; status, {@code Content-Type}, {@code Content-Disposition},
+ * {@code Vary}, {@code Content-Language}, {@code Content-Encoding} and the body must be the same bytes, for
+ * SELECT, ASK, CONSTRUCT and DESCRIBE in every result format the server offers, over GET, form POST and
+ * {@code application/sparql-query} POST, with the protocol's parameters, and for malformed queries, bad
+ * parameters and formats the client cannot accept. The fast path's MBean shows which requests it answered:
+ * the well-formed queries, and none of the errors.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class SparqlFastPathTest {
+    private static final List<String> HEADERS = List.of("content-type", "content-disposition", "vary",
+            "content-language", "content-encoding");
+    private static final String DATA = """
+            <http://ex.org/a> <http://ex.org/name> "Alice, \\"the\\" <first> & only\\r\\n" .
+            <http://ex.org/a> <http://ex.org/label> "chat"@fr .
+            <http://ex.org/a> <http://ex.org/age> "42"^^<http://www.w3.org/2001/XMLSchema#integer> .
+            <http://ex.org/a> <http://ex.org/score> "1.50"^^<http://www.w3.org/2001/XMLSchema#decimal> .
+            <http://ex.org/a> <http://ex.org/odd> "x"^^<http://ex.org/dt?a=1&b='2'> .
+            <http://ex.org/a> <http://ex.org/knows> <http://ex.org/b,c> <http://ex.org/g1> .
+            <http://ex.org/b,c> <http://ex.org/name> "B\\u00e9\\u4e2d\\U0001F600\\t" <http://ex.org/g2> .
+            <http://ex.org/b,c> <http://ex.org/age> "7"^^<http://www.w3.org/2001/XMLSchema#int> <http://ex.org/g2> .
+            """;
+    private static final List<String> QUERIES = List.of(
+            "SELECT * WHERE { ?s ?p ?o } ORDER BY ?s ?p ?o",
+            "SELECT ?o ?s WHERE { GRAPH ?g { ?s ?p ?o } } ORDER BY ?o",
+            "SELECT ?s (COUNT(*) AS ?n) (SAMPLE(?x) AS ?unbound) WHERE { ?s ?p ?o OPTIONAL { ?s <http://ex.org/none> ?x } }"
+                    + " GROUP BY ?s ORDER BY ?s",
+            "SELECT * WHERE { ?s <http://ex.org/nothing> ?o }",
+            "ASK { ?s <http://ex.org/age> 42 }",
+            "ASK { ?s <http://ex.org/age> 43 }",
+            "CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o } ORDER BY ?s ?p ?o",
+            "DESCRIBE <http://ex.org/a>");
+    private static final List<String> ACCEPTS = List.of("", "*/*", "application/sparql-results+xml",
+            "application/sparql-results+json", "application/json", "text/csv", "text/tab-separated-values",
+            "application/x-binary-rdf-results-table", "application/x-sparqlstar-results+json", "text/boolean",
+            "text/turtle", "application/n-triples", "application/rdf+xml", "application/ld+json",
+            "application/sparql-results+xml, application/sparql-results+json;q=0.8, text/csv;q=0.2, */*;q=0.1",
+            "text/csv;q=0.5, application/sparql-results+json", "image/png");
+
+    @TempDir
+    static Path data;
+    LauncherProcess launcher;
+    JMXConnector jmx;
+    SparqlFastPathMXBean fastPath;
+    final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    String server;
+
+    @BeforeAll
+    void start() throws Exception {
+        int jmxPort = LauncherProcess.freePort();
+        launcher = new LauncherProcess(data, LauncherProcess.OUTPUT.resolve("launcher-fast-path.log"), "--no-repository")
+                .jvmOptions("-Xmx384m", "-Dcom.sun.management.jmxremote.port=" + jmxPort,
+                        "-Dcom.sun.management.jmxremote.rmi.port=" + jmxPort,
+                        "-Dcom.sun.management.jmxremote.host=127.0.0.1", "-Djava.rmi.server.hostname=127.0.0.1",
+                        "-Dcom.sun.management.jmxremote.authenticate=false", "-Dcom.sun.management.jmxremote.ssl=false")
+                .start();
+        server = launcher.serverUrl();
+        new RepositoryBootstrap(server).ensureBasaltRepository("fast");
+        Rest rest = new Rest(server);
+        Rest.Response created = rest.createRepository("rdf4j", ServerRestApiTest.config("rdf4j", ""));
+        assertEquals(204, created.status(), created.body());
+        for (String id : List.of("fast", "rdf4j")) {
+            Rest.Response added = rest.add(id, "application/n-quads", DATA);
+            assertEquals(204, added.status(), added.body());
+        }
+        jmx = JMXConnectorFactory.connect(new JMXServiceURL(
+                "service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPort + "/jmxrmi"));
+        MBeanServerConnection beans = jmx.getMBeanServerConnection();
+        fastPath = JMX.newMXBeanProxy(beans, new ObjectName("dev.basalt:type=SparqlFastPath,context=\"/rdf4j-server\""),
+                SparqlFastPathMXBean.class);
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        if (jmx != null) {
+            jmx.close();
+        }
+        if (launcher != null) {
+            launcher.close();
+        }
+    }
+
+    @Test
+    void answersEveryFormatAsRdf4jServerDoes() {
+        assertTrue(fastPath.isEnabled());
+        long answered = fastPath.getAnswered();
+        int expectedAnswers = 0;
+        for (String query : QUERIES) {
+            for (String accept : ACCEPTS) {
+                Exchange rdf4j = null;
+                for (Method method : Method.values()) {
+                    Exchange fast = send("fast", method, Map.of("query", query), accept, false);
+                    Exchange reference = send("rdf4j", method, Map.of("query", query), accept, false);
+                    assertSame(reference, fast, method + " " + query + " Accept: " + accept);
+                    if (fast.status == 200) {
+                        expectedAnswers++;
+                    }
+                    rdf4j = reference;
+                }
+                assertTrue(rdf4j.status == 200 || rdf4j.status == 406, rdf4j.status + " " + rdf4j.text());
+            }
+        }
+        assertEquals(expectedAnswers, fastPath.getAnswered() - answered, "queries the fast path answered");
+    }
+
+    @Test
+    void takesTheProtocolsParameters() {
+        List<Map<String, String>> cases = new ArrayList<>();
+        String select = "SELECT ?s ?o WHERE { ?s <http://ex.org/name> ?o } ORDER BY ?o";
+        cases.add(params("query", select, "default-graph-uri", "http://ex.org/g2"));
+        cases.add(params("query", select, "default-graph-uri", "null"));
+        cases.add(params("query", "SELECT * WHERE { GRAPH ?g { ?s ?p ?o } } ORDER BY ?g ?s ?p", "named-graph-uri",
+                "http://ex.org/g1"));
+        cases.add(params("query", select, "infer", "false", "timeout", "20"));
+        cases.add(params("query", "SELECT ?o WHERE { ?s <http://ex.org/name> ?o }", "$s", "<http://ex.org/a>"));
+        cases.add(params("query", "ASK { ?s ?p ?o }", "$o", "\"chat\"@fr"));
+        long answered = fastPath.getAnswered();
+        for (Map<String, String> p : cases) {
+            for (Method method : Method.values()) {
+                Exchange fast = send("fast", method, p, "application/sparql-results+json", false);
+                assertEquals(200, fast.status, p + " " + fast.text());
+                assertSame(send("rdf4j", method, p, "application/sparql-results+json", false), fast, method + " " + p);
+            }
+        }
+        assertEquals(cases.size() * Method.values().length, fastPath.getAnswered() - answered);
+    }
+
+    @Test
+    void leavesErrorsAndOtherRequestsToRdf4jServer() {
+        List<Map<String, String>> cases = new ArrayList<>();
+        cases.add(params("query", "SELECT * WHERE { ?s ?p "));
+        cases.add(params("query", "INSERT DATA { <http://ex.org/x> <http://ex.org/y> 1 }"));
+        cases.add(params("query", "SELECT * WHERE { ?s ?p ?o }", "timeout", "soon"));
+        cases.add(params("query", "SELECT * WHERE { ?s ?p ?o }", "$s", "<<not a value"));
+        cases.add(params("query", "SELECT * WHERE { ?s ?p ?o }", "default-graph-uri", "not an iri"));
+        cases.add(params("query", "SELECT * WHERE { ?s ?p ?o }", "queryLn", "nonsense"));
+        cases.add(params("query", "SELECT * WHERE { ?s ?p ?o } ORDER BY ?s ?p ?o", "limit", "2", "offset", "1"));
+        cases.add(params("query", "SELECT * WHERE { ?s ?p ?o } ORDER BY ?s ?p ?o", "Accept", "text/csv"));
+        cases.add(params("query", "SELECT * WHERE { ?s ?p ?o }", "Accept", "image/png"));
+        cases.add(params("nothing", "here"));
+        long answered = fastPath.getAnswered();
+        for (Map<String, String> p : cases) {
+            for (Method method : List.of(Method.GET, Method.FORM)) {
+                assertSame(send("rdf4j", method, p, "application/sparql-results+xml", false),
+                        send("fast", method, p, "application/sparql-results+xml", false), method + " " + p);
+            }
+        }
+        Exchange unknown = send("missing", Method.GET, params("query", "ASK {}"), "", false);
+        assertEquals(404, unknown.status, unknown.text());
+        assertEquals(0, fastPath.getAnswered() - answered, "the fast path answered none of them");
+    }
+
+    @Test
+    void compressesAsRdf4jServerDoes() {
+        String query = "SELECT * WHERE { ?s ?p ?o . ?a ?b ?c . ?d ?e ?f } ORDER BY ?s ?p ?o ?a ?b ?c ?d ?e ?f";
+        for (String accept : List.of("application/sparql-results+xml", "application/sparql-results+json", "text/csv")) {
+            Exchange fast = send("fast", Method.GET, params("query", query), accept, true);
+            assertSame(send("rdf4j", Method.GET, params("query", query), accept, true), fast, "gzip " + accept);
+            assertTrue(fast.body.length > 4096, "a result large enough to be compressed: " + fast.body.length);
+        }
+    }
+
+    private enum Method {
+        GET, FORM, SPARQL_QUERY
+    }
+
+    private record Exchange(int status, Map<String, String> headers, byte[] body) {
+        String text() {
+            return new String(body, StandardCharsets.UTF_8);
+        }
+    }
+
+    private static void assertSame(Exchange expected, Exchange actual, String what) {
+        assertEquals(expected.status, actual.status, what + ": status; " + actual.text());
+        assertEquals(expected.headers, actual.headers, what + ": headers");
+        assertArrayEquals(expected.body, actual.body, () -> what + ": body\n--- RDF4J Server:\n" + expected.text()
+                + "\n--- fast path:\n" + actual.text());
+    }
+
+    private static Map<String, String> params(String... keysAndValues) {
+        Map<String, String> p = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            p.put(keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return p;
+    }
+
+    private Exchange send(String repository, Method method, Map<String, String> params, String accept, boolean gzip) {
+        String url = server + "/repositories/" + repository;
+        StringBuilder form = new StringBuilder();
+        params.forEach((k, v) -> {
+            if (!(method == Method.SPARQL_QUERY && k.equals("query"))) {
+                form.append(form.isEmpty() ? "" : "&").append(Rest.encode(k)).append('=').append(Rest.encode(v));
+            }
+        });
+        HttpRequest.Builder request = switch (method) {
+            case GET -> HttpRequest.newBuilder(URI.create(url + "?" + form)).GET();
+            case FORM -> HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/x-www-form-urlencoded")
+                    .POST(HttpRequest.BodyPublishers.ofString(form.toString()));
+            case SPARQL_QUERY -> HttpRequest.newBuilder(URI.create(url + (form.isEmpty() ? "" : "?" + form)))
+                    .header("Content-Type", "application/sparql-query; charset=UTF-8")
+                    .POST(HttpRequest.BodyPublishers.ofString(params.getOrDefault("query", ""), StandardCharsets.UTF_8));
+        };
+        if (!accept.isEmpty()) {
+            request.header("Accept", accept);
+        }
+        if (gzip) {
+            request.header("Accept-Encoding", "gzip");
+        }
+        try {
+            HttpResponse<byte[]> r = http.send(request.timeout(Duration.ofSeconds(60)).build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            Map<String, String> headers = new LinkedHashMap<>();
+            for (String h : HEADERS) {
+                r.headers().firstValue(h).ifPresent(v -> headers.put(h, v));
+            }
+            byte[] body = r.body();
+            if ("gzip".equals(headers.get("content-encoding"))) {
+                try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(body))) {
+                    body = in.readAllBytes();
+                }
+            }
+            return new Exchange(r.statusCode(), headers, body);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
