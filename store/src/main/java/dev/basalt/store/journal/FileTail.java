@@ -117,19 +117,25 @@ final class FileTail {
         return i.used < SPARSE_BELOW * (i.used + i.free);
     }
 
-    private static boolean fits(long[] demand, long[] supply, long extentDemand, long wholeFree) {
+    /**
+     * True if the demand fits: records of class c take free slots of class c, then of class c + 1
+     * (what {@link SlotAllocator#allocate} does), and what is left of them takes new regions in
+     * wholly free space, counted at their slot size.
+     */
+    static boolean fits(long[] demand, long[] supply, long extentDemand, long wholeFree) {
         double unmetBytes = extentDemand;
-        double carried = 0;
+        double fromBelow = 0; // records of class c - 1 that found no slot of their own class
         for (int c = 0; c < demand.length; c++) {
             double own = PLANNED_SHARE * supply[c];
-            double need = demand[c];
-            double fromCarried = Math.min(need, carried);
-            need -= fromCarried;
-            double fromOwn = Math.min(need, own);
-            need -= fromOwn;
-            unmetBytes += need * SizeClasses.SLOT_BYTES[c];
-            carried = own - fromOwn;
+            double lower = Math.min(fromBelow, own);
+            own -= lower;
+            if (c > 0) {
+                unmetBytes += (fromBelow - lower) * SizeClasses.SLOT_BYTES[c - 1];
+            }
+            double mine = Math.min(demand[c], own);
+            fromBelow = demand[c] - mine;
         }
+        unmetBytes += fromBelow * SizeClasses.SLOT_BYTES[demand.length - 1];
         return unmetBytes <= PLANNED_SHARE * wholeFree;
     }
 
