@@ -204,4 +204,42 @@ final class FileTail {
             return before - a.fileEnd;
         }
     }
+
+    /** Marks the regions {@code plan} empties (all unmarked if it is null): no slot of them is handed out. */
+    static void markEvacuating(SlotAllocator a, CompactionPlan plan) {
+        for (Region r : a.regions.values()) {
+            r.evacuating = plan != null && plan.evacuatesOffset(r.offset);
+        }
+    }
+
+    /**
+     * What {@code plan} still empties as the allocator stands now: its target and the regions below
+     * it still marked (regions made since in emptied space are not).
+     */
+    static CompactionPlan evacuationNow(SlotAllocator a, CompactionPlan plan) {
+        List<Region> marked = new ArrayList<>();
+        for (Region r : a.regions.values()) {
+            if (r.evacuating && r.offset < plan.target()) {
+                marked.add(r);
+            }
+        }
+        long[] starts = new long[marked.size()];
+        long[] ends = new long[marked.size()];
+        for (int i = 0; i < starts.length; i++) {
+            starts[i] = marked.get(i).offset;
+            ends[i] = marked.get(i).endOffset();
+        }
+        return new CompactionPlan(plan.target(), plan.fileEnd(), starts, ends);
+    }
+
+    /** Marks dirty every region whose bitmap record lies in space {@code plan} empties; returns how many. */
+    static int dirtyBitmapsIn(SlotAllocator a, CompactionPlan plan) {
+        int n = 0;
+        for (Region r : a.regions.values()) {
+            if (r.bitmapAddress != Journal.NULL && plan.evacuates(r.bitmapAddress) && a.dirty.add(r)) {
+                n++;
+            }
+        }
+        return n;
+    }
 }
