@@ -28,11 +28,12 @@ import dev.basalt.store.journal.StoreException;
  * file is truncated when both root blocks end below the cut. Nothing on disk changes format; every
  * step is a commit, so a crash at any moment reopens at the last commit.
  *
- * <p>Rounds go on, each planned on the layout the last one left (writes meanwhile may have put
- * records above its target), until the file is within {@value #GOOD_ENOUGH}x the space in use, a
- * plan would gain less than {@value #MIN_GAIN} of the file, nothing was left to move,
- * {@value #STALLED_ROUNDS} rounds in a row did not shrink the file, or {@link Options#rounds} ran;
- * the report says which.
+ * <p>Rounds go on, each planned on the layout the last one left: writes meanwhile may have put
+ * records above its target when the space below it ran out, and the next plan keeps that much more
+ * free below its target. They end when the file is within {@value #GOOD_ENOUGH}x the space in use,
+ * a plan would gain less than {@value #MIN_GAIN} of the file or than the last round's writes added,
+ * nothing was left to move, {@value #STALLED_ROUNDS} rounds in a row ended above the smallest file
+ * reached, or {@link Options#rounds} ran; the report says which.
  *
  * <p>What it cannot move is reported: space above the target still held by readers' pins (it is
  * waited for up to {@link Options#waitForReaders}), by history retention (the old copies are
@@ -91,7 +92,10 @@ public final class OnlineCompactor {
      * less than it, is not worth its moves: what is left is the slack of partly used regions.
      */
     static final double MIN_GAIN = 0.04;
-    /** Rounds in a row that did not shrink the file (writes meanwhile outgrew the moves) end the compaction. */
+    /**
+     * Rounds in a row that ended above the smallest file reached (writes meanwhile outgrew the
+     * moves) end the compaction.
+     */
     static final int STALLED_ROUNDS = 3;
 
     private final Store store;
@@ -121,6 +125,8 @@ public final class OnlineCompactor {
         long target = before.fileBytes();
         int stalled = 0;
         int rounds = 0;
+        long lowest = before.fileBytes();
+        long overflow = 0; // what the last round's concurrent writes put above its target
         String ended = "round limit " + options.rounds();
         try {
             while (rounds < options.rounds()) {
@@ -129,22 +135,22 @@ public final class OnlineCompactor {
                     LOG.warn("{}: readers still pin {} bytes after {}; nothing moved (see the report)", journal.path(),
                             journal.stats().bytesPinned(), options.waitForReaders());
                     if (rounds == 0) {
-                        target = journal.planCompaction().target();
+                        target = journal.planCompaction(0).target();
                     }
                     ended = "readers' pins";
                     break;
                 }
-                long fileBefore = journal.stats().fileBytes();
-                CompactionPlan plan = startRound();
+                CompactionPlan plan = startRound(overflow);
                 target = plan.target();
                 JournalStats planned = journal.stats();
                 if (planned.fileBytes() <= GOOD_ENOUGH * planned.bytesInUse()) {
                     ended = "the file is within " + GOOD_ENOUGH + "x the space in use";
                     break;
                 }
-                long minGain = (long) (MIN_GAIN * planned.fileBytes());
-                if (planned.fileBytes() - target < minGain && plan.sparseBytes() < minGain) {
-                    ended = "less than " + Math.round(100 * MIN_GAIN) + "% of the file left to gain";
+                long minGain = Math.max((long) (MIN_GAIN * planned.fileBytes()), overflow);
+                if (planned.fileBytes() - target <= minGain && plan.sparseBytes() <= minGain) {
+                    ended = "less to gain than " + Math.round(100 * MIN_GAIN)
+                            + "% of the file or what writes meanwhile added in the last round";
                     break;
                 }
                 rounds++;
@@ -154,13 +160,16 @@ public final class OnlineCompactor {
                 // to it (both root blocks must end below the cut)
                 emptyCommit();
                 emptyCommit();
-                stalled = journal.stats().fileBytes() >= fileBefore ? stalled + 1 : 0;
+                long file = journal.stats().fileBytes();
+                overflow = Math.max(0, file - target);
+                stalled = file >= lowest ? stalled + 1 : 0;
+                lowest = Math.min(lowest, file);
                 if (moved == 0) {
                     ended = "nothing left to move";
                     break;
                 }
                 if (stalled == STALLED_ROUNDS) {
-                    ended = STALLED_ROUNDS + " rounds in a row did not shrink the file (writes meanwhile)";
+                    ended = STALLED_ROUNDS + " rounds in a row ended above the smallest file reached (writes meanwhile)";
                     break;
                 }
             }
@@ -183,22 +192,24 @@ public final class OnlineCompactor {
 
     /**
      * Plans a round on the allocator as it stands (the store's writer held, so no transaction is
-     * half done) and commits once, which turns empty regions into free space for new regions.
+     * half done), keeping {@code reserve} bytes below the target free for the writes going on
+     * meanwhile (what the last round's writes put above its target), and commits once, which turns
+     * empty regions into free space for new regions.
      */
-    private CompactionPlan startRound() {
+    private CompactionPlan startRound(long reserve) {
         CompactionPlan plan;
         try (WriteTransaction tx = store.begin()) {
             long held = System.nanoTime();
-            plan = journal.planCompaction();
+            plan = journal.planCompaction(reserve);
             journal.setCompactionPlan(plan);
             tx.commit();
             paused(held);
         }
         afterCommit.run();
         JournalStats s = journal.stats();
-        LOG.info("{}: compaction round: {} bytes in the file, {} in use; emptying everything above {} and {} sparse"
-                + " bytes below", journal.path(), s.fileBytes(), s.bytesInUse() - s.bytesDeferred(), plan.target(),
-                plan.sparseBytes());
+        LOG.info("{}: compaction round: {} bytes in the file, {} in use ({} of them deferred frees); emptying everything"
+                + " above {} and {} sparse bytes below, {} bytes kept free for writes meanwhile", journal.path(),
+                s.fileBytes(), s.bytesInUse(), s.bytesDeferred(), plan.target(), plan.sparseBytes(), reserve);
         return plan;
     }
 

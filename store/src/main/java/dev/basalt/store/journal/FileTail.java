@@ -60,9 +60,10 @@ final class FileTail {
      * slots of class c or c + 1 of the dense regions below T; the rest, and large records, to space
      * that is wholly free below T (free extents and empty regions), where new regions of any class
      * are made. The sparse regions' space is not counted: it is free only once they are emptied,
-     * and the next round's plan counts it.
+     * and the next round's plan counts it. {@code reserveBytes} of the free space below T (slots
+     * left over or wholly free space) is kept for the writes going on meanwhile.
      */
-    static CompactionPlan plan(SlotAllocator a) {
+    static CompactionPlan plan(SlotAllocator a, long reserveBytes) {
         List<Item> items = layout(a);
         int classes = SizeClasses.SLOT_BYTES.length;
         long[] demand = new long[classes];
@@ -78,7 +79,7 @@ final class FileTail {
         }
         long target = a.fileEnd;
         for (Item i : items) {
-            if (fits(demand, supply, extentDemand, wholeFree)) {
+            if (fits(demand, supply, extentDemand, wholeFree, reserveBytes)) {
                 target = i.offset;
                 break;
             }
@@ -120,10 +121,12 @@ final class FileTail {
     /**
      * True if the demand fits: records of class c take free slots of class c, then of class c + 1
      * (what {@link SlotAllocator#allocate} does), and what is left of them takes new regions in
-     * wholly free space, counted at their slot size.
+     * wholly free space, counted at their slot size; {@code reserveBytes} must be left over in
+     * slots or wholly free space.
      */
-    static boolean fits(long[] demand, long[] supply, long extentDemand, long wholeFree) {
+    static boolean fits(long[] demand, long[] supply, long extentDemand, long wholeFree, long reserveBytes) {
         double unmetBytes = extentDemand;
+        double spareBytes = 0;
         double fromBelow = 0; // records of class c - 1 that found no slot of their own class
         for (int c = 0; c < demand.length; c++) {
             double own = PLANNED_SHARE * supply[c];
@@ -134,9 +137,11 @@ final class FileTail {
             }
             double mine = Math.min(demand[c], own);
             fromBelow = demand[c] - mine;
+            spareBytes += (own - mine) * SizeClasses.SLOT_BYTES[c];
         }
         unmetBytes += fromBelow * SizeClasses.SLOT_BYTES[demand.length - 1];
-        return unmetBytes <= PLANNED_SHARE * wholeFree;
+        double whole = PLANNED_SHARE * wholeFree;
+        return unmetBytes <= whole && unmetBytes + reserveBytes <= whole + spareBytes;
     }
 
     /** Bytes of slots and extents in use that lie at or above {@code offset}. */

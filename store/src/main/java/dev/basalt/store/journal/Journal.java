@@ -281,15 +281,16 @@ public final class Journal implements RecordStore, AutoCloseable {
 
     /**
      * The lowest offset the file could end at if every record above it moved into free space
-     * below it (with headroom for the writes going on meanwhile); the file's end if nothing would
-     * be gained. Counts space released now: call {@link #releaseEligible} first.
+     * below it, with headroom for the writes going on meanwhile: a share of that free space and
+     * {@code reserveBytes} more; the file's end if nothing would be gained. Counts space released
+     * now: call {@link #releaseEligible} first.
      *
      * @throws StoreException in WORM mode, which frees nothing and so has nothing to compact
      */
-    public synchronized CompactionPlan planCompaction() {
+    public synchronized CompactionPlan planCompaction(long reserveBytes) {
         ensureOpen();
         requireRw();
-        return FileTail.plan(alloc);
+        return FileTail.plan(alloc, reserveBytes);
     }
 
     /**

@@ -59,12 +59,17 @@ class LowSpaceFirstTest {
         long[] supply = new long[classes];
         demand[1] = 10;
         supply[0] = 1000;
-        assertFalse(FileTail.fits(demand, supply, 0, 0), "128-byte records do not fit 64-byte slots");
+        assertFalse(FileTail.fits(demand, supply, 0, 0, 0), "128-byte records do not fit 64-byte slots");
         supply[2] = 20;
-        assertTrue(FileTail.fits(demand, supply, 0, 0), "they fit 192-byte slots");
+        assertTrue(FileTail.fits(demand, supply, 0, 0, 0), "they fit 192-byte slots");
         supply[2] = 0;
-        assertTrue(FileTail.fits(demand, supply, 0, 10 * 128 * 2), "or new regions in wholly free space");
+        assertTrue(FileTail.fits(demand, supply, 0, 10 * 128 * 2, 0), "or new regions in wholly free space");
         supply[3] = 1000;
-        assertFalse(FileTail.fits(demand, supply, 0, 0), "but not slots two classes up");
+        assertFalse(FileTail.fits(demand, supply, 0, 0, 0), "but not slots two classes up");
+        supply[3] = 0;
+        supply[0] = 0;
+        supply[2] = 20; // 17 planned, 10 taken: 7 x 192 bytes left over
+        assertTrue(FileTail.fits(demand, supply, 0, 0, 1000), "192-byte slots left over hold a reserve of 1000 bytes");
+        assertFalse(FileTail.fits(demand, supply, 0, 0, 10_000), "but not one of 10,000");
     }
 }
