@@ -31,9 +31,9 @@ import dev.basalt.store.journal.StoreException;
  * <p>Rounds go on, each planned on the layout the last one left: writes meanwhile may have put
  * records above its target when the space below it ran out, and the next plan keeps that much more
  * free below its target. They end when the file is within {@value #GOOD_ENOUGH}x the space in use,
- * a plan would gain less than {@value #MIN_GAIN} of the file or than the last round's writes added,
- * nothing was left to move, {@value #STALLED_ROUNDS} rounds in a row ended above the smallest file
- * reached, or {@link Options#rounds} ran; the report says which.
+ * a plan would gain less than {@value #MIN_GAIN} of the file, nothing was left to move,
+ * {@value #STALLED_ROUNDS} rounds in a row ended above the smallest file reached, or
+ * {@link Options#rounds} ran; the report says which.
  *
  * <p>What it cannot move is reported: space above the target still held by readers' pins (it is
  * waited for up to {@link Options#waitForReaders}), by history retention (the old copies are
@@ -60,16 +60,16 @@ public final class OnlineCompactor {
     public record Result(long bytesBefore, long bytesAfter, long liveBytesBefore, long liveBytesAfter, long target,
                          long keysRewritten, int commits, long heldAbove, long pinnedBytes, long oldestPinnedCommit,
                          long retainedBytes, long newestRetainedCommit, String heldBy, Duration maxPause,
-                         Duration elapsed, int rounds, long inUseAfter, String endedBecause) {
+                         Duration elapsed, int rounds, long inUseAfter, String endedBecause, Duration cpu) {
         @Override
         public String toString() {
             StringBuilder b = new StringBuilder(String.format(
                     "online compaction: %,d -> %,d bytes (%.2fx the %,d live bytes, %.2fx the %,d bytes in use; target"
-                            + " %,d) in %.1f s: %,d keys rewritten in %d rounds of %d commits, longest writer pause"
-                            + " %d ms; ended: %s",
+                            + " %,d) in %.1f s (%.1f s CPU): %,d keys rewritten in %d rounds of %d commits, longest"
+                            + " writer pause %d ms; ended: %s",
                     bytesBefore, bytesAfter, liveBytesAfter == 0 ? 0 : (double) bytesAfter / liveBytesAfter,
                     liveBytesAfter, inUseAfter == 0 ? 0 : (double) bytesAfter / inUseAfter, inUseAfter, target,
-                    elapsed.toMillis() / 1000.0, keysRewritten, rounds, commits, maxPause.toMillis(), endedBecause));
+                    elapsed.toMillis() / 1000.0, cpu.toMillis() / 1000.0, keysRewritten, rounds, commits, maxPause.toMillis(), endedBecause));
             if (heldAbove > 0) {
                 b.append(String.format("; %,d bytes above the target could not be released (%s)", heldAbove, heldBy));
             }
@@ -120,6 +120,7 @@ public final class OnlineCompactor {
 
     private Result run() {
         long t0 = System.nanoTime();
+        long cpu0 = threadCpuNanos();
         journal.releaseEligible();
         JournalStats before = journal.stats();
         long target = before.fileBytes();
@@ -147,10 +148,10 @@ public final class OnlineCompactor {
                     ended = "the file is within " + GOOD_ENOUGH + "x the space in use";
                     break;
                 }
-                long minGain = Math.max((long) (MIN_GAIN * planned.fileBytes()), overflow);
+                // the plan kept the last round's overflow free below the target: what it gains is net of that
+                long minGain = (long) (MIN_GAIN * planned.fileBytes());
                 if (planned.fileBytes() - target <= minGain && plan.sparseBytes() <= minGain) {
-                    ended = "less to gain than " + Math.round(100 * MIN_GAIN)
-                            + "% of the file or what writes meanwhile added in the last round";
+                    ended = "less than " + Math.round(100 * MIN_GAIN) + "% of the file left to gain";
                     break;
                 }
                 rounds++;
@@ -185,7 +186,7 @@ public final class OnlineCompactor {
                 after.bytesInUse() - after.bytesDeferred(), target, keys, commits, held, after.bytesPinned(),
                 after.oldestPinnedCommit(), retained[0], retained[1], journal.describeInUseAbove(target),
                 Duration.ofNanos(maxPauseNanos), Duration.ofNanos(System.nanoTime() - t0), rounds, after.bytesInUse(),
-                ended);
+                ended, Duration.ofNanos(Math.max(0, threadCpuNanos() - cpu0)));
         LOG.info("{}: {}", journal.path(), r);
         return r;
     }
@@ -274,6 +275,12 @@ public final class OnlineCompactor {
         }
         keys += n;
         return n;
+    }
+
+    /** CPU time of the calling thread (user and system), 0 where the JVM does not measure it. */
+    private static long threadCpuNanos() {
+        java.lang.management.ThreadMXBean t = java.lang.management.ManagementFactory.getThreadMXBean();
+        return t.isCurrentThreadCpuTimeSupported() ? Math.max(0, t.getCurrentThreadCpuTime()) : 0;
     }
 
     private void emptyCommit() {
