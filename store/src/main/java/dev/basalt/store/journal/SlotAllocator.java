@@ -92,7 +92,8 @@ final class SlotAllocator {
 
     /**
      * While online compaction runs: the lowest slot below the target outside the emptied regions,
-     * else a small new region in free space below the target; when that is full (writes going on
+     * else a small new region in free space below the target (a single slot of a large class if
+     * that is what fits); when that is full (writes going on
      * meanwhile), a slot of a region made since the plan, else a small region in the lowest free
      * space anywhere or at the file's end, which the next round moves again. Small regions keep the
      * overflow, and the space a round leaves partly used, to a few KiB per size class.
@@ -103,7 +104,7 @@ final class SlotAllocator {
             return address;
         }
         int small = carvedSlots(c, SizeClasses.slotsForNewRegion(c, classBytes[c]));
-        Region r = carveRegion(c, small, Math.min(8, small), plan.target());
+        Region r = carveRegion(c, small, Math.min(small, minSlotsBelowTarget(c)), plan.target());
         if (r == null && (address = takeLowest(c, Use.NOT_EMPTIED)) != NULL_ADDRESS) {
             return address;
         }
@@ -116,6 +117,17 @@ final class SlotAllocator {
         }
         return takeFromNew(r);
     }
+
+    /**
+     * The fewest slots of a region made below a compaction's target: 8, or fewer of large classes
+     * (down to one slot), so that the free pieces between the regions left there hold the large
+     * pages the plan counted on.
+     */
+    private static int minSlotsBelowTarget(int c) {
+        return Math.max(1, Math.min(8, (int) (MIN_CARVED_BELOW_TARGET / SizeClasses.SLOT_BYTES[c])));
+    }
+
+    private static final long MIN_CARVED_BELOW_TARGET = 4096;
 
     /** Slots of a region carved from free space: about {@link #CARVED_REGION_BYTES}, at least 8, at most {@code slots}. */
     private static int carvedSlots(int c, int slots) {
