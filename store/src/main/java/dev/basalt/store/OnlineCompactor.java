@@ -17,16 +17,23 @@ import dev.basalt.store.journal.StoreException;
 
 /**
  * Online compaction of an open RW store: shrinks the journal file while readers and writers go on
- * (DESIGN §2, docs/FORMAT.md "Online compaction"). It picks a target end of file below which the
- * free space can hold everything above it ({@link Journal#planCompaction}), with the sparse regions below it,, makes the
- * allocator prefer slots below the target, and moves every page and large value above it by
- * putting one key under it again with its own value, which copies the page and its ancestors on
- * write into low slots. The moves are ordinary write transactions of at most
- * {@link Options#maxPause} of work each, so a writer waits at most about one batch and its commit.
- * Once no reader pin and no retained commit point can see the old copies, their space is released,
- * each commit cuts the wholly free tail of the file off, and the file is truncated when both root
- * blocks end below the cut. Nothing on disk changes format; every step is a commit, so a crash at
- * any moment reopens at the last commit.
+ * (DESIGN §2, docs/FORMAT.md "Online compaction"). A round picks a target end of file below which
+ * the free space can hold everything above it and in the sparse regions below it
+ * ({@link Journal#planCompaction}), makes the allocator take slots below the target, and moves
+ * every page and large value in the emptied space by putting one key under it again with its own
+ * value, which copies the page and its ancestors on write into low slots. The moves are ordinary
+ * write transactions of at most {@link Options#maxPause} of work each, so a writer waits at most
+ * about one batch and its commit. Once no reader pin and no retained commit point can see the old
+ * copies, their space is released, each commit cuts the wholly free tail of the file off, and the
+ * file is truncated when both root blocks end below the cut. Nothing on disk changes format; every
+ * step is a commit, so a crash at any moment reopens at the last commit.
+ *
+ * <p>Rounds go on, each planned on the layout the last one left: writes meanwhile may have put
+ * records above its target when the space below it ran out, and the next plan keeps that much more
+ * free below its target. They end when the file is within {@value #GOOD_ENOUGH}x the space in use,
+ * a plan would gain less than {@value #MIN_GAIN} of the file, nothing was left to move,
+ * {@value #STALLED_ROUNDS} rounds in a row ended above the smallest file reached, or
+ * {@link Options#rounds} ran; the report says which.
  *
  * <p>What it cannot move is reported: space above the target still held by readers' pins (it is
  * waited for up to {@link Options#waitForReaders}), by history retention (the old copies are
@@ -46,21 +53,23 @@ public final class OnlineCompactor {
      * @param rounds         move rounds at most (a round moves what concurrent writes put above the target)
      */
     public record Options(Duration maxPause, Duration waitForReaders, int rounds) {
-        public static final Options DEFAULT = new Options(Duration.ofMillis(50), Duration.ofSeconds(30), 8);
+        public static final Options DEFAULT = new Options(Duration.ofMillis(50), Duration.ofSeconds(30), 16);
     }
 
     /** What a compaction did and what it could not release. */
     public record Result(long bytesBefore, long bytesAfter, long liveBytesBefore, long liveBytesAfter, long target,
                          long keysRewritten, int commits, long heldAbove, long pinnedBytes, long oldestPinnedCommit,
                          long retainedBytes, long newestRetainedCommit, String heldBy, Duration maxPause,
-                         Duration elapsed) {
+                         Duration elapsed, int rounds, long inUseAfter, String endedBecause, Duration cpu) {
         @Override
         public String toString() {
             StringBuilder b = new StringBuilder(String.format(
-                    "online compaction: %,d -> %,d bytes (%.2fx the %,d live bytes; target %,d) in %.1f s: %,d keys"
-                            + " rewritten in %d commits, longest writer pause %d ms",
+                    "online compaction: %,d -> %,d bytes (%.2fx the %,d live bytes, %.2fx the %,d bytes in use; target"
+                            + " %,d) in %.1f s (%.1f s CPU): %,d keys rewritten in %d rounds of %d commits, longest"
+                            + " writer pause %d ms; ended: %s",
                     bytesBefore, bytesAfter, liveBytesAfter == 0 ? 0 : (double) bytesAfter / liveBytesAfter,
-                    liveBytesAfter, target, elapsed.toMillis() / 1000.0, keysRewritten, commits, maxPause.toMillis()));
+                    liveBytesAfter, inUseAfter == 0 ? 0 : (double) bytesAfter / inUseAfter, inUseAfter, target,
+                    elapsed.toMillis() / 1000.0, cpu.toMillis() / 1000.0, keysRewritten, rounds, commits, maxPause.toMillis(), endedBecause));
             if (heldAbove > 0) {
                 b.append(String.format("; %,d bytes above the target could not be released (%s)", heldAbove, heldBy));
             }
@@ -76,8 +85,18 @@ public final class OnlineCompactor {
         }
     }
 
-    /** A round that leaves the file at most this many times the space in use ends the compaction. */
-    static final double GOOD_ENOUGH = 1.15;
+    /** A file at most this many times the space in use (live, deferred and metadata) is compact: no further round. */
+    static final double GOOD_ENOUGH = 1.1;
+    /**
+     * A round whose plan would cut less than this share of the file, and empties sparse regions of
+     * less than it, is not worth its moves: what is left is the slack of partly used regions.
+     */
+    static final double MIN_GAIN = 0.04;
+    /**
+     * Rounds in a row that ended above the smallest file reached (writes meanwhile outgrew the
+     * moves) end the compaction.
+     */
+    static final int STALLED_ROUNDS = 3;
 
     private final Store store;
     private final Journal journal;
@@ -101,69 +120,97 @@ public final class OnlineCompactor {
 
     private Result run() {
         long t0 = System.nanoTime();
+        long cpu0 = threadCpuNanos();
         journal.releaseEligible();
         JournalStats before = journal.stats();
         long target = before.fileBytes();
         int stalled = 0;
+        int rounds = 0;
+        long lowest = before.fileBytes();
+        long overflow = 0; // what the last round's concurrent writes put above its target
+        String ended = "round limit " + options.rounds();
         try {
-            for (int round = 0; round < options.rounds(); round++) {
+            while (rounds < options.rounds()) {
                 if (!waitForReaders(t0)) {
                     // moving now would only add copies: the old ones cannot be released
                     LOG.warn("{}: readers still pin {} bytes after {}; nothing moved (see the report)", journal.path(),
                             journal.stats().bytesPinned(), options.waitForReaders());
-                    if (round == 0) {
-                        target = journal.planCompaction().target();
+                    if (rounds == 0) {
+                        target = journal.planCompaction(0).target();
                     }
+                    ended = "readers' pins";
                     break;
                 }
-                long fileBefore = journal.stats().fileBytes();
-                CompactionPlan plan = startRound();
+                CompactionPlan plan = startRound(overflow);
                 target = plan.target();
+                JournalStats planned = journal.stats();
+                if (planned.fileBytes() <= GOOD_ENOUGH * planned.bytesInUse()) {
+                    ended = "the file is within " + GOOD_ENOUGH + "x the space in use";
+                    break;
+                }
+                // the plan kept the last round's overflow free below the target: what it gains is net of that
+                long minGain = (long) (MIN_GAIN * planned.fileBytes());
+                if (planned.fileBytes() - target <= minGain && plan.sparseBytes() <= minGain) {
+                    ended = "less than " + Math.round(100 * MIN_GAIN) + "% of the file left to gain";
+                    break;
+                }
+                rounds++;
                 long moved = moveRound(journal.evacuationNow());
                 waitForReaders(t0);
                 // two commits: the first cuts the released tail off, the second lets the file shrink
                 // to it (both root blocks must end below the cut)
                 emptyCommit();
                 emptyCommit();
-                JournalStats now = journal.stats();
-                stalled = now.fileBytes() >= fileBefore ? stalled + 1 : 0;
-                if (moved == 0 || stalled == 2 || now.fileBytes() <= GOOD_ENOUGH * (now.bytesInUse() - now.bytesDeferred())) {
-                    break; // nothing left to move, two rounds in a row did not shrink the file, or it is small enough
+                long file = journal.stats().fileBytes();
+                overflow = Math.max(0, file - target);
+                stalled = file >= lowest ? stalled + 1 : 0;
+                lowest = Math.min(lowest, file);
+                if (moved == 0) {
+                    ended = "nothing left to move";
+                    break;
+                }
+                if (stalled == STALLED_ROUNDS) {
+                    ended = STALLED_ROUNDS + " rounds in a row ended above the smallest file reached (writes meanwhile)";
+                    break;
                 }
             }
         } finally {
             journal.setCompactionPlan(null);
         }
+        // the last round's cut takes effect with the commit after it (both root blocks must end below it)
+        emptyCommit();
         JournalStats after = journal.stats();
         long[] retained = journal.retainedByHistory();
         long held = journal.bytesInUseAbove(target);
         Result r = new Result(before.fileBytes(), after.fileBytes(), before.bytesInUse() - before.bytesDeferred(),
                 after.bytesInUse() - after.bytesDeferred(), target, keys, commits, held, after.bytesPinned(),
                 after.oldestPinnedCommit(), retained[0], retained[1], journal.describeInUseAbove(target),
-                Duration.ofNanos(maxPauseNanos),
-                Duration.ofNanos(System.nanoTime() - t0));
+                Duration.ofNanos(maxPauseNanos), Duration.ofNanos(System.nanoTime() - t0), rounds, after.bytesInUse(),
+                ended, Duration.ofNanos(Math.max(0, threadCpuNanos() - cpu0)));
         LOG.info("{}: {}", journal.path(), r);
         return r;
     }
 
     /**
      * Plans a round on the allocator as it stands (the store's writer held, so no transaction is
-     * half done) and commits once, which turns empty regions into free space for new regions.
+     * half done), keeping {@code reserve} bytes below the target free for the writes going on
+     * meanwhile (what the last round's writes put above its target), and commits once, which turns
+     * empty regions into free space for new regions.
      */
-    private CompactionPlan startRound() {
+    private CompactionPlan startRound(long reserve) {
         CompactionPlan plan;
         try (WriteTransaction tx = store.begin()) {
             long held = System.nanoTime();
-            plan = journal.planCompaction();
+            plan = journal.planCompaction(reserve);
             journal.setCompactionPlan(plan);
             tx.commit();
             paused(held);
         }
         afterCommit.run();
         JournalStats s = journal.stats();
-        LOG.info("{}: compaction round: {} bytes in the file, {} in use; emptying everything above {} and {} sparse"
-                + " bytes below", journal.path(), s.fileBytes(), s.bytesInUse() - s.bytesDeferred(), plan.target(),
-                plan.sparseBytes());
+        LOG.info("{}: compaction round: {} bytes in the file, {} in use ({} of them deferred frees); emptying everything"
+                + " above {} and {} sparse bytes below, {} bytes kept free for writes meanwhile", journal.path(),
+                s.fileBytes(), s.bytesInUse(), s.bytesDeferred(), plan.target(), plan.sparseBytes(), reserve);
         return plan;
     }
 
@@ -228,6 +275,12 @@ public final class OnlineCompactor {
         }
         keys += n;
         return n;
+    }
+
+    /** CPU time of the calling thread (user and system), 0 where the JVM does not measure it. */
+    private static long threadCpuNanos() {
+        java.lang.management.ThreadMXBean t = java.lang.management.ManagementFactory.getThreadMXBean();
+        return t.isCurrentThreadCpuTimeSupported() ? Math.max(0, t.getCurrentThreadCpuTime()) : 0;
     }
 
     private void emptyCommit() {

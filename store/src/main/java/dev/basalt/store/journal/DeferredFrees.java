@@ -110,6 +110,19 @@ final class DeferredFrees {
         return total;
     }
 
+    /** Space of groups that the retention window (not a reader) still keeps: {bytes, commit of the newest such group or -1}. */
+    long[] retainedByHistory(long now, long retentionMillis) {
+        long bytes = 0;
+        long newest = -1;
+        for (Group g : all()) {
+            if (now - g.commitTime < retentionMillis) {
+                bytes += g.bytes;
+                newest = g.commit;
+            }
+        }
+        return new long[]{bytes, newest};
+    }
+
     static ByteBuffer encodeAddresses(long[] addresses) {
         ByteBuffer b = ByteBuffer.allocate(8 * addresses.length);
         for (long a : addresses) {

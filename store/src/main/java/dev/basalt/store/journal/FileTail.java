@@ -60,9 +60,10 @@ final class FileTail {
      * slots of class c or c + 1 of the dense regions below T; the rest, and large records, to space
      * that is wholly free below T (free extents and empty regions), where new regions of any class
      * are made. The sparse regions' space is not counted: it is free only once they are emptied,
-     * and the next round's plan counts it.
+     * and the next round's plan counts it. {@code reserveBytes} of the free space below T (slots
+     * left over or wholly free space) is kept for the writes going on meanwhile.
      */
-    static CompactionPlan plan(SlotAllocator a) {
+    static CompactionPlan plan(SlotAllocator a, long reserveBytes) {
         List<Item> items = layout(a);
         int classes = SizeClasses.SLOT_BYTES.length;
         long[] demand = new long[classes];
@@ -78,7 +79,7 @@ final class FileTail {
         }
         long target = a.fileEnd;
         for (Item i : items) {
-            if (fits(demand, supply, extentDemand, wholeFree)) {
+            if (fits(demand, supply, extentDemand, wholeFree, reserveBytes)) {
                 target = i.offset;
                 break;
             }
@@ -117,20 +118,30 @@ final class FileTail {
         return i.used < SPARSE_BELOW * (i.used + i.free);
     }
 
-    private static boolean fits(long[] demand, long[] supply, long extentDemand, long wholeFree) {
+    /**
+     * True if the demand fits: records of class c take free slots of class c, then of class c + 1
+     * (what {@link SlotAllocator#allocate} does), and what is left of them takes new regions in
+     * wholly free space, counted at their slot size; {@code reserveBytes} must be left over in
+     * slots or wholly free space.
+     */
+    static boolean fits(long[] demand, long[] supply, long extentDemand, long wholeFree, long reserveBytes) {
         double unmetBytes = extentDemand;
-        double carried = 0;
+        double spareBytes = 0;
+        double fromBelow = 0; // records of class c - 1 that found no slot of their own class
         for (int c = 0; c < demand.length; c++) {
             double own = PLANNED_SHARE * supply[c];
-            double need = demand[c];
-            double fromCarried = Math.min(need, carried);
-            need -= fromCarried;
-            double fromOwn = Math.min(need, own);
-            need -= fromOwn;
-            unmetBytes += need * SizeClasses.SLOT_BYTES[c];
-            carried = own - fromOwn;
+            double lower = Math.min(fromBelow, own);
+            own -= lower;
+            if (c > 0) {
+                unmetBytes += (fromBelow - lower) * SizeClasses.SLOT_BYTES[c - 1];
+            }
+            double mine = Math.min(demand[c], own);
+            fromBelow = demand[c] - mine;
+            spareBytes += (own - mine) * SizeClasses.SLOT_BYTES[c];
         }
-        return unmetBytes <= PLANNED_SHARE * wholeFree;
+        unmetBytes += fromBelow * SizeClasses.SLOT_BYTES[demand.length - 1];
+        double whole = PLANNED_SHARE * wholeFree;
+        return unmetBytes <= whole && unmetBytes + reserveBytes <= whole + spareBytes;
     }
 
     /** Bytes of slots and extents in use that lie at or above {@code offset}. */
@@ -197,5 +208,43 @@ final class FileTail {
             }
             return before - a.fileEnd;
         }
+    }
+
+    /** Marks the regions {@code plan} empties (all unmarked if it is null): no slot of them is handed out. */
+    static void markEvacuating(SlotAllocator a, CompactionPlan plan) {
+        for (Region r : a.regions.values()) {
+            r.evacuating = plan != null && plan.evacuatesOffset(r.offset);
+        }
+    }
+
+    /**
+     * What {@code plan} still empties as the allocator stands now: its target and the regions below
+     * it still marked (regions made since in emptied space are not).
+     */
+    static CompactionPlan evacuationNow(SlotAllocator a, CompactionPlan plan) {
+        List<Region> marked = new ArrayList<>();
+        for (Region r : a.regions.values()) {
+            if (r.evacuating && r.offset < plan.target()) {
+                marked.add(r);
+            }
+        }
+        long[] starts = new long[marked.size()];
+        long[] ends = new long[marked.size()];
+        for (int i = 0; i < starts.length; i++) {
+            starts[i] = marked.get(i).offset;
+            ends[i] = marked.get(i).endOffset();
+        }
+        return new CompactionPlan(plan.target(), plan.fileEnd(), starts, ends);
+    }
+
+    /** Marks dirty every region whose bitmap record lies in space {@code plan} empties; returns how many. */
+    static int dirtyBitmapsIn(SlotAllocator a, CompactionPlan plan) {
+        int n = 0;
+        for (Region r : a.regions.values()) {
+            if (r.bitmapAddress != Journal.NULL && plan.evacuates(r.bitmapAddress) && a.dirty.add(r)) {
+                n++;
+            }
+        }
+        return n;
     }
 }

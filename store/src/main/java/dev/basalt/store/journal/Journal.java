@@ -1,19 +1,12 @@
 package dev.basalt.store.journal;
 
-import dev.basalt.store.io.Checksums;
 import dev.basalt.store.io.LongArray;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.BitSet;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -28,13 +21,20 @@ import java.util.UUID;
  * forces again. Until that root block is on disk the previous commit is the one a restart finds,
  * and nothing that commit point can see has been overwritten: space freed by a commit is released
  * only after that commit is durable and no pinned or retained commit point can see it.
+ *
+ * <p>Its parts: {@link RootBlockPair} creates a journal and finds the root blocks on opening,
+ * {@link RecordFraming} reads and writes checksummed records, {@link AllocatorPersistence} loads and
+ * writes the RW allocator's state with each commit, {@link FileTail} holds the space arithmetic of
+ * online compaction and {@link SpaceAudit} the leak check; the journal holds the committed state and
+ * serialises the writer's calls under its monitor.
  */
 public final class Journal implements RecordStore, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Journal.class);
     static final long DATA_START = RootBlock.FIRST_OFFSET + 2L * RootBlock.SIZE;
-    private static final int RECORD_HEADER = 8;
+    private static final int RECORD_HEADER = RecordFraming.RECORD_HEADER;
 
     private final JournalFile file;
+    private final RecordFraming records;
     private final JournalHeader header;
     private final JournalConfig config;
     private final ReaderRegistry readers = new ReaderRegistry();
@@ -54,6 +54,7 @@ public final class Journal implements RecordStore, AutoCloseable {
 
     private Journal(JournalFile file, JournalHeader header, JournalConfig config) {
         this.file = file;
+        this.records = new RecordFraming(file);
         this.header = header;
         this.config = config;
     }
@@ -61,7 +62,7 @@ public final class Journal implements RecordStore, AutoCloseable {
     /** Opens the journal at {@code path}, creating an empty one (in {@code config.mode()}) if absent. */
     public static Journal open(Path path, JournalConfig config) {
         if (!Files.exists(path)) {
-            create(path, config);
+            RootBlockPair.createEmpty(path, config);
         }
         JournalFile f = JournalFile.open(path, false);
         try {
@@ -77,135 +78,52 @@ public final class Journal implements RecordStore, AutoCloseable {
         }
     }
 
-    /** Writes a new empty journal atomically: a crash while creating leaves no half-made file. */
-    private static void create(Path path, JournalConfig config) {
-        Path tmp = path.resolveSibling(path.getFileName() + ".creating");
-        try {
-            Files.deleteIfExists(tmp);
-            if (path.getParent() != null) {
-                Files.createDirectories(path.getParent());
-            }
-        } catch (IOException e) {
-            throw new StoreException("cannot create journal " + path + ": " + e, e);
-        }
-        UUID id = UUID.randomUUID();
-        long now = System.currentTimeMillis();
-        try (JournalFile f = JournalFile.open(tmp, true)) {
-            f.write(new JournalHeader(JournalHeader.CURRENT_VERSION, config.mode(), id, now).encode(), 0);
-            for (int slot = 0; slot < 2; slot++) {
-                RootBlock empty = new RootBlock(0, now, NULL, 0, NULL, 0, DATA_START, id);
-                f.write(empty.encode(), RootBlock.FIRST_OFFSET + slot * (long) RootBlock.SIZE);
-            }
-            f.force();
-        }
-        try {
-            Files.move(tmp, path, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw new StoreException("cannot create journal " + path + ": " + e, e);
-        }
-    }
-
     /** Picks the newest valid root block whose state loads, falling back to the other one. */
     private void recover() {
         long size = file.size();
-        RootBlock[] candidates = new RootBlock[2];
-        String[] reasons = new String[2];
-        for (int slot = 0; slot < 2; slot++) {
-            ByteBuffer b = ByteBuffer.allocate(RootBlock.SIZE);
-            int n = file.read(b, RootBlock.FIRST_OFFSET + slot * (long) RootBlock.SIZE);
-            b.flip();
-            String[] why = new String[1];
-            RootBlock r = n < RootBlock.SIZE ? null : RootBlock.decode(b, header.storeId(), why);
-            if (n < RootBlock.SIZE) {
-                why[0] = "missing (file is " + size + " bytes)";
-            } else if (r != null && r.fileEnd() > size) {
-                why[0] = "commit " + r.commitCounter() + " needs " + r.fileEnd() + " bytes but the file has " + size + " (truncated)";
-                r = null;
-            }
-            candidates[slot] = r;
-            reasons[slot] = why[0];
-        }
-        int first = pickNewer(candidates);
+        RootBlockPair roots = RootBlockPair.read(file, header);
+        int first = roots.newer();
         for (int attempt = 0; attempt < 2; attempt++) {
             int slot = attempt == 0 ? first : 1 - first;
-            RootBlock r = candidates[slot];
+            RootBlock r = roots.get(slot);
             if (r == null) {
                 continue;
             }
             try {
                 load(r);
-                RootBlock otherRoot = candidates[1 - slot];
+                RootBlock otherRoot = roots.get(1 - slot);
                 otherRootFileEnd = otherRoot == null ? 0 : otherRoot.fileEnd();
                 // bytes past both root blocks' ends (a crash during a compaction or a rolled back
                 // write) go with the next commit
                 shrinkPending = header.mode() == JournalMode.RW && size > Math.max(r.fileEnd(), otherRootFileEnd);
-                if (attempt > 0 || candidates[1 - slot] == null) {
-                    String other = reasons[1 - slot] != null ? reasons[1 - slot] : "could not be loaded";
-                    if (r.commitCounter() > 0 || candidates[1 - slot] != null || reasons[1 - slot] != null) {
-                        LOG.warn("{}: root block {} {}; opened commit {} from the other root block",
-                                file.path(), 1 - slot, other, r.commitCounter());
-                    }
+                String otherReason = roots.reason(1 - slot);
+                if ((attempt > 0 || otherRoot == null)
+                        && (r.commitCounter() > 0 || otherRoot != null || otherReason != null)) {
+                    LOG.warn("{}: root block {} {}; opened commit {} from the other root block", file.path(), 1 - slot,
+                            otherReason != null ? otherReason : "could not be loaded", r.commitCounter());
                 }
                 return;
             } catch (CorruptRecordException e) {
-                reasons[slot] = "commit " + r.commitCounter() + " does not load: " + e.getMessage();
-                candidates[slot] = null;
+                roots.reject(slot, "commit " + r.commitCounter() + " does not load: " + e.getMessage());
             }
         }
-        throw new StoreException(file.path() + " has no valid commit point: root block 0 " + reasons[0]
-                + "; root block 1 " + reasons[1] + ". Restore the store from a backup.");
-    }
-
-    private static int pickNewer(RootBlock[] c) {
-        if (c[0] == null) {
-            return 1;
-        }
-        if (c[1] == null) {
-            return 0;
-        }
-        return c[0].commitCounter() >= c[1].commitCounter() ? 0 : 1;
+        throw roots.noValidCommit(file.path());
     }
 
     /** Makes {@code r} the committed state and rebuilds the allocator from it. */
     private void load(RootBlock r) {
-        DeferredFrees d = new DeferredFrees();
         if (header.mode() == JournalMode.WORM) {
             appendEnd = r.fileEnd();
+            deferred = new DeferredFrees();
         } else {
-            SlotAllocator a = new SlotAllocator(r.fileEnd(), config.maxFileBytes(), file.path().toString());
-            long readable = 0;
-            if (r.allocatorState() != NULL) {
-                AllocatorStateCodec.Decoded s = AllocatorStateCodec.decode(read(r.allocatorState(), r.allocatorStateCrc()),
-                        r.allocatorState());
-                a.fileEnd = s.fileEnd();
-                readable = s.oldestReadable();
-                for (AllocatorStateCodec.RegionEntry e : s.regions()) {
-                    ByteBuffer bits = read(e.bitmapAddress(), e.bitmapCrc());
-                    long[] words = new long[bits.remaining() / 8];
-                    bits.asLongBuffer().get(words);
-                    Region region = new Region(e.classIndex(), e.offset(), e.slotCount(), BitSet.valueOf(words));
-                    region.bitmapAddress = e.bitmapAddress();
-                    region.bitmapCrc = e.bitmapCrc();
-                    a.addRegion(region);
-                }
-                for (long[] ext : s.freeExtents()) {
-                    a.freeExtents.put(ext[0], ext[1]);
-                }
-                for (AllocatorStateCodec.SegmentRef ref : s.segments()) {
-                    List<DeferredFrees.Group> groups = DeferredFrees.decodeSegment(read(ref.address(), ref.crc()), ref.address());
-                    if (ref.released() >= groups.size()) {
-                        throw new CorruptRecordException(ref.address(), "deferred-free segment is fully released but still listed");
-                    }
-                    d.sealed.add(new DeferredFrees.Segment(ref.address(), ref.crc(), groups, ref.released()));
-                }
-                d.tail.addAll(s.tail());
-            }
-            a.plan = compactionPlan;
-            markEvacuating(a, compactionPlan);
-            alloc = a;
-            oldestReadable = Math.max(oldestReadable, readable);
+            AllocatorPersistence.Loaded l = AllocatorPersistence.load(r, records, config.maxFileBytes(),
+                    file.path().toString());
+            alloc = l.alloc();
+            deferred = l.deferred();
+            alloc.plan = compactionPlan;
+            FileTail.markEvacuating(alloc, compactionPlan);
+            oldestReadable = Math.max(oldestReadable, l.oldestReadable());
         }
-        deferred = d;
         pendingFrees = new LongArray();
         committed = r;
         releaseEligible();
@@ -224,7 +142,7 @@ public final class Journal implements RecordStore, AutoCloseable {
             ensureOpen();
             address = allocate(len + RECORD_HEADER);
         }
-        writeAt(address, payload);
+        records.write(address, payload);
         return address;
     }
 
@@ -241,96 +159,10 @@ public final class Journal implements RecordStore, AutoCloseable {
         return address;
     }
 
-    private int writeAt(long address, ByteBuffer payload) {
-        int len = payload.remaining();
-        int crc = Checksums.crc32c(payload);
-        ByteBuffer b = ByteBuffer.allocate(RECORD_HEADER + len);
-        b.putInt(len).putInt(crc).put(payload.duplicate()).flip();
-        file.write(b, Addresses.offset(address));
-        return crc;
-    }
-
-    /**
-     * Per-thread direct buffers records are read into: the channel fills them without the
-     * temporary direct copy it makes for a heap buffer, the checksum runs on them, and the payload
-     * is copied once into the array returned.
-     */
-    private static final ThreadLocal<ByteBuffer> READ_BUFFERS = ThreadLocal
-            .withInitial(() -> ByteBuffer.allocateDirect(64 * 1024));
-    private static final int MAX_POOLED_READ = 1 << 20;
-
     /** Returns the payload as a buffer over an array of exactly its length (offset 0). */
     @Override
     public ByteBuffer read(long address, int expectedChecksum) {
-        long off = Addresses.offset(address);
-        int span = Addresses.span(address);
-        if (address == NULL || off < DATA_START) {
-            throw new CorruptRecordException(address, "not a record address in " + file.path());
-        }
-        if (JournalFile.MAP_READS) {
-            long stamp = file.beginMappedRead();
-            try {
-                ByteBuffer map = file.mapped(off, RECORD_HEADER);
-                ByteBuffer payload = map == null ? null : readMapped(map, address, off, span, expectedChecksum);
-                if (payload != null) {
-                    return payload;
-                }
-            } finally {
-                file.endMappedRead(stamp);
-            }
-        }
-        ByteBuffer b = READ_BUFFERS.get();
-        if (b.capacity() < span) {
-            b = ByteBuffer.allocateDirect(span);
-            if (span <= MAX_POOLED_READ) {
-                READ_BUFFERS.set(b);
-            }
-        }
-        b.clear().limit(span);
-        int n = file.read(b, off);
-        if (n < RECORD_HEADER) {
-            throw new CorruptRecordException(address, "record lies beyond the end of " + file.path() + " (truncated file?)");
-        }
-        int len = b.getInt(0);
-        int stored = b.getInt(4);
-        checkLength(address, len, Math.min(span, n) - RECORD_HEADER);
-        b.limit(RECORD_HEADER + len).position(RECORD_HEADER);
-        checkChecksum(address, expectedChecksum, stored, Checksums.crc32c(b));
-        byte[] payload = new byte[len];
-        b.get(payload);
-        return ByteBuffer.wrap(payload);
-    }
-
-    /** {@link #read} from a mapping of the file; null if the record is not within one (read it with a system call). */
-    private ByteBuffer readMapped(ByteBuffer map, long address, long off, int span, int expectedChecksum) {
-        int at = (int) (off % JournalFile.MAP_SIZE);
-        int len = map.getInt(at);
-        int stored = map.getInt(at + 4);
-        checkLength(address, len, span - RECORD_HEADER);
-        if (at + RECORD_HEADER + len > map.capacity()) {
-            map = file.mapped(off, RECORD_HEADER + len);
-            if (map == null) {
-                return null;
-            }
-        }
-        byte[] payload = new byte[len];
-        map.get(at + RECORD_HEADER, payload);
-        checkChecksum(address, expectedChecksum, stored, Checksums.crc32c(payload, 0, len));
-        return ByteBuffer.wrap(payload);
-    }
-
-    private void checkLength(long address, int len, int room) {
-        if (len < 0 || len > room) {
-            throw new CorruptRecordException(address, "record length " + len + " does not fit its slot in " + file.path());
-        }
-    }
-
-    private void checkChecksum(long address, int expected, int stored, int actual) {
-        if (actual != stored || stored != expected) {
-            throw new CorruptRecordException(address, String.format(
-                    "checksum mismatch in %s: expected %08x, record header %08x, data %08x", file.path(),
-                    expected, stored, actual));
-        }
+        return records.read(address, expectedChecksum);
     }
 
     @Override
@@ -377,7 +209,8 @@ public final class Journal implements RecordStore, AutoCloseable {
                         shrinkPending = true;
                     }
                 }
-                long[] state = writeAllocatorState(counter, time);
+                long[] state = AllocatorPersistence.write(alloc, deferred, pendingFrees, committed.allocatorState(),
+                        counter, time, oldestReadable, records);
                 stateAddress = state[0];
                 stateCrc = (int) state[1];
                 end = alloc.fileEnd;
@@ -411,85 +244,6 @@ public final class Journal implements RecordStore, AutoCloseable {
         releaseEligible();
         readers.warnOld(config.readerWarnAge());
         return point(committed);
-    }
-
-    /**
-     * Writes this commit's deferred-free group, changed region bitmaps and the state record; returns
-     * {address, crc} of the latter. Slots for all of them are reserved first, until reserving no
-     * longer changes which regions are dirty (a fixed point), so every bitmap written describes the
-     * final allocation, including the metadata's own slots.
-     */
-    private long[] writeAllocatorState(long counter, long time) {
-        LongArray freed = pendingFrees;
-        if (committed.allocatorState() != NULL) {
-            freed.add(committed.allocatorState());
-        }
-        Map<Region, Long> bitmapSlots = new HashMap<>();
-        long groupSlot = NULL;
-        long segmentSlot = NULL;
-        long stateSlot = NULL;
-        boolean changed = true;
-        while (changed) {
-            changed = false;
-            for (Region r : alloc.dirty.toArray(new Region[0])) {
-                if (!bitmapSlots.containsKey(r)) {
-                    if (r.bitmapAddress != NULL) {
-                        freed.add(r.bitmapAddress);
-                        r.bitmapAddress = NULL;
-                    }
-                    bitmapSlots.put(r, alloc.allocate(r.bitmapBytes() + RECORD_HEADER));
-                    changed = true;
-                }
-            }
-            int groupBytes = 8 * freed.size() + RECORD_HEADER;
-            if (!freed.isEmpty() && (groupSlot == NULL || Addresses.span(groupSlot) < groupBytes)) {
-                if (groupSlot != NULL) {
-                    alloc.release(groupSlot);
-                }
-                groupSlot = alloc.allocate(groupBytes + groupBytes / 8 + 64);
-                changed = true;
-            }
-            boolean seal = !freed.isEmpty() && deferred.tail.size() + 1 == DeferredFrees.SEGMENT;
-            if (seal && segmentSlot == NULL) {
-                segmentSlot = alloc.allocate(4 + DeferredFrees.DESCRIPTOR_BYTES * DeferredFrees.SEGMENT + RECORD_HEADER);
-                changed = true;
-            }
-            int tail = deferred.tail.size() + (freed.isEmpty() ? 0 : 1);
-            int need = AllocatorStateCodec.size(alloc, deferred.sealed.size() + (seal ? 1 : 0), seal ? 0 : tail)
-                    + RECORD_HEADER;
-            if (stateSlot == NULL || Addresses.span(stateSlot) < need) {
-                if (stateSlot != NULL) {
-                    alloc.release(stateSlot);
-                }
-                stateSlot = alloc.allocate(need + need / 4 + 256);
-                changed = true;
-            }
-        }
-        if (!freed.isEmpty()) {
-            long[] addresses = freed.toArray();
-            long bytes = 0;
-            for (long a : addresses) {
-                bytes += Addresses.span(a);
-            }
-            int crc = writeAt(groupSlot, DeferredFrees.encodeAddresses(addresses));
-            deferred.tail.add(new DeferredFrees.Group(counter, time, addresses.length, bytes, groupSlot, crc));
-            if (segmentSlot != NULL) {
-                int segCrc = writeAt(segmentSlot, DeferredFrees.encodeSegment(deferred.tail));
-                deferred.sealed.addLast(new DeferredFrees.Segment(segmentSlot, segCrc, new java.util.ArrayList<>(deferred.tail), 0));
-                deferred.tail.clear();
-            }
-        }
-        for (Map.Entry<Region, Long> e : bitmapSlots.entrySet()) {
-            Region r = e.getKey();
-            long[] words = r.used.toLongArray();
-            ByteBuffer b = ByteBuffer.allocate(r.bitmapBytes());
-            b.asLongBuffer().put(words);
-            r.bitmapCrc = writeAt(e.getValue(), b);
-            r.bitmapAddress = e.getValue();
-        }
-        ByteBuffer state = AllocatorStateCodec.encode(alloc, deferred, oldestReadable);
-        int crc = writeAt(stateSlot, state);
-        return new long[]{stateSlot, crc & 0xffffffffL};
     }
 
     /** Discards everything written and freed since the last commit. */
@@ -527,15 +281,16 @@ public final class Journal implements RecordStore, AutoCloseable {
 
     /**
      * The lowest offset the file could end at if every record above it moved into free space
-     * below it (with headroom for the writes going on meanwhile); the file's end if nothing would
-     * be gained. Counts space released now: call {@link #releaseEligible} first.
+     * below it, with headroom for the writes going on meanwhile: a share of that free space and
+     * {@code reserveBytes} more; the file's end if nothing would be gained. Counts space released
+     * now: call {@link #releaseEligible} first.
      *
      * @throws StoreException in WORM mode, which frees nothing and so has nothing to compact
      */
-    public synchronized CompactionPlan planCompaction() {
+    public synchronized CompactionPlan planCompaction(long reserveBytes) {
         ensureOpen();
         requireRw();
-        return FileTail.plan(alloc);
+        return FileTail.plan(alloc, reserveBytes);
     }
 
     /**
@@ -548,13 +303,7 @@ public final class Journal implements RecordStore, AutoCloseable {
         requireRw();
         compactionPlan = plan;
         alloc.plan = plan;
-        markEvacuating(alloc, plan);
-    }
-
-    private static void markEvacuating(SlotAllocator a, CompactionPlan plan) {
-        for (Region r : a.regions.values()) {
-            r.evacuating = plan != null && plan.evacuatesOffset(r.offset);
-        }
+        FileTail.markEvacuating(alloc, plan);
     }
 
     /**
@@ -563,22 +312,7 @@ public final class Journal implements RecordStore, AutoCloseable {
      */
     public synchronized CompactionPlan evacuationNow() {
         ensureOpen();
-        if (compactionPlan == null) {
-            return null;
-        }
-        List<Region> marked = new java.util.ArrayList<>();
-        for (Region r : alloc.regions.values()) {
-            if (r.evacuating && r.offset < compactionPlan.target()) {
-                marked.add(r);
-            }
-        }
-        long[] starts = new long[marked.size()];
-        long[] ends = new long[marked.size()];
-        for (int i = 0; i < starts.length; i++) {
-            starts[i] = marked.get(i).offset;
-            ends[i] = marked.get(i).endOffset();
-        }
-        return new CompactionPlan(compactionPlan.target(), compactionPlan.fileEnd(), starts, ends);
+        return compactionPlan == null ? null : FileTail.evacuationNow(alloc, compactionPlan);
     }
 
     /** Bytes of records (live, deferred and allocator metadata) at or above {@code offset}. */
@@ -600,13 +334,7 @@ public final class Journal implements RecordStore, AutoCloseable {
     public synchronized int rewriteMetadata(CompactionPlan plan) {
         ensureOpen();
         requireRw();
-        int n = 0;
-        for (Region r : alloc.regions.values()) {
-            if (r.bitmapAddress != NULL && plan.evacuates(r.bitmapAddress) && alloc.dirty.add(r)) {
-                n++;
-            }
-        }
-        return n;
+        return FileTail.dirtyBitmapsIn(alloc, plan);
     }
 
     /** Space of deferred frees that retention (not a reader) still keeps: {bytes, commit of the newest such group}. */
@@ -615,17 +343,7 @@ public final class Journal implements RecordStore, AutoCloseable {
         if (header.mode() == JournalMode.WORM) {
             return new long[]{0, -1};
         }
-        long now = System.currentTimeMillis();
-        long retention = config.historyRetention().toMillis();
-        long bytes = 0;
-        long newest = -1;
-        for (DeferredFrees.Group g : deferred.all()) {
-            if (now - g.commitTime() < retention) {
-                bytes += g.bytes();
-                newest = g.commit();
-            }
-        }
-        return new long[]{bytes, newest};
+        return deferred.retainedByHistory(System.currentTimeMillis(), config.historyRetention().toMillis());
     }
 
     private void requireRw() {
@@ -728,45 +446,7 @@ public final class Journal implements RecordStore, AutoCloseable {
         if (header.mode() == JournalMode.WORM) {
             return appendEnd - DATA_START;
         }
-        java.util.HashSet<Long> seen = new java.util.HashSet<>();
-        long bytes = 0;
-        for (int i = 0; i < reachable.size(); i++) {
-            bytes += account(reachable.get(i), seen, "reachable");
-        }
-        for (DeferredFrees.Group g : deferred.all()) {
-            for (long a : DeferredFrees.decodeAddresses(read(g.record(), g.recordCrc()), g)) {
-                bytes += account(a, seen, "deferred free of commit " + g.commit());
-            }
-            bytes += account(g.record(), seen, "deferred-free list of commit " + g.commit());
-        }
-        for (DeferredFrees.Segment s : deferred.sealed) {
-            bytes += account(s.address, seen, "deferred-free segment");
-        }
-        for (int i = 0; i < pendingFrees.size(); i++) {
-            bytes += account(pendingFrees.get(i), seen, "record freed since the last commit");
-        }
-        if (committed.allocatorState() != NULL) {
-            bytes += account(committed.allocatorState(), seen, "allocator state");
-        }
-        for (Region r : alloc.regions.values()) {
-            bytes += account(r.bitmapAddress, seen, "region bitmap");
-        }
-        long inUse = alloc.bytesInUse();
-        if (bytes != inUse) {
-            throw new StoreException(file.path() + ": " + inUse + " bytes are in use but only " + bytes
-                    + " are reachable, deferred or metadata (" + (inUse - bytes) + " bytes leaked)");
-        }
-        return bytes;
-    }
-
-    private long account(long address, java.util.Set<Long> seen, String what) {
-        if (!seen.add(address)) {
-            throw new CorruptRecordException(address, what + " is referenced twice (double free or shared record)");
-        }
-        if (!alloc.isInUse(address)) {
-            throw new CorruptRecordException(address, what + " lies in space the allocator counts as free");
-        }
-        return Addresses.span(address);
+        return SpaceAudit.run(alloc, deferred, pendingFrees, committed.allocatorState(), reachable, records, file.path());
     }
 
     private void ensureOpen() {

@@ -18,7 +18,8 @@ import java.util.TreeMap;
 final class SlotAllocator {
     /** Every region by start offset, to find the region of an address. */
     final TreeMap<Long, Region> regions = new TreeMap<>();
-    private final List<List<Region>> withFree = new ArrayList<>();
+    /** Per size class, the regions with a free slot in offset order (lowest first). */
+    private final List<java.util.TreeSet<Region>> withFree = new ArrayList<>();
     private final long[] classBytes = new long[SizeClasses.SLOT_BYTES.length];
     /** Free extents: offset to length, coalesced. */
     final TreeMap<Long, Long> freeExtents = new TreeMap<>();
@@ -30,10 +31,8 @@ final class SlotAllocator {
     private final long maxFileEnd;
     private final String fileName;
     /**
-     * While online compaction runs: slots are taken from the lowest region that ends below its
-     * target and is not being emptied, else from a new region made in free space below the target,
-     * and only then from the file's end, so moved records and new writes leave the evacuated
-     * space alone (null = off).
+     * While online compaction runs: what it empties, so moved records and new writes leave that
+     * space alone (see {@link #allocateCompacting}); null when none runs.
      */
     CompactionPlan plan;
 
@@ -42,7 +41,7 @@ final class SlotAllocator {
         this.maxFileEnd = maxFileEnd <= 0 ? Long.MAX_VALUE : maxFileEnd;
         this.fileName = fileName;
         for (int i = 0; i < SizeClasses.SLOT_BYTES.length; i++) {
-            withFree.add(new ArrayList<>());
+            withFree.add(new java.util.TreeSet<>(java.util.Comparator.comparingLong((Region r) -> r.offset)));
         }
     }
 
@@ -62,45 +61,77 @@ final class SlotAllocator {
         }
     }
 
-    /** Allocates space for a record of {@code recordBytes} (payload plus header) and returns its address. */
+    /**
+     * Allocates space for a record of {@code recordBytes} (payload plus header) and returns its
+     * address: a free slot of its class or the next larger one in the lowest region that has one
+     * (segregated classes otherwise strand freed space when a workload's record sizes shift), else
+     * a new region in the lowest free extent that holds it, and only then at the file's end. Low
+     * space first keeps the file's tail free, so a compaction has less to move and what it frees
+     * below its cut is used again rather than the file growing.
+     */
     long allocate(int recordBytes) {
         int c = SizeClasses.classFor(recordBytes);
         if (c < 0) {
             return allocateExtent(recordBytes);
         }
         if (plan != null) {
-            long address = takeLowest(c, false);
-            if (address != NULL_ADDRESS) {
-                return address;
-            }
-            int slots = SizeClasses.slotsForNewRegion(c, classBytes[c]);
-            // small regions below the target, so that the free space there serves many classes
-            int small = Math.min(slots, Math.max(8, (int) (CARVED_REGION_BYTES / SizeClasses.SLOT_BYTES[c])));
-            Region r = carveRegion(c, small, plan.target());
-            if (r == null && (address = takeLowest(c, true)) != NULL_ADDRESS) {
-                return address;
-            }
-            if (r == null) {
-                r = carveRegion(c, slots, Long.MAX_VALUE);
-            }
-            if (r == null) {
-                r = new Region(c, fileEnd, slots, new java.util.BitSet(slots));
-                grow(r.endOffset());
-            }
-            return takeFromNew(r);
+            return allocateCompacting(c);
         }
-        // a free slot of this class, else of the next larger one, before the file grows: segregated
-        // classes otherwise strand freed space when a workload's record sizes shift between commits
-        for (int k = c; k < Math.min(c + 2, SizeClasses.SLOT_BYTES.length); k++) {
-            long address = takeFrom(withFree.get(k));
-            if (address != NULL_ADDRESS) {
-                return address;
-            }
+        long address = takeLowest(c, Use.ANY);
+        if (address != NULL_ADDRESS) {
+            return address;
         }
         int slots = SizeClasses.slotsForNewRegion(c, classBytes[c]);
-        Region r = new Region(c, fileEnd, slots, new java.util.BitSet(slots));
-        grow(r.endOffset());
+        Region r = carveRegion(c, slots, carvedSlots(c, slots), Long.MAX_VALUE);
+        if (r == null) {
+            r = new Region(c, fileEnd, slots, new java.util.BitSet(slots));
+            grow(r.endOffset());
+        }
         return takeFromNew(r);
+    }
+
+    /**
+     * While online compaction runs: the lowest slot below the target outside the emptied regions,
+     * else a small new region in free space below the target (a single slot of a large class if
+     * that is what fits); when that is full (writes going on
+     * meanwhile), a slot of a region made since the plan, else a small region in the lowest free
+     * space anywhere or at the file's end, which the next round moves again. Small regions keep the
+     * overflow, and the space a round leaves partly used, to a few KiB per size class.
+     */
+    private long allocateCompacting(int c) {
+        long address = takeLowest(c, Use.BELOW_TARGET);
+        if (address != NULL_ADDRESS) {
+            return address;
+        }
+        int small = carvedSlots(c, SizeClasses.slotsForNewRegion(c, classBytes[c]));
+        Region r = carveRegion(c, small, Math.min(small, minSlotsBelowTarget(c)), plan.target());
+        if (r == null && (address = takeLowest(c, Use.NOT_EMPTIED)) != NULL_ADDRESS) {
+            return address;
+        }
+        if (r == null) {
+            r = carveRegion(c, small, small, Long.MAX_VALUE);
+        }
+        if (r == null) {
+            r = new Region(c, fileEnd, small, new java.util.BitSet(small));
+            grow(r.endOffset());
+        }
+        return takeFromNew(r);
+    }
+
+    /**
+     * The fewest slots of a region made below a compaction's target: 8, or fewer of large classes
+     * (down to one slot), so that the free pieces between the regions left there hold the large
+     * pages the plan counted on.
+     */
+    private static int minSlotsBelowTarget(int c) {
+        return Math.max(1, Math.min(8, (int) (MIN_CARVED_BELOW_TARGET / SizeClasses.SLOT_BYTES[c])));
+    }
+
+    private static final long MIN_CARVED_BELOW_TARGET = 4096;
+
+    /** Slots of a region carved from free space: about {@link #CARVED_REGION_BYTES}, at least 8, at most {@code slots}. */
+    private static int carvedSlots(int c, int slots) {
+        return Math.min(slots, Math.max(8, (int) (CARVED_REGION_BYTES / SizeClasses.SLOT_BYTES[c])));
     }
 
     private long takeFromNew(Region r) {
@@ -114,15 +145,14 @@ final class SlotAllocator {
     }
 
     private static final long NULL_ADDRESS = 0;
-    /** Size of the regions online compaction makes in free space below its target. */
+    /** Size of the regions made in free extents when a full-size one does not fit, and during online compaction. */
     static final long CARVED_REGION_BYTES = 16 * 1024;
 
     /**
-     * A new region of class c in the lowest free extent below {@code limit} that holds at least 8
-     * of its slots (or all {@code slots} wanted), or null. Used while online compaction runs, when
-     * empty regions have been turned into free extents (outside it new regions go to the file end).
+     * A new region of class c with up to {@code slots} slots in the lowest free extent below
+     * {@code limit} that holds at least {@code minSlots} of them, or null.
      */
-    private Region carveRegion(int c, int slots, long limit) {
+    private Region carveRegion(int c, int slots, int minSlots, long limit) {
         int slotBytes = SizeClasses.SLOT_BYTES[c];
         for (Map.Entry<Long, Long> e : freeExtents.entrySet()) {
             long off = e.getKey();
@@ -132,7 +162,7 @@ final class SlotAllocator {
             }
             long room = Math.min(len, limit - off);
             int n = (int) Math.min(slots, room / slotBytes);
-            if (n >= Math.min(8, slots)) {
+            if (n >= minSlots) {
                 freeExtents.remove(off);
                 long taken = (long) n * slotBytes;
                 if (len > taken) {
@@ -164,48 +194,36 @@ final class SlotAllocator {
         return bytes;
     }
 
-    /**
-     * A slot of class c or c + 1 in the lowest region below the plan's target that it does not
-     * empty ({@code overflow} false), or in the lowest region anywhere it does not empty (regions
-     * made since the plan, when the space below the target is full; the next round moves them).
-     */
-    private long takeLowest(int c, boolean overflow) {
-        for (int k = c; k < Math.min(c + 2, SizeClasses.SLOT_BYTES.length); k++) {
-                List<Region> candidates = withFree.get(k);
-                int best = -1;
-                for (int i = 0; i < candidates.size(); i++) {
-                    Region r = candidates.get(i);
-                    boolean usable = !overflow ? r.endOffset() <= plan.target() && !r.evacuating
-                            : !r.evacuating;
-                    if (usable && (best < 0 || r.offset < candidates.get(best).offset)) {
-                        best = i;
-                    }
-                }
-                if (best >= 0) {
-                    Region r = candidates.get(best);
-                    long off = r.take();
-                    dirty.add(r);
-                    if (!r.hasFree()) {
-                        candidates.remove(best);
-                    }
-                    if (off >= 0) {
-                        return Addresses.of(off, r.slotBytes);
-                    }
-                }
-        }
-        return NULL_ADDRESS;
+    /** Which regions {@link #takeLowest} may take a slot from. */
+    private enum Use {
+        /** any region */
+        ANY,
+        /** regions ending at or below the compaction's target that it does not empty */
+        BELOW_TARGET,
+        /** regions the compaction does not empty (made since its plan, when the space below the target is full) */
+        NOT_EMPTIED
     }
 
-    private long takeFrom(List<Region> candidates) {
-        while (!candidates.isEmpty()) {
-            Region r = candidates.get(candidates.size() - 1);
-            long off = r.take();
-            dirty.add(r);
-            if (!r.hasFree()) {
-                candidates.remove(candidates.size() - 1);
-            }
-            if (off >= 0) {
-                return Addresses.of(off, r.slotBytes);
+    /** A slot of class c or c + 1 in the lowest region with a free slot that {@code use} allows. */
+    private long takeLowest(int c, Use use) {
+        for (int k = c; k < Math.min(c + 2, SizeClasses.SLOT_BYTES.length); k++) {
+            java.util.TreeSet<Region> candidates = withFree.get(k);
+            for (java.util.Iterator<Region> it = candidates.iterator(); it.hasNext(); ) {
+                Region r = it.next();
+                if (use == Use.BELOW_TARGET && r.endOffset() > plan.target()) {
+                    break; // in offset order: every later region ends above the target too
+                }
+                if (use != Use.ANY && r.evacuating) {
+                    continue;
+                }
+                long off = r.take();
+                dirty.add(r);
+                if (!r.hasFree()) {
+                    it.remove();
+                }
+                if (off >= 0) {
+                    return Addresses.of(off, r.slotBytes);
+                }
             }
         }
         return NULL_ADDRESS;
