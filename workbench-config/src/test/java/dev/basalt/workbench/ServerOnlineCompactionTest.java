@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,8 +31,10 @@ import org.junit.jupiter.api.io.TempDir;
  * copy (the live data). The file is measured once it has stopped shrinking and the clients have
  * written for a few seconds more, so space the clients' writes take again after the compaction
  * counts too. The compaction's own report (rounds, writer pauses, CPU) is copied from the server's
- * log into {@code target/online-compaction-report.md}.
+ * log into {@code target/online-compaction-report.md}. Tagged {@code long}: it runs for 1 to 3 minutes and
+ * its bound is a measurement; its runs are recorded in docs/benchmarks-compaction.md.
  */
+@Tag("long")
 class ServerOnlineCompactionTest {
     static final String REPO = "compact";
     static final String EX = "http://example.org/c/";
