@@ -33,10 +33,12 @@ public final class LexiconWriter extends LexiconView {
      * Ids of terms given only by their keys (a byte-level parser's, see {@link #getOrCreateAll(List,
      * long[], byte[][], byte[][])}): a direct-mapped cache by key hash, a slot keeping the last key
      * that landed there; this writer's own, never published. Cheaper per term than a map with
-     * recency order, which a load of mostly new terms would churn.
+     * recency order, which a load of mostly new terms would churn. Allocated on the first such term
+     * (a slot per cached term, twice the writer cache size): other transactions do not pay for it.
      */
-    private final byte[][] keyCacheKeys;
-    private final long[] keyCacheIds;
+    private byte[][] keyCacheKeys;
+    private long[] keyCacheIds;
+    private final int keyCacheSlots;
     /** Key prefixes this transaction interned, by their {@link KeyPrefixes#text}; bounded like {@link #added}. */
     private final LinkedHashMap<String, Integer> newPrefixes;
     private BTree prefixTree;
@@ -57,9 +59,7 @@ public final class LexiconWriter extends LexiconView {
                 return size() > limit;
             }
         };
-        int slots = Integer.highestOneBit(Math.max(limit, 1)) * 2;
-        this.keyCacheKeys = new byte[slots][];
-        this.keyCacheIds = new long[slots];
+        this.keyCacheSlots = Integer.highestOneBit(Math.max(limit, 1)) * 2;
         this.newPrefixes = new LinkedHashMap<>(16, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<String, Integer> eldest) {
@@ -271,7 +271,9 @@ public final class LexiconWriter extends LexiconView {
             lexicon.cache(e.getKey(), e.getValue());
         }
         added.clear();
-        Arrays.fill(keyCacheKeys, null);
+        if (keyCacheKeys != null) {
+            Arrays.fill(keyCacheKeys, null);
+        }
         for (Map.Entry<String, Integer> e : newPrefixes.entrySet()) {
             lexicon.prefixes().cache(e.getValue(), e.getKey().getBytes(StandardCharsets.ISO_8859_1));
         }
@@ -279,8 +281,12 @@ public final class LexiconWriter extends LexiconView {
     }
 
     private int keyCacheSlot(byte[] key) {
+        if (keyCacheKeys == null) {
+            keyCacheKeys = new byte[keyCacheSlots][];
+            keyCacheIds = new long[keyCacheSlots];
+        }
         int h = Arrays.hashCode(key);
-        return (h ^ (h >>> 16)) & (keyCacheKeys.length - 1);
+        return (h ^ (h >>> 16)) & (keyCacheSlots - 1);
     }
 
     /** Dictionary term counts including this transaction's additions. */
