@@ -321,7 +321,7 @@ public final class BenchMain implements Runnable {
 				split = ",", description = "of lmdb-osp+schema-caching, basalt+schema-caching, basalt-rdfs, basalt-owl-rl, "
 						+ "basalt-owl-rl-bulk (default: ${DEFAULT-VALUE})")
 		List<String> setups;
-		@Option(names = "--query-runs", defaultValue = "5", description = "measured runs per query (median reported)")
+		@Option(names = "--query-runs", defaultValue = "5", description = "measured runs per query (median reported); 0 skips the queries")
 		int queryRuns;
 		@Option(names = "--query-timeout", defaultValue = "120", description = "seconds before a query is reported as timed out")
 		int queryTimeout;

@@ -374,7 +374,9 @@ public class BasaltStoreConnection extends SailSourceConnection {
      * committed when it ends. A bulk write that fails leaves the transaction able only to roll back.
      *
      * <p>Returns false, having read nothing, when the bulk path cannot be taken now: connection
-     * listeners want each statement, the store holds inferred statements, or an isolated
+     * listeners want each statement, the store holds inferred statements that its own reasoner
+     * does not keep (with {@code basalt:inference} the commit maintains the closure from the bulk
+     * write's additions), or an isolated
      * transaction cannot write through (large transactions disabled, another connection holds
      * the store's writer, or another commit came after this transaction began); the caller then
      * adds the statements one by one.
@@ -397,7 +399,7 @@ public class BasaltStoreConnection extends SailSourceConnection {
             return false;
         }
         if (isolating.bulkWrite(write) < 0) {
-            return false; // inferred statements in the store: the per-statement path keeps the sets apart
+            return false; // another inferencer's statements in the store: the per-statement path tells it of each
         }
         changes.setStatementsAdded(true);
         return true;

@@ -1,6 +1,7 @@
 package dev.basalt.sail;
 
 import java.util.List;
+import java.util.function.Consumer;
 
 import dev.basalt.store.WriteTransaction;
 import dev.basalt.store.lexicon.LexiconWriter;
@@ -12,6 +13,8 @@ import dev.basalt.store.quads.QuadOrder;
  * resolve terms in sorted batches, sort, build or merge the indices) instead of statement-by-statement
  * inserts. It writes the explicit statement trees ({@link SailLayout#explicitTree}), terms through
  * the given lexicon writer and namespaces, and never commits: the connection's transaction does.
+ * A quad new to the store also removes an inferred copy of it, and is handed to the caller (for
+ * the reasoner's maintenance of the closure at commit).
  * An implementation is used by one thread, the connection's, between its transaction's begin and end.
  */
 public interface BulkWrite {
@@ -21,7 +24,9 @@ public interface BulkWrite {
      *
      * @param lexicon the transaction's lexicon writer (its only user while this runs)
      * @param orders  the store's statement index orders, primary first
+     * @param added   told each quad new to the store ({s, p, o, c}, an array it may reuse), in the
+     *                primary order's key order
      * @return the number of statements that were new to the store
      */
-    long write(WriteTransaction tx, LexiconWriter lexicon, List<QuadOrder> orders);
+    long write(WriteTransaction tx, LexiconWriter lexicon, List<QuadOrder> orders, Consumer<long[]> added);
 }

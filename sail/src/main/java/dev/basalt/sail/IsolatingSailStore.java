@@ -114,8 +114,8 @@ final class IsolatingSailStore implements SailStore {
      * end. A failure leaves a promoted transaction able only to roll back.
      *
      * @return statements new to the store, or -1 if nothing was written because the store holds
-     *         inferred statements (a new explicit statement must then remove its inferred copy,
-     *         which only the per-statement path does)
+     *         inferred statements that its reasoner does not own (written by an RDF4J inferencer
+     *         stacked on it, which wants each statement: only the per-statement path tells it)
      */
     long bulkWrite(BulkWrite write) {
         StoreWriter writer = backing.writer();
@@ -149,7 +149,7 @@ final class IsolatingSailStore implements SailStore {
     private long bulkInSession(StoreWriter writer, BulkWrite write) {
         long[] added = { -1 };
         writer.writeAs(this, session -> {
-            if (!session.hasInferred()) {
+            if (session.keepsClosure() || !session.hasInferred()) {
                 added[0] = session.bulk(write);
             }
         });

@@ -16,6 +16,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.basalt.sail.inference.PreviewClosure;
 import dev.basalt.sail.inference.Reasoner;
+import dev.basalt.sail.inference.ReasonerTerms;
 import dev.basalt.sail.inference.TripleList;
 
 /**
@@ -195,7 +196,7 @@ final class TransactionInferences {
         }
         changed.clear();
         if (!plus.isEmpty() || !minus.isEmpty()) {
-            boolean schemaChange = reasoner.changesSchema(terms::lookup, plus, minus);
+            boolean schemaChange = reasoner.changesSchema(reasonerTerms(), plus, minus);
             schemaChanged |= schemaChange;
             if (schemaChange && base.view().quads(StatementSet.EXPLICIT).size() > FULL_CLOSURE_LIMIT) {
                 LOG.debug("a transaction changed a schema statement of a store with more than {} explicit statements: "
@@ -210,10 +211,14 @@ final class TransactionInferences {
                 closure.removeExplicit(minus.s(i), minus.p(i), minus.o(i));
             }
             // the schema kept for the base commit point holds only while the preview left the schema alone
-            reasoner.maintain(closure, terms::lookup, plus, minus, schemaChanged ? -1 : base.view().commitCounter());
+            reasoner.maintain(closure, reasonerTerms(), plus, minus, schemaChanged ? -1 : base.view().commitCounter());
         }
         statements(closure.inferredAdded(), added);
         statements(closure.inferredRemoved(), removed);
+    }
+
+    private ReasonerTerms reasonerTerms() {
+        return ReasonerTerms.of(terms::lookup, id -> terms.resolve(new long[] { id })[0]);
     }
 
     private void statements(TripleList triples, Set<Statement> out) {

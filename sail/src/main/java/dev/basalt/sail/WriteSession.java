@@ -10,9 +10,11 @@ import java.util.Map;
 import org.eclipse.rdf4j.model.Resource;
 import org.eclipse.rdf4j.model.Statement;
 import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
 
 import dev.basalt.sail.inference.ClosureStore;
 import dev.basalt.sail.inference.Reasoner;
+import dev.basalt.sail.inference.ReasonerTerms;
 import dev.basalt.store.Snapshot;
 import dev.basalt.store.WriteTransaction;
 import dev.basalt.store.btree.BTree;
@@ -135,15 +137,23 @@ final class WriteSession {
     }
 
     /**
-     * Runs a bulk write of explicit statements in this transaction (see {@link BulkWrite}); the
-     * caller has checked that the store has no inferred statements ({@link #hasInferred()}).
+     * Runs a bulk write of explicit statements in this transaction (see {@link BulkWrite}). The
+     * caller has checked that the store has no inferred statements ({@link #hasInferred()}) or that
+     * the reasoner owns them ({@link #keepsClosure()}): the quads new to the store are then the
+     * transaction's explicit additions, from which the commit maintains the closure in one run
+     * (past {@link ExplicitChanges#LIMIT} the commit recomputes it).
      */
     long bulk(BulkWrite write) {
-        long added = write.write(tx, lexicon, orders);
+        long added = write.write(tx, lexicon, orders, reasoner == null ? quad -> { } : explicitChanges::added);
         // the bulk write put keys into the trees behind the cached index views' backs
         quads.clear();
         changed |= added > 0;
         return added;
+    }
+
+    /** True if the store's reasoner keeps the inferred statements (the closure of the explicit ones). */
+    boolean keepsClosure() {
+        return reasoner != null;
     }
 
     /** True if the store holds inferred statements in this transaction. */
@@ -239,9 +249,13 @@ final class WriteSession {
                 () -> clearSet(StatementSet.INFERRED));
     }
 
+    private ReasonerTerms reasonerTerms() {
+        return ReasonerTerms.of(lexicon::getOrCreate, id -> lexicon.resolve(id, SimpleValueFactory.getInstance()));
+    }
+
     /** Recomputes the closure of the explicit statements under {@code r}'s rules in this transaction. */
     void closeFully(Reasoner r) {
-        r.closeFully(closureStore(), lexicon::getOrCreate);
+        r.closeFully(closureStore(), reasonerTerms());
         changed = true;
     }
 
@@ -288,9 +302,9 @@ final class WriteSession {
         if (reasoner != null && !explicitChanges.isEmpty()) {
             ClosureStore closure = closureStore();
             if (explicitChanges.overflowed()) {
-                reasoner.closeFully(closure, lexicon::getOrCreate);
+                reasoner.closeFully(closure, reasonerTerms());
             } else {
-                compiled = reasoner.maintain(closure, lexicon::getOrCreate, explicitChanges.added(),
+                compiled = reasoner.maintain(closure, reasonerTerms(), explicitChanges.added(),
                         explicitChanges.removed(), base);
             }
             explicitChanges.clear();

@@ -215,7 +215,8 @@ public final class LoadComparison {
 		return !t.isEmpty() && t.charAt(0) != '#';
 	}
 
-	private static String loadAverage() {
+	/** {@code /proc/loadavg}'s first three fields, or "unknown" where there is none. */
+	public static String loadAverage() {
 		try {
 			String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
 			return f.length < 3 ? "unknown" : f[0] + ", " + f[1] + ", " + f[2];

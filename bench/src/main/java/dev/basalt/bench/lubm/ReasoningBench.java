@@ -2,6 +2,7 @@ package dev.basalt.bench.lubm;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,6 +27,7 @@ import org.eclipse.rdf4j.sail.lmdb.config.LmdbStoreConfig;
 
 import dev.basalt.bench.driver.QueryExecutor;
 import dev.basalt.bench.driver.QueryTemplate;
+import dev.basalt.bench.load.LoadComparison;
 import dev.basalt.bench.store.DiskUsage;
 import dev.basalt.sail.BasaltStore;
 import dev.basalt.sail.config.BasaltStoreConfig;
@@ -41,8 +43,9 @@ import dev.basalt.sail.repository.BasaltRepository;
  * does, and the owl-rl store once more by the bulk loader. For each: load + closure time, closed
  * triples, the 14 queries (median of a few runs after one warm-up, with answer counts), and the
  * median time of committing one added statement to the closed store (after unmeasured warm-up
- * commits). Prints markdown. A query that takes longer than the time limit (120 s unless set) is
- * reported as timed out.
+ * commits). Load + closure is reported in wall seconds and in CPU seconds of the process (user plus
+ * system, all threads), which a shared machine distorts far less. Prints markdown. A query that takes longer than the time limit (120 s unless set) is
+ * reported as timed out; with no query runs the queries are skipped.
  */
 public final class ReasoningBench {
 	private static final ValueFactory VF = SimpleValueFactory.getInstance();
@@ -68,8 +71,8 @@ public final class ReasoningBench {
 	}
 
 	/** One measured setup: its row of figures. */
-	record Row(String name, double loadSeconds, long explicit, long total, double[] queryMillis, long[] counts,
-			double insertMillis) {
+	record Row(String name, double loadSeconds, double loadCpuSeconds, long explicit, long total, double[] queryMillis,
+			long[] counts, double insertMillis) {
 	}
 
 	public List<Row> run(List<String> setups) {
@@ -85,8 +88,9 @@ public final class ReasoningBench {
 	}
 
 	private Row measure(String setup, Path dir) {
-		out.accept("LUBM with reasoning on " + setup);
+		out.accept("LUBM with reasoning on " + setup + " (load average " + LoadComparison.loadAverage() + ")");
 		long t0 = System.nanoTime();
+		long cpu0 = processCpuNanos();
 		Repository repo = switch (setup) {
 		case "lmdb-osp+schema-caching" -> new SailRepository(new SchemaCachingRDFSInferencer(
 				new LmdbStore(dir.toFile(), new LmdbStoreConfig("spoc,posc,ospc"))));
@@ -117,18 +121,21 @@ public final class ReasoningBench {
 				}
 			}
 			double load = (System.nanoTime() - t0) / 1e9;
+			double loadCpu = (processCpuNanos() - cpu0) / 1e9;
 			long explicit;
 			long total;
 			try (RepositoryConnection c = repo.getConnection()) {
 				explicit = c.size();
 				total = QueryExecutor.count(c, "SELECT * WHERE { ?s ?p ?o }");
 			}
-			out.accept(String.format(Locale.ROOT, "  load + closure %.1f s: %,d explicit, %,d inferred", load, explicit,
-					total - explicit));
+			out.accept(String.format(Locale.ROOT, "  load + closure %.1f s, %.1f s CPU: %,d explicit, %,d inferred (load average %s)",
+					load, loadCpu, explicit, total - explicit, LoadComparison.loadAverage()));
 			double[] millis = new double[LubmQueries.ALL.size()];
 			long[] counts = new long[millis.length];
+			Arrays.fill(millis, Double.NaN);
+			Arrays.fill(counts, -2);
 			try (RepositoryConnection c = repo.getConnection()) {
-				for (int q = 0; q < millis.length; q++) {
+				for (int q = 0; q < millis.length && queryRuns > 0; q++) {
 					QueryTemplate t = LubmQueries.ALL.get(q);
 					try {
 						counts[q] = QueryExecutor.count(c, t.text(), queryTimeoutSeconds);
@@ -148,7 +155,7 @@ public final class ReasoningBench {
 					millis[q] = runs[queryRuns / 2];
 				}
 			}
-			return new Row(setup, load, explicit, total, millis, counts, insertMillis(repo));
+			return new Row(setup, load, loadCpu, explicit, total, millis, counts, insertMillis(repo));
 		} finally {
 			repo.shutDown();
 		}
@@ -185,6 +192,17 @@ public final class ReasoningBench {
 		return times[times.length / 2];
 	}
 
+	/**
+	 * User plus system CPU time of this process: the setups run one after another in it, so the
+	 * difference over a load is that load's CPU time, all threads (and the collector's) included.
+	 */
+	private static long processCpuNanos() {
+		if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+			return os.getProcessCpuTime();
+		}
+		return -1;
+	}
+
 	private static BasaltStoreConfig config(InferenceMode mode) {
 		BasaltStoreConfig c = new BasaltStoreConfig();
 		c.setInference(mode);
@@ -192,10 +210,10 @@ public final class ReasoningBench {
 	}
 
 	private void print(List<Row> rows) {
-		StringBuilder b = new StringBuilder("\n| setup | load + closure s | explicit | closed (explicit + inferred) | commit of one added statement, median ms |\n|---|---:|---:|---:|---:|\n");
+		StringBuilder b = new StringBuilder("\n| setup | load + closure s | load + closure CPU s | explicit | closed (explicit + inferred) | commit of one added statement, median ms |\n|---|---:|---:|---:|---:|---:|\n");
 		for (Row r : rows) {
-			b.append(String.format(Locale.ROOT, "| %s | %.1f | %,d | %,d | %.1f |%n", r.name(), r.loadSeconds(), r.explicit(),
-					r.total(), r.insertMillis()));
+			b.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %,d | %,d | %.1f |%n", r.name(), r.loadSeconds(),
+					r.loadCpuSeconds(), r.explicit(), r.total(), r.insertMillis()));
 		}
 		b.append("\n| query |");
 		rows.forEach(r -> b.append(' ').append(r.name()).append(" ms (answers) |"));
@@ -205,7 +223,7 @@ public final class ReasoningBench {
 		for (int q = 0; q < LubmQueries.ALL.size(); q++) {
 			b.append("| ").append(LubmQueries.ALL.get(q).name()).append(" |");
 			for (Row r : rows) {
-				b.append(r.counts()[q] < 0 ? " timed out |"
+				b.append(r.counts()[q] == -2 ? " not run |" : r.counts()[q] < 0 ? " timed out |"
 						: String.format(Locale.ROOT, " %.1f (%,d) |", r.queryMillis()[q], r.counts()[q]));
 			}
 			b.append('\n');

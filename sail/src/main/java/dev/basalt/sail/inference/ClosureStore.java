@@ -1,10 +1,12 @@
 package dev.basalt.sail.inference;
 
+import java.util.Arrays;
 import java.util.function.Consumer;
 
 import dev.basalt.store.lexicon.TermIds;
 import dev.basalt.store.quads.QuadCursor;
 import dev.basalt.store.quads.QuadIndexes;
+import dev.basalt.store.quads.QuadSort;
 
 /**
  * The statement indices of one open write transaction as the rules see them: the closure is the
@@ -58,12 +60,34 @@ public class ClosureStore {
         return !onlyDefaultGraph && explicit.scan(new long[] { s, p, o, 0 }).next();
     }
 
-    /** Adds an inferred triple unless it is already in the closure; true if it was added. */
-    boolean addInferred(long s, long p, long o) {
-        if (isInferred(s, p, o) || isExplicit(s, p, o)) {
-            return false;
+    /**
+     * Adds the triples of {@code candidates} (no repeats) that are not in the closure yet to the
+     * inferred set, and returns them: sorted, tested against the explicit statements in key order,
+     * and written into each inferred index in its own key order.
+     */
+    TripleList addInferredAll(TripleList candidates) {
+        int n = candidates.size();
+        long[] packed = new long[4 * n];
+        for (int i = 0; i < n; i++) {
+            packed[4 * i] = candidates.s(i);
+            packed[4 * i + 1] = candidates.p(i);
+            packed[4 * i + 2] = candidates.o(i);
+            packed[4 * i + 3] = TermIds.DEFAULT_GRAPH;
         }
-        return inferred.add(new long[] { s, p, o, TermIds.DEFAULT_GRAPH });
+        QuadSort.sort(packed, n, new long[4 * n]);
+        long[][] quads = new long[n][];
+        int m = 0;
+        for (int i = 0; i < n; i++) {
+            long s = packed[4 * i], p = packed[4 * i + 1], o = packed[4 * i + 2];
+            if (!isExplicit(s, p, o)) {
+                quads[m++] = new long[] { s, p, o, TermIds.DEFAULT_GRAPH };
+            }
+        }
+        TripleList added = new TripleList();
+        for (long[] q : inferred.addAll(m == n ? quads : Arrays.copyOf(quads, m))) {
+            added.add(q[0], q[1], q[2]);
+        }
+        return added;
     }
 
     boolean removeInferred(long s, long p, long o) {

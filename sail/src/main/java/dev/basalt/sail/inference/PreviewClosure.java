@@ -92,8 +92,8 @@ public final class PreviewClosure extends ClosureStore {
         return !explicitRemoved.contains(s, p, o) && super.isExplicit(s, p, o);
     }
 
-    @Override
-    boolean addInferred(long s, long p, long o) {
+    /** Adds an inferred triple unless it is already in the closure; true if it was added. */
+    private boolean addInferred(long s, long p, long o) {
         if (isInferred(s, p, o) || isExplicit(s, p, o)) {
             return false;
         }
@@ -101,6 +101,17 @@ public final class PreviewClosure extends ClosureStore {
             return true;
         }
         return inferredAdded.add(s, p, o);
+    }
+
+    @Override
+    TripleList addInferredAll(TripleList candidates) {
+        TripleList added = new TripleList();
+        for (int i = 0; i < candidates.size(); i++) {
+            if (addInferred(candidates.s(i), candidates.p(i), candidates.o(i))) {
+                added.add(candidates.s(i), candidates.p(i), candidates.o(i));
+            }
+        }
+        return added;
     }
 
     @Override

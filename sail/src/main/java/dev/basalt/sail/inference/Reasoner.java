@@ -1,8 +1,5 @@
 package dev.basalt.sail.inference;
 
-import java.util.function.ToLongFunction;
-
-import org.eclipse.rdf4j.model.IRI;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,18 +61,18 @@ public final class Reasoner {
     /**
      * Replaces the inferred statements by the closure of the explicit ones.
      *
-     * @param ids resolves (creating if needed) the vocabulary's term ids in the open transaction
+     * @param terms the dictionary of the open transaction
      * @return the number of inferred triples written
      */
-    public long closeFully(ClosureStore store, ToLongFunction<IRI> ids) {
-        return closeFully(store, new Vocabulary(ids));
+    public long closeFully(ClosureStore store, ReasonerTerms terms) {
+        return closeFully(store, new Vocabulary(terms));
     }
 
     private long closeFully(ClosureStore store, Vocabulary v) {
         long start = System.nanoTime();
         store.clearInferred();
         Schema schema = Schema.read(store, v, mode == InferenceMode.OWL_RL);
-        Rules rules = new Rules(schema, store);
+        Rules rules = new Rules(schema, v, store);
         Rounds rounds = new Rounds(store, rules);
         TripleList schemaTriples = schema.entailed.list();
         for (int i = 0; i < schemaTriples.size(); i++) {
@@ -97,9 +94,9 @@ public final class Reasoner {
      *
      * @return the schema tables of the changed state, for {@link #committed}; null after a closure recomputation
      */
-    public Compiled maintain(ClosureStore store, ToLongFunction<IRI> ids, TripleList added, TripleList removed,
+    public Compiled maintain(ClosureStore store, ReasonerTerms terms, TripleList added, TripleList removed,
             long base) {
-        Vocabulary v = new Vocabulary(ids);
+        Vocabulary v = new Vocabulary(terms);
         boolean owl = mode == InferenceMode.OWL_RL;
         if (touchesSchema(v, owl, added) || touchesSchema(v, owl, removed)) {
             LOG.debug("a schema statement changed: recomputing the {} closure", mode.label());
@@ -108,7 +105,7 @@ public final class Reasoner {
         }
         KeptSchema k = kept;
         Schema schema = k != null && base >= 0 && k.commit() == base ? k.schema() : Schema.read(store, v, owl);
-        Rules rules = new Rules(schema, store);
+        Rules rules = new Rules(schema, v, store);
         for (int i = 0; i < added.size(); i++) {
             store.removeInferred(added.s(i), added.p(i), added.o(i));
         }
@@ -189,8 +186,8 @@ public final class Reasoner {
      * True if adding and removing these explicit triples changes the schema, so that
      * {@link #maintain} recomputes the whole closure.
      */
-    public boolean changesSchema(ToLongFunction<IRI> ids, TripleList added, TripleList removed) {
-        Vocabulary v = new Vocabulary(ids);
+    public boolean changesSchema(ReasonerTerms terms, TripleList added, TripleList removed) {
+        Vocabulary v = new Vocabulary(terms);
         boolean owl = mode == InferenceMode.OWL_RL;
         return touchesSchema(v, owl, added) || touchesSchema(v, owl, removed);
     }

@@ -3,17 +3,29 @@ package dev.basalt.sail.inference;
 import dev.basalt.store.lexicon.TermIds;
 
 /**
- * The semi-naive rounds of one closure run: triples concluded in a round are written into the
- * inferred set at once (so later joins of the same round see them) and become the pivots of the
- * next round; the rounds end when one concludes nothing new. A conclusion whose subject is a
- * literal or whose predicate is not an IRI (a subproperty axiom naming a blank node) is dropped, and
- * so is a typing by a literal (a domain, range or superclass given as a literal names no class).
- * Not thread-safe: one closure run uses it, on the thread that holds the write transaction.
+ * The semi-naive rounds of one closure run. Conclusions are gathered in memory without repeats
+ * and written into the inferred set in bulk, at the end of each pivot batch (or when
+ * {@value #FLUSH} distinct conclusions are waiting): sorted, checked against the store in key
+ * order and inserted index by index in key order ({@link ClosureStore#addInferredAll}), instead of
+ * two lookups and an insert into every index per conclusion. The triples a write adds become the
+ * pivots of the next round; the rounds end when one concludes nothing new.
+ *
+ * <p>Writing a round's conclusions late keeps the evaluation complete: the store only grows during
+ * a run, and every new triple is a pivot of a round that starts after it was written, so for two
+ * premises of a rule the later one written meets the other in the store when it is a pivot.
+ *
+ * <p>A conclusion whose subject is a literal or whose predicate is not an IRI (a subproperty axiom
+ * naming a blank node) is dropped, and so is a typing by a literal (a domain, range or superclass
+ * given as a literal names no class). Not thread-safe: one closure run uses it, on the thread that
+ * holds the write transaction.
  */
 final class Rounds {
+    /** Distinct conclusions held in memory before they are written. */
+    static final int FLUSH = 1 << 18;
     private final ClosureStore store;
     private final Rules rules;
     private final TripleList conclusions = new TripleList();
+    private TripleSet pending = new TripleSet();
     private TripleList next = new TripleList();
     private long added;
     private int count;
@@ -23,19 +35,19 @@ final class Rounds {
         this.rules = rules;
     }
 
-    /** Adds a conclusion to the closure if it is new there; a new one is a pivot of the next round. */
+    /** Adds a conclusion to the closure if it is new there (at the next write); a new one is a pivot of the next round. */
     void conclude(long s, long p, long o) {
         if (!Vocabulary.isResource(s) || TermIds.kindCode(p) != TermIds.KIND_IRI
                 || p == rules.typeId() && !Vocabulary.isResource(o)) {
             return;
         }
-        if (store.addInferred(s, p, o)) {
-            next.add(s, p, o);
-            added++;
+        pending.add(s, p, o);
+        if (pending.size() >= FLUSH) {
+            write();
         }
     }
 
-    /** Applies the rules with each triple of {@code pivots} as one premise. */
+    /** Applies the rules with each triple of {@code pivots} as one premise, and writes what they conclude. */
     void pivot(TripleList pivots) {
         for (int i = 0; i < pivots.size(); i++) {
             conclusions.clear();
@@ -44,16 +56,28 @@ final class Rounds {
                 conclude(conclusions.s(k), conclusions.p(k), conclusions.o(k));
             }
         }
+        write();
     }
 
-    /** Runs rounds until none concludes anything new. */
+    /** Writes the waiting conclusions, then runs rounds until none concludes anything new. */
     void run() {
+        write();
         while (!next.isEmpty()) {
             TripleList delta = next;
             next = new TripleList();
             count++;
             pivot(delta);
         }
+    }
+
+    private void write() {
+        if (pending.size() == 0) {
+            return;
+        }
+        TripleList written = store.addInferredAll(pending.list());
+        pending = new TripleSet();
+        next.addAll(written);
+        added += written.size();
     }
 
     long added() {

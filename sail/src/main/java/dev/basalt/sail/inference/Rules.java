@@ -9,7 +9,9 @@ import java.util.List;
  * asks whether a triple follows in one step from the store (the rederive step of
  * delete-and-rederive). The two must stay mirror images of each other: each rule appears in both.
  *
- * <p>Rules (names from the RDF 1.1 Semantics and OWL 2 RL tables): rdf1 (property typing), rdfs2
+ * <p>Rules (names from the RDF 1.1 Semantics and OWL 2 RL tables): rdf1 (property typing), the
+ * container membership rule ({@code x rdf:_n y} types {@code rdf:_n} as a
+ * {@code rdfs:ContainerMembershipProperty} and concludes {@code x rdfs:member y}), rdfs2
  * (domain), rdfs3 (range), rdfs4a/b (resource typing), rdfs6, rdfs8, rdfs10, rdfs12 and rdfs13
  * (axioms of a typing by an RDFS class), rdfs7 (subproperty), rdfs9 (subclass); with OWL: prp-trp,
  * prp-symp, prp-inv1/2, cls-int1, cls-svf1 (with owl:Thing as filler also cls-svf2), cls-hv1,
@@ -23,9 +25,13 @@ final class Rules {
     private final ClosureStore store;
     private final TripleList scratch = new TripleList();
 
-    Rules(Schema schema, ClosureStore store) {
+    /**
+     * @param v the vocabulary of this run's transaction (a schema kept from an earlier commit
+     *          holds the same ids, but its dictionary belongs to that commit's transaction)
+     */
+    Rules(Schema schema, Vocabulary v, ClosureStore store) {
         this.schema = schema;
-        this.v = schema.v;
+        this.v = v;
         this.store = store;
     }
 
@@ -43,6 +49,10 @@ final class Rules {
         }
         if (p == v.type) {
             vocabularyTyping(s, o, out);
+        }
+        if (v.isMembershipProperty(p)) {
+            out.add(p, v.type, v.membershipProperty);
+            out.add(s, v.member, o);
         }
         for (long q : Schema.get(schema.superProperties, p)) {
             out.add(s, q, o);
@@ -125,8 +135,25 @@ final class Rules {
         }
     }
 
-    /** The mirror of {@link #vocabularyTyping}, rdf1 and rdfs4a/b: true if one of them concludes (s, p, o) now. */
+    /**
+     * The mirror of {@link #vocabularyTyping}, rdf1, rdfs4a/b and the container membership rule:
+     * true if one of them concludes (s, p, o) now.
+     */
     private boolean vocabularyDerivable(long s, long p, long o) {
+        if (p == v.type && o == v.membershipProperty && v.isMembershipProperty(s)) {
+            match(0, s, 0);
+            if (!scratch.isEmpty()) {
+                return true;
+            }
+        }
+        if (p == v.member) {
+            match(s, 0, o);
+            for (int i = 0; i < scratch.size(); i++) {
+                if (v.isMembershipProperty(scratch.p(i))) {
+                    return true;
+                }
+            }
+        }
         if (p == v.type && o == v.resource) {
             match(s, 0, 0);
             if (!scratch.isEmpty()) {

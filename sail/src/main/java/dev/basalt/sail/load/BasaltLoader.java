@@ -150,7 +150,7 @@ public final class BasaltLoader {
                 QuadPipeline.Outcome run;
                 try (StatementReader reader = new StatementReader(files, options, SimpleValueFactory.getInstance())) {
                     run = QuadPipeline.run(tx, lex, orders, reader, temp, options.sortBufferQuads(), progress,
-                            totalBytes, this::elapsed);
+                            totalBytes, this::elapsed, null);
                 }
                 boolean closed = LoadClosure.close(tx, orders, lex, options.config(), run.added() > 0, dataDir);
                 long terms = total(lex.counts()) - termsBefore;

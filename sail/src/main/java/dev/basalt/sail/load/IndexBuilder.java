@@ -32,17 +32,26 @@ final class IndexBuilder {
         this.orders = orders;
     }
 
-    /** Fills order {@code i} from {@code quads}; returns how many quads were new to that index. */
-    long build(int i, SortedQuads quads) {
+    /**
+     * Fills order {@code i} from {@code quads}; returns how many quads were new to that index.
+     *
+     * @param newQuads told each quad new to the index (decoded into an array it may not keep), or null
+     */
+    long build(int i, SortedQuads quads, Consumer<long[]> newQuads) {
         QuadOrder order = orders.get(i);
         String name = SailLayout.explicitTree(order);
         BTree existing = tx.hasTree(name) ? tx.tree(name) : null;
         QuadIndexes inferred = i == 0 ? inferredIndexes() : null;
         long[] quad = new long[4];
         if (existing == null || existing.isEmpty()) {
-            KeyIterator keys = new KeyIterator(quads, inferred == null ? null : key -> {
+            KeyIterator keys = new KeyIterator(quads, inferred == null && newQuads == null ? null : key -> {
                 order.decode(key, quad);
-                inferred.remove(quad);
+                if (inferred != null) {
+                    inferred.remove(quad);
+                }
+                if (newQuads != null) {
+                    newQuads.accept(quad);
+                }
             });
             tx.bulkBuild(name, keys);
             return keys.count;
@@ -56,9 +65,14 @@ final class IndexBuilder {
             }
             existing.put(key, NO_VALUE);
             added++;
-            if (inferred != null) {
+            if (inferred != null || newQuads != null) {
                 order.decode(key, quad);
-                inferred.remove(quad);
+                if (inferred != null) {
+                    inferred.remove(quad);
+                }
+                if (newQuads != null) {
+                    newQuads.accept(quad);
+                }
             }
         }
         return added;

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 
+import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,6 +13,7 @@ import dev.basalt.sail.config.BasaltStoreConfig;
 import dev.basalt.sail.config.InferenceMode;
 import dev.basalt.sail.inference.ClosureStore;
 import dev.basalt.sail.inference.Reasoner;
+import dev.basalt.sail.inference.ReasonerTerms;
 import dev.basalt.store.WriteTransaction;
 import dev.basalt.store.lexicon.LexiconWriter;
 import dev.basalt.store.quads.QuadIndexes;
@@ -44,7 +46,8 @@ final class LoadClosure {
         QuadIndexes explicit = new QuadIndexes(orders, o -> tx.tree(SailLayout.explicitTree(o)));
         QuadIndexes inferred = new QuadIndexes(orders, o -> tx.tree(SailLayout.inferredTree(o)));
         Runnable clear = () -> orders.forEach(o -> tx.tree(SailLayout.inferredTree(o)).clear());
-        long n = new Reasoner(mode).closeFully(new ClosureStore(explicit, inferred, clear), lex::getOrCreate);
+        long n = new Reasoner(mode).closeFully(new ClosureStore(explicit, inferred, clear),
+                ReasonerTerms.of(lex::getOrCreate, id -> lex.resolve(id, SimpleValueFactory.getInstance())));
         tx.setProperty(SailLayout.INFERENCE_PROPERTY, mode.label().getBytes(StandardCharsets.UTF_8));
         LOG.info("load into {}: {} closure, {} inferred statements in {} ms", dataDir, mode.label(), n,
                 (System.nanoTime() - start) / 1_000_000);

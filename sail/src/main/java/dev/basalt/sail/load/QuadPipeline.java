@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import org.slf4j.Logger;
@@ -41,7 +42,8 @@ final class QuadPipeline {
      *                       must be rolled back
      */
     static Outcome run(WriteTransaction tx, LexiconWriter lex, List<QuadOrder> orders, StatementReader reader,
-            Path temp, int sortBufferQuads, LoadProgress progress, long totalBytes, Supplier<Duration> elapsed) {
+            Path temp, int sortBufferQuads, LoadProgress progress, long totalBytes, Supplier<Duration> elapsed,
+            Consumer<long[]> newQuads) {
         try (QuadSorter sorter = new QuadSorter(orders, temp, sortBufferQuads)) {
             TermResolver resolver = new TermResolver(lex);
             reader.start();
@@ -58,19 +60,19 @@ final class QuadPipeline {
             long[] chunks = reader.chunkCounts();
             LOG.info("parsed {} statements ({} of {} N-Triples/N-Quads chunks by Rio); {} sort runs per index, {} bytes spilled",
                     read, chunks[1], chunks[0], sorter.runs(), sorter.spilledBytes());
-            long added = writeIndexes(tx, orders, sorter, progress, elapsed);
+            long added = writeIndexes(tx, orders, sorter, progress, elapsed, newQuads);
             return new Outcome(read, added, reader.bytesRead(), namespacesChanged);
         }
     }
 
     private static long writeIndexes(WriteTransaction tx, List<QuadOrder> orders, QuadSorter sorter,
-            LoadProgress progress, Supplier<Duration> elapsed) {
+            LoadProgress progress, Supplier<Duration> elapsed, Consumer<long[]> newQuads) {
         IndexBuilder builder = new IndexBuilder(tx, orders);
         long added = 0;
         for (int i = 0; i < orders.size(); i++) {
             progress.building(orders.get(i).name(), i + 1, orders.size(), elapsed.get());
             try (SortedQuads quads = sorter.sorted(i)) {
-                long n = builder.build(i, quads);
+                long n = builder.build(i, quads, i == 0 ? newQuads : null);
                 if (i == 0) {
                     added = n;
                 } else if (n != added) {

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 
 import org.eclipse.rdf4j.model.Resource;
 import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
@@ -87,7 +88,7 @@ public final class TransactionLoad implements BulkWrite {
     }
 
     @Override
-    public long write(WriteTransaction tx, LexiconWriter lexicon, List<QuadOrder> orders) {
+    public long write(WriteTransaction tx, LexiconWriter lexicon, List<QuadOrder> orders, Consumer<long[]> added) {
         long start = System.nanoTime();
         long termsBefore = lexicon.counts().total();
         long totalBytes = -1;
@@ -105,7 +106,7 @@ public final class TransactionLoad implements BulkWrite {
                 : StatementReader.ofStream(name, stream, options.format(), options, SimpleValueFactory.getInstance())
                         .withNonFatalErrors(nonFatalErrors)) {
             QuadPipeline.Outcome run = QuadPipeline.run(tx, lexicon, orders, reader, temp, options.sortBufferQuads(),
-                    new LoggingProgress(), totalBytes, () -> Duration.ofNanos(System.nanoTime() - start));
+                    new LoggingProgress(), totalBytes, () -> Duration.ofNanos(System.nanoTime() - start), added);
             result = new LoadResult(run.read(), run.added(), lexicon.counts().total() - termsBefore, run.bytesRead(),
                     Duration.ofNanos(System.nanoTime() - start), -1);
             LOG.info("bulk add of {}: {} statements read, {} new, {} new terms in {} ms", name,

@@ -95,6 +95,13 @@ class ClosureModelTest {
         pool.add(st(restriction[2], OWL.SOMEVALUESFROM, OWL.THING));
         pool.add(st(c[5], OWL.INTERSECTIONOF, iri("L0")));
         pool.add(st(c[4], RDFS.SUBCLASSOF, restriction[1]));
+        IRI[] members = { VF.createIRI(RDF.NAMESPACE, "_1"),
+                VF.createIRI(RDF.NAMESPACE, "_2"), VF.createIRI(RDF.NAMESPACE, "_10"), VF.createIRI(RDF.NAMESPACE, "_01") };
+        pool.add(st(p[4], RDFS.SUBPROPERTYOF, members[1]));
+        for (int i = 0; i < 4; i++) {
+            pool.add(st(x[r.nextInt(8)], members[r.nextInt(members.length)], r.nextBoolean() ? x[r.nextInt(8)]
+                    : VF.createLiteral("m" + r.nextInt(2))));
+        }
         for (int i = 0; i < 40; i++) {
             IRI s = x[r.nextInt(8)];
             switch (r.nextInt(4)) {

@@ -163,6 +163,10 @@ final class NaiveClosure {
                 if (t.o() instanceof Resource o) {
                     add.add(new T(o, RDF.TYPE, RDFS.RESOURCE));
                 }
+                if (isMembershipProperty(t.p())) {
+                    add.add(new T(t.p(), RDF.TYPE, RDFS.CONTAINERMEMBERSHIPPROPERTY));
+                    add.add(new T(t.s(), RDFS.MEMBER, t.o()));
+                }
                 if (t.p().equals(RDF.TYPE)) {
                     Resource x = t.s();
                     if (t.o().equals(RDF.PROPERTY)) {
@@ -253,6 +257,11 @@ final class NaiveClosure {
             changed = c.addAll(add);
         }
         return c;
+    }
+
+    /** rdf:_1, rdf:_2, ...: the RDF namespace, an underscore, a decimal number from 1 without leading zeros. */
+    private static boolean isMembershipProperty(IRI p) {
+        return p.stringValue().matches(java.util.regex.Pattern.quote(RDF.NAMESPACE) + "_[1-9][0-9]*");
     }
 
     private static T typed(Value v, Value type) {
