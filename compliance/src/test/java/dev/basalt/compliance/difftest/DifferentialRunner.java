@@ -22,6 +22,7 @@ import org.eclipse.rdf4j.repository.sail.SailRepository;
 import org.eclipse.rdf4j.repository.sail.SailRepositoryConnection;
 import org.eclipse.rdf4j.repository.sail.SailTupleQuery;
 import org.eclipse.rdf4j.sail.memory.MemoryStore;
+import org.slf4j.LoggerFactory;
 
 import dev.basalt.sail.BasaltStore;
 import dev.basalt.sail.config.BasaltStoreConfig;
@@ -106,6 +107,7 @@ final class DifferentialRunner {
             m.add(data);
             RandomQueries generator = new RandomQueries(random);
             int only = Integer.getInteger("basalt.difftest.only", -1);
+            JenaReference jena = null;
             for (int i = 0; i < queries; i++) {
                 RandomQueries.Query q = generator.next();
                 ParsedTupleQuery parsed = parse(q);
@@ -138,7 +140,12 @@ final class DifferentialRunner {
                 } else if (Exclusions.excluded(q.text(), expected, actual) != null) {
                     tally.excluded++;
                 } else {
-                    tally.disagreements.add(report(seed, dataset, i, q, expected, actual));
+                    if (jena == null) {
+                        jena = new JenaReference(data);
+                    }
+                    Answer third = jena.answer(q.text(), q.ordered());
+                    String verdict = Arbitration.verdict(expected, actual, third);
+                    tally.disagreements.add(report(seed, dataset, i, q, expected, actual) + "  Jena: " + verdict + "\n");
                     tally.disagreementIds.add(dataset + "/" + i);
                     if (only >= 0) {
                         tally.disagreements.add("DATA\n" + String.join("\n", data.stream().map(Object::toString).toList())
@@ -181,6 +188,9 @@ final class DifferentialRunner {
             return Answer.skipped();
         } catch (RuntimeException | AssertionError e) {
             // AssertionError: RDF4J's evaluator checks internal assertions under the tests' -ea
+            if (Integer.getInteger("basalt.difftest.only", -1) >= 0) {
+                LoggerFactory.getLogger(DifferentialRunner.class).warn("query failed", e);
+            }
             return Answer.failed(e);
         }
     }
