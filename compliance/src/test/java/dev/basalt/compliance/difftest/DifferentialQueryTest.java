@@ -170,12 +170,16 @@ class DifferentialQueryTest {
 
     private static String summary(long seed, DifferentialRunner.Tally total, long start) {
         long seconds = (System.nanoTime() - start) / 1_000_000_000L;
-        long queries = total.compared + total.agreedOnError + total.skipped + total.excluded + total.disagreements.size();
+        long arbitrated = total.arbitrated.values().stream().mapToLong(Long::longValue).sum();
+        long queries = total.compared + total.agreedOnError + total.skipped + total.excluded + arbitrated
+                + total.disagreements.size();
         return String.format("seed %d: %d datasets (%d triples), %d queries: %d agreed on their answers, %d agreed "
-                + "by both failing, %d skipped (over %d rows or %d s), %d excluded, %d disagreements, in %d s, %.0f queries/s "
+                + "by both failing, %d skipped (over %d rows or %d s), %d excluded, %d explained by arbitration %s, "
+                + "%d disagreements, in %d s, %.0f queries/s "
                 + "(Basalt %d s, MemoryStore %d s, summed over the workers)", seed, total.datasets, total.triples, queries,
                 total.compared, total.agreedOnError, total.skipped, DifferentialRunner.MAX_ROWS,
-                DifferentialRunner.TIMEOUT_SECONDS, total.excluded, total.disagreements.size(), seconds,
+                DifferentialRunner.TIMEOUT_SECONDS, total.excluded, arbitrated, total.arbitrated,
+                total.disagreements.size(), seconds,
                 queries / Math.max(1e-3, (System.nanoTime() - start) / 1e9), total.basaltNanos / 1_000_000_000L,
                 total.memoryNanos / 1_000_000_000L);
     }
