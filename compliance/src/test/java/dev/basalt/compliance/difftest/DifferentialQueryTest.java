@@ -32,7 +32,9 @@ import org.slf4j.LoggerFactory;
  * {@value #DEFAULT_QUERIES} queries over {@value #DEFAULT_DATASETS} datasets with a fixed seed;
  * {@code -Dbasalt.seed=N} varies it, and the tagged-long run takes its budget from
  * {@code -Dbasalt.difftest.queries} (default one million, {@value #QUERIES_PER_DATASET} per dataset).
- * Every disagreement is listed in the failure message and in
+ * A disagreement that {@link Exclusions} does not explain is put to Jena ARQ and to MemoryStore
+ * without its optimizer pipeline, and explained only by a category of {@link Arbitration}. Every
+ * other disagreement is listed in the failure message and in
  * {@code target/difftest-disagreements.txt}, with the seed, dataset and query that reproduce it.
  */
 class DifferentialQueryTest {
