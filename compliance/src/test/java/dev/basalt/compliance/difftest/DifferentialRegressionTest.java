@@ -227,7 +227,15 @@ class DifferentialRegressionTest {
         Answer a = bothAnswer("ex:s1 ex:p0 1 . ex:s1 ex:p1 ex:s2 . ex:s3 ex:p0 2 .",
                 "SELECT ?s ?v WHERE { ?s ex:p0 ?o . BIND(xsd:double(ex:s8) AS ?v) MINUS { ?s ex:p1 ?v } }");
         assertEquals(List.of("{ s=<http://ex.org/s3> }"), a.rows());
-        // a BIND that copies an unbound variable: MemoryStore removes both rows here (M8 of the doc)
+    }
+
+    /**
+     * The same with a BIND that copies an unbound variable: ?v is outside both solutions' domains, so
+     * the MINUS removes nothing. MemoryStore removes both rows here (M8 of the doc); Jena agrees with
+     * Basalt.
+     */
+    @Test
+    void minusIgnoresACopyOfAnUnboundVariable() throws Exception {
         Answer copy = basaltAnswer("ex:s1 ex:p0 ex:s2 . ex:s3 ex:p0 ex:s4 . ex:s5 ex:p1 \"a\" .",
                 "SELECT ?s WHERE { ?s ex:p0 ?o . BIND(?nothing AS ?v) MINUS { ?v ?p \"a\" } }");
         assertEquals(List.of("{ s=<http://ex.org/s1> }", "{ s=<http://ex.org/s3> }"), copy.rows());
