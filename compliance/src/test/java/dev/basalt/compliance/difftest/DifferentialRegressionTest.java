@@ -202,6 +202,21 @@ class DifferentialRegressionTest {
     }
 
     /**
+     * The same with the VALUES first and a row of it UNDEF: the filter applies to the join of the VALUES
+     * and the pattern (18.2.2.6), where the UNDEF row has joined with both values of ?d (18.5 Join). RDF4J
+     * counts a VALUES variable as bound in every row, its filter placement put FILTER(BOUND(?d)) on the
+     * VALUES alone, which dropped the UNDEF row, and Basalt answered no row; with the VALUES after the
+     * pattern it answered both. MemoryStore answers no row to the VALUES-last form (M7 of the doc).
+     */
+    @Test
+    void aFilterOnAValuesVariableWithUndefSeesTheJoin() throws Exception {
+        String data = "ex:s5 ex:p0 2, \"x\" .";
+        List<String> both = List.of("{ d=\"2\"^^<http://www.w3.org/2001/XMLSchema#integer> }", "{ d=\"x\" }");
+        assertEquals(both, basaltAnswer(data, "SELECT ?d WHERE { VALUES ?d { \"y\" UNDEF } ex:s5 ex:p0 ?d FILTER(BOUND(?d)) }").rows());
+        assertEquals(both, basaltAnswer(data, "SELECT ?d WHERE { ex:s5 ex:p0 ?d FILTER(BOUND(?d)) VALUES ?d { \"y\" UNDEF } }").rows());
+    }
+
+    /**
      * A variable a BIND left unbound by an error is not in the solution's domain, so EXISTS's
      * substitution leaves it free (18.6 Extend, 18.3 substitute): {@code EXISTS { ?v ex:p0 ?c }} holds
      * wherever some ex:p0 statement exists. Basalt took the error for a value that matches nothing.
