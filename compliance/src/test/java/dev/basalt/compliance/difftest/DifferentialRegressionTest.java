@@ -231,6 +231,21 @@ class DifferentialRegressionTest {
     }
 
     /**
+     * {@code "-0"^^xsd:integer} is the integer 0, which promoted to xs:double is 0.0E0, so
+     * op:numeric-equal makes them equal (17.3, XPath 4.2). Basalt's literal for the spelling
+     * "-0" (a dictionary term, not inline) took its double value from the label, -0.0, which RDF4J's
+     * comparison tells from 0.0: the FILTER dropped the row and NOT IN kept it. Default run, dataset
+     * 48, query 107 (reduced). MemoryStore's literal holds the integer's value and answers as here.
+     */
+    @Test
+    void aNonCanonicalIntegerZeroEqualsDoubleZero() throws Exception {
+        String data = "ex:s1 ex:p0 \"-0\"^^xsd:integer . ex:s3 ex:p0 0 .";
+        assertEquals(List.of("{ e=\"-0\"^^<http://www.w3.org/2001/XMLSchema#integer> }", "{ e=\"0\"^^<http://www.w3.org/2001/XMLSchema#integer> }"),
+                bothAnswer(data, "SELECT ?e WHERE { ?s ex:p0 ?e FILTER(?e = \"0.0E0\"^^xsd:double) }").rows());
+        assertEquals(List.of(), bothAnswer(data, "SELECT ?e WHERE { ?s ex:p0 ?e FILTER(?e NOT IN (\"0.0E0\"^^xsd:double)) }").rows());
+    }
+
+    /**
      * A variable a BIND left unbound by an error is not in the solution's domain, so EXISTS's
      * substitution leaves it free (18.6 Extend, 18.3 substitute): {@code EXISTS { ?v ex:p0 ?c }} holds
      * wherever some ex:p0 statement exists. Basalt took the error for a value that matches nothing.
