@@ -88,7 +88,38 @@ record Answer(List<String> rows, List<BindingSet> solutions, String error, boole
         }
     }
 
-    private static String term(Value v) {
+    /** The terms of a row written by {@link Builder} ("{ name=term ... }"), in order. */
+    static List<String> terms(String row) {
+        List<String> terms = new ArrayList<>();
+        int i = 1;
+        while (i < row.length() - 1) {
+            int eq = row.indexOf('=', i);
+            if (eq < 0) {
+                break;
+            }
+            int end = termEnd(row, eq + 1);
+            terms.add(row.substring(eq + 1, end));
+            i = end;
+        }
+        return terms;
+    }
+
+    /** Where the N-Triples term starting at {@code start} ends: past its closing quote, suffix or bracket. */
+    private static int termEnd(String row, int start) {
+        int i = start;
+        if (row.charAt(i) == '"') {
+            i++;
+            while (row.charAt(i) != '"') {
+                i += row.charAt(i) == '\\' ? 2 : 1;
+            }
+        }
+        while (i < row.length() && row.charAt(i) != ' ') {
+            i++;
+        }
+        return i;
+    }
+
+    static String term(Value v) {
         return v instanceof BNode b ? "_:" + b.getID() : NTriplesUtil.toNTriplesString(v);
     }
 

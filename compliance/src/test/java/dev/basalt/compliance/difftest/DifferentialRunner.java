@@ -2,8 +2,10 @@ package dev.basalt.compliance.difftest;
 
 import java.io.File;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
 
@@ -14,6 +16,7 @@ import org.eclipse.rdf4j.query.QueryInterruptedException;
 import org.eclipse.rdf4j.query.QueryLanguage;
 import org.eclipse.rdf4j.query.TupleQuery;
 import org.eclipse.rdf4j.query.TupleQueryResult;
+import org.eclipse.rdf4j.query.algebra.evaluation.impl.DefaultEvaluationStrategyFactory;
 import org.eclipse.rdf4j.query.parser.ParsedTupleQuery;
 import org.eclipse.rdf4j.query.parser.QueryParserUtil;
 import org.eclipse.rdf4j.repository.Repository;
@@ -22,6 +25,7 @@ import org.eclipse.rdf4j.repository.sail.SailRepository;
 import org.eclipse.rdf4j.repository.sail.SailRepositoryConnection;
 import org.eclipse.rdf4j.repository.sail.SailTupleQuery;
 import org.eclipse.rdf4j.sail.memory.MemoryStore;
+import org.slf4j.LoggerFactory;
 
 import dev.basalt.sail.BasaltStore;
 import dev.basalt.sail.config.BasaltStoreConfig;
@@ -55,6 +59,8 @@ final class DifferentialRunner {
         long agreedOnError;
         long skipped;
         long excluded;
+        /** Disagreements explained by {@link Arbitration}, by category. */
+        final java.util.TreeMap<String, Long> arbitrated = new java.util.TreeMap<>();
         long basaltNanos;
         long memoryNanos;
         /** The slowest queries, "nanos\ttext", for tuning the generator. */
@@ -79,6 +85,7 @@ final class DifferentialRunner {
             agreedOnError += t.agreedOnError;
             skipped += t.skipped;
             excluded += t.excluded;
+            t.arbitrated.forEach((k, v) -> arbitrated.merge(k, v, Long::sum));
             basaltNanos += t.basaltNanos;
             memoryNanos += t.memoryNanos;
             t.slowest.forEach(this::slow);
@@ -101,11 +108,15 @@ final class DifferentialRunner {
         config.setDurable(false);
         Repository basalt = new BasaltRepository(new BasaltStore(dir, config));
         SailRepository memory = new SailRepository(new MemoryStore());
+        // made for a dataset's first disagreement: Jena's copy and MemoryStore without its optimizer pipeline
+        SailRepository plain = null;
         try (RepositoryConnection b = basalt.getConnection(); SailRepositoryConnection m = memory.getConnection()) {
             b.add(data);
             m.add(data);
             RandomQueries generator = new RandomQueries(random);
             int only = Integer.getInteger("basalt.difftest.only", -1);
+            JenaReference jena = null;
+            SailRepositoryConnection p = null;
             for (int i = 0; i < queries; i++) {
                 RandomQueries.Query q = generator.next();
                 ParsedTupleQuery parsed = parse(q);
@@ -138,7 +149,25 @@ final class DifferentialRunner {
                 } else if (Exclusions.excluded(q.text(), expected, actual) != null) {
                     tally.excluded++;
                 } else {
-                    tally.disagreements.add(report(seed, dataset, i, q, expected, actual));
+                    if (jena == null) {
+                        jena = new JenaReference(data);
+                        plain = unoptimizedMemoryStore();
+                        p = plain.getConnection();
+                        p.add(data);
+                    }
+                    Answer third = jena.answer(q.text(), q.ordered());
+                    SailRepositoryConnection pc = p;
+                    Answer unoptimized = answer(() -> new SailTupleQuery(once, pc) {
+                    }, q);
+                    Arbitration.Category explained = Arbitration.explain(q.text(), nodes(data),
+                            new Arbitration.Answers(expected, actual, third, unoptimized));
+                    if (explained != null) {
+                        tally.arbitrated.merge(explained.id(), 1L, Long::sum);
+                        continue;
+                    }
+                    tally.disagreements.add(report(seed, dataset, i, q, expected, actual) + "  Jena: "
+                            + Arbitration.verdict(expected, actual, third) + "\n  MemoryStore without its optimizer pipeline: "
+                            + Arbitration.verdict(expected, actual, unoptimized) + "\n");
                     tally.disagreementIds.add(dataset + "/" + i);
                     if (only >= 0) {
                         tally.disagreements.add("DATA\n" + String.join("\n", data.stream().map(Object::toString).toList())
@@ -147,11 +176,39 @@ final class DifferentialRunner {
                     }
                 }
             }
+            if (p != null) {
+                p.close();
+            }
         } finally {
             basalt.shutDown();
             memory.shutDown();
+            if (plain != null) {
+                plain.shutDown();
+            }
         }
         return tally;
+    }
+
+    /**
+     * MemoryStore evaluating the query as parsed, with RDF4J's optimizer pipeline empty: evidence for
+     * the arbitration where MemoryStore's optimizer changes an answer (its rewrites must not).
+     */
+    private static SailRepository unoptimizedMemoryStore() {
+        MemoryStore store = new MemoryStore();
+        DefaultEvaluationStrategyFactory factory = new DefaultEvaluationStrategyFactory();
+        factory.setOptimizerPipeline(List::of);
+        store.setEvaluationStrategyFactory(factory);
+        return new SailRepository(store);
+    }
+
+    /** The subjects and objects of a dataset's statements, as {@link Answer} writes terms. */
+    private static Set<String> nodes(List<Statement> data) {
+        Set<String> nodes = new HashSet<>();
+        for (Statement st : data) {
+            nodes.add(Answer.term(st.getSubject()));
+            nodes.add(Answer.term(st.getObject()));
+        }
+        return nodes;
     }
 
     /** The parsed query, or null if RDF4J's parser rejects it. */
@@ -181,6 +238,9 @@ final class DifferentialRunner {
             return Answer.skipped();
         } catch (RuntimeException | AssertionError e) {
             // AssertionError: RDF4J's evaluator checks internal assertions under the tests' -ea
+            if (Integer.getInteger("basalt.difftest.only", -1) >= 0) {
+                LoggerFactory.getLogger(DifferentialRunner.class).warn("query failed", e);
+            }
             return Answer.failed(e);
         }
     }

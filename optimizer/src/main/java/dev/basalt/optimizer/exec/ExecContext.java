@@ -28,6 +28,30 @@ public final class ExecContext {
      * {@link TermIds#FIRST_LOCAL}: never stored, never issued as a query-local id; it resolves to null.
      */
     public static final long UNBOUND_BY_ERROR = 2L;
+
+    /** Whether a row value is a term: neither {@link TermIds#NULL} nor {@link #UNBOUND_BY_ERROR}. */
+    public static boolean isBound(long id) {
+        return id != TermIds.NULL && id != UNBOUND_BY_ERROR;
+    }
+
+    /**
+     * {@code row} itself, or a copy with {@link #UNBOUND_BY_ERROR} replaced by {@link TermIds#NULL}
+     * where it holds one: for operators whose right side sees the row as a solution, where such a
+     * variable is simply outside the domain (EXISTS substitution, MINUS compatibility).
+     */
+    public static long[] withErrorsUnbound(long[] row) {
+        long[] out = row;
+        for (int i = 0; i < row.length; i++) {
+            if (row[i] == UNBOUND_BY_ERROR) {
+                if (out == row) {
+                    out = row.clone();
+                }
+                out[i] = TermIds.NULL;
+            }
+        }
+        return out;
+    }
+
     private final QuadSource source;
     private final boolean trackTime;
     private final ExecLimits limits;

@@ -14,7 +14,9 @@ import dev.basalt.store.lexicon.TermIds;
  * shares no bound variable with it removes nothing. The right side is evaluated once with the
  * operator's input row and hashed on {@code keySlots} (variables both sides always bind; with
  * none, every right row is a candidate). Slots the input row binds count as shared, as in RDF4J's
- * evaluator, where both sides carry the incoming bindings.
+ * evaluator, where both sides carry the incoming bindings. A variable a BIND left unbound by an
+ * error ({@link ExecContext#UNBOUND_BY_ERROR}) is outside the solution's domain: it is neither
+ * shared nor compared (SPARQL 1.1 section 18.6, Extend and Minus).
  *
  * <p>Memory: the right side is held up to {@link ExecLimits#hashJoinRows()} rows. Past that it
  * goes to a spill file and the left side is read in blocks of that many rows, each block hashed
@@ -185,7 +187,7 @@ public final class MinusOp extends Operator {
     private static boolean removes(long[] l, long[] r, int[] shared) {
         boolean common = false;
         for (int s : shared) {
-            if (l[s] != TermIds.NULL && r[s] != TermIds.NULL) {
+            if (ExecContext.isBound(l[s]) && ExecContext.isBound(r[s])) {
                 if (l[s] != r[s]) {
                     return false;
                 }
@@ -199,7 +201,7 @@ public final class MinusOp extends Operator {
         int[] out = Arrays.copyOf(sharedSlots, sharedSlots.length + input.length);
         int n = sharedSlots.length;
         for (int s = 0; s < input.length; s++) {
-            if (input[s] != TermIds.NULL && !contains(sharedSlots, s)) {
+            if (ExecContext.isBound(input[s]) && !contains(sharedSlots, s)) {
                 out[n++] = s;
             }
         }

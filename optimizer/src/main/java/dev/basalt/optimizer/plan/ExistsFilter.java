@@ -13,7 +13,9 @@ import dev.basalt.optimizer.exec.RowFilter;
  * over the same slots as the outer rows, opened with the row's bindings (SPARQL's substitution:
  * the row's bound variables are fixed, its unbound ones are free) and stopped at its first row.
  * The other conjuncts are ordinary conditions, tested first; a row passes when every conjunct
- * holds (an error in a conjunct fails the row, as it fails the whole conjunction).
+ * holds (an error in a conjunct fails the row, as it fails the whole conjunction). A variable a BIND
+ * left unbound by an error ({@link ExecContext#UNBOUND_BY_ERROR}) is not in the solution's domain, so
+ * the substitution leaves it free in the pattern (SPARQL 1.1 section 18.6, substitute and Extend).
  */
 final class ExistsFilter implements RowFilter {
     /** One EXISTS conjunct: its correlated plan and whether it is negated. */
@@ -39,9 +41,10 @@ final class ExistsFilter implements RowFilter {
                 return false;
             }
         }
+        long[] input = ExecContext.withErrorsUnbound(row);
         for (Exists e : exists) {
             boolean found;
-            try (RowCursor c = e.plan().open(row, ctx)) {
+            try (RowCursor c = e.plan().open(input, ctx)) {
                 found = c.next() != null;
             }
             if (found == e.negated()) {

@@ -4,7 +4,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -14,11 +16,13 @@ import org.eclipse.rdf4j.common.iteration.CloseableIteration;
 import org.eclipse.rdf4j.common.iteration.FilterIteration;
 import org.eclipse.rdf4j.common.iteration.SingletonIteration;
 import org.eclipse.rdf4j.common.transaction.QueryEvaluationMode;
+import org.eclipse.rdf4j.model.Resource;
 import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.Dataset;
 import org.eclipse.rdf4j.query.MutableBindingSet;
 import org.eclipse.rdf4j.query.algebra.AggregateOperator;
+import org.eclipse.rdf4j.query.algebra.ArbitraryLengthPath;
 import org.eclipse.rdf4j.query.algebra.Extension;
 import org.eclipse.rdf4j.query.algebra.ExtensionElem;
 import org.eclipse.rdf4j.query.algebra.QueryModelNode;
@@ -271,11 +275,20 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
         Var graph = node.getContextVar();
         BiConsumer<Value, MutableBindingSet> setSubject = subject.hasValue() ? null : context.setBinding(subject.getName());
         BiConsumer<Value, MutableBindingSet> setObject = object.hasValue() ? null : context.setBinding(object.getName());
+        QueryEvaluationStep inBoundGraph = inBoundGraph(graph, rdf4j, fixed -> {
+            ZeroLengthPath clone = node.clone();
+            clone.setContextVar(fixed);
+            return zeroLengthWithDistinctNames(clone, context);
+        });
         return bindings -> {
             Value s = valueOf(subject, bindings);
             Value o = valueOf(object, bindings);
-            if ((s == null && o == null) || (graph != null && valueOf(graph, bindings) == null)) {
-                return rdf4j.evaluate(bindings);
+            Value g = graph == null ? null : valueOf(graph, bindings);
+            if (graph != null && g != null && !(g instanceof Resource)) {
+                return QueryEvaluationStep.EMPTY_ITERATION; // GRAPH ?g with ?g bound to a literal matches nothing
+            }
+            if ((s == null && o == null) || (graph != null && g == null)) {
+                return inBoundGraph.evaluate(bindings);
             }
             if (s != null && o != null) {
                 return s.equals(o) ? new SingletonIteration<>(bindings) : QueryEvaluationStep.EMPTY_ITERATION;
@@ -330,6 +343,51 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
             protected void handleClose() {
                 // the wrapped iteration is closed by FilterIteration itself
             }
+        };
+    }
+
+    /**
+     * A path RDF4J evaluates inside {@code GRAPH ?g}: RDF4J's arbitrary-length path, as RDF4J's, except
+     * where the incoming row binds {@code ?g} (see {@link #inBoundGraph}).
+     */
+    @Override
+    protected QueryEvaluationStep prepare(ArbitraryLengthPath node, QueryEvaluationContext context) {
+        return inBoundGraph(node.getContextVar(), super.prepare(node, context), fixed -> {
+            ArbitraryLengthPath clone = node.clone();
+            clone.setContextVar(fixed);
+            return super.prepare(clone, context);
+        });
+    }
+
+    /**
+     * RDF4J's step for a path inside {@code GRAPH ?g}, made to respect a {@code ?g} the incoming row
+     * binds. RDF4J 5.0.3's zero-length path iteration (also the one inside its arbitrary-length path
+     * iteration) sets {@code ?g} on each row it makes from the incoming row even where that row binds
+     * it already, failing RDF4J's own assertion under {@code -ea}; and its statement scans cast the
+     * graph's value to a resource, failing with a {@code ClassCastException} where {@code ?g} holds a
+     * literal. Where the row binds {@code ?g} to a resource, the path is evaluated as compiled with
+     * that graph as a constant (one step per graph, made on first use); where it
+     * binds a literal, which names no graph, the path matches nothing (SPARQL 1.1 section 18.5,
+     * Graph). Otherwise {@code unbound} runs.
+     */
+    private static QueryEvaluationStep inBoundGraph(Var graph, QueryEvaluationStep unbound,
+            Function<Var, QueryEvaluationStep> withGraph) {
+        if (graph == null || graph.hasValue()) {
+            return unbound;
+        }
+        Map<Value, QueryEvaluationStep> byGraph = new ConcurrentHashMap<>();
+        String name = graph.getName();
+        return bindings -> {
+            Value g = bindings.getValue(name);
+            if (g == null) {
+                return unbound.evaluate(bindings);
+            }
+            if (!(g instanceof Resource)) {
+                return QueryEvaluationStep.EMPTY_ITERATION;
+            }
+            // a constant under another name: RDF4J's scans bind neither, so its iteration sets nothing on the row
+            return byGraph.computeIfAbsent(g, value -> withGraph.apply(new Var(name + "_bound_graph", value, true, true)))
+                    .evaluate(bindings);
         };
     }
 

@@ -3,6 +3,7 @@ package dev.basalt.optimizer.rdf4j;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
@@ -12,12 +13,14 @@ import org.eclipse.rdf4j.common.iteration.LookAheadIteration;
 import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.algebra.AbstractQueryModelNode;
+import org.eclipse.rdf4j.query.algebra.ExtensionElem;
 import org.eclipse.rdf4j.query.algebra.QueryModelNode;
 import org.eclipse.rdf4j.query.algebra.QueryModelVisitor;
 import org.eclipse.rdf4j.query.algebra.TupleExpr;
 import org.eclipse.rdf4j.query.algebra.evaluation.QueryBindingSet;
 import org.eclipse.rdf4j.query.algebra.evaluation.QueryEvaluationStep;
 import org.eclipse.rdf4j.query.algebra.evaluation.impl.QueryEvaluationContext;
+import org.eclipse.rdf4j.query.algebra.helpers.AbstractSimpleQueryModelVisitor;
 
 import dev.basalt.optimizer.access.QuadSource;
 import dev.basalt.optimizer.exec.ExecContext;
@@ -34,7 +37,10 @@ import dev.basalt.optimizer.plan.CompiledPlan;
  * an enclosing RDF4J operator are turned into ids and bound before the plan runs (a value the
  * store does not hold gets a query-local id); a binding without a value, or any incoming binding
  * under a SELECT projection, sends this evaluation to RDF4J's evaluator over the original subtree
- * (counted as a runtime fallback). A variable left by a BIND error
+ * (counted as a runtime fallback). An incoming binding of a BIND target of the subtree is not bound
+ * before the plan runs (the plan's BIND would set the variable over it): the plan's rows are joined
+ * with it instead, kept where the BIND's value is the incoming one or none (SPARQL 1.1 section 18.5,
+ * Join of the incoming row with the subtree's solutions). A variable left by a BIND error
  * ({@link ExecContext#UNBOUND_BY_ERROR}) is output as a name without a value, as RDF4J does, except
  * from a plan ending in a SELECT projection, which (as RDF4J's) outputs only names with a value.
  */
@@ -50,9 +56,21 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
     private final transient AtomicLong runtimeFallbacks = new AtomicLong();
     private transient volatile String runtimeReason;
 
+    /** The names the subtree's BINDs (and SELECT expressions) assign. */
+    private final transient Set<String> bindTargets;
+
     BasaltPlanNode(CompiledPlan plan, TupleExpr original) {
         this.plan = plan;
         this.original = original;
+        Set<String> targets = new HashSet<>();
+        original.visit(new AbstractSimpleQueryModelVisitor<RuntimeException>(false) {
+            @Override
+            public void meet(ExtensionElem node) {
+                targets.add(node.getName());
+                super.meet(node);
+            }
+        });
+        this.bindTargets = Set.copyOf(targets);
         setResultSizeEstimate(plan.root().estimate());
     }
 
@@ -126,6 +144,7 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
                 ctx.withoutStatistics();
             }
             String reason = null;
+            Set<String> joined = Set.of();
             if (plan.isProjected() && bindings.size() > 0) {
                 reason = "incoming bindings under a projection";
             }
@@ -135,6 +154,11 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
                 if (reason == null && slot >= 0 && value == null) {
                     // a name without a value (an expression error upstream): RDF4J's own handling applies
                     reason = "incoming binding without a value: " + name;
+                } else if (reason == null && slot >= 0 && bindTargets.contains(name)) {
+                    if (joined.isEmpty()) {
+                        joined = new HashSet<>();
+                    }
+                    joined.add(name);
                 } else if (reason == null && slot >= 0) {
                     // a value the store does not hold gets a query-local id: patterns with it match nothing
                     input[slot] = ctx.idOf(value);
@@ -152,7 +176,7 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
                 }
                 return fallback[0].evaluate(bindings);
             }
-            return new Results(plan.root().open(input, ctx), ctx, bindings);
+            return new Results(plan.root().open(input, ctx), ctx, bindings, joined);
         };
     }
 
@@ -160,15 +184,18 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
         private final RowCursor rows;
         private final ExecContext ctx;
         private final BindingSet parent;
+        /** Incoming names the plan binds itself (BIND targets): its value must be the incoming one, or none. */
+        private final Set<String> joined;
         private final List<String> names;
         private final int[] slots;
         private final Deque<BindingSet> ready = new ArrayDeque<>();
         private boolean exhausted;
 
-        Results(RowCursor rows, ExecContext ctx, BindingSet parent) {
+        Results(RowCursor rows, ExecContext ctx, BindingSet parent, Set<String> joined) {
             this.rows = rows;
             this.ctx = ctx;
             this.parent = parent;
+            this.joined = joined;
             this.names = plan.outputNames();
             this.slots = plan.outputSlots();
         }
@@ -207,9 +234,13 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
                         }
                     }
                 }
+                boolean compatible = true;
                 for (int j = 0; j < slots.length; j++) {
                     Value v = values[n];
-                    if (v != null) {
+                    if (!joined.isEmpty() && joined.contains(names.get(j))) {
+                        // the incoming value stays; a BIND value other than it does not join
+                        compatible &= v == null || v.equals(parent.getValue(names.get(j)));
+                    } else if (v != null) {
                         bs.setBinding(names.get(j), v);
                     } else if (ids[n] == ExecContext.UNBOUND_BY_ERROR && !plan.isProjected()) {
                         // as RDF4J's Extension: the name stays, without a value, so RDF4J's operators above
@@ -218,7 +249,9 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
                     }
                     n++;
                 }
-                ready.add(bs);
+                if (compatible) {
+                    ready.add(bs);
+                }
             }
         }
 

@@ -7,6 +7,7 @@ import java.util.Set;
 
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.Dataset;
+import org.eclipse.rdf4j.query.algebra.BindingSetAssignment;
 import org.eclipse.rdf4j.query.algebra.Filter;
 import org.eclipse.rdf4j.query.algebra.TupleExpr;
 import org.eclipse.rdf4j.query.algebra.Var;
@@ -23,7 +24,8 @@ import org.eclipse.rdf4j.query.algebra.helpers.AbstractSimpleQueryModelVisitor;
  * filter placement there, puts the VALUES first; Basalt runs that optimizer after its own step.
  *
  * <p>Each filter's argument is noted before RDF4J's placement; a filter whose new argument assures fewer of
- * the filter's variables than the one it had goes back above that one. Thread rules: stateless between
+ * the filter's variables than the one it had goes back above that one; a VALUES variable that some row
+ * leaves UNDEF does not count as assured. Thread rules: stateless between
  * calls, one query tree per call.
  */
 final class ScopedFilterPlacement implements QueryOptimizer {
@@ -53,12 +55,38 @@ final class ScopedFilterPlacement implements QueryOptimizer {
             Set<String> vars = conditionVars(f);
             Set<String> assuredBefore = new HashSet<>(original.getAssuredBindingNames());
             assuredBefore.retainAll(vars);
-            if (!f.getArg().getAssuredBindingNames().containsAll(assuredBefore)) {
+            Set<String> assuredAfter = new HashSet<>(f.getArg().getAssuredBindingNames());
+            assuredAfter.removeAll(valuesWithUndef(f.getArg()));
+            if (!assuredAfter.containsAll(assuredBefore)) {
                 f.replaceWith(f.getArg());
                 original.replaceWith(f);
                 f.setArg(original);
             }
         }
+    }
+
+    /**
+     * The names some VALUES row under {@code expr} leaves UNDEF. RDF4J's {@code BindingSetAssignment} counts
+     * every name of its VALUES as assured, also one a row leaves UNDEF, so a filter over a VALUES variable
+     * would be placed on the VALUES alone and drop its UNDEF rows before the join that binds the variable
+     * ({@code VALUES ?d { "y" UNDEF } ex:s ex:p ?d FILTER(BOUND(?d))}). Where such a name leaves the
+     * filter's argument, the move is undone as above.
+     */
+    private static Set<String> valuesWithUndef(TupleExpr expr) {
+        Set<String> names = new HashSet<>();
+        expr.visit(new AbstractSimpleQueryModelVisitor<RuntimeException>(false) {
+            @Override
+            public void meet(BindingSetAssignment node) {
+                for (BindingSet row : node.getBindingSets()) {
+                    for (String name : node.getBindingNames()) {
+                        if (!row.hasBinding(name)) {
+                            names.add(name);
+                        }
+                    }
+                }
+            }
+        });
+        return names;
     }
 
     private static Set<String> conditionVars(Filter f) {

@@ -142,7 +142,8 @@ public final class Lexicon {
     /** Publishes a committed mapping, both ways. */
     void cache(Value value, long id) {
         ids.put(value, id);
-        values.put(id, value);
+        // as the dictionary decodes it: a number compares by its value (ExactNumericLiteral)
+        values.put(id, ExactNumericLiteral.exact(value));
     }
 
     /**

@@ -117,6 +117,12 @@ public final class TermKeys {
      * The term a key stands for. {@code componentResolver} maps the component ids of a triple
      * term to values and is not called for other kinds.
      */
+    /** A typed literal; one of xsd:decimal or a type derived from it compares by its exact value ({@link ExactNumericLiteral}). */
+    private static Literal typedLiteral(String label, IRI datatype, ValueFactory vf) {
+        Literal exact = ExactNumericLiteral.of(label, datatype);
+        return exact != null ? exact : vf.createLiteral(label, datatype);
+    }
+
     public static Value decode(byte[] key, ValueFactory vf, LongFunction<Value> componentResolver) {
         if (key.length == 0) {
             throw new IllegalArgumentException("empty term key");
@@ -130,8 +136,7 @@ public final class TermKeys {
                 return vf.createLiteral(Utf8.decode(key, 1, key.length));
             case KNOWN_DATATYPE:
                 requireLength(key, 2);
-                return vf.createLiteral(Utf8.decode(key, 2, key.length),
-                        vf.createIRI(KnownDatatypes.iri(key[1] & 0xFF)));
+                return typedLiteral(Utf8.decode(key, 2, key.length), vf.createIRI(KnownDatatypes.iri(key[1] & 0xFF)), vf);
             case LANG_STRING:
             case OTHER_DATATYPE: {
                 int[] pos = { 1 };
@@ -140,7 +145,7 @@ public final class TermKeys {
                 String field = Utf8.decode(key, pos[0], pos[0] + n);
                 String label = Utf8.decode(key, pos[0] + n, key.length);
                 return key[0] == LANG_STRING ? vf.createLiteral(label, field)
-                        : vf.createLiteral(label, vf.createIRI(field));
+                        : typedLiteral(label, vf.createIRI(field), vf);
             }
             case TRIPLE: {
                 long[] ids = tripleIds(key);
