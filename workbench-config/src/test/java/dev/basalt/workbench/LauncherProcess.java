@@ -38,6 +38,17 @@ final class LauncherProcess implements AutoCloseable {
         this.extraArgs = List.of(extraArgs);
     }
 
+    /**
+     * The launcher's JVM with {@code heap} and remote JMX on {@code port} of the loopback interface, without
+     * authentication (tests only), for tests that read the server's MBeans.
+     */
+    LauncherProcess withLocalJmx(String heap, int port) {
+        return jvmOptions(heap, "-Dcom.sun.management.jmxremote.port=" + port,
+                "-Dcom.sun.management.jmxremote.rmi.port=" + port,
+                "-Dcom.sun.management.jmxremote.host=127.0.0.1", "-Djava.rmi.server.hostname=127.0.0.1",
+                "-Dcom.sun.management.jmxremote.authenticate=false", "-Dcom.sun.management.jmxremote.ssl=false");
+    }
+
     /** JVM options of the child in place of {@code -Xmx512m} (set before {@link #start()}). */
     LauncherProcess jvmOptions(String... options) {
         this.jvmOptions = List.of(options);

@@ -89,10 +89,7 @@ class SparqlFastPathTest {
     void start() throws Exception {
         int jmxPort = LauncherProcess.freePort();
         launcher = new LauncherProcess(data, LauncherProcess.OUTPUT.resolve("launcher-fast-path.log"), "--no-repository")
-                .jvmOptions("-Xmx384m", "-Dcom.sun.management.jmxremote.port=" + jmxPort,
-                        "-Dcom.sun.management.jmxremote.rmi.port=" + jmxPort,
-                        "-Dcom.sun.management.jmxremote.host=127.0.0.1", "-Djava.rmi.server.hostname=127.0.0.1",
-                        "-Dcom.sun.management.jmxremote.authenticate=false", "-Dcom.sun.management.jmxremote.ssl=false")
+                .withLocalJmx("-Xmx384m", jmxPort)
                 .start();
         server = launcher.serverUrl();
         new RepositoryBootstrap(server).ensureBasaltRepository("fast");

@@ -68,10 +68,7 @@ class StreamingResultTest {
     void start() throws Exception {
         int jmxPort = LauncherProcess.freePort();
         launcher = new LauncherProcess(data, LauncherProcess.OUTPUT.resolve("launcher-streaming.log"), "--no-repository")
-                .jvmOptions("-Xmx320m", "-Dcom.sun.management.jmxremote.port=" + jmxPort,
-                        "-Dcom.sun.management.jmxremote.rmi.port=" + jmxPort,
-                        "-Dcom.sun.management.jmxremote.host=127.0.0.1", "-Djava.rmi.server.hostname=127.0.0.1",
-                        "-Dcom.sun.management.jmxremote.authenticate=false", "-Dcom.sun.management.jmxremote.ssl=false")
+                .withLocalJmx("-Xmx320m", jmxPort)
                 .start();
         new RepositoryBootstrap(launcher.serverUrl()).ensureBasaltRepository(REPO);
         Rest rest = new Rest(launcher.serverUrl());
