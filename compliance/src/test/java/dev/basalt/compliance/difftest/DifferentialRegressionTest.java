@@ -328,4 +328,74 @@ class DifferentialRegressionTest {
         assertNull(a.error());
         assertEquals(List.of("{ d=<http://ex.org/s1> g=<http://ex.org/g1> }"), a.rows());
     }
+
+    /**
+     * A {@code *} path inside {@code GRAPH ?g} whose ends the row binds: GRAPH is the union over the named
+     * graphs of the path evaluated within each (18.5 Graph), and the zero-length part relates a node of
+     * that graph to itself (18.4 ZeroLengthPath), so ex:s10, a node of ex:g0 and of ex:g1, gives a row for
+     * each. RDF4J's path iteration, which Basalt used there, left ?g unbound (1 row) and, with a BIND next
+     * to the path, bound one graph per row. Default run, dataset 29, query 219, reduced. MemoryStore
+     * answers as Basalt did.
+     */
+    @Test
+    void aStarPathInAGraphWhoseVariableIsUnboundGivesEachGraphOfItsEnd() throws Exception {
+        String data = "ex:s3 ex:p1 ex:s10 . ex:g0 { ex:s10 ex:p1 \"a\" } ex:g1 { ex:s4 ex:p1 ex:s10 } ex:g2 { ex:s5 ex:p1 \"b\" }";
+        List<String> both = List.of("{ b=<http://ex.org/s10> g=<http://ex.org/g0> }", "{ b=<http://ex.org/s10> g=<http://ex.org/g1> }");
+        assertEquals(both, basaltAnswer(data, "SELECT * WHERE { ex:s3 ex:p1 ?b . GRAPH ?g { ?b ex:p0* ?b } }").rows());
+        assertEquals(both, basaltAnswer(data, "SELECT ?b ?g WHERE { ex:s3 ex:p1 ?b . GRAPH ?g { ?b (ex:p0/ex:p1)* ?b . BIND(1 AS ?v) } }")
+                .rows());
+    }
+
+    /**
+     * The same paths with both ends free: each graph's nodes pair with themselves in that graph, and a
+     * {@code *} path does not step from one graph into another (18.5 Graph). RDF4J's iterations reported
+     * ex:s10, a node of two graphs, in the first one only, and joined ex:s4 ex:p1 ex:s10 of ex:g1 with
+     * ex:s10 ex:p1 "a" of ex:g0 into a path within ex:g0. Found reducing the case above.
+     */
+    @Test
+    void aStarPathInAGraphWhoseVariableIsUnboundStaysInEachGraph() throws Exception {
+        String data = "ex:g0 { ex:s10 ex:p1 \"a\" } ex:g1 { ex:s4 ex:p1 ex:s10 }";
+        assertEquals(List.of("{ b=\"a\" g=<http://ex.org/g0> }", "{ b=<http://ex.org/s10> g=<http://ex.org/g0> }",
+                "{ b=<http://ex.org/s10> g=<http://ex.org/g1> }", "{ b=<http://ex.org/s4> g=<http://ex.org/g1> }"),
+                basaltAnswer(data, "SELECT * WHERE { GRAPH ?g { ?b ex:p0* ?b } }").rows());
+        assertEquals(List.of("{ b=<http://ex.org/s4> c=<http://ex.org/s10> g=<http://ex.org/g1> }"),
+                basaltAnswer(data, "SELECT * WHERE { GRAPH ?g { ?b ex:p1+ ?c } FILTER(?b = ex:s4) }").rows());
+    }
+
+    /**
+     * A one-row VALUES inside a MINUS, a NOT EXISTS or a subquery binds its variable there only: the
+     * MINUS's right side and the EXISTS pattern are groups of their own (18.5 Minus, 18.6 exists), and a
+     * subquery's unprojected variable is not the outer one (18.2.1). RDF4J's one-row VALUES inlining,
+     * which Basalt ran, replaced ?a by ex:s8 in the outer pattern too, and every query lost its row.
+     * Found reducing default run dataset 25, query 359. MemoryStore answers no row to all three.
+     */
+    @Test
+    void aOneRowValuesInsideAnInnerGroupBindsOnlyThere() throws Exception {
+        String data = "ex:s10 ex:p3 \"x\" ; ex:p0 ex:s1 . ex:s8 ex:p1 ex:s10 .";
+        String row = "{ a=<http://ex.org/s10> d=<http://ex.org/s1> }";
+        assertEquals(List.of(row), basaltAnswer(data,
+                "SELECT ?a ?d WHERE { ?a ex:p3 \"x\" . MINUS { ?a ex:p1 ?a . VALUES ?a { ex:s8 } } ?a ex:p0 ?d }").rows());
+        assertEquals(List.of(row), basaltAnswer(data,
+                "SELECT ?a ?d WHERE { ?a ex:p3 \"x\" . FILTER NOT EXISTS { ?a ex:p1 ?c . VALUES ?a { ex:s8 } } ?a ex:p0 ?d }").rows());
+        assertEquals(List.of(row), basaltAnswer(data,
+                "SELECT ?a ?d WHERE { ?a ex:p3 \"x\" . { SELECT ?c WHERE { ?a ex:p1 ?c . VALUES ?a { ex:s8 } } } ?a ex:p0 ?d }").rows());
+    }
+
+    /**
+     * A FILTER written before an OPTIONAL applies to the whole group, also to the patterns after the
+     * OPTIONAL (18.2.2.6), so ?c in its EXISTS is the one the last group binds (ex:p0), and ex:s1 ex:p1
+     * ex:p0 is not in the data: no row. RDF4J's parser applies the filter to the part of the group up
+     * to the OPTIONAL, where ?c is free, and the EXISTS matched ex:s1 ex:p1 ex:s5. Default run, dataset
+     * 42, query 165, reduced. MemoryStore answers 1 row (its optimizer moves the filter), MemoryStore
+     * without its optimizer pipeline and Jena none.
+     */
+    @Test
+    void aFilterBeforeAnOptionalAppliesToTheWholeGroup() throws Exception {
+        String data = "ex:s1 ex:p0 ex:s1 ; ex:p2 ex:s8 ; ex:p1 ex:s5 .";
+        assertEquals(List.of(), basaltAnswer(data,
+                "SELECT * WHERE { ?b ex:p0 ?d . FILTER(EXISTS { ?b ex:p1 ?c }) OPTIONAL { ?a ex:p1 ?b } { ?d ex:p2 ?e . ?d ?c ?d } }")
+                .rows());
+        assertEquals(List.of("{ b=<http://ex.org/s1> c=<http://ex.org/p0> d=<http://ex.org/s1> }"), basaltAnswer(data,
+                "SELECT ?b ?c ?d WHERE { ?b ex:p0 ?d . FILTER(BOUND(?c)) OPTIONAL { ?a ex:p1 ?b } ?d ?c ?d }").rows());
+    }
 }

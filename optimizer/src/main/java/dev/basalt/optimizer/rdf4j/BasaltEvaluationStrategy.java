@@ -42,6 +42,7 @@ import org.eclipse.rdf4j.query.algebra.evaluation.impl.DefaultEvaluationStrategy
 import org.eclipse.rdf4j.query.algebra.evaluation.impl.EvaluationStatistics;
 import org.eclipse.rdf4j.query.algebra.evaluation.impl.QueryEvaluationContext;
 import org.eclipse.rdf4j.query.algebra.evaluation.iterator.ExtensionIterator;
+import org.eclipse.rdf4j.query.algebra.evaluation.optimizer.BindingSetAssignmentInlinerOptimizer;
 import org.eclipse.rdf4j.query.algebra.evaluation.optimizer.FilterOptimizer;
 import org.eclipse.rdf4j.query.algebra.evaluation.optimizer.ParentReferenceCleaner;
 import org.eclipse.rdf4j.query.algebra.evaluation.optimizer.QueryJoinOptimizer;
@@ -102,7 +103,9 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
 
     /**
      * RDF4J's pipeline with Basalt's step where RDF4J's join optimizer was, after filter placement (RDF4J's,
-     * with the moves that change answers undone: {@link ScopedFilterPlacement})
+     * with the moves that change answers undone: {@link ScopedFilterPlacement}; RDF4J's one-row VALUES
+     * inlining runs only where it keeps the answer: {@link ScopedValuesInlining}; first of all, each FILTER
+     * is put over its whole group: {@link GroupFilterScope})
      * and ORDER BY/LIMIT hints (Basalt's compiler relies on filters pushed into OPTIONAL's left
      * side), and RDF4J's join optimizer moved after it. Basalt orders the joins of what it compiles
      * itself, so RDF4J's cost-based reordering of those joins (range counts per pattern and a
@@ -114,8 +117,11 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
         for (int i = 0; i < all.size(); i++) {
             if (all.get(i) instanceof FilterOptimizer) {
                 all.set(i, new ScopedFilterPlacement(all.get(i)));
+            } else if (all.get(i) instanceof BindingSetAssignmentInlinerOptimizer) {
+                all.set(i, new ScopedValuesInlining(all.get(i)));
             }
         }
+        all.add(0, new GroupFilterScope());
         QueryOptimizer joins = null;
         for (int i = 0; i < all.size(); i++) {
             if (all.get(i) instanceof QueryJoinOptimizer) {
@@ -265,7 +271,8 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
      * is the same term or a variable, which it binds to that term, and not at all otherwise. RDF4J's
      * iteration compares the ends by their strings, and binds a variable the row already binds
      * ({@code ?x ex:p? ?x} after a pattern that binds {@code ?x}, which RDF4J's parser makes a path to
-     * a fresh variable and a sameTerm filter), failing RDF4J's own assertion.
+     * a fresh variable and a sameTerm filter), failing RDF4J's own assertion. Inside {@code GRAPH ?g}
+     * with {@code ?g} unbound, once per named graph ({@link GraphVariablePaths}).
      */
     @Override
     protected QueryEvaluationStep prepare(ZeroLengthPath node, QueryEvaluationContext context) {
@@ -280,7 +287,7 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
             clone.setContextVar(fixed);
             return zeroLengthWithDistinctNames(clone, context);
         });
-        return bindings -> {
+        QueryEvaluationStep step = bindings -> {
             Value s = valueOf(subject, bindings);
             Value o = valueOf(object, bindings);
             Value g = graph == null ? null : valueOf(graph, bindings);
@@ -301,6 +308,7 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
             }
             return new SingletonIteration<>(row);
         };
+        return new GraphVariablePaths(tripleSource, dataset).overNamedGraphs(graph, subject, object, step, context);
     }
 
     /**
@@ -347,16 +355,19 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
     }
 
     /**
-     * A path RDF4J evaluates inside {@code GRAPH ?g}: RDF4J's arbitrary-length path, as RDF4J's, except
-     * where the incoming row binds {@code ?g} (see {@link #inBoundGraph}).
+     * An arbitrary-length path RDF4J evaluates: RDF4J's, except inside {@code GRAPH ?g}, where it runs
+     * with the graph as a constant: the one the incoming row binds ({@link #inBoundGraph}), else each
+     * named graph in turn ({@link GraphVariablePaths}).
      */
     @Override
     protected QueryEvaluationStep prepare(ArbitraryLengthPath node, QueryEvaluationContext context) {
-        return inBoundGraph(node.getContextVar(), super.prepare(node, context), fixed -> {
+        QueryEvaluationStep inBoundGraph = inBoundGraph(node.getContextVar(), super.prepare(node, context), fixed -> {
             ArbitraryLengthPath clone = node.clone();
             clone.setContextVar(fixed);
             return super.prepare(clone, context);
         });
+        return new GraphVariablePaths(tripleSource, dataset).overNamedGraphs(node.getContextVar(), node.getSubjectVar(),
+                node.getObjectVar(), inBoundGraph, context);
     }
 
     /**
