@@ -34,6 +34,12 @@ final class Arbitration {
     /** A {@code ?} or {@code *} path: a zero-length path in RDF4J's algebra. */
     private static final Pattern ZERO_LENGTH = Pattern.compile("[>0-9)][?*] ");
 
+    /** A {@code ?}, {@code *} or {@code +} path. */
+    private static final Pattern PATH = Pattern.compile("[>0-9)][?*+] ");
+
+    /** A VALUES of one variable and one row. */
+    private static final Pattern ONE_ROW_VALUES = Pattern.compile("VALUES \\?\\w+ \\{ (\"[^\"]*\"\\S*|[^\\s\"]+) \\}");
+
     static final List<Category> LIST = List.of(
             new Category("optimizer", "MemoryStore's optimizer pipeline changes the answer of the query as parsed",
                     "18.2 (translation to the algebra) and 18.5 (its evaluation) give each query one answer, which an "
@@ -65,7 +71,32 @@ final class Arbitration {
                             + "sharing a bound variable with it. MemoryStore, with or without its optimizer pipeline, "
                             + "counts the variable as shared; Jena gives Basalt's answer. Reduced: M8",
                     (query, nodes, a) -> query.contains("MINUS") && query.contains("BIND(") && same(a.jena(), a.basalt())
-                            && rows(a.memory()) >= 0 && rows(a.memory()) < rows(a.basalt())));
+                            && rows(a.memory()) >= 0 && rows(a.memory()) < rows(a.basalt())),
+            new Category("M11", "a join whose right side is a subquery, a braced group or a UNION, MemoryStore's evaluator "
+                    + "answers fewer rows",
+                    "18.5 Join: two solutions are compatible where no variable bound in both has different values, so a "
+                            + "variable one side leaves unbound (an OPTIONAL on the left, an UNDEF or a UNION branch on the "
+                            + "right) joins with any value. RDF4J evaluates a join whose right side is a new variable scope "
+                            + "as a hash join keyed on the variables either side may bind, and a row that leaves a key "
+                            + "unbound joins with nothing; MemoryStore without its optimizer pipeline answers as MemoryStore, "
+                            + "Jena as Basalt. Reduced: M11",
+                    (query, nodes, a) -> (query.contains("{SELECT") || query.contains("UNION")) && same(a.jena(), a.basalt())
+                            && same(a.unoptimized(), a.memory()) && rows(a.memory()) >= 0
+                            && rows(a.memory()) < rows(a.basalt())),
+            new Category("M12", "a one-row VALUES inside a MINUS, an EXISTS or a subquery, RDF4J's optimizer changes the answer",
+                    "18.5 Minus, 18.6 exists, 18.2.1: a VALUES binds its variable within its own group only. RDF4J's "
+                            + "one-row VALUES inlining replaces the variable by the term in every pattern its walk meets "
+                            + "afterwards, also outside that group; MemoryStore without its optimizer pipeline answers as "
+                            + "Basalt. Reduced: M12",
+                    (query, nodes, a) -> ONE_ROW_VALUES.matcher(query).find()
+                            && (query.contains("MINUS") || query.contains("EXISTS") || query.contains("{SELECT"))
+                            && same(a.unoptimized(), a.basalt())),
+            new Category("M13", "a property path inside GRAPH with a graph variable",
+                    "18.5 Graph: the union over the named graphs of the pattern evaluated within each; 18.4: a path "
+                            + "follows the triples of the active graph and its zero-length part relates that graph's nodes "
+                            + "to themselves. RDF4J's path iterations join steps of different graphs, bind one graph per "
+                            + "pair of ends, or leave the graph variable unbound; Jena answers as Basalt. Reduced: M13",
+                    (query, nodes, a) -> query.contains("GRAPH ?") && PATH.matcher(query).find() && same(a.jena(), a.basalt())));
 
     private Arbitration() {
     }
