@@ -38,7 +38,7 @@ import org.eclipse.rdf4j.query.algebra.evaluation.impl.QueryEvaluationContext;
  * object are tried; and a graph is skipped where a fixed end is no node of it: every solution of a
  * path within a graph has its ends among the graph's nodes (18.4: a zero-length path relates a node
  * of the active graph to itself; a longer one follows the graph's triples), so such a graph has no
- * solution. With both ends free every statement is read once per row to find the graphs.
+ * solution. With both ends free every statement is read once per evaluation to find the graphs.
  *
  * <p>Thread rules: immutable; a step it makes is used by one query evaluation at a time, as RDF4J's
  * steps are.
@@ -64,12 +64,18 @@ final class GraphVariablePaths {
         }
         String name = graph.getName();
         BiConsumer<Value, MutableBindingSet> setGraph = context.setBinding(name);
+        List<Set<Resource>> everyGraph = new ArrayList<>(1);
         return bindings -> {
             if (bindings.getValue(name) != null) {
                 return bound.evaluate(bindings);
             }
+            Value s = valueOf(start, bindings);
+            Value e = valueOf(end, bindings);
+            if (s == null && e == null && everyGraph.isEmpty()) {
+                everyGraph.add(graphs(null, null));
+            }
             List<BindingSet> rows = new ArrayList<>();
-            for (Resource g : graphs(valueOf(start, bindings), valueOf(end, bindings))) {
+            for (Resource g : s == null && e == null ? everyGraph.get(0) : graphs(s, e)) {
                 MutableBindingSet row = context.createBindingSet(bindings);
                 setGraph.accept(g, row);
                 if (isNodeOrFree(valueOf(start, row), g) && isNodeOrFree(valueOf(end, row), g)) {
