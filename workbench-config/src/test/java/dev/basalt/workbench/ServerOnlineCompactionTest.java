@@ -48,6 +48,9 @@ class ServerOnlineCompactionTest {
     @Test
     void deletesUnderLoadAreCompactedOnlineWithoutErrors() throws Exception {
         Path log = LauncherProcess.OUTPUT.resolve("launcher-online-compaction.log");
+        String loadAtStart = loadAverage();
+        long testStart = System.nanoTime();
+        writeServerLogging(data);
         try (LauncherProcess launcher = new LauncherProcess(data, log, "--no-repository")) {
             launcher.start();
             Rest rest = new Rest(launcher.serverUrl());
@@ -94,6 +97,7 @@ class ServerOnlineCompactionTest {
                 }));
             }
             long peak = Files.size(journal);
+            String loadAtDeletes = loadAverage();
             for (int p = 0; p < 15; p++) {
                 if (p % 5 != 0) {
                     assertEquals(204, rest.update(REPO, "DELETE WHERE { ?s <" + EX + "p" + p + "> ?o }").status());
@@ -115,7 +119,14 @@ class ServerOnlineCompactionTest {
                 }
                 size = now;
             }
-            Thread.sleep(2_000);
+            long settled = size;
+            int writesAtSettled = acknowledged.size();
+            long[] after = new long[4];
+            for (int i = 0; i < after.length; i++) {
+                Thread.sleep(500);
+                after[i] = Files.size(journal);
+            }
+            int writesAfter = acknowledged.size() - writesAtSettled;
             running.set(false);
             for (Future<?> f : clients) {
                 f.get(2, TimeUnit.MINUTES);
@@ -125,6 +136,8 @@ class ServerOnlineCompactionTest {
             String present = rest.query(REPO, "SELECT ?s WHERE { ?s <" + EX + "written> ?n }", "text/csv").body();
             long missing = acknowledged.keySet().stream().filter(id -> !present.contains(EX + id)).count();
             assertEquals(expected, rest.query(REPO, KEPT, "text/csv").body());
+            java.time.Duration serverCpu = ProcessHandle.of(launcher.pid()).flatMap(h -> h.info().totalCpuDuration())
+                    .orElse(java.time.Duration.ZERO);
             launcher.stop();
             try (Stream<Path> logs = Files.walk(data)) {
                 for (Path l : logs.filter(f -> f.getFileName().toString().endsWith(".log")).toList()) {
@@ -133,12 +146,11 @@ class ServerOnlineCompactionTest {
                 }
             }
 
-            String compactions = "";
             Path serverLog = LauncherProcess.OUTPUT.resolve("online-compaction-main.log");
-            try (Stream<String> lines = Files.exists(serverLog) ? Files.lines(serverLog) : Stream.empty()) {
-                compactions = lines.filter(l -> l.contains("online compaction:"))
-                        .map(l -> "- " + l.substring(l.indexOf("online compaction:"))).collect(Collectors.joining("\n"));
-            }
+            List<String> serverLines = Files.exists(serverLog) ? Files.readAllLines(serverLog) : List.of();
+            String compactions = serverLines.stream().filter(l -> l.contains("online compaction:"))
+                    .map(l -> "- " + l.substring(l.indexOf("online compaction:"))).collect(Collectors.joining("\n"));
+            String growth = regionsAtTheEndAfterTheLastCompaction(serverLines);
 
             Path copy = data.resolve("offline");
             Files.createDirectories(copy);
@@ -152,13 +164,65 @@ class ServerOnlineCompactionTest {
             String report = String.format("peak %,d bytes, after online compaction %,d bytes, offline-compacted copy %,d bytes"
                     + " (%.2fx); %,d acknowledged writes, %d missing; %,d reads; %d errors", peak, online, live,
                     (double) online / live, acknowledged.size(), missing, reads.get(), errors.size());
-            Files.writeString(LauncherProcess.OUTPUT.resolve("online-compaction-report.md"), report + "\n" + compactions + "\n");
+            String details = String.format("- file when it had not shrunk for 3 s: %,d bytes (%.2fx the copy); then every"
+                            + " 0.5 s while the clients went on: %,d, %,d, %,d, %,d bytes; %,d acknowledged writes in"
+                            + " those 2 s (%.0f/s)%n- load average (1, 5, 15 min): %s at the start, %s at the deletes,"
+                            + " %s at the end%n- test %.1f s wall; server JVM %.1f s CPU (user+sys); test JVM %.1f s CPU%n"
+                            + "- regions the allocator made at the file's end after the last compaction report: %s",
+                    settled, (double) settled / live, after[0], after[1], after[2], after[3], writesAfter,
+                    writesAfter / 2.0, loadAtStart, loadAtDeletes, loadAverage(),
+                    (System.nanoTime() - testStart) / 1e9, serverCpu.toMillis() / 1000.0, testJvmCpuSeconds(), growth);
+            Files.writeString(LauncherProcess.OUTPUT.resolve("online-compaction-report.md"),
+                    report + "\n" + details + "\n" + compactions + "\n");
             System.out.println(report);
             assertTrue(errors.isEmpty(), errors.size() + " errors, first: " + errors.peek());
             assertEquals(0, missing, report);
             assertTrue(peak >= 3 * live, "the deletes did not grow the file to 3x the live data: " + report);
             assertTrue(online <= 1.2 * live, report);
         }
+    }
+
+    /**
+     * The server's logging with the store's allocator at debug level, so the log names every region
+     * made at the file's end and the free space by size class at that moment (the launcher writes its
+     * own configuration only where none exists).
+     */
+    private static void writeServerLogging(Path data) throws Exception {
+        Path conf = data.resolve(WebappAssembly.SERVER_LOG_CONFIG);
+        Files.createDirectories(conf.getParent());
+        String config;
+        try (var in = WebappAssembly.class.getResourceAsStream("server/logback.xml")) {
+            config = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        Files.writeString(conf, config.replace("<root>",
+                "<logger name=\"dev.basalt.store.journal.SlotAllocator\" level=\"DEBUG\"/>\n\t<root>"));
+    }
+
+    /** How many regions the allocator made at the file's end after the last compaction's report, and the last of them. */
+    private static String regionsAtTheEndAfterTheLastCompaction(List<String> serverLines) {
+        int last = -1;
+        for (int i = 0; i < serverLines.size(); i++) {
+            if (serverLines.get(i).contains("online compaction:")) {
+                last = i;
+            }
+        }
+        List<String> made = serverLines.subList(last + 1, serverLines.size()).stream()
+                .filter(l -> l.contains("at the file's end")).map(l -> l.substring(l.indexOf("new region"))).toList();
+        return made.size() + (made.isEmpty() ? "" : "; the last: " + made.get(made.size() - 1));
+    }
+
+    private static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
+            return f[0] + " " + f[1] + " " + f[2];
+        } catch (java.io.IOException e) {
+            return "unknown";
+        }
+    }
+
+    private static double testJvmCpuSeconds() {
+        java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        return os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getProcessCpuTime() / 1e9 : -1;
     }
 
     private static Path journal(Path data) throws Exception {

@@ -13,7 +13,7 @@ final class SizeClasses {
     static final int EXTENT_GRAIN = 4096;
     /** A region's bitmap must fit one 4 KiB slot: at most 32,768 slots a region. */
     static final int MAX_SLOTS_PER_REGION = 32_768;
-    static final long MIN_REGION_BYTES = 16 * 1024;
+    static final long MIN_REGION_BYTES = 64 * 1024;
     static final long MAX_REGION_BYTES = 4L * 1024 * 1024;
 
     private SizeClasses() {
@@ -33,12 +33,12 @@ final class SizeClasses {
      * Slots for the next region of a class that already has {@code bytesInClass} bytes of regions
      * in a file of {@code fileBytes}: an eighth of the class and at most a 32nd of the file, between
      * {@link #MIN_REGION_BYTES} and {@link #MAX_REGION_BYTES}, so small stores stay small (a new
-     * region is mostly free space until it fills) and large ones keep their region table short.
+     * region is free space until it fills) and large ones keep their region table short.
      */
     static int slotsForNewRegion(int classIndex, long bytesInClass, long fileBytes) {
         int slot = SLOT_BYTES[classIndex];
         long bytes = Math.max(MIN_REGION_BYTES, Math.min(MAX_REGION_BYTES, Math.min(bytesInClass / 8, fileBytes / 32)));
-        long slots = Math.max(1, Math.min(MAX_SLOTS_PER_REGION, bytes / slot));
+        long slots = Math.max(8, Math.min(MAX_SLOTS_PER_REGION, bytes / slot));
         return (int) slots;
     }
 }

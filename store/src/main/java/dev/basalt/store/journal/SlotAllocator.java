@@ -23,6 +23,8 @@ final class SlotAllocator {
     /** Per size class, the regions with a free slot in offset order (lowest first). */
     private final List<java.util.TreeSet<Region>> withFree = new ArrayList<>();
     private final long[] classBytes = new long[SizeClasses.SLOT_BYTES.length];
+    /** Bytes of free slots over all regions. */
+    private long freeSlotBytes;
     /** Free extents: offset to length, coalesced. */
     final TreeMap<Long, Long> freeExtents = new TreeMap<>();
     private final Set<Long> freshExtents = new HashSet<>();
@@ -53,6 +55,7 @@ final class SlotAllocator {
     void removeRegion(Region r) {
         regions.remove(r.offset);
         classBytes[r.classIndex] -= (long) r.slotCount * r.slotBytes;
+        freeSlotBytes -= (long) (r.slotCount - r.usedCount) * r.slotBytes;
         withFree.get(r.classIndex).remove(r);
         dirty.remove(r);
         emptied.remove(r);
@@ -61,6 +64,7 @@ final class SlotAllocator {
     void addRegion(Region r) {
         regions.put(r.offset, r);
         classBytes[r.classIndex] += (long) r.slotCount * r.slotBytes;
+        freeSlotBytes += (long) (r.slotCount - r.usedCount) * r.slotBytes;
         if (r.hasFree()) {
             withFree.get(r.classIndex).add(r);
         }
@@ -75,7 +79,8 @@ final class SlotAllocator {
      * (segregated classes otherwise strand freed space when a workload's record sizes shift), else
      * a new region in the lowest free extent that holds 16 KiB of it, else a free slot of a class
      * up to twice as large, else a region of at least 4 KiB in the lowest free piece that holds it,
-     * and only then at the file's end. Low space first keeps the file's tail free, so a compaction
+     * and only then at the file's end. A new region has about 16 KiB of slots when 64 KiB or more
+     * are free in slots of other classes, else its full size. Low space first keeps the file's tail free, so a compaction
      * has less to move and what it frees below its cut is used again rather than the file growing;
      * the fallbacks before growing let steady writes whose pages move between classes use the space
      * other classes left (empty regions become free extents at each commit, see
@@ -94,6 +99,11 @@ final class SlotAllocator {
             return address;
         }
         int slots = SizeClasses.slotsForNewRegion(c, classBytes[c], fileEnd);
+        if (freeSlotBytes >= SizeClasses.MIN_REGION_BYTES) {
+            // slots of other classes are free, and churn frees more: a small region, so the space
+            // of a region that stays partly used is small and free extents serve other classes too
+            slots = Math.min(slots, Math.max(1, (int) (CARVED_REGION_BYTES / SizeClasses.SLOT_BYTES[c])));
+        }
         Region r = carveRegion(c, slots, carvedSlots(c, slots), Long.MAX_VALUE);
         if (r == null && (address = takeLarger(c)) != NULL_ADDRESS) {
             return address;
@@ -116,11 +126,11 @@ final class SlotAllocator {
      * and in free extents), to find what keeps steady writes from reusing it.
      */
     private void logGrowth(int c, int slots) {
-        long freeSlotBytes = 0;
+        long slotsFree = 0;
         long[] perClass = new long[SizeClasses.SLOT_BYTES.length];
         for (Region r : regions.values()) {
             long f = (long) (r.slotCount - r.usedCount) * r.slotBytes;
-            freeSlotBytes += f;
+            slotsFree += f;
             perClass[r.classIndex] += f;
         }
         long extentBytes = 0;
@@ -137,7 +147,7 @@ final class SlotAllocator {
         }
         LOG.debug("{}: new region of {} x {} B slots at the file's end {}: free slots {} B (by slot size{}),"
                         + " free extents {} B (largest {} B)", fileName, slots, SizeClasses.SLOT_BYTES[c], fileEnd,
-                freeSlotBytes, byClass, extentBytes, largest);
+                slotsFree, byClass, extentBytes, largest);
     }
 
     /**
@@ -197,8 +207,7 @@ final class SlotAllocator {
             java.util.TreeSet<Region> candidates = withFree.get(k);
             for (java.util.Iterator<Region> it = candidates.iterator(); it.hasNext(); ) {
                 Region r = it.next();
-                long off = r.take();
-                dirty.add(r);
+                long off = take(r);
                 if (!r.hasFree()) {
                     it.remove();
                 }
@@ -217,12 +226,21 @@ final class SlotAllocator {
 
     private long takeFromNew(Region r) {
         addRegion(r);
-        long off = r.take();
-        dirty.add(r);
+        long off = take(r);
         if (!r.hasFree()) {
             withFree.get(r.classIndex).remove(r);
         }
         return Addresses.of(off, r.slotBytes);
+    }
+
+    /** A free slot of {@code r} (its offset, or -1 if it is full), marking the region changed. */
+    private long take(Region r) {
+        long off = r.take();
+        dirty.add(r);
+        if (off >= 0) {
+            freeSlotBytes -= r.slotBytes;
+        }
+        return off;
     }
 
     private static final long NULL_ADDRESS = 0;
@@ -301,8 +319,7 @@ final class SlotAllocator {
                 if (use != Use.ANY && r.evacuating) {
                     continue;
                 }
-                long off = r.take();
-                dirty.add(r);
+                long off = take(r);
                 if (!r.hasFree()) {
                     it.remove();
                 }
@@ -363,6 +380,7 @@ final class SlotAllocator {
         if (r != null) {
             boolean wasFull = !r.hasFree();
             r.release(r.slotIndex(off));
+            freeSlotBytes += r.slotBytes;
             dirty.add(r);
             if (wasFull) {
                 withFree.get(r.classIndex).add(r);
