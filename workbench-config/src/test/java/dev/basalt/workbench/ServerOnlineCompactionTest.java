@@ -168,7 +168,7 @@ class ServerOnlineCompactionTest {
                             + " 0.5 s while the clients went on: %,d, %,d, %,d, %,d bytes; %,d acknowledged writes in"
                             + " those 2 s (%.0f/s)%n- load average (1, 5, 15 min): %s at the start, %s at the deletes,"
                             + " %s at the end%n- test %.1f s wall; server JVM %.1f s CPU (user+sys); test JVM %.1f s CPU%n"
-                            + "- regions the allocator made at the file's end after the last compaction report: %s",
+                            + "- regions the allocator made at the file's end: %s",
                     settled, (double) settled / live, after[0], after[1], after[2], after[3], writesAfter,
                     writesAfter / 2.0, loadAtStart, loadAtDeletes, loadAverage(),
                     (System.nanoTime() - testStart) / 1e9, serverCpu.toMillis() / 1000.0, testJvmCpuSeconds(), growth);
@@ -198,17 +198,26 @@ class ServerOnlineCompactionTest {
                 "<logger name=\"dev.basalt.store.journal.SlotAllocator\" level=\"DEBUG\"/>\n\t<root>"));
     }
 
-    /** How many regions the allocator made at the file's end after the last compaction's report, and the last of them. */
+    /**
+     * How many regions the allocator made at the file's end after the last compaction's report (or,
+     * if the server was stopped before a compaction reported, after the last one started), and the
+     * last of them.
+     */
     private static String regionsAtTheEndAfterTheLastCompaction(List<String> serverLines) {
         int last = -1;
+        String after = "no compaction started";
         for (int i = 0; i < serverLines.size(); i++) {
             if (serverLines.get(i).contains("online compaction:")) {
                 last = i;
+                after = "after the last compaction report";
+            } else if (serverLines.get(i).contains("starting online compaction")) {
+                last = i;
+                after = "after the last compaction started (it did not report before the server stopped)";
             }
         }
         List<String> made = serverLines.subList(last + 1, serverLines.size()).stream()
                 .filter(l -> l.contains("at the file's end")).map(l -> l.substring(l.indexOf("new region"))).toList();
-        return made.size() + (made.isEmpty() ? "" : "; the last: " + made.get(made.size() - 1));
+        return made.size() + " " + after + (made.isEmpty() ? "" : "; the last: " + made.get(made.size() - 1));
     }
 
     private static String loadAverage() {

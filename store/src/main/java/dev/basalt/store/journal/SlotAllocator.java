@@ -79,8 +79,8 @@ final class SlotAllocator {
      * (segregated classes otherwise strand freed space when a workload's record sizes shift), else
      * a new region in the lowest free extent that holds 16 KiB of it, else a free slot of a class
      * up to twice as large, else a region of at least 4 KiB in the lowest free piece that holds it,
-     * and only then at the file's end. A new region has about 16 KiB of slots when 64 KiB or more
-     * are free in slots of other classes, else its full size. Low space first keeps the file's tail free, so a compaction
+     * and only then at the file's end. A new region has 16 KiB of slots (or a 256th of the file
+     * if that is more) when 64 KiB or more are free in slots, else its full size. Low space first keeps the file's tail free, so a compaction
      * has less to move and what it frees below its cut is used again rather than the file growing;
      * the fallbacks before growing let steady writes whose pages move between classes use the space
      * other classes left (empty regions become free extents at each commit, see
@@ -102,7 +102,8 @@ final class SlotAllocator {
         if (freeSlotBytes >= SizeClasses.MIN_REGION_BYTES) {
             // slots of other classes are free, and churn frees more: a small region, so the space
             // of a region that stays partly used is small and free extents serve other classes too
-            slots = Math.min(slots, Math.max(1, (int) (CARVED_REGION_BYTES / SizeClasses.SLOT_BYTES[c])));
+            long small = Math.max(CARVED_REGION_BYTES, fileEnd / SMALL_REGION_FILE_SHARE);
+            slots = Math.min(slots, Math.max(1, (int) (small / SizeClasses.SLOT_BYTES[c])));
         }
         Region r = carveRegion(c, slots, carvedSlots(c, slots), Long.MAX_VALUE);
         if (r == null && (address = takeLarger(c)) != NULL_ADDRESS) {
@@ -244,6 +245,8 @@ final class SlotAllocator {
     }
 
     private static final long NULL_ADDRESS = 0;
+    /** A small region is 16 KiB or this share of the file, so a large file's region table stays short. */
+    private static final long SMALL_REGION_FILE_SHARE = 256;
     /** Size of the regions made in free extents when a full-size one does not fit, and during online compaction. */
     static final long CARVED_REGION_BYTES = 16 * 1024;
 
