@@ -30,8 +30,10 @@ import org.junit.jupiter.api.io.TempDir;
  * must be present afterwards, and the file must end within 1.2x the size of an offline-compacted
  * copy (the live data). The file is measured once it has stopped shrinking and the clients have
  * written for a few seconds more, so space the clients' writes take again after the compaction
- * counts too. The compaction's own report (rounds, writer pauses, CPU) is copied from the server's
- * log into {@code target/online-compaction-report.md}. Tagged {@code long}: it runs for 1 to 3 minutes and
+ * counts too. {@code target/online-compaction-report.md} gets the figures of the run (the file every
+ * 0.5 s of those last seconds, load averages, CPU, the regions the store's allocator made at the
+ * file's end after the compaction, which the server logs at debug level here) and the compaction's
+ * own report (rounds, writer pauses, CPU) from the server's log. Tagged {@code long}: it runs for 1 to 3 minutes and
  * its bound is a measurement; its runs are recorded in docs/benchmarks-compaction.md.
  */
 @Tag("long")

@@ -80,11 +80,11 @@ final class SlotAllocator {
      * a new region in the lowest free extent that holds 16 KiB of it, else a free slot of a class
      * up to twice as large, else a region of at least 4 KiB in the lowest free piece that holds it,
      * and only then at the file's end. A new region has 16 KiB of slots (or a 256th of the file
-     * if that is more) when 64 KiB or more are free in slots, else its full size. Low space first keeps the file's tail free, so a compaction
-     * has less to move and what it frees below its cut is used again rather than the file growing;
-     * the fallbacks before growing let steady writes whose pages move between classes use the space
-     * other classes left (empty regions become free extents at each commit, see
-     * {@link #dissolveEmptyRegions}).
+     * if that is more) when 64 KiB or more are free in slots, else its full size. Low space first
+     * keeps the file's tail free, so a compaction has less to move and what it frees below its cut
+     * is used again rather than the file growing; the fallbacks before growing let steady writes
+     * whose pages move between classes use the space other classes left (empty regions become free
+     * extents at each commit, see {@link #dissolveEmptyRegions}).
      */
     long allocate(int recordBytes) {
         int c = SizeClasses.classFor(recordBytes);
@@ -204,7 +204,8 @@ final class SlotAllocator {
      * larger class is used while it is free.
      */
     private long takeLarger(int c) {
-        for (int k = c + 2; k < SizeClasses.SLOT_BYTES.length && SizeClasses.SLOT_BYTES[k] <= 2 * SizeClasses.SLOT_BYTES[c]; k++) {
+        int limit = 2 * SizeClasses.SLOT_BYTES[c];
+        for (int k = c + 2; k < SizeClasses.SLOT_BYTES.length && SizeClasses.SLOT_BYTES[k] <= limit; k++) {
             java.util.TreeSet<Region> candidates = withFree.get(k);
             for (java.util.Iterator<Region> it = candidates.iterator(); it.hasNext(); ) {
                 Region r = it.next();
