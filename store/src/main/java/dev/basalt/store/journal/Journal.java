@@ -203,8 +203,8 @@ public final class Journal implements RecordStore, AutoCloseable {
             int stateCrc = 0;
             long end;
             if (header.mode() == JournalMode.RW) {
+                alloc.dissolveEmptyRegions(pendingFrees::add);
                 if (compactionPlan != null) {
-                    alloc.dissolveEmptyRegions(pendingFrees::add);
                     if (FileTail.trim(alloc, pendingFrees::add) > 0) {
                         shrinkPending = true;
                     }
@@ -295,8 +295,9 @@ public final class Journal implements RecordStore, AutoCloseable {
 
     /**
      * Starts (a plan) or ends (null) online compaction: meanwhile no allocation takes space the
-     * plan empties, and every commit turns empty regions into free space, cuts the wholly free
-     * regions and extents at the end of the file off and shrinks the file.
+     * plan empties, and every commit cuts the wholly free regions and extents at the end of the
+     * file off and shrinks the file (every commit, with or without a plan, turns empty regions
+     * into free space).
      */
     public synchronized void setCompactionPlan(CompactionPlan plan) {
         ensureOpen();

@@ -30,13 +30,14 @@ final class SizeClasses {
     }
 
     /**
-     * Slots for the next region of a class that already has {@code bytesInClass} bytes of regions:
-     * regions grow with the class (an eighth of it), so small stores stay small and large ones keep
-     * their region table short.
+     * Slots for the next region of a class that already has {@code bytesInClass} bytes of regions
+     * in a file of {@code fileBytes}: an eighth of the class and at most a 32nd of the file, between
+     * {@link #MIN_REGION_BYTES} and {@link #MAX_REGION_BYTES}, so small stores stay small (a new
+     * region is free space until it fills) and large ones keep their region table short.
      */
-    static int slotsForNewRegion(int classIndex, long bytesInClass) {
+    static int slotsForNewRegion(int classIndex, long bytesInClass, long fileBytes) {
         int slot = SLOT_BYTES[classIndex];
-        long bytes = Math.max(MIN_REGION_BYTES, Math.min(MAX_REGION_BYTES, bytesInClass / 8));
+        long bytes = Math.max(MIN_REGION_BYTES, Math.min(MAX_REGION_BYTES, Math.min(bytesInClass / 8, fileBytes / 32)));
         long slots = Math.max(8, Math.min(MAX_SLOTS_PER_REGION, bytes / slot));
         return (int) slots;
     }

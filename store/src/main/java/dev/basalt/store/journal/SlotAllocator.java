@@ -10,20 +10,26 @@ import java.util.TreeMap;
 /**
  * Space management of an RW journal: size-classed slot regions for records up to
  * {@link SizeClasses#MAX_SLOT} bytes and first-fit extents for larger ones, both carved from the
- * end of the file when nothing free fits. Not thread-safe; the {@link Journal} serialises calls.
+ * end of the file when nothing free fits; a region with no slot in use goes back to the free
+ * extents at the next commit. Not thread-safe; the {@link Journal} serialises calls.
  *
  * <p>The allocator knows nothing about commits: the journal decides when a freed address is
  * released here ({@link #release}) and when fresh marks are cleared ({@link #markCommitted}).
  */
 final class SlotAllocator {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SlotAllocator.class);
     /** Every region by start offset, to find the region of an address. */
     final TreeMap<Long, Region> regions = new TreeMap<>();
     /** Per size class, the regions with a free slot in offset order (lowest first). */
     private final List<java.util.TreeSet<Region>> withFree = new ArrayList<>();
     private final long[] classBytes = new long[SizeClasses.SLOT_BYTES.length];
+    /** Bytes of free slots over all regions. */
+    private long freeSlotBytes;
     /** Free extents: offset to length, coalesced. */
     final TreeMap<Long, Long> freeExtents = new TreeMap<>();
     private final Set<Long> freshExtents = new HashSet<>();
+    /** Regions that had no slot in use when last changed: the next commit dissolves those still empty. */
+    private final Set<Region> emptied = new HashSet<>();
     /** Regions changed since the last commit, whose bitmaps the next commit rewrites. */
     final java.util.LinkedHashSet<Region> dirty = new java.util.LinkedHashSet<>();
     long fileEnd;
@@ -49,15 +55,21 @@ final class SlotAllocator {
     void removeRegion(Region r) {
         regions.remove(r.offset);
         classBytes[r.classIndex] -= (long) r.slotCount * r.slotBytes;
+        freeSlotBytes -= (long) (r.slotCount - r.usedCount) * r.slotBytes;
         withFree.get(r.classIndex).remove(r);
         dirty.remove(r);
+        emptied.remove(r);
     }
 
     void addRegion(Region r) {
         regions.put(r.offset, r);
         classBytes[r.classIndex] += (long) r.slotCount * r.slotBytes;
+        freeSlotBytes += (long) (r.slotCount - r.usedCount) * r.slotBytes;
         if (r.hasFree()) {
             withFree.get(r.classIndex).add(r);
+        }
+        if (r.usedCount == 0) {
+            emptied.add(r);
         }
     }
 
@@ -65,9 +77,14 @@ final class SlotAllocator {
      * Allocates space for a record of {@code recordBytes} (payload plus header) and returns its
      * address: a free slot of its class or the next larger one in the lowest region that has one
      * (segregated classes otherwise strand freed space when a workload's record sizes shift), else
-     * a new region in the lowest free extent that holds it, and only then at the file's end. Low
-     * space first keeps the file's tail free, so a compaction has less to move and what it frees
-     * below its cut is used again rather than the file growing.
+     * a new region in the lowest free extent that holds 16 KiB of it, else a free slot of a class
+     * up to twice as large, else a region of at least 4 KiB in the lowest free piece that holds it,
+     * and only then at the file's end. A new region has 16 KiB of slots (or a 256th of the file
+     * if that is more) when 64 KiB or more are free in slots, else its full size. Low space first
+     * keeps the file's tail free, so a compaction has less to move and what it frees below its cut
+     * is used again rather than the file growing; the fallbacks before growing let steady writes
+     * whose pages move between classes use the space other classes left (empty regions become free
+     * extents at each commit, see {@link #dissolveEmptyRegions}).
      */
     long allocate(int recordBytes) {
         int c = SizeClasses.classFor(recordBytes);
@@ -81,13 +98,57 @@ final class SlotAllocator {
         if (address != NULL_ADDRESS) {
             return address;
         }
-        int slots = SizeClasses.slotsForNewRegion(c, classBytes[c]);
+        int slots = SizeClasses.slotsForNewRegion(c, classBytes[c], fileEnd);
+        if (freeSlotBytes >= SizeClasses.MIN_REGION_BYTES) {
+            // slots of other classes are free, and churn frees more: a small region, so the space
+            // of a region that stays partly used is small and free extents serve other classes too
+            long small = Math.max(CARVED_REGION_BYTES, fileEnd / SMALL_REGION_FILE_SHARE);
+            slots = Math.min(slots, Math.max(1, (int) (small / SizeClasses.SLOT_BYTES[c])));
+        }
         Region r = carveRegion(c, slots, carvedSlots(c, slots), Long.MAX_VALUE);
+        if (r == null && (address = takeLarger(c)) != NULL_ADDRESS) {
+            return address;
+        }
         if (r == null) {
+            r = carveRegion(c, slots, minSlotsCarved(c), Long.MAX_VALUE);
+        }
+        if (r == null) {
+            if (LOG.isDebugEnabled()) {
+                logGrowth(c, slots);
+            }
             r = new Region(c, fileEnd, slots, new java.util.BitSet(slots));
             grow(r.endOffset());
         }
         return takeFromNew(r);
+    }
+
+    /**
+     * At debug level: why a new region goes to the file's end (the free space there is, by class,
+     * and in free extents), to find what keeps steady writes from reusing it.
+     */
+    private void logGrowth(int c, int slots) {
+        long slotsFree = 0;
+        long[] perClass = new long[SizeClasses.SLOT_BYTES.length];
+        for (Region r : regions.values()) {
+            long f = (long) (r.slotCount - r.usedCount) * r.slotBytes;
+            slotsFree += f;
+            perClass[r.classIndex] += f;
+        }
+        long extentBytes = 0;
+        long largest = 0;
+        for (long len : freeExtents.values()) {
+            extentBytes += len;
+            largest = Math.max(largest, len);
+        }
+        StringBuilder byClass = new StringBuilder();
+        for (int k = 0; k < perClass.length; k++) {
+            if (perClass[k] > 0) {
+                byClass.append(' ').append(SizeClasses.SLOT_BYTES[k]).append(':').append(perClass[k]);
+            }
+        }
+        LOG.debug("{}: new region of {} x {} B slots at the file's end {}: free slots {} B (by slot size{}),"
+                        + " free extents {} B (largest {} B)", fileName, slots, SizeClasses.SLOT_BYTES[c], fileEnd,
+                slotsFree, byClass, extentBytes, largest);
     }
 
     /**
@@ -103,7 +164,7 @@ final class SlotAllocator {
         if (address != NULL_ADDRESS) {
             return address;
         }
-        int small = carvedSlots(c, SizeClasses.slotsForNewRegion(c, classBytes[c]));
+        int small = carvedSlots(c, SizeClasses.slotsForNewRegion(c, classBytes[c], fileEnd));
         Region r = carveRegion(c, small, Math.min(small, minSlotsBelowTarget(c)), plan.target());
         if (r == null && (address = takeLowest(c, Use.NOT_EMPTIED)) != NULL_ADDRESS) {
             return address;
@@ -124,10 +185,41 @@ final class SlotAllocator {
      * pages the plan counted on.
      */
     private static int minSlotsBelowTarget(int c) {
-        return Math.max(1, Math.min(8, (int) (MIN_CARVED_BELOW_TARGET / SizeClasses.SLOT_BYTES[c])));
+        return Math.max(1, Math.min(8, (int) (MIN_CARVED_PIECE / SizeClasses.SLOT_BYTES[c])));
     }
 
-    private static final long MIN_CARVED_BELOW_TARGET = 4096;
+    /**
+     * The fewest slots of a region made in a free piece of the file when the alternative is growing
+     * the file: 4 KiB of slots (one slot of the classes above 4 KiB).
+     */
+    private static int minSlotsCarved(int c) {
+        return Math.max(1, (int) (MIN_CARVED_PIECE / SizeClasses.SLOT_BYTES[c]));
+    }
+
+    private static final long MIN_CARVED_PIECE = 4096;
+
+    /**
+     * A free slot of a class above c + 1 of at most twice c's slot size, in the lowest region with
+     * one: the last resort before the file grows, so space freed by records that grew into a
+     * larger class is used while it is free.
+     */
+    private long takeLarger(int c) {
+        int limit = 2 * SizeClasses.SLOT_BYTES[c];
+        for (int k = c + 2; k < SizeClasses.SLOT_BYTES.length && SizeClasses.SLOT_BYTES[k] <= limit; k++) {
+            java.util.TreeSet<Region> candidates = withFree.get(k);
+            for (java.util.Iterator<Region> it = candidates.iterator(); it.hasNext(); ) {
+                Region r = it.next();
+                long off = take(r);
+                if (!r.hasFree()) {
+                    it.remove();
+                }
+                if (off >= 0) {
+                    return Addresses.of(off, r.slotBytes);
+                }
+            }
+        }
+        return NULL_ADDRESS;
+    }
 
     /** Slots of a region carved from free space: about {@link #CARVED_REGION_BYTES}, at least 8, at most {@code slots}. */
     private static int carvedSlots(int c, int slots) {
@@ -136,15 +228,26 @@ final class SlotAllocator {
 
     private long takeFromNew(Region r) {
         addRegion(r);
-        long off = r.take();
-        dirty.add(r);
+        long off = take(r);
         if (!r.hasFree()) {
             withFree.get(r.classIndex).remove(r);
         }
         return Addresses.of(off, r.slotBytes);
     }
 
+    /** A free slot of {@code r} (its offset, or -1 if it is full), marking the region changed. */
+    private long take(Region r) {
+        long off = r.take();
+        dirty.add(r);
+        if (off >= 0) {
+            freeSlotBytes -= r.slotBytes;
+        }
+        return off;
+    }
+
     private static final long NULL_ADDRESS = 0;
+    /** A small region is 16 KiB or this share of the file, so a large file's region table stays short. */
+    private static final long SMALL_REGION_FILE_SHARE = 256;
     /** Size of the regions made in free extents when a full-size one does not fit, and during online compaction. */
     static final long CARVED_REGION_BYTES = 16 * 1024;
 
@@ -177,12 +280,16 @@ final class SlotAllocator {
     /**
      * Turns every region without a slot in use into free extent space, where regions of any class
      * (or extents) can be made again; calls {@code freedBitmap} with the bitmap record of each.
-     * Returns the bytes turned over.
+     * Returns the bytes turned over. Only regions that became empty since the last call are looked
+     * at, so a commit pays for what it released, not for the size of the region table.
      */
     long dissolveEmptyRegions(java.util.function.LongConsumer freedBitmap) {
         long bytes = 0;
-        for (Region r : new ArrayList<>(regions.values())) {
-            if (r.usedCount == 0) {
+        Region[] candidates = emptied.toArray(new Region[0]);
+        emptied.clear();
+        java.util.Arrays.sort(candidates, java.util.Comparator.comparingLong((Region r) -> r.offset));
+        for (Region r : candidates) {
+            if (r.usedCount == 0 && regions.get(r.offset) == r) {
                 removeRegion(r);
                 addFreeExtent(r.offset, r.endOffset() - r.offset);
                 if (r.bitmapAddress != NULL_ADDRESS) {
@@ -216,8 +323,7 @@ final class SlotAllocator {
                 if (use != Use.ANY && r.evacuating) {
                     continue;
                 }
-                long off = r.take();
-                dirty.add(r);
+                long off = take(r);
                 if (!r.hasFree()) {
                     it.remove();
                 }
@@ -278,9 +384,13 @@ final class SlotAllocator {
         if (r != null) {
             boolean wasFull = !r.hasFree();
             r.release(r.slotIndex(off));
+            freeSlotBytes += r.slotBytes;
             dirty.add(r);
             if (wasFull) {
                 withFree.get(r.classIndex).add(r);
+            }
+            if (r.usedCount == 0) {
+                emptied.add(r);
             }
             return;
         }

@@ -18,7 +18,7 @@ class LowSpaceFirstTest {
     void aFreedSlotInTheLowestRegionIsTakenFirst() {
         SlotAllocator a = new SlotAllocator(START, 0, "test");
         int c = SizeClasses.classFor(100);
-        int perRegion = SizeClasses.slotsForNewRegion(c, 0);
+        int perRegion = SizeClasses.slotsForNewRegion(c, 0, 0);
         long[] first = new long[perRegion * 3];
         for (int i = 0; i < first.length; i++) {
             first[i] = a.allocate(100);
@@ -44,12 +44,63 @@ class LowSpaceFirstTest {
     }
 
     @Test
-    void aFreeExtentTooSmallForACarvedRegionIsLeftAlone() {
+    void aFreePieceOf4KiBHoldsASmallRegionBeforeTheFileGrows() {
         SlotAllocator a = new SlotAllocator(START + (1 << 20), 0, "test");
         a.freeExtents.put(START + 4096, 4096L);
         long end = a.fileEnd;
         long address = a.allocate(300);
+        assertEquals(START + 4096, Addresses.offset(address));
+        assertEquals(end, a.fileEnd, "the file did not grow");
+    }
+
+    @Test
+    void aFreePieceSmallerThan4KiBIsLeftAlone() {
+        SlotAllocator a = new SlotAllocator(START + (1 << 20), 0, "test");
+        a.freeExtents.put(START + 4096, 2048L);
+        long end = a.fileEnd;
+        long address = a.allocate(300);
         assertEquals(end, Addresses.offset(address), "the new region is made at the file's end");
+    }
+
+    @Test
+    void aSlotUpToTwiceTheSizeIsTakenBeforeTheFileGrows() {
+        SlotAllocator a = new SlotAllocator(START, 0, "test");
+        int big = SizeClasses.classFor(600); // 640-byte slots; 300 bytes is class 320, two classes down
+        long[] slots = new long[SizeClasses.slotsForNewRegion(big, 0, 0)];
+        for (int i = 0; i < slots.length; i++) {
+            slots[i] = a.allocate(600);
+        }
+        a.markCommitted();
+        a.release(slots[3]);
+        long end = a.fileEnd;
+        assertEquals(slots[3], a.allocate(300), "the free 640-byte slot holds a 300-byte record");
+        assertEquals(end, a.fileEnd, "the file did not grow");
+        long next = a.allocate(300);
+        assertTrue(Addresses.offset(next) >= end, "no free slot is left: a new region at the end");
+        assertEquals(SizeClasses.SLOT_BYTES[SizeClasses.classFor(300)], Addresses.span(next));
+    }
+
+    @Test
+    void aRegionWhoseSlotsAreAllReleasedBecomesFreeSpaceForAnyClass() {
+        SlotAllocator a = new SlotAllocator(START, 0, "test");
+        int c = SizeClasses.classFor(1000);
+        long[] slots = new long[SizeClasses.slotsForNewRegion(c, 0, 0)];
+        for (int i = 0; i < slots.length; i++) {
+            slots[i] = a.allocate(1000);
+        }
+        long regionStart = Addresses.offset(slots[0]);
+        a.allocate(5000); // a second region after it, so the first is not the file's tail
+        a.markCommitted();
+        for (long s : slots) {
+            a.release(s);
+        }
+        java.util.List<Long> freedBitmaps = new java.util.ArrayList<>();
+        long bytes = a.dissolveEmptyRegions(freedBitmaps::add);
+        assertEquals((long) slots.length * SizeClasses.SLOT_BYTES[c], bytes);
+        long end = a.fileEnd;
+        long other = a.allocate(100);
+        assertEquals(regionStart, Addresses.offset(other), "a region of another class is made in its space");
+        assertEquals(end, a.fileEnd, "the file did not grow");
     }
 
     @Test
