@@ -28,11 +28,18 @@ final class BottomUpTermIndex {
     private long[] ids = new long[1 << 12];
     private int[] hashes = new int[1 << 12];
     private int size;
+    /** Estimated heap bytes of the entries: key arrays, their slots in the arrays here, and the table. */
+    private long bytes;
     /** Slot to entry index, {@link #EMPTY} for a free slot; at most half full. */
     private int[] table = newTable(1 << 13);
 
     int size() {
         return size;
+    }
+
+    /** Estimated heap bytes the entries take (a key array's header and bytes, 24 bytes of slots and ids, 8 of table). */
+    long bytes() {
+        return bytes;
     }
 
     /** The id of {@code key}, or {@link TermIds#NULL}. */
@@ -67,6 +74,7 @@ final class BottomUpTermIndex {
         hashes[size] = h;
         place(size, h);
         size++;
+        bytes += 16 + key.length + 32;
     }
 
     private void place(int entry, int h) {
@@ -108,6 +116,7 @@ final class BottomUpTermIndex {
         ids = new long[0];
         hashes = new int[0];
         size = 0;
+        bytes = 0;
         table = newTable(2);
         termToId.bulkLoad(new Iterator<Map.Entry<byte[], byte[]>>() {
             private int next;

@@ -48,6 +48,8 @@ public final class LexiconWriter extends LexiconView {
     private boolean changed;
     /** This transaction's TERM2ID entries while they are built bottom-up (the dictionary was empty); else null. */
     private BottomUpTermIndex bottomUp;
+    /** Heap bytes the bottom-up entries may take; past it they are written and the rest inserted one by one. */
+    private long bottomUpBudget;
 
     LexiconWriter(Lexicon lexicon, WriteTransaction tx, TermIdAllocator allocator) {
         super(lexicon, tx.tree(Lexicon.TERM_TO_ID), tx.tree(Lexicon.ID_TO_TERM));
@@ -97,8 +99,19 @@ public final class LexiconWriter extends LexiconView {
      * the terms come, not in key order per batch. Returns whether it did.
      */
     public boolean startBottomUp() {
+        return startBottomUp(Runtime.getRuntime().maxMemory() / 3);
+    }
+
+    /**
+     * {@link #startBottomUp()} with the entries' memory bounded: once they take about
+     * {@code budgetBytes} of heap they are written into TERM2ID (still bottom-up, into the empty
+     * tree) and later terms are inserted one by one, so a dictionary larger than the heap allows
+     * is still loaded.
+     */
+    public boolean startBottomUp(long budgetBytes) {
         if (bottomUp == null && termToId.isEmpty()) {
             bottomUp = new BottomUpTermIndex();
+            bottomUpBudget = budgetBytes;
         }
         return bottomUp != null;
     }
@@ -289,6 +302,9 @@ public final class LexiconWriter extends LexiconView {
             }
             if (bottomUp != null) {
                 bottomUp.put(t2iKey, id);
+                if (bottomUp.bytes() > bottomUpBudget) {
+                    finishBottomUp();
+                }
             } else {
                 termToId.put(t2iKey, idKey(id));
             }

@@ -23,7 +23,8 @@ import dev.basalt.store.btree.BTreeCursor;
 /**
  * A dictionary written bottom-up (empty at the start of the transaction) holds the same terms,
  * keys and TERM2ID entries as one written term by term; batches repeat terms, mix terms given by
- * value and by key only, and hold long terms (hashed TERM2ID keys). Seed: {@code -Dbasalt.seed=N}.
+ * value and by key only, and hold long terms (hashed TERM2ID keys); a small memory budget
+ * switches to inserting term by term in the middle. Seed: {@code -Dbasalt.seed=N}.
  */
 class BottomUpTermsTest extends StoreFixture {
     private static final long SEED = Long.getLong("basalt.seed", 17);
@@ -44,12 +45,12 @@ class BottomUpTermsTest extends StoreFixture {
     }
 
     /** Loads the batches in one transaction, bottom-up or not, and returns every batch's ids. */
-    private List<long[]> load(List<List<Value>> batches, boolean bottomUp, boolean keysOnly) {
+    private List<long[]> load(List<List<Value>> batches, boolean bottomUp, boolean keysOnly, long budget) {
         List<long[]> ids = new ArrayList<>();
         try (WriteTransaction tx = store.begin()) {
             LexiconWriter w = lexicon.writer(tx);
             if (bottomUp) {
-                assertTrue(w.startBottomUp(), "an empty dictionary is built bottom-up");
+                assertTrue(w.startBottomUp(budget), "an empty dictionary is built bottom-up");
             }
             for (List<Value> batch : batches) {
                 long[] inline = new long[batch.size()];
@@ -90,13 +91,16 @@ class BottomUpTermsTest extends StoreFixture {
     @Test
     void sameTermsAsTermByTerm() {
         System.out.println("BottomUpTermsTest seed " + SEED);
-        for (boolean keysOnly : new boolean[] { false, true }) {
+        for (int round = 0; round < 4; round++) {
+            boolean keysOnly = round % 2 == 1;
+            // a budget of 5,000 bytes writes the entries after about 50 terms and inserts the rest one by one
+            long budget = round < 2 ? Long.MAX_VALUE : 5_000;
             Random rnd = new Random(SEED);
             List<List<Value>> batches = new ArrayList<>();
             for (int b = 0; b < 6; b++) {
                 batches.add(randomTerms(rnd, 300));
             }
-            List<long[]> bottomUpIds = load(batches, true, keysOnly);
+            List<long[]> bottomUpIds = load(batches, true, keysOnly, budget);
             Map<String, Long> bottomUpTree = termToIdEntries();
             int entries = bottomUpTree.size();
             try (Snapshot s = store.snapshot()) {
@@ -113,7 +117,7 @@ class BottomUpTermsTest extends StoreFixture {
             close();
             dir.resolve("basalt.jnl").toFile().delete();
             open();
-            load(batches, false, keysOnly);
+            load(batches, false, keysOnly, budget);
             Map<String, Long> termByTerm = termToIdEntries();
             assertEquals(termByTerm.keySet(), bottomUpTree.keySet(), "the same TERM2ID keys");
             assertTrue(entries > 100, "entries: " + entries);
