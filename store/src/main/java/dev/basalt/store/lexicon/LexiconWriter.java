@@ -178,7 +178,10 @@ public final class LexiconWriter extends LexiconView {
         return known != null ? known : create(value, keyOf(value, true));
     }
 
-    /** Ids of many terms, adding new ones; new terms are inserted in key order. */
+    /**
+     * Ids of many terms, adding new ones; new terms are inserted in key order (in the order they
+     * come while TERM2ID is built bottom-up, {@link #startBottomUp()}).
+     */
     public long[] getOrCreateAll(List<? extends Value> values) {
         long[] inline = new long[values.size()];
         for (int i = 0; i < inline.length; i++) {
