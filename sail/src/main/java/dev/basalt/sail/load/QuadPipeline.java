@@ -46,6 +46,7 @@ final class QuadPipeline {
             Consumer<long[]> newQuads) {
         try (QuadSorter sorter = new QuadSorter(orders, temp, sortBufferQuads)) {
             TermResolver resolver = new TermResolver(lex);
+            boolean bottomUp = lex.startBottomUp();
             reader.start();
             long read = 0;
             boolean namespacesChanged = false;
@@ -56,6 +57,12 @@ final class QuadPipeline {
                     namespacesChanged |= SailLayout.setNamespaceIfAbsent(tx, ns.getKey(), ns.getValue());
                 }
                 progress.parsing(read, reader.bytesRead(), totalBytes, elapsed.get());
+            }
+            sorter.finishAdding();
+            if (bottomUp) {
+                long t0 = System.nanoTime();
+                lex.finishBottomUp();
+                LOG.info("term dictionary written bottom-up in {} ms", (System.nanoTime() - t0) / 1_000_000);
             }
             long[] chunks = reader.chunkCounts();
             LOG.info("parsed {} statements ({} of {} N-Triples/N-Quads chunks by Rio); {} sort runs per index, {} bytes spilled",

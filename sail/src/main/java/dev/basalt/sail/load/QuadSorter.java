@@ -79,6 +79,16 @@ final class QuadSorter implements AutoCloseable {
         count++;
     }
 
+    /**
+     * Call after the last {@link #add}: if runs were spilled, starts writing the buffered quads as
+     * the last runs on the worker, so the caller can do other work before {@link #sorted}.
+     */
+    void finishAdding() {
+        if (spare != null && count > 0) {
+            spill();
+        }
+    }
+
     /** Bytes written to run files so far (complete once {@link #sorted} was called). */
     long spilledBytes() {
         return spilledBytes;
@@ -104,13 +114,75 @@ final class QuadSorter implements AutoCloseable {
         pending = worker.submit(() -> writeRuns(full, n));
     }
 
-    /** Worker: one sorted run per order from records {@code [0, n)} of {@code quads}. */
+    /**
+     * Worker: one sorted run per order from records {@code [0, n)} of {@code quads}. An order
+     * that sorts like one already sorted once the columns constant in this buffer are left out
+     * (with every quad in one graph, {@code cspo} sorts as {@code spoc}) is not sorted again: its
+     * run is the sorted records with their columns moved.
+     */
     private void writeRuns(long[] quads, int n) {
+        boolean[] constant = constantColumns(quads, n);
+        boolean[] written = new boolean[orders.size()];
         for (int i = 0; i < orders.size(); i++) {
+            if (written[i]) {
+                continue;
+            }
             int distinct = permuteAndSort(quads, n, orders.get(i), sortBuffer, sortScratch);
-            Path file = tempDir.resolve("run-" + orders.get(i).name() + "-" + (runCounter++) + ".quads");
-            spilledBytes += SortRuns.write(file, sortBuffer, distinct);
-            runs.get(i).add(file);
+            writeRun(i, distinct);
+            QuadOrder layout = orders.get(i);
+            for (int j = i + 1; j < orders.size(); j++) {
+                if (!written[j] && variableColumns(layout, constant).equals(variableColumns(orders.get(j), constant))) {
+                    moveColumns(sortBuffer, distinct, layout, orders.get(j));
+                    layout = orders.get(j);
+                    writeRun(j, distinct);
+                    written[j] = true;
+                }
+            }
+        }
+    }
+
+    private void writeRun(int order, int distinct) {
+        Path file = tempDir.resolve("run-" + orders.get(order).name() + "-" + (runCounter++) + ".quads");
+        spilledBytes += SortRuns.write(file, sortBuffer, distinct);
+        runs.get(order).add(file);
+    }
+
+    /** Per S, P, O, C position: true if every record of {@code [0, n)} has the same id there. */
+    static boolean[] constantColumns(long[] quads, int n) {
+        boolean[] constant = { true, true, true, true };
+        for (int k = 0; k < 4; k++) {
+            long first = quads[k];
+            for (int r = 1; r < n && constant[k]; r++) {
+                constant[k] = quads[4 * r + k] == first;
+            }
+        }
+        return constant;
+    }
+
+    /** The order's key positions without the constant ones, as S, P, O, C letters. */
+    static String variableColumns(QuadOrder order, boolean[] constant) {
+        StringBuilder out = new StringBuilder(4);
+        for (char c : order.name().toCharArray()) {
+            if (!constant["spoc".indexOf(c)]) {
+                out.append(c);
+            }
+        }
+        return out.toString();
+    }
+
+    /** Rewrites records {@code [0, n)} of {@code q} from the key positions of {@code from} to those of {@code to}. */
+    static void moveColumns(long[] q, int n, QuadOrder from, QuadOrder to) {
+        int[] source = positions(from);
+        int[] target = positions(to);
+        long[] spoc = new long[4];
+        for (int r = 0; r < n; r++) {
+            int b = 4 * r;
+            for (int i = 0; i < 4; i++) {
+                spoc[source[i]] = q[b + i];
+            }
+            for (int i = 0; i < 4; i++) {
+                q[b + i] = spoc[target[i]];
+            }
         }
     }
 
@@ -160,6 +232,10 @@ final class QuadSorter implements AutoCloseable {
         if (count > 0) {
             writeRunsNow();
         }
+        filling = null; // the merge needs none of the fill and sort buffers
+        spare = null;
+        sortBuffer = null;
+        sortScratch = null;
         return new PrefetchedQuads(SortRuns.merge(runs.get(i)), worker);
     }
 

@@ -3,6 +3,7 @@ package dev.basalt.sail.load;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.LongBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -29,25 +30,22 @@ final class SortRuns {
         try (FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
             ByteBuffer buf = ByteBuffer.allocate(IO_BUFFER);
-            for (int r = 0; r < 4 * n; r++) {
-                if (!buf.hasRemaining()) {
-                    drain(out, buf);
+            LongBuffer longs = buf.asLongBuffer();
+            int total = 4 * n;
+            for (int at = 0; at < total; ) {
+                int k = Math.min(longs.capacity(), total - at);
+                longs.clear();
+                longs.put(q, at, k); // one byte-swapping copy, not a put per long
+                buf.clear().limit(8 * k);
+                while (buf.hasRemaining()) {
+                    out.write(buf);
                 }
-                buf.putLong(q[r]);
+                at += k;
             }
-            drain(out, buf);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the sort run " + file + ": " + e.getMessage(), e);
         }
         return 32L * n;
-    }
-
-    private static void drain(FileChannel out, ByteBuffer buf) throws IOException {
-        buf.flip();
-        while (buf.hasRemaining()) {
-            out.write(buf);
-        }
-        buf.clear();
     }
 
     /** The distinct quads of sorted run files, merged; closing it closes every file. */
@@ -95,6 +93,10 @@ final class SortRuns {
         private final Path file;
         private final FileChannel in;
         private final ByteBuffer buf = ByteBuffer.allocate(IO_BUFFER);
+        /** The buffer's records as longs, {@code [at, count)} not yet read. */
+        private final long[] block = new long[IO_BUFFER / 8];
+        private int at;
+        private int count;
         final long[] head = new long[4];
 
         Reader(Path file) {
@@ -108,32 +110,35 @@ final class SortRuns {
         }
 
         boolean advance() {
-            if (buf.remaining() < 32 && !fill()) {
+            if (at == count && !fill()) {
                 return false;
             }
-            head[0] = buf.getLong();
-            head[1] = buf.getLong();
-            head[2] = buf.getLong();
-            head[3] = buf.getLong();
+            head[0] = block[at];
+            head[1] = block[at + 1];
+            head[2] = block[at + 2];
+            head[3] = block[at + 3];
+            at += 4;
             return true;
         }
 
-        /** Refills the buffer; false at the end of the file. Runs hold whole 32-byte records. */
+        /** Reads the next block of whole records; false at the end of the file. */
         private boolean fill() {
             try {
-                buf.compact();
-                while (buf.position() < 32) {
-                    if (in.read(buf) < 0) {
-                        buf.flip();
-                        if (buf.hasRemaining()) {
-                            throw new UncheckedIOException(new IOException("sort run " + file + " is truncated: "
-                                    + buf.remaining() + " bytes after the last whole quad"));
-                        }
-                        return false;
-                    }
+                buf.clear();
+                int read = 0;
+                while (buf.hasRemaining() && read >= 0) { // a full buffer holds whole records (IO_BUFFER = 2^18)
+                    read = in.read(buf);
                 }
                 buf.flip();
-                return true;
+                int bytes = buf.remaining();
+                if (bytes % 32 != 0) {
+                    throw new UncheckedIOException(new IOException("sort run " + file + " is truncated: "
+                            + bytes % 32 + " bytes after the last whole quad"));
+                }
+                buf.asLongBuffer().get(block, 0, bytes / 8);
+                at = 0;
+                count = bytes / 8;
+                return count > 0;
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read the sort run " + file + ": " + e.getMessage(), e);
             }

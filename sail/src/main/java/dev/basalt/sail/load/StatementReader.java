@@ -64,6 +64,8 @@ final class StatementReader implements AutoCloseable {
     private final LoadOptions options;
     private final ValueFactory vf;
     private final BlockingQueue<Object> queue;
+    /** Chunk arrays the parsers are done with, for the reading thread's next chunks (a 4 MiB array is costly to collect). */
+    private final BlockingQueue<byte[]> spareChunks;
     private final ExecutorService parsers;
     private final String loadScope = Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong());
     private final AtomicLong bytesRead = new AtomicLong();
@@ -97,6 +99,7 @@ final class StatementReader implements AutoCloseable {
         this.options = options;
         this.vf = vf;
         this.queue = new ArrayBlockingQueue<>(options.parserThreads() + 2);
+        this.spareChunks = new ArrayBlockingQueue<>(options.parserThreads() + 2);
         AtomicInteger n = new AtomicInteger();
         this.parsers = Executors.newFixedThreadPool(options.parserThreads(), r -> {
             Thread t = new Thread(r, "basalt-load-parser-" + n.incrementAndGet());
@@ -225,7 +228,7 @@ final class StatementReader implements AutoCloseable {
     private void parseInChunks(Input input, LoadValues scoped) {
         try (InputStream in = input.file() != null ? InputFiles.open(input.file(), bytesRead)
                 : InputFiles.counting(input.stream(), bytesRead)) {
-            LineChunks chunks = new LineChunks(in, options.chunkBytes());
+            LineChunks chunks = new LineChunks(in, options.chunkBytes(), spareChunks);
             for (LineChunks.Chunk c = chunks.next(); c != null; c = chunks.next()) {
                 if (closed) {
                     throw new Stopped();
@@ -246,6 +249,14 @@ final class StatementReader implements AutoCloseable {
 
     /** A parser thread: the statements of one chunk; errors carry the line number in the input. */
     private TermBatch parseChunk(Input input, LoadValues scoped, LineChunks.Chunk chunk) {
+        try {
+            return parseChunkBytes(input, scoped, chunk);
+        } finally {
+            LineChunks.recycle(chunk, options.chunkBytes(), spareChunks);
+        }
+    }
+
+    private TermBatch parseChunkBytes(Input input, LoadValues scoped, LineChunks.Chunk chunk) {
         RDFFormat format = input.format();
         chunks.incrementAndGet();
         if (options.byteParser() && nonFatalErrors.isEmpty()) {

@@ -6,7 +6,10 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Random;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 
 import org.junit.jupiter.api.Test;
 
@@ -68,5 +71,45 @@ class LineChunksTest {
                 return super.read(b, off, Math.min(len, 1 + rnd.nextInt(64)));
             }
         };
+    }
+
+    @Test
+    void newlinesAreCountedEightBytesAtATime() {
+        long seed = Long.getLong("basalt.seed", 17);
+        Random rnd = new Random(seed);
+        for (int round = 0; round < 2000; round++) {
+            byte[] b = new byte[rnd.nextInt(100)];
+            for (int i = 0; i < b.length; i++) {
+                int r = rnd.nextInt(10);
+                b[i] = (byte) (r == 0 ? '\n' : r == 1 && round % 2 == 0 ? '\r' : rnd.nextInt(256));
+            }
+            int length = b.length == 0 ? 0 : rnd.nextInt(b.length + 1);
+            int expected = 0;
+            for (int i = 0; i < length && expected >= 0; i++) {
+                expected = b[i] == '\r' ? -1 : b[i] == '\n' ? expected + 1 : expected;
+            }
+            assertEquals(expected, LineChunks.countNewlinesWithoutCr(b, length), "seed=" + seed + " round " + round);
+        }
+    }
+
+    @Test
+    void recycledArraysGiveTheSameChunks() throws IOException {
+        long seed = Long.getLong("basalt.seed", 17);
+        Random rnd = new Random(seed);
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < 2000; i++) {
+            text.append("line ").append(i).append("y".repeat(rnd.nextInt(90))).append(i % 97 == 0 ? "\r\n" : "\n");
+        }
+        byte[] bytes = text.toString().getBytes(StandardCharsets.UTF_8);
+        BlockingQueue<byte[]> spares = new ArrayBlockingQueue<>(2);
+        LineChunks chunks = new LineChunks(trickle(bytes, rnd), 1024, spares);
+        StringBuilder joined = new StringBuilder();
+        for (LineChunks.Chunk c = chunks.next(); c != null; c = chunks.next()) {
+            assertEquals(lineNumberAt(text.toString(), joined.length()), c.firstLine(), "seed=" + seed);
+            joined.append(new String(c.bytes(), 0, c.length(), StandardCharsets.UTF_8));
+            Arrays.fill(c.bytes(), (byte) '?'); // a user done with the chunk may leave anything in it
+            LineChunks.recycle(c, 1024, spares);
+        }
+        assertEquals(text.toString(), joined.toString(), "seed=" + seed);
     }
 }

@@ -38,23 +38,39 @@ class LoadCrashTest {
 
     @Test
     void killedLoadsLeaveTheLastCommit() throws Exception {
-        killedLoads(Integer.getInteger("basalt.load.kills", 50));
+        killedLoads(Integer.getInteger("basalt.load.kills", 50), false);
+    }
+
+    /** Into a store without terms, whose dictionary the load builds bottom-up. */
+    @Test
+    void killedLoadsIntoAnEmptyStoreLeaveIt() throws Exception {
+        killedLoads(Integer.getInteger("basalt.load.kills", 50) / 2, true);
     }
 
     @Test
     @Tag("long")
     void killedLoadsLeaveTheLastCommitLong() throws Exception {
-        killedLoads(Integer.getInteger("basalt.load.longKills", 500));
+        killedLoads(Integer.getInteger("basalt.load.longKills", 500), false);
+        killedLoads(Integer.getInteger("basalt.load.longKills", 500) / 2, true);
     }
 
-    private void killedLoads(int kills) throws Exception {
+    /** Creates the store: with two statements, or (empty) only opened and shut down by a repository. */
+    private void preload(Path store, Path pre, boolean empty) {
+        if (empty) {
+            LoadTestData.open(store).shutDown();
+        } else {
+            BasaltLoader.load(store, List.of(pre), LoadOptions.defaults().withConfig(LoadTestData.config())
+                    .withProgress((s, b, t, e) -> { }));
+        }
+    }
+
+    private void killedLoads(int kills, boolean empty) throws Exception {
         long seed = Long.getLong("basalt.seed", System.nanoTime());
         Random rnd = new Random(seed);
-        Path store = tmp.resolve("store");
+        Path store = tmp.resolve(empty ? "empty-store" : "store");
         Path pre = Files.writeString(tmp.resolve("pre.nt"), "<http://example.org/a> <http://example.org/p> \"x\" .\n"
                 + "<http://example.org/a> <http://example.org/q> <http://example.org/b> .\n");
-        BasaltLoader.load(store, List.of(pre), LoadOptions.defaults().withConfig(LoadTestData.config())
-                .withProgress((s, b, t, e) -> { }));
+        preload(store, pre, empty);
         long[] before = sizeAndChecksum(store);
         Path big = generate(tmp.resolve("big.nt"));
         // events: one per batch (LoadChild.BATCH statements), one per index (4), one for the commit
@@ -84,8 +100,7 @@ class LoadCrashTest {
             if (done.get() >= 0) {
                 // it finished before the kill: start over from the preloaded state
                 Files.walk(store).sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-                BasaltLoader.load(store, List.of(pre), LoadOptions.defaults().withConfig(LoadTestData.config())
-                        .withProgress((s, b, t, e) -> { }));
+                preload(store, pre, empty);
                 before = sizeAndChecksum(store);
                 continue;
             }

@@ -46,6 +46,10 @@ public final class LexiconWriter extends LexiconView {
     private int committedPrefixes = -1;
     private int nextPrefix;
     private boolean changed;
+    /** This transaction's TERM2ID entries while they are built bottom-up (the dictionary was empty); else null. */
+    private BottomUpTermIndex bottomUp;
+    /** Heap bytes the bottom-up entries may take; past it they are written and the rest inserted one by one. */
+    private long bottomUpBudget;
 
     LexiconWriter(Lexicon lexicon, WriteTransaction tx, TermIdAllocator allocator) {
         super(lexicon, tx.tree(Lexicon.TERM_TO_ID), tx.tree(Lexicon.ID_TO_TERM));
@@ -86,6 +90,75 @@ public final class LexiconWriter extends LexiconView {
         return committed.isAllocated(id);
     }
 
+    /**
+     * If the dictionary is empty, keeps the TERM2ID entries of the terms this writer creates from
+     * now on in memory and writes them into the tree bottom-up, in key order, at
+     * {@link #finishBottomUp()} (at the latest in {@link #beforeCommit()}): much cheaper than
+     * inserting each new term into the tree, as a bulk load of a new store does for millions of
+     * terms. Keys and ID2TERM values are the same as without it; ids are handed out in the order
+     * the terms come, not in key order per batch. Returns whether it did.
+     */
+    public boolean startBottomUp() {
+        return startBottomUp(Runtime.getRuntime().maxMemory() / 3);
+    }
+
+    /**
+     * {@link #startBottomUp()} with the entries' memory bounded: once they take about
+     * {@code budgetBytes} of heap they are written into TERM2ID (still bottom-up, into the empty
+     * tree) and later terms are inserted one by one, so a dictionary larger than the heap allows
+     * is still loaded.
+     */
+    public boolean startBottomUp(long budgetBytes) {
+        if (bottomUp == null && termToId.isEmpty()) {
+            bottomUp = new BottomUpTermIndex();
+            bottomUpBudget = budgetBytes;
+        }
+        return bottomUp != null;
+    }
+
+    /** Writes the entries kept since {@link #startBottomUp()} into TERM2ID; no-op if none are kept. */
+    public void finishBottomUp() {
+        if (bottomUp != null) {
+            BottomUpTermIndex entries = bottomUp;
+            bottomUp = null;
+            entries.writeTo(termToId);
+        }
+    }
+
+    @Override
+    long find(byte[] fullKey, byte[] prefix) {
+        if (bottomUp == null) {
+            return super.find(fullKey, prefix);
+        }
+        if (prefix == null) {
+            return bottomUp.get(fullKey);
+        }
+        for (int ordinal = 0; ; ordinal++) {
+            long id = bottomUp.get(LargeTermKeys.withOrdinal(prefix, ordinal));
+            if (id == TermIds.NULL || Arrays.equals(fullKey(id, idToTerm.get(idKey(id))), fullKey)) {
+                return id;
+            }
+        }
+    }
+
+    /** Entries under a long term's {@link LargeTermKeys#prefix}: the ordinal of the next one. */
+    private int ordinalsUnder(byte[] prefix) {
+        if (bottomUp == null) {
+            return Math.toIntExact(termToId.rangeCount(prefix, Lexicon.prefixEnd(prefix)));
+        }
+        int ordinal = 0;
+        while (bottomUp.get(LargeTermKeys.withOrdinal(prefix, ordinal)) != TermIds.NULL) {
+            ordinal++;
+        }
+        return ordinal;
+    }
+
+    @Override
+    public List<long[]> tripleTerms(long subject) {
+        finishBottomUp();
+        return super.tripleTerms(subject);
+    }
+
     @Override
     public long lookup(Value value) {
         Long id = added.get(value);
@@ -105,7 +178,10 @@ public final class LexiconWriter extends LexiconView {
         return known != null ? known : create(value, keyOf(value, true));
     }
 
-    /** Ids of many terms, adding new ones; new terms are inserted in key order. */
+    /**
+     * Ids of many terms, adding new ones; new terms are inserted in key order (in the order they
+     * come while TERM2ID is built bottom-up, {@link #startBottomUp()}).
+     */
     public long[] getOrCreateAll(List<? extends Value> values) {
         long[] inline = new long[values.size()];
         for (int i = 0; i < inline.length; i++) {
@@ -127,6 +203,9 @@ public final class LexiconWriter extends LexiconView {
      * and this writer remembers its id by key only.
      */
     public long[] getOrCreateAll(List<? extends Value> values, long[] inline, byte[][] keys, byte[][] largePrefixes) {
+        if (bottomUp != null) {
+            return getOrCreateInOrder(values, inline, keys, largePrefixes);
+        }
         long[] ids = new long[values.size()];
         int[] misses = new int[ids.length];
         int missCount = 0;
@@ -180,6 +259,30 @@ public final class LexiconWriter extends LexiconView {
         return ids;
     }
 
+    /**
+     * {@link #getOrCreateAll(List, long[], byte[][], byte[][])} while TERM2ID is built bottom-up:
+     * the in-memory index holds every term of the dictionary, so each term costs one probe and a
+     * new one is created at once, in batch order (key order would only serve tree inserts).
+     */
+    private long[] getOrCreateInOrder(List<? extends Value> values, long[] inline, byte[][] keys,
+            byte[][] largePrefixes) {
+        long[] ids = new long[values.size()];
+        for (int i = 0; i < ids.length; i++) {
+            Value v = values.get(i);
+            if (inline[i] != TermIds.NULL) {
+                ids[i] = inline[i];
+            } else if (v instanceof Triple) {
+                ids[i] = getOrCreate(v);
+            } else {
+                byte[] key = keys[i] != null ? keys[i] : (keys[i] = TermKeys.encode(v));
+                byte[] prefix = largePrefixes != null ? largePrefixes[i]
+                        : LargeTermKeys.isLarge(key) ? LargeTermKeys.prefix(key) : null;
+                ids[i] = create(v, key, prefix);
+            }
+        }
+        return ids;
+    }
+
     @Override
     long idFor(Value component, boolean create) {
         return create ? getOrCreate(component) : lookup(component);
@@ -198,16 +301,24 @@ public final class LexiconWriter extends LexiconView {
             idToTerm.put(idKey(id), TermValues.encode(key, this::internPrefix));
             byte[] t2iKey = key;
             if (prefix != null) {
-                long ordinal = termToId.rangeCount(prefix, Lexicon.prefixEnd(prefix));
-                t2iKey = LargeTermKeys.withOrdinal(prefix, Math.toIntExact(ordinal));
+                t2iKey = LargeTermKeys.withOrdinal(prefix, ordinalsUnder(prefix));
             }
-            termToId.put(t2iKey, idKey(id));
+            if (bottomUp != null) {
+                bottomUp.put(t2iKey, id);
+                if (bottomUp.bytes() > bottomUpBudget) {
+                    finishBottomUp();
+                }
+            } else {
+                termToId.put(t2iKey, idKey(id));
+            }
             changed = true;
         }
         if (value == null) {
-            int slot = keyCacheSlot(key);
-            keyCacheKeys[slot] = key;
-            keyCacheIds[slot] = id;
+            if (bottomUp == null) { // else the bottom-up index remembers it
+                int slot = keyCacheSlot(key);
+                keyCacheKeys[slot] = key;
+                keyCacheIds[slot] = id;
+            }
         } else if (isCommitted(id)) {
             lexicon.cache(value, id);
         } else {
@@ -260,6 +371,7 @@ public final class LexiconWriter extends LexiconView {
 
     /** Records the allocator state in the transaction; call right before it commits. */
     public void beforeCommit() {
+        finishBottomUp();
         if (changed) {
             tx.setProperty(Lexicon.ALLOCATOR_PROPERTY, allocator.toBytes());
         }

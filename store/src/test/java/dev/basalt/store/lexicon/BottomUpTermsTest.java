@@ -1,0 +1,171 @@
+package dev.basalt.store.lexicon;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import org.eclipse.rdf4j.model.IRI;
+import org.eclipse.rdf4j.model.Value;
+import org.junit.jupiter.api.Test;
+
+import dev.basalt.store.Snapshot;
+import dev.basalt.store.WriteTransaction;
+import dev.basalt.store.btree.BTree;
+import dev.basalt.store.btree.BTreeCursor;
+
+/**
+ * A dictionary written bottom-up (empty at the start of the transaction) holds the same terms,
+ * keys and TERM2ID entries as one written term by term; batches repeat terms, mix terms given by
+ * value and by key only, and hold long terms (hashed TERM2ID keys); a small memory budget
+ * switches to inserting term by term in the middle. Seed: {@code -Dbasalt.seed=N}.
+ */
+class BottomUpTermsTest extends StoreFixture {
+    private static final long SEED = Long.getLong("basalt.seed", 17);
+
+    private static List<Value> randomTerms(Random rnd, int n) {
+        List<Value> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            int k = rnd.nextInt(40);
+            switch (rnd.nextInt(5)) {
+                case 0 -> out.add(VF.createIRI("http://example.org/ns" + k % 7 + "/r" + k));
+                case 1 -> out.add(VF.createLiteral("label number " + k));
+                case 2 -> out.add(VF.createLiteral("long text " + k + " " + "x".repeat(150 + k)));
+                case 3 -> out.add(VF.createBNode("b" + k));
+                default -> out.add(VF.createLiteral("t" + k, VF.createIRI("http://example.org/dt")));
+            }
+        }
+        return out;
+    }
+
+    /** Loads the batches in one transaction, bottom-up or not, and returns every batch's ids. */
+    private List<long[]> load(List<List<Value>> batches, boolean bottomUp, boolean keysOnly, long budget) {
+        List<long[]> ids = new ArrayList<>();
+        try (WriteTransaction tx = store.begin()) {
+            LexiconWriter w = lexicon.writer(tx);
+            if (bottomUp) {
+                assertTrue(w.startBottomUp(budget), "an empty dictionary is built bottom-up");
+            }
+            for (List<Value> batch : batches) {
+                long[] inline = new long[batch.size()];
+                byte[][] keys = new byte[batch.size()][];
+                List<Value> values = new ArrayList<>(batch);
+                for (int i = 0; i < batch.size(); i++) {
+                    inline[i] = InlineValues.encode(batch.get(i));
+                    if (keysOnly && inline[i] == TermIds.NULL) {
+                        keys[i] = TermKeys.encode(batch.get(i));
+                        values.set(i, null);
+                    }
+                }
+                ids.add(w.getOrCreateAll(values, inline, keys, null));
+            }
+            // lookups before the tree is written see the new terms
+            Value first = batches.get(0).get(0);
+            assertEquals(ids.get(0)[0], w.lookup(first));
+            w.beforeCommit();
+            tx.commit();
+            w.afterCommit();
+        }
+        return ids;
+    }
+
+    private Map<String, Long> termToIdEntries() {
+        Map<String, Long> out = new java.util.TreeMap<>();
+        try (WriteTransaction tx = store.begin()) {
+            BTree t2i = tx.tree(Lexicon.TERM_TO_ID);
+            BTreeCursor c = t2i.cursor(null, null);
+            while (c.next()) {
+                out.put(Arrays.toString(c.key()), Lexicon.getLong(c.value()));
+            }
+            tx.rollback();
+        }
+        return out;
+    }
+
+    @Test
+    void sameTermsAsTermByTerm() {
+        System.out.println("BottomUpTermsTest seed " + SEED);
+        for (int round = 0; round < 4; round++) {
+            boolean keysOnly = round % 2 == 1;
+            // a budget of 5,000 bytes writes the entries after about 50 terms and inserts the rest one by one
+            long budget = round < 2 ? Long.MAX_VALUE : 5_000;
+            Random rnd = new Random(SEED);
+            List<List<Value>> batches = new ArrayList<>();
+            for (int b = 0; b < 6; b++) {
+                batches.add(randomTerms(rnd, 300));
+            }
+            List<long[]> bottomUpIds = load(batches, true, keysOnly, budget);
+            Map<String, Long> bottomUpTree = termToIdEntries();
+            int entries = bottomUpTree.size();
+            try (Snapshot s = store.snapshot()) {
+                LexiconReader r = lexicon.reader(s);
+                lexicon.clearCaches();
+                for (int b = 0; b < batches.size(); b++) {
+                    for (int i = 0; i < batches.get(b).size(); i++) {
+                        Value v = batches.get(b).get(i);
+                        assertEquals(bottomUpIds.get(b)[i], r.lookup(v), "lookup of " + v);
+                        assertEquals(v, r.resolve(bottomUpIds.get(b)[i], VF));
+                    }
+                }
+            }
+            close();
+            dir.resolve("basalt.jnl").toFile().delete();
+            open();
+            load(batches, false, keysOnly, budget);
+            Map<String, Long> termByTerm = termToIdEntries();
+            assertEquals(termByTerm.keySet(), bottomUpTree.keySet(), "the same TERM2ID keys");
+            assertTrue(entries > 100, "entries: " + entries);
+            close();
+            dir.resolve("basalt.jnl").toFile().delete();
+            open();
+        }
+    }
+
+    @Test
+    void onlyAnEmptyDictionaryIsBuiltBottomUp() {
+        IRI a = VF.createIRI("http://example.org/a");
+        try (WriteTransaction tx = store.begin()) {
+            LexiconWriter w = lexicon.writer(tx);
+            w.getOrCreate(a);
+            assertFalse(w.startBottomUp(), "a dictionary with a term in this transaction");
+            w.beforeCommit();
+            tx.commit();
+            w.afterCommit();
+        }
+        try (WriteTransaction tx = store.begin()) {
+            assertFalse(lexicon.writer(tx).startBottomUp(), "a committed dictionary with a term");
+            tx.rollback();
+        }
+    }
+
+    @Test
+    void indexSortsItsKeys() {
+        Random rnd = new Random(SEED);
+        BottomUpTermIndex index = new BottomUpTermIndex();
+        List<byte[]> keys = new ArrayList<>();
+        for (int i = 0; i < 20_000; i++) {
+            byte[] k = new byte[1 + rnd.nextInt(12)];
+            rnd.nextBytes(k);
+            if (index.get(k) == TermIds.NULL) {
+                index.put(k, i + 1);
+                keys.add(k);
+            }
+        }
+        assertEquals(keys.size(), index.size());
+        for (int i = 0; i < keys.size(); i++) {
+            assertTrue(index.get(keys.get(i)) != TermIds.NULL);
+        }
+        int[] order = index.sortedOrder();
+        List<byte[]> sorted = new ArrayList<>(keys);
+        sorted.sort(Arrays::compareUnsigned);
+        for (int i = 0; i < order.length; i++) {
+            assertArrayEquals(sorted.get(i), keys.get(order[i]), "position " + i);
+        }
+    }
+}
