@@ -125,15 +125,22 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
         }
         List<QueryOptimizer> all = optimizers();
         int at = all.indexOf(basalt);
-        QueryRoot optimized = prepared.optimized(root, dataset, bindings, getQueryEvaluationMode(), tree -> {
-            for (int i = 0; i < at; i++) {
-                all.get(i).optimize(tree, dataset, bindings);
-            }
-        });
-        for (int i = at; i < all.size(); i++) {
-            all.get(i).optimize(optimized, dataset, bindings);
-        }
+        QueryRoot optimized = prepared.optimized(root, dataset, bindings, getQueryEvaluationMode(),
+                tree -> optimize(all.subList(0, at), tree, bindings));
+        optimize(all.subList(at, all.size()), optimized, bindings);
         return optimized;
+    }
+
+    /** Runs the optimizers of this strategy's pipeline that come before Basalt's step on {@code root}. */
+    public void optimizeBeforeBasalt(QueryRoot root, BindingSet bindings) {
+        List<QueryOptimizer> all = optimizers();
+        optimize(all.subList(0, all.indexOf(basalt)), root, bindings);
+    }
+
+    private void optimize(List<QueryOptimizer> optimizers, TupleExpr root, BindingSet bindings) {
+        for (QueryOptimizer o : optimizers) {
+            o.optimize(root, dataset, bindings);
+        }
     }
 
     /**

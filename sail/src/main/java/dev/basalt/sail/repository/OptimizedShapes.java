@@ -31,6 +31,7 @@ import org.eclipse.rdf4j.query.algebra.ValueExpr;
 import org.eclipse.rdf4j.query.algebra.Var;
 import org.eclipse.rdf4j.query.algebra.ZeroLengthPath;
 import org.eclipse.rdf4j.query.algebra.evaluation.optimizer.ParentReferenceCleaner;
+import org.eclipse.rdf4j.query.algebra.helpers.AbstractQueryModelVisitor;
 import org.eclipse.rdf4j.query.algebra.helpers.AbstractSimpleQueryModelVisitor;
 
 import com.github.benmanes.caffeine.cache.Cache;
@@ -51,8 +52,9 @@ import dev.basalt.optimizer.rdf4j.PreparedAlgebra;
  * where no optimizer looks at the value, only at its kind, which the shape fixes: a statement pattern or path
  * position, a comparison, {@code sameTerm}, arithmetic, {@code langMatches}, {@code IN}, a {@code BIND} or
  * {@code VALUES} value, and not under an {@code ||} (which RDF4J may turn into a union that relies on its terms
- * being distinct, as sentinels are); (3) the first query's own optimized tree equals the template's with that
- * query's constants put in. Otherwise the key is remembered as not reusable and those queries run every
+ * being distinct, as sentinels are); (3) the optimizers put in no value the template did not have (RDF4J folds
+ * {@code NOW()} into the moment of its optimization, and expressions of constants into their value); (4) the
+ * first query's own optimized tree equals the template's with that query's constants put in. Otherwise the key is remembered as not reusable and those queries run every
  * optimizer. Bounded (Caffeine, the template cache's size). Thread-safe.
  */
 public final class OptimizedShapes {
@@ -98,12 +100,12 @@ public final class OptimizedShapes {
         Object held = trees.getIfPresent(key);
         if (held instanceof QueryTemplateCache.Template optimizedTemplate) {
             reused.increment();
-            return (QueryRoot) optimizedTemplate.instantiate(query, shape).getTupleExpr();
+            return optimizedTemplate.instantiate(query, shape, OptimizedShapes::fresh);
         }
         optimizedInFull.increment();
         rdf4jSteps.accept(root);
         if (held == null) {
-            QueryTemplateCache.Template made = make(template, query, shape, root, rdf4jSteps);
+            QueryTemplateCache.Template made = make(template, query, shape, root, bindings, rdf4jSteps);
             trees.put(key, made != null ? made : NOT_REUSABLE);
         }
         return root;
@@ -125,22 +127,31 @@ public final class OptimizedShapes {
      * every query of the shape (see the class comment); {@code own} is {@code query}'s own optimized tree.
      */
     private static QueryTemplateCache.Template make(QueryTemplateCache.Template template, String query, QueryShape shape,
-            QueryRoot own, Consumer<QueryRoot> rdf4jSteps) {
+            QueryRoot own, BindingSet bindings, Consumer<QueryRoot> rdf4jSteps) {
         TupleExpr tree = template.tree().clone();
-        QueryRoot sentinelRoot = tree instanceof QueryRoot r ? r : new QueryRoot(tree);
+        // as RDF4J's connection roots the parsed tree
+        QueryRoot sentinelRoot = tree instanceof QueryRoot root ? root : new QueryRoot(tree);
+        if (sharesNodes(template.tree(), sentinelRoot)) {
+            return null; // an optimizer changing the clone would change the template
+        }
+        new ParentReferenceCleaner().optimize(sentinelRoot, null, null);
         try {
             rdf4jSteps.accept(sentinelRoot);
         } catch (RuntimeException e) {
             return null; // an optimizer that fails on a sentinel (a constant expression in error)
         }
         new ParentReferenceCleaner().optimize(sentinelRoot, null, null); // the site checks read parents
+        if (sharesNodes(sentinelRoot, sentinelRoot.clone())) {
+            return null; // its instantiations would share nodes with it (see fresh)
+        }
         Set<Integer> slots = new HashSet<>();
-        if (!sitesOnlyWhereValuesAreNotRead(template, sentinelRoot, slots) || !slots.equals(template.slotsWithSites())) {
+        if (!sitesOnlyWhereValuesAreNotRead(template, sentinelRoot, slots) || !slots.equals(template.slotsWithSites())
+                || !allowedValues(template, bindings).containsAll(values(sentinelRoot, template))) {
             return null;
         }
         QueryTemplateCache.Template optimized = template.over(sentinelRoot);
         try {
-            TupleExpr instantiated = optimized.instantiate(query, shape).getTupleExpr();
+            TupleExpr instantiated = optimized.instantiate(query, shape, OptimizedShapes::fresh);
             return QueryTemplateCache.canonical(instantiated).equals(QueryTemplateCache.canonical(own)) ? optimized : null;
         } catch (RuntimeException e) {
             return null;
@@ -182,6 +193,79 @@ public final class OptimizedShapes {
             }
         });
         return ok[0];
+    }
+
+    /**
+     * A clone of an optimized template, its parent references set. Some of RDF4J's clones leave a child's parent
+     * pointing into the tree they copied; the optimizers that run after this one would then change the shared
+     * template through it. {@link #make} keeps no template whose clones share a node with it.
+     */
+    private static QueryRoot fresh(QueryRoot template) {
+        QueryRoot clone = template.clone();
+        new ParentReferenceCleaner().optimize(clone, null, null);
+        return clone;
+    }
+
+    /** The values an optimized template may hold besides its sentinels: the template's and the bindings'. */
+    private static Set<Value> allowedValues(QueryTemplateCache.Template template, BindingSet bindings) {
+        Set<Value> allowed = values(template.tree(), template);
+        if (bindings != null) {
+            bindings.forEach(b -> allowed.add(b.getValue()));
+        }
+        return allowed;
+    }
+
+    /** Whether a node of {@code b} is a node of {@code a} (the same object). */
+    private static boolean sharesNodes(QueryModelNode a, QueryModelNode b) {
+        Set<QueryModelNode> nodes = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        a.visit(new AbstractQueryModelVisitor<RuntimeException>() {
+            @Override
+            protected void meetNode(QueryModelNode node) {
+                nodes.add(node);
+                super.meetNode(node);
+            }
+        });
+        boolean[] shared = { false };
+        b.visit(new AbstractQueryModelVisitor<RuntimeException>() {
+            @Override
+            protected void meetNode(QueryModelNode node) {
+                shared[0] |= nodes.contains(node);
+                super.meetNode(node);
+            }
+        });
+        return shared[0];
+    }
+
+    /**
+     * The values in a tree that are not sentinels: an optimizer that computed one (NOW(), folded once, or an
+     * expression of constants) made a tree that holds for the moment or the constants it was made with only.
+     */
+    private static Set<Value> values(TupleExpr tree, QueryTemplateCache.Template template) {
+        Set<Value> values = new HashSet<>();
+        Consumer<Value> add = v -> {
+            if (v != null && template.sentinelSlot(v) < 0) {
+                values.add(v);
+            }
+        };
+        tree.visit(new AbstractSimpleQueryModelVisitor<RuntimeException>(true) {
+            @Override
+            public void meet(Var node) {
+                add.accept(node.getValue());
+            }
+
+            @Override
+            public void meet(ValueConstant node) {
+                add.accept(node.getValue());
+            }
+
+            @Override
+            public void meet(BindingSetAssignment node) {
+                for (BindingSet row : node.getBindingSets()) {
+                    row.forEach(b -> add.accept(b.getValue()));
+                }
+            }
+        });
+        return values;
     }
 
     private static boolean allowedPlace(QueryModelNode site) {

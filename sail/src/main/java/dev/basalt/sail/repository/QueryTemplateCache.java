@@ -8,6 +8,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
 import org.eclipse.rdf4j.model.IRI;
@@ -23,6 +24,7 @@ import org.eclipse.rdf4j.query.algebra.Extension;
 import org.eclipse.rdf4j.query.algebra.ExtensionElem;
 import org.eclipse.rdf4j.query.algebra.Projection;
 import org.eclipse.rdf4j.query.algebra.ProjectionElem;
+import org.eclipse.rdf4j.query.algebra.QueryRoot;
 import org.eclipse.rdf4j.query.algebra.TupleExpr;
 import org.eclipse.rdf4j.query.algebra.ValueConstant;
 import org.eclipse.rdf4j.query.algebra.Var;
@@ -259,6 +261,13 @@ public final class QueryTemplateCache {
             } catch (RuntimeException e) {
                 return null;
             }
+        }
+
+        /** The optimized tree of a template made by {@link #over}, with {@code query}'s constants, from {@code copy}'s copy. */
+        QueryRoot instantiate(String query, QueryShape shape, UnaryOperator<QueryRoot> copy) {
+            QueryRoot expr = copy.apply((QueryRoot) parsed.getTupleExpr());
+            new Substitution(this, shape).apply(expr);
+            return expr;
         }
 
         ParsedQuery instantiate(String query, QueryShape shape) {
