@@ -66,6 +66,8 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
     private final QuadSource source;
     private final NativeQueryStats stats;
     private final BasaltPlanOptimizer basalt;
+    /** The statistics RDF4J's join optimizer reads after Basalt's step. */
+    private final PlanAwareStatistics planAwareStatistics;
     private boolean trackTime;
     private ExecLimits limits = ExecLimits.defaults();
     /** RDF4J's interface answers false unless overridden, also while an EXPLAIN counts rows. */
@@ -97,8 +99,6 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
         this.planAwareStatistics = new PlanAwareStatistics(statistics);
         setOptimizerPipeline(this::optimizers);
     }
-
-    private final PlanAwareStatistics planAwareStatistics;
 
     private List<QueryOptimizer> optimizers() {
         List<QueryOptimizer> standard = new ArrayList<>();

@@ -4,29 +4,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import org.eclipse.rdf4j.common.iteration.CloseableIteration;
-import org.eclipse.rdf4j.common.iteration.EmptyIteration;
-import org.eclipse.rdf4j.common.transaction.QueryEvaluationMode;
-import org.eclipse.rdf4j.model.Resource;
-import org.eclipse.rdf4j.model.Statement;
-import org.eclipse.rdf4j.model.Value;
-import org.eclipse.rdf4j.query.QueryLanguage;
-import org.eclipse.rdf4j.query.algebra.QueryRoot;
-import org.eclipse.rdf4j.query.algebra.TupleExpr;
-import org.eclipse.rdf4j.query.algebra.evaluation.TripleSource;
-import org.eclipse.rdf4j.query.algebra.evaluation.impl.EvaluationStatistics;
-import org.eclipse.rdf4j.query.impl.EmptyBindingSet;
-import org.eclipse.rdf4j.query.parser.QueryParserUtil;
-import dev.basalt.optimizer.access.QuadSource;
-import dev.basalt.optimizer.rdf4j.BasaltEvaluationStrategy;
-import dev.basalt.optimizer.rdf4j.NativeQueryStats;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.function.Consumer;
 
+import org.eclipse.rdf4j.common.iteration.CloseableIteration;
+import org.eclipse.rdf4j.common.iteration.EmptyIteration;
+import org.eclipse.rdf4j.common.transaction.QueryEvaluationMode;
 import org.eclipse.rdf4j.model.IRI;
+import org.eclipse.rdf4j.model.Resource;
+import org.eclipse.rdf4j.model.Statement;
+import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.model.ValueFactory;
 import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
 import org.eclipse.rdf4j.model.vocabulary.RDFS;
@@ -34,15 +27,25 @@ import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.BooleanQuery;
 import org.eclipse.rdf4j.query.GraphQuery;
 import org.eclipse.rdf4j.query.Query;
+import org.eclipse.rdf4j.query.QueryLanguage;
 import org.eclipse.rdf4j.query.TupleQuery;
 import org.eclipse.rdf4j.query.TupleQueryResult;
+import org.eclipse.rdf4j.query.algebra.QueryRoot;
+import org.eclipse.rdf4j.query.algebra.TupleExpr;
+import org.eclipse.rdf4j.query.algebra.evaluation.TripleSource;
+import org.eclipse.rdf4j.query.algebra.evaluation.impl.EvaluationStatistics;
+import org.eclipse.rdf4j.query.impl.EmptyBindingSet;
 import org.eclipse.rdf4j.query.impl.SimpleDataset;
+import org.eclipse.rdf4j.query.parser.QueryParserUtil;
 import org.eclipse.rdf4j.repository.RepositoryConnection;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.basalt.optimizer.access.QuadSource;
+import dev.basalt.optimizer.rdf4j.BasaltEvaluationStrategy;
+import dev.basalt.optimizer.rdf4j.NativeQueryStats;
 import dev.basalt.sail.BasaltStore;
 import dev.basalt.sail.config.BasaltStoreConfig;
 
@@ -223,7 +226,7 @@ class OptimizedShapesTest {
     /** RDF4J folds {@code NOW()} into the moment of its optimization: a shape with it must not keep that moment. */
     @Test
     void nowIsNotFrozen() throws InterruptedException {
-        java.util.Set<String> moments = new java.util.HashSet<>();
+        Set<String> moments = new HashSet<>();
         for (int i = 0; i < 6; i++) {
             moments.addAll(answer(cached, String.format("SELECT (NOW() AS ?t) WHERE { ex:s%d ex:next ?o }", i), q -> {
             }));
@@ -293,7 +296,7 @@ class OptimizedShapesTest {
         int compared = 0;
         for (String query : QueryTemplateCacheTest.suiteQueries()) {
             QueryShape shape = QueryShape.of(query, null);
-            if (shape == null || shape.slots().isEmpty() || query.toUpperCase(java.util.Locale.ROOT).contains("NOW(")) {
+            if (shape == null || shape.slots().isEmpty() || query.toUpperCase(Locale.ROOT).contains("NOW(")) {
                 continue; // (RDF4J folds NOW() when it optimizes: two optimizations differ; see nowIsNotFrozen)
             }
             String changed = QueryTemplateCacheTest.changeConstants(query, shape);
