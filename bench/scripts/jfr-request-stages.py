@@ -19,8 +19,10 @@ RULES = [
  ("SPARQL parse", ["org.eclipse.rdf4j.query.parser", "dev.basalt.sail.repository.Query"]),
  ("RDF4J optimizers", ["org.eclipse.rdf4j.query.algebra.evaluation.optimizer", "org.eclipse.rdf4j.query.algebra.evaluation.impl.", "org.eclipse.rdf4j.query.algebra.helpers"]),
  ("RDF4J evaluation / iteration wrappers", ["org.eclipse.rdf4j.query.algebra", "org.eclipse.rdf4j.common.iteration", "org.eclipse.rdf4j.query.impl", "org.eclipse.rdf4j.query.QueryResults", "org.eclipse.rdf4j.query.explanation"]),
- ("execution", ["dev.basalt.store", "dev.basalt.optimizer", "dev.basalt.sail.NativeQueries"]),
- ("RDF4J protocol layer", ["org.eclipse.rdf4j.http", "dev.basalt.sail.http.SparqlFastPath", "dev.basalt.sail.http.QueryRequest"]),
+ ("execution", ["dev.basalt.store", "dev.basalt.optimizer", "dev.basalt.sail.NativeQueries",
+                "dev.basalt.sail.SnapshotQuadSource", "dev.basalt.sail.ReadView", "dev.basalt.sail.TransactionQuadSource"]),
+ ("RDF4J protocol layer", ["org.eclipse.rdf4j.http", "dev.basalt.sail.http.SparqlFastPath", "dev.basalt.sail.http.QueryRequest",
+                "dev.basalt.sail.http.QueryString"]),
  ("connection / transaction set-up", ["org.eclipse.rdf4j.sail", "org.eclipse.rdf4j.repository", "dev.basalt.sail"]),
  ("HTTP + Spring MVC", ["org.eclipse.jetty", "javax.servlet", "org.springframework", "org.tuckey", "dev.basalt.workbench", "org.eclipse.rdf4j.common.webapp"]),
 ]

@@ -23,6 +23,7 @@ import org.eclipse.rdf4j.sail.base.SailStore;
 import org.eclipse.rdf4j.sail.UpdateContext;
 import org.eclipse.rdf4j.sail.helpers.DefaultSailChangedEvent;
 
+import dev.basalt.optimizer.rdf4j.PreparedAlgebra;
 import dev.basalt.optimizer.rdf4j.QueryFallbacks;
 import dev.basalt.optimizer.rdf4j.QueryHints;
 import dev.basalt.sail.spill.SpillOwner;
@@ -220,8 +221,11 @@ public class BasaltStoreConnection extends SailSourceConnection {
     /** The one hook of native evaluation: a Basalt strategy for queries {@link NativeQueries} accepts. */
     private CloseableIteration<? extends BindingSet> evaluateHinted(TupleExpr tupleExpr, Dataset dataset,
             BindingSet bindings, boolean includeInferred) throws SailException {
+        // claimed whatever runs the query, so an offer never outlives its evaluation
+        PreparedAlgebra prepared = PreparedAlgebra.claim(tupleExpr);
         // hints are removed whichever evaluator runs the query, so they never match data
         QueryHints.Stripped hinted = stripHints(tupleExpr);
+        boolean noHints = hinted.mode() == null && hinted.asOf() == null && !hinted.commitPoints();
         tupleExpr = hinted.expr();
         if (hinted.commitPoints()) {
             return CommitPointGraph.evaluate(basalt, tupleExpr, dataset, bindings, basalt.getFederatedServiceResolver());
@@ -241,6 +245,10 @@ public class BasaltStoreConnection extends SailSourceConnection {
                 explaining.get());
         if (session == null) {
             return super.evaluateInternal(tupleExpr, dataset, bindings, includeInferred);
+        }
+        if (noHints) {
+            // a hint's pattern is gone from the tree, so the tree is no longer its shape's
+            session.prepareWith(prepared);
         }
         nativeSession.set(session);
         try {

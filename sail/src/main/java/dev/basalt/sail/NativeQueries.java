@@ -20,6 +20,7 @@ import dev.basalt.optimizer.plan.CardinalityEstimator;
 import dev.basalt.optimizer.plan.EstimateCache;
 import dev.basalt.optimizer.plan.OrderingPolicy;
 import dev.basalt.optimizer.rdf4j.NativeQueryStats;
+import dev.basalt.optimizer.rdf4j.PreparedAlgebra;
 import dev.basalt.optimizer.rdf4j.QueryFallbacks;
 
 /**
@@ -110,6 +111,8 @@ final class NativeQueries {
         private final Map<CardinalityEstimator.Key, Double> counts;
         private final QueryFallbacks explained;
         private boolean closed;
+        /** What may do the query's RDF4J optimizations for its shape, or null ({@link PreparedAlgebra}). */
+        private PreparedAlgebra prepared;
 
         private Session(BasaltStore sail, ReadSource.Lease lease, boolean includeInferred, boolean readAsOf,
                 boolean inTransaction, OrderingPolicy ordering, QueryFallbacks explained) {
@@ -128,6 +131,10 @@ final class NativeQueries {
             // from compilation to the result's close this query has a core; helper threads count on it
             HelperThreads.evaluationStarted();
             running.incrementAndGet();
+        }
+
+        void prepareWith(PreparedAlgebra prepared) {
+            this.prepared = prepared;
         }
 
         /**
@@ -151,6 +158,7 @@ final class NativeQueries {
             if (explained != null) {
                 s.recordFallbacksIn(explained);
             }
+            s.prepareWith(prepared);
             return s;
         }
 

@@ -9,8 +9,8 @@ import org.eclipse.rdf4j.sail.base.SailSource;
 
 /**
  * Every place where Basalt depends on RDF4J behaviour that is not part of RDF4J's documented API,
- * as of rdf4j {@value #VERSION}. {@code Rdf4jInternalsTest} checks each one, so an RDF4J upgrade
- * that changes any of them fails a test instead of silently degrading Basalt.
+ * as of rdf4j {@value #VERSION}. {@code Rdf4jInternalsTest} checks the first six, so an RDF4J upgrade
+ * that changes any of them fails a test instead of silently degrading Basalt; the last two say what checks them.
  *
  * <ol>
  * <li><b>Transaction branches by reflection.</b> RDF4J's branch,
@@ -41,6 +41,16 @@ import org.eclipse.rdf4j.sail.base.SailSource;
  * approved or deprecated, in the thread doing it. {@code SpillOwner} (package
  * {@code dev.basalt.sail.spill}) is a thread-local set around each isolated write operation, so a
  * model that later spills to disk knows the transaction that must release its file.</li>
+ * <li><b>A repository query evaluates its parsed tree itself, in the calling thread.</b> {@code SailTupleQuery},
+ * {@code SailGraphQuery} and {@code SailBooleanQuery}'s {@code evaluate()} pass {@code getParsedQuery().getTupleExpr()},
+ * that very object, to {@code SailConnection.evaluate} before returning; {@code BasaltRepository}'s queries offer
+ * their shape's optimizations for it ({@code PreparedAlgebra}) and {@link BasaltStoreConnection} claims the offer by
+ * identity. Otherwise nothing is reused: {@code OptimizedShapesTest} (module {@code sail}, package
+ * {@code repository}) counts the reuse and fails.</li>
+ * <li><b>{@code SailSourceConnection.evaluateInternal} evaluates what the strategy's {@code optimize} returns</b>, so
+ * Basalt's strategy may return a tree instantiated from a shape's optimized template in place of the one it was
+ * given. Not checked by a test: if RDF4J evaluated its own tree instead, reused queries would run unoptimized on
+ * RDF4J's evaluator, with the same answers.</li>
  * </ol>
  *
  * <p>Thread-safe: stateless; the branch constructor is resolved once when the class is initialized.

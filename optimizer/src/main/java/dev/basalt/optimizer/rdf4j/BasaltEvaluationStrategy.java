@@ -67,10 +67,14 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
     private final QuadSource source;
     private final NativeQueryStats stats;
     private final BasaltPlanOptimizer basalt;
+    /** The statistics RDF4J's join optimizer reads after Basalt's step. */
+    private final PlanAwareStatistics planAwareStatistics;
     private boolean trackTime;
     private ExecLimits limits = ExecLimits.defaults();
     /** RDF4J's interface answers false unless overridden, also while an EXPLAIN counts rows. */
     private boolean trackResultSize;
+    /** The query's optimization before Basalt's step as its shape may already know it, or null. */
+    private PreparedAlgebra prepared;
 
     public BasaltEvaluationStrategy(TripleSource tripleSource, Dataset dataset, FederatedServiceResolver resolver,
             long iterationCacheSyncThreshold, EvaluationStatistics statistics, boolean trackResultSize,
@@ -93,12 +97,51 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
         this.stats = stats;
         ValueFunctions functions = valueConditions();
         this.basalt = new BasaltPlanOptimizer(source, functions, functions, stats, estimator, ordering);
-        setOptimizerPipeline(() -> {
-            List<QueryOptimizer> standard = new ArrayList<>();
-            new StandardQueryOptimizerPipeline(this, tripleSource, new PlanAwareStatistics(statistics)).getOptimizers()
-                    .forEach(standard::add);
-            return withBasalt(standard, basalt);
-        });
+        this.planAwareStatistics = new PlanAwareStatistics(statistics);
+        setOptimizerPipeline(this::optimizers);
+    }
+
+    private List<QueryOptimizer> optimizers() {
+        List<QueryOptimizer> standard = new ArrayList<>();
+        new StandardQueryOptimizerPipeline(this, tripleSource, planAwareStatistics).getOptimizers().forEach(standard::add);
+        return withBasalt(standard, basalt);
+    }
+
+    /**
+     * Let {@code prepared} do this evaluation's optimizers before Basalt's step ({@link PreparedAlgebra}); null
+     * runs them all.
+     */
+    public void prepareWith(PreparedAlgebra prepared) {
+        this.prepared = prepared;
+    }
+
+    /**
+     * As RDF4J's, except that with a {@link PreparedAlgebra} the optimizers before Basalt's step are its to run
+     * (or to skip for a tree its shape already knows), and those from Basalt's step on run here as usual.
+     */
+    @Override
+    public TupleExpr optimize(TupleExpr expr, EvaluationStatistics evaluationStatistics, BindingSet bindings) {
+        if (prepared == null || !(expr instanceof QueryRoot root)) {
+            return super.optimize(expr, evaluationStatistics, bindings);
+        }
+        List<QueryOptimizer> all = optimizers();
+        int at = all.indexOf(basalt);
+        QueryRoot optimized = prepared.optimized(root, dataset, bindings, getQueryEvaluationMode(),
+                tree -> optimize(all.subList(0, at), tree, bindings));
+        optimize(all.subList(at, all.size()), optimized, bindings);
+        return optimized;
+    }
+
+    /** Runs the optimizers of this strategy's pipeline that come before Basalt's step on {@code root}. */
+    public void optimizeBeforeBasalt(QueryRoot root, BindingSet bindings) {
+        List<QueryOptimizer> all = optimizers();
+        optimize(all.subList(0, all.indexOf(basalt)), root, bindings);
+    }
+
+    private void optimize(List<QueryOptimizer> optimizers, TupleExpr root, BindingSet bindings) {
+        for (QueryOptimizer o : optimizers) {
+            o.optimize(root, dataset, bindings);
+        }
     }
 
     /**

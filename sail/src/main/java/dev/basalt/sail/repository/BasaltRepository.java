@@ -14,8 +14,10 @@ import java.util.Objects;
 import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.Resource;
 import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.query.GraphQueryResult;
 import org.eclipse.rdf4j.query.MalformedQueryException;
 import org.eclipse.rdf4j.query.QueryLanguage;
+import org.eclipse.rdf4j.query.TupleQueryResult;
 import org.eclipse.rdf4j.query.parser.ParsedBooleanQuery;
 import org.eclipse.rdf4j.query.parser.ParsedGraphQuery;
 import org.eclipse.rdf4j.query.parser.ParsedQuery;
@@ -36,6 +38,8 @@ import org.eclipse.rdf4j.rio.Rio;
 import org.eclipse.rdf4j.sail.Sail;
 import org.eclipse.rdf4j.sail.SailConnection;
 import org.eclipse.rdf4j.sail.SailException;
+
+import dev.basalt.optimizer.rdf4j.PreparedAlgebra;
 
 /**
  * A {@link SailRepository} whose connections parse SPARQL queries through a
@@ -224,14 +228,37 @@ public class BasaltRepository extends SailRepository {
             if (templates == null) {
                 return super.prepareQuery(ql, query, baseURI);
             }
-            ParsedQuery parsed = templates.parse(ql, query, baseURI);
+            QueryTemplateCache.Prepared prepared = templates.prepare(ql, query, baseURI);
+            ParsedQuery parsed = prepared.query();
+            PreparedAlgebra algebra = prepared.algebra();
             if (parsed instanceof ParsedTupleQuery tuple) {
-                return new SailTupleQuery(tuple, this);
+                return algebra == null ? new SailTupleQuery(tuple, this) : new SailTupleQuery(tuple, this) {
+                    @Override
+                    public TupleQueryResult evaluate() {
+                        try (PreparedAlgebra.Offer offer = PreparedAlgebra.offer(getParsedQuery().getTupleExpr(), algebra)) {
+                            return super.evaluate();
+                        }
+                    }
+                };
             } else if (parsed instanceof ParsedGraphQuery graph) {
-                return new SailGraphQuery(graph, this) {
+                return algebra == null ? new SailGraphQuery(graph, this) {
+                } : new SailGraphQuery(graph, this) {
+                    @Override
+                    public GraphQueryResult evaluate() {
+                        try (PreparedAlgebra.Offer offer = PreparedAlgebra.offer(getParsedQuery().getTupleExpr(), algebra)) {
+                            return super.evaluate();
+                        }
+                    }
                 };
             } else if (parsed instanceof ParsedBooleanQuery bool) {
-                return new SailBooleanQuery(bool, this) {
+                return algebra == null ? new SailBooleanQuery(bool, this) {
+                } : new SailBooleanQuery(bool, this) {
+                    @Override
+                    public boolean evaluate() {
+                        try (PreparedAlgebra.Offer offer = PreparedAlgebra.offer(getParsedQuery().getTupleExpr(), algebra)) {
+                            return super.evaluate();
+                        }
+                    }
                 };
             }
             throw new MalformedQueryException("not a query: " + parsed.getClass().getSimpleName());

@@ -3,9 +3,12 @@ package dev.basalt.sail.repository;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
 import org.eclipse.rdf4j.model.IRI;
@@ -21,6 +24,7 @@ import org.eclipse.rdf4j.query.algebra.Extension;
 import org.eclipse.rdf4j.query.algebra.ExtensionElem;
 import org.eclipse.rdf4j.query.algebra.Projection;
 import org.eclipse.rdf4j.query.algebra.ProjectionElem;
+import org.eclipse.rdf4j.query.algebra.QueryRoot;
 import org.eclipse.rdf4j.query.algebra.TupleExpr;
 import org.eclipse.rdf4j.query.algebra.ValueConstant;
 import org.eclipse.rdf4j.query.algebra.Var;
@@ -33,6 +37,8 @@ import org.eclipse.rdf4j.query.parser.ParsedGraphQuery;
 import org.eclipse.rdf4j.query.parser.ParsedQuery;
 import org.eclipse.rdf4j.query.parser.ParsedTupleQuery;
 import org.eclipse.rdf4j.query.parser.QueryParserUtil;
+
+import dev.basalt.optimizer.rdf4j.PreparedAlgebra;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -66,11 +72,18 @@ public final class QueryTemplateCache {
 
     private final Cache<String, Object> shapes;
     private final long capacity;
+    private final OptimizedShapes optimized;
 
-    /** @param maxShapes how many query shapes to keep */
+    /** @param maxShapes how many query shapes to keep, and how many optimized forms of them ({@link OptimizedShapes}) */
     public QueryTemplateCache(long maxShapes) {
         this.shapes = Caffeine.newBuilder().maximumSize(maxShapes).executor(Runnable::run).build();
         this.capacity = maxShapes;
+        this.optimized = new OptimizedShapes(maxShapes);
+    }
+
+    /** The optimized forms of the shapes' queries that evaluations reuse. */
+    public OptimizedShapes optimized() {
+        return optimized;
     }
 
     /** How many query shapes it keeps at most. */
@@ -91,28 +104,42 @@ public final class QueryTemplateCache {
 
     /** The parsed query, as {@link QueryParserUtil#parseQuery} would return it. */
     public ParsedQuery parse(QueryLanguage language, String query, String baseUri) throws MalformedQueryException {
+        return prepare(language, query, baseUri).query();
+    }
+
+    /**
+     * A parsed query, as {@link QueryParserUtil#parseQuery} would return it, and, where its shape has a template,
+     * what lets its evaluation reuse the RDF4J optimizations of earlier queries of the shape (else null).
+     */
+    public record Prepared(ParsedQuery query, PreparedAlgebra algebra) {
+    }
+
+    /** The parsed query with what its evaluation may reuse ({@link Prepared}). */
+    public Prepared prepare(QueryLanguage language, String query, String baseUri) throws MalformedQueryException {
         if (!QueryLanguage.SPARQL.equals(language)) {
-            return QueryParserUtil.parseQuery(language, query, baseUri);
+            return new Prepared(QueryParserUtil.parseQuery(language, query, baseUri), null);
         }
         QueryShape shape = QueryShape.of(query, baseUri);
         if (shape == null) {
-            return QueryParserUtil.parseQuery(language, query, baseUri);
+            return new Prepared(QueryParserUtil.parseQuery(language, query, baseUri), null);
         }
         Object held = shapes.getIfPresent(shape.key());
         if (held instanceof Template template) {
-            return template.instantiate(query, shape);
+            return new Prepared(template.instantiate(query, shape), optimized.instance(template, query, shape));
         }
         ParsedQuery parsed = QueryParserUtil.parseQuery(language, query, baseUri);
         if (held == null) {
             Template template = Template.make(query, baseUri, shape, parsed);
             shapes.put(shape.key(), template != null ? template : NOT_CACHEABLE);
         }
-        return parsed;
+        return new Prepared(parsed, null);
     }
 
     /** A query parsed with sentinels in place of its constants. */
-    private static final class Template {
+    static final class Template {
         private final ParsedQuery parsed;
+        /** The slot of each sentinel, by {@link #sentinelText}. */
+        private final Map<String, Integer> sentinels;
         /** Whether projections or extensions name constants (CONSTRUCT templates): they are renamed too. */
         private final boolean namesConstants;
         /**
@@ -124,6 +151,7 @@ public final class QueryTemplateCache {
         /** @param sentinels slot of each sentinel, by {@link #sentinelText} */
         private Template(ParsedQuery parsed, Map<String, Integer> sentinels) {
             this.parsed = parsed;
+            this.sentinels = sentinels;
             boolean[] namesConstants = new boolean[1];
             parsed.getTupleExpr().visit(new AbstractSimpleQueryModelVisitor<RuntimeException>(true) {
                 private void site(Value v) {
@@ -162,6 +190,27 @@ public final class QueryTemplateCache {
                 }
             });
             this.namesConstants = namesConstants[0];
+        }
+
+        /** The same slots over another tree with this template's sentinels in it (an optimized form of it). */
+        Template over(TupleExpr tree) {
+            return new Template(new ParsedTupleQuery(parsed.getSourceString(), tree), sentinels);
+        }
+
+        /** The tree with sentinels; a caller changes only a clone of it. */
+        TupleExpr tree() {
+            return parsed.getTupleExpr();
+        }
+
+        /** The slot of a value that is one of this template's sentinels (compared by text), or -1. */
+        int sentinelSlot(Value v) {
+            Integer slot = v == null ? null : sentinels.get(sentinelText(v));
+            return slot == null ? -1 : slot;
+        }
+
+        /** The slots that have a site in the tree. */
+        Set<Integer> slotsWithSites() {
+            return new HashSet<>(sites.values());
         }
 
         /** How a sentinel is written: an IRI in brackets, a literal by its label. */
@@ -212,6 +261,13 @@ public final class QueryTemplateCache {
             } catch (RuntimeException e) {
                 return null;
             }
+        }
+
+        /** The optimized tree of a template made by {@link #over}, with {@code query}'s constants, from {@code copy}'s copy. */
+        QueryRoot instantiate(String query, QueryShape shape, UnaryOperator<QueryRoot> copy) {
+            QueryRoot expr = copy.apply((QueryRoot) parsed.getTupleExpr());
+            new Substitution(this, shape).apply(expr);
+            return expr;
         }
 
         ParsedQuery instantiate(String query, QueryShape shape) {

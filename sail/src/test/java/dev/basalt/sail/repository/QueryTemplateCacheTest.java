@@ -55,7 +55,7 @@ class QueryTemplateCacheTest {
     }
 
     /** {@code query} with every constant changed (same kinds, so the same shape). */
-    private static String changeConstants(String query, QueryShape shape) {
+    static String changeConstants(String query, QueryShape shape) {
         StringBuilder b = new StringBuilder();
         int at = 0;
         for (QueryShape.Slot s : shape.slots()) {
@@ -72,7 +72,7 @@ class QueryTemplateCacheTest {
         return b.append(query, at, query.length()).toString();
     }
 
-    private static List<String> suiteQueries() throws IOException {
+    static List<String> suiteQueries() throws IOException {
         URI jar = URI.create("jar:" + QueryTemplateCacheTest.class.getClassLoader()
                 .getResource("testcases-sparql-1.1-w3c/manifest-all.ttl").toString().replaceFirst("^jar:", "")
                 .replaceFirst("!.*$", ""));
