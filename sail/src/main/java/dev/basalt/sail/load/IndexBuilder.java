@@ -32,7 +32,7 @@ import dev.basalt.store.quads.QuadOrder;
 final class IndexBuilder {
     private static final byte[] NO_VALUE = new byte[0];
     /** Entries of a non-empty index (or of the inferred primary index) read into memory at most. */
-    static final long REBUILD_LIMIT = 1 << 20;
+    static final long REBUILD_LIMIT = 1 << 18;
 
     private final WriteTransaction tx;
     private final List<QuadOrder> orders;
