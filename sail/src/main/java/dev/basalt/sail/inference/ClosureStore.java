@@ -17,7 +17,8 @@ import dev.basalt.store.quads.QuadSort;
  * <p>{@link PreviewClosure} extends it with an in-memory overlay over a commit point's indices, for a
  * transaction's inferences before its commit.
  *
- * <p>Used by one thread at a time, inside the write transaction that owns the indices.
+ * <p>Used by one thread at a time, inside the write transaction that owns the indices, except
+ * {@link #notExplicitSorted}, which a closure run may hand to a second thread (see there).
  */
 public class ClosureStore {
     private final QuadIndexes explicit;
@@ -54,7 +55,15 @@ public class ClosureStore {
     }
 
     boolean isExplicit(long s, long p, long o) {
-        if (explicit.contains(quad(s, p, o, TermIds.DEFAULT_GRAPH))) {
+        return isExplicit(s, p, o, probe);
+    }
+
+    private boolean isExplicit(long s, long p, long o, long[] quad) {
+        quad[0] = s;
+        quad[1] = p;
+        quad[2] = o;
+        quad[3] = TermIds.DEFAULT_GRAPH;
+        if (explicit.contains(quad)) {
             return true;
         }
         return !onlyDefaultGraph && explicit.scan(new long[] { s, p, o, 0 }).next();
@@ -66,6 +75,26 @@ public class ClosureStore {
      * and written into each inferred index in its own key order.
      */
     TripleList addInferredAll(TripleList candidates) {
+        return insertInferred(notExplicitSorted(candidates));
+    }
+
+    /**
+     * True if the write of conclusions may be split into {@link #notExplicitSorted} on another thread
+     * and {@link #insertInferred} on the owner's: the explicit statements are in indices that
+     * threads may read side by side while nobody writes them.
+     */
+    boolean splitsWrites() {
+        return true;
+    }
+
+    /**
+     * The first half of {@link #addInferredAll}: the quads of the default graph of the triples of
+     * {@code candidates} (no repeats) that are not explicit, in key order. Reads the explicit
+     * indices only, with arrays of its own: it may run on another thread than the owner's while
+     * the owner reads the store and writes the inferred indices, as long as no explicit statement
+     * is written meanwhile.
+     */
+    long[][] notExplicitSorted(TripleList candidates) {
         int n = candidates.size();
         long[] packed = new long[4 * n];
         for (int i = 0; i < n; i++) {
@@ -76,15 +105,21 @@ public class ClosureStore {
         }
         QuadSort.sort(packed, n, new long[4 * n]);
         long[][] quads = new long[n][];
+        long[] quad = new long[4];
         int m = 0;
         for (int i = 0; i < n; i++) {
             long s = packed[4 * i], p = packed[4 * i + 1], o = packed[4 * i + 2];
-            if (!isExplicit(s, p, o)) {
+            if (!isExplicit(s, p, o, quad)) {
                 quads[m++] = new long[] { s, p, o, TermIds.DEFAULT_GRAPH };
             }
         }
+        return m == n ? quads : Arrays.copyOf(quads, m);
+    }
+
+    /** The second half of {@link #addInferredAll}: writes the quads not inferred yet, and returns their triples. */
+    TripleList insertInferred(long[][] quads) {
         TripleList added = new TripleList();
-        for (long[] q : inferred.addAll(m == n ? quads : Arrays.copyOf(quads, m))) {
+        for (long[] q : inferred.addAll(quads)) {
             added.add(q[0], q[1], q[2]);
         }
         return added;

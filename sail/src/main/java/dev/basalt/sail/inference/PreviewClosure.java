@@ -103,6 +103,12 @@ public final class PreviewClosure extends ClosureStore {
         return inferredAdded.add(s, p, o);
     }
 
+    /** The overlay is written and read by the owner's thread only: its writes are not split. */
+    @Override
+    boolean splitsWrites() {
+        return false;
+    }
+
     @Override
     TripleList addInferredAll(TripleList candidates) {
         TripleList added = new TripleList();

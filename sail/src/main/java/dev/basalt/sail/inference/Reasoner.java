@@ -1,5 +1,8 @@
 package dev.basalt.sail.inference;
 
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,7 +15,8 @@ import dev.basalt.sail.config.InferenceMode;
  * <p>{@link #closeFully} computes the closure from scratch: the inferred set is emptied, the schema
  * compiled, and the rules run semi-naive, set at a time: round 0 takes every explicit triple as
  * the pivot, each later round only the triples the round before added, joined against everything
- * in the store. {@link #maintain} updates it after a transaction's explicit changes: removals by
+ * in the store; with a second processor, a helper thread sorts each batch of conclusions and drops
+ * the explicit ones while the rules run on (see {@link Rounds}). {@link #maintain} updates it after a transaction's explicit changes: removals by
  * delete-and-rederive (over-delete everything derived from a removed triple, then put back what
  * is still derivable in one step from what is left, then run the additions' rounds), additions by
  * the same semi-naive rounds started from the added triples. A change of a schema statement
@@ -23,7 +27,8 @@ import dev.basalt.sail.config.InferenceMode;
  * of being compiled again at every commit.
  *
  * <p>Thread rules: a closure run or maintenance runs in the thread that owns the open write
- * transaction, or (a preview, see {@link PreviewClosure}) in a connection's thread; they share
+ * transaction, or (a preview, see {@link PreviewClosure}) in a connection's thread; a full closure
+ * of the store's indices also starts a helper thread of its own for the run; they share
  * nothing but the kept schema, an immutable value in a volatile field, so one instance serves a
  * store for its lifetime.
  */
@@ -73,13 +78,26 @@ public final class Reasoner {
         store.clearInferred();
         Schema schema = Schema.read(store, v, mode == InferenceMode.OWL_RL);
         Rules rules = new Rules(schema, v, store);
-        Rounds rounds = new Rounds(store, rules);
-        TripleList schemaTriples = schema.entailed.list();
-        for (int i = 0; i < schemaTriples.size(); i++) {
-            rounds.conclude(schemaTriples.s(i), schemaTriples.p(i), schemaTriples.o(i));
+        ExecutorService helper = Runtime.getRuntime().availableProcessors() > 1
+                ? Executors.newSingleThreadExecutor(r -> {
+                    Thread t = new Thread(r, "basalt-closure-helper");
+                    t.setDaemon(true);
+                    return t;
+                })
+                : null;
+        Rounds rounds = new Rounds(store, rules, helper);
+        try {
+            TripleList schemaTriples = schema.entailed.list();
+            for (int i = 0; i < schemaTriples.size(); i++) {
+                rounds.conclude(schemaTriples.s(i), schemaTriples.p(i), schemaTriples.o(i));
+            }
+            store.explicitBatches(ROUND0_BATCH, rounds::pivot);
+            rounds.run();
+        } finally {
+            if (helper != null) {
+                helper.shutdownNow();
+            }
         }
-        store.explicitBatches(ROUND0_BATCH, rounds::pivot);
-        rounds.run();
         LOG.debug("{} closure: {} inferred triples in {} rounds, {} ms", mode.label(), rounds.added(), rounds.count(),
                 (System.nanoTime() - start) / 1_000_000);
         return rounds.added();

@@ -1,5 +1,9 @@
 package dev.basalt.sail.inference;
 
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+
 import dev.basalt.store.lexicon.TermIds;
 
 /**
@@ -14,25 +18,42 @@ import dev.basalt.store.lexicon.TermIds;
  * a run, and every new triple is a pivot of a round that starts after it was written, so for two
  * premises of a rule the later one written meets the other in the store when it is a pivot.
  *
+ * <p>With a {@code helper} (a full closure, which writes no explicit statement), a write is split
+ * in two: the helper thread sorts the batch and drops its explicit triples
+ * ({@link ClosureStore#notExplicitSorted}) while the owner's thread goes on evaluating the rules
+ * for the next batch, and the owner inserts the batch into the inferred indices when the next
+ * write is handed over, or at the end of the round at the latest ({@link #drain}), so every round
+ * still starts with all of the previous round's conclusions written.
+ *
  * <p>A conclusion whose subject is a literal or whose predicate is not an IRI (a subproperty axiom
  * naming a blank node) is dropped, and so is a typing by a literal (a domain, range or superclass
  * given as a literal names no class). Not thread-safe: one closure run uses it, on the thread that
- * holds the write transaction.
+ * holds the write transaction; only the batch it hands to the helper is read by another thread.
  */
 final class Rounds {
     /** Distinct conclusions held in memory before they are written. */
     static final int FLUSH = 1 << 18;
     private final ClosureStore store;
     private final Rules rules;
+    /** Sorts and filters handed-over batches; null to write each batch in the owner's thread. */
+    private final ExecutorService helper;
     private final TripleList conclusions = new TripleList();
     private TripleSet pending = new TripleSet();
     private TripleList next = new TripleList();
+    /** The batch the helper is preparing, not yet inserted; null if none. */
+    private Future<long[][]> handedOver;
     private long added;
     private int count;
 
     Rounds(ClosureStore store, Rules rules) {
+        this(store, rules, null);
+    }
+
+    /** @param helper a thread for the explicit-set half of each write, or null (ignored for a store that does not split writes) */
+    Rounds(ClosureStore store, Rules rules, ExecutorService helper) {
         this.store = store;
         this.rules = rules;
+        this.helper = store.splitsWrites() ? helper : null;
     }
 
     /** Adds a conclusion to the closure if it is new there (at the next write); a new one is a pivot of the next round. */
@@ -62,11 +83,13 @@ final class Rounds {
     /** Writes the waiting conclusions, then runs rounds until none concludes anything new. */
     void run() {
         write();
+        drain();
         while (!next.isEmpty()) {
             TripleList delta = next;
             next = new TripleList();
             count++;
             pivot(delta);
+            drain();
         }
     }
 
@@ -74,8 +97,43 @@ final class Rounds {
         if (pending.size() == 0) {
             return;
         }
-        TripleList written = store.addInferredAll(pending.list());
+        TripleList batch = pending.list();
         pending = new TripleSet();
+        if (helper == null) {
+            inserted(store.addInferredAll(batch));
+            return;
+        }
+        Future<long[][]> f = helper.submit(() -> store.notExplicitSorted(batch));
+        drain();
+        handedOver = f;
+    }
+
+    /** Inserts the batch handed to the helper, if any, once the helper has prepared it. */
+    private void drain() {
+        if (handedOver == null) {
+            return;
+        }
+        long[][] quads;
+        try {
+            quads = handedOver.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the closure's helper prepared conclusions", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(e.getCause());
+        } finally {
+            handedOver = null;
+        }
+        inserted(store.insertInferred(quads));
+    }
+
+    private void inserted(TripleList written) {
         next.addAll(written);
         added += written.size();
     }

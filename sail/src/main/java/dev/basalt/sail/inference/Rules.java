@@ -1,5 +1,6 @@
 package dev.basalt.sail.inference;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -105,9 +106,13 @@ final class Rules {
         if (p != v.type) {
             return;
         }
-        for (Schema.Intersection i : schema.intersectionsByMember.getOrDefault(o, List.of())) {
-            if (hasAllTypes(s, i.members(), o)) {
-                out.add(s, v.type, i.intersection());
+        List<Schema.Intersection> intersections = schema.intersectionsByMember.getOrDefault(o, List.of());
+        if (!intersections.isEmpty()) {
+            long[] types = typesOf(s);
+            for (Schema.Intersection i : intersections) {
+                if (containsAll(types, i.members(), o)) {
+                    out.add(s, v.type, i.intersection());
+                }
             }
         }
         for (Schema.Restriction x : schema.hasValueByClass.getOrDefault(o, List.of())) {
@@ -265,6 +270,27 @@ final class Rules {
     private boolean hasAllTypes(long s, long[] members, long known) {
         for (long m : members) {
             if (m != known && !store.has(s, v.type, m)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The classes s is typed with in the store, sorted (read in one scan instead of a lookup per class). */
+    private long[] typesOf(long s) {
+        match(s, v.type, 0);
+        long[] types = new long[scratch.size()];
+        for (int i = 0; i < types.length; i++) {
+            types[i] = scratch.o(i);
+        }
+        Arrays.sort(types);
+        return types;
+    }
+
+    /** True if sorted {@code types} holds every class in {@code members} but {@code known}. */
+    private static boolean containsAll(long[] types, long[] members, long known) {
+        for (long m : members) {
+            if (m != known && Arrays.binarySearch(types, m) < 0) {
                 return false;
             }
         }

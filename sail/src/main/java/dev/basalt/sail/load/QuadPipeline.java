@@ -67,19 +67,19 @@ final class QuadPipeline {
             long[] chunks = reader.chunkCounts();
             LOG.info("parsed {} statements ({} of {} N-Triples/N-Quads chunks by Rio); {} sort runs per index, {} bytes spilled",
                     read, chunks[1], chunks[0], sorter.runs(), sorter.spilledBytes());
-            long added = writeIndexes(tx, orders, sorter, progress, elapsed, newQuads);
+            long added = writeIndexes(tx, orders, sorter, read, progress, elapsed, newQuads);
             return new Outcome(read, added, reader.bytesRead(), namespacesChanged);
         }
     }
 
-    private static long writeIndexes(WriteTransaction tx, List<QuadOrder> orders, QuadSorter sorter,
+    private static long writeIndexes(WriteTransaction tx, List<QuadOrder> orders, QuadSorter sorter, long read,
             LoadProgress progress, Supplier<Duration> elapsed, Consumer<long[]> newQuads) {
         IndexBuilder builder = new IndexBuilder(tx, orders);
         long added = 0;
         for (int i = 0; i < orders.size(); i++) {
             progress.building(orders.get(i).name(), i + 1, orders.size(), elapsed.get());
             try (SortedQuads quads = sorter.sorted(i)) {
-                long n = builder.build(i, quads, i == 0 ? newQuads : null);
+                long n = builder.build(i, quads, read, i == 0 ? newQuads : null);
                 if (i == 0) {
                     added = n;
                 } else if (n != added) {

@@ -38,7 +38,8 @@ import dev.basalt.sail.repository.BasaltRepository;
 
 /**
  * A large N-Triples add into a repository that keeps a closure takes the bulk path (the loader's
- * pipeline writes the explicit statements, the commit maintains the closure from the statements it
+ * pipeline writes the explicit statements, rebuilding an index that holds fewer statements than the
+ * add from the merge and putting the add's statements into a larger one, the commit maintains the closure from the statements it
  * added, in one run) and ends with the closure the per-statement path gives (which
  * {@link ClosureModelTest} checks against a recomputation): into a store holding only the schema, then a second
  * file into the closed store that repeats statements and makes some inferred statements explicit,
@@ -63,7 +64,9 @@ class BulkAddClosureTest {
                 schema.add(s);
             }
         }
-        List<Statement> first = data(r, 0, 3_000);
+        List<Statement> first = new ArrayList<>(data(r, 0, 3_000));
+        first.add(VF.createStatement(iri("C0"), RDF.TYPE, RDFS.RESOURCE));
+        first.add(VF.createStatement(iri("C1"), RDF.TYPE, RDFS.CLASS));
         List<Statement> second = new ArrayList<>(data(r, 0, 1_500));
         second.addAll(first.subList(0, 500));
         second.add(VF.createStatement(iri("I5"), RDF.TYPE, RDFS.RESOURCE));

@@ -12,7 +12,8 @@ package dev.basalt.store.quads;
  * (kind nibble, small counters) and a load's contexts are often one id, so a typical quad key has
  * 10-16 positions that vary: the sort is linear in the records and the same speed on sorted,
  * reversed or random input (a comparison quicksort took ten times longer on input already in
- * subject order). Stable; uses a scratch array of the same size; no other allocation but the
+ * subject order). Input already in order (a batch sorted for one index, passed on to another index
+ * of the same order) is recognized in one pass and left as it is. Stable; uses a scratch array of the same size; no other allocation but the
  * 32 KB of counts.
  */
 public final class QuadSort {
@@ -24,7 +25,7 @@ public final class QuadSort {
 
     /** Sorts records {@code [0, count)} of {@code q}, using {@code scratch} (at least as long) as the second buffer. */
     public static void sort(long[] q, int count, long[] scratch) {
-        if (count < 2) {
+        if (count < 2 || sorted(q, count)) {
             return;
         }
         int[] counts = histogram(q, count);
@@ -107,6 +108,16 @@ public final class QuadSort {
     }
 
     /** Compares record {@code i} of {@code a} with record {@code j} of {@code b} as four unsigned longs. */
+    /** True if records {@code [0, count)} are in order already (one pass, ending at the first record out of order). */
+    static boolean sorted(long[] q, int count) {
+        for (int r = 1; r < count; r++) {
+            if (compare(q, r - 1, q, r) > 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     public static int compare(long[] a, int i, long[] b, int j) {
         for (int k = 0; k < 4; k++) {
             int r = Long.compareUnsigned(a[4 * i + k], b[4 * j + k]);

@@ -29,6 +29,21 @@ class QuadSortTest {
         }
     }
 
+    @Test
+    void inputInOrderButForItsLastRecordIsSorted() {
+        int n = 500;
+        long[] q = new long[4 * n];
+        for (int r = 0; r < n; r++) {
+            q[4 * r] = r < n - 1 ? r + 1 : 0; // in order up to the last record, which belongs first
+            q[4 * r + 1] = Long.MIN_VALUE + r; // unsigned: large, ascending
+        }
+        long[] expected = reference(q, n);
+        QuadSort.sort(q, n, new long[q.length]);
+        assertArrayEquals(expected, q);
+        QuadSort.sort(q, n, new long[q.length]);
+        assertArrayEquals(expected, q, "sorted input changed");
+    }
+
     /** Shapes: random 64-bit (sign bits set), small tied ids, ascending, descending, term-id-like kinds. */
     private static long value(Random rnd, int shape, int r, int k) {
         return switch (shape) {
