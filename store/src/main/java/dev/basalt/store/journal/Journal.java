@@ -246,10 +246,15 @@ public final class Journal implements RecordStore, AutoCloseable {
         return point(committed);
     }
 
-    /** Discards everything written and freed since the last commit. */
+    /**
+     * Discards everything written and freed since the last commit, and gives the file's tail that
+     * the discarded writes grew back to the file system (a load that failed on a full disk leaves
+     * the disk as it found it, so the next write has room).
+     */
     public synchronized void abort() {
         ensureOpen();
         load(committed);
+        shrinkFile();
     }
 
     private void rollbackAfterFailure(RuntimeException cause) {
