@@ -209,12 +209,9 @@ final class SlotAllocator {
             java.util.TreeSet<Region> candidates = withFree.get(k);
             for (java.util.Iterator<Region> it = candidates.iterator(); it.hasNext(); ) {
                 Region r = it.next();
-                long off = take(r);
-                if (!r.hasFree()) {
-                    it.remove();
-                }
-                if (off >= 0) {
-                    return Addresses.of(off, r.slotBytes);
+                long address = takeListed(r, it);
+                if (address != NULL_ADDRESS) {
+                    return address;
                 }
             }
         }
@@ -233,6 +230,18 @@ final class SlotAllocator {
             withFree.get(r.classIndex).remove(r);
         }
         return Addresses.of(off, r.slotBytes);
+    }
+
+    /**
+     * A free slot of {@code r}, which {@code it} (over its class's regions with free slots) has just
+     * returned, as an address, or {@link #NULL_ADDRESS} if it is full; a region left full leaves the list.
+     */
+    private long takeListed(Region r, java.util.Iterator<Region> it) {
+        long off = take(r);
+        if (!r.hasFree()) {
+            it.remove();
+        }
+        return off >= 0 ? Addresses.of(off, r.slotBytes) : NULL_ADDRESS;
     }
 
     /** A free slot of {@code r} (its offset, or -1 if it is full), marking the region changed. */
@@ -323,12 +332,9 @@ final class SlotAllocator {
                 if (use != Use.ANY && r.evacuating) {
                     continue;
                 }
-                long off = take(r);
-                if (!r.hasFree()) {
-                    it.remove();
-                }
-                if (off >= 0) {
-                    return Addresses.of(off, r.slotBytes);
+                long address = takeListed(r, it);
+                if (address != NULL_ADDRESS) {
+                    return address;
                 }
             }
         }
