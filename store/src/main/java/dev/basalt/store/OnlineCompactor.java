@@ -60,16 +60,18 @@ public final class OnlineCompactor {
     public record Result(long bytesBefore, long bytesAfter, long liveBytesBefore, long liveBytesAfter, long target,
                          long keysRewritten, int commits, long heldAbove, long pinnedBytes, long oldestPinnedCommit,
                          long retainedBytes, long newestRetainedCommit, String heldBy, Duration maxPause,
-                         Duration elapsed, int rounds, long inUseAfter, String endedBecause, Duration cpu) {
+                         Duration elapsed, int rounds, long inUseAfter, String endedBecause, Duration cpu,
+                         long pagesRepacked) {
         @Override
         public String toString() {
             StringBuilder b = new StringBuilder(String.format(
                     "online compaction: %,d -> %,d bytes (%.2fx the %,d live bytes, %.2fx the %,d bytes in use; target"
-                            + " %,d) in %.1f s (%.1f s CPU): %,d keys rewritten in %d rounds of %d commits, longest"
+                            + " %,d) in %.1f s (%.1f s CPU): %,d pages saved by repacking, %,d keys rewritten in %d"
+                            + " rounds of %d commits, longest"
                             + " writer pause %d ms; ended: %s",
                     bytesBefore, bytesAfter, liveBytesAfter == 0 ? 0 : (double) bytesAfter / liveBytesAfter,
                     liveBytesAfter, inUseAfter == 0 ? 0 : (double) bytesAfter / inUseAfter, inUseAfter, target,
-                    elapsed.toMillis() / 1000.0, cpu.toMillis() / 1000.0, keysRewritten, rounds, commits, maxPause.toMillis(), endedBecause));
+                    elapsed.toMillis() / 1000.0, cpu.toMillis() / 1000.0, pagesRepacked, keysRewritten, rounds, commits, maxPause.toMillis(), endedBecause));
             if (heldAbove > 0) {
                 b.append(String.format("; %,d bytes above the target could not be released (%s)", heldAbove, heldBy));
             }
@@ -129,6 +131,7 @@ public final class OnlineCompactor {
         long lowest = before.fileBytes();
         long overflow = 0; // what the last round's concurrent writes put above its target
         String ended = "round limit " + options.rounds();
+        long repacked = 0;
         try {
             while (rounds < options.rounds()) {
                 if (!waitForReaders(t0)) {
@@ -140,6 +143,11 @@ public final class OnlineCompactor {
                     }
                     ended = "readers' pins";
                     break;
+                }
+                long saved = repackTrees();
+                if (saved > 0) {
+                    repacked += saved;
+                    waitForReaders(t0); // the old pages are released once the readers of their commit points are gone
                 }
                 CompactionPlan plan = startRound(overflow);
                 target = plan.target();
@@ -186,7 +194,7 @@ public final class OnlineCompactor {
                 after.bytesInUse() - after.bytesDeferred(), target, keys, commits, held, after.bytesPinned(),
                 after.oldestPinnedCommit(), retained[0], retained[1], journal.describeInUseAbove(target),
                 Duration.ofNanos(maxPauseNanos), Duration.ofNanos(System.nanoTime() - t0), rounds, after.bytesInUse(),
-                ended, Duration.ofNanos(Math.max(0, threadCpuNanos() - cpu0)));
+                ended, Duration.ofNanos(Math.max(0, threadCpuNanos() - cpu0)), repacked);
         LOG.info("{}: {}", journal.path(), r);
         return r;
     }
@@ -245,7 +253,66 @@ public final class OnlineCompactor {
         return n;
     }
 
+    /**
+     * Repacks every tree level by level, the parents of leaves first and the root's children
+     * last, each level listed on a snapshot taken after the level below was done; returns the
+     * pages saved.
+     */
+    private long repackTrees() {
+        long t0 = System.nanoTime();
+        long saved = 0;
+        for (int height = 2; ; height++) {
+            int h = height;
+            Map<String, List<byte[]>> keysByTree = new LinkedHashMap<>();
+            boolean any = false;
+            try (Snapshot s = store.snapshot()) {
+                for (String name : s.treeNames()) {
+                    List<byte[]> k = new ArrayList<>();
+                    s.tree(name).repackKeys(h, k::add);
+                    keysByTree.put(name, k);
+                    any |= !k.isEmpty();
+                }
+                BTree commits = s.commitIndex();
+                if (commits != null) {
+                    List<byte[]> k = new ArrayList<>();
+                    commits.repackKeys(h, k::add);
+                    keysByTree.put(Store.COMMIT_INDEX, k);
+                    any |= !k.isEmpty();
+                }
+            }
+            if (!any) {
+                break;
+            }
+            for (Map.Entry<String, List<byte[]>> e : keysByTree.entrySet()) {
+                saved += inTransactions(e.getKey(), e.getValue(), (t, key) -> t.repack(key, h));
+            }
+        }
+        if (saved > 0) {
+            JournalStats s = journal.stats();
+            LOG.info("{}: repacking the trees saved {} pages in {} ms; {} bytes in use ({} of them deferred frees)",
+                    journal.path(), saved, (System.nanoTime() - t0) / 1_000_000, s.bytesInUse(), s.bytesDeferred());
+        }
+        return saved;
+    }
+
     private long rewrite(String tree, List<byte[]> keyList) {
+        long n = inTransactions(tree, keyList, (t, key) -> {
+            byte[] value = t.get(key);
+            if (value == null) {
+                return 0;
+            }
+            t.put(key, value);
+            return 1;
+        });
+        keys += n;
+        return n;
+    }
+
+    /**
+     * Applies {@code step} to every key of {@code keyList} in order, in write transactions of at
+     * most {@link Options#maxPause} of work each; returns the sum of what the steps returned.
+     */
+    private long inTransactions(String tree, List<byte[]> keyList, java.util.function.ToLongBiFunction<BTree, byte[]> step) {
         long budget = options.maxPause().toNanos();
         int i = 0;
         long n = 0;
@@ -261,19 +328,13 @@ public final class OnlineCompactor {
                     return n; // dropped meanwhile
                 }
                 do {
-                    byte[] key = keyList.get(i++);
-                    byte[] value = t.get(key);
-                    if (value != null) {
-                        t.put(key, value);
-                        n++;
-                    }
+                    n += step.applyAsLong(t, keyList.get(i++));
                 } while (i < keyList.size() && System.nanoTime() - held < budget);
                 tx.commit();
                 paused(held);
             }
             afterCommit.run();
         }
-        keys += n;
         return n;
     }
 

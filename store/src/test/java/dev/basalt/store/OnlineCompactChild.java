@@ -43,7 +43,8 @@ public final class OnlineCompactChild {
             OnlineCompactor.Options o = new OnlineCompactor.Options(Duration.ofMillis(2), Duration.ofSeconds(1), 3);
             while (true) {
                 OnlineCompactor.Result r = OnlineCompactor.compact(store, o, () -> { });
-                System.out.println("COMPACTED " + r.bytesBefore() + " " + r.bytesAfter() + " " + r.keysRewritten());
+                System.out.println("COMPACTED " + r.bytesBefore() + " " + r.bytesAfter() + " " + r.keysRewritten() + " "
+                        + r.pagesRepacked());
                 System.out.flush();
             }
         }

@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
 import dev.basalt.store.btree.BTree;
 
 /**
- * Kills a child JVM with SIGKILL at random moments while it compacts its store online and a writer
- * commits meanwhile ({@link OnlineCompactChild}); the store must reopen at the last acknowledged
+ * Kills a child JVM with SIGKILL at random moments while it compacts its store online (repacking
+ * its tree's pages and moving them) and a writer commits meanwhile ({@link OnlineCompactChild}); the store must reopen at the last acknowledged
  * write step (or the one in flight), hold exactly the workload's state at that step, and verify
  * (checksums, tree invariants, allocator audit, file end).
  */
@@ -44,13 +44,14 @@ class OnlineCompactionCrashTest {
         long lastAcked = 0;
         int compactions = 0;
         long shrunk = 0;
+        long repacked = 0;
         for (int kill = 0; kill < KILLS; kill++) {
             String ctx = "seed=" + seed + " kill #" + kill;
             Path ackFile = dir.resolve("acks.txt");
             Process p = ChildProcess.start(OnlineCompactChild.class, file.toString(), Long.toString(seed),
                     Integer.toString(KEYS), Integer.toString(OPS), ackFile.toString());
             AtomicLong acked = new AtomicLong(lastAcked);
-            long[] compacted = new long[2];
+            long[] compacted = new long[3];
             Thread reader = new Thread(() -> readOutput(p, acked, compacted));
             reader.start();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -64,6 +65,7 @@ class OnlineCompactionCrashTest {
             assertEquals(137, p.exitValue(), ctx + ": the child did not die by SIGKILL (did it fail?)");
             compactions += (int) compacted[0];
             shrunk += compacted[1];
+            repacked += compacted[2];
             lastAcked = Math.max(lastAcked, CrashRecoveryTest.lastLine(ackFile));
             try (Store store = Store.open(file, StoreConfig.defaults())) {
                 long step;
@@ -87,9 +89,10 @@ class OnlineCompactionCrashTest {
             }
         }
         LoggerFactory.getLogger(OnlineCompactionCrashTest.class).info(
-                "{} kills over {} write steps; the children finished {} online compactions, {} bytes given back",
-                KILLS, lastAcked, compactions, shrunk);
+                "{} kills over {} write steps; the children finished {} online compactions, {} bytes given back, {}"
+                        + " pages saved by repacking", KILLS, lastAcked, compactions, shrunk, repacked);
         assertTrue(compactions > 0, "no online compaction finished in any child: the kills tested nothing of it");
+        assertTrue(repacked > 0, "no finished online compaction repacked a page: the kills tested nothing of repacking");
     }
 
     private static void readOutput(Process p, AtomicLong acked, long[] compacted) {
@@ -102,6 +105,7 @@ class OnlineCompactionCrashTest {
                     String[] f = line.split(" ");
                     compacted[0]++;
                     compacted[1] += Math.max(0, Long.parseLong(f[1]) - Long.parseLong(f[2]));
+                    compacted[2] += Long.parseLong(f[4]);
                 }
             }
         } catch (java.io.IOException | RuntimeException ignored) {

@@ -169,6 +169,12 @@ class ServerOnlineCompactionTest {
             Path copy = data.resolve("offline");
             Files.createDirectories(copy);
             Files.copy(journal, copy.resolve("basalt.jnl"));
+            String keep = System.getProperty("basalt.compactTest.keep");
+            if (keep != null) {
+                // -Dbasalt.compactTest.keep=DIR keeps the online-compacted journal for a look at its trees
+                Files.createDirectories(Path.of(keep));
+                Files.copy(journal, Path.of(keep, "online.jnl"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
             Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
                     "-cp", System.getProperty("java.class.path"), "dev.basalt.sail.cli.BasaltCli", "compact", "--store",
                     copy.toString()).redirectErrorStream(true).start();

@@ -402,6 +402,32 @@ public final class BTree {
         return r.pagesAbove + r.largeValuesAbove;
     }
 
+    /**
+     * Names, in ascending order, one key in the key range of every page at {@code height} (2 =
+     * the parents of leaves, up to {@link #height()} = the root), for {@link #repack}; nothing for
+     * other heights.
+     */
+    public void repackKeys(int height, java.util.function.Consumer<byte[]> keys) {
+        TreeRepack.pageKeys(this, height, Objects.requireNonNull(keys, "keys"));
+    }
+
+    /**
+     * Rewrites the children of the page at {@code height} whose key range holds {@code key} into
+     * as few pages as {@link #bulkBuild} would use for the same entries (online compaction), when
+     * that saves at least one page in {@value TreeRepack#MIN_SAVING_SHARE}; returns the pages
+     * saved (0: nothing changed). The entries are unchanged; the old pages are released like every
+     * copy-on-write change, so snapshots stay valid.
+     */
+    public int repack(byte[] key, int height) {
+        TreeWriter w = writer();
+        int saved = w.repack(Objects.requireNonNull(key, "key"), height);
+        if (saved > 0) {
+            modCount++;
+            w.evictOverCapacity();
+        }
+        return saved;
+    }
+
     @Override
     public String toString() {
         return "BTree[" + (writer == null ? "read-only" : "writable") + ", " + size + " entries, height " + height + "]";

@@ -202,6 +202,22 @@ final class DirtyInternal extends DirtyNode implements InternalNode {
         dirty[n] = null;
     }
 
+    /**
+     * Makes {@code pages} the children of this page, in order, with {@code separators.get(i)}
+     * before page {@code i + 1}; the caller has let go of the children this page had.
+     */
+    void replaceChildren(java.util.List<DirtyNode> pages, java.util.List<byte[]> separators) {
+        Arrays.fill(this.separators, null);
+        Arrays.fill(dirty, null);
+        n = 0;
+        separatorBytes = 0;
+        for (int i = 0; i < pages.size(); i++) {
+            DirtyNode page = pages.get(i);
+            insertAt(i, i == 0 ? null : separators.get(i - 1), page.entryCount());
+            setDirty(i, page);
+        }
+    }
+
     /** Moves children {@code [at, size)} into a new right sibling; the separator before child {@code at} moves up. */
     Split splitOff(int at) {
         DirtyInternal right = new DirtyInternal(separators.length);

@@ -174,6 +174,57 @@ final class TreeWriter {
         parent.setEntries(l, left.entryCount());
     }
 
+    /**
+     * Repacks the children of the page at {@code height} (2 = a parent of leaves) whose key range
+     * holds {@code key} into as few pages as a bottom-up build would use ({@link TreeRepack});
+     * returns the pages saved, 0 when the page is absent or repacking would not save enough.
+     * Copy-on-write: the path to the page is copied and its old children are released.
+     */
+    int repack(byte[] key, int height) {
+        if (height < 2 || height > tree.height) {
+            return 0;
+        }
+        Node node = tree.root();
+        for (int h = tree.height; h > height; h--) {
+            InternalNode in = (InternalNode) node;
+            node = tree.child(in, in.childIndex(key));
+        }
+        TreeRepack.Cut cut = new TreeRepack(tree, config).cut((InternalNode) node);
+        if (cut == null) {
+            return 0;
+        }
+        DirtyNode root = dirtyRoot();
+        replaceChildren(root, tree.height, key, height, cut);
+        shrinkRoot();
+        return cut.saved();
+    }
+
+    private void replaceChildren(DirtyNode node, int h, byte[] key, int height, TreeRepack.Cut cut) {
+        DirtyInternal in = (DirtyInternal) node;
+        if (h > height) {
+            int i = in.childIndex(key);
+            DirtyNode child = dirtyChild(in, i);
+            replaceChildren(child, h - 1, key, height, cut);
+            if (in.width() > 1 && child.underflows(config)) {
+                rebalance(in, i);
+            }
+            return;
+        }
+        for (int i = 0; i < in.width(); i++) {
+            DirtyNode old = in.dirtyChild(i);
+            if (old != null) {
+                queue.remove(old);
+                old.parent = null;
+            } else {
+                ledger.release(in.childAddress(i));
+            }
+        }
+        in.replaceChildren(cut.pages(), cut.separators());
+        for (DirtyNode page : cut.pages()) {
+            queue.touch(page);
+        }
+    }
+
     private void shrinkRoot() {
         while (true) {
             DirtyNode root = tree.rootDirty;

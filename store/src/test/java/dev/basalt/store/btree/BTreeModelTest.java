@@ -211,8 +211,10 @@ class BTreeModelTest {
                 int r = rnd.nextInt(1000);
                 if (r < (growing ? 500 : 250)) {
                     put();
-                } else if (r < 700) {
+                } else if (r < 690) {
                     remove();
+                } else if (r < 700) {
+                    repack();
                 } else if (r < 850) {
                     lookup();
                 } else if (r < 920) {
@@ -248,6 +250,16 @@ class BTreeModelTest {
             byte[] k = keys.apply(rnd.nextInt(keySpace));
             assertArrayEquals(model.remove(k), tree.remove(k), ctx());
             assertEquals(model.size(), tree.size(), ctx());
+        }
+
+        /** Repacks the children of a page at a random height around a random key: entries unchanged. */
+        void repack() {
+            if (tree.height() >= 2) {
+                int height = 2 + rnd.nextInt(tree.height() - 1);
+                int saved = tree.repack(keys.apply(rnd.nextInt(keySpace)), height);
+                assertTrue(saved >= 0, ctx());
+                assertEquals(model.size(), tree.size(), ctx());
+            }
         }
 
         void lookup() {
