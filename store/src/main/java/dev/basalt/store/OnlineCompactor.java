@@ -28,6 +28,14 @@ import dev.basalt.store.journal.StoreException;
  * file is truncated when both root blocks end below the cut. Nothing on disk changes format; every
  * step is a commit, so a crash at any moment reopens at the last commit.
  *
+ * <p>Each round first repacks the trees ({@link BTree#repack}): every internal page whose children
+ * would fit in noticeably fewer pages, as a bottom-up build fills them (leaves left partly filled by
+ * splits and deletes), gets new children holding the same entries, level by level from the
+ * parents of leaves up, in transactions of the same size as the moves and only while no reader
+ * that was open before the round pins old pages (repacking then would only add copies). So the
+ * live data itself shrinks toward the size of an offline-compacted copy before the round plans
+ * where the file can end.
+ *
  * <p>Rounds go on, each planned on the layout the last one left: writes meanwhile may have put
  * records above its target when the space below it ran out, and the next plan keeps that much more
  * free below its target. They end when the file is within {@value #GOOD_ENOUGH}x the space in use,
@@ -99,6 +107,11 @@ public final class OnlineCompactor {
      * moves) end the compaction.
      */
     static final int STALLED_ROUNDS = 3;
+    /**
+     * A repacking transaction takes no further step once its tree holds this many dirty pages: one
+     * step writes up to a page's worth of children, and the commit codes and writes what is dirty.
+     */
+    static final int REPACK_DIRTY_PAGES = 512;
 
     private final Store store;
     private final Journal journal;
@@ -260,6 +273,9 @@ public final class OnlineCompactor {
      */
     private long repackTrees() {
         long t0 = System.nanoTime();
+        long cpu0 = threadCpuNanos();
+        long pauseBefore = maxPauseNanos;
+        maxPauseNanos = 0;
         long saved = 0;
         for (int height = 2; ; height++) {
             int h = height;
@@ -284,19 +300,22 @@ public final class OnlineCompactor {
                 break;
             }
             for (Map.Entry<String, List<byte[]>> e : keysByTree.entrySet()) {
-                saved += inTransactions(e.getKey(), e.getValue(), (t, key) -> t.repack(key, h));
+                saved += inTransactions(e.getKey(), e.getValue(), REPACK_DIRTY_PAGES, (t, key) -> t.repack(key, h));
             }
         }
         if (saved > 0) {
             JournalStats s = journal.stats();
-            LOG.info("{}: repacking the trees saved {} pages in {} ms; {} bytes in use ({} of them deferred frees)",
-                    journal.path(), saved, (System.nanoTime() - t0) / 1_000_000, s.bytesInUse(), s.bytesDeferred());
+            LOG.info("{}: repacking the trees saved {} pages in {} ms ({} ms CPU, longest writer pause {} ms); {} bytes in"
+                    + " use ({} of them deferred frees)", journal.path(), saved, (System.nanoTime() - t0) / 1_000_000,
+                    Math.max(0, threadCpuNanos() - cpu0) / 1_000_000, maxPauseNanos / 1_000_000, s.bytesInUse(),
+                    s.bytesDeferred());
         }
+        maxPauseNanos = Math.max(maxPauseNanos, pauseBefore);
         return saved;
     }
 
     private long rewrite(String tree, List<byte[]> keyList) {
-        long n = inTransactions(tree, keyList, (t, key) -> {
+        long n = inTransactions(tree, keyList, Integer.MAX_VALUE, (t, key) -> {
             byte[] value = t.get(key);
             if (value == null) {
                 return 0;
@@ -310,9 +329,12 @@ public final class OnlineCompactor {
 
     /**
      * Applies {@code step} to every key of {@code keyList} in order, in write transactions of at
-     * most {@link Options#maxPause} of work each; returns the sum of what the steps returned.
+     * most {@link Options#maxPause} of work each that stop taking steps once the tree holds
+     * {@code maxDirty} dirty pages (the commit writes those); returns the sum of what the steps
+     * returned.
      */
-    private long inTransactions(String tree, List<byte[]> keyList, java.util.function.ToLongBiFunction<BTree, byte[]> step) {
+    private long inTransactions(String tree, List<byte[]> keyList, int maxDirty,
+                                java.util.function.ToLongBiFunction<BTree, byte[]> step) {
         long budget = options.maxPause().toNanos();
         int i = 0;
         long n = 0;
@@ -329,7 +351,7 @@ public final class OnlineCompactor {
                 }
                 do {
                     n += step.applyAsLong(t, keyList.get(i++));
-                } while (i < keyList.size() && System.nanoTime() - held < budget);
+                } while (i < keyList.size() && System.nanoTime() - held < budget && t.dirtyPages() < maxDirty);
                 tx.commit();
                 paused(held);
             }
