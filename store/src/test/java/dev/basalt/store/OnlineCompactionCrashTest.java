@@ -12,6 +12,7 @@ import java.util.NavigableMap;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,11 +52,16 @@ class OnlineCompactionCrashTest {
             Process p = ChildProcess.start(OnlineCompactChild.class, file.toString(), Long.toString(seed),
                     Integer.toString(KEYS), Integer.toString(OPS), ackFile.toString());
             AtomicLong acked = new AtomicLong(lastAcked);
-            long[] compacted = new long[3];
+            AtomicLongArray compacted = new AtomicLongArray(3);
             Thread reader = new Thread(() -> readOutput(p, acked, compacted));
             reader.start();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (acked.get() == lastAcked && p.isAlive() && System.nanoTime() < deadline) {
+                Thread.sleep(2);
+            }
+            // every fourth child is killed only after it finished a compaction (on a busy machine the
+            // others may all die in their first one), at a random moment of the next
+            while (kill % 4 == 3 && compacted.get(0) == 0 && p.isAlive() && System.nanoTime() < deadline) {
                 Thread.sleep(2);
             }
             Thread.sleep(100 + rnd.nextInt(900));
@@ -63,9 +69,9 @@ class OnlineCompactionCrashTest {
             assertTrue(p.waitFor(30, TimeUnit.SECONDS), ctx);
             reader.join();
             assertEquals(137, p.exitValue(), ctx + ": the child did not die by SIGKILL (did it fail?)");
-            compactions += (int) compacted[0];
-            shrunk += compacted[1];
-            repacked += compacted[2];
+            compactions += (int) compacted.get(0);
+            shrunk += compacted.get(1);
+            repacked += compacted.get(2);
             lastAcked = Math.max(lastAcked, CrashRecoveryTest.lastLine(ackFile));
             try (Store store = Store.open(file, StoreConfig.defaults())) {
                 long step;
@@ -95,7 +101,7 @@ class OnlineCompactionCrashTest {
         assertTrue(repacked > 0, "no finished online compaction repacked a page: the kills tested nothing of repacking");
     }
 
-    private static void readOutput(Process p, AtomicLong acked, long[] compacted) {
+    private static void readOutput(Process p, AtomicLong acked, AtomicLongArray compacted) {
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = r.readLine()) != null) {
@@ -103,9 +109,9 @@ class OnlineCompactionCrashTest {
                     acked.set(Long.parseLong(line.substring(4)));
                 } else if (line.startsWith("COMPACTED ")) {
                     String[] f = line.split(" ");
-                    compacted[0]++;
-                    compacted[1] += Math.max(0, Long.parseLong(f[1]) - Long.parseLong(f[2]));
-                    compacted[2] += Long.parseLong(f[4]);
+                    compacted.addAndGet(1, Math.max(0, Long.parseLong(f[1]) - Long.parseLong(f[2])));
+                    compacted.addAndGet(2, Long.parseLong(f[4]));
+                    compacted.incrementAndGet(0);
                 }
             }
         } catch (java.io.IOException | RuntimeException ignored) {
