@@ -101,7 +101,7 @@ public final class OnlineCompactor {
      * A round whose plan would cut less than this share of the file, and empties sparse regions of
      * less than it, is not worth its moves: what is left is the slack of partly used regions.
      */
-    static final double MIN_GAIN = 0.02;
+    static final double MIN_GAIN = 0.04;
     /**
      * Rounds in a row that ended above the smallest file reached (writes meanwhile outgrew the
      * moves) end the compaction.
