@@ -35,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * file's end after the compaction, which the server logs at debug level here) and the compaction's
  * own report (rounds, writer pauses, CPU) from the server's log. Tagged {@code long}: it runs for 2 to 5 minutes and
  * its bound is a measurement; its runs are recorded in docs/benchmarks-compaction.md.
+ * {@code -Dbasalt.compactTest.keep=DIR} keeps the online-compacted journal as {@code DIR/online.jnl}.
  */
 @Tag("long")
 class ServerOnlineCompactionTest {
