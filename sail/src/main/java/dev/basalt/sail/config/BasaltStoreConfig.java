@@ -474,8 +474,9 @@ public class BasaltStoreConfig extends BaseSailConfig {
         if (internalMaxEntries > 0) {
             tree.internalMaxEntries(internalMaxEntries);
         }
-        return SailLayout.withStatementTrees(d.withJournal(journal).withDefaultTree(tree.build())
-                .withPageCacheBytes(pageCacheBytes >= 0 ? pageCacheBytes : defaultPageCacheBytes()));
+        return SailLayout.withLexiconTrees(SailLayout.withStatementTrees(d.withJournal(journal)
+                .withDefaultTree(tree.build())
+                .withPageCacheBytes(pageCacheBytes >= 0 ? pageCacheBytes : defaultPageCacheBytes())));
     }
 
     /**

@@ -360,6 +360,17 @@ final class NTriplesBytes {
             return t;
         }
         t = addTerm(from, i, -t - 1);
+        newLiteral(t, from, labelEnd, tagFrom, tagEnd, datatypeEnd, escaped);
+        return t;
+    }
+
+    /**
+     * Encodes the new literal term {@code t} (label {@code b[from + 1, labelEnd)}). Apart from
+     * {@link #literal()}, whose scan is hot for every literal, so that the JIT compiles the two
+     * separately: this one inlines the inline-value encoders, and a deoptimization in them
+     * recompiles only this method.
+     */
+    private void newLiteral(int t, int from, int labelEnd, int tagFrom, int tagEnd, int datatypeEnd, boolean escaped) {
         if (tagFrom >= 0) {
             String tag = new String(b, tagFrom, tagEnd - tagFrom, StandardCharsets.ISO_8859_1);
             if (!LanguageTagCheck.accepts(tag)) {
@@ -394,7 +405,6 @@ final class NTriplesBytes {
             plain(t, from + 1, labelEnd);
         }
         largeKey(t);
-        return t;
     }
 
     private void plain(int t, int from, int to) {

@@ -46,30 +46,41 @@ final class QuadPipeline {
             Consumer<long[]> newQuads) {
         try (QuadSorter sorter = new QuadSorter(orders, temp, sortBufferQuads)) {
             TermResolver resolver = new TermResolver(lex);
-            boolean bottomUp = lex.startBottomUp();
-            reader.start();
-            long read = 0;
-            boolean namespacesChanged = false;
-            for (TermBatch b = reader.next(); b != null; b = reader.next()) {
-                resolver.resolve(b, sorter);
-                read += b.size();
-                for (Map.Entry<String, String> ns : b.namespaces().entrySet()) {
-                    namespacesChanged |= SailLayout.setNamespaceIfAbsent(tx, ns.getKey(), ns.getValue());
-                }
-                progress.parsing(read, reader.bytesRead(), totalBytes, elapsed.get());
+            boolean bottomUp = lex.startBottomUp(temp);
+            try {
+                return runStarted(tx, lex, orders, reader, sorter, resolver, bottomUp, progress, totalBytes, elapsed,
+                        newQuads);
+            } finally {
+                lex.discardBottomUp(); // a failed run's spilled dictionary values; no-op after finishBottomUp
             }
-            sorter.finishAdding();
-            if (bottomUp) {
-                long t0 = System.nanoTime();
-                lex.finishBottomUp();
-                LOG.info("term dictionary written bottom-up in {} ms", (System.nanoTime() - t0) / 1_000_000);
-            }
-            long[] chunks = reader.chunkCounts();
-            LOG.info("parsed {} statements ({} of {} N-Triples/N-Quads chunks by Rio); {} sort runs per index, {} bytes spilled",
-                    read, chunks[1], chunks[0], sorter.runs(), sorter.spilledBytes());
-            long added = writeIndexes(tx, orders, sorter, read, progress, elapsed, newQuads);
-            return new Outcome(read, added, reader.bytesRead(), namespacesChanged);
         }
+    }
+
+    private static Outcome runStarted(WriteTransaction tx, LexiconWriter lex, List<QuadOrder> orders,
+            StatementReader reader, QuadSorter sorter, TermResolver resolver, boolean bottomUp, LoadProgress progress,
+            long totalBytes, Supplier<Duration> elapsed, Consumer<long[]> newQuads) {
+        reader.start();
+        long read = 0;
+        boolean namespacesChanged = false;
+        for (TermBatch b = reader.next(); b != null; b = reader.next()) {
+            resolver.resolve(b, sorter);
+            read += b.size();
+            for (Map.Entry<String, String> ns : b.namespaces().entrySet()) {
+                namespacesChanged |= SailLayout.setNamespaceIfAbsent(tx, ns.getKey(), ns.getValue());
+            }
+            progress.parsing(read, reader.bytesRead(), totalBytes, elapsed.get());
+        }
+        sorter.finishAdding();
+        if (bottomUp) {
+            long t0 = System.nanoTime();
+            lex.finishBottomUp();
+            LOG.info("term dictionary written bottom-up in {} ms", (System.nanoTime() - t0) / 1_000_000);
+        }
+        long[] chunks = reader.chunkCounts();
+        LOG.info("parsed {} statements ({} of {} N-Triples/N-Quads chunks by Rio); {} sort runs per index, {} bytes spilled",
+                read, chunks[1], chunks[0], sorter.runs(), sorter.spilledBytes());
+        long added = writeIndexes(tx, orders, sorter, read, progress, elapsed, newQuads);
+        return new Outcome(read, added, reader.bytesRead(), namespacesChanged);
     }
 
     private static long writeIndexes(WriteTransaction tx, List<QuadOrder> orders, QuadSorter sorter, long read,

@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -30,6 +31,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.basalt.sail.BasaltStore;
+import dev.basalt.sail.SailLayout;
+import dev.basalt.store.Snapshot;
+import dev.basalt.store.Store;
+import dev.basalt.store.btree.BTreeStats;
+import dev.basalt.store.lexicon.Lexicon;
 import dev.basalt.store.lexicon.LexiconCounts;
 
 /** The loader's result equals adding the same files through a repository connection. */
@@ -56,6 +62,37 @@ class BasaltLoaderTest {
         BasaltLoader.load(tmp.resolve("loaded"), files, quiet().withBatchStatements(97).withSortBufferQuads(250)
                 .withChunkBytes(300).withParserThreads(3));
         LoadTestData.addThroughRepository(tmp.resolve("added"), files);
+        assertSameStores(tmp.resolve("loaded"), tmp.resolve("added"));
+    }
+
+    /**
+     * ID2TERM keeps a long literal's compressed text in its leaf (dictionary pages of at most
+     * {@link SailLayout#LEXICON_PAGE_BYTES}, values up to a quarter of that inline): random
+     * 1,200-character labels compress to far more than the default 256-byte inline threshold.
+     */
+    @Test
+    void longLiteralsStayInTheDictionaryLeaves() throws Exception {
+        Random rnd = new Random(17);
+        String alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+        StringBuilder nt = new StringBuilder();
+        for (int i = 0; i < 200; i++) {
+            StringBuilder label = new StringBuilder();
+            for (int c = 0; c < 1200; c++) {
+                label.append(alphabet.charAt(rnd.nextInt(alphabet.length())));
+            }
+            nt.append("<http://example.org/s").append(i).append("> <http://example.org/p> \"").append(label)
+                    .append("\" .\n");
+        }
+        Path file = Files.writeString(Files.createDirectories(tmp.resolve("in")).resolve("long.nt"), nt);
+        BasaltLoader.load(tmp.resolve("loaded"), List.of(file), quiet());
+        try (Store store = Store.open(SailLayout.journal(tmp.resolve("loaded")), LoadTestData.config().toStoreConfig());
+                Snapshot s = store.snapshot()) {
+            BTreeStats i2t = s.tree(Lexicon.ID_TO_TERM).verify();
+            assertEquals(0, i2t.largeValues(), "large-value records in ID2TERM");
+            assertTrue(i2t.leafBytes() > 200 * 800, "the texts are in the leaves: " + i2t);
+            assertTrue(i2t.recordBytes() <= i2t.pages() * SailLayout.LEXICON_PAGE_BYTES, i2t.toString());
+        }
+        LoadTestData.addThroughRepository(tmp.resolve("added"), List.of(file));
         assertSameStores(tmp.resolve("loaded"), tmp.resolve("added"));
     }
 

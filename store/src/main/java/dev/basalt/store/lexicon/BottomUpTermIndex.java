@@ -16,10 +16,10 @@ import dev.basalt.store.btree.BTree;
  *
  * <p>Keys are TERM2ID keys (a full term key, or the hashed key of a long term with its ordinal),
  * unique, never removed. Entries are kept in insertion order with an open-addressing table of
- * their indexes; the writer creates a batch's new terms in key order, so the entries are mostly
- * ascending runs, which the natural merge sort of {@link #writeTo} merges.
+ * their indexes and sorted once, by {@link #sortedOrder}, when they are written.
  *
- * <p>Not thread-safe: the lexicon writer's one thread.
+ * <p>Not thread-safe: the lexicon writer's one thread; {@link #sortedOrder} only reads, and may run
+ * on another thread while the writer's thread does not change the index.
  */
 final class BottomUpTermIndex {
     private static final int EMPTY = -1;
@@ -109,7 +109,11 @@ final class BottomUpTermIndex {
      * bottom-up, and empties this index.
      */
     void writeTo(BTree termToId) {
-        int[] order = sortedOrder();
+        writeTo(termToId, sortedOrder());
+    }
+
+    /** {@link #writeTo(BTree)} with the {@link #sortedOrder} computed beforehand. */
+    void writeTo(BTree termToId, int[] order) {
         byte[][] k = keys;
         long[] v = ids;
         keys = new byte[0][];
@@ -137,48 +141,91 @@ final class BottomUpTermIndex {
         });
     }
 
+    /** Bytes of a key compared per radix step: three, each 0 past the key's end and its value + 1 before it. */
+    private static final int STEP_BYTES = 3;
+    private static final int STEP_BITS = 27;
+    private static final long INDEX_MASK = (1L << (64 - STEP_BITS)) - 1;
+    /** Groups this small are sorted by comparing keys. */
+    private static final int SMALL_GROUP = 12;
+
     /**
-     * Entry indexes in ascending key order: a natural merge sort, which finds the ascending runs
-     * the entries already form and merges them pairwise.
+     * Entry indexes in ascending key order: a most-significant-digit radix sort over the keys'
+     * bytes, three at a time. Each group of entries (keys equal so far) first skips the bytes all
+     * its keys share, then is sorted by the next three bytes packed with the entry index into one
+     * long (a primitive sort), and each run of equal bytes is a group one step deeper. A key is
+     * read once or twice per step it takes part in, and TERM2ID keys (IRIs with long shared
+     * prefixes) are told apart in a few steps after their shared part is skipped; a comparison
+     * sort reads two keys per comparison, log2(n) comparisons per key.
      */
     int[] sortedOrder() {
         int n = size;
-        int[] a = new int[n];
-        int[] runEnds = new int[Math.max(n, 1)];
-        int runs = 0;
+        int[] order = new int[n];
         for (int i = 0; i < n; i++) {
-            a[i] = i;
-            if (i + 1 == n || Arrays.compareUnsigned(keys[i], keys[i + 1]) > 0) {
-                runEnds[runs++] = i + 1;
-            }
+            order[i] = i;
         }
-        int[] b = new int[n];
-        while (runs > 1) {
-            int merged = 0;
-            int from = 0;
-            for (int r = 0; r < runs; r += 2) {
-                int mid = runEnds[r];
-                int to = r + 1 < runs ? runEnds[r + 1] : mid;
-                merge(a, b, from, mid, to);
-                runEnds[merged++] = to;
-                from = to;
-            }
-            runs = merged;
-            int[] t = a;
-            a = b;
-            b = t;
-        }
-        return a;
+        sortGroup(order, 0, n, 0, new long[n]);
+        return order;
     }
 
-    private void merge(int[] src, int[] dst, int from, int mid, int to) {
-        int i = from;
-        int j = mid;
-        int o = from;
-        while (i < mid && j < to) {
-            dst[o++] = Arrays.compareUnsigned(keys[src[i]], keys[src[j]]) <= 0 ? src[i++] : src[j++];
+    /** Sorts {@code order[from, to)}, whose keys are unique and share their first {@code depth} bytes. */
+    private void sortGroup(int[] order, int from, int to, int depth, long[] packed) {
+        if (to - from < 2) {
+            return;
         }
-        System.arraycopy(src, i, dst, o, mid - i);
-        System.arraycopy(src, j, dst, o + mid - i, to - j);
+        if (to - from <= SMALL_GROUP) {
+            insertionSort(order, from, to, depth);
+            return;
+        }
+        byte[] first = keys[order[from]];
+        int shared = first.length;
+        for (int i = from + 1; i < to && shared > depth; i++) {
+            byte[] k = keys[order[i]];
+            int m = Arrays.mismatch(first, depth, shared, k, depth, Math.min(k.length, shared));
+            if (m >= 0) {
+                shared = depth + m;
+            }
+        }
+        depth = shared;
+        for (int i = from; i < to; i++) {
+            packed[i] = (long) step(keys[order[i]], depth) << (64 - STEP_BITS) | order[i];
+        }
+        Arrays.sort(packed, from, to);
+        for (int i = from; i < to; i++) {
+            order[i] = (int) (packed[i] & INDEX_MASK);
+        }
+        int run = from;
+        for (int i = from + 1; i <= to; i++) {
+            if (i == to || packed[i] >>> (64 - STEP_BITS) != packed[run] >>> (64 - STEP_BITS)) {
+                // equal steps of unique keys hold no key end: the keys go on past this step
+                sortGroup(order, run, i, depth + STEP_BYTES, packed);
+                run = i;
+            }
+        }
+    }
+
+    /** Three bytes of {@code key} from {@code at} in base 257: 0 past its end, byte + 1 before. */
+    private static int step(byte[] key, int at) {
+        int v = 0;
+        for (int i = at; i < at + STEP_BYTES; i++) {
+            v = v * 257 + (i < key.length ? (key[i] & 0xFF) + 1 : 0);
+        }
+        return v;
+    }
+
+    private void insertionSort(int[] order, int from, int to, int depth) {
+        for (int i = from + 1; i < to; i++) {
+            int e = order[i];
+            byte[] k = keys[e];
+            int j = i - 1;
+            while (j >= from && compareFrom(keys[order[j]], k, depth) > 0) {
+                order[j + 1] = order[j];
+                j--;
+            }
+            order[j + 1] = e;
+        }
+    }
+
+    private static int compareFrom(byte[] a, byte[] b, int depth) {
+        return Arrays.compareUnsigned(a, Math.min(depth, a.length), a.length, b, Math.min(depth, b.length), b.length);
     }
 }

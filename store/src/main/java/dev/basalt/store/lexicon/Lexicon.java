@@ -77,6 +77,7 @@ public final class Lexicon {
      * while it is not writing.
      */
     public LexiconReader reader(LexiconWriter writer) {
+        writer.finishBottomUp();
         return new LexiconReader(this, writer.termToId, writer.idToTerm, null, writer);
     }
 

@@ -112,7 +112,7 @@ abstract class LexiconView {
         if (cached != null) {
             return cached;
         }
-        byte[] stored = idToTerm == null ? null : idToTerm.get(idKey(id));
+        byte[] stored = storedValue(id);
         if (stored == null) {
             throw new StoreException("term id " + TermIds.describe(id) + " is not in the dictionary (ID2TERM tree '"
                     + Lexicon.ID_TO_TERM + "'); the statement indices and the lexicon disagree");
@@ -204,7 +204,7 @@ abstract class LexiconView {
         BTreeCursor c = termToId.cursor(prefix, Lexicon.prefixEnd(prefix));
         while (c.next()) {
             long id = Lexicon.getLong(c.value());
-            byte[] stored = idToTerm == null ? null : idToTerm.get(idKey(id));
+            byte[] stored = storedValue(id);
             if (stored == null) {
                 throw new StoreException("TERM2ID entry for large term id " + TermIds.describe(id)
                         + " has no ID2TERM entry; the lexicon trees disagree");
@@ -220,6 +220,11 @@ abstract class LexiconView {
     byte[] fullKey(long id, byte[] stored) {
         return TermValues.decode(stored, id,
                 number -> lexicon.prefixes().bytes(number, prefixTree(), isPrefixCommitted(number), id));
+    }
+
+    /** The ID2TERM value of a dictionary id, or null if it has none. */
+    byte[] storedValue(long id) {
+        return idToTerm == null ? null : idToTerm.get(idKey(id));
     }
 
     static byte[] idKey(long id) {

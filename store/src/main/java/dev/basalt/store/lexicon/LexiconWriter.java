@@ -1,10 +1,13 @@
 package dev.basalt.store.lexicon;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 
 import org.eclipse.rdf4j.model.Triple;
 import org.eclipse.rdf4j.model.Value;
@@ -48,6 +51,8 @@ public final class LexiconWriter extends LexiconView {
     private boolean changed;
     /** This transaction's TERM2ID entries while they are built bottom-up (the dictionary was empty); else null. */
     private BottomUpTermIndex bottomUp;
+    /** This transaction's ID2TERM values while TERM2ID is built bottom-up and a spill directory was given; else null. */
+    private SpilledTermValues spilledValues;
     /** Heap bytes the bottom-up entries may take; past it they are written and the rest inserted one by one. */
     private long bottomUpBudget;
 
@@ -95,34 +100,90 @@ public final class LexiconWriter extends LexiconView {
      * now on in memory and writes them into the tree bottom-up, in key order, at
      * {@link #finishBottomUp()} (at the latest in {@link #beforeCommit()}): much cheaper than
      * inserting each new term into the tree, as a bulk load of a new store does for millions of
-     * terms. Keys and ID2TERM values are the same as without it; ids are handed out in the order
-     * the terms come, not in key order per batch. Returns whether it did.
+     * terms. If {@code spillDirectory} is not null, their ID2TERM values are appended to files
+     * there and written into ID2TERM bottom-up, in id order, at the same time (the caller deletes
+     * the directory; {@link #discardBottomUp()} closes the files of a load that fails). Keys and
+     * ID2TERM values are the same as without it; ids are handed out in the order the terms come,
+     * not in key order per batch. Returns whether it did.
      */
-    public boolean startBottomUp() {
-        return startBottomUp(Runtime.getRuntime().maxMemory() / 3);
+    public boolean startBottomUp(Path spillDirectory) {
+        return startBottomUp(spillDirectory, Runtime.getRuntime().maxMemory() / 3);
     }
 
     /**
-     * {@link #startBottomUp()} with the entries' memory bounded: once they take about
-     * {@code budgetBytes} of heap they are written into TERM2ID (still bottom-up, into the empty
-     * tree) and later terms are inserted one by one, so a dictionary larger than the heap allows
-     * is still loaded.
+     * {@link #startBottomUp(Path)} with the entries' memory bounded: once they take about
+     * {@code budgetBytes} of heap they are written into TERM2ID and ID2TERM (still bottom-up, into
+     * the empty trees) and later terms are inserted one by one, so a dictionary larger than the
+     * heap allows is still loaded.
      */
-    public boolean startBottomUp(long budgetBytes) {
+    public boolean startBottomUp(Path spillDirectory, long budgetBytes) {
         if (bottomUp == null && termToId.isEmpty()) {
             bottomUp = new BottomUpTermIndex();
             bottomUpBudget = budgetBytes;
+            if (spillDirectory != null && idToTerm.isEmpty()) {
+                spilledValues = new SpilledTermValues(spillDirectory);
+            }
         }
         return bottomUp != null;
     }
 
-    /** Writes the entries kept since {@link #startBottomUp()} into TERM2ID; no-op if none are kept. */
+    /**
+     * Writes the entries kept since {@link #startBottomUp(Path)} into TERM2ID and ID2TERM; no-op if
+     * none are kept. TERM2ID's keys are sorted on a thread of its own meanwhile, which ends before
+     * this returns.
+     */
     public void finishBottomUp() {
         if (bottomUp != null) {
             BottomUpTermIndex entries = bottomUp;
+            SpilledTermValues values = spilledValues;
             bottomUp = null;
-            entries.writeTo(termToId);
+            spilledValues = null;
+            if (values == null) {
+                entries.writeTo(termToId);
+                return;
+            }
+            // TERM2ID's keys are sorted on another thread while this one writes ID2TERM
+            FutureTask<int[]> sort = new FutureTask<>(entries::sortedOrder);
+            Thread sorter = new Thread(sort, "basalt-term-sort");
+            sorter.setDaemon(true);
+            sorter.start();
+            try {
+                values.writeTo(idToTerm);
+            } catch (RuntimeException e) {
+                sort.cancel(true);
+                throw e;
+            }
+            entries.writeTo(termToId, sorted(sort));
         }
+    }
+
+    private static int[] sorted(FutureTask<int[]> sort) {
+        try {
+            return sort.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while sorting the dictionary's keys", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        }
+    }
+
+    /** Drops the entries kept since {@link #startBottomUp(Path)} and closes their files; for a transaction that rolls back. */
+    public void discardBottomUp() {
+        bottomUp = null;
+        if (spilledValues != null) {
+            spilledValues.close();
+            spilledValues = null;
+        }
+    }
+
+    @Override
+    byte[] storedValue(long id) {
+        byte[] spilled = spilledValues == null ? null : spilledValues.get(id);
+        return spilled != null ? spilled : super.storedValue(id);
     }
 
     @Override
@@ -135,7 +196,7 @@ public final class LexiconWriter extends LexiconView {
         }
         for (int ordinal = 0; ; ordinal++) {
             long id = bottomUp.get(LargeTermKeys.withOrdinal(prefix, ordinal));
-            if (id == TermIds.NULL || Arrays.equals(fullKey(id, idToTerm.get(idKey(id))), fullKey)) {
+            if (id == TermIds.NULL || Arrays.equals(fullKey(id, storedValue(id)), fullKey)) {
                 return id;
             }
         }
@@ -298,14 +359,19 @@ public final class LexiconWriter extends LexiconView {
         long id = find(key, prefix);
         if (id == TermIds.NULL) {
             id = allocator.allocate(TermKeys.kind(key));
-            idToTerm.put(idKey(id), TermValues.encode(key, this::internPrefix));
+            byte[] stored = TermValues.encode(key, this::internPrefix);
+            if (spilledValues != null) {
+                spilledValues.put(id, stored);
+            } else {
+                idToTerm.put(idKey(id), stored);
+            }
             byte[] t2iKey = key;
             if (prefix != null) {
                 t2iKey = LargeTermKeys.withOrdinal(prefix, ordinalsUnder(prefix));
             }
             if (bottomUp != null) {
                 bottomUp.put(t2iKey, id);
-                if (bottomUp.bytes() > bottomUpBudget) {
+                if (bottomUp.bytes() + bottomUp.size() * SpilledTermValues.bytesPerTerm() > bottomUpBudget) {
                     finishBottomUp();
                 }
             } else {

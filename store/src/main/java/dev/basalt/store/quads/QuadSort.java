@@ -5,20 +5,24 @@ package dev.basalt.store.quads;
  * unsigned longs left to right (the order of their big-endian byte keys). Used by the bulk
  * loader's external sort and by {@link QuadIndexes#addAll} for batches of a large transaction.
  *
- * <p>Least-significant-digit radix sort on bytes: one pass over the records finds the byte
- * positions of the key where some record differs from the first, a second counts the byte values at
- * those positions only, then each of them is distributed once, from the last byte of the fourth id
- * to the first byte of the first. Term ids share their high bytes
- * (kind nibble, small counters) and a load's contexts are often one id, so a typical quad key has
- * 10-16 positions that vary: the sort is linear in the records and the same speed on sorted,
+ * <p>Least-significant-digit radix sort on 11-bit digits: one pass over the records finds the bits
+ * of the key where some record differs from the first; the digits start at such bits only (each
+ * at the lowest one not yet covered, so bits that never vary are skipped), a second pass counts
+ * the values of every digit, then each digit is distributed once, from the fourth id's lowest to
+ * the first id's highest. Term ids share their high bits (kind nibble, small counters) and a
+ * load's contexts are often one id, so a typical quad key has 8-12 digits: the sort is linear in
+ * the records and the same speed on sorted,
  * reversed or random input (a comparison quicksort took ten times longer on input already in
  * subject order). Input already in order (a batch sorted for one index, passed on to another index
- * of the same order) is recognized in one pass and left as it is. Stable; uses a scratch array of the same size; no other allocation but the
- * 32 KB of counts.
+ * of the same order) is recognized in one pass and left as it is. Stable; uses a scratch array of
+ * the same size; no other allocation but the counts (8 KB per digit).
  */
 public final class QuadSort {
-    private static final int DIGITS = 32;
-    private static final int RADIX = 256;
+    /** Bits of a digit: 2,048 buckets, whose counts and write positions stay in the core's caches. */
+    private static final int DIGIT_BITS = 11;
+    private static final int RADIX = 1 << DIGIT_BITS;
+    /** At most this many digits: 64 / 11 rounded up, for each of the four ids. */
+    private static final int MAX_DIGITS = 4 * 6;
 
     private QuadSort() {
     }
@@ -28,11 +32,30 @@ public final class QuadSort {
         if (count < 2 || sorted(q, count)) {
             return;
         }
-        int[] counts = histogram(q, count);
+        long[] varies = new long[4];
+        for (int r = 1; r < count; r++) {
+            int b = 4 * r;
+            varies[0] |= q[b] ^ q[0];
+            varies[1] |= q[b + 1] ^ q[1];
+            varies[2] |= q[b + 2] ^ q[2];
+            varies[3] |= q[b + 3] ^ q[3];
+        }
+        // digits, least significant first: each starts at the lowest bit not yet covered where some record differs
+        int[] words = new int[MAX_DIGITS];
+        int[] shifts = new int[MAX_DIGITS];
+        int digits = 0;
+        for (int w = 3; w >= 0; w--) {
+            for (int bit = 0; bit < 64 && varies[w] >>> bit != 0; bit += DIGIT_BITS) {
+                bit += Long.numberOfTrailingZeros(varies[w] >>> bit);
+                words[digits] = w;
+                shifts[digits++] = bit;
+            }
+        }
+        int[] counts = histogram(q, count, words, shifts, digits);
         int[] next = new int[RADIX];
         long[] src = q;
         long[] dst = scratch;
-        for (int d = DIGITS - 1; d >= 0; d--) {
+        for (int d = 0; d < digits; d++) {
             int base = d * RADIX;
             if (allInOneBucket(counts, base, count)) {
                 continue;
@@ -42,11 +65,11 @@ public final class QuadSort {
                 next[x] = sum;
                 sum += counts[base + x];
             }
-            int word = d >>> 3;
-            int shift = 56 - 8 * (d & 7);
+            int word = words[d];
+            int shift = shifts[d];
             for (int r = 0; r < count; r++) {
                 int b = 4 * r;
-                int to = 4 * next[(int) (src[b + word] >>> shift) & 0xff]++;
+                int to = 4 * next[(int) (src[b + word] >>> shift) & (RADIX - 1)]++;
                 dst[to] = src[b];
                 dst[to + 1] = src[b + 1];
                 dst[to + 2] = src[b + 2];
@@ -61,37 +84,17 @@ public final class QuadSort {
         }
     }
 
-    /**
-     * counts[d * 256 + v]: how many records have byte value v at key byte position d (0 = first
-     * byte of the first id). Only positions where some record differs from the first are counted;
-     * at the others the counts are all zero (which {@link #allInOneBucket} reads as one bucket).
-     */
-    private static int[] histogram(long[] q, int count) {
-        long[] varies = new long[4];
-        for (int r = 1; r < count; r++) {
-            int b = 4 * r;
-            varies[0] |= q[b] ^ q[0];
-            varies[1] |= q[b + 1] ^ q[1];
-            varies[2] |= q[b + 2] ^ q[2];
-            varies[3] |= q[b + 3] ^ q[3];
+    /** counts[d * RADIX + v]: how many records have value v in digit d, for every digit in one pass. */
+    private static int[] histogram(long[] q, int count, int[] words, int[] shifts, int digits) {
+        int[] bases = new int[digits];
+        for (int d = 0; d < digits; d++) {
+            bases[d] = d * RADIX;
         }
-        int[] words = new int[DIGITS];
-        int[] shifts = new int[DIGITS];
-        int[] bases = new int[DIGITS];
-        int digits = 0;
-        for (int d = 0; d < DIGITS; d++) {
-            int shift = 56 - 8 * (d & 7);
-            if ((varies[d >>> 3] >>> shift & 0xff) != 0) {
-                words[digits] = d >>> 3;
-                shifts[digits] = shift;
-                bases[digits++] = d * RADIX;
-            }
-        }
-        int[] counts = new int[DIGITS * RADIX];
+        int[] counts = new int[digits * RADIX];
         for (int r = 0; r < count; r++) {
             int b = 4 * r;
-            for (int i = 0; i < digits; i++) {
-                counts[bases[i] + ((int) (q[b + words[i]] >>> shifts[i]) & 0xff)]++;
+            for (int d = 0; d < digits; d++) {
+                counts[bases[d] + ((int) (q[b + words[d]] >>> shifts[d]) & (RADIX - 1))]++;
             }
         }
         return counts;

@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -17,14 +21,16 @@ import org.junit.jupiter.api.Test;
 
 import dev.basalt.store.Snapshot;
 import dev.basalt.store.WriteTransaction;
-import dev.basalt.store.btree.BTree;
 import dev.basalt.store.btree.BTreeCursor;
 
 /**
  * A dictionary written bottom-up (empty at the start of the transaction) holds the same terms,
  * keys and TERM2ID entries as one written term by term; batches repeat terms, mix terms given by
  * value and by key only, and hold long terms (hashed TERM2ID keys); a small memory budget
- * switches to inserting term by term in the middle. Seed: {@code -Dbasalt.seed=N}.
+ * switches to inserting term by term in the middle. With a spill directory, the ID2TERM values go
+ * to files and are written bottom-up too: both trees then hold exactly the entries of a bottom-up
+ * load without one, the files are gone after the commit, and long terms repeated while the values
+ * are in files are found again. Seed: {@code -Dbasalt.seed=N}.
  */
 class BottomUpTermsTest extends StoreFixture {
     private static final long SEED = Long.getLong("basalt.seed", 17);
@@ -45,12 +51,12 @@ class BottomUpTermsTest extends StoreFixture {
     }
 
     /** Loads the batches in one transaction, bottom-up or not, and returns every batch's ids. */
-    private List<long[]> load(List<List<Value>> batches, boolean bottomUp, boolean keysOnly, long budget) {
+    private List<long[]> load(List<List<Value>> batches, boolean bottomUp, boolean keysOnly, long budget, Path spill) {
         List<long[]> ids = new ArrayList<>();
         try (WriteTransaction tx = store.begin()) {
             LexiconWriter w = lexicon.writer(tx);
             if (bottomUp) {
-                assertTrue(w.startBottomUp(budget), "an empty dictionary is built bottom-up");
+                assertTrue(w.startBottomUp(spill, budget), "an empty dictionary is built bottom-up");
             }
             for (List<Value> batch : batches) {
                 long[] inline = new long[batch.size()];
@@ -77,15 +83,88 @@ class BottomUpTermsTest extends StoreFixture {
 
     private Map<String, Long> termToIdEntries() {
         Map<String, Long> out = new java.util.TreeMap<>();
+        for (Map.Entry<String, String> e : entries(Lexicon.TERM_TO_ID).entrySet()) {
+            out.put(e.getKey(), Long.parseLong(e.getValue()));
+        }
+        return out;
+    }
+
+    /** A tree's entries as text, the values of TERM2ID as ids. */
+    private Map<String, String> entries(String tree) {
+        Map<String, String> out = new java.util.TreeMap<>();
         try (WriteTransaction tx = store.begin()) {
-            BTree t2i = tx.tree(Lexicon.TERM_TO_ID);
-            BTreeCursor c = t2i.cursor(null, null);
+            BTreeCursor c = tx.tree(tree).cursor(null, null);
             while (c.next()) {
-                out.put(Arrays.toString(c.key()), Lexicon.getLong(c.value()));
+                out.put(Arrays.toString(c.key()), tree.equals(Lexicon.TERM_TO_ID)
+                        ? Long.toString(Lexicon.getLong(c.value())) : Arrays.toString(c.value()));
             }
             tx.rollback();
         }
         return out;
+    }
+
+    private void reopenEmpty() {
+        close();
+        dir.resolve("basalt.jnl").toFile().delete();
+        open();
+    }
+
+    private static long filesIn(Path directory) {
+        try (var files = Files.list(directory)) {
+            return files.count();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void spilledValuesGiveTheSameTrees() throws IOException {
+        Path spill = Files.createDirectories(dir.resolve("spill"));
+        for (int round = 0; round < 4; round++) {
+            boolean keysOnly = round % 2 == 1;
+            long budget = round < 2 ? Long.MAX_VALUE : 5_000;
+            Random rnd = new Random(SEED + round);
+            List<List<Value>> batches = new ArrayList<>();
+            for (int b = 0; b < 6; b++) {
+                batches.add(randomTerms(rnd, 300));
+            }
+            List<long[]> spilledIds = load(batches, true, keysOnly, budget, spill);
+            assertEquals(0, filesIn(spill), "the value files are deleted once written");
+            Map<String, String> t2i = entries(Lexicon.TERM_TO_ID);
+            Map<String, String> i2t = entries(Lexicon.ID_TO_TERM);
+            try (Snapshot s = store.snapshot()) {
+                LexiconReader r = lexicon.reader(s);
+                lexicon.clearCaches();
+                for (int b = 0; b < batches.size(); b++) {
+                    for (int i = 0; i < batches.get(b).size(); i++) {
+                        assertEquals(batches.get(b).get(i), r.resolve(spilledIds.get(b)[i], VF));
+                    }
+                }
+            }
+            reopenEmpty();
+            List<long[]> inTreeIds = load(batches, true, keysOnly, budget, null);
+            for (int b = 0; b < batches.size(); b++) {
+                assertArrayEquals(inTreeIds.get(b), spilledIds.get(b), "ids of batch " + b);
+            }
+            assertEquals(t2i, entries(Lexicon.TERM_TO_ID), "TERM2ID");
+            assertEquals(i2t, entries(Lexicon.ID_TO_TERM), "ID2TERM");
+            assertTrue(i2t.size() > 100, "entries: " + i2t.size());
+            reopenEmpty();
+        }
+    }
+
+    @Test
+    void aDiscardedLoadLeavesNoFiles() throws IOException {
+        Path spill = Files.createDirectories(dir.resolve("spill"));
+        try (WriteTransaction tx = store.begin()) {
+            LexiconWriter w = lexicon.writer(tx);
+            assertTrue(w.startBottomUp(spill, Long.MAX_VALUE));
+            w.getOrCreateAll(randomTerms(new Random(SEED), 100));
+            assertTrue(filesIn(spill) > 0, "values are spilled while the load runs");
+            w.discardBottomUp();
+            assertEquals(0, filesIn(spill));
+            tx.rollback();
+        }
     }
 
     @Test
@@ -100,7 +179,7 @@ class BottomUpTermsTest extends StoreFixture {
             for (int b = 0; b < 6; b++) {
                 batches.add(randomTerms(rnd, 300));
             }
-            List<long[]> bottomUpIds = load(batches, true, keysOnly, budget);
+            List<long[]> bottomUpIds = load(batches, true, keysOnly, budget, null);
             Map<String, Long> bottomUpTree = termToIdEntries();
             int entries = bottomUpTree.size();
             try (Snapshot s = store.snapshot()) {
@@ -117,7 +196,7 @@ class BottomUpTermsTest extends StoreFixture {
             close();
             dir.resolve("basalt.jnl").toFile().delete();
             open();
-            load(batches, false, keysOnly, budget);
+            load(batches, false, keysOnly, budget, null);
             Map<String, Long> termByTerm = termToIdEntries();
             assertEquals(termByTerm.keySet(), bottomUpTree.keySet(), "the same TERM2ID keys");
             assertTrue(entries > 100, "entries: " + entries);
@@ -133,13 +212,13 @@ class BottomUpTermsTest extends StoreFixture {
         try (WriteTransaction tx = store.begin()) {
             LexiconWriter w = lexicon.writer(tx);
             w.getOrCreate(a);
-            assertFalse(w.startBottomUp(), "a dictionary with a term in this transaction");
+            assertFalse(w.startBottomUp(null), "a dictionary with a term in this transaction");
             w.beforeCommit();
             tx.commit();
             w.afterCommit();
         }
         try (WriteTransaction tx = store.begin()) {
-            assertFalse(lexicon.writer(tx).startBottomUp(), "a committed dictionary with a term");
+            assertFalse(lexicon.writer(tx).startBottomUp(null), "a committed dictionary with a term");
             tx.rollback();
         }
     }
@@ -149,9 +228,21 @@ class BottomUpTermsTest extends StoreFixture {
         Random rnd = new Random(SEED);
         BottomUpTermIndex index = new BottomUpTermIndex();
         List<byte[]> keys = new ArrayList<>();
+        byte[] shared = new byte[40];
+        rnd.nextBytes(shared);
         for (int i = 0; i < 20_000; i++) {
-            byte[] k = new byte[1 + rnd.nextInt(12)];
-            rnd.nextBytes(k);
+            byte[] k;
+            if (i % 2 == 0) {
+                k = new byte[1 + rnd.nextInt(12)];
+                rnd.nextBytes(k);
+            } else {
+                // a long shared prefix, a few bytes after it from a small alphabet (keys that are prefixes of others, 0x00 bytes)
+                int at = 20 + rnd.nextInt(21);
+                k = Arrays.copyOf(shared, at + rnd.nextInt(6));
+                for (int j = at; j < k.length; j++) {
+                    k[j] = (byte) (rnd.nextInt(3) * 0x7F);
+                }
+            }
             if (index.get(k) == TermIds.NULL) {
                 index.put(k, i + 1);
                 keys.add(k);
