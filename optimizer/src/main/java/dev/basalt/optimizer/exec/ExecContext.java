@@ -154,16 +154,17 @@ public final class ExecContext {
 
     /**
      * The value of {@code owner} for {@code input}, made by {@code make} on first use and shared by
-     * every thread of this evaluation (the root context and its forks) while {@code input} stays
-     * the same: a second input row replaces it. Threads asking while it is made wait for it.
+     * every thread of this evaluation (the root context and its forks); null when it was made for
+     * another input row (one value per owner and evaluation: an operator opened per row of an outer
+     * join does not make one per row). Threads asking while it is made wait for it.
      */
     @SuppressWarnings("unchecked")
     <T> T shared(Object owner, long[] input, Supplier<T> make) {
         Map<Object, Object[]> m = (root != null ? root : this).shared;
         synchronized (m) {
             Object[] held = m.get(owner);
-            if (held != null && Arrays.equals((long[]) held[0], input)) {
-                return (T) held[1];
+            if (held != null) {
+                return Arrays.equals((long[]) held[0], input) ? (T) held[1] : null;
             }
             T v = make.get();
             m.put(owner, new Object[] { input.clone(), v });

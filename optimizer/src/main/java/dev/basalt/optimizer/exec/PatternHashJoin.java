@@ -13,9 +13,10 @@ import java.util.List;
  *
  * <p>The table belongs to the evaluation, not to one open: it is built at the first open and
  * shared by every later open with the same input row and by the helper threads of a
- * {@link ParallelJoin} ({@link ExecContext#shared}), so a chain run in chunks builds it once.
- * Past {@link ExecLimits#hashJoinRows()} pattern matches the table is dropped and every left row
- * looks its matches up in the index, as a {@code PipelineJoin} does.
+ * {@link ParallelJoin} ({@link ExecContext#shared}), so a chain run in chunks builds it once. An
+ * open with another input row (the group opened per row of an outer operator) and a pattern with
+ * more than {@link ExecLimits#hashJoinRows()} matches (the table is dropped) look every left row's
+ * matches up in the index, as a {@code PipelineJoin} does: at most one table per evaluation.
  *
  * <p>Thread-safe as a {@code ParallelJoin} body needs: no state outside its cursors and the shared
  * table, which is read only once built.

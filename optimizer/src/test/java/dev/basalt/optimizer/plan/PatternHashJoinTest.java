@@ -66,8 +66,12 @@ class PatternHashJoinTest {
     }
 
     private static List<List<Long>> rows(CompiledPlan plan, ExecContext ctx) {
+        return rows(plan, ctx, new long[plan.vars().size()]);
+    }
+
+    private static List<List<Long>> rows(CompiledPlan plan, ExecContext ctx, long[] input) {
         List<List<Long>> out = new ArrayList<>();
-        try (RowCursor c = plan.root().open(new long[plan.vars().size()], ctx)) {
+        try (RowCursor c = plan.root().open(input, ctx)) {
             long[] r;
             while ((r = c.next()) != null) {
                 out.add(Arrays.stream(r).boxed().toList());
@@ -103,6 +107,31 @@ class PatternHashJoinTest {
         for (int attempt = 0; attempt < 5; attempt++) {
             assertEquals(hashed, rows(plan, new ExecContext(src, false).withoutStatistics()));
         }
+    }
+
+    /**
+     * One table per evaluation: opened again with another input row (as a group opened per row of
+     * an outer operator is), the join looks the rows up instead of answering from the first
+     * input's table or building one per row.
+     */
+    @Test
+    void anotherInputRowInTheSameEvaluationLooksUp() throws Exception {
+        Set<String> answers = new HashSet<>();
+        MemoryQuadSource src = university(answers);
+        CompiledPlan plan = PlanShapeTest.compile(src, TRIANGLE, OrderingPolicy.DEFAULT);
+        assertTrue(plan.explain().contains("PatternHashJoin"), plan.explain());
+        ExecContext ctx = new ExecContext(src, false).withoutStatistics();
+        assertEquals(answers.size(), rows(plan, ctx).size());
+        long[] input = new long[plan.vars().size()];
+        input[plan.vars().find("y")] = src.lookup(iri("prof7"));
+        List<List<Long>> again = rows(plan, ctx, input);
+        assertEquals(rows(plan, new ExecContext(src, false).withoutStatistics(), input), again);
+        long expected = answers.stream().filter(a -> {
+            int course = Integer.parseInt(a.substring(a.indexOf(" course") + 7));
+            return course / 10 == 7;
+        }).count();
+        assertEquals(expected, again.size());
+        assertTrue(expected > 0, "prof7's students take some of prof7's courses with seed " + SEED);
     }
 
     @Test
