@@ -325,6 +325,9 @@ public final class BenchMain implements Runnable {
 		int queryRuns;
 		@Option(names = "--query-timeout", defaultValue = "120", description = "seconds before a query is reported as timed out")
 		int queryTimeout;
+		@Option(names = "--query-setups", split = ",", description = "setups whose queries run (default: all; the others "
+				+ "are loaded and closed only)")
+		List<String> querySetups;
 		@Option(names = "--work-dir", defaultValue = "data/bench")
 		Path workDir;
 		@Option(names = "--lubm-ontology", defaultValue = "../shared/lubm/univ-bench.owl")
@@ -337,7 +340,7 @@ public final class BenchMain implements Runnable {
 			TripleCounts c = new LubmGenerator(universities, seed).write(data);
 			System.out.printf(Locale.ROOT, "LUBM(%d, %d): %,d triples%n", universities, seed, c.total());
 			new dev.basalt.bench.lubm.ReasoningBench(data, ontology, workDir, queryRuns, System.out::println)
-					.withQueryTimeoutSeconds(queryTimeout).run(setups);
+					.withQueryTimeoutSeconds(queryTimeout).withQuerySetups(querySetups).run(setups);
 			return 0;
 		}
 	}

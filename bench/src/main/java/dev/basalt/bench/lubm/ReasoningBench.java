@@ -6,8 +6,10 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.function.Consumer;
 
 import org.eclipse.rdf4j.common.transaction.IsolationLevels;
@@ -44,8 +46,10 @@ import dev.basalt.sail.repository.BasaltRepository;
  * triples, the 14 queries (median of a few runs after one warm-up, with answer counts), and the
  * median time of committing one added statement to the closed store (after unmeasured warm-up
  * commits). Load + closure is reported in wall seconds and in CPU seconds of the process (user plus
- * system, all threads), which a shared machine distorts far less. Prints markdown. A query that takes longer than the time limit (120 s unless set) is
- * reported as timed out; with no query runs the queries are skipped.
+ * system, all threads), which a shared machine distorts far less; so is each query's median, beside
+ * its wall time. Prints markdown. A query that takes longer than the time limit (120 s unless set) is
+ * reported as timed out; with no query runs the queries are skipped, and {@link #withQuerySetups}
+ * restricts them to some setups (the others are loaded and closed only).
  */
 public final class ReasoningBench {
 	private static final ValueFactory VF = SimpleValueFactory.getInstance();
@@ -55,6 +59,8 @@ public final class ReasoningBench {
 	private final int queryRuns;
 	/** A query not answered within this time is reported as timed out (-1 answers) and not measured. */
 	private int queryTimeoutSeconds = 120;
+	/** Setups whose queries run, or null for all. */
+	private Set<String> querySetups;
 	private final Consumer<String> out;
 
 	public ReasoningBench(Path data, Path ontology, Path workDir, int queryRuns, Consumer<String> out) {
@@ -70,9 +76,15 @@ public final class ReasoningBench {
 		return this;
 	}
 
+	/** Runs the queries on these setups only (null or empty: on all). */
+	public ReasoningBench withQuerySetups(Collection<String> setups) {
+		this.querySetups = setups == null || setups.isEmpty() ? null : Set.copyOf(setups);
+		return this;
+	}
+
 	/** One measured setup: its row of figures. */
 	record Row(String name, double loadSeconds, double loadCpuSeconds, long explicit, long total, double[] queryMillis,
-			long[] counts, double insertMillis) {
+			double[] queryCpuMillis, long[] counts, double insertMillis) {
 	}
 
 	public List<Row> run(List<String> setups) {
@@ -131,11 +143,14 @@ public final class ReasoningBench {
 			out.accept(String.format(Locale.ROOT, "  load + closure %.1f s, %.1f s CPU: %,d explicit, %,d inferred (load average %s)",
 					load, loadCpu, explicit, total - explicit, LoadComparison.loadAverage()));
 			double[] millis = new double[LubmQueries.ALL.size()];
+			double[] cpuMillis = new double[millis.length];
 			long[] counts = new long[millis.length];
 			Arrays.fill(millis, Double.NaN);
+			Arrays.fill(cpuMillis, Double.NaN);
 			Arrays.fill(counts, -2);
+			boolean queries = queryRuns > 0 && (querySetups == null || querySetups.contains(setup));
 			try (RepositoryConnection c = repo.getConnection()) {
-				for (int q = 0; q < millis.length && queryRuns > 0; q++) {
+				for (int q = 0; q < millis.length && queries; q++) {
 					QueryTemplate t = LubmQueries.ALL.get(q);
 					try {
 						counts[q] = QueryExecutor.count(c, t.text(), queryTimeoutSeconds);
@@ -146,16 +161,21 @@ public final class ReasoningBench {
 						continue;
 					}
 					double[] runs = new double[queryRuns];
+					double[] cpu = new double[queryRuns];
 					for (int r = 0; r < queryRuns; r++) {
 						long s = System.nanoTime();
+						long cs = processCpuNanos();
 						QueryExecutor.count(c, t.text());
 						runs[r] = (System.nanoTime() - s) / 1e6;
+						cpu[r] = (processCpuNanos() - cs) / 1e6;
 					}
 					Arrays.sort(runs);
+					Arrays.sort(cpu);
 					millis[q] = runs[queryRuns / 2];
+					cpuMillis[q] = cpu[queryRuns / 2];
 				}
 			}
-			return new Row(setup, load, loadCpu, explicit, total, millis, counts, insertMillis(repo));
+			return new Row(setup, load, loadCpu, explicit, total, millis, cpuMillis, counts, insertMillis(repo));
 		} finally {
 			repo.shutDown();
 		}
@@ -216,7 +236,7 @@ public final class ReasoningBench {
 					r.loadCpuSeconds(), r.explicit(), r.total(), r.insertMillis()));
 		}
 		b.append("\n| query |");
-		rows.forEach(r -> b.append(' ').append(r.name()).append(" ms (answers) |"));
+		rows.forEach(r -> b.append(' ').append(r.name()).append(" ms, CPU ms (answers) |"));
 		b.append("\n|---|");
 		rows.forEach(r -> b.append("---:|"));
 		b.append('\n');
@@ -224,7 +244,8 @@ public final class ReasoningBench {
 			b.append("| ").append(LubmQueries.ALL.get(q).name()).append(" |");
 			for (Row r : rows) {
 				b.append(r.counts()[q] == -2 ? " not run |" : r.counts()[q] < 0 ? " timed out |"
-						: String.format(Locale.ROOT, " %.1f (%,d) |", r.queryMillis()[q], r.counts()[q]));
+						: String.format(Locale.ROOT, " %.1f, %.0f (%,d) |", r.queryMillis()[q], r.queryCpuMillis()[q],
+								r.counts()[q]));
 			}
 			b.append('\n');
 		}

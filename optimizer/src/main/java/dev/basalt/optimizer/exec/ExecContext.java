@@ -1,6 +1,7 @@
 package dev.basalt.optimizer.exec;
 
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -70,6 +71,8 @@ public final class ExecContext {
     private final Map<Object, Object> scratch = new IdentityHashMap<>();
     private Object feedOwner;
     private Object feed;
+    /** Values built once per evaluation and input row for all its threads (root context only), guarded by itself. */
+    private final Map<Object, Object[]> shared = new IdentityHashMap<>();
 
     public ExecContext(QuadSource source, boolean trackTime) {
         this(source, trackTime, ExecLimits.defaults());
@@ -147,6 +150,26 @@ public final class ExecContext {
             scratch.put(owner, s);
         }
         return (T) s;
+    }
+
+    /**
+     * The value of {@code owner} for {@code input}, made by {@code make} on first use and shared by
+     * every thread of this evaluation (the root context and its forks); null when it was made for
+     * another input row (one value per owner and evaluation: an operator opened per row of an outer
+     * join does not make one per row). Threads asking while it is made wait for it.
+     */
+    @SuppressWarnings("unchecked")
+    <T> T shared(Object owner, long[] input, Supplier<T> make) {
+        Map<Object, Object[]> m = (root != null ? root : this).shared;
+        synchronized (m) {
+            Object[] held = m.get(owner);
+            if (held != null) {
+                return Arrays.equals((long[]) held[0], input) ? (T) held[1] : null;
+            }
+            T v = make.get();
+            m.put(owner, new Object[] { input.clone(), v });
+            return v;
+        }
     }
 
     /** Hands {@code feed} to the next {@link #takeFeed} of {@code owner}, which its open makes at once. */

@@ -10,8 +10,8 @@ import org.eclipse.rdf4j.query.QueryInterruptedException;
 /**
  * A group's chain of index lookups and filters over a large first operand, split into chunks of
  * that operand's rows which the evaluating thread and an idle helper thread ({@link HelperThreads})
- * run side by side. Built by {@link #over} from a left-deep chain of {@link PipelineJoin}s and
- * thread-safe {@link FilterOp}s: the chain's bottom operand becomes the {@code input}, read by the
+ * run side by side. Built by {@link #over} from a left-deep chain of {@link PipelineJoin}s,
+ * {@link PatternHashJoin}s (whose table all chunks share) and thread-safe {@link FilterOp}s: the chain's bottom operand becomes the {@code input}, read by the
  * evaluating thread only, and the chain above it becomes the {@code body}, opened once per chunk
  * over that chunk's rows ({@link ChunkRows}). Output keeps the order of the sequential chain.
  *
@@ -64,6 +64,10 @@ public final class ParallelJoin extends Operator {
                 joins = true;
                 spine.add(pj);
                 bottom = pj.left();
+            } else if (bottom instanceof PatternHashJoin hj) {
+                joins = true;
+                spine.add(hj);
+                bottom = hj.left();
             } else if (bottom instanceof FilterOp f && f.condition().threadSafe()) {
                 spine.add(f);
                 bottom = f.input();
@@ -81,6 +85,7 @@ public final class ParallelJoin extends Operator {
         for (int i = spine.size() - 1; i >= 0; i--) {
             Operator s = spine.get(i);
             body = s instanceof PipelineJoin pj ? new PipelineJoin(body, pj.right())
+                    : s instanceof PatternHashJoin hj ? new PatternHashJoin(body, hj.right(), hj.keySlots())
                     : new FilterOp(body, ((FilterOp) s).condition());
             body.setEstimate(s.estimate() / per);
         }

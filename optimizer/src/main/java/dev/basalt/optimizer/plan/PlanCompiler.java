@@ -71,7 +71,8 @@ import dev.basalt.store.lexicon.TermIds;
  * joins). Operands are ordered greedily: first the smallest (exact range count of a pattern with
  * its constants), then repeatedly the cheapest operand connected to a variable already bound
  * (pattern fan-out estimated by {@link CardinalityEstimator}), a disconnected one only when none is
- * connected. Patterns join by index lookups ({@link PipelineJoin}); other operands (UNION,
+ * connected. Patterns join by index lookups ({@link PipelineJoin}) or, in a group evaluated once
+ * when that is cheaper, from a hash table of the pattern ({@link JoinChoice}); other operands (UNION,
  * OPTIONAL groups, filtered sub-groups) are evaluated on their own and hash-joined. Each filter is
  * placed right after the operand that binds the last of its variables.
  */
@@ -380,7 +381,8 @@ public final class PlanCompiler {
         return false;
     }
 
-    private static final class Atom {
+    /** One operand of a group: a pattern ({@code scan} set) or another operator. */
+    static final class Atom {
         final PatternScan scan;
         final Operator op;
         final SlotSet assured;
@@ -417,6 +419,11 @@ public final class PlanCompiler {
             mergeIntersection(atoms);
         }
         List<Atom> order = order(atoms, preBound, filters);
+        // a group evaluated once per query may hash a pattern (a table per evaluation, not per row)
+        JoinChoice joins = preBound.isEmpty() ? new JoinChoice(estimator) : null;
+        if (joins != null) {
+            order = joins.order(order, rest -> staticOrder(rest, preBound, filters));
+        }
 
         Operator cur = null;
         double rows = 1;
@@ -425,13 +432,13 @@ public final class PlanCompiler {
         for (Atom a : order) {
             if (a.scan != null && a.runtimeRows >= 0) {
                 a.scan.setEstimate(cur == null ? a.runtimeRows : a.runtimeRows / Math.max(rows, 1e-9));
+                cur = cur == null ? a.scan : patternJoin(joins, cur, a.scan, rows, certain, mentioned);
                 rows = a.runtimeRows;
-                cur = cur == null ? a.scan : new PipelineJoin(cur, a.scan);
             } else if (a.scan != null) {
                 double fanout = estimator.estimate(a.scan, certain);
                 a.scan.setEstimate(fanout);
+                cur = cur == null ? a.scan : patternJoin(joins, cur, a.scan, rows, certain, mentioned);
                 rows *= fanout;
-                cur = cur == null ? a.scan : new PipelineJoin(cur, a.scan);
             } else if (cur == null) {
                 cur = a.op;
                 rows = a.op.estimate();
@@ -472,6 +479,11 @@ public final class PlanCompiler {
         }
         // a group evaluated once per query (not per row of an outer join) may split its lookups over chunks
         return preBound.isEmpty() ? ParallelJoin.over(cur) : cur;
+    }
+
+    private static Operator patternJoin(JoinChoice joins, Operator left, PatternScan scan, double rows, SlotSet certain,
+            SlotSet mentioned) {
+        return joins == null ? new PipelineJoin(left, scan) : joins.join(left, scan, rows, certain, mentioned);
     }
 
     /** What one index lookup costs against one row read by a scan, in {@link #correlated}'s choice. */

@@ -502,14 +502,18 @@ public class BasaltStoreConfig extends BaseSailConfig {
     }
 
     /**
-     * The id → value cache when none is configured: a sixteenth of the JVM's maximum heap at about
-     * 384 bytes an entry, at least 100,000 entries (174,762 at {@code -Xmx1g}). Results and ORDER BY
-     * keys are values: at 10M triples a fixed 100,000 entries made BSBM's label sorts re-read most
-     * labels from the dictionary on every query.
+     * The id → value cache when none is configured: an eighth of the JVM's maximum heap at about
+     * 384 bytes an entry, at least 100,000 entries (349,525 at {@code -Xmx1g}, 1,048,576 at
+     * {@code -Xmx3g}). Results and ORDER BY keys are values: at 10M triples a fixed 100,000 entries
+     * made BSBM's label sorts re-read most labels from the dictionary on every query, and LUBM's
+     * type scans (Q6: 785,679 students at LUBM(75)) re-read every term when the cache held fewer
+     * entries than the answer has: 1,000-1,300 ms CPU a run with 524,288 entries, 180-230 ms with
+     * 2,000,000 (-Xmx3g). A larger page cache did not help them (768 MiB instead of 384 MiB: the
+     * same CPU time).
      */
     public static int defaultValueCacheSize() {
         return (int) Math.min(Integer.MAX_VALUE,
-                Math.max(LexiconConfig.DEFAULT.valueCacheSize(), Runtime.getRuntime().maxMemory() / 16 / 384));
+                Math.max(LexiconConfig.DEFAULT.valueCacheSize(), Runtime.getRuntime().maxMemory() / 8 / 384));
     }
 
     @Override

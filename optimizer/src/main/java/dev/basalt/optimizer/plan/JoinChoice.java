@@ -1,0 +1,167 @@
+package dev.basalt.optimizer.plan;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+
+import dev.basalt.optimizer.exec.Operator;
+import dev.basalt.optimizer.exec.PatternHashJoin;
+import dev.basalt.optimizer.exec.PatternScan;
+import dev.basalt.optimizer.exec.PipelineJoin;
+
+/**
+ * How the patterns of a group evaluated once per query join the rows before them: by an index
+ * lookup per row ({@link PipelineJoin}) or from a hash table of the pattern's matches, built once
+ * ({@link PatternHashJoin}); and which pattern closes a cycle of joins, so that the cheap one of
+ * the two is possible there.
+ *
+ * <p>Costs are in the units of {@link PlanCompiler}'s other choices: a row read by a scan or yielded
+ * by a join costs 1, an index lookup {@link PlanCompiler#LOOKUP_COST}, a row of a hash table built
+ * {@link PlanCompiler#BUILD_COST}, a probe of the table {@link #TABLE_PROBE_COST}. A pattern is
+ * hashed when building its whole range once and probing it per row costs less than looking it up
+ * per row: when its matches are fewer than about 1.5 times the rows that reach it.
+ *
+ * <p>The case it is for is a triangle of three large relations (LUBM Q9: {@code ?x :advisor ?y .
+ * ?y :teacherOf ?z . ?x :takesCourse ?z}): every order of lookups carries near a million rows at
+ * 10M triples to the pattern that closes the triangle, and looking that pattern up per row was
+ * most of the query's time. The order the join orderer gives is kept unless taking one pattern out,
+ * ordering the others, and putting it back where its variables are all bound (so it closes the
+ * cycle, hashed if that is cheaper) costs at most {@link #REORDER_GAIN} of it: with {@code
+ * :teacherOf} (162K matches) closing the triangle, 736K rows probe a hash table instead of the
+ * index.
+ */
+final class JoinChoice {
+    /** What a probe of a built hash table costs against one row read by a scan. */
+    static final double TABLE_PROBE_COST = 2;
+    /** Rows reaching a pattern below which it is always looked up per row (a LIMIT may stop them early). */
+    static final double MIN_PROBE_ROWS = 1024;
+    /** Matches of a pattern beyond which it is never hashed. */
+    static final double MAX_BUILD_ROWS = 1_000_000;
+    /** Plans estimated cheaper than this keep their order (most queries: no alternatives are costed). */
+    static final double MIN_REORDER_COST = 100_000;
+    /** An alternative order is taken only if it costs at most this share of the given one. */
+    static final double REORDER_GAIN = 0.5;
+
+    private final CardinalityEstimator estimator;
+
+    JoinChoice(CardinalityEstimator estimator) {
+        this.estimator = estimator;
+    }
+
+    /**
+     * {@code order} (patterns and other operands of a group without outer bindings), or, when the
+     * group is all patterns ordered statically and a cycle closed by another pattern is much
+     * cheaper, that order. {@code orderOf} orders a subset of the operands as the static join
+     * orderer does.
+     */
+    List<PlanCompiler.Atom> order(List<PlanCompiler.Atom> order, UnaryOperator<List<PlanCompiler.Atom>> orderOf) {
+        // an order the runtime optimizer chose from samples is not second-guessed with static estimates
+        if (order.size() < 3 || !order.stream().allMatch(a -> a.scan != null && a.runtimeRows < 0)) {
+            return order;
+        }
+        double given = cost(order);
+        if (given < MIN_REORDER_COST) {
+            return order;
+        }
+        List<PlanCompiler.Atom> best = order;
+        double bestCost = given * REORDER_GAIN;
+        for (PlanCompiler.Atom closing : order) {
+            List<PlanCompiler.Atom> rest = new ArrayList<>(order);
+            rest.remove(closing);
+            List<PlanCompiler.Atom> alternative = closedBy(orderOf.apply(rest), closing);
+            if (alternative != null) {
+                double c = cost(alternative);
+                if (c < bestCost) {
+                    best = alternative;
+                    bestCost = c;
+                }
+            }
+        }
+        return best;
+    }
+
+    /**
+     * The join of {@code left} ({@code rowsIn} rows estimated, always binding {@code certain},
+     * perhaps {@code mentioned}) with {@code scan}: a {@link PatternHashJoin} if that is cheaper
+     * and the rows bind the pattern's shared variables always, else a {@link PipelineJoin}.
+     */
+    Operator join(Operator left, PatternScan scan, double rowsIn, SlotSet certain, SlotSet mentioned) {
+        int[] keys = keys(scan, certain, mentioned);
+        if (keys != null && rowsIn >= MIN_PROBE_ROWS && hashCost(scan, rowsIn) < PlanCompiler.LOOKUP_COST * rowsIn) {
+            return new PatternHashJoin(left, scan, keys);
+        }
+        return new PipelineJoin(left, scan);
+    }
+
+    /** The estimated cost of running {@code order} (patterns only) with the cheaper join at each step. */
+    private double cost(List<PlanCompiler.Atom> order) {
+        double rows = 1;
+        double cost = 0;
+        SlotSet bound = new SlotSet();
+        for (PlanCompiler.Atom a : order) {
+            double out = rows * estimator.estimate(a.scan, bound);
+            if (!bound.isEmpty()) {
+                double step = PlanCompiler.LOOKUP_COST * rows;
+                if (rows >= MIN_PROBE_ROWS && keys(a.scan, bound, bound) != null) {
+                    step = Math.min(step, hashCost(a.scan, rows));
+                }
+                cost += step;
+            }
+            cost += out;
+            rows = out;
+            bound.addAll(a.assured);
+        }
+        return cost;
+    }
+
+    /** Building the pattern's table and probing it {@code rowsIn} times; infinite past {@link #MAX_BUILD_ROWS}. */
+    private double hashCost(PatternScan scan, double rowsIn) {
+        double size = estimator.estimate(scan, Set.of());
+        return size > MAX_BUILD_ROWS ? Double.POSITIVE_INFINITY
+                : PlanCompiler.BUILD_COST * size + TABLE_PROBE_COST * rowsIn;
+    }
+
+    /**
+     * {@code rest} with {@code closing} put in after the first operand after which all its
+     * variables are bound, or null if that never happens.
+     */
+    private static List<PlanCompiler.Atom> closedBy(List<PlanCompiler.Atom> rest, PlanCompiler.Atom closing) {
+        SlotSet bound = new SlotSet();
+        for (int i = 0; i < rest.size(); i++) {
+            bound.addAll(rest.get(i).assured);
+            if (bound.containsAll(closing.assured)) {
+                List<PlanCompiler.Atom> out = new ArrayList<>(rest);
+                out.add(i + 1, closing);
+                return out;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The slots of {@code scan}'s variables the left rows may bind ({@code mentioned}) if the rows
+     * always bind all of them ({@code certain}) and there is at least one; else null (a hash
+     * table needs a key, and its matches must be compatible with every row of their key).
+     */
+    private static int[] keys(PatternScan scan, SlotSet certain, SlotSet mentioned) {
+        SlotSet keys = new SlotSet();
+        for (int slot : scan.slots()) {
+            if (slot >= 0 && mentioned.contains(slot)) {
+                if (!certain.contains(slot)) {
+                    return null;
+                }
+                keys.add(slot);
+            }
+        }
+        if (keys.isEmpty()) {
+            return null;
+        }
+        int[] out = new int[keys.size()];
+        int i = 0;
+        for (int slot : keys) {
+            out[i++] = slot;
+        }
+        return out;
+    }
+}
