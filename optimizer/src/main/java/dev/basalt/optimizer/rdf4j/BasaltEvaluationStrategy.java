@@ -49,6 +49,7 @@ import org.eclipse.rdf4j.query.algebra.evaluation.optimizer.QueryJoinOptimizer;
 import org.eclipse.rdf4j.query.algebra.evaluation.optimizer.StandardQueryOptimizerPipeline;
 import org.eclipse.rdf4j.query.algebra.evaluation.util.QueryEvaluationUtil;
 import org.eclipse.rdf4j.query.algebra.helpers.AbstractQueryModelVisitor;
+import org.eclipse.rdf4j.query.impl.EmptyBindingSet;
 
 import dev.basalt.optimizer.access.QuadSource;
 import dev.basalt.optimizer.exec.ExecLimits;
@@ -75,6 +76,10 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
     private boolean trackResultSize;
     /** The query's optimization before Basalt's step as its shape may already know it, or null. */
     private PreparedAlgebra prepared;
+    private final OrderingPolicy ordering;
+    /** Compiled plans kept per query shape for the state this evaluation reads, or null ({@link #reusePlans}). */
+    private ShapePlans plans;
+    private long planState;
 
     public BasaltEvaluationStrategy(TripleSource tripleSource, Dataset dataset, FederatedServiceResolver resolver,
             long iterationCacheSyncThreshold, EvaluationStatistics statistics, boolean trackResultSize,
@@ -97,6 +102,7 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
         this.stats = stats;
         ValueFunctions functions = valueConditions();
         this.basalt = new BasaltPlanOptimizer(source, functions, functions, stats, estimator, ordering);
+        this.ordering = ordering;
         this.planAwareStatistics = new PlanAwareStatistics(statistics);
         setOptimizerPipeline(this::optimizers);
     }
@@ -116,13 +122,33 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
     }
 
     /**
+     * Let a query of a known shape run the plan kept for its shape ({@link ShapePlans}), for a source that is
+     * the committed state {@code state} of the store (its commit counter), read by this strategy's source
+     * alone; only with a {@link PreparedAlgebra} that knows the shape.
+     */
+    public void reusePlans(ShapePlans plans, long state) {
+        this.plans = plans;
+        this.planState = state;
+    }
+
+    /**
      * As RDF4J's, except that with a {@link PreparedAlgebra} the optimizers before Basalt's step are its to run
-     * (or to skip for a tree its shape already knows), and those from Basalt's step on run here as usual.
+     * (or to skip for a tree its shape already knows), and those from Basalt's step on run here as usual; a
+     * query without bindings whose shape has a kept plan ({@link #reusePlans}) gets that plan and no
+     * optimization at all.
      */
     @Override
     public TupleExpr optimize(TupleExpr expr, EvaluationStatistics evaluationStatistics, BindingSet bindings) {
         if (prepared == null || !(expr instanceof QueryRoot root)) {
             return super.optimize(expr, evaluationStatistics, bindings);
+        }
+        if (plans != null && (bindings == null || bindings.isEmpty())) {
+            PreparedAlgebra.Shape shape = prepared.shape(dataset, bindings, getQueryEvaluationMode());
+            QueryRoot planned = shape == null ? null
+                    : plans.planned(shape, ordering, planState, source, this::compileShape, stats);
+            if (planned != null) {
+                return planned;
+            }
         }
         List<QueryOptimizer> all = optimizers();
         int at = all.indexOf(basalt);
@@ -130,6 +156,43 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
                 tree -> optimize(all.subList(0, at), tree, bindings));
         optimize(all.subList(at, all.size()), optimized, bindings);
         return optimized;
+    }
+
+    /**
+     * Basalt's step over a shape's optimized template whose pattern constants {@code parameters} reads as
+     * parameters, with estimates of its own (a parameter's id means another term in another shape): the plan
+     * node, if the whole query became one plan that holds no RDF4J value function (those hold this
+     * evaluation), else null.
+     */
+    private BasaltPlanNode compileShape(QueryRoot template, QuadSource parameters) {
+        ValueFunctions own = valueConditions();
+        boolean[] usesValues = { false };
+        ValueFunctions watched = new ValueFunctions() {
+            @Override
+            public Predicate<BindingSet> compile(ValueExpr condition) {
+                usesValues[0] = true;
+                return own.compile(condition);
+            }
+
+            @Override
+            public Function<BindingSet, Value> evaluator(ValueExpr expr) {
+                usesValues[0] = true;
+                return own.evaluator(expr);
+            }
+
+            @Override
+            public boolean strictComparison() {
+                return own.strictComparison();
+            }
+        };
+        NativeQueryStats scratch = new NativeQueryStats();
+        new BasaltPlanOptimizer(parameters, watched, watched, scratch, new CardinalityEstimator(parameters), ordering)
+                .optimize(template, dataset, EmptyBindingSet.getInstance());
+        if (usesValues[0] || !(template.getArg() instanceof BasaltPlanNode node)) {
+            return null;
+        }
+        stats.planCompiled();
+        return node;
     }
 
     /** Runs the optimizers of this strategy's pipeline that come before Basalt's step on {@code root}. */

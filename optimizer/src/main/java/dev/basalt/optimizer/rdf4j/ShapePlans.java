@@ -1,0 +1,184 @@
+package dev.basalt.optimizer.rdf4j;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.query.algebra.Exists;
+import org.eclipse.rdf4j.query.algebra.QueryRoot;
+import org.eclipse.rdf4j.query.algebra.StatementPattern;
+import org.eclipse.rdf4j.query.algebra.ValueConstant;
+import org.eclipse.rdf4j.query.algebra.Var;
+import org.eclipse.rdf4j.query.algebra.evaluation.optimizer.ParentReferenceCleaner;
+import org.eclipse.rdf4j.query.algebra.helpers.AbstractSimpleQueryModelVisitor;
+
+import dev.basalt.optimizer.access.QuadSource;
+import dev.basalt.optimizer.plan.OrderingPolicy;
+import dev.basalt.store.lexicon.TermIds;
+
+/**
+ * Compiled plans per query shape, with the shape's pattern constants as parameters: a query of a shape seen
+ * before skips the clone of the shape's optimized tree, the constants' substitution and Basalt's plan
+ * compilation, and runs the shape's plan with its own constants' term ids ({@link ParameterSource}).
+ *
+ * <p>A shape's plan is made from its optimized template ({@link PreparedAlgebra.Shape}): the template is
+ * compiled with each sentinel in a pattern position looked up as a parameter, and every read of the
+ * compilation (counts, samples, estimates) sees the term ids of the query that triggered it, so the join order
+ * is the one that query would get. A plan is kept only when it is valid for every query of the shape:
+ * <ul>
+ * <li>every sentinel of the template is a constant of a statement pattern's subject, predicate or object (not
+ * a graph, which a dataset restricts at compile time; not a filter, BIND or VALUES operand, whose values the
+ * compiled conditions hold);</li>
+ * <li>the whole query under its root is one Basalt plan, compiled without RDF4J value functions (which hold
+ * the evaluation they were made for) and without EXISTS (whose filter keeps per-evaluation state);</li>
+ * <li>each parameter's term is in the store for the compiling query (a missing constant would let the compiler
+ * see a pattern that matches nothing).</li>
+ * </ul>
+ * Plan choices depend on statistics only for speed, never for results, and a constant that the store does not
+ * hold makes its patterns match nothing at run time. Plans are kept per state of the store (commit counter):
+ * the first query on a newer state compiles the shape again, so join orders follow the data; a query on an
+ * older state compiles its own. Per store and statement-set choice, bounded. Thread-safe; a kept plan is run by
+ * concurrent evaluations, each with its own context and without operator statistics.
+ */
+public final class ShapePlans {
+    private final int maxEntries;
+    private final Map<Key, Entry> entries = new ConcurrentHashMap<>();
+
+    public ShapePlans(int maxEntries) {
+        if (maxEntries < 1) {
+            throw new IllegalArgumentException("maxEntries must be positive, was " + maxEntries);
+        }
+        this.maxEntries = maxEntries;
+    }
+
+    private record Key(Object shape, OrderingPolicy ordering) {
+    }
+
+    /** A shape's plan for one state, or (plan null) the mark that the shape's plans cannot be kept. */
+    private record Entry(long state, BasaltPlanNode node, Value[] sentinels) {
+    }
+
+    /** What compiles a shape's template for {@link #planned}: Basalt's step over {@code source}, or null. */
+    interface Compiler {
+        BasaltPlanNode compile(QueryRoot template, QuadSource source);
+    }
+
+    /**
+     * The query's tree with the shape's kept plan as its only node, or null when the query is to be optimized as
+     * usual (no plan kept for this state and none can be made with this query, or the shape's plans cannot be
+     * kept).
+     */
+    QueryRoot planned(PreparedAlgebra.Shape shape, OrderingPolicy ordering, long state, QuadSource source,
+            Compiler compiler, NativeQueryStats stats) {
+        Key key = new Key(shape.key(), ordering);
+        Entry entry = entries.get(key);
+        if (entry != null && entry.state == state) {
+            if (entry.node == null) {
+                return null;
+            }
+            long[] ids = ids(shape, entry.sentinels, source);
+            if (ids == null) {
+                return null;
+            }
+            stats.shapePlanReused();
+            return new QueryRoot(entry.node.withParameters(ids));
+        }
+        if (entry != null && entry.state > state) {
+            return null; // a query on an older state plans on its own
+        }
+        Entry made = make(shape, state, source, compiler);
+        if (made == null) {
+            return null;
+        }
+        if (entries.size() >= maxEntries) {
+            entries.clear();
+        }
+        entries.put(key, made);
+        if (made.node == null) {
+            return null;
+        }
+        stats.shapePlanKept();
+        return new QueryRoot(made.node.withParameters(ids(shape, made.sentinels, source)));
+    }
+
+    /** The query's term id for each parameter, or null if a sentinel has no value for this query. */
+    private static long[] ids(PreparedAlgebra.Shape shape, Value[] sentinels, QuadSource source) {
+        long[] ids = new long[sentinels.length];
+        for (int i = 0; i < ids.length; i++) {
+            Value v = shape.valueOf(sentinels[i]);
+            if (v == null) {
+                return null;
+            }
+            ids[i] = source.lookup(v);
+        }
+        return ids;
+    }
+
+    /** The entry for {@code shape} at {@code state}; null when this query cannot make it (a constant not in the store). */
+    private static Entry make(PreparedAlgebra.Shape shape, long state, QuadSource source, Compiler compiler) {
+        QueryRoot tree = shape.template().clone();
+        new ParentReferenceCleaner().optimize(tree, null, null);
+        List<Value> sentinels = parameters(shape, tree);
+        if (sentinels == null) {
+            return new Entry(state, null, null);
+        }
+        Value[] order = sentinels.toArray(new Value[0]);
+        long[] ids = ids(shape, order, source);
+        if (ids == null) {
+            return new Entry(state, null, null);
+        }
+        Map<Value, Integer> index = new HashMap<>();
+        for (int i = 0; i < ids.length; i++) {
+            if (ids[i] == TermIds.NULL) {
+                return null;
+            }
+            index.put(order[i], i);
+        }
+        BasaltPlanNode node = compiler.compile(tree, new ParameterSource(source, ids, index));
+        return new Entry(state, node, order);
+    }
+
+    /**
+     * The distinct sentinels of {@code tree} in order of appearance, or null if one is anywhere but a pattern's
+     * subject, predicate or object constant, or the tree has an EXISTS.
+     */
+    private static List<Value> parameters(PreparedAlgebra.Shape shape, QueryRoot tree) {
+        List<Value> out = new ArrayList<>();
+        Set<Value> seen = new java.util.HashSet<>();
+        boolean[] ok = { true };
+        tree.visit(new AbstractSimpleQueryModelVisitor<RuntimeException>(true) {
+            @Override
+            public void meet(Var node) {
+                if (node.hasValue() && shape.valueOf(node.getValue()) != null) {
+                    ok[0] &= node.isConstant() && node.getParentNode() instanceof StatementPattern sp
+                            && sp.getContextVar() != node;
+                    if (seen.add(node.getValue())) {
+                        out.add(node.getValue());
+                    }
+                }
+            }
+
+            @Override
+            public void meet(ValueConstant node) {
+                ok[0] &= shape.valueOf(node.getValue()) == null;
+            }
+
+            @Override
+            public void meet(org.eclipse.rdf4j.query.algebra.BindingSetAssignment node) {
+                for (var row : node.getBindingSets()) {
+                    row.forEach(b -> ok[0] &= shape.valueOf(b.getValue()) == null);
+                }
+            }
+
+            @Override
+            public void meet(Exists node) {
+                ok[0] = false;
+            }
+        });
+        return ok[0] ? out : null;
+    }
+}
