@@ -160,11 +160,10 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
 
     /**
      * Basalt's step over a shape's optimized template whose pattern constants {@code parameters} reads as
-     * parameters, with estimates of its own (a parameter's id means another term in another shape): the plan
-     * node, if the whole query became one plan that holds no RDF4J value function (those hold this
-     * evaluation), else null.
+     * parameters, with estimates of its own (a parameter's id means another term in another shape); false if
+     * a plan holds an RDF4J value function (those hold this evaluation).
      */
-    private BasaltPlanNode compileShape(QueryRoot template, QuadSource parameters) {
+    private boolean compileShape(QueryRoot template, QuadSource parameters) {
         ValueFunctions own = valueConditions();
         boolean[] usesValues = { false };
         ValueFunctions watched = new ValueFunctions() {
@@ -188,11 +187,11 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
         NativeQueryStats scratch = new NativeQueryStats();
         new BasaltPlanOptimizer(parameters, watched, watched, scratch, new CardinalityEstimator(parameters), ordering)
                 .optimize(template, dataset, EmptyBindingSet.getInstance());
-        if (usesValues[0] || !(template.getArg() instanceof BasaltPlanNode node)) {
-            return null;
+        if (usesValues[0]) {
+            return false;
         }
         stats.planCompiled();
-        return node;
+        return true;
     }
 
     /** Runs the optimizers of this strategy's pipeline that come before Basalt's step on {@code root}. */

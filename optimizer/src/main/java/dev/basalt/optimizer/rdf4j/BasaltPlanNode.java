@@ -64,16 +64,20 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
      * evaluation; null for a plan of this query alone.
      */
     private final transient long[] parameters;
+    /** The evaluation's constant per sentinel value the plan holds (BIND and CONSTRUCT template constants), or null. */
+    private final transient Map<Value, Value> parameterValues;
 
     BasaltPlanNode(CompiledPlan plan, TupleExpr original) {
-        this(plan, original, targets(original), null);
+        this(plan, original, targets(original), null, null);
     }
 
-    private BasaltPlanNode(CompiledPlan plan, TupleExpr original, Set<String> bindTargets, long[] parameters) {
+    private BasaltPlanNode(CompiledPlan plan, TupleExpr original, Set<String> bindTargets, long[] parameters,
+            Map<Value, Value> parameterValues) {
         this.plan = plan;
         this.original = original;
         this.bindTargets = bindTargets;
         this.parameters = parameters;
+        this.parameterValues = parameterValues;
         setResultSizeEstimate(plan.root().estimate());
     }
 
@@ -91,10 +95,11 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
 
     /**
      * This node of a plan compiled with parameters ({@link ShapePlans}) for one evaluation, which gives each
-     * parameter the term id {@code ids} holds for it (0 = a term the store does not hold).
+     * parameter the term id {@code ids} holds for it (0 = a term the store does not hold) and each sentinel value
+     * the plan binds as a constant the value {@code values} holds for it (null if there are none).
      */
-    BasaltPlanNode withParameters(long[] ids) {
-        return new BasaltPlanNode(plan, original, bindTargets, ids);
+    BasaltPlanNode withParameters(long[] ids, Map<Value, Value> values) {
+        return new BasaltPlanNode(plan, original, bindTargets, ids, values);
     }
 
     public CompiledPlan plan() {
@@ -153,7 +158,7 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
 
     @Override
     public BasaltPlanNode clone() {
-        return new BasaltPlanNode(plan, original.clone(), bindTargets, parameters);
+        return new BasaltPlanNode(plan, original.clone(), bindTargets, parameters, parameterValues);
     }
 
     QueryEvaluationStep step(BasaltEvaluationStrategy strategy, QueryEvaluationContext context) {
@@ -163,6 +168,9 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
         return bindings -> {
             long[] input = new long[plan.vars().size()];
             ExecContext ctx = new ExecContext(source, strategy.isTrackingTime(), strategy.execLimits());
+            if (parameterValues != null) {
+                ctx.withParameterValues(parameterValues);
+            }
             if (!strategy.isTrackingTime() && !strategy.isTrackResultSize()) {
                 // not an EXPLAIN: no operator counts, and helper threads may take part
                 ctx.withoutStatistics();

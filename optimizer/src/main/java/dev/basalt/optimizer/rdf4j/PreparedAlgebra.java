@@ -48,6 +48,9 @@ public interface PreparedAlgebra {
 
         /** This query's value for {@code sentinel}, a sentinel of {@link #template}, or null if it is none. */
         Value valueOf(Value sentinel);
+
+        /** Called when the evaluation runs a plan made from the template, in place of {@link #optimized}. */
+        void taken();
     }
 
     /** A hand-over in progress; closing it withdraws an offer nobody claimed. */

@@ -2,13 +2,18 @@ package dev.basalt.optimizer.rdf4j;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.query.BindingSet;
+import org.eclipse.rdf4j.query.algebra.BindingSetAssignment;
+import org.eclipse.rdf4j.query.algebra.DescribeOperator;
 import org.eclipse.rdf4j.query.algebra.Exists;
+import org.eclipse.rdf4j.query.algebra.ExtensionElem;
 import org.eclipse.rdf4j.query.algebra.QueryRoot;
 import org.eclipse.rdf4j.query.algebra.StatementPattern;
 import org.eclipse.rdf4j.query.algebra.ValueConstant;
@@ -31,9 +36,10 @@ import dev.basalt.store.lexicon.TermIds;
  * is the one that query would get. A plan is kept only when it is valid for every query of the shape:
  * <ul>
  * <li>every sentinel of the template is a constant of a statement pattern's subject, predicate or object (not
- * a graph, which a dataset restricts at compile time; not a filter, BIND or VALUES operand, whose values the
- * compiled conditions hold);</li>
- * <li>the whole query under its root is one Basalt plan, compiled without RDF4J value functions (which hold
+ * a graph, which a dataset restricts at compile time), or a constant that a BIND or a CONSTRUCT template binds
+ * (the plan turns it into an id per evaluation, {@link dev.basalt.optimizer.exec.ExecContext#withParameterValues});
+ * not a filter or VALUES operand, whose values the compiled conditions and operators hold;</li>
+ * <li>the whole query under its root is one Basalt plan (or a DESCRIBE of its results), compiled without RDF4J value functions (which hold
  * the evaluation they were made for) and without EXISTS (whose filter keeps per-evaluation state);</li>
  * <li>each parameter's term is in the store for the compiling query (a missing constant would let the compiler
  * see a pattern that matches nothing).</li>
@@ -58,13 +64,39 @@ public final class ShapePlans {
     private record Key(Object shape, OrderingPolicy ordering) {
     }
 
-    /** A shape's plan for one state, or (plan null) the mark that the shape's plans cannot be kept. */
-    private record Entry(long state, BasaltPlanNode node, Value[] sentinels) {
+    /**
+     * A shape's plan for one state, or (node null) the mark that the shape's plans cannot be kept; {@code describe}:
+     * the plan gives the described values of a DESCRIBE, which RDF4J's {@link DescribeOperator} expands.
+     */
+    private record Entry(long state, BasaltPlanNode node, boolean describe, Value[] sentinels, Value[] constants) {
+        /** The tree of one evaluation, given its id per parameter; null if a sentinel has no value for the query. */
+        QueryRoot evaluation(PreparedAlgebra.Shape shape, QuadSource source) {
+            long[] ids = ids(shape, sentinels, source);
+            if (ids == null) {
+                return null;
+            }
+            Map<Value, Value> values = null;
+            if (constants.length > 0) {
+                values = new HashMap<>();
+                for (Value sentinel : constants) {
+                    Value v = shape.valueOf(sentinel);
+                    if (v == null) {
+                        return null;
+                    }
+                    values.put(sentinel, v);
+                }
+            }
+            BasaltPlanNode planned = node.withParameters(ids, values);
+            return new QueryRoot(describe ? new DescribeOperator(planned) : planned);
+        }
     }
 
-    /** What compiles a shape's template for {@link #planned}: Basalt's step over {@code source}, or null. */
+    /**
+     * What compiles a shape's template for {@link #planned}: Basalt's step over {@code source}; the template's
+     * root then holds the plan node, or a DESCRIBE over it, if the whole query became one plan.
+     */
     interface Compiler {
-        BasaltPlanNode compile(QueryRoot template, QuadSource source);
+        boolean compile(QueryRoot template, QuadSource source);
     }
 
     /**
@@ -80,12 +112,16 @@ public final class ShapePlans {
             if (entry.node == null) {
                 return null;
             }
-            long[] ids = ids(shape, entry.sentinels, source);
-            if (ids == null) {
+            QueryRoot evaluation = entry.evaluation(shape, source);
+            if (evaluation == null) {
                 return null;
             }
             stats.shapePlanReused();
-            return new QueryRoot(entry.node.withParameters(ids));
+            shape.taken();
+            if (entry.describe) {
+                stats.postProcessed(DescribeOperator.class.getSimpleName());
+            }
+            return evaluation;
         }
         if (entry != null && entry.state > state) {
             return null; // a query on an older state plans on its own
@@ -98,11 +134,13 @@ public final class ShapePlans {
             entries.clear();
         }
         entries.put(key, made);
-        if (made.node == null) {
+        QueryRoot evaluation = made.node == null ? null : made.evaluation(shape, source);
+        if (evaluation == null) {
             return null;
         }
         stats.shapePlanKept();
-        return new QueryRoot(made.node.withParameters(ids(shape, made.sentinels, source)));
+        shape.taken();
+        return evaluation;
     }
 
     /** The query's term id for each parameter, or null if a sentinel has no value for this query. */
@@ -122,14 +160,15 @@ public final class ShapePlans {
     private static Entry make(PreparedAlgebra.Shape shape, long state, QuadSource source, Compiler compiler) {
         QueryRoot tree = shape.template().clone();
         new ParentReferenceCleaner().optimize(tree, null, null);
-        List<Value> sentinels = parameters(shape, tree);
-        if (sentinels == null) {
-            return new Entry(state, null, null);
+        List<Value> inPatterns = new ArrayList<>();
+        List<Value> bound = new ArrayList<>();
+        if (!parameters(shape, tree, inPatterns, bound)) {
+            return new Entry(state, null, false, null, null);
         }
-        Value[] order = sentinels.toArray(new Value[0]);
+        Value[] order = inPatterns.toArray(new Value[0]);
         long[] ids = ids(shape, order, source);
         if (ids == null) {
-            return new Entry(state, null, null);
+            return new Entry(state, null, false, null, null);
         }
         Map<Value, Integer> index = new HashMap<>();
         for (int i = 0; i < ids.length; i++) {
@@ -138,39 +177,66 @@ public final class ShapePlans {
             }
             index.put(order[i], i);
         }
-        BasaltPlanNode node = compiler.compile(tree, new ParameterSource(source, ids, index));
-        return new Entry(state, node, order);
+        Value[] constants = bound.toArray(new Value[0]);
+        if (!compiler.compile(tree, new ParameterSource(source, ids, index))) {
+            return new Entry(state, null, false, null, null);
+        }
+        if (tree.getArg() instanceof BasaltPlanNode node) {
+            return new Entry(state, node, false, order, constants);
+        }
+        if (tree.getArg() instanceof DescribeOperator d && d.getArg() instanceof BasaltPlanNode node) {
+            return new Entry(state, node, true, order, constants);
+        }
+        return new Entry(state, null, false, null, null);
     }
 
     /**
-     * The distinct sentinels of {@code tree} in order of appearance, or null if one is anywhere but a pattern's
-     * subject, predicate or object constant, or the tree has an EXISTS.
+     * Collects the distinct sentinels of {@code tree} in order of appearance: those that are a pattern's subject,
+     * predicate or object constant into {@code inPatterns}, those bound as constants by a BIND or a CONSTRUCT
+     * template into {@code bound}; false if a sentinel is anywhere else or the tree has an EXISTS.
      */
-    private static List<Value> parameters(PreparedAlgebra.Shape shape, QueryRoot tree) {
-        List<Value> out = new ArrayList<>();
-        Set<Value> seen = new java.util.HashSet<>();
+    private static boolean parameters(PreparedAlgebra.Shape shape, QueryRoot tree, List<Value> inPatterns,
+            List<Value> bound) {
+        Set<Value> seenInPatterns = new HashSet<>();
+        Set<Value> seenBound = new HashSet<>();
         boolean[] ok = { true };
         tree.visit(new AbstractSimpleQueryModelVisitor<RuntimeException>(true) {
+            private boolean sentinel(Value v) {
+                return v != null && shape.valueOf(v) != null;
+            }
+
             @Override
             public void meet(Var node) {
-                if (node.hasValue() && shape.valueOf(node.getValue()) != null) {
-                    ok[0] &= node.isConstant() && node.getParentNode() instanceof StatementPattern sp
-                            && sp.getContextVar() != node;
-                    if (seen.add(node.getValue())) {
-                        out.add(node.getValue());
+                if (!sentinel(node.getValue())) {
+                    return;
+                }
+                if (node.getParentNode() instanceof ExtensionElem) {
+                    if (seenBound.add(node.getValue())) {
+                        bound.add(node.getValue());
                     }
+                    return;
+                }
+                ok[0] &= node.isConstant() && node.getParentNode() instanceof StatementPattern sp
+                        && sp.getContextVar() != node;
+                if (seenInPatterns.add(node.getValue())) {
+                    inPatterns.add(node.getValue());
                 }
             }
 
             @Override
             public void meet(ValueConstant node) {
-                ok[0] &= shape.valueOf(node.getValue()) == null;
+                if (sentinel(node.getValue())) {
+                    ok[0] &= node.getParentNode() instanceof ExtensionElem;
+                    if (seenBound.add(node.getValue())) {
+                        bound.add(node.getValue());
+                    }
+                }
             }
 
             @Override
-            public void meet(org.eclipse.rdf4j.query.algebra.BindingSetAssignment node) {
-                for (var row : node.getBindingSets()) {
-                    row.forEach(b -> ok[0] &= shape.valueOf(b.getValue()) == null);
+            public void meet(BindingSetAssignment node) {
+                for (BindingSet row : node.getBindingSets()) {
+                    row.forEach(b -> ok[0] &= !sentinel(b.getValue()));
                 }
             }
 
@@ -179,6 +245,6 @@ public final class ShapePlans {
                 ok[0] = false;
             }
         });
-        return ok[0] ? out : null;
+        return ok[0];
     }
 }

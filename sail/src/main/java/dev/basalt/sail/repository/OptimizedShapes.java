@@ -67,7 +67,10 @@ public final class OptimizedShapes {
         this.trees = Caffeine.newBuilder().maximumSize(maxEntries).executor(Runnable::run).build();
     }
 
-    /** Evaluations that got their RDF4J optimizations from a shape's optimized template. */
+    /**
+     * Evaluations that got their RDF4J optimizations from a shape's optimized template, also those that ran a
+     * plan compiled from it ({@link PreparedAlgebra.Shape}).
+     */
     public long reused() {
         return reused.sum();
     }
@@ -113,6 +116,11 @@ public final class OptimizedShapes {
                     @Override
                     public Value valueOf(Value sentinel) {
                         return constants.valueOf(sentinel);
+                    }
+
+                    @Override
+                    public void taken() {
+                        reused.increment();
                     }
                 };
             }

@@ -162,13 +162,33 @@ class ShapePlansTest {
     }
 
     @Test
-    void shapesWithConstantsOutsidePatternsAreCompiledPerQuery() {
+    void bindConstructAndDescribeShapesRunKeptPlans() {
+        fillBoth();
+        String[] shapes = {
+            PREFIX + "SELECT ?s ?x WHERE { ?s ex:producer ex:maker%d BIND(ex:f%<d AS ?x) }",
+            PREFIX + "CONSTRUCT { ex:p%d ex:madeBy ?m . ?m ex:made ex:p%<d . ex:p%<d ex:tag \"t%<d\" } "
+                    + "WHERE { ex:p%<d ex:producer ?m }",
+            PREFIX + "DESCRIBE ?m WHERE { ex:p%d ex:producer ?m }",
+        };
+        for (String shape : shapes) {
+            long reused = stats().shapePlansReused();
+            List<List<String>> answers = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                answers.add(same(String.format(shape, i)));
+            }
+            assertEquals(reused + 5, stats().shapePlansReused(), shape);
+            assertTrue(answers.stream().distinct().count() >= 4, "the constants change the answer of " + shape);
+        }
+    }
+
+    @Test
+    void shapesWithFilterOrValuesConstantsAreCompiledPerQuery() {
         fillBoth();
         String filter = PREFIX + "SELECT ?s WHERE { ?s ex:num ?n FILTER(?n > %d) }";
-        String bind = PREFIX + "SELECT ?s ?x WHERE { ?s ex:producer ex:maker%d BIND(ex:f%<d AS ?x) }";
+        String values = PREFIX + "SELECT ?s WHERE { ?s ex:producer ?m VALUES ?m { ex:maker%d } }";
         for (int i = 0; i < 6; i++) {
             same(String.format(filter, i * 5));
-            same(String.format(bind, i % 4));
+            same(String.format(values, i % 4));
         }
         assertEquals(0, stats().shapePlansKept());
         assertEquals(0, stats().shapePlansReused());
