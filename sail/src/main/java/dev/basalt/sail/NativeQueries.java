@@ -52,6 +52,8 @@ final class NativeQueries {
     private final ShapePlans explicitPlans = new ShapePlans(SHAPE_PLANS);
     private final ShapePlans inferredPlans = new ShapePlans(SHAPE_PLANS);
     private static final int SHAPE_PLANS = 1_000;
+    /** {@code -Dbasalt.exec.shapePlans=false} compiles every query (read once per JVM). */
+    private static final boolean KEEP_SHAPE_PLANS = !"false".equalsIgnoreCase(System.getProperty("basalt.exec.shapePlans"));
     /** Sessions opened and not yet closed: native evaluations whose result is still open. */
     private final AtomicInteger running = new AtomicInteger();
 
@@ -169,7 +171,7 @@ final class NativeQueries {
                 s.recordFallbacksIn(explained);
             }
             s.prepareWith(prepared);
-            if (!inTransaction && plans != null) {
+            if (KEEP_SHAPE_PLANS && !inTransaction && plans != null) {
                 s.reusePlans(plans, state);
             }
             return s;
