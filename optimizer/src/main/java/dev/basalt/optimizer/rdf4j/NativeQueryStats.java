@@ -124,6 +124,8 @@ public final class NativeQueryStats {
 
     public void reset() {
         plans.reset();
+        shapePlansKept.reset();
+        shapePlansReused.reset();
         runtimeFallbacks.reset();
         fallbacks.clear();
         reasons.clear();
