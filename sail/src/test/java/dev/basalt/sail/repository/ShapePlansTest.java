@@ -169,6 +169,10 @@ class ShapePlansTest {
             PREFIX + "CONSTRUCT { ex:p%d ex:madeBy ?m . ?m ex:made ex:p%<d . ex:p%<d ex:tag \"t%<d\" } "
                     + "WHERE { ex:p%<d ex:producer ?m }",
             PREFIX + "DESCRIBE ?m WHERE { ex:p%d ex:producer ?m }",
+            // a string the store does not hold gets a query-local id, which means another value in each evaluation
+            PREFIX + "SELECT (GROUP_CONCAT(?x) AS ?c) (COUNT(?s) AS ?n) WHERE { ?s ex:producer ex:maker%d "
+                    + "BIND(\"a longer tag %<d\" AS ?x) }",
+            PREFIX + "SELECT ?s ?x WHERE { ?s ex:producer ex:maker%d BIND(\"a longer tag %<d\" AS ?x) } ORDER BY ?x ?s",
         };
         for (String shape : shapes) {
             long reused = stats().shapePlansReused();
