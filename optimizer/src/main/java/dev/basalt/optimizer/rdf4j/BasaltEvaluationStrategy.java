@@ -49,7 +49,6 @@ import org.eclipse.rdf4j.query.algebra.evaluation.optimizer.QueryJoinOptimizer;
 import org.eclipse.rdf4j.query.algebra.evaluation.optimizer.StandardQueryOptimizerPipeline;
 import org.eclipse.rdf4j.query.algebra.evaluation.util.QueryEvaluationUtil;
 import org.eclipse.rdf4j.query.algebra.helpers.AbstractQueryModelVisitor;
-import org.eclipse.rdf4j.query.impl.EmptyBindingSet;
 
 import dev.basalt.optimizer.access.QuadSource;
 import dev.basalt.optimizer.exec.ExecLimits;
@@ -145,7 +144,10 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
         if (plans != null && (bindings == null || bindings.isEmpty())) {
             PreparedAlgebra.Shape shape = prepared.shape(dataset, bindings, getQueryEvaluationMode());
             QueryRoot planned = shape == null ? null
-                    : plans.planned(shape, ordering, planState, source, this::compileShape, stats);
+                    : plans.planned(shape, ordering, planState, source,
+                            (template, parameters) -> ShapePlans.compile(template, parameters, valueConditions(),
+                                    dataset, ordering, stats),
+                            stats);
             if (planned != null) {
                 return planned;
             }
@@ -156,42 +158,6 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
                 tree -> optimize(all.subList(0, at), tree, bindings));
         optimize(all.subList(at, all.size()), optimized, bindings);
         return optimized;
-    }
-
-    /**
-     * Basalt's step over a shape's optimized template whose pattern constants {@code parameters} reads as
-     * parameters, with estimates of its own (a parameter's id means another term in another shape); false if
-     * a plan holds an RDF4J value function (those hold this evaluation).
-     */
-    private boolean compileShape(QueryRoot template, QuadSource parameters) {
-        ValueFunctions own = valueConditions();
-        boolean[] usesValues = { false };
-        ValueFunctions watched = new ValueFunctions() {
-            @Override
-            public Predicate<BindingSet> compile(ValueExpr condition) {
-                usesValues[0] = true;
-                return own.compile(condition);
-            }
-
-            @Override
-            public Function<BindingSet, Value> evaluator(ValueExpr expr) {
-                usesValues[0] = true;
-                return own.evaluator(expr);
-            }
-
-            @Override
-            public boolean strictComparison() {
-                return own.strictComparison();
-            }
-        };
-        NativeQueryStats scratch = new NativeQueryStats();
-        new BasaltPlanOptimizer(parameters, watched, watched, scratch, new CardinalityEstimator(parameters), ordering)
-                .optimize(template, dataset, EmptyBindingSet.getInstance());
-        if (usesValues[0]) {
-            return false;
-        }
-        stats.planCompiled();
-        return true;
     }
 
     /** Runs the optimizers of this strategy's pipeline that come before Basalt's step on {@code root}. */

@@ -7,9 +7,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.query.BindingSet;
+import org.eclipse.rdf4j.query.Dataset;
 import org.eclipse.rdf4j.query.algebra.BindingSetAssignment;
 import org.eclipse.rdf4j.query.algebra.DescribeOperator;
 import org.eclipse.rdf4j.query.algebra.Exists;
@@ -17,12 +20,16 @@ import org.eclipse.rdf4j.query.algebra.ExtensionElem;
 import org.eclipse.rdf4j.query.algebra.QueryRoot;
 import org.eclipse.rdf4j.query.algebra.StatementPattern;
 import org.eclipse.rdf4j.query.algebra.ValueConstant;
+import org.eclipse.rdf4j.query.algebra.ValueExpr;
 import org.eclipse.rdf4j.query.algebra.Var;
 import org.eclipse.rdf4j.query.algebra.evaluation.optimizer.ParentReferenceCleaner;
 import org.eclipse.rdf4j.query.algebra.helpers.AbstractSimpleQueryModelVisitor;
+import org.eclipse.rdf4j.query.impl.EmptyBindingSet;
 
 import dev.basalt.optimizer.access.QuadSource;
+import dev.basalt.optimizer.plan.CardinalityEstimator;
 import dev.basalt.optimizer.plan.OrderingPolicy;
+import dev.basalt.optimizer.plan.ValueFunctions;
 import dev.basalt.store.lexicon.TermIds;
 
 /**
@@ -97,6 +104,42 @@ public final class ShapePlans {
      */
     interface Compiler {
         boolean compile(QueryRoot template, QuadSource source);
+    }
+
+    /**
+     * Basalt's step over a shape's optimized template whose pattern constants {@code parameters} reads as
+     * parameters, with estimates of its own (a parameter's id means another term in another shape), for a
+     * {@link Compiler}; false if a plan holds an RDF4J value function ({@code functions} are made for one
+     * evaluation).
+     */
+    static boolean compile(QueryRoot template, QuadSource parameters, ValueFunctions functions, Dataset dataset,
+            OrderingPolicy ordering, NativeQueryStats stats) {
+        boolean[] usesValues = { false };
+        ValueFunctions watched = new ValueFunctions() {
+            @Override
+            public Predicate<BindingSet> compile(ValueExpr condition) {
+                usesValues[0] = true;
+                return functions.compile(condition);
+            }
+
+            @Override
+            public Function<BindingSet, Value> evaluator(ValueExpr expr) {
+                usesValues[0] = true;
+                return functions.evaluator(expr);
+            }
+
+            @Override
+            public boolean strictComparison() {
+                return functions.strictComparison();
+            }
+        };
+        new BasaltPlanOptimizer(parameters, watched, watched, new NativeQueryStats(), new CardinalityEstimator(parameters),
+                ordering).optimize(template, dataset, EmptyBindingSet.getInstance());
+        if (usesValues[0]) {
+            return false;
+        }
+        stats.planCompiled();
+        return true;
     }
 
     /**
