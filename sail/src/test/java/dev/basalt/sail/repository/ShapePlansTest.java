@@ -185,6 +185,51 @@ class ShapePlansTest {
         }
     }
 
+    /**
+     * A kept plan is run by concurrent evaluations: threads asking queries of two kept shapes with random
+     * constants (seed printed; {@code -Dbasalt.seed=N}) each get their own query's answer.
+     */
+    @Test
+    void concurrentEvaluationsOfAKeptPlanGetTheirOwnAnswers() throws Exception {
+        fillBoth();
+        String[] shapes = {
+            PREFIX + "SELECT ?label ?f WHERE { ex:p%d rdfs:label ?label OPTIONAL { ex:p%<d ex:feature ?f } }",
+            PREFIX + "SELECT (GROUP_CONCAT(?x) AS ?c) (COUNT(?s) AS ?n) WHERE { ?s ex:producer ex:maker%d "
+                    + "BIND(\"a longer tag %<d\" AS ?x) }",
+        };
+        Map<String, List<String>> expected = new HashMap<>();
+        for (String shape : shapes) {
+            for (int i = 0; i < 6; i++) {
+                String q = String.format(shape, i);
+                expected.put(q, same(q));
+            }
+        }
+        long seed = Long.getLong("basalt.seed", 20261127L);
+        System.out.println("ShapePlansTest concurrent seed " + seed);
+        List<String> queries = new ArrayList<>(expected.keySet());
+        long reused = stats().shapePlansReused();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                java.util.Random random = new java.util.Random(seed + t);
+                done.add(pool.submit(() -> {
+                    for (int n = 0; n < 150; n++) {
+                        String q = queries.get(random.nextInt(queries.size()));
+                        assertEquals(expected.get(q), answer(cached, q), q);
+                    }
+                    return null;
+                }));
+            }
+            for (java.util.concurrent.Future<?> f : done) {
+                f.get(5, java.util.concurrent.TimeUnit.MINUTES);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertTrue(stats().shapePlansReused() - reused >= 500, "kept plans reused " + (stats().shapePlansReused() - reused));
+    }
+
     @Test
     void shapesWithFilterOrValuesConstantsAreCompiledPerQuery() {
         fillBoth();
