@@ -21,6 +21,7 @@ import dev.basalt.optimizer.plan.EstimateCache;
 import dev.basalt.optimizer.plan.OrderingPolicy;
 import dev.basalt.optimizer.rdf4j.NativeQueryStats;
 import dev.basalt.optimizer.rdf4j.PreparedAlgebra;
+import dev.basalt.optimizer.rdf4j.ShapePlans;
 import dev.basalt.optimizer.rdf4j.QueryFallbacks;
 
 /**
@@ -47,6 +48,12 @@ final class NativeQueries {
     /** Range counts RDF4J's join optimizer asks for (both statement sets), shared likewise. */
     private final EstimateCache rdf4jCounts = new EstimateCache(ESTIMATE_CACHE_ENTRIES);
     private static final int ESTIMATE_CACHE_ENTRIES = 100_000;
+    /** Compiled plans per query shape of the newest state, one set per statement-set choice. */
+    private final ShapePlans explicitPlans = new ShapePlans(SHAPE_PLANS);
+    private final ShapePlans inferredPlans = new ShapePlans(SHAPE_PLANS);
+    private static final int SHAPE_PLANS = 1_000;
+    /** {@code -Dbasalt.exec.shapePlans=false} compiles every query (read once per JVM). */
+    private static final boolean KEEP_SHAPE_PLANS = !"false".equalsIgnoreCase(System.getProperty("basalt.exec.shapePlans"));
     /** Sessions opened and not yet closed: native evaluations whose result is still open. */
     private final AtomicInteger running = new AtomicInteger();
 
@@ -110,6 +117,9 @@ final class NativeQueries {
         private final OrderingPolicy ordering;
         private final Map<CardinalityEstimator.Key, Double> counts;
         private final QueryFallbacks explained;
+        /** The shape plans for the committed state this query reads, or null (a past state). */
+        private final ShapePlans plans;
+        private final long state;
         private boolean closed;
         /** What may do the query's RDF4J optimizations for its shape, or null ({@link PreparedAlgebra}). */
         private PreparedAlgebra prepared;
@@ -124,6 +134,8 @@ final class NativeQueries {
             this.ordering = ordering;
             // past states are not shared: a read-as-of query gets estimates of its own
             long state = lease.view().commitCounter();
+            this.state = state;
+            this.plans = readAsOf ? null : includeInferred ? inferredPlans : explicitPlans;
             this.estimator = readAsOf ? new CardinalityEstimator(source)
                     : new CardinalityEstimator(source, (includeInferred ? inferredEstimates : explicitEstimates)
                             .forState(state));
@@ -159,6 +171,9 @@ final class NativeQueries {
                 s.recordFallbacksIn(explained);
             }
             s.prepareWith(prepared);
+            if (KEEP_SHAPE_PLANS && !inTransaction && plans != null) {
+                s.reusePlans(plans, state);
+            }
             return s;
         }
 

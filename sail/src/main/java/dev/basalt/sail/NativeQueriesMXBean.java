@@ -13,6 +13,12 @@ public interface NativeQueriesMXBean {
     /** Subtrees compiled and run as Basalt plans since the store opened (or the last reset). */
     long getPlansCompiled();
 
+    /** Plans compiled for a query shape and kept, with the shape's constants as parameters. */
+    long getShapePlansKept();
+
+    /** Evaluations that ran the plan kept for their query shape, without optimization or compilation. */
+    long getShapePlansReused();
+
     /** Algebra nodes, or whole queries, that RDF4J's evaluator ran instead. */
     long getFallbacks();
 

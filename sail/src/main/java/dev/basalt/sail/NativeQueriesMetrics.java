@@ -34,6 +34,16 @@ final class NativeQueriesMetrics implements NativeQueriesMXBean {
     }
 
     @Override
+    public long getShapePlansKept() {
+        return stats.shapePlansKept();
+    }
+
+    @Override
+    public long getShapePlansReused() {
+        return stats.shapePlansReused();
+    }
+
+    @Override
     public long getFallbacks() {
         return stats.totalFallbacks();
     }

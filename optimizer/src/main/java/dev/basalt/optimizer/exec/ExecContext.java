@@ -73,6 +73,8 @@ public final class ExecContext {
     private Object feed;
     /** Values built once per evaluation and input row for all its threads (root context only), guarded by itself. */
     private final Map<Object, Object[]> shared = new IdentityHashMap<>();
+    /** This evaluation's constant for each sentinel value a plan kept for a query shape holds (root context only), or null. */
+    private Map<Value, Value> parameterValues;
 
     public ExecContext(QuadSource source, boolean trackTime) {
         this(source, trackTime, ExecLimits.defaults());
@@ -212,10 +214,23 @@ public final class ExecContext {
         idleProbers.computeIfAbsent(owner, k -> new ArrayDeque<>(2)).push(prober);
     }
 
+    /**
+     * Gives this evaluation's constants to a plan compiled once for a query shape: {@link #idOf} takes the value
+     * {@code values} holds for a sentinel of the shape in its place.
+     */
+    public ExecContext withParameterValues(Map<Value, Value> values) {
+        this.parameterValues = values;
+        return this;
+    }
+
     /** The id of a value: its stored id (inline or dictionary), else a query-local id. Null stays {@link TermIds#NULL}. */
     public long idOf(Value value) {
         if (value == null) {
             return TermIds.NULL;
+        }
+        Map<Value, Value> parameters = root != null ? root.parameterValues : parameterValues;
+        if (parameters != null) {
+            value = parameters.getOrDefault(value, value);
         }
         long id = source.lookup(value);
         if (id != TermIds.NULL) {

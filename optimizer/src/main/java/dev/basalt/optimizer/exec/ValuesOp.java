@@ -15,8 +15,11 @@ import dev.basalt.store.lexicon.TermIds;
 public final class ValuesOp extends Operator {
     private final int[] slots;
     private final Value[][] rows;
-    private ExecContext idsFor;
-    private long[][] ids;
+    /** The ids of the latest evaluation, with its context: one reference, so concurrent evaluations of a kept plan never mix them. */
+    private volatile IdsFor cached;
+
+    private record IdsFor(ExecContext ctx, long[][] ids) {
+    }
 
     /** @param rows values per row, index-aligned with {@code slots}, null for UNDEF */
     public ValuesOp(int[] slots, Value[][] rows) {
@@ -35,17 +38,18 @@ public final class ValuesOp extends Operator {
     }
 
     private long[][] ids(ExecContext ctx) {
-        if (idsFor != ctx) {
-            long[][] out = new long[rows.length][slots.length];
-            for (int i = 0; i < rows.length; i++) {
-                for (int j = 0; j < slots.length; j++) {
-                    out[i][j] = ctx.idOf(rows[i][j]);
-                }
-            }
-            ids = out;
-            idsFor = ctx;
+        IdsFor held = cached;
+        if (held != null && held.ctx == ctx) {
+            return held.ids;
         }
-        return ids;
+        long[][] out = new long[rows.length][slots.length];
+        for (int i = 0; i < rows.length; i++) {
+            for (int j = 0; j < slots.length; j++) {
+                out[i][j] = ctx.idOf(rows[i][j]);
+            }
+        }
+        cached = new IdsFor(ctx, out);
+        return out;
     }
 
     @Override

@@ -44,7 +44,13 @@ final class Aggregates implements Aggregation {
     private final List<Spec> specs;
     private final boolean strict;
     private final int[] valueSlots;
-    private final ValueCache cache = new ValueCache();
+    /**
+     * Values of the evaluation's ids, kept in its context: query-local ids are an evaluation's own, and a plan
+     * kept for a query shape is run by many evaluations, also at once.
+     */
+    private ValueCache cache(ExecContext ctx) {
+        return ctx.scratch(this, ValueCache::new);
+    }
 
     Aggregates(List<Spec> specs, boolean strict) {
         this.specs = List.copyOf(specs);
@@ -77,7 +83,7 @@ final class Aggregates implements Aggregation {
 
     @Override
     public void prepare(List<long[]> batch, ExecContext ctx) {
-        cache.load(batch, valueSlots, ctx);
+        cache(ctx).load(batch, valueSlots, ctx);
     }
 
     @Override
@@ -115,7 +121,7 @@ final class Aggregates implements Aggregation {
         }
 
         Value value(long[] row, ExecContext ctx) {
-            return spec.arg().value(row, cache, ctx);
+            return spec.arg().value(row, cache(ctx), ctx);
         }
     }
 
@@ -128,7 +134,7 @@ final class Aggregates implements Aggregation {
 
         @Override
         public void add(long[] row, ExecContext ctx) {
-            Object key = spec.arg().key(row, cache, ctx);
+            Object key = spec.arg().key(row, cache(ctx), ctx);
             if (key != null && fresh(key)) {
                 n++;
             }

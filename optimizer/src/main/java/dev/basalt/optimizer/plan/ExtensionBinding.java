@@ -51,15 +51,20 @@ abstract class ExtensionBinding implements RowBinding {
 
     static ExtensionBinding constant(int target, String targetName, Value value) {
         return new ExtensionBinding(target, targetName) {
-            private ExecContext idFor;
-            private long id;
+            /** The id for the latest evaluation: one reference, so concurrent evaluations of a kept plan never mix ids. */
+            private volatile IdFor cached;
+
+            record IdFor(ExecContext ctx, long id) {
+            }
 
             @Override
             public void apply(List<long[]> rows, ExecContext ctx) {
-                if (idFor != ctx) {
-                    id = ctx.idOf(value);
-                    idFor = ctx;
+                IdFor held = cached;
+                if (held == null || held.ctx != ctx) {
+                    held = new IdFor(ctx, ctx.idOf(value));
+                    cached = held;
                 }
+                long id = held.id;
                 for (long[] r : rows) {
                     r[target] = id;
                 }

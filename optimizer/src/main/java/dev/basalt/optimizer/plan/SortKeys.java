@@ -32,7 +32,13 @@ final class SortKeys implements RowOrder {
     private final int computed;
     private final int[] tieSlots;
     private final ValueComparator comparator = new ValueComparator();
-    private final ValueCache cache = new ValueCache();
+    /**
+     * Values of the evaluation's ids, kept in its context: query-local ids are an evaluation's own, and a plan
+     * kept for a query shape is run by many evaluations, also at once.
+     */
+    private ValueCache cache(ExecContext ctx) {
+        return ctx.scratch(this, ValueCache::new);
+    }
 
     /** @param tieSlots slots of the variables the sorted rows may bind, ordered by variable name */
     SortKeys(List<Key> keys, int[] tieSlots) {
@@ -54,9 +60,9 @@ final class SortKeys implements RowOrder {
                 if (k.expr() == null) {
                     continue;
                 }
-                cache.load(batch, k.slots(), ctx);
+                cache(ctx).load(batch, k.slots(), ctx);
                 for (long[] r : out) {
-                    Value v = k.expr().apply(cache.bindings(r, k.names(), k.slots(), ctx));
+                    Value v = k.expr().apply(cache(ctx).bindings(r, k.names(), k.slots(), ctx));
                     r[r.length - computed + column] = ctx.idOf(v);
                 }
                 column++;
@@ -70,7 +76,7 @@ final class SortKeys implements RowOrder {
                 Key k = keys.get(i);
                 columns[i] = k.expr() != null ? width - computed + column++ : k.slot();
             }
-            cache.load(out, Arrays.stream(columns).filter(c -> c >= 0).toArray(), ctx);
+            cache(ctx).load(out, Arrays.stream(columns).filter(c -> c >= 0).toArray(), ctx);
         }
         return out;
     }
@@ -135,7 +141,7 @@ final class SortKeys implements RowOrder {
 
     private int compareIds(long x, long y, ExecContext ctx) {
         int c = IdOrder.compare(x, y);
-        return c != IdOrder.UNKNOWN ? c : comparator.compare(cache.value(x, ctx), cache.value(y, ctx));
+        return c != IdOrder.UNKNOWN ? c : comparator.compare(cache(ctx).value(x, ctx), cache(ctx).value(y, ctx));
     }
 
     @Override

@@ -75,6 +75,10 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
     private boolean trackResultSize;
     /** The query's optimization before Basalt's step as its shape may already know it, or null. */
     private PreparedAlgebra prepared;
+    private final OrderingPolicy ordering;
+    /** Compiled plans kept per query shape for the state this evaluation reads, or null ({@link #reusePlans}). */
+    private ShapePlans plans;
+    private long planState;
 
     public BasaltEvaluationStrategy(TripleSource tripleSource, Dataset dataset, FederatedServiceResolver resolver,
             long iterationCacheSyncThreshold, EvaluationStatistics statistics, boolean trackResultSize,
@@ -97,6 +101,7 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
         this.stats = stats;
         ValueFunctions functions = valueConditions();
         this.basalt = new BasaltPlanOptimizer(source, functions, functions, stats, estimator, ordering);
+        this.ordering = ordering;
         this.planAwareStatistics = new PlanAwareStatistics(statistics);
         setOptimizerPipeline(this::optimizers);
     }
@@ -116,13 +121,36 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
     }
 
     /**
+     * Let a query of a known shape run the plan kept for its shape ({@link ShapePlans}), for a source that is
+     * the committed state {@code state} of the store (its commit counter), read by this strategy's source
+     * alone; only with a {@link PreparedAlgebra} that knows the shape.
+     */
+    public void reusePlans(ShapePlans plans, long state) {
+        this.plans = plans;
+        this.planState = state;
+    }
+
+    /**
      * As RDF4J's, except that with a {@link PreparedAlgebra} the optimizers before Basalt's step are its to run
-     * (or to skip for a tree its shape already knows), and those from Basalt's step on run here as usual.
+     * (or to skip for a tree its shape already knows), and those from Basalt's step on run here as usual; a
+     * query without bindings whose shape has a kept plan ({@link #reusePlans}) gets that plan and no
+     * optimization at all.
      */
     @Override
     public TupleExpr optimize(TupleExpr expr, EvaluationStatistics evaluationStatistics, BindingSet bindings) {
         if (prepared == null || !(expr instanceof QueryRoot root)) {
             return super.optimize(expr, evaluationStatistics, bindings);
+        }
+        if (plans != null && (bindings == null || bindings.isEmpty())) {
+            PreparedAlgebra.Shape shape = prepared.shape(dataset, bindings, getQueryEvaluationMode());
+            QueryRoot planned = shape == null ? null
+                    : plans.planned(shape, ordering, planState, source,
+                            (template, parameters) -> ShapePlans.compile(template, parameters, valueConditions(),
+                                    dataset, ordering, stats),
+                            stats);
+            if (planned != null) {
+                return planned;
+            }
         }
         List<QueryOptimizer> all = optimizers();
         int at = all.indexOf(basalt);

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -58,10 +59,29 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
 
     /** The names the subtree's BINDs (and SELECT expressions) assign. */
     private final transient Set<String> bindTargets;
+    /**
+     * The term id of each parameter of a plan kept for a query shape ({@link ShapePlans}), for this
+     * evaluation; null for a plan of this query alone.
+     */
+    private final transient long[] parameters;
+    /** The evaluation's constant per sentinel value the plan holds (BIND and CONSTRUCT template constants), or null. */
+    private final transient Map<Value, Value> parameterValues;
 
     BasaltPlanNode(CompiledPlan plan, TupleExpr original) {
+        this(plan, original, targets(original), null, null);
+    }
+
+    private BasaltPlanNode(CompiledPlan plan, TupleExpr original, Set<String> bindTargets, long[] parameters,
+            Map<Value, Value> parameterValues) {
         this.plan = plan;
         this.original = original;
+        this.bindTargets = bindTargets;
+        this.parameters = parameters;
+        this.parameterValues = parameterValues;
+        setResultSizeEstimate(plan.root().estimate());
+    }
+
+    private static Set<String> targets(TupleExpr original) {
         Set<String> targets = new HashSet<>();
         original.visit(new AbstractSimpleQueryModelVisitor<RuntimeException>(false) {
             @Override
@@ -70,8 +90,16 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
                 super.meet(node);
             }
         });
-        this.bindTargets = Set.copyOf(targets);
-        setResultSizeEstimate(plan.root().estimate());
+        return Set.copyOf(targets);
+    }
+
+    /**
+     * This node of a plan compiled with parameters ({@link ShapePlans}) for one evaluation, which gives each
+     * parameter the term id {@code ids} holds for it (0 = a term the store does not hold) and each sentinel value
+     * the plan binds as a constant the value {@code values} holds for it (null if there are none).
+     */
+    BasaltPlanNode withParameters(long[] ids, Map<Value, Value> values) {
+        return new BasaltPlanNode(plan, original, bindTargets, ids, values);
     }
 
     public CompiledPlan plan() {
@@ -130,15 +158,19 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
 
     @Override
     public BasaltPlanNode clone() {
-        return new BasaltPlanNode(plan, original.clone());
+        return new BasaltPlanNode(plan, original.clone(), bindTargets, parameters, parameterValues);
     }
 
     QueryEvaluationStep step(BasaltEvaluationStrategy strategy, QueryEvaluationContext context) {
-        QuadSource source = strategy.quadSource();
+        QuadSource source = parameters == null ? strategy.quadSource()
+                : new ParameterSource(strategy.quadSource(), parameters, Map.of());
         QueryEvaluationStep[] fallback = new QueryEvaluationStep[1];
         return bindings -> {
             long[] input = new long[plan.vars().size()];
             ExecContext ctx = new ExecContext(source, strategy.isTrackingTime(), strategy.execLimits());
+            if (parameterValues != null) {
+                ctx.withParameterValues(parameterValues);
+            }
             if (!strategy.isTrackingTime() && !strategy.isTrackResultSize()) {
                 // not an EXPLAIN: no operator counts, and helper threads may take part
                 ctx.withoutStatistics();
@@ -163,6 +195,10 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
                     // a value the store does not hold gets a query-local id: patterns with it match nothing
                     input[slot] = ctx.idOf(value);
                 }
+            }
+            if (reason != null && parameters != null) {
+                // the original subtree holds the shape's sentinels; ShapePlans serves queries without incoming bindings
+                throw new IllegalStateException("a shape's plan met incoming bindings: " + reason);
             }
             if (reason != null) {
                 strategy.stats().runtimeFallback(reason);

@@ -26,6 +26,29 @@ public final class NativeQueryStats {
     private final Map<String, LongAdder> reasons = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> postProcessing = new ConcurrentHashMap<>();
 
+    private final LongAdder shapePlansKept = new LongAdder();
+    private final LongAdder shapePlansReused = new LongAdder();
+
+    /** A plan compiled for a query shape, to be kept and reused ({@link ShapePlans}). */
+    void shapePlanKept() {
+        shapePlansKept.increment();
+    }
+
+    /** An evaluation ran the plan kept for its query shape, without optimization or compilation. */
+    void shapePlanReused() {
+        shapePlansReused.increment();
+    }
+
+    /** Plans compiled for query shapes to be kept. */
+    public long shapePlansKept() {
+        return shapePlansKept.sum();
+    }
+
+    /** Evaluations that ran the plan kept for their query shape. */
+    public long shapePlansReused() {
+        return shapePlansReused.sum();
+    }
+
     public void planCompiled() {
         plans.increment();
         LOG.debug("Basalt plan compiled");
@@ -101,6 +124,8 @@ public final class NativeQueryStats {
 
     public void reset() {
         plans.reset();
+        shapePlansKept.reset();
+        shapePlansReused.reset();
         runtimeFallbacks.reset();
         fallbacks.clear();
         reasons.clear();

@@ -3,6 +3,7 @@ package dev.basalt.optimizer.rdf4j;
 import java.util.function.Consumer;
 
 import org.eclipse.rdf4j.common.transaction.QueryEvaluationMode;
+import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.Dataset;
 import org.eclipse.rdf4j.query.algebra.QueryRoot;
@@ -27,6 +28,30 @@ public interface PreparedAlgebra {
      */
     QueryRoot optimized(QueryRoot query, Dataset dataset, BindingSet bindings, QueryEvaluationMode mode,
             Consumer<QueryRoot> rdf4jSteps);
+
+    /**
+     * The query's shape as {@link #optimized} would reuse it for these bindings, dataset and mode: the
+     * optimized template with sentinels in place of the constants, and this query's value for each; null when
+     * the shape has no such template (yet). Lets a compiled plan of the shape be reused ({@link ShapePlans}).
+     */
+    default Shape shape(Dataset dataset, BindingSet bindings, QueryEvaluationMode mode) {
+        return null;
+    }
+
+    /** An optimized query shape and one query's constants for it. */
+    interface Shape {
+        /** Identifies the optimized template: equal for every query of the shape, bindings, dataset and mode. */
+        Object key();
+
+        /** The optimized template; shared, never to be changed (clone it). */
+        QueryRoot template();
+
+        /** This query's value for {@code sentinel}, a sentinel of {@link #template}, or null if it is none. */
+        Value valueOf(Value sentinel);
+
+        /** Called when the evaluation runs a plan made from the template, in place of {@link #optimized}. */
+        void taken();
+    }
 
     /** A hand-over in progress; closing it withdraws an offer nobody claimed. */
     interface Offer extends AutoCloseable {

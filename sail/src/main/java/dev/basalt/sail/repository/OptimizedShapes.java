@@ -67,7 +67,10 @@ public final class OptimizedShapes {
         this.trees = Caffeine.newBuilder().maximumSize(maxEntries).executor(Runnable::run).build();
     }
 
-    /** Evaluations that got their RDF4J optimizations from a shape's optimized template. */
+    /**
+     * Evaluations that got their RDF4J optimizations from a shape's optimized template, also those that ran a
+     * plan compiled from it ({@link PreparedAlgebra.Shape}).
+     */
     public long reused() {
         return reused.sum();
     }
@@ -85,8 +88,43 @@ public final class OptimizedShapes {
 
     /** What lets the evaluation of {@code query}, of {@code template}'s shape, reuse its optimized form. */
     PreparedAlgebra instance(QueryTemplateCache.Template template, String query, QueryShape shape) {
-        return (root, dataset, bindings, mode, rdf4jSteps) -> optimized(template, query, shape, root, dataset, bindings,
-                mode, rdf4jSteps);
+        return new PreparedAlgebra() {
+            @Override
+            public QueryRoot optimized(QueryRoot root, Dataset dataset, BindingSet bindings, QueryEvaluationMode mode,
+                    Consumer<QueryRoot> rdf4jSteps) {
+                return OptimizedShapes.this.optimized(template, query, shape, root, dataset, bindings, mode, rdf4jSteps);
+            }
+
+            @Override
+            public Shape shape(Dataset dataset, BindingSet bindings, QueryEvaluationMode mode) {
+                Key key = key(shape, dataset, bindings, mode);
+                if (!(trees.getIfPresent(key) instanceof QueryTemplateCache.Template optimizedTemplate)) {
+                    return null;
+                }
+                QueryTemplateCache.Constants constants = optimizedTemplate.constants(shape);
+                return new Shape() {
+                    @Override
+                    public Object key() {
+                        return optimizedTemplate;
+                    }
+
+                    @Override
+                    public QueryRoot template() {
+                        return (QueryRoot) optimizedTemplate.tree();
+                    }
+
+                    @Override
+                    public Value valueOf(Value sentinel) {
+                        return constants.valueOf(sentinel);
+                    }
+
+                    @Override
+                    public void taken() {
+                        reused.increment();
+                    }
+                };
+            }
+        };
     }
 
     /** What the optimized form of a query depends on besides its shape. */

@@ -263,6 +263,12 @@ public final class QueryTemplateCache {
             }
         }
 
+        /** {@code shape}'s constants by the sentinels of this template's tree (or a clone of it). */
+        Constants constants(QueryShape shape) {
+            Substitution values = new Substitution(this, shape);
+            return values::valueFor;
+        }
+
         /** The optimized tree of a template made by {@link #over}, with {@code query}'s constants, from {@code copy}'s copy. */
         QueryRoot instantiate(String query, QueryShape shape, UnaryOperator<QueryRoot> copy) {
             QueryRoot expr = copy.apply((QueryRoot) parsed.getTupleExpr());
@@ -288,6 +294,12 @@ public final class QueryTemplateCache {
             result.setDataset(parsed.getDataset());
             return result;
         }
+    }
+
+    /** One query's constants by its template's sentinels. */
+    interface Constants {
+        /** The query's value for a sentinel of the template's tree, or null if the value is no sentinel. */
+        Value valueOf(Value sentinel);
     }
 
     /** Puts one query's constants where a template has its sentinels. */

@@ -1,0 +1,293 @@
+package dev.basalt.optimizer.rdf4j;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.query.BindingSet;
+import org.eclipse.rdf4j.query.Dataset;
+import org.eclipse.rdf4j.query.algebra.BindingSetAssignment;
+import org.eclipse.rdf4j.query.algebra.DescribeOperator;
+import org.eclipse.rdf4j.query.algebra.Exists;
+import org.eclipse.rdf4j.query.algebra.ExtensionElem;
+import org.eclipse.rdf4j.query.algebra.QueryRoot;
+import org.eclipse.rdf4j.query.algebra.StatementPattern;
+import org.eclipse.rdf4j.query.algebra.ValueConstant;
+import org.eclipse.rdf4j.query.algebra.ValueExpr;
+import org.eclipse.rdf4j.query.algebra.Var;
+import org.eclipse.rdf4j.query.algebra.evaluation.optimizer.ParentReferenceCleaner;
+import org.eclipse.rdf4j.query.algebra.helpers.AbstractSimpleQueryModelVisitor;
+import org.eclipse.rdf4j.query.impl.EmptyBindingSet;
+
+import dev.basalt.optimizer.access.QuadSource;
+import dev.basalt.optimizer.plan.CardinalityEstimator;
+import dev.basalt.optimizer.plan.OrderingPolicy;
+import dev.basalt.optimizer.plan.ValueFunctions;
+import dev.basalt.store.lexicon.TermIds;
+
+/**
+ * Compiled plans per query shape, with the shape's pattern constants as parameters: a query of a shape seen
+ * before skips the clone of the shape's optimized tree, the constants' substitution and Basalt's plan
+ * compilation, and runs the shape's plan with its own constants' term ids ({@link ParameterSource}).
+ *
+ * <p>A shape's plan is made from its optimized template ({@link PreparedAlgebra.Shape}): the template is
+ * compiled with each sentinel in a pattern position looked up as a parameter, and every read of the
+ * compilation (counts, samples, estimates) sees the term ids of the query that triggered it, so the join order
+ * is the one that query would get. A plan is kept only when it is valid for every query of the shape:
+ * <ul>
+ * <li>every sentinel of the template is a constant of a statement pattern's subject, predicate or object (not
+ * a graph, which a dataset restricts at compile time), or a constant that a BIND or a CONSTRUCT template binds
+ * (the plan turns it into an id per evaluation, {@link dev.basalt.optimizer.exec.ExecContext#withParameterValues});
+ * not a filter or VALUES operand, whose values the compiled conditions and operators hold;</li>
+ * <li>the whole query under its root is one Basalt plan (or a DESCRIBE of its results), compiled without RDF4J value functions (which hold
+ * the evaluation they were made for) and without EXISTS (whose filter keeps per-evaluation state);</li>
+ * <li>each parameter's term is in the store for the compiling query (a missing constant would let the compiler
+ * see a pattern that matches nothing).</li>
+ * </ul>
+ * Plan choices depend on statistics only for speed, never for results, and a constant that the store does not
+ * hold makes its patterns match nothing at run time. Plans are kept per state of the store (commit counter):
+ * the first query on a newer state compiles the shape again, so join orders follow the data; a query on an
+ * older state compiles its own. Per store and statement-set choice, bounded. Thread-safe; a kept plan is run by
+ * concurrent evaluations, each with its own context and without operator statistics.
+ */
+public final class ShapePlans {
+    private final int maxEntries;
+    private final Map<Key, Entry> entries = new ConcurrentHashMap<>();
+
+    public ShapePlans(int maxEntries) {
+        if (maxEntries < 1) {
+            throw new IllegalArgumentException("maxEntries must be positive, was " + maxEntries);
+        }
+        this.maxEntries = maxEntries;
+    }
+
+    private record Key(Object shape, OrderingPolicy ordering) {
+    }
+
+    /**
+     * A shape's plan for one state, or (node null) the mark that the shape's plans cannot be kept; {@code describe}:
+     * the plan gives the described values of a DESCRIBE, which RDF4J's {@link DescribeOperator} expands.
+     */
+    private record Entry(long state, BasaltPlanNode node, boolean describe, Value[] sentinels, Value[] constants) {
+        /** The tree of one evaluation, given its id per parameter; null if a sentinel has no value for the query. */
+        QueryRoot evaluation(PreparedAlgebra.Shape shape, QuadSource source) {
+            long[] ids = ids(shape, sentinels, source);
+            if (ids == null) {
+                return null;
+            }
+            Map<Value, Value> values = null;
+            if (constants.length > 0) {
+                values = new HashMap<>();
+                for (Value sentinel : constants) {
+                    Value v = shape.valueOf(sentinel);
+                    if (v == null) {
+                        return null;
+                    }
+                    values.put(sentinel, v);
+                }
+            }
+            BasaltPlanNode planned = node.withParameters(ids, values);
+            return new QueryRoot(describe ? new DescribeOperator(planned) : planned);
+        }
+    }
+
+    /**
+     * What compiles a shape's template for {@link #planned}: Basalt's step over {@code source}; the template's
+     * root then holds the plan node, or a DESCRIBE over it, if the whole query became one plan.
+     */
+    interface Compiler {
+        boolean compile(QueryRoot template, QuadSource source);
+    }
+
+    /**
+     * Basalt's step over a shape's optimized template whose pattern constants {@code parameters} reads as
+     * parameters, with estimates of its own (a parameter's id means another term in another shape), for a
+     * {@link Compiler}; false if a plan holds an RDF4J value function ({@code functions} are made for one
+     * evaluation).
+     */
+    static boolean compile(QueryRoot template, QuadSource parameters, ValueFunctions functions, Dataset dataset,
+            OrderingPolicy ordering, NativeQueryStats stats) {
+        boolean[] usesValues = { false };
+        ValueFunctions watched = new ValueFunctions() {
+            @Override
+            public Predicate<BindingSet> compile(ValueExpr condition) {
+                usesValues[0] = true;
+                return functions.compile(condition);
+            }
+
+            @Override
+            public Function<BindingSet, Value> evaluator(ValueExpr expr) {
+                usesValues[0] = true;
+                return functions.evaluator(expr);
+            }
+
+            @Override
+            public boolean strictComparison() {
+                return functions.strictComparison();
+            }
+        };
+        new BasaltPlanOptimizer(parameters, watched, watched, new NativeQueryStats(), new CardinalityEstimator(parameters),
+                ordering).optimize(template, dataset, EmptyBindingSet.getInstance());
+        if (usesValues[0]) {
+            return false;
+        }
+        stats.planCompiled();
+        return true;
+    }
+
+    /**
+     * The query's tree with the shape's kept plan as its only node, or null when the query is to be optimized as
+     * usual (no plan kept for this state and none can be made with this query, or the shape's plans cannot be
+     * kept).
+     */
+    QueryRoot planned(PreparedAlgebra.Shape shape, OrderingPolicy ordering, long state, QuadSource source,
+            Compiler compiler, NativeQueryStats stats) {
+        Key key = new Key(shape.key(), ordering);
+        Entry entry = entries.get(key);
+        if (entry != null && entry.state == state) {
+            if (entry.node == null) {
+                return null;
+            }
+            QueryRoot evaluation = entry.evaluation(shape, source);
+            if (evaluation == null) {
+                return null;
+            }
+            stats.shapePlanReused();
+            shape.taken();
+            if (entry.describe) {
+                stats.postProcessed(DescribeOperator.class.getSimpleName());
+            }
+            return evaluation;
+        }
+        if (entry != null && entry.state > state) {
+            return null; // a query on an older state plans on its own
+        }
+        Entry made = make(shape, state, source, compiler);
+        if (made == null) {
+            return null;
+        }
+        if (entries.size() >= maxEntries) {
+            entries.clear();
+        }
+        entries.put(key, made);
+        QueryRoot evaluation = made.node == null ? null : made.evaluation(shape, source);
+        if (evaluation == null) {
+            return null;
+        }
+        stats.shapePlanKept();
+        shape.taken();
+        return evaluation;
+    }
+
+    /** The query's term id for each parameter, or null if a sentinel has no value for this query. */
+    private static long[] ids(PreparedAlgebra.Shape shape, Value[] sentinels, QuadSource source) {
+        long[] ids = new long[sentinels.length];
+        for (int i = 0; i < ids.length; i++) {
+            Value v = shape.valueOf(sentinels[i]);
+            if (v == null) {
+                return null;
+            }
+            ids[i] = source.lookup(v);
+        }
+        return ids;
+    }
+
+    /** The entry for {@code shape} at {@code state}; null when this query cannot make it (a constant not in the store). */
+    private static Entry make(PreparedAlgebra.Shape shape, long state, QuadSource source, Compiler compiler) {
+        QueryRoot tree = shape.template().clone();
+        new ParentReferenceCleaner().optimize(tree, null, null);
+        List<Value> inPatterns = new ArrayList<>();
+        List<Value> bound = new ArrayList<>();
+        if (!parameters(shape, tree, inPatterns, bound)) {
+            return new Entry(state, null, false, null, null);
+        }
+        Value[] order = inPatterns.toArray(new Value[0]);
+        long[] ids = ids(shape, order, source);
+        if (ids == null) {
+            return new Entry(state, null, false, null, null);
+        }
+        Map<Value, Integer> index = new HashMap<>();
+        for (int i = 0; i < ids.length; i++) {
+            if (ids[i] == TermIds.NULL) {
+                return null;
+            }
+            index.put(order[i], i);
+        }
+        Value[] constants = bound.toArray(new Value[0]);
+        if (!compiler.compile(tree, new ParameterSource(source, ids, index))) {
+            return new Entry(state, null, false, null, null);
+        }
+        if (tree.getArg() instanceof BasaltPlanNode node) {
+            return new Entry(state, node, false, order, constants);
+        }
+        if (tree.getArg() instanceof DescribeOperator d && d.getArg() instanceof BasaltPlanNode node) {
+            return new Entry(state, node, true, order, constants);
+        }
+        return new Entry(state, null, false, null, null);
+    }
+
+    /**
+     * Collects the distinct sentinels of {@code tree} in order of appearance: those that are a pattern's subject,
+     * predicate or object constant into {@code inPatterns}, those bound as constants by a BIND or a CONSTRUCT
+     * template into {@code bound}; false if a sentinel is anywhere else or the tree has an EXISTS.
+     */
+    private static boolean parameters(PreparedAlgebra.Shape shape, QueryRoot tree, List<Value> inPatterns,
+            List<Value> bound) {
+        Set<Value> seenInPatterns = new HashSet<>();
+        Set<Value> seenBound = new HashSet<>();
+        boolean[] ok = { true };
+        tree.visit(new AbstractSimpleQueryModelVisitor<RuntimeException>(true) {
+            private boolean sentinel(Value v) {
+                return v != null && shape.valueOf(v) != null;
+            }
+
+            @Override
+            public void meet(Var node) {
+                if (!sentinel(node.getValue())) {
+                    return;
+                }
+                if (node.getParentNode() instanceof ExtensionElem) {
+                    if (seenBound.add(node.getValue())) {
+                        bound.add(node.getValue());
+                    }
+                    return;
+                }
+                ok[0] &= node.isConstant() && node.getParentNode() instanceof StatementPattern sp
+                        && sp.getContextVar() != node;
+                if (seenInPatterns.add(node.getValue())) {
+                    inPatterns.add(node.getValue());
+                }
+            }
+
+            @Override
+            public void meet(ValueConstant node) {
+                if (sentinel(node.getValue())) {
+                    ok[0] &= node.getParentNode() instanceof ExtensionElem;
+                    if (seenBound.add(node.getValue())) {
+                        bound.add(node.getValue());
+                    }
+                }
+            }
+
+            @Override
+            public void meet(BindingSetAssignment node) {
+                for (BindingSet row : node.getBindingSets()) {
+                    row.forEach(b -> ok[0] &= !sentinel(b.getValue()));
+                }
+            }
+
+            @Override
+            public void meet(Exists node) {
+                ok[0] = false;
+            }
+        });
+        return ok[0];
+    }
+}
