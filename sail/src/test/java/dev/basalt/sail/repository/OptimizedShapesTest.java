@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -21,7 +20,6 @@ import org.eclipse.rdf4j.model.Resource;
 import org.eclipse.rdf4j.model.Statement;
 import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.model.ValueFactory;
-import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
 import org.eclipse.rdf4j.model.vocabulary.RDFS;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.BooleanQuery;
@@ -38,16 +36,12 @@ import org.eclipse.rdf4j.query.impl.EmptyBindingSet;
 import org.eclipse.rdf4j.query.impl.SimpleDataset;
 import org.eclipse.rdf4j.query.parser.QueryParserUtil;
 import org.eclipse.rdf4j.repository.RepositoryConnection;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import dev.basalt.optimizer.access.QuadSource;
 import dev.basalt.optimizer.rdf4j.BasaltEvaluationStrategy;
 import dev.basalt.optimizer.rdf4j.NativeQueryStats;
-import dev.basalt.sail.BasaltStore;
-import dev.basalt.sail.config.BasaltStoreConfig;
 
 /**
  * Queries of one shape whose RDF4J optimizations come from the shape's optimized template answer exactly what the
@@ -56,25 +50,10 @@ import dev.basalt.sail.config.BasaltStoreConfig;
  * the inference flag, other bindings, and after the data changed. Reuse must actually happen (counted), and must
  * not for shapes whose optimization may depend on a constant's value (a regex, an {@code ||}).
  */
-class OptimizedShapesTest {
-    private static final ValueFactory VF = SimpleValueFactory.getInstance();
-    private static final String EX = "http://ex.org/";
-    private static final String PREFIX = "PREFIX ex: <" + EX + "> PREFIX rdfs: <" + RDFS.NAMESPACE + "> ";
-
-    @TempDir
-    Path dir;
-
-    private BasaltRepository cached;
-    private BasaltRepository reference;
-
-    private static BasaltRepository repository(Path dir, int shapes) {
-        BasaltStoreConfig config = new BasaltStoreConfig();
-        config.setDurable(false);
-        return new BasaltRepository(new BasaltStore(dir.toFile(), config), shapes);
-    }
-
-    private static IRI ex(String local) {
-        return VF.createIRI(EX + local);
+class OptimizedShapesTest extends CachedAgainstReference {
+    @Override
+    int shapesKept() {
+        return 100;
     }
 
     private static void fill(RepositoryConnection c) {
@@ -90,20 +69,12 @@ class OptimizedShapesTest {
     }
 
     @BeforeEach
-    void open() {
-        cached = repository(dir.resolve("cached"), 100);
-        reference = repository(dir.resolve("reference"), 0);
+    void fillBoth() {
         for (BasaltRepository r : List.of(cached, reference)) {
             try (RepositoryConnection c = r.getConnection()) {
                 fill(c);
             }
         }
-    }
-
-    @AfterEach
-    void close() {
-        cached.shutDown();
-        reference.shutDown();
     }
 
     private OptimizedShapes shapes() {

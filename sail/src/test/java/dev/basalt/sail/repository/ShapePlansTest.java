@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -15,8 +14,6 @@ import java.util.Map;
 import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.Resource;
 import org.eclipse.rdf4j.model.Value;
-import org.eclipse.rdf4j.model.ValueFactory;
-import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
 import org.eclipse.rdf4j.model.vocabulary.RDFS;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.BooleanQuery;
@@ -30,14 +27,10 @@ import org.eclipse.rdf4j.query.algebra.Var;
 import org.eclipse.rdf4j.query.algebra.helpers.AbstractSimpleQueryModelVisitor;
 import org.eclipse.rdf4j.query.parser.QueryParserUtil;
 import org.eclipse.rdf4j.repository.RepositoryConnection;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import dev.basalt.optimizer.rdf4j.NativeQueryStats;
 import dev.basalt.sail.BasaltStore;
-import dev.basalt.sail.config.BasaltStoreConfig;
 
 /**
  * Compiled plans kept per query shape ({@code ShapePlans}): queries of one shape run the plan compiled for an
@@ -47,37 +40,10 @@ import dev.basalt.sail.config.BasaltStoreConfig;
  * RDF4J SPARQL suites, with data made from the query's own patterns, a query run through its shape's kept plan
  * with its constants changed answers as the reference store does.
  */
-class ShapePlansTest {
-    private static final ValueFactory VF = SimpleValueFactory.getInstance();
-    private static final String EX = "http://ex.org/";
-    private static final String PREFIX = "PREFIX ex: <" + EX + "> PREFIX rdfs: <" + RDFS.NAMESPACE + "> ";
-
-    @TempDir
-    Path dir;
-
-    private BasaltRepository cached;
-    private BasaltRepository reference;
-
-    private static BasaltRepository repository(Path dir, int shapes) {
-        BasaltStoreConfig config = new BasaltStoreConfig();
-        config.setDurable(false);
-        return new BasaltRepository(new BasaltStore(dir.toFile(), config), shapes);
-    }
-
-    private static IRI ex(String local) {
-        return VF.createIRI(EX + local);
-    }
-
-    @BeforeEach
-    void open() {
-        cached = repository(dir.resolve("cached"), 1000);
-        reference = repository(dir.resolve("reference"), 0);
-    }
-
-    @AfterEach
-    void close() {
-        cached.shutDown();
-        reference.shutDown();
+class ShapePlansTest extends CachedAgainstReference {
+    @Override
+    int shapesKept() {
+        return 1000;
     }
 
     private void fillBoth() {

@@ -1,0 +1,57 @@
+package dev.basalt.sail.repository;
+
+import java.nio.file.Path;
+
+import org.eclipse.rdf4j.model.IRI;
+import org.eclipse.rdf4j.model.ValueFactory;
+import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
+import org.eclipse.rdf4j.model.vocabulary.RDFS;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.basalt.sail.BasaltStore;
+import dev.basalt.sail.config.BasaltStoreConfig;
+
+/**
+ * Two new non-durable repositories for each test of the shape caches: {@link #cached} keeps up to
+ * {@link #shapesKept()} query shapes, {@link #reference} keeps none, so what the first answers can be
+ * compared with what a store without caches answers. A subclass's own {@code @BeforeEach} methods run after
+ * both are open (JUnit runs a superclass's first); both are shut down after each test.
+ */
+abstract class CachedAgainstReference {
+    static final ValueFactory VF = SimpleValueFactory.getInstance();
+    static final String EX = "http://ex.org/";
+    static final String PREFIX = "PREFIX ex: <" + EX + "> PREFIX rdfs: <" + RDFS.NAMESPACE + "> ";
+
+    @TempDir
+    Path dir;
+
+    BasaltRepository cached;
+    BasaltRepository reference;
+
+    /** How many query shapes {@link #cached} keeps. */
+    abstract int shapesKept();
+
+    static IRI ex(String local) {
+        return VF.createIRI(EX + local);
+    }
+
+    private static BasaltRepository repository(Path dir, int shapes) {
+        BasaltStoreConfig config = new BasaltStoreConfig();
+        config.setDurable(false);
+        return new BasaltRepository(new BasaltStore(dir.toFile(), config), shapes);
+    }
+
+    @BeforeEach
+    void openBoth() {
+        cached = repository(dir.resolve("cached"), shapesKept());
+        reference = repository(dir.resolve("reference"), 0);
+    }
+
+    @AfterEach
+    void closeBoth() {
+        cached.shutDown();
+        reference.shutDown();
+    }
+}
