@@ -1,11 +1,20 @@
 package dev.basalt.sail.repository;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 
 import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.ValueFactory;
 import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
 import org.eclipse.rdf4j.model.vocabulary.RDFS;
+import org.eclipse.rdf4j.query.BindingSet;
+import org.eclipse.rdf4j.query.BooleanQuery;
+import org.eclipse.rdf4j.query.GraphQuery;
+import org.eclipse.rdf4j.query.Query;
+import org.eclipse.rdf4j.query.TupleQuery;
+import org.eclipse.rdf4j.query.TupleQueryResult;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,5 +62,23 @@ abstract class CachedAgainstReference {
     void closeBoth() {
         cached.shutDown();
         reference.shutDown();
+    }
+
+    /** What a prepared query answers, as sorted lines: each solution, each statement, or the boolean. */
+    static List<String> sortedLines(Query q) {
+        List<String> lines = new ArrayList<>();
+        if (q instanceof TupleQuery t) {
+            try (TupleQueryResult r = t.evaluate()) {
+                for (BindingSet b : r) {
+                    lines.add(b.toString());
+                }
+            }
+        } else if (q instanceof GraphQuery g) {
+            g.evaluate().forEach(st -> lines.add(st.toString()));
+        } else {
+            lines.add(Boolean.toString(((BooleanQuery) q).evaluate()));
+        }
+        Collections.sort(lines);
+        return lines;
     }
 }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -21,13 +20,8 @@ import org.eclipse.rdf4j.model.Statement;
 import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.model.ValueFactory;
 import org.eclipse.rdf4j.model.vocabulary.RDFS;
-import org.eclipse.rdf4j.query.BindingSet;
-import org.eclipse.rdf4j.query.BooleanQuery;
-import org.eclipse.rdf4j.query.GraphQuery;
 import org.eclipse.rdf4j.query.Query;
 import org.eclipse.rdf4j.query.QueryLanguage;
-import org.eclipse.rdf4j.query.TupleQuery;
-import org.eclipse.rdf4j.query.TupleQueryResult;
 import org.eclipse.rdf4j.query.algebra.QueryRoot;
 import org.eclipse.rdf4j.query.algebra.TupleExpr;
 import org.eclipse.rdf4j.query.algebra.evaluation.TripleSource;
@@ -83,24 +77,11 @@ class OptimizedShapesTest extends CachedAgainstReference {
 
     /** The answer of {@code query} as sorted lines, a query set up by {@code setUp} first. */
     private static List<String> answer(BasaltRepository repo, String query, Consumer<Query> setUp) {
-        List<String> lines = new ArrayList<>();
         try (RepositoryConnection c = repo.getConnection()) {
             Query q = c.prepareQuery(PREFIX + query);
             setUp.accept(q);
-            if (q instanceof TupleQuery t) {
-                try (TupleQueryResult r = t.evaluate()) {
-                    for (BindingSet b : r) {
-                        lines.add(b.toString());
-                    }
-                }
-            } else if (q instanceof GraphQuery g) {
-                g.evaluate().forEach(st -> lines.add(st.toString()));
-            } else {
-                lines.add(Boolean.toString(((BooleanQuery) q).evaluate()));
-            }
+            return sortedLines(q);
         }
-        Collections.sort(lines);
-        return lines;
     }
 
     /** Asks both repositories; the answers must be equal. Returns the answer. */

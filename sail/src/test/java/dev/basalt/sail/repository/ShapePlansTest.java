@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -15,13 +14,8 @@ import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.Resource;
 import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.model.vocabulary.RDFS;
-import org.eclipse.rdf4j.query.BindingSet;
-import org.eclipse.rdf4j.query.BooleanQuery;
-import org.eclipse.rdf4j.query.GraphQuery;
 import org.eclipse.rdf4j.query.Query;
 import org.eclipse.rdf4j.query.QueryLanguage;
-import org.eclipse.rdf4j.query.TupleQuery;
-import org.eclipse.rdf4j.query.TupleQueryResult;
 import org.eclipse.rdf4j.query.algebra.StatementPattern;
 import org.eclipse.rdf4j.query.algebra.Var;
 import org.eclipse.rdf4j.query.algebra.helpers.AbstractSimpleQueryModelVisitor;
@@ -70,23 +64,12 @@ class ShapePlansTest extends CachedAgainstReference {
 
     /** The answer of {@code query} as sorted lines, blank node labels blanked. */
     private static List<String> answer(BasaltRepository repo, String query) {
-        List<String> lines = new ArrayList<>();
+        List<String> lines;
         try (RepositoryConnection c = repo.getConnection()) {
             Query q = c.prepareQuery(QueryLanguage.SPARQL, query);
             q.setMaxExecutionTime(20);
-            if (q instanceof TupleQuery t) {
-                try (TupleQueryResult r = t.evaluate()) {
-                    for (BindingSet b : r) {
-                        lines.add(b.toString());
-                    }
-                }
-            } else if (q instanceof GraphQuery g) {
-                g.evaluate().forEach(st -> lines.add(st.toString()));
-            } else {
-                lines.add(Boolean.toString(((BooleanQuery) q).evaluate()));
-            }
+            lines = sortedLines(q);
         }
-        Collections.sort(lines);
         return lines.stream().map(l -> l.replaceAll("_:[A-Za-z0-9_-]+", "_:b")).toList();
     }
 
