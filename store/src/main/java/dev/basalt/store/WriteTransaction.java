@@ -12,7 +12,13 @@ import java.util.TreeMap;
 /**
  * The store's one open write transaction: changes to named trees and properties that become
  * visible and durable together at {@link #commit}, or vanish at {@link #rollback} (also what
- * {@link #close} does if the transaction was not committed). Not thread-safe: one thread at a time.
+ * {@link #close} does if the transaction was not committed).
+ *
+ * <p>Not thread-safe: its own methods one thread at a time. The trees it handed out may be written
+ * by different threads at once, each tree by one thread (a bulk load writes its dictionary and its
+ * statement indices side by side): records are allocated and freed under the journal's lock, and
+ * each tree's pages, ledger and write queue are its own. Every such thread must be done before
+ * {@link #commit} or {@link #rollback}.
  */
 public final class WriteTransaction implements AutoCloseable {
     private final Store store;

@@ -21,8 +21,10 @@ import dev.basalt.store.quads.QuadOrder;
  * ({@link TermResolver}), their quads sorted per statement index order in bounded memory with runs
  * spilled under {@code temp} ({@link QuadSorter}), and then each explicit index is written from the
  * merged runs ({@link IndexBuilder}); each input's namespaces are set where the store has none for
- * the prefix. Runs on the calling thread (the lexicon writer's and the transaction's only user)
- * while the reader's threads parse.
+ * the prefix. A dictionary kept in memory to be written bottom-up is written on a thread of its own
+ * ({@link DictionaryWrite}) while the indices are built. Runs on the calling thread (the lexicon
+ * writer's and the transaction's only user, but for that dictionary thread, which ends before
+ * {@link #run} returns) while the reader's threads parse.
  */
 final class QuadPipeline {
     private static final Logger LOG = LoggerFactory.getLogger(QuadPipeline.class);
@@ -71,23 +73,36 @@ final class QuadPipeline {
             progress.parsing(read, reader.bytesRead(), totalBytes, elapsed.get());
         }
         sorter.finishAdding();
-        if (bottomUp) {
-            long t0 = System.nanoTime();
-            lex.finishBottomUp();
-            LOG.info("term dictionary written bottom-up in {} ms", (System.nanoTime() - t0) / 1_000_000);
-        }
         long[] chunks = reader.chunkCounts();
-        LOG.info("parsed {} statements ({} of {} N-Triples/N-Quads chunks by Rio); {} sort runs per index, {} bytes spilled",
-                read, chunks[1], chunks[0], sorter.runs(), sorter.spilledBytes());
-        long added = writeIndexes(tx, orders, sorter, read, progress, elapsed, newQuads);
+        LOG.info("parsed {} statements ({} of {} N-Triples/N-Quads chunks by Rio); {} sort runs per index",
+                read, chunks[1], chunks[0], sorter.runs());
+        // the indices need only the quads' ids: they are built while another thread writes the dictionary
+        DictionaryWrite dictionary = bottomUp ? DictionaryWrite.start(lex) : null;
+        long added;
+        try {
+            added = writeIndexes(tx, orders, sorter, read, progress, elapsed, newQuads, dictionary);
+        } catch (RuntimeException | Error e) {
+            if (dictionary != null) {
+                dictionary.abandon(e);
+            }
+            throw e;
+        }
+        if (dictionary != null) {
+            dictionary.await();
+        }
+        LOG.info("{} bytes of sort runs spilled", sorter.spilledBytes());
         return new Outcome(read, added, reader.bytesRead(), namespacesChanged);
     }
 
+    /** Builds the indices; stops early (to wait for its failure) if {@code dictionary} (or null) has failed. */
     private static long writeIndexes(WriteTransaction tx, List<QuadOrder> orders, QuadSorter sorter, long read,
-            LoadProgress progress, Supplier<Duration> elapsed, Consumer<long[]> newQuads) {
+            LoadProgress progress, Supplier<Duration> elapsed, Consumer<long[]> newQuads, DictionaryWrite dictionary) {
         IndexBuilder builder = new IndexBuilder(tx, orders);
         long added = 0;
         for (int i = 0; i < orders.size(); i++) {
+            if (dictionary != null && dictionary.failed()) {
+                return added;
+            }
             progress.building(orders.get(i).name(), i + 1, orders.size(), elapsed.get());
             try (SortedQuads quads = sorter.sorted(i)) {
                 long n = builder.build(i, quads, read, i == 0 ? newQuads : null);

@@ -156,7 +156,7 @@ final class BulkBuilder {
             return;
         }
         byte[] encoded = node instanceof DirtyLeaf leaf ? leaf.encode(config) : ((DirtyInternal) node).encode();
-        Page page = io.writePage(encoded);
+        PageIO.Written page = io.writeUncached(encoded);
         written.add(page.address());
         addChild(depth + 1, separator, page.address(), page.checksum(), node.entryCount());
     }
@@ -179,7 +179,7 @@ final class BulkBuilder {
             }
             throw new IllegalStateException("coding a leaf page failed: " + e.getCause(), e.getCause());
         }
-        Page page = io.writePage(encoded);
+        PageIO.Written page = io.writeUncached(encoded);
         written.add(page.address());
         addChild(1, leaf.separator(), page.address(), page.checksum(), leaf.entries());
     }
@@ -236,7 +236,7 @@ final class BulkBuilder {
             if (level.pending == null && depth == levels.size() - 1) {
                 byte[] encoded = level.current instanceof DirtyLeaf leaf
                         ? leaf.encode(config) : ((DirtyInternal) level.current).encode();
-                Page root = io.writePage(encoded);
+                PageIO.Written root = io.writeUncached(encoded);
                 written.add(root.address());
                 return new BTreeCheckpoint(root.address(), root.checksum(), count, depth + 1);
             }

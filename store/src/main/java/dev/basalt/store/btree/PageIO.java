@@ -114,6 +114,19 @@ final class PageIO {
         return page;
     }
 
+    /** Where {@link #writeUncached} put a page: its address and the checksum its parent keeps. */
+    record Written(long address, int checksum) {
+    }
+
+    /**
+     * Writes an encoded page that is neither decoded nor cached (a bulk build's pages, which the
+     * building thread never reads back); cheaper than {@link #writePage} by the decoding.
+     */
+    Written writeUncached(byte[] encoded) {
+        long address = store.write(ByteBuffer.wrap(encoded));
+        return new Written(address, Checksums.crc32c(encoded, 0, encoded.length));
+    }
+
     LargeValue writeLargeValue(byte[] value) {
         byte[] record = new byte[value.length + 1];
         record[0] = PageFormat.LARGE_VALUE;

@@ -26,17 +26,27 @@ final class RecordFraming {
     private static final ThreadLocal<ByteBuffer> READ_BUFFERS = ThreadLocal
             .withInitial(() -> ByteBuffer.allocateDirect(64 * 1024));
 
+    /** Records up to this size are written from {@link #WRITE_BUFFERS}. */
+    private static final int MAX_POOLED_WRITE = 64 * 1024;
+    private static final ThreadLocal<ByteBuffer> WRITE_BUFFERS = ThreadLocal
+            .withInitial(() -> ByteBuffer.allocateDirect(MAX_POOLED_WRITE));
+
     private final JournalFile file;
 
     RecordFraming(JournalFile file) {
         this.file = file;
     }
 
-    /** Writes {@code payload} (its remaining bytes) framed at {@code address}; returns its CRC32C. */
+    /**
+     * Writes {@code payload} (its remaining bytes) framed at {@code address}; returns its CRC32C.
+     * The record is put together in a per-thread direct buffer (a heap buffer would be copied into
+     * one by the channel), unless it is larger than that.
+     */
     int write(long address, ByteBuffer payload) {
         int len = payload.remaining();
         int crc = Checksums.crc32c(payload);
-        ByteBuffer b = ByteBuffer.allocate(RECORD_HEADER + len);
+        ByteBuffer b = RECORD_HEADER + len <= MAX_POOLED_WRITE ? WRITE_BUFFERS.get().clear()
+                : ByteBuffer.allocate(RECORD_HEADER + len);
         b.putInt(len).putInt(crc).put(payload.duplicate()).flip();
         file.write(b, Addresses.offset(address));
         return crc;
