@@ -154,8 +154,12 @@ final class IndexBuilder {
         private final List<Map.Entry<byte[], byte[]>> held;
         private final Consumer<byte[]> onNew;
         private int nextHeld;
-        /** The current quad's key, not yet returned; null when the quads need reading. */
+        /**
+         * The current quad's key, not yet returned; null when the quads need reading. It is
+         * {@link #keyBuffer}, filled again for each quad: a bulk build copies the keys it keeps.
+         */
         private byte[] pending;
+        private final byte[] keyBuffer = new byte[QuadOrder.KEY_BYTES];
         private boolean quadsDone;
         long added;
 
@@ -168,7 +172,7 @@ final class IndexBuilder {
         private byte[] pending() {
             if (pending == null && !quadsDone) {
                 if (quads.next()) {
-                    pending = new byte[QuadOrder.KEY_BYTES];
+                    pending = keyBuffer;
                     encode(quads.key(), pending);
                 } else {
                     quadsDone = true;

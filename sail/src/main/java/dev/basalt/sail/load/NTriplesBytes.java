@@ -116,6 +116,9 @@ final class NTriplesBytes {
         b = bytes;
         end = length;
         pos = 0;
+        // sized for lines of about 192 bytes, so a chunk's references rarely grow (and its array
+        // stays under the size the collector allocates as humongous, for chunks of a few MiB)
+        refs = new int[Math.max(refs.length, 4 * (length / 192 + 16))];
         if (length >= 3 && (b[0] & 0xFF) == 0xEF && (b[1] & 0xFF) == 0xBB && (b[2] & 0xFF) == 0xBF) {
             return null; // a byte order mark: Rio skips it
         }
@@ -153,7 +156,7 @@ final class NTriplesBytes {
             return;
         }
         if (4 * size + 4 > refs.length) {
-            refs = Arrays.copyOf(refs, 2 * refs.length);
+            refs = Arrays.copyOf(refs, refs.length + refs.length / 2);
         }
         int at = 4 * size;
         refs[at] = resource();

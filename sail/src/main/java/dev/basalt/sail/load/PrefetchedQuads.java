@@ -15,10 +15,15 @@ import java.util.function.BooleanSupplier;
  * <p>Thread rules: the source is used only by the producer task on {@code executor}; the stream
  * itself by one consuming thread. An exception of the producer (a run file that cannot be read)
  * is thrown to the consumer by {@link #next()}. {@link #close()} stops the producer, waits for
- * it, and closes the source.
+ * it, and closes the source. The arrays of blocks the consumer has read go back to the producer
+ * through a second queue.
  */
 final class PrefetchedQuads implements SortedQuads {
-    private static final int BLOCK_QUADS = 1 << 14;
+    /**
+     * Quads per block: 256 KiB of longs, under half a heap region of a 1 GiB heap, so that a block
+     * is not a humongous allocation (each of which may start a marking cycle of the collector).
+     */
+    private static final int BLOCK_QUADS = 1 << 13;
     private static final Object END = new Object();
 
     /** Quads {@code [0, n)} of {@code q}. */
@@ -27,10 +32,13 @@ final class PrefetchedQuads implements SortedQuads {
 
     private final SortedQuads source;
     private final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(4);
+    /** Arrays of blocks the consumer is done with, for the producer to fill again. */
+    private final BlockingQueue<long[]> spare = new ArrayBlockingQueue<>(8);
     private final java.util.concurrent.Future<?> producer;
     private volatile boolean closed;
-    /** The block being consumed. */
+    /** The block being consumed, and its array. */
     private SortedQuads block;
+    private long[] blockArray;
     private boolean ended;
 
     PrefetchedQuads(SortedQuads source, ExecutorService executor) {
@@ -40,7 +48,7 @@ final class PrefetchedQuads implements SortedQuads {
 
     /** Producer: blocks of the source's quads, then END or the source's exception after the quads before it. */
     private void produce() {
-        long[] q = new long[4 * BLOCK_QUADS];
+        long[] q = newBlock();
         int n = 0;
         Object last = END;
         while (!closed) {
@@ -57,7 +65,7 @@ final class PrefetchedQuads implements SortedQuads {
             System.arraycopy(source.key(), 0, q, 4 * n, 4);
             if (++n == BLOCK_QUADS) {
                 put(new Block(q, n));
-                q = new long[4 * BLOCK_QUADS];
+                q = newBlock();
                 n = 0;
             }
         }
@@ -65,6 +73,11 @@ final class PrefetchedQuads implements SortedQuads {
             put(new Block(q, n));
         }
         put(last);
+    }
+
+    private long[] newBlock() {
+        long[] q = spare.poll();
+        return q != null ? q : new long[4 * BLOCK_QUADS];
     }
 
     private void put(Object item) {
@@ -102,6 +115,10 @@ final class PrefetchedQuads implements SortedQuads {
                 throw new LoadException("interrupted while waiting for the merge of the sort runs", e);
             }
             if (item instanceof Block b) {
+                if (blockArray != null) {
+                    spare.offer(blockArray); // its quads were all read; dropped if the pool is full
+                }
+                blockArray = b.q();
                 block = SortRuns.of(b.q(), b.n());
                 continue;
             }

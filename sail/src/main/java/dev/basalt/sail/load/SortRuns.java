@@ -8,7 +8,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
-import java.util.PriorityQueue;
 
 import dev.basalt.store.quads.QuadSort;
 
@@ -29,7 +28,7 @@ final class SortRuns {
     static long write(Path file, long[] q, int n) {
         try (FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
-            ByteBuffer buf = ByteBuffer.allocate(IO_BUFFER);
+            ByteBuffer buf = ByteBuffer.allocateDirect(IO_BUFFER); // a heap buffer would be copied into a direct one
             LongBuffer longs = buf.asLongBuffer();
             int total = 4 * n;
             for (int at = 0; at < total; ) {
@@ -92,7 +91,7 @@ final class SortRuns {
     private static final class Reader {
         private final Path file;
         private final FileChannel in;
-        private final ByteBuffer buf = ByteBuffer.allocate(IO_BUFFER);
+        private final ByteBuffer buf = ByteBuffer.allocateDirect(IO_BUFFER);
         /** The buffer's records as longs, {@code [at, count)} not yet read. */
         private final long[] block = new long[IO_BUFFER / 8];
         private int at;
@@ -153,30 +152,43 @@ final class SortRuns {
         }
     }
 
-    /** K-way merge of sorted runs, dropping quads equal to the previous one. */
+    /**
+     * K-way merge of sorted runs, dropping quads equal to the previous one: a binary heap of the
+     * readers by their head quad; taking a quad advances the top reader and sifts it down once.
+     */
     private static final class Merged implements SortedQuads {
         private final List<Reader> readers = new java.util.ArrayList<>();
-        private final PriorityQueue<Reader> heap = new PriorityQueue<>((a, b) -> QuadSort.compare(a.head, 0, b.head, 0));
+        /** Readers with a head quad, {@code [0, size)}, a min-heap by head. */
+        private Reader[] heap = new Reader[0];
+        private int size;
         private final long[] key = new long[4];
         private boolean started;
 
         void add(Reader r) {
             readers.add(r);
             if (r.advance()) {
-                heap.add(r);
+                heap = java.util.Arrays.copyOf(heap, size + 1);
+                heap[size++] = r;
+                for (int i = size / 2 - 1; i >= 0; i--) {
+                    siftDown(i);
+                }
             }
         }
 
         @Override
         public boolean next() {
-            while (!heap.isEmpty()) {
-                Reader r = heap.poll();
+            while (size > 0) {
+                Reader r = heap[0];
                 boolean duplicate = started && QuadSort.compare(r.head, 0, key, 0) == 0;
                 if (!duplicate) {
                     System.arraycopy(r.head, 0, key, 0, 4);
                 }
-                if (r.advance()) {
-                    heap.add(r);
+                if (!r.advance()) {
+                    heap[0] = heap[--size];
+                    heap[size] = null;
+                }
+                if (size > 1) {
+                    siftDown(0);
                 }
                 if (!duplicate) {
                     started = true;
@@ -184,6 +196,25 @@ final class SortRuns {
                 }
             }
             return false;
+        }
+
+        private void siftDown(int i) {
+            Reader r = heap[i];
+            while (true) {
+                int child = 2 * i + 1;
+                if (child >= size) {
+                    break;
+                }
+                if (child + 1 < size && QuadSort.compare(heap[child + 1].head, 0, heap[child].head, 0) < 0) {
+                    child++;
+                }
+                if (QuadSort.compare(heap[child].head, 0, r.head, 0) >= 0) {
+                    break;
+                }
+                heap[i] = heap[child];
+                i = child;
+            }
+            heap[i] = r;
         }
 
         @Override

@@ -76,6 +76,8 @@ final class StatementReader implements AutoCloseable {
     private boolean ended;
     /** A chunk's error found while joining batches, thrown by the next call. */
     private LoadException pendingError;
+    /** The arrays batches of several chunks are joined into (the loading thread's, see {@link #next}). */
+    private final TermBatch.Joined joined = new TermBatch.Joined();
 
     StatementReader(List<Path> files, LoadOptions options, ValueFactory vf) {
         this(options, vf, files.stream()
@@ -129,7 +131,10 @@ final class StatementReader implements AutoCloseable {
         return new long[] { chunks.get(), chunksForRio.get() };
     }
 
-    /** The next batch, or null after the last one; throws the parser's {@link LoadException}. */
+    /**
+     * The next batch, or null after the last one; throws the parser's {@link LoadException}. A
+     * batch joined from several chunks lives in arrays the following call fills again.
+     */
     TermBatch next() {
         if (pendingError != null) {
             ended = true;
@@ -182,7 +187,7 @@ final class StatementReader implements AutoCloseable {
             all.add((TermBatch) item);
             size += ((TermBatch) item).size();
         }
-        return all.size() == 1 ? first : TermBatch.concat(all);
+        return all.size() == 1 ? first : TermBatch.concat(all, joined);
     }
 
     /** A parsed chunk's batch, or the {@link LoadException} its parse ended with. */

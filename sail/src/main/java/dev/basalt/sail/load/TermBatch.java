@@ -40,35 +40,61 @@ record TermBatch(List<Value> terms, long[] inline, byte[][] keys, byte[][] large
     static final int DEFAULT_GRAPH = -1;
 
     /**
-     * The batches one after the other, in one batch without namespaces. Terms are concatenated,
-     * not deduplicated across batches: that would cost the calling (loading) thread a hash lookup
-     * per term, and term resolution finds a repeated term in the writer's cache at the same price.
+     * The batches one after the other, in one batch without namespaces, in the arrays of
+     * {@code into} (grown as needed, so the batch is valid until {@code into} is used again).
+     * Terms are concatenated, not deduplicated across batches: that would cost the calling
+     * (loading) thread a hash lookup per term, and term resolution finds a repeated term in the
+     * writer's cache at the same price.
      */
-    static TermBatch concat(List<TermBatch> batches) {
+    static TermBatch concat(List<TermBatch> batches, Joined into) {
         int terms = 0;
         int size = 0;
         for (TermBatch b : batches) {
             terms += b.terms.size();
             size += b.size;
         }
-        List<Value> allTerms = new ArrayList<>(terms);
-        long[] allInline = new long[terms];
-        byte[][] allKeys = new byte[terms][];
-        byte[][] allPrefixes = new byte[terms][];
-        int[] allRefs = new int[4 * size];
+        into.reserve(terms, 4 * size);
+        List<Value> allTerms = into.terms;
+        allTerms.clear();
         int at = 0;
         for (TermBatch b : batches) {
             int base = allTerms.size();
             allTerms.addAll(b.terms);
-            System.arraycopy(b.inline, 0, allInline, base, b.terms.size());
-            System.arraycopy(b.keys, 0, allKeys, base, b.terms.size());
-            System.arraycopy(b.largePrefixes, 0, allPrefixes, base, b.terms.size());
+            System.arraycopy(b.inline, 0, into.inline, base, b.terms.size());
+            System.arraycopy(b.keys, 0, into.keys, base, b.terms.size());
+            System.arraycopy(b.largePrefixes, 0, into.prefixes, base, b.terms.size());
             for (int i = 0; i < 4 * b.size; i++) {
                 int r = b.refs[i];
-                allRefs[at++] = r == DEFAULT_GRAPH ? DEFAULT_GRAPH : base + r;
+                into.refs[at++] = r == DEFAULT_GRAPH ? DEFAULT_GRAPH : base + r;
             }
         }
-        return new TermBatch(allTerms, allInline, allKeys, allPrefixes, allRefs, size, Map.of());
+        return new TermBatch(allTerms, into.inline, into.keys, into.prefixes, into.refs, size, Map.of());
+    }
+
+    /**
+     * The arrays {@link #concat} joins batches into, kept from one joined batch to the next: a
+     * joined batch of 100,000 statements would otherwise allocate arrays of a megabyte and more
+     * each time, which the collector allocates as humongous objects (each may start a marking
+     * cycle). Not thread-safe: the one thread that joins batches and uses them.
+     */
+    static final class Joined {
+        private final ArrayList<Value> terms = new ArrayList<>();
+        private long[] inline = new long[0];
+        private byte[][] keys = new byte[0][];
+        private byte[][] prefixes = new byte[0][];
+        private int[] refs = new int[0];
+
+        private void reserve(int termCount, int refCount) {
+            if (inline.length < termCount) {
+                int n = termCount + termCount / 4;
+                inline = new long[n];
+                keys = new byte[n][];
+                prefixes = new byte[n][];
+            }
+            if (refs.length < refCount) {
+                refs = new int[refCount + refCount / 4];
+            }
+        }
     }
 
     /**

@@ -63,7 +63,7 @@ class PrefetchedQuadsTest {
 
     @Test
     void passesEveryQuadInOrderAcrossBlocks() {
-        int n = 40_000; // more than two blocks
+        int n = 200_000; // many blocks: the arrays of blocks read are filled again
         Counting source = new Counting(n, Integer.MAX_VALUE);
         try (PrefetchedQuads quads = new PrefetchedQuads(source, executor)) {
             for (int i = 0; i < n; i++) {

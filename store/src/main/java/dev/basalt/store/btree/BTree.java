@@ -71,7 +71,8 @@ public final class BTree {
     /**
      * Builds a tree bottom-up from entries in strictly ascending key order into full pages and
      * returns its checkpoint; faster and denser than inserting one by one. On unsorted or duplicate
-     * input it frees what it wrote and throws {@link IllegalArgumentException}.
+     * input it frees what it wrote and throws {@link IllegalArgumentException}. Keys and values are
+     * copied as they are read, so the iterator may fill the same arrays again for its next entry.
      */
     public static BTreeCheckpoint bulkBuild(RecordStore store, BTreeConfig config,
                                             Iterator<? extends Map.Entry<byte[], byte[]>> sortedEntries) {

@@ -40,6 +40,8 @@ final class BulkBuilder {
         byte[] currentSeparator;
     }
 
+    private static final byte[] NO_VALUE = new byte[0];
+
     /** Finished leaves handed to the helper threads and not yet written. */
     private static final int LEAVES_IN_FLIGHT = 16;
 
@@ -113,7 +115,7 @@ final class BulkBuilder {
             written.add(large.address());
             stored = large;
         } else {
-            stored = value.clone();
+            stored = value.length == 0 ? NO_VALUE : value.clone(); // the statement indices' keys have no value
         }
         byte[] ownKey = key.clone();
         DirtyLeaf current = (DirtyLeaf) leaves.current;

@@ -22,22 +22,26 @@ import dev.basalt.store.btree.BTree;
  * on another thread while the writer's thread does not change the index.
  */
 final class BottomUpTermIndex {
-    private static final int EMPTY = -1;
+    /** A free slot of the table (no entry has index -1). */
+    private static final long EMPTY = -1L;
 
     private byte[][] keys = new byte[1 << 12][];
     private long[] ids = new long[1 << 12];
-    private int[] hashes = new int[1 << 12];
     private int size;
     /** Estimated heap bytes of the entries: key arrays, their slots in the arrays here, and the table. */
     private long bytes;
-    /** Slot to entry index, {@link #EMPTY} for a free slot; at most half full. */
-    private int[] table = newTable(1 << 13);
+    /**
+     * Slot to the key's hash (high 32 bits) and entry index (low 32 bits), {@link #EMPTY} for a
+     * free slot; at most half full. A probe compares hashes in the table itself and reads an
+     * entry's key only when they match.
+     */
+    private long[] table = newTable(1 << 13);
 
     int size() {
         return size;
     }
 
-    /** Estimated heap bytes the entries take (a key array's header and bytes, 24 bytes of slots and ids, 8 of table). */
+    /** Estimated heap bytes the entries take (a key array's header and bytes, 16 bytes of slots and ids, 24 of table). */
     long bytes() {
         return bytes;
     }
@@ -47,12 +51,15 @@ final class BottomUpTermIndex {
         int h = hash(key);
         int mask = table.length - 1;
         for (int s = h & mask; ; s = (s + 1) & mask) {
-            int e = table[s];
-            if (e == EMPTY) {
+            long slot = table[s];
+            if (slot == EMPTY) {
                 return TermIds.NULL;
             }
-            if (hashes[e] == h && Arrays.equals(keys[e], key)) {
-                return ids[e];
+            if ((int) (slot >>> 32) == h) {
+                int e = (int) slot;
+                if (Arrays.equals(keys[e], key)) {
+                    return ids[e];
+                }
             }
         }
     }
@@ -63,7 +70,6 @@ final class BottomUpTermIndex {
             int n = 2 * size;
             keys = Arrays.copyOf(keys, n);
             ids = Arrays.copyOf(ids, n);
-            hashes = Arrays.copyOf(hashes, n);
         }
         if (2 * (size + 1) > table.length) {
             rehash(2 * table.length);
@@ -71,30 +77,32 @@ final class BottomUpTermIndex {
         int h = hash(key);
         keys[size] = key;
         ids[size] = id;
-        hashes[size] = h;
-        place(size, h);
+        place(table, (long) h << 32 | size);
         size++;
-        bytes += 16 + key.length + 32;
+        bytes += 16 + key.length + 40;
     }
 
-    private void place(int entry, int h) {
+    private static void place(long[] table, long slot) {
         int mask = table.length - 1;
-        int s = h & mask;
+        int s = (int) (slot >>> 32) & mask;
         while (table[s] != EMPTY) {
             s = (s + 1) & mask;
         }
-        table[s] = entry;
+        table[s] = slot;
     }
 
     private void rehash(int slots) {
+        long[] old = table;
         table = newTable(slots);
-        for (int e = 0; e < size; e++) {
-            place(e, hashes[e]);
+        for (long slot : old) {
+            if (slot != EMPTY) {
+                place(table, slot);
+            }
         }
     }
 
-    private static int[] newTable(int slots) {
-        int[] t = new int[slots];
+    private static long[] newTable(int slots) {
+        long[] t = new long[slots];
         Arrays.fill(t, EMPTY);
         return t;
     }
@@ -118,7 +126,6 @@ final class BottomUpTermIndex {
         long[] v = ids;
         keys = new byte[0][];
         ids = new long[0];
-        hashes = new int[0];
         size = 0;
         bytes = 0;
         table = newTable(2);
