@@ -223,6 +223,14 @@ public final class ExecContext {
         return this;
     }
 
+    /**
+     * This evaluation's constant for each sentinel value of a plan kept for a query shape ({@link #withParameterValues}),
+     * or null for a plan of one query.
+     */
+    public Map<Value, Value> parameterValues() {
+        return root != null ? root.parameterValues : parameterValues;
+    }
+
     /** The id of a value: its stored id (inline or dictionary), else a query-local id. Null stays {@link TermIds#NULL}. */
     public long idOf(Value value) {
         if (value == null) {

@@ -1,14 +1,19 @@
 package dev.basalt.optimizer.plan;
 
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Predicate;
 
 import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.query.BindingSet;
+import org.eclipse.rdf4j.query.algebra.ValueConstant;
 import org.eclipse.rdf4j.query.algebra.ValueExpr;
+import org.eclipse.rdf4j.query.algebra.Var;
 import org.eclipse.rdf4j.query.algebra.evaluation.QueryBindingSet;
+import org.eclipse.rdf4j.query.algebra.helpers.AbstractSimpleQueryModelVisitor;
 
 import dev.basalt.optimizer.exec.ExecContext;
 import dev.basalt.optimizer.exec.RowFilter;
@@ -18,6 +23,11 @@ import dev.basalt.store.lexicon.TermIds;
  * A FILTER or OPTIONAL condition of a plan. Decided on ids where {@link IdCondition} can; else
  * the row's values of the condition's variables are materialized (a batch at a time, see
  * {@link #prefetch}) and RDF4J evaluates the expression, with its semantics and mode.
+ *
+ * <p>In a plan kept for a query shape, a constant of the condition may be a sentinel standing for each
+ * evaluation's own constant ({@link ExecContext#parameterValues}): the evaluation then decides on ids with
+ * the constants' ids of its own ({@link IdCondition#bind}) and on values with an expression holding its own
+ * constants, both made once per evaluation and thread (in the context's scratch).
  *
  * <p>Thread-safe for the threads of one evaluation: the batch of values is each thread's own (in
  * its context's scratch), and RDF4J's compiled expression, whose thread-safety RDF4J does not
@@ -29,6 +39,11 @@ final class Condition implements RowFilter {
     private final ValueConditions values;
     private final int[] slots;
     private final String[] names;
+    /** The constants of the expression, which an evaluation of a kept plan may give values of its own. */
+    private final Set<Value> constants;
+    /** Scratch keys of an evaluation's own id condition and value test. */
+    private final Object boundIds = new Object();
+    private final Object boundValues = new Object();
     // guarded by this
     private Predicate<BindingSet> valueTest;
 
@@ -38,6 +53,39 @@ final class Condition implements RowFilter {
         this.values = values;
         this.slots = slots;
         this.names = names;
+        this.constants = constants(expr);
+    }
+
+    private static Set<Value> constants(ValueExpr expr) {
+        Set<Value> found = new LinkedHashSet<>();
+        expr.visit(new AbstractSimpleQueryModelVisitor<RuntimeException>(false) {
+            @Override
+            public void meet(ValueConstant node) {
+                found.add(node.getValue());
+            }
+
+            @Override
+            public void meet(Var node) {
+                if (node.hasValue()) {
+                    found.add(node.getValue());
+                }
+            }
+        });
+        return found;
+    }
+
+    /** The evaluation's own constant per sentinel if this condition holds one, else null. */
+    private Map<Value, Value> parameters(ExecContext ctx) {
+        Map<Value, Value> parameters = constants.isEmpty() ? null : ctx.parameterValues();
+        if (parameters == null) {
+            return null;
+        }
+        for (Value c : constants) {
+            if (parameters.containsKey(c)) {
+                return parameters;
+            }
+        }
+        return null;
     }
 
     boolean onIds() {
@@ -46,8 +94,11 @@ final class Condition implements RowFilter {
 
     @Override
     public boolean test(long[] row, ExecContext ctx) {
+        Map<Value, Value> parameters = parameters(ctx);
         if (ids != null && !hasErrorValue(row)) {
-            int t = ids.eval(row);
+            IdCondition own = parameters == null ? ids
+                    : ctx.scratch(boundIds, () -> ids.bind(parameters, ctx.source()));
+            int t = own.eval(row);
             if (t != IdCondition.UNKNOWN) {
                 return t == IdCondition.TRUE;
             }
@@ -67,11 +118,43 @@ final class Condition implements RowFilter {
             }
         }
         synchronized (this) {
+            if (parameters != null) {
+                return ctx.scratch(boundValues, () -> values.compile(substituted(expr, parameters))).test(bs);
+            }
             if (valueTest == null) {
                 valueTest = values.compile(expr);
             }
             return valueTest.test(bs);
         }
+    }
+
+    /** A copy of {@code expr} with each constant that {@code parameters} maps replaced by its value. */
+    private static ValueExpr substituted(ValueExpr expr, Map<Value, Value> parameters) {
+        ValueExpr copy = expr.clone();
+        if (copy instanceof ValueConstant c && parameters.containsKey(c.getValue())) {
+            return new ValueConstant(parameters.get(c.getValue()));
+        }
+        if (copy instanceof Var v && v.hasValue() && parameters.containsKey(v.getValue())) {
+            return new ValueConstant(parameters.get(v.getValue()));
+        }
+        copy.visit(new AbstractSimpleQueryModelVisitor<RuntimeException>(false) {
+            @Override
+            public void meet(ValueConstant node) {
+                Value v = parameters.get(node.getValue());
+                if (v != null) {
+                    node.replaceWith(new ValueConstant(v));
+                }
+            }
+
+            @Override
+            public void meet(Var node) {
+                Value v = node.hasValue() ? parameters.get(node.getValue()) : null;
+                if (v != null) {
+                    node.replaceWith(new ValueConstant(v));
+                }
+            }
+        });
+        return copy;
     }
 
     private Map<Long, Value> batchValues(ExecContext ctx) {

@@ -1,5 +1,8 @@
 package dev.basalt.optimizer.plan;
 
+import java.util.Map;
+
+import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.query.algebra.And;
 import org.eclipse.rdf4j.query.algebra.Bound;
 import org.eclipse.rdf4j.query.algebra.Compare;
@@ -34,6 +37,9 @@ import dev.basalt.store.lexicon.TermKind;
  * </ul>
  * {@code &&}, {@code ||} and {@code !} combine these with SPARQL's error rules; UNKNOWN wins over
  * error but not over a deciding true ({@code ||}) or false ({@code &&}).
+ *
+ * <p>In a plan kept for a query shape, a constant may be a sentinel that stands for each
+ * evaluation's own constant: {@link #bind} gives the condition of one evaluation.
  */
 abstract class IdCondition {
     static final int FALSE = 0;
@@ -45,6 +51,13 @@ abstract class IdCondition {
     abstract int eval(long[] row);
 
     abstract String describe();
+
+    /**
+     * This condition with each constant that {@code values} maps (a sentinel of a plan kept for a query shape)
+     * replaced by its value's id in {@code source}, as {@link #compile} would have looked it up; itself if none is
+     * mapped.
+     */
+    abstract IdCondition bind(Map<Value, Value> values, QuadSource source);
 
     /** The id-level form of {@code e}, or null if some part of it needs values. */
     static IdCondition compile(ValueExpr e, VarTable vars, QuadSource source) {
@@ -100,11 +113,14 @@ abstract class IdCondition {
         final int slot;
         final long constant;
         final String text;
+        /** The constant's value (null for a variable). */
+        final Value value;
 
-        private Operand(int slot, long constant, String text) {
+        private Operand(int slot, long constant, String text, Value value) {
             this.slot = slot;
             this.constant = constant;
             this.text = text;
+            this.value = value;
         }
 
         static Operand of(ValueExpr e, VarTable vars, QuadSource source) {
@@ -112,7 +128,7 @@ abstract class IdCondition {
                 if (v.hasValue()) {
                     return constant(v.getValue(), source);
                 }
-                return new Operand(vars.slot(v.getName()), 0, "?" + v.getName());
+                return new Operand(vars.slot(v.getName()), 0, "?" + v.getName(), null);
             }
             if (e instanceof ValueConstant c) {
                 return constant(c.getValue(), source);
@@ -120,9 +136,15 @@ abstract class IdCondition {
             return null;
         }
 
-        private static Operand constant(org.eclipse.rdf4j.model.Value v, QuadSource source) {
+        private static Operand constant(Value v, QuadSource source) {
             long id = source.lookup(v);
-            return new Operand(-1, id == TermIds.NULL ? UNKNOWN_ID : id, v.toString());
+            return new Operand(-1, id == TermIds.NULL ? UNKNOWN_ID : id, v.toString(), v);
+        }
+
+        /** This operand with its constant replaced if {@code values} maps it; see {@link IdCondition#bind}. */
+        Operand bind(Map<Value, Value> values, QuadSource source) {
+            Value v = value == null ? null : values.get(value);
+            return v == null ? this : constant(v, source);
         }
 
         long id(long[] row) {
@@ -162,6 +184,13 @@ abstract class IdCondition {
         String describe() {
             return "(" + l.describe() + (and ? " && " : " || ") + r.describe() + ")";
         }
+
+        @Override
+        IdCondition bind(Map<Value, Value> values, QuadSource source) {
+            IdCondition bl = l.bind(values, source);
+            IdCondition br = r.bind(values, source);
+            return bl == l && br == r ? this : new Logical(bl, br, and);
+        }
     }
 
     private static final class Negation extends IdCondition {
@@ -180,6 +209,12 @@ abstract class IdCondition {
         @Override
         String describe() {
             return "!" + c.describe();
+        }
+
+        @Override
+        IdCondition bind(Map<Value, Value> values, QuadSource source) {
+            IdCondition b = c.bind(values, source);
+            return b == c ? this : new Negation(b);
         }
     }
 
@@ -200,6 +235,11 @@ abstract class IdCondition {
         @Override
         String describe() {
             return "bound(?" + name + ")";
+        }
+
+        @Override
+        IdCondition bind(Map<Value, Value> values, QuadSource source) {
+            return this;
         }
     }
 
@@ -234,6 +274,12 @@ abstract class IdCondition {
         @Override
         String describe() {
             return name + "(" + arg.text + ")";
+        }
+
+        @Override
+        IdCondition bind(Map<Value, Value> values, QuadSource source) {
+            Operand a = arg.bind(values, source);
+            return a == arg ? this : new KindTest(a, name, kind);
         }
     }
 
@@ -311,6 +357,13 @@ abstract class IdCondition {
         @Override
         String describe() {
             return sameTerm ? "sameTerm(" + l.text + ", " + r.text + ")" : l.text + " " + op.getSymbol() + " " + r.text;
+        }
+
+        @Override
+        IdCondition bind(Map<Value, Value> values, QuadSource source) {
+            Operand bl = l.bind(values, source);
+            Operand br = r.bind(values, source);
+            return bl == l && br == r ? this : new Comparison(bl, br, op, sameTerm);
         }
     }
 }

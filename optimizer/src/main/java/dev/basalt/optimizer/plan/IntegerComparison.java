@@ -1,5 +1,8 @@
 package dev.basalt.optimizer.plan;
 
+import java.util.Map;
+
+import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.query.algebra.Compare;
 import org.eclipse.rdf4j.query.algebra.MathExpr;
 import org.eclipse.rdf4j.query.algebra.ValueExpr;
@@ -65,12 +68,22 @@ final class IntegerComparison extends IdCondition {
         return left.text() + " " + op.getSymbol() + " " + right.text() + " (integers)";
     }
 
+    @Override
+    IdCondition bind(Map<Value, Value> values, QuadSource source) {
+        Term l = left.bind(values, source);
+        Term r = right.bind(values, source);
+        return l == left && r == right ? this : new IntegerComparison(l, r, op);
+    }
+
     /** One side: an operand or integer arithmetic over sides. */
     private interface Term {
         /** Stores the value in {@code out[0]} and returns TRUE, or returns ERROR or UNKNOWN. */
         int value(long[] row, long[] out);
 
         String text();
+
+        /** This side with its constants replaced as {@link IdCondition#bind} says; itself if none is. */
+        Term bind(Map<Value, Value> values, QuadSource source);
 
         static Term of(ValueExpr e, VarTable vars, QuadSource source) {
             if (e instanceof MathExpr m) {
@@ -107,6 +120,12 @@ final class IntegerComparison extends IdCondition {
         public String text() {
             return operand.text;
         }
+
+        @Override
+        public Term bind(Map<Value, Value> values, QuadSource source) {
+            Operand o = operand.bind(values, source);
+            return o == operand ? this : new Leaf(o);
+        }
     }
 
     private record Arithmetic(Term left, Term right, MathExpr.MathOp op) implements Term {
@@ -133,6 +152,13 @@ final class IntegerComparison extends IdCondition {
                 return UNKNOWN;
             }
             return TRUE;
+        }
+
+        @Override
+        public Term bind(Map<Value, Value> values, QuadSource source) {
+            Term l = left.bind(values, source);
+            Term r = right.bind(values, source);
+            return l == left && r == right ? this : new Arithmetic(l, r, op);
         }
 
         @Override

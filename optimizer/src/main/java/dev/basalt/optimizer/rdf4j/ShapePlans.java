@@ -17,8 +17,12 @@ import org.eclipse.rdf4j.query.algebra.BindingSetAssignment;
 import org.eclipse.rdf4j.query.algebra.DescribeOperator;
 import org.eclipse.rdf4j.query.algebra.Exists;
 import org.eclipse.rdf4j.query.algebra.ExtensionElem;
+import org.eclipse.rdf4j.query.algebra.Filter;
+import org.eclipse.rdf4j.query.algebra.LeftJoin;
+import org.eclipse.rdf4j.query.algebra.QueryModelNode;
 import org.eclipse.rdf4j.query.algebra.QueryRoot;
 import org.eclipse.rdf4j.query.algebra.StatementPattern;
+import org.eclipse.rdf4j.query.algebra.SubQueryValueOperator;
 import org.eclipse.rdf4j.query.algebra.ValueConstant;
 import org.eclipse.rdf4j.query.algebra.ValueExpr;
 import org.eclipse.rdf4j.query.algebra.Var;
@@ -33,7 +37,7 @@ import dev.basalt.optimizer.plan.ValueFunctions;
 import dev.basalt.store.lexicon.TermIds;
 
 /**
- * Compiled plans per query shape, with the shape's pattern constants as parameters: a query of a shape seen
+ * Compiled plans per query shape, with the shape's pattern and condition constants as parameters: a query of a shape seen
  * before skips the clone of the shape's optimized tree, the constants' substitution and Basalt's plan
  * compilation, and runs the shape's plan with its own constants' term ids ({@link ParameterSource}).
  *
@@ -44,8 +48,10 @@ import dev.basalt.store.lexicon.TermIds;
  * <ul>
  * <li>every sentinel of the template is a constant of a statement pattern's subject, predicate or object (not
  * a graph, which a dataset restricts at compile time), or a constant that a BIND or a CONSTRUCT template binds
- * (the plan turns it into an id per evaluation, {@link dev.basalt.optimizer.exec.ExecContext#withParameterValues});
- * not a filter or VALUES operand, whose values the compiled conditions and operators hold;</li>
+ * (the plan turns it into an id per evaluation, {@link dev.basalt.optimizer.exec.ExecContext#withParameterValues}),
+ * or a constant of a FILTER's or an OPTIONAL's condition (the compiled condition takes each evaluation's constants
+ * from the same values); not a VALUES operand or a constant of any other expression, whose values the compiled
+ * operators hold;</li>
  * <li>the whole query under its root is one Basalt plan (or a DESCRIBE of its results), compiled without RDF4J value functions (which hold
  * the evaluation they were made for) and without EXISTS (whose filter keeps per-evaluation state);</li>
  * <li>each parameter's term is in the store for the compiling query (a missing constant would let the compiler
@@ -253,7 +259,7 @@ public final class ShapePlans {
                 if (!sentinel(node.getValue())) {
                     return;
                 }
-                if (node.getParentNode() instanceof ExtensionElem) {
+                if (node.getParentNode() instanceof ExtensionElem || inCondition(node)) {
                     if (seenBound.add(node.getValue())) {
                         bound.add(node.getValue());
                     }
@@ -269,7 +275,7 @@ public final class ShapePlans {
             @Override
             public void meet(ValueConstant node) {
                 if (sentinel(node.getValue())) {
-                    ok[0] &= node.getParentNode() instanceof ExtensionElem;
+                    ok[0] &= node.getParentNode() instanceof ExtensionElem || inCondition(node);
                     if (seenBound.add(node.getValue())) {
                         bound.add(node.getValue());
                     }
@@ -289,5 +295,20 @@ public final class ShapePlans {
             }
         });
         return ok[0];
+    }
+
+    /**
+     * Whether {@code node} is part of a FILTER's or an OPTIONAL's condition (only expressions between them), which
+     * Basalt compiles into conditions that take each evaluation's constants (see {@code Condition}).
+     */
+    private static boolean inCondition(QueryModelNode node) {
+        QueryModelNode child = node;
+        QueryModelNode parent = node.getParentNode();
+        while (parent instanceof ValueExpr && !(parent instanceof SubQueryValueOperator)) {
+            child = parent;
+            parent = parent.getParentNode();
+        }
+        return parent instanceof Filter f && f.getCondition() == child
+                || parent instanceof LeftJoin lj && lj.getCondition() == child;
     }
 }

@@ -161,6 +161,20 @@ final class QueryRequest {
         return path.substring(1);
     }
 
+    /**
+     * The request as RDF4J Server's content negotiation is to read it: {@code getParameter} answers from the
+     * parameters decoded here, so the servlet container does not decode a GET's query string (about a kilobyte of
+     * {@code %XX} for a BSBM query) a second time to find that there is no {@code Accept} parameter.
+     */
+    HttpServletRequest forNegotiation() {
+        return new HttpServletRequestWrapper(request) {
+            @Override
+            public String getParameter(String name) {
+                return first(parameters, name);
+            }
+        };
+    }
+
     private static String first(Map<String, List<String>> parameters, String name) {
         List<String> values = parameters.get(name);
         return values == null || values.isEmpty() ? null : values.get(0);

@@ -243,7 +243,7 @@ public final class SparqlFastPath implements Filter, SparqlFastPathMXBean {
     /** RDF4J Server's choice of writer for the request's Accept header, or null if it finds none. */
     private Object negotiate(QueryRequest request, HttpServletResponse response, FileFormatServiceRegistry<?, ?> registry) {
         try {
-            return acceptableService.invoke(request.request, response, registry);
+            return acceptableService.invoke(request.forNegotiation(), response, registry);
         } catch (Throwable e) {
             return null; // RDF4J Server answers 406 (or 400 for a bad Accept parameter) itself
         }
