@@ -91,6 +91,11 @@ public final class BenchMain implements Runnable {
 		Integer crossCheck;
 		@Option(names = "--seed", description = "seed of data and query parameters (default 808)")
 		Long seed;
+		@Option(names = "--load-limit", split = ",", description = "STORE=SECONDS or STORE=INSTANT: a BSBM load of "
+				+ "that store still running after SECONDS, or at the UTC INSTANT, is stopped and rolled back, and the "
+				+ "store leaves the run with the triples it had read (e.g. lmdb-osp=3600 or "
+				+ "lmdb-osp=2026-11-28T00:05:00Z); stores not named have no limit")
+		Map<String, String> loadLimit;
 		@Option(names = "--work-dir", description = "generated data and store directories (default data/bench)")
 		Path workDir;
 		@Option(names = "--report", description = "report file; charts go beside it (default docs/benchmarks.md)")
@@ -143,6 +148,9 @@ public final class BenchMain implements Runnable {
 			}
 			if (seed != null) {
 				s.seed = seed;
+			}
+			if (loadLimit != null) {
+				s.loadLimits = loadLimit;
 			}
 			if (workDir != null) {
 				s.workDir = workDir;
