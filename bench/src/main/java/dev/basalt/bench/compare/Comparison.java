@@ -189,6 +189,11 @@ public final class Comparison {
 		} catch (IOException e) {
 			throw new UncheckedIOException("Cannot read generated data " + file, e);
 		}
+		return loaded(repo, dir, persistent, t0, baseline);
+	}
+
+	/** The figures of a load that has just committed: it started at {@code t0} with {@code baseline} heap in use. */
+	private Results.Load loaded(Repository repo, Path dir, boolean persistent, long t0, long baseline) {
 		double secs = seconds(t0);
 		long peak = HeapProbe.peakUsed();
 		long retained = Math.max(0, HeapProbe.usedAfterGc() - baseline);
@@ -243,15 +248,7 @@ public final class Comparison {
 		} catch (IOException e) {
 			throw new UncheckedIOException("Cannot read generated data " + file, e);
 		}
-		double secs = seconds(t0);
-		long peak = HeapProbe.peakUsed();
-		long retained = Math.max(0, HeapProbe.usedAfterGc() - baseline);
-		long triples;
-		try (RepositoryConnection conn = repo.getConnection()) {
-			triples = conn.size();
-		}
-		long bytes = s.persistent() ? DiskUsage.bytes(dir) : 0;
-		return new Results.Load(triples, secs, bytes, peak, retained);
+		return loaded(repo, dir, s.persistent(), t0, baseline);
 	}
 
 	private static long usableSpace(FileStore disk) {
