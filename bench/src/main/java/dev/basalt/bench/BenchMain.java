@@ -18,6 +18,7 @@ import dev.basalt.bench.bsbm.BsbmModel;
 import dev.basalt.bench.bsbm.BsbmParameters;
 import dev.basalt.bench.bsbm.BsbmQueries;
 import dev.basalt.bench.compare.Comparison;
+import dev.basalt.bench.compare.EvaluatorCrossCheck;
 import dev.basalt.bench.compare.Results;
 import dev.basalt.bench.compare.Settings;
 import dev.basalt.bench.driver.MixDriver;
@@ -45,7 +46,7 @@ import picocli.CommandLine.Option;
 @Command(name = "basalt-bench", mixinStandardHelpOptions = true, subcommands = { BenchMain.Compare.class, BenchMain.Load.class,
 		BenchMain.GenerateBsbm.class, BenchMain.GenerateLubm.class, BenchMain.BsbmHttp.class, BenchMain.LubmReasoning.class,
 		BenchMain.Ordering.class, BenchMain.NestedGroups.class, BenchMain.Dictionary.class,
-		BenchMain.Federation.class },
+		BenchMain.Federation.class, BenchMain.CrossCheckEvaluators.class },
 		description = "BSBM and LUBM on Basalt and its peers.")
 public final class BenchMain implements Runnable {
 
@@ -91,6 +92,11 @@ public final class BenchMain implements Runnable {
 		Integer crossCheck;
 		@Option(names = "--seed", description = "seed of data and query parameters (default 808)")
 		Long seed;
+		@Option(names = "--load-limit", split = ",", description = "STORE=SECONDS or STORE=INSTANT: a BSBM load of "
+				+ "that store still running after SECONDS, or at the UTC INSTANT, is stopped and rolled back, and the "
+				+ "store leaves the run with the triples it had read (e.g. lmdb-osp=3600 or "
+				+ "lmdb-osp=2026-11-28T00:05:00Z); stores not named have no limit")
+		Map<String, String> loadLimit;
 		@Option(names = "--work-dir", description = "generated data and store directories (default data/bench)")
 		Path workDir;
 		@Option(names = "--report", description = "report file; charts go beside it (default docs/benchmarks.md)")
@@ -143,6 +149,9 @@ public final class BenchMain implements Runnable {
 			}
 			if (seed != null) {
 				s.seed = seed;
+			}
+			if (loadLimit != null) {
+				s.loadLimits = loadLimit;
 			}
 			if (workDir != null) {
 				s.workDir = workDir;
@@ -500,6 +509,30 @@ public final class BenchMain implements Runnable {
 		public Integer call() {
 			DictionaryTiming.run(file, workDir, rounds, System.out::println);
 			return 0;
+		}
+	}
+
+	@Command(name = "cross-check-evaluators", mixinStandardHelpOptions = true,
+			description = "Runs the compare command's BSBM result cross-check on one loaded Basalt store twice, with "
+					+ "Basalt's native engine and with RDF4J's evaluator (native evaluation off), and compares the "
+					+ "result counts: a check of the engine where no second store holds the data.")
+	static final class CrossCheckEvaluators implements Callable<Integer> {
+		@Option(names = "--store", required = true, description = "directory of a Basalt store holding the BSBM data")
+		Path store;
+		@Option(names = "--products", required = true, description = "product count the data was generated with")
+		int products;
+		@Option(names = "--seed", defaultValue = "808", description = "seed the data was generated with")
+		long seed;
+		@Option(names = "--cross-check", defaultValue = "10", description = "parameter sets per query")
+		int crossCheck;
+
+		@Override
+		public Integer call() {
+			EvaluatorCrossCheck.Outcome o = EvaluatorCrossCheck.run(store, new BsbmParameters(new BsbmModel(products,
+					seed)), seed, crossCheck, System.out::println);
+			System.out.println(o.passed() ? "Result cross-check passed: both engines returned the same counts."
+					: "RESULT CROSS-CHECK FAILED for " + o.mismatches().size() + " queries");
+			return o.passed() ? 0 : 2;
 		}
 	}
 

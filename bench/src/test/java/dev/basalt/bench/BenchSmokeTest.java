@@ -66,6 +66,27 @@ class BenchSmokeTest {
 		assertTrue(Files.readString(s.reportFile).contains("## Native evaluation"));
 	}
 
+	@Test
+	void aStoreWhoseLoadPassesItsLimitLeavesTheRunWithItsFigures() throws Exception {
+		Settings s = tinySettings(List.of(StoreSetups.BASALT, StoreSetups.LMDB_OSP));
+		s.universities = 0;
+		// an instant already past stops the load at its first read
+		s.loadLimits = java.util.Map.of("lmdb-osp", "2000-01-01T00:00:00Z");
+
+		Results results = new Comparison(s, line -> {
+		}).run();
+		new ReportWriter(results).write();
+
+		assertEquals(List.of(StoreSetups.BASALT), results.stores);
+		assertEquals(java.util.Set.of(StoreSetups.LMDB_OSP), results.stoppedLoads.keySet());
+		String why = results.skippedStores.get("lmdb-osp");
+		assertTrue(why.startsWith("BSBM load stopped at its time limit of 0 s (--load-limit): 0 of "), why);
+		assertTrue(Files.readString(s.reportFile).contains("| lmdb-osp | skipped: BSBM load stopped"));
+		assertTrue(results.bsbmRuns.containsKey(StoreSetups.BASALT), "the other store is still measured");
+		assertTrue(Files.notExists(s.workDir.resolve("stores").resolve("lmdb-osp-bsbm")),
+				"the stopped store is deleted");
+	}
+
 	/**
 	 * Issue 5, acceptance 3: every BSBM Explore query and every LUBM query runs on Basalt without
 	 * RDF4J's evaluator taking over any part of it (DESCRIBE's expansion of the native result counts

@@ -4,6 +4,7 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -56,6 +57,9 @@ import dev.basalt.bench.store.StoreSetup;
  */
 public final class Comparison {
 
+	/** A load with a time limit is also stopped when the store's disk has less than this left. */
+	private static final long MIN_FREE_DISK_BYTES = 4L << 30;
+
 	/** LUBM queries slower than this on their first run are not repeated. */
 	private static final double SLOW_QUERY_MILLIS = 3_000;
 
@@ -96,7 +100,7 @@ public final class Comparison {
 		Map<StoreSetup, Repository> repositories = new LinkedHashMap<>();
 		OxigraphPeer oxigraphPeer = null;
 		try {
-			for (StoreSetup s : results.stores) {
+			for (StoreSetup s : List.copyOf(results.stores)) {
 				Path dir = storeDir(s, "bsbm");
 				DiskUsage.delete(dir);
 				createDirectories(dir);
@@ -116,7 +120,19 @@ public final class Comparison {
 				repo.init();
 				repositories.put(s, repo);
 				progress.accept("Loading BSBM into " + s.id());
-				Results.Load load = load(repo, dir, bsbmFile, s.persistent());
+				Double limit = settings.loadLimitSeconds(s.id());
+				Results.Load load;
+				if (limit == null) {
+					load = load(repo, dir, bsbmFile, s.persistent());
+				} else {
+					load = limitedLoad(repo, dir, bsbmFile, s, limit, results);
+					if (load == null) {
+						repositories.remove(s).shutDown();
+						results.stores.remove(s);
+						DiskUsage.delete(dir);
+						continue;
+					}
+				}
 				results.bsbmLoads.put(s, load);
 				progress.accept(String.format("  %.1f s, %,.0f triples/s, %,d bytes on disk", load.seconds(),
 						load.triplesPerSecond(), load.bytesOnDisk()));
@@ -173,6 +189,11 @@ public final class Comparison {
 		} catch (IOException e) {
 			throw new UncheckedIOException("Cannot read generated data " + file, e);
 		}
+		return loaded(repo, dir, persistent, t0, baseline);
+	}
+
+	/** The figures of a load that has just committed: it started at {@code t0} with {@code baseline} heap in use. */
+	private Results.Load loaded(Repository repo, Path dir, boolean persistent, long t0, long baseline) {
 		double secs = seconds(t0);
 		long peak = HeapProbe.peakUsed();
 		long retained = Math.max(0, HeapProbe.usedAfterGc() - baseline);
@@ -182,6 +203,60 @@ public final class Comparison {
 		}
 		long bytes = persistent ? DiskUsage.bytes(dir) : 0;
 		return new Results.Load(triples, secs, bytes, peak, retained);
+	}
+
+	/**
+	 * A load with a time limit ({@code --load-limit}): the file is read through a
+	 * {@link LoadDeadlineStream}, which reports every 10M lines and fails the next read once the limit has
+	 * passed or the disk has less than {@link #MIN_FREE_DISK_BYTES} left; the transaction is then rolled back, the stop and the triples read by then are recorded
+	 * in {@link Results#stoppedLoads} (the report lists the store as skipped, with those figures) and
+	 * null is returned.
+	 */
+	private Results.Load limitedLoad(Repository repo, Path dir, Path file, StoreSetup s, double limitSeconds,
+			Results results) {
+		long baseline = HeapProbe.usedAfterGc();
+		HeapProbe.resetPeaks();
+		long t0 = System.nanoTime();
+		LoadDeadlineStream in;
+		try {
+			FileStore disk = Files.getFileStore(dir);
+			in = new LoadDeadlineStream(Files.newInputStream(file), limitSeconds, 10_000_000L,
+					lines -> progress.accept(String.format(Locale.ROOT, "  %s: %,d lines read in %.1f s (%,.0f lines/s)",
+							s.id(), lines, seconds(t0), lines / seconds(t0))),
+					() -> usableSpace(disk), MIN_FREE_DISK_BYTES);
+		} catch (IOException e) {
+			throw new UncheckedIOException("Cannot read generated data " + file, e);
+		}
+		try (in; RepositoryConnection conn = repo.getConnection()) {
+			conn.begin(IsolationLevels.NONE);
+			try {
+				conn.add(in, file.toUri().toString(), RDFFormat.NTRIPLES);
+			} catch (IOException | RuntimeException e) {
+				if (!in.stopped()) {
+					throw e;
+				}
+				double stoppedAt = seconds(t0);
+				conn.rollback();
+				Results.StoppedLoad stop = new Results.StoppedLoad(in.stopReason(), stoppedAt, in.lines(), seconds(t0),
+						HeapProbe.peakUsed());
+				results.stoppedLoads.put(s, stop);
+				results.skippedStores.put(s.id(), stop.describe(results.bsbmCounts.total()));
+				progress.accept("  " + s.id() + ": " + stop.describe(results.bsbmCounts.total()));
+				return null;
+			}
+			conn.commit();
+		} catch (IOException e) {
+			throw new UncheckedIOException("Cannot read generated data " + file, e);
+		}
+		return loaded(repo, dir, s.persistent(), t0, baseline);
+	}
+
+	private static long usableSpace(FileStore disk) {
+		try {
+			return disk.getUsableSpace();
+		} catch (IOException e) {
+			throw new UncheckedIOException("Cannot read the free space of " + disk, e);
+		}
 	}
 
 	private void crossCheckBsbm(BsbmModel model, Map<StoreSetup, Repository> repositories, Results results) {

@@ -3,6 +3,7 @@ package dev.basalt.bench.compare;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -21,6 +22,21 @@ public final class Results {
 
 		public double bytesPerTriple() {
 			return triples == 0 ? 0 : (double) bytesOnDisk / triples;
+		}
+	}
+
+	/**
+	 * A load stopped at its time limit ({@code --load-limit}) or for lack of disk space, and rolled
+	 * back: why, the seconds until the stop, the N-Triples lines the store's parser had read by then, the seconds until the rollback had
+	 * finished, and the peak heap (sum of the pools' peaks) until then.
+	 */
+	public record StoppedLoad(String reason, double stoppedSeconds, long linesRead, double rolledBackSeconds,
+			long peakHeapBytes) {
+		public String describe(long totalTriples) {
+			return String.format(Locale.ROOT, "BSBM load stopped %s (--load-limit): %,d of %,d "
+					+ "triples read in %.1f s (%,.0f triples/s, %.1f%%), rolled back by %.1f s", reason, linesRead,
+					totalTriples, stoppedSeconds, linesRead / stoppedSeconds, 100.0 * linesRead / totalTriples,
+					rolledBackSeconds);
 		}
 	}
 
@@ -75,6 +91,8 @@ public final class Results {
 	/** Why LUBM inference was not run, or null. */
 	public String lubmInferenceUnavailable;
 	public final Map<StoreSetup, Load> bsbmLoads = new LinkedHashMap<>();
+	/** Stores whose BSBM load was stopped at its time limit; they are also in {@link #skippedStores}. */
+	public final Map<StoreSetup, StoppedLoad> stoppedLoads = new LinkedHashMap<>();
 	/** Oxigraph's load and disk figures when it took part, else null. */
 	public Oxigraph oxigraph;
 	/** Stores that took part in BSBM but not in LUBM, with the reason. */

@@ -1,7 +1,11 @@
 package dev.basalt.bench.compare;
 
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.List;
+import java.util.Map;
 
 import dev.basalt.bench.store.StoreSetup;
 
@@ -24,6 +28,32 @@ public final class Settings {
 	public int runs = 3;
 	public double measureSeconds = 5;
 	public int crossCheckInstances = 10;
+	/**
+	 * The time limit of a store's BSBM load, by store id: seconds ({@code 3600}) or the UTC instant by
+	 * which it must have finished ({@code 2026-11-28T00:05:00Z}). A load past its limit is stopped and
+	 * rolled back, and the store leaves the run, reported with the triples it had read by then. Stores
+	 * not named have no limit.
+	 */
+	public Map<String, String> loadLimits = Map.of();
+
+	/** The seconds a load of store {@code id} starting now may take, or null when it has no limit. */
+	public Double loadLimitSeconds(String id) {
+		String limit = loadLimits.get(id);
+		if (limit == null) {
+			return null;
+		}
+		try {
+			return Double.parseDouble(limit);
+		} catch (NumberFormatException notSeconds) {
+			try {
+				// an instant already past stops the load at its first read (a limit of 0 would mean none)
+				return Math.max(0.001, Duration.between(Instant.now(), Instant.parse(limit)).toMillis() / 1000.0);
+			} catch (DateTimeParseException e) {
+				throw new IllegalArgumentException("Load limit of " + id + " is '" + limit + "'; give seconds (3600) or "
+						+ "a UTC instant (2026-11-28T00:05:00Z)", e);
+			}
+		}
+	}
 	public int lubmRepeats = 3;
 	/** A LUBM query still running after this is stopped and reported as timed out for its store. */
 	public int lubmQueryTimeoutSeconds = 30;

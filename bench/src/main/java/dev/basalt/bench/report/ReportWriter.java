@@ -94,7 +94,10 @@ public final class ReportWriter {
 				+ "127.0.0.1; it takes part in the BSBM cross-check and mixes, not in LUBM. At `--scale 100m` (BSBM "
 				+ "with 284,826 products) run Basalt within `-Xmx2g`, e.g. `java -Xmx2g -jar "
 				+ "bench/target/basalt-bench.jar compare --scale 100m --stores basalt,lmdb-osp --universities 0 "
-				+ "--report docs/benchmarks-100m.md`. "
+				+ "--report docs/benchmarks-100m.md`; `--load-limit lmdb-osp=SECONDS` (or a UTC instant) stops a "
+				+ "store's load at that limit, rolls it back and leaves the store out of the run with the triples it "
+				+ "had read, and `cross-check-evaluators` cross-checks the answers of a Basalt store kept with "
+				+ "`--keep-data` between its native engine and RDF4J's evaluator when no second store holds the data. "
 				+ "`java -jar bench/target/basalt-bench.jar compare --help` lists every option. Why LUBM has a per-query "
 				+ "time limit: [benchmarks-lubm.md](benchmarks-lubm.md).");
 		line();
