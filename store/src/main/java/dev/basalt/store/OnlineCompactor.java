@@ -142,7 +142,7 @@ public final class OnlineCompactor {
         int stalled = 0;
         int rounds = 0;
         long lowest = before.fileBytes();
-        long overflow = 0; // what the last round's concurrent writes put above its target
+        long reserve = 0; // free space the next plan keeps below its target for the writes going on meanwhile
         String ended = "round limit " + options.rounds();
         long repacked = 0;
         try {
@@ -162,7 +162,7 @@ public final class OnlineCompactor {
                     repacked += saved;
                     waitForReaders(t0); // the old pages are released once the readers of their commit points are gone
                 }
-                CompactionPlan plan = startRound(overflow);
+                CompactionPlan plan = startRound(reserve);
                 target = plan.target();
                 JournalStats planned = journal.stats();
                 if (planned.fileBytes() <= GOOD_ENOUGH * planned.bytesInUse()) {
@@ -183,7 +183,10 @@ public final class OnlineCompactor {
                 emptyCommit();
                 emptyCommit();
                 long file = journal.stats().fileBytes();
-                overflow = Math.max(0, file - target);
+                long overflow = journal.compactionOverflowBytes();
+                LOG.info("{}: compaction round {} ended: {}; {} bytes overflowed the space kept below the target",
+                        journal.path(), rounds, journal.describeTail(target), overflow);
+                reserve = nextReserve(reserve, overflow);
                 stalled = file >= lowest ? stalled + 1 : 0;
                 lowest = Math.min(lowest, file);
                 if (moved == 0) {
@@ -210,6 +213,17 @@ public final class OnlineCompactor {
                 ended, Duration.ofNanos(Math.max(0, threadCpuNanos() - cpu0)), repacked);
         LOG.info("{}: {}", journal.path(), r);
         return r;
+    }
+
+    /**
+     * The free space the next round keeps below its target for the writes going on meanwhile, from
+     * what the last round kept ({@code reserve}) and what overflowed it ({@code overflow}, bytes the
+     * allocator placed outside the space below the target because that space was full): a round
+     * that overflowed needed its reserve and the overflow; one that did not probes with half its
+     * reserve, since a round's writes shrink with what it moves and a reserve too large plans no gain.
+     */
+    static long nextReserve(long reserve, long overflow) {
+        return overflow > 0 ? reserve + overflow : reserve / 2;
     }
 
     /**
