@@ -183,10 +183,13 @@ public final class OnlineCompactor {
                 emptyCommit();
                 emptyCommit();
                 long file = journal.stats().fileBytes();
-                long overflow = journal.compactionOverflowBytes();
+                // the next round keeps free what overflowed this one (bytes the allocator placed outside
+                // the space below the target because it was full). Overflow lands in the lowest free
+                // space, so it costs a round about its own size above the target; a reserve costs its
+                // size of the target too, so keeping more would only lower what a round gains
+                reserve = journal.compactionOverflowBytes();
                 LOG.info("{}: compaction round {} ended: {}; {} bytes overflowed the space kept below the target",
-                        journal.path(), rounds, journal.describeTail(target), overflow);
-                reserve = nextReserve(reserve, overflow);
+                        journal.path(), rounds, journal.describeTail(target), reserve);
                 stalled = file >= lowest ? stalled + 1 : 0;
                 lowest = Math.min(lowest, file);
                 if (moved == 0) {
@@ -213,17 +216,6 @@ public final class OnlineCompactor {
                 ended, Duration.ofNanos(Math.max(0, threadCpuNanos() - cpu0)), repacked);
         LOG.info("{}: {}", journal.path(), r);
         return r;
-    }
-
-    /**
-     * The free space the next round keeps below its target for the writes going on meanwhile, from
-     * what the last round kept ({@code reserve}) and what overflowed it ({@code overflow}, bytes the
-     * allocator placed outside the space below the target because that space was full): a round
-     * that overflowed needed its reserve and the overflow; one that did not probes with half its
-     * reserve, since a round's writes shrink with what it moves and a reserve too large plans no gain.
-     */
-    static long nextReserve(long reserve, long overflow) {
-        return overflow > 0 ? reserve + overflow : reserve / 2;
     }
 
     /**
