@@ -36,9 +36,9 @@ import dev.basalt.store.journal.StoreException;
  * live data itself shrinks toward the size of an offline-compacted copy before the round plans
  * where the file can end.
  *
- * <p>Rounds go on, each planned on the layout the last one left: writes meanwhile may have put
- * records above its target when the space below it ran out, and the next plan keeps that much more
- * free below its target. They end when the file is within {@value #GOOD_ENOUGH}x the space in use,
+ * <p>Rounds go on, each planned on the layout the last one left: writes meanwhile may have
+ * overflowed the space below the target (the allocator then takes the lowest free space left, so
+ * the file's end stays low), and the next plan keeps as much free below its target as overflowed. They end when the file is within {@value #GOOD_ENOUGH}x the space in use,
  * a plan would gain less than {@value #MIN_GAIN} of the file, nothing was left to move,
  * {@value #STALLED_ROUNDS} rounds in a row ended above the smallest file reached, or
  * {@link Options#rounds} ran; the report says which.
