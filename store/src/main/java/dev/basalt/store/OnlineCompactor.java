@@ -36,9 +36,9 @@ import dev.basalt.store.journal.StoreException;
  * live data itself shrinks toward the size of an offline-compacted copy before the round plans
  * where the file can end.
  *
- * <p>Rounds go on, each planned on the layout the last one left: writes meanwhile may have put
- * records above its target when the space below it ran out, and the next plan keeps that much more
- * free below its target. They end when the file is within {@value #GOOD_ENOUGH}x the space in use,
+ * <p>Rounds go on, each planned on the layout the last one left: writes meanwhile may have
+ * overflowed the space below the target (the allocator then takes the lowest free space left, so
+ * the file's end stays low), and the next plan keeps as much free below its target as overflowed. They end when the file is within {@value #GOOD_ENOUGH}x the space in use,
  * a plan would gain less than {@value #MIN_GAIN} of the file, nothing was left to move,
  * {@value #STALLED_ROUNDS} rounds in a row ended above the smallest file reached, or
  * {@link Options#rounds} ran; the report says which.
@@ -142,7 +142,7 @@ public final class OnlineCompactor {
         int stalled = 0;
         int rounds = 0;
         long lowest = before.fileBytes();
-        long overflow = 0; // what the last round's concurrent writes put above its target
+        long reserve = 0; // free space the next plan keeps below its target for the writes going on meanwhile
         String ended = "round limit " + options.rounds();
         long repacked = 0;
         try {
@@ -162,7 +162,7 @@ public final class OnlineCompactor {
                     repacked += saved;
                     waitForReaders(t0); // the old pages are released once the readers of their commit points are gone
                 }
-                CompactionPlan plan = startRound(overflow);
+                CompactionPlan plan = startRound(reserve);
                 target = plan.target();
                 JournalStats planned = journal.stats();
                 if (planned.fileBytes() <= GOOD_ENOUGH * planned.bytesInUse()) {
@@ -183,7 +183,13 @@ public final class OnlineCompactor {
                 emptyCommit();
                 emptyCommit();
                 long file = journal.stats().fileBytes();
-                overflow = Math.max(0, file - target);
+                // the next round keeps free what overflowed this one (bytes the allocator placed outside
+                // the space below the target because it was full). Overflow lands in the lowest free
+                // space, so it costs a round about its own size above the target; a reserve costs its
+                // size of the target too, so keeping more would only lower what a round gains
+                reserve = journal.compactionOverflowBytes();
+                LOG.info("{}: compaction round {} ended: {}; {} bytes overflowed the space kept below the target",
+                        journal.path(), rounds, journal.describeTail(target), reserve);
                 stalled = file >= lowest ? stalled + 1 : 0;
                 lowest = Math.min(lowest, file);
                 if (moved == 0) {

@@ -183,6 +183,40 @@ final class FileTail {
     }
 
     /**
+     * Where the space between {@code target} and the file's end is, for the log of a round: free
+     * space below the target (in slots and in free extents), what is in use above it, and the
+     * highest record in use (what keeps the file from ending lower).
+     */
+    static String describeTail(SlotAllocator a, long target) {
+        long freeSlotsBelow = 0;
+        long freeExtentsBelow = 0;
+        long freeAbove = 0;
+        Item top = null;
+        for (Item i : layout(a)) {
+            long free = i.freeExtent ? i.end - i.offset : i.classIndex >= 0 ? (long) i.free * SizeClasses.SLOT_BYTES[i.classIndex] : 0;
+            if (i.end <= target) {
+                if (i.freeExtent) {
+                    freeExtentsBelow += free;
+                } else {
+                    freeSlotsBelow += free;
+                }
+            } else {
+                freeAbove += free;
+            }
+            if (!i.freeExtent && (i.classIndex < 0 || i.used > 0)) {
+                top = i;
+            }
+        }
+        String held = top == null ? "nothing"
+                : top.classIndex >= 0 ? String.format("a region of %d x %d B slots at %d (%d in use)", top.used + top.free,
+                        SizeClasses.SLOT_BYTES[top.classIndex], top.offset, top.used)
+                : String.format("an extent of %d bytes at %d", top.end - top.offset, top.offset);
+        return String.format("file end %d, target %d: below it %d bytes free in slots and %d in free extents; above it %d"
+                        + " bytes in use (%s) and %d free; the highest in use: %s", a.fileEnd, target, freeSlotsBelow,
+                freeExtentsBelow, bytesInUseAbove(a, target), describeAbove(a, target), freeAbove, held);
+    }
+
+    /**
      * Cuts every wholly free region and free extent off the end of the file, lowering
      * {@code a.fileEnd}; the bitmap records of removed regions go to {@code freedRecords} (the
      * last commit point still names them). Returns the bytes cut off.

@@ -118,8 +118,10 @@ public final class Journal implements RecordStore, AutoCloseable {
         } else {
             AllocatorPersistence.Loaded l = AllocatorPersistence.load(r, records, config.maxFileBytes(),
                     file.path().toString());
+            long overflow = alloc == null ? 0 : alloc.overflowBytes;
             alloc = l.alloc();
             deferred = l.deferred();
+            alloc.overflowBytes = overflow;
             alloc.plan = compactionPlan;
             FileTail.markEvacuating(alloc, compactionPlan);
             oldestReadable = Math.max(oldestReadable, l.oldestReadable());
@@ -309,6 +311,7 @@ public final class Journal implements RecordStore, AutoCloseable {
         requireRw();
         compactionPlan = plan;
         alloc.plan = plan;
+        alloc.overflowBytes = 0;
         FileTail.markEvacuating(alloc, plan);
     }
 
@@ -331,6 +334,21 @@ public final class Journal implements RecordStore, AutoCloseable {
     public synchronized String describeInUseAbove(long offset) {
         ensureOpen();
         return header.mode() == JournalMode.RW ? FileTail.describeAbove(alloc, offset) : "WORM: everything";
+    }
+
+    /**
+     * Bytes the allocator handed out, since the running compaction's plan was set, outside the space
+     * the plan keeps below its target (that space was full: writes meanwhile outgrew it); 0 if none runs.
+     */
+    public synchronized long compactionOverflowBytes() {
+        ensureOpen();
+        return header.mode() == JournalMode.RW && compactionPlan != null ? alloc.overflowBytes : 0;
+    }
+
+    /** Where the space between {@code target} and the file's end lies (free below, in use above), for logs. */
+    public synchronized String describeTail(long target) {
+        ensureOpen();
+        return header.mode() == JournalMode.RW ? FileTail.describeTail(alloc, target) : "WORM";
     }
 
     /**

@@ -41,6 +41,11 @@ final class SlotAllocator {
      * space alone (see {@link #allocateCompacting}); null when none runs.
      */
     CompactionPlan plan;
+    /**
+     * While a plan is set: bytes of slots and extents handed out outside the space it keeps below
+     * its target (the space below the target was full), for the next round's plan to keep free.
+     */
+    long overflowBytes;
 
     SlotAllocator(long fileEnd, long maxFileEnd, String fileName) {
         this.fileEnd = fileEnd;
@@ -154,10 +159,12 @@ final class SlotAllocator {
     /**
      * While online compaction runs: the lowest slot below the target outside the emptied regions,
      * else a small new region in free space below the target (a single slot of a large class if
-     * that is what fits); when that is full (writes going on
-     * meanwhile), a slot of a region made since the plan, else a small region in the lowest free
-     * space anywhere or at the file's end, which the next round moves again. Small regions keep the
-     * overflow, and the space a round leaves partly used, to a few KiB per size class.
+     * that is what fits). When that space is full (writes going on meanwhile outgrew it), the
+     * record overflows to the lowest space there is: a free slot of its class or the next in any
+     * region, emptied or not, or a small region in the lowest free extent, whichever lies lower,
+     * and only then a small region at the file's end. Low overflow keeps the file's end low: the
+     * round cuts the file just above what overflowed, and the next round moves it. Small regions
+     * keep the overflow, and the space a round leaves partly used, to a few KiB per size class.
      */
     private long allocateCompacting(int c) {
         long address = takeLowest(c, Use.BELOW_TARGET);
@@ -166,17 +173,44 @@ final class SlotAllocator {
         }
         int small = carvedSlots(c, SizeClasses.slotsForNewRegion(c, classBytes[c], fileEnd));
         Region r = carveRegion(c, small, Math.min(small, minSlotsBelowTarget(c)), plan.target());
-        if (r == null && (address = takeLowest(c, Use.NOT_EMPTIED)) != NULL_ADDRESS) {
-            return address;
+        if (r != null) {
+            return takeFromNew(r);
         }
-        if (r == null) {
-            r = carveRegion(c, small, small, Long.MAX_VALUE);
+        Region lowest = null;
+        for (int k = c; k < Math.min(c + 2, SizeClasses.SLOT_BYTES.length); k++) {
+            java.util.TreeSet<Region> candidates = withFree.get(k);
+            if (!candidates.isEmpty() && (lowest == null || candidates.first().offset < lowest.offset)) {
+                lowest = candidates.first();
+            }
         }
+        long extentAt = lowestExtentHolding((long) Math.min(small, minSlotsBelowTarget(c)) * SizeClasses.SLOT_BYTES[c]);
+        if (lowest != null && (extentAt < 0 || lowest.offset < extentAt)) {
+            long off = take(lowest);
+            if (!lowest.hasFree()) {
+                withFree.get(lowest.classIndex).remove(lowest);
+            }
+            if (off >= 0) {
+                overflowBytes += lowest.slotBytes;
+                return Addresses.of(off, lowest.slotBytes);
+            }
+        }
+        overflowBytes += SizeClasses.SLOT_BYTES[c];
+        r = extentAt < 0 ? null : carveRegion(c, small, Math.min(small, minSlotsBelowTarget(c)), Long.MAX_VALUE);
         if (r == null) {
             r = new Region(c, fileEnd, small, new java.util.BitSet(small));
             grow(r.endOffset());
         }
         return takeFromNew(r);
+    }
+
+    /** Offset of the lowest free extent of at least {@code bytes}, or -1. */
+    private long lowestExtentHolding(long bytes) {
+        for (Map.Entry<Long, Long> e : freeExtents.entrySet()) {
+            if (e.getValue() >= bytes) {
+                return e.getKey();
+            }
+        }
+        return -1;
     }
 
     /**
@@ -315,9 +349,7 @@ final class SlotAllocator {
         /** any region */
         ANY,
         /** regions ending at or below the compaction's target that it does not empty */
-        BELOW_TARGET,
-        /** regions the compaction does not empty (made since its plan, when the space below the target is full) */
-        NOT_EMPTIED
+        BELOW_TARGET
     }
 
     /** A slot of class c or c + 1 in the lowest region with a free slot that {@code use} allows. */
@@ -357,8 +389,14 @@ final class SlotAllocator {
                     freeExtents.put(off + len, have - len);
                 }
                 freshExtents.add(off);
+                if (plan != null && plan.evacuatesOffset(off)) {
+                    overflowBytes += len;
+                }
                 return Addresses.of(off, len);
             }
+        }
+        if (plan != null) {
+            overflowBytes += len;
         }
         long off = fileEnd;
         grow(fileEnd + len);
