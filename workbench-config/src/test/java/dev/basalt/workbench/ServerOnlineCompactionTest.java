@@ -64,143 +64,155 @@ class ServerOnlineCompactionTest {
         long testStart = System.nanoTime();
         writeServerLogging(data);
         try (LauncherProcess launcher = new LauncherProcess(data, log, "--no-repository")) {
-            launcher.start();
-            Rest rest = new Rest(launcher.serverUrl());
-            assertEquals(204, rest.createRepository(REPO, ServerRestApiTest.config(REPO,
-                    "basalt:journalMode \"RW\" ; basalt:compactFreePercent \"70\"")).status());
-            int subjects = STATEMENTS / 75;
-            for (int b = 0; b * PER_UPLOAD < STATEMENTS; b++) {
-                StringBuilder ttl = new StringBuilder();
-                for (int i = b * PER_UPLOAD; i < Math.min(STATEMENTS, (b + 1) * PER_UPLOAD); i++) {
-                    ttl.append("<").append(EX).append("s").append(i % subjects).append("> <").append(EX).append("p")
-                            .append(i / subjects % 15).append("> ").append(i).append(" .\n");
-                }
-                assertEquals(204, rest.add(REPO, "text/turtle", ttl.toString()).status());
-            }
-            String expected = rest.query(REPO, KEPT, "text/csv").body();
-            Path journal = journal(data);
+            runAndCheck(launcher, log, loadAtStart, testStart);
+        } finally {
+            // also when a client failed: the server's side of an error is in its log, and the
+            // temporary directory goes with the test
+            keepServerLogs();
+        }
+    }
 
-            Map<String, Boolean> acknowledged = new ConcurrentHashMap<>();
-            ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
-            AtomicBoolean running = new AtomicBoolean(true);
-            AtomicLong reads = new AtomicLong();
-            ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
-            List<Future<?>> clients = new java.util.ArrayList<>();
-            for (int c0 = 0; c0 < CLIENTS; c0++) {
-                int c = c0;
-                clients.add(pool.submit(() -> {
-                Rest client = new Rest(launcher.serverUrl());
-                for (int n = 0; running.get(); n++) {
-                    if (n % 2 == 0) {
-                        String id = "w" + c + "-" + n;
-                        Rest.Response r = client.update(REPO, "INSERT DATA { <" + EX + id + "> <" + EX + "written> " + n + " }");
-                        if (r.status() / 100 == 2) {
-                            acknowledged.put(id, true);
-                        } else {
-                            errors.add("write " + id + ": " + r.status() + " " + r.body());
-                        }
+    private void keepServerLogs() throws java.io.IOException {
+        try (Stream<Path> logs = Files.walk(data)) {
+            for (Path l : logs.filter(f -> f.getFileName().toString().endsWith(".log")).toList()) {
+                Files.copy(l, LauncherProcess.OUTPUT.resolve("online-compaction-" + l.getFileName()),
+                        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+    }
+
+    private void runAndCheck(LauncherProcess launcher, Path log, String loadAtStart, long testStart) throws Exception {
+        launcher.start();
+        Rest rest = new Rest(launcher.serverUrl());
+        assertEquals(204, rest.createRepository(REPO, ServerRestApiTest.config(REPO,
+                "basalt:journalMode \"RW\" ; basalt:compactFreePercent \"70\"")).status());
+        int subjects = STATEMENTS / 75;
+        for (int b = 0; b * PER_UPLOAD < STATEMENTS; b++) {
+            StringBuilder ttl = new StringBuilder();
+            for (int i = b * PER_UPLOAD; i < Math.min(STATEMENTS, (b + 1) * PER_UPLOAD); i++) {
+                ttl.append("<").append(EX).append("s").append(i % subjects).append("> <").append(EX).append("p")
+                        .append(i / subjects % 15).append("> ").append(i).append(" .\n");
+            }
+            assertEquals(204, rest.add(REPO, "text/turtle", ttl.toString()).status());
+        }
+        String expected = rest.query(REPO, KEPT, "text/csv").body();
+        Path journal = journal(data);
+
+        Map<String, Boolean> acknowledged = new ConcurrentHashMap<>();
+        ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
+        AtomicBoolean running = new AtomicBoolean(true);
+        AtomicLong reads = new AtomicLong();
+        ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
+        List<Future<?>> clients = new java.util.ArrayList<>();
+        for (int c0 = 0; c0 < CLIENTS; c0++) {
+            int c = c0;
+            clients.add(pool.submit(() -> {
+            Rest client = new Rest(launcher.serverUrl());
+            for (int n = 0; running.get(); n++) {
+                if (n % 2 == 0) {
+                    String id = "w" + c + "-" + n;
+                    Rest.Response r = client.update(REPO, "INSERT DATA { <" + EX + id + "> <" + EX + "written> " + n + " }");
+                    if (r.status() / 100 == 2) {
+                        acknowledged.put(id, true);
                     } else {
-                        Rest.Response r = client.query(REPO, KEPT, "text/csv");
-                        reads.incrementAndGet();
-                        if (r.status() != 200 || !r.body().equals(expected)) {
-                            errors.add("read: " + r.status() + " " + r.body());
-                        }
+                        errors.add("write " + id + ": " + r.status() + " " + r.body());
+                    }
+                } else {
+                    Rest.Response r = client.query(REPO, KEPT, "text/csv");
+                    reads.incrementAndGet();
+                    if (r.status() != 200 || !r.body().equals(expected)) {
+                        errors.add("read: " + r.status() + " " + r.body());
                     }
                 }
-                }));
             }
-            long peak = Files.size(journal);
-            String loadAtDeletes = loadAverage();
-            for (int p = 0; p < 15; p++) {
-                if (p % 5 != 0) {
-                    assertEquals(204, rest.update(REPO, "DELETE WHERE { ?s <" + EX + "p" + p + "> ?o }").status());
-                    peak = Math.max(peak, Files.size(journal));
-                }
-            }
-            long t0 = System.nanoTime();
-            long size = Files.size(journal);
-            long lastShrink = t0;
-            // the policy checks after commits: the clients' writes keep committing. The compaction
-            // shrinks the file round by round and waits for readers between rounds, so it is measured
-            // once every compaction the policy started has logged its report and the file has not
-            // shrunk for 3 s, not at its first drop below half the peak
-            while (System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(300)
-                    && (size > peak / 2 || !compactionsFinished(data)
-                            || System.nanoTime() - lastShrink < TimeUnit.SECONDS.toNanos(3))) {
-                Thread.sleep(250);
-                long now = Files.size(journal);
-                if (now < size) {
-                    lastShrink = System.nanoTime();
-                }
-                size = now;
-            }
-            long settled = size;
-            int writesAtSettled = acknowledged.size();
-            long[] after = new long[4];
-            for (int i = 0; i < after.length; i++) {
-                Thread.sleep(500);
-                after[i] = Files.size(journal);
-            }
-            int writesAfter = acknowledged.size() - writesAtSettled;
-            running.set(false);
-            for (Future<?> f : clients) {
-                f.get(2, TimeUnit.MINUTES);
-            }
-            pool.shutdown();
-            long online = Files.size(journal);
-            String present = rest.query(REPO, "SELECT ?s WHERE { ?s <" + EX + "written> ?n }", "text/csv").body();
-            long missing = acknowledged.keySet().stream().filter(id -> !present.contains(EX + id)).count();
-            assertEquals(expected, rest.query(REPO, KEPT, "text/csv").body());
-            java.time.Duration serverCpu = ProcessHandle.of(launcher.pid()).flatMap(h -> h.info().totalCpuDuration())
-                    .orElse(java.time.Duration.ZERO);
-            launcher.stop();
-            try (Stream<Path> logs = Files.walk(data)) {
-                for (Path l : logs.filter(f -> f.getFileName().toString().endsWith(".log")).toList()) {
-                    Files.copy(l, LauncherProcess.OUTPUT.resolve("online-compaction-" + l.getFileName()),
-                            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-                }
-            }
-
-            Path serverLog = LauncherProcess.OUTPUT.resolve("online-compaction-main.log");
-            List<String> serverLines = Files.exists(serverLog) ? Files.readAllLines(serverLog) : List.of();
-            String compactions = serverLines.stream().filter(l -> l.contains("online compaction:"))
-                    .map(l -> "- " + l.substring(l.indexOf("online compaction:"))).collect(Collectors.joining("\n"));
-            String growth = regionsAtTheEndAfterTheLastCompaction(serverLines);
-
-            Path copy = data.resolve("offline");
-            Files.createDirectories(copy);
-            Files.copy(journal, copy.resolve("basalt.jnl"));
-            String keep = System.getProperty("basalt.compactTest.keep");
-            if (keep != null) {
-                // -Dbasalt.compactTest.keep=DIR keeps the online-compacted journal for a look at its trees
-                Files.createDirectories(Path.of(keep));
-                Files.copy(journal, Path.of(keep, "online.jnl"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-            }
-            Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-                    "-cp", System.getProperty("java.class.path"), "dev.basalt.sail.cli.BasaltCli", "compact", "--store",
-                    copy.toString()).redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes());
-            assertTrue(p.waitFor(5, TimeUnit.MINUTES) && p.exitValue() == 0, out);
-            long live = Files.size(copy.resolve("basalt.jnl"));
-            String report = String.format("peak %,d bytes, after online compaction %,d bytes, offline-compacted copy %,d bytes"
-                    + " (%.2fx); %,d acknowledged writes, %d missing; %,d reads; %d errors", peak, online, live,
-                    (double) online / live, acknowledged.size(), missing, reads.get(), errors.size());
-            String details = String.format("- file when it had not shrunk for 3 s: %,d bytes (%.2fx the copy); then every"
-                            + " 0.5 s while the clients went on: %,d, %,d, %,d, %,d bytes; %,d acknowledged writes in"
-                            + " those 2 s (%.0f/s)%n- load average (1, 5, 15 min): %s at the start, %s at the deletes,"
-                            + " %s at the end%n- test %.1f s wall; server JVM %.1f s CPU (user+sys); test JVM %.1f s CPU%n"
-                            + "- regions the allocator made at the file's end: %s",
-                    settled, (double) settled / live, after[0], after[1], after[2], after[3], writesAfter,
-                    writesAfter / 2.0, loadAtStart, loadAtDeletes, loadAverage(),
-                    (System.nanoTime() - testStart) / 1e9, serverCpu.toMillis() / 1000.0, testJvmCpuSeconds(), growth);
-            Files.writeString(LauncherProcess.OUTPUT.resolve("online-compaction-report.md"),
-                    report + "\n" + details + "\n" + compactions + "\n");
-            System.out.println(report);
-            assertTrue(errors.isEmpty(), errors.size() + " errors, first: " + errors.peek());
-            assertEquals(0, missing, report);
-            assertTrue(peak >= 3 * live, "the deletes did not grow the file to 3x the live data: " + report);
-            assertTrue(online <= 1.2 * live, report);
+            }));
         }
+        long peak = Files.size(journal);
+        String loadAtDeletes = loadAverage();
+        for (int p = 0; p < 15; p++) {
+            if (p % 5 != 0) {
+                assertEquals(204, rest.update(REPO, "DELETE WHERE { ?s <" + EX + "p" + p + "> ?o }").status());
+                peak = Math.max(peak, Files.size(journal));
+            }
+        }
+        long t0 = System.nanoTime();
+        long size = Files.size(journal);
+        long lastShrink = t0;
+        // the policy checks after commits: the clients' writes keep committing. The compaction
+        // shrinks the file round by round and waits for readers between rounds, so it is measured
+        // once every compaction the policy started has logged its report and the file has not
+        // shrunk for 3 s, not at its first drop below half the peak
+        while (System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(300)
+                && (size > peak / 2 || !compactionsFinished(data)
+                        || System.nanoTime() - lastShrink < TimeUnit.SECONDS.toNanos(3))) {
+            Thread.sleep(250);
+            long now = Files.size(journal);
+            if (now < size) {
+                lastShrink = System.nanoTime();
+            }
+            size = now;
+        }
+        long settled = size;
+        int writesAtSettled = acknowledged.size();
+        long[] after = new long[4];
+        for (int i = 0; i < after.length; i++) {
+            Thread.sleep(500);
+            after[i] = Files.size(journal);
+        }
+        int writesAfter = acknowledged.size() - writesAtSettled;
+        running.set(false);
+        for (Future<?> f : clients) {
+            f.get(2, TimeUnit.MINUTES);
+        }
+        pool.shutdown();
+        long online = Files.size(journal);
+        String present = rest.query(REPO, "SELECT ?s WHERE { ?s <" + EX + "written> ?n }", "text/csv").body();
+        long missing = acknowledged.keySet().stream().filter(id -> !present.contains(EX + id)).count();
+        assertEquals(expected, rest.query(REPO, KEPT, "text/csv").body());
+        java.time.Duration serverCpu = ProcessHandle.of(launcher.pid()).flatMap(h -> h.info().totalCpuDuration())
+                .orElse(java.time.Duration.ZERO);
+        launcher.stop();
+        keepServerLogs();
+
+        Path serverLog = LauncherProcess.OUTPUT.resolve("online-compaction-main.log");
+        List<String> serverLines = Files.exists(serverLog) ? Files.readAllLines(serverLog) : List.of();
+        String compactions = serverLines.stream().filter(l -> l.contains("online compaction:"))
+                .map(l -> "- " + l.substring(l.indexOf("online compaction:"))).collect(Collectors.joining("\n"));
+        String growth = regionsAtTheEndAfterTheLastCompaction(serverLines);
+
+        Path copy = data.resolve("offline");
+        Files.createDirectories(copy);
+        Files.copy(journal, copy.resolve("basalt.jnl"));
+        String keep = System.getProperty("basalt.compactTest.keep");
+        if (keep != null) {
+            // -Dbasalt.compactTest.keep=DIR keeps the online-compacted journal for a look at its trees
+            Files.createDirectories(Path.of(keep));
+            Files.copy(journal, Path.of(keep, "online.jnl"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+                "-cp", System.getProperty("java.class.path"), "dev.basalt.sail.cli.BasaltCli", "compact", "--store",
+                copy.toString()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertTrue(p.waitFor(5, TimeUnit.MINUTES) && p.exitValue() == 0, out);
+        long live = Files.size(copy.resolve("basalt.jnl"));
+        String report = String.format("peak %,d bytes, after online compaction %,d bytes, offline-compacted copy %,d bytes"
+                + " (%.2fx); %,d acknowledged writes, %d missing; %,d reads; %d errors", peak, online, live,
+                (double) online / live, acknowledged.size(), missing, reads.get(), errors.size());
+        String details = String.format("- file when it had not shrunk for 3 s: %,d bytes (%.2fx the copy); then every"
+                        + " 0.5 s while the clients went on: %,d, %,d, %,d, %,d bytes; %,d acknowledged writes in"
+                        + " those 2 s (%.0f/s)%n- load average (1, 5, 15 min): %s at the start, %s at the deletes,"
+                        + " %s at the end%n- test %.1f s wall; server JVM %.1f s CPU (user+sys); test JVM %.1f s CPU%n"
+                        + "- regions the allocator made at the file's end: %s",
+                settled, (double) settled / live, after[0], after[1], after[2], after[3], writesAfter,
+                writesAfter / 2.0, loadAtStart, loadAtDeletes, loadAverage(),
+                (System.nanoTime() - testStart) / 1e9, serverCpu.toMillis() / 1000.0, testJvmCpuSeconds(), growth);
+        Files.writeString(LauncherProcess.OUTPUT.resolve("online-compaction-report.md"),
+                report + "\n" + details + "\n" + compactions + "\n");
+        System.out.println(report);
+        assertTrue(errors.isEmpty(), errors.size() + " errors, first: " + errors.peek());
+        assertEquals(0, missing, report);
+        assertTrue(peak >= 3 * live, "the deletes did not grow the file to 3x the live data: " + report);
+        assertTrue(online <= 1.2 * live, report);
     }
 
     /**
