@@ -110,7 +110,7 @@ final class LoadDeadlineStream extends FilterInputStream {
 
 	private void checkDeadline() throws Stopped {
 		long elapsed = System.nanoTime() - startNanos;
-		if (stopReason == null && elapsed > limitNanos) {
+		if (stopReason == null && elapsed >= limitNanos) {
 			stopReason = String.format(Locale.ROOT, "at its time limit of %.0f s", limitSeconds);
 		}
 		if (stopReason == null && lines >= nextDiskCheck) {

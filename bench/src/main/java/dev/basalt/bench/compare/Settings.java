@@ -47,7 +47,7 @@ public final class Settings {
 		} catch (NumberFormatException notSeconds) {
 			try {
 				// an instant already past stops the load at its first read (a limit of 0 would mean none)
-				return Math.max(0.001, Duration.between(Instant.now(), Instant.parse(limit)).toMillis() / 1000.0);
+				return Math.max(1e-9, Duration.between(Instant.now(), Instant.parse(limit)).toMillis() / 1000.0);
 			} catch (DateTimeParseException e) {
 				throw new IllegalArgumentException("Load limit of " + id + " is '" + limit + "'; give seconds (3600) or "
 						+ "a UTC instant (2026-11-28T00:05:00Z)", e);
