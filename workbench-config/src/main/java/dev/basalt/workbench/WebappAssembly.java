@@ -70,15 +70,51 @@ public final class WebappAssembly {
         }
     }
 
+    /** {@code -Dbasalt.server.gzipLevel=N}: deflate level (1 fastest ... 9 smallest) of compressed responses. */
+    public static final String GZIP_LEVEL_PROPERTY = "basalt.server.gzipLevel";
+    /** {@code -Dbasalt.server.gzipThreshold=BYTES}: responses shorter than this are sent uncompressed. */
+    public static final String GZIP_THRESHOLD_PROPERTY = "basalt.server.gzipThreshold";
+    /**
+     * Level 1: on BSBM's SPARQL/XML results (about 30 KB of repeated literals for its query 2) it compresses about as
+     * well as RDF4J Server's default level 6 for a fraction of the CPU (docs/benchmarks-server.md).
+     */
+    static final int DEFAULT_GZIP_LEVEL = 1;
+    /** Below 4 KiB a response is a few TCP segments either way; compressing it costs more than it saves. */
+    static final int DEFAULT_GZIP_THRESHOLD = 4096;
+
     /**
      * Writes the launcher's override descriptor for RDF4J Server ({@code server/override-web.xml}: Basalt's SPARQL
-     * fast path as a filter in front of the dispatcher) into {@code scratch} and answers its path. Jetty reads it
-     * after the webapp's own web.xml, so the webapp directory itself is left as it is.
+     * fast path as a filter in front of the dispatcher, and the compressing filter's level and threshold from
+     * {@value #GZIP_LEVEL_PROPERTY} and {@value #GZIP_THRESHOLD_PROPERTY}) into {@code scratch} and answers its path.
+     * Jetty reads it after the webapp's own web.xml, so the webapp directory itself is left as it is.
      */
     public static Path installServerOverride(Path scratch) throws IOException {
         Path target = scratch.resolve("server-override-web.xml");
-        copyResource("server/override-web.xml", target);
+        int level = intProperty(GZIP_LEVEL_PROPERTY, DEFAULT_GZIP_LEVEL, 1, 9);
+        int threshold = intProperty(GZIP_THRESHOLD_PROPERTY, DEFAULT_GZIP_THRESHOLD, 0, Integer.MAX_VALUE);
+        String descriptor = new String(resource("server/override-web.xml"), StandardCharsets.UTF_8)
+                .replace("@GZIP_LEVEL@", String.valueOf(level))
+                .replace("@GZIP_THRESHOLD@", String.valueOf(threshold));
+        writeIfChanged(descriptor.getBytes(StandardCharsets.UTF_8), target);
         return target;
+    }
+
+    /** A whole-number system property in {@code [min, max]}, or {@code otherwise} when unset. */
+    static int intProperty(String name, int otherwise, int min, int max) {
+        String value = System.getProperty(name);
+        if (value == null) {
+            return otherwise;
+        }
+        try {
+            int n = Integer.parseInt(value.trim());
+            if (n >= min && n <= max) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("-D" + name + " must be a whole number from " + min
+                + (max == Integer.MAX_VALUE ? " up" : " to " + max) + ", got '" + value + "'");
     }
 
     /** The Workbench's type list with Basalt as its first (preselected) entry; unchanged if listed already. */
@@ -131,19 +167,26 @@ public final class WebappAssembly {
     }
 
     private static void copyResource(String name, Path target) throws IOException {
+        writeIfChanged(resource(name), target);
+    }
+
+    private static byte[] resource(String name) throws IOException {
         try (InputStream in = WebappAssembly.class.getResourceAsStream(name)) {
             if (in == null) {
                 throw new IllegalStateException("resource " + name + " missing from the launcher's jar");
             }
-            byte[] bytes = in.readAllBytes();
-            if (Files.isRegularFile(target) && java.util.Arrays.equals(bytes, Files.readAllBytes(target))) {
-                return;
-            }
-            Files.createDirectories(target.getParent());
-            Path temp = Files.createTempFile(target.getParent(), ".basalt-", ".tmp");
-            Files.write(temp, bytes);
-            replaceAtomically(temp, target);
+            return in.readAllBytes();
         }
+    }
+
+    private static void writeIfChanged(byte[] bytes, Path target) throws IOException {
+        if (Files.isRegularFile(target) && java.util.Arrays.equals(bytes, Files.readAllBytes(target))) {
+            return;
+        }
+        Files.createDirectories(target.getParent());
+        Path temp = Files.createTempFile(target.getParent(), ".basalt-", ".tmp");
+        Files.write(temp, bytes);
+        replaceAtomically(temp, target);
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.basalt.sail.http;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * A buffered UTF-8 byte writer for the result formats: characters are encoded as they are escaped, straight
@@ -17,7 +18,7 @@ final class Utf8Sink {
         NONE,
         /** XML character data: {@code & < >} and carriage return as references, other characters as they are */
         XML_TEXT,
-        /** an XML attribute in single quotes: as text, plus {@code '}, {@code "}, tab and line feed as references */
+        /** an XML attribute in single quotes: as text, plus {@code '}, tab and line feed as references ({@code "} as it is) */
         XML_ATTRIBUTE,
         /** a JSON string's contents */
         JSON
@@ -25,9 +26,21 @@ final class Utf8Sink {
 
     private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
 
+    /** Room {@link #encode} keeps free before each character: the longest one character gives, and more. */
+    private static final int ENCODE_RESERVE = 12;
+    /** Bytes one character may take at most: {@code &apos;} and JSON's {@code \\u00XX}. */
+    private static final int MAX_BYTES_PER_CHAR = 6;
+    private static final int BUFFER_BYTES = 16 * 1024;
+    static final int MEMO_MIN_CHARS = 64;
+    static final int MEMO_MAX_CHARS = (BUFFER_BYTES - ENCODE_RESERVE) / MAX_BYTES_PER_CHAR;
+    private static final int MEMO_SLOTS = 32;
+
     private final OutputStream out;
-    private final byte[] buffer = new byte[16 * 1024];
+    private final byte[] buffer = new byte[BUFFER_BYTES];
     private int size;
+    private final String[] memoText = new String[MEMO_SLOTS];
+    private final Escape[] memoEscape = new Escape[MEMO_SLOTS];
+    private final byte[][] memoBytes = new byte[MEMO_SLOTS][];
 
     Utf8Sink(OutputStream out) {
         this.out = out;
@@ -53,12 +66,39 @@ final class Utf8Sink {
         buffer[size++] = (byte) ascii;
     }
 
-    /** Writes {@code text} in UTF-8 with the given escaping. */
+    /**
+     * Writes {@code text} in UTF-8 with the given escaping. A text of {@value #MEMO_MIN_CHARS} to
+     * {@value #MEMO_MAX_CHARS} characters is kept encoded in a small table of the response (by its hash), so a
+     * value a result repeats (BSBM query 2 repeats a product's comment of about a kilobyte on each of its rows)
+     * is escaped and encoded once and then copied.
+     */
     void write(String text, Escape escape) throws IOException {
+        int length = text.length();
+        if (length < MEMO_MIN_CHARS || length > MEMO_MAX_CHARS) {
+            encode(text, escape);
+            return;
+        }
+        int slot = text.hashCode() & (MEMO_SLOTS - 1);
+        String seen = memoText[slot];
+        if (seen != null && memoEscape[slot] == escape && seen.equals(text)) {
+            write(memoBytes[slot]);
+            return;
+        }
+        if (buffer.length - size < MAX_BYTES_PER_CHAR * length + ENCODE_RESERVE) {
+            drain();
+        }
+        int start = size;
+        encode(text, escape); // does not drain: the buffer has room for the longest encoding
+        memoText[slot] = text;
+        memoEscape[slot] = escape;
+        memoBytes[slot] = Arrays.copyOfRange(buffer, start, size);
+    }
+
+    private void encode(String text, Escape escape) throws IOException {
         int length = text.length();
         for (int i = 0; i < length; i++) {
             char c = text.charAt(i);
-            if (size > buffer.length - 12) {
+            if (size > buffer.length - ENCODE_RESERVE) {
                 drain();
             }
             if (c >= 0x20 && c < 0x7F && !special(c, escape)) {
@@ -88,7 +128,7 @@ final class Utf8Sink {
         return switch (escape) {
             case NONE -> false;
             case XML_TEXT -> c == '&' || c == '<' || c == '>';
-            case XML_ATTRIBUTE -> c == '&' || c == '<' || c == '>' || c == '\'' || c == '"';
+            case XML_ATTRIBUTE -> c == '&' || c == '<' || c == '>' || c == '\'';
             case JSON -> c == '"' || c == '\\';
         };
     }
@@ -108,7 +148,6 @@ final class Utf8Sink {
             case '>' -> ascii("&gt;");
             case '\r' -> ascii("&#xD;");
             case '\'' -> ascii("&apos;");
-            case '"' -> ascii("&quot;");
             case '\t' -> {
                 if (attribute) {
                     ascii("&#x9;");

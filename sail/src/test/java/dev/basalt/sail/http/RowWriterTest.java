@@ -74,6 +74,56 @@ class RowWriterTest {
         }
     }
 
+    /**
+     * Long texts that rows repeat, which the sink keeps encoded ({@link Utf8Sink#MEMO_MIN_CHARS} up): around the
+     * lengths it keeps and beyond, and one text both as an IRI (element text) and as a datatype (an attribute, which
+     * escapes quotes too), so a kept encoding is only reused for the same escaping.
+     */
+    @Test
+    void repeatedLongValuesAsRdf4jWritesThem() throws IOException {
+        System.out.println("RowWriterTest seed " + SEED + " (-Dbasalt.seed=N to vary)");
+        Random random = new Random(SEED);
+        for (TupleQueryResultFormat format : List.of(TupleQueryResultFormat.SPARQL, TupleQueryResultFormat.JSON,
+                TupleQueryResultFormat.CSV)) {
+            for (int round = 0; round < 40; round++) {
+                List<Value> pool = new ArrayList<>();
+                for (int i = 0; i < 6; i++) {
+                    int length = List.of(Utf8Sink.MEMO_MIN_CHARS - 1, Utf8Sink.MEMO_MIN_CHARS, 100, 1000,
+                            Utf8Sink.MEMO_MAX_CHARS, Utf8Sink.MEMO_MAX_CHARS + 1, 5000).get(random.nextInt(7));
+                    String text = longText(random, length);
+                    IRI iri = VF.createIRI("http://ex.org/'" + text.replace(' ', '_'));
+                    pool.add(iri);
+                    pool.add(VF.createLiteral(text, iri));
+                    pool.add(VF.createLiteral(text));
+                    pool.add(VF.createLiteral(text, "en"));
+                }
+                List<String> variables = List.of("a", "b", "c");
+                List<BindingSet> rows = new ArrayList<>();
+                for (int r = 0; r < 1 + random.nextInt(30); r++) {
+                    MapBindingSet row = new MapBindingSet();
+                    for (String v : variables) {
+                        row.addBinding(v, pool.get(random.nextInt(pool.size())));
+                    }
+                    rows.add(row);
+                }
+                String expected = rdf4j(format, variables, rows);
+                String actual = fast(format, variables, rows);
+                if (!expected.equals(actual)) {
+                    assertEquals(around(expected, actual), around(actual, expected), format + ", round " + round);
+                }
+            }
+        }
+    }
+
+    private static String longText(Random random, int length) {
+        StringBuilder s = new StringBuilder();
+        while (s.length() < length) {
+            s.append(random.nextInt(8) == 0 ? CHARS.charAt(random.nextInt(CHARS.length())) : (char) ('a' + random.nextInt(26)));
+        }
+        s.setLength(length);
+        return s.toString();
+    }
+
     @Test
     void leavesOtherFormatsToRdf4j() {
         assertNull(RowWriter.forFormat(TupleQueryResultFormat.TSV, new Utf8Sink(new ByteArrayOutputStream())));

@@ -222,7 +222,9 @@ public final class BTreeCursor {
         Node node;
         int level = 0;
         if (pathValid && bound != null && path != null && path.length == depth) {
-            // finger search: keep every level whose chosen child still covers the bound
+            // finger search: keep every level whose chosen child still covers the bound; the
+            // levels above the lowest node whose separators enclose the bound need no check
+            level = enclosingLevel(bound, depth);
             while (level < depth && path[level].childIndex(bound) == index[level]) {
                 level++;
             }
@@ -262,6 +264,30 @@ public final class BTreeCursor {
             pos = (found >= 0 ? found : -found - 1) - 1;
         }
         return true;
+    }
+
+    /**
+     * The lowest level of the kept path whose node's key range surely holds {@code bound}: a node
+     * whose first and last separators enclose it (every key under the node lies between its
+     * parent's separators, which enclose its own), or the level below a node whose chosen child's
+     * two separators enclose it (then that choice stands too: for the leaf's parent, the whole
+     * path and its leaf). Level 0, the root, holds every key.
+     */
+    private int enclosingLevel(byte[] bound, int depth) {
+        for (int level = depth - 1; level >= 0; level--) {
+            InternalNode in = path[level];
+            int i = index[level];
+            int last = in.size() - 2;
+            if (i > 0 && i <= last && Arrays.compareUnsigned(in.separator(i - 1), bound) <= 0
+                    && Arrays.compareUnsigned(bound, in.separator(i)) < 0) {
+                return level + 1; // the same child: the path down to it still leads to the bound
+            }
+            if (level > 0 && last >= 0 && Arrays.compareUnsigned(in.separator(0), bound) <= 0
+                    && Arrays.compareUnsigned(bound, in.separator(last)) < 0) {
+                return level;
+            }
+        }
+        return 0;
     }
 
     private void enterLeaf(LeafNode node) {
