@@ -149,7 +149,7 @@ public final class BasaltLoader {
                 long termsBefore = total(lex.counts());
                 QuadPipeline.Outcome run;
                 try (StatementReader reader = new StatementReader(files, options, SimpleValueFactory.getInstance())) {
-                    run = QuadPipeline.run(tx, lex, orders, reader, temp, options.sortBufferQuads(), progress,
+                    run = QuadPipeline.run(tx, lex, orders, reader, temp, options, progress,
                             totalBytes, this::elapsed, null);
                 }
                 boolean closed = LoadClosure.close(tx, orders, lex, options.config(), run.added() > 0, dataDir);

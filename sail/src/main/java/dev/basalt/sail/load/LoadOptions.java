@@ -29,10 +29,13 @@ import dev.basalt.sail.config.BasaltStoreConfig;
  * @param chunkBytes      bytes of whole lines one parser thread takes at a time
  * @param byteParser      N-Triples and N-Quads chunks are parsed by {@link NTriplesBytes} (Rio
  *                        parses only the chunks it leaves); false parses every chunk with Rio
+ * @param dictionaryBytes heap the dictionary's new keys may take while an empty dictionary is built
+ *                        bottom-up (past it they go into the tree one by one), or 0 for a third of
+ *                        the maximum heap
  */
 public record LoadOptions(Resource context, RDFFormat format, String baseIri, int batchStatements, int sortBufferQuads,
                           Path tempDir, BasaltStoreConfig config, LoadProgress progress, int parserThreads,
-                          int chunkBytes, boolean byteParser) {
+                          int chunkBytes, boolean byteParser, long dictionaryBytes) {
     public static final int DEFAULT_BATCH = 100_000;
     public static final int DEFAULT_SORT_BUFFER = 1 << 20;
     public static final int DEFAULT_CHUNK_BYTES = 4 << 20;
@@ -42,6 +45,9 @@ public record LoadOptions(Resource context, RDFFormat format, String baseIri, in
             throw new IllegalArgumentException("batch, sort buffer, parser thread and chunk sizes must be positive: "
                     + batchStatements + ", " + sortBufferQuads + ", " + parserThreads + ", " + chunkBytes);
         }
+        if (dictionaryBytes < 0) {
+            throw new IllegalArgumentException("the dictionary's memory must not be negative: " + dictionaryBytes);
+        }
         if (config == null) {
             config = new BasaltStoreConfig();
         }
@@ -49,53 +55,63 @@ public record LoadOptions(Resource context, RDFFormat format, String baseIri, in
 
     public static LoadOptions defaults() {
         return new LoadOptions(null, null, null, DEFAULT_BATCH, DEFAULT_SORT_BUFFER, null, null, null,
-                Runtime.getRuntime().availableProcessors(), DEFAULT_CHUNK_BYTES, true);
+                Runtime.getRuntime().availableProcessors(), DEFAULT_CHUNK_BYTES, true, 0);
     }
 
     public LoadOptions withContext(Resource c) {
-        return new LoadOptions(c, format, baseIri, batchStatements, sortBufferQuads, tempDir, config, progress, parserThreads, chunkBytes, byteParser);
+        return new LoadOptions(c, format, baseIri, batchStatements, sortBufferQuads, tempDir, config, progress, parserThreads, chunkBytes, byteParser, dictionaryBytes);
     }
 
     public LoadOptions withFormat(RDFFormat f) {
-        return new LoadOptions(context, f, baseIri, batchStatements, sortBufferQuads, tempDir, config, progress, parserThreads, chunkBytes, byteParser);
+        return new LoadOptions(context, f, baseIri, batchStatements, sortBufferQuads, tempDir, config, progress, parserThreads, chunkBytes, byteParser, dictionaryBytes);
     }
 
     public LoadOptions withBaseIri(String b) {
-        return new LoadOptions(context, format, b, batchStatements, sortBufferQuads, tempDir, config, progress, parserThreads, chunkBytes, byteParser);
+        return new LoadOptions(context, format, b, batchStatements, sortBufferQuads, tempDir, config, progress, parserThreads, chunkBytes, byteParser, dictionaryBytes);
     }
 
     public LoadOptions withBatchStatements(int n) {
-        return new LoadOptions(context, format, baseIri, n, sortBufferQuads, tempDir, config, progress, parserThreads, chunkBytes, byteParser);
+        return new LoadOptions(context, format, baseIri, n, sortBufferQuads, tempDir, config, progress, parserThreads, chunkBytes, byteParser, dictionaryBytes);
     }
 
     public LoadOptions withSortBufferQuads(int n) {
-        return new LoadOptions(context, format, baseIri, batchStatements, n, tempDir, config, progress, parserThreads, chunkBytes, byteParser);
+        return new LoadOptions(context, format, baseIri, batchStatements, n, tempDir, config, progress, parserThreads, chunkBytes, byteParser, dictionaryBytes);
     }
 
     public LoadOptions withTempDir(Path d) {
-        return new LoadOptions(context, format, baseIri, batchStatements, sortBufferQuads, d, config, progress, parserThreads, chunkBytes, byteParser);
+        return new LoadOptions(context, format, baseIri, batchStatements, sortBufferQuads, d, config, progress, parserThreads, chunkBytes, byteParser, dictionaryBytes);
     }
 
     public LoadOptions withConfig(BasaltStoreConfig c) {
-        return new LoadOptions(context, format, baseIri, batchStatements, sortBufferQuads, tempDir, c, progress, parserThreads, chunkBytes, byteParser);
+        return new LoadOptions(context, format, baseIri, batchStatements, sortBufferQuads, tempDir, c, progress, parserThreads, chunkBytes, byteParser, dictionaryBytes);
     }
 
     public LoadOptions withProgress(LoadProgress p) {
-        return new LoadOptions(context, format, baseIri, batchStatements, sortBufferQuads, tempDir, config, p, parserThreads, chunkBytes, byteParser);
+        return new LoadOptions(context, format, baseIri, batchStatements, sortBufferQuads, tempDir, config, p, parserThreads, chunkBytes, byteParser, dictionaryBytes);
     }
 
     public LoadOptions withParserThreads(int n) {
         return new LoadOptions(context, format, baseIri, batchStatements, sortBufferQuads, tempDir, config, progress, n,
-                chunkBytes, byteParser);
+                chunkBytes, byteParser, dictionaryBytes);
     }
 
     public LoadOptions withByteParser(boolean b) {
         return new LoadOptions(context, format, baseIri, batchStatements, sortBufferQuads, tempDir, config, progress,
-                parserThreads, chunkBytes, b);
+                parserThreads, chunkBytes, b, dictionaryBytes);
     }
 
     public LoadOptions withChunkBytes(int n) {
         return new LoadOptions(context, format, baseIri, batchStatements, sortBufferQuads, tempDir, config, progress,
-                parserThreads, n, byteParser);
+                parserThreads, n, byteParser, dictionaryBytes);
+    }
+
+    /** The bytes of {@link #dictionaryBytes}, with 0 resolved to a third of the maximum heap. */
+    public long dictionaryBudget() {
+        return dictionaryBytes > 0 ? dictionaryBytes : Runtime.getRuntime().maxMemory() / 3;
+    }
+
+    public LoadOptions withDictionaryBytes(long n) {
+        return new LoadOptions(context, format, baseIri, batchStatements, sortBufferQuads, tempDir, config, progress,
+                parserThreads, chunkBytes, byteParser, n);
     }
 }

@@ -38,17 +38,17 @@ final class QuadPipeline {
 
     /**
      * Reads everything {@code reader} (not yet started) gives into {@code tx}; the caller closes
-     * the reader.
+     * the reader. Of {@code options}, the sort buffer and the dictionary's memory apply.
      *
      * @throws LoadException for malformed input; the transaction then holds part of the input and
      *                       must be rolled back
      */
     static Outcome run(WriteTransaction tx, LexiconWriter lex, List<QuadOrder> orders, StatementReader reader,
-            Path temp, int sortBufferQuads, LoadProgress progress, long totalBytes, Supplier<Duration> elapsed,
+            Path temp, LoadOptions options, LoadProgress progress, long totalBytes, Supplier<Duration> elapsed,
             Consumer<long[]> newQuads) {
-        try (QuadSorter sorter = new QuadSorter(orders, temp, sortBufferQuads)) {
+        try (QuadSorter sorter = new QuadSorter(orders, temp, options.sortBufferQuads())) {
             TermResolver resolver = new TermResolver(lex);
-            boolean bottomUp = lex.startBottomUp(temp);
+            boolean bottomUp = lex.startBottomUp(temp, options.dictionaryBudget());
             try {
                 return runStarted(tx, lex, orders, reader, sorter, resolver, bottomUp, progress, totalBytes, elapsed,
                         newQuads);

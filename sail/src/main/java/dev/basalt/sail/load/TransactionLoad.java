@@ -105,7 +105,7 @@ public final class TransactionLoad implements BulkWrite {
                         .withNonFatalErrors(nonFatalErrors)
                 : StatementReader.ofStream(name, stream, options.format(), options, SimpleValueFactory.getInstance())
                         .withNonFatalErrors(nonFatalErrors)) {
-            QuadPipeline.Outcome run = QuadPipeline.run(tx, lexicon, orders, reader, temp, options.sortBufferQuads(),
+            QuadPipeline.Outcome run = QuadPipeline.run(tx, lexicon, orders, reader, temp, options,
                     new LoggingProgress(), totalBytes, () -> Duration.ofNanos(System.nanoTime() - start), added);
             result = new LoadResult(run.read(), run.added(), lexicon.counts().total() - termsBefore, run.bytesRead(),
                     Duration.ofNanos(System.nanoTime() - start), -1);

@@ -112,9 +112,11 @@ public final class LexiconWriter extends LexiconView {
 
     /**
      * {@link #startBottomUp(Path)} with the entries' memory bounded: once they take about
-     * {@code budgetBytes} of heap they are written into TERM2ID and ID2TERM (still bottom-up, into
-     * the empty trees) and later terms are inserted one by one, so a dictionary larger than the
-     * heap allows is still loaded.
+     * {@code budgetBytes} of heap they are written into TERM2ID (still bottom-up, into the empty
+     * tree) and later terms are inserted into it one by one, so a dictionary larger than the heap
+     * allows is still loaded. ID2TERM values spilled to files stay there to the end, whatever the
+     * budget: ID2TERM is always written bottom-up, in id order, by {@link #finishBottomUp()} (ids
+     * only grow, so inserting them one by one would split every leaf in two and leave it half full).
      */
     public boolean startBottomUp(Path spillDirectory, long budgetBytes) {
         if (bottomUp == null && termToId.isEmpty()) {
@@ -133,28 +135,32 @@ public final class LexiconWriter extends LexiconView {
      * this returns.
      */
     public void finishBottomUp() {
-        if (bottomUp != null) {
-            BottomUpTermIndex entries = bottomUp;
-            SpilledTermValues values = spilledValues;
-            bottomUp = null;
-            spilledValues = null;
-            if (values == null) {
-                entries.writeTo(termToId);
-                return;
-            }
-            // TERM2ID's keys are sorted on another thread while this one writes ID2TERM
-            FutureTask<int[]> sort = new FutureTask<>(entries::sortedOrder);
-            Thread sorter = new Thread(sort, "basalt-term-sort");
-            sorter.setDaemon(true);
-            sorter.start();
-            try {
+        BottomUpTermIndex entries = bottomUp;
+        SpilledTermValues values = spilledValues;
+        bottomUp = null;
+        spilledValues = null;
+        if (entries == null) {
+            if (values != null) { // TERM2ID was written when the entries passed their budget
                 values.writeTo(idToTerm);
-            } catch (RuntimeException e) {
-                sort.cancel(true);
-                throw e;
             }
-            entries.writeTo(termToId, sorted(sort));
+            return;
         }
+        if (values == null) {
+            entries.writeTo(termToId);
+            return;
+        }
+        // TERM2ID's keys are sorted on another thread while this one writes ID2TERM
+        FutureTask<int[]> sort = new FutureTask<>(entries::sortedOrder);
+        Thread sorter = new Thread(sort, "basalt-term-sort");
+        sorter.setDaemon(true);
+        sorter.start();
+        try {
+            values.writeTo(idToTerm);
+        } catch (RuntimeException e) {
+            sort.cancel(true);
+            throw e;
+        }
+        entries.writeTo(termToId, sorted(sort));
     }
 
     private static int[] sorted(FutureTask<int[]> sort) {
@@ -372,7 +378,9 @@ public final class LexiconWriter extends LexiconView {
             if (bottomUp != null) {
                 bottomUp.put(t2iKey, id);
                 if (bottomUp.bytes() + bottomUp.size() * SpilledTermValues.bytesPerTerm() > bottomUpBudget) {
-                    finishBottomUp();
+                    BottomUpTermIndex entries = bottomUp;
+                    bottomUp = null; // from now on TERM2ID is the tree; ID2TERM values keep going to their files
+                    entries.writeTo(termToId);
                 }
             } else {
                 termToId.put(t2iKey, idKey(id));
