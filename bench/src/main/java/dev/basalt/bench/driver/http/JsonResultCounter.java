@@ -5,6 +5,7 @@ import java.io.InputStream;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 
 /**
@@ -61,6 +62,9 @@ final class JsonResultCounter {
 			}
 			ReadCounter.add(chars);
 			return solutions;
+		} catch (JsonProcessingException e) {
+			throw new IOException("malformed SPARQL JSON results: " + e.getOriginalMessage() + " (at "
+					+ e.getLocation() + ")", e);
 		}
 	}
 
