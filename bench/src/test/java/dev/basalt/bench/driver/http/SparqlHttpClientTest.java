@@ -21,6 +21,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import picocli.CommandLine;
+
+import dev.basalt.bench.BenchMain;
 import dev.basalt.bench.bsbm.BsbmCrossCheck;
 import dev.basalt.bench.bsbm.BsbmGenerator;
 import dev.basalt.bench.bsbm.BsbmModel;
@@ -40,7 +43,7 @@ import dev.basalt.bench.driver.http.TestSparqlEndpoint.Fault;
  */
 class SparqlHttpClientTest {
 	private static final long SEED = 808;
-	private static final int SETS = 3;
+	private static final int SETS = 2;
 
 	@TempDir
 	static Path tmp;
@@ -91,18 +94,19 @@ class SparqlHttpClientTest {
 		} finally {
 			rdf4j.shutDown();
 		}
+		for (ResultFormat format : ResultFormat.values()) {
+			for (boolean post : new boolean[] { false, true }) {
+				endpoint.chunked = post; // GET answered with Content-Length, POST chunked
+				Options options = new Options(post, format, Transport.SOCKET);
+				try (QueryClient client = new SparqlHttpClient(endpoint.uri(), options)) {
+					assertSameCounts(BsbmCrossCheck.counts(client, parameters, SEED, SETS),
+							options + (post ? " chunked" : " with Content-Length"));
+				}
+				assertEquals(post ? "POST" : "GET", endpoint.lastMethod);
+			}
+		}
 		for (boolean chunked : new boolean[] { false, true }) {
 			endpoint.chunked = chunked;
-			for (ResultFormat format : ResultFormat.values()) {
-				for (boolean post : new boolean[] { false, true }) {
-					Options options = new Options(post, format, Transport.SOCKET);
-					try (QueryClient client = new SparqlHttpClient(endpoint.uri(), options)) {
-						assertSameCounts(BsbmCrossCheck.counts(client, parameters, SEED, SETS),
-								options + (chunked ? " chunked" : " with Content-Length"));
-					}
-					assertEquals(post ? "POST" : "GET", endpoint.lastMethod);
-				}
-			}
 			try (QueryClient client = new SparqlHttpClient(endpoint.uri(), new Options(false, ResultFormat.JSON, Transport.JDK))) {
 				assertSameCounts(BsbmCrossCheck.counts(client, parameters, SEED, SETS), "JDK transport");
 			}
@@ -113,6 +117,28 @@ class SparqlHttpClientTest {
 		assertEquals(inProcess.keySet(), counts.keySet(), how);
 		inProcess.forEach((q, expected) -> assertEquals(Arrays.toString(expected), Arrays.toString(counts.get(q)),
 				q + " over " + how));
+	}
+
+	@Test
+	void bsbmHttpCrossChecksEndpointsAndFailsOnAMismatch() throws Exception {
+		SailRepository empty = new SailRepository(new MemoryStore());
+		try (TestSparqlEndpoint other = new TestSparqlEndpoint(empty)) {
+			String same = endpoint.uri().toString();
+			String[] run = { "bsbm-http", "--products", "60", "--seed", Long.toString(SEED), "--mix", "reduced",
+					"--warmup-mixes", "1", "--runs", "1", "--seconds", "0.2", "--cross-check", "1" };
+			assertEquals(0, bsbmHttp(run, "--endpoint", same, "--endpoint", same), "one store behind both endpoints");
+			assertEquals(0, bsbmHttp(run, "--client", "rdf4j", "--endpoint", same));
+			assertEquals(2, bsbmHttp(run, "--endpoint", same, "--endpoint", other.uri().toString(), "--result-format", "xml"),
+					"an empty store answers with other counts");
+		} finally {
+			empty.shutDown();
+		}
+	}
+
+	private static int bsbmHttp(String[] run, String... more) {
+		String[] args = Arrays.copyOf(run, run.length + more.length);
+		System.arraycopy(more, 0, args, run.length, more.length);
+		return new CommandLine(new BenchMain()).execute(args);
 	}
 
 	@Test
