@@ -1,5 +1,6 @@
 package dev.basalt.bench;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -8,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 
 import org.eclipse.rdf4j.repository.Repository;
 import org.eclipse.rdf4j.repository.sparql.SPARQLRepository;
@@ -25,6 +27,9 @@ import dev.basalt.bench.driver.MixDriver;
 import dev.basalt.bench.federation.FederationBench;
 import dev.basalt.bench.driver.MixResult;
 import dev.basalt.bench.driver.ProcessCpu;
+import dev.basalt.bench.driver.QueryClient;
+import dev.basalt.bench.driver.http.ResultFormat;
+import dev.basalt.bench.driver.http.SparqlHttpClient;
 import dev.basalt.bench.load.LoadComparison;
 import dev.basalt.bench.load.LoadReport;
 import dev.basalt.bench.load.LoadResults;
@@ -380,6 +385,18 @@ public final class BenchMain implements Runnable {
 		@Option(names = "--server-pid", description = "process id of the server behind each --endpoint, in the same "
 				+ "order (repeatable): each run then prints the server's CPU seconds (user+sys, from /proc) per query")
 		List<Long> serverPids;
+		@Option(names = "--client", defaultValue = "light", description = "light (default): the bench's own SPARQL "
+				+ "protocol client; rdf4j: RDF4J's SPARQLRepository")
+		String client;
+		@Option(names = "--result-format", defaultValue = "json", description = "light client: json (default), xml "
+				+ "or tsv for SELECT and ASK results; CONSTRUCT and DESCRIBE always ask for N-Triples")
+		String resultFormat;
+		@Option(names = "--method", defaultValue = "get", description = "light client: get (default, the query "
+				+ "percent-encoded in the URL) or post (an application/sparql-query body)")
+		String method;
+		@Option(names = "--transport", defaultValue = "socket", description = "light client: socket (default, the "
+				+ "bench's own HTTP/1.1 client) or jdk (java.net.http in HTTP/1.1 mode)")
+		String transport;
 
 		@Override
 		public Integer call() {
@@ -389,18 +406,41 @@ public final class BenchMain implements Runnable {
 			if (queries == null) {
 				throw new CommandLine.ParameterException(new CommandLine(this), "--mix must be full or reduced");
 			}
-			Map<String, Repository> repos = new LinkedHashMap<>();
-			endpoints.forEach(e -> {
-				Repository r = new SPARQLRepository(e);
-				r.init();
-				repos.put(e, r);
-			});
+			Map<String, Supplier<QueryClient>> clientsOf = new LinkedHashMap<>();
+			List<Repository> repositories = new ArrayList<>();
+			if (client.equals("rdf4j")) {
+				endpoints.forEach(e -> {
+					Repository r = new SPARQLRepository(e);
+					r.init();
+					repositories.add(r);
+					clientsOf.put(e, () -> QueryClient.of(r));
+				});
+				System.out.println("client: rdf4j (SPARQLRepository)");
+			} else if (client.equals("light")) {
+				if (!method.equals("get") && !method.equals("post")) {
+					throw new CommandLine.ParameterException(new CommandLine(this), "--method must be get or post");
+				}
+				SparqlHttpClient.Options options;
+				try {
+					options = new SparqlHttpClient.Options(method.equals("post"), ResultFormat.named(resultFormat),
+							SparqlHttpClient.Transport.named(transport));
+				} catch (IllegalArgumentException e) {
+					throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
+				}
+				endpoints.forEach(e -> clientsOf.put(e, () -> new SparqlHttpClient(URI.create(e), options)));
+				System.out.println("client: light, " + method.toUpperCase(Locale.ROOT) + ", " + resultFormat
+						+ " results (N-Triples for CONSTRUCT/DESCRIBE), " + transport + " transport");
+			} else {
+				throw new CommandLine.ParameterException(new CommandLine(this), "--client must be light or rdf4j");
+			}
 			int status = 0;
 			try {
 				Map<String, Map<String, Long>> counts = new LinkedHashMap<>();
-				for (Map.Entry<String, Repository> e : repos.entrySet()) {
-					BsbmCrossCheck.counts(e.getValue(), parameters, seed, crossCheck).forEach((q, perSet) -> counts
-							.computeIfAbsent(q, k -> new LinkedHashMap<>()).put(e.getKey(), Arrays.stream(perSet).sum()));
+				for (Map.Entry<String, Supplier<QueryClient>> e : clientsOf.entrySet()) {
+					try (QueryClient c = e.getValue().get()) {
+						BsbmCrossCheck.counts(c, parameters, seed, crossCheck).forEach((q, perSet) -> counts
+								.computeIfAbsent(q, k -> new LinkedHashMap<>()).put(e.getKey(), Arrays.stream(perSet).sum()));
+					}
 				}
 				for (Map.Entry<String, Map<String, Long>> e : counts.entrySet()) {
 					boolean agree = e.getValue().values().stream().distinct().count() == 1;
@@ -410,20 +450,20 @@ public final class BenchMain implements Runnable {
 					}
 				}
 				MixDriver driver = new MixDriver(BsbmQueries.ALL, queries, parameters::draw);
-				for (Map.Entry<String, Repository> e : repos.entrySet()) {
+				long self = ProcessHandle.current().pid();
+				for (Map.Entry<String, Supplier<QueryClient>> e : clientsOf.entrySet()) {
 					MixResult w = driver.run(e.getValue(), 1, warmupMixes, Double.MAX_VALUE, seed + 7);
 					System.out.printf(Locale.ROOT, "%s warm-up: %d mixes, %,.0f QMpH%n", e.getKey(), w.mixes(), w.qmph());
 					Long pid = serverPids == null || serverPids.size() <= endpoints.indexOf(e.getKey()) ? null
 							: serverPids.get(endpoints.indexOf(e.getKey()));
 					for (int run = 1; run <= runs; run++) {
-						double cpuBefore = pid == null ? 0 : ProcessCpu.seconds(pid);
+						double serverBefore = pid == null ? 0 : ProcessCpu.seconds(pid);
+						double clientBefore = ProcessCpu.seconds(self);
 						MixResult m = driver.run(e.getValue(), clients, Long.MAX_VALUE, seconds, seed + 1000L * run + clients);
-						String cpu = "";
+						long answered = m.perQuery().values().stream().mapToLong(s -> s.count()).sum();
+						String cpu = cpu("client", ProcessCpu.seconds(self) - clientBefore, answered, m.elapsedSeconds());
 						if (pid != null) {
-							long answered = m.perQuery().values().stream().mapToLong(s -> s.count()).sum();
-							double used = ProcessCpu.seconds(pid) - cpuBefore;
-							cpu = String.format(Locale.ROOT, ", server CPU %.1f s = %.3f ms/query (%.2f cores busy)", used,
-									used * 1000 / answered, used / m.elapsedSeconds());
+							cpu += cpu("server", ProcessCpu.seconds(pid) - serverBefore, answered, m.elapsedSeconds());
 						}
 						System.out.printf(Locale.ROOT, "%s run %d, %d client(s): %,.0f QMpH (%d mixes)%s%n", e.getKey(), run,
 								clients, m.qmph(), m.mixes(), cpu);
@@ -433,9 +473,15 @@ public final class BenchMain implements Runnable {
 					}
 				}
 			} finally {
-				repos.values().forEach(Repository::shutDown);
+				repositories.forEach(Repository::shutDown);
 			}
 			return status;
+		}
+
+		/** ", who CPU s = ms/query (cores busy)": a process's CPU seconds over a run's answered queries. */
+		private static String cpu(String who, double seconds, long queries, double elapsed) {
+			return String.format(Locale.ROOT, ", %s CPU %.1f s = %.3f ms/query (%.2f cores busy)", who, seconds,
+					seconds * 1000 / queries, seconds / elapsed);
 		}
 	}
 

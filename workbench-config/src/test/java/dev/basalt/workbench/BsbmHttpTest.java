@@ -7,9 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 
 import org.eclipse.rdf4j.common.transaction.IsolationLevels;
@@ -32,7 +34,10 @@ import dev.basalt.bench.bsbm.BsbmParameters;
 import dev.basalt.bench.bsbm.BsbmQueries;
 import dev.basalt.bench.driver.MixDriver;
 import dev.basalt.bench.driver.MixResult;
+import dev.basalt.bench.driver.QueryClient;
 import dev.basalt.bench.driver.QueryStats;
+import dev.basalt.bench.driver.http.ResultFormat;
+import dev.basalt.bench.driver.http.SparqlHttpClient;
 import dev.basalt.sail.BasaltStore;
 import picocli.CommandLine;
 
@@ -120,6 +125,25 @@ class BsbmHttpTest {
             assertEquals(e.getValue().count(), remote.count(), e.getKey() + " executions");
             assertEquals(e.getValue().results(), remote.results(), e.getKey() + " results over the mixes");
         }
+    }
+
+    @Test
+    void theBenchsLightClientCountsAsInProcess() {
+        URI endpoint = URI.create(launcher.serverUrl() + "/repositories/" + REPO);
+        Map<String, long[]> inProcess = BsbmCrossCheck.counts(local, parameters, SEED, 3);
+        for (SparqlHttpClient.Options options : List.of(SparqlHttpClient.Options.DEFAULT,
+                new SparqlHttpClient.Options(true, ResultFormat.XML, SparqlHttpClient.Transport.SOCKET),
+                new SparqlHttpClient.Options(false, ResultFormat.TSV, SparqlHttpClient.Transport.JDK))) {
+            try (QueryClient client = new SparqlHttpClient(endpoint, options)) {
+                Map<String, long[]> overHttp = BsbmCrossCheck.counts(client, parameters, SEED, 3);
+                inProcess.forEach((q, counts) -> assertArrayEquals(counts, overHttp.get(q), q + " over " + options));
+            }
+        }
+        MixDriver driver = new MixDriver(BsbmQueries.ALL, BsbmQueries.MIXES.get("full"), parameters::draw);
+        MixResult light = driver.run(() -> new SparqlHttpClient(endpoint, SparqlHttpClient.Options.DEFAULT), 2, 3,
+                Double.MAX_VALUE, SEED + 1);
+        MixResult local = driver.run(this.local, 2, 3, Double.MAX_VALUE, SEED + 1);
+        local.perQuery().forEach((q, s) -> assertEquals(s.results(), light.perQuery().get(q).results(), q));
     }
 
     @Test

@@ -7,9 +7,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.eclipse.rdf4j.repository.Repository;
-import org.eclipse.rdf4j.repository.RepositoryConnection;
 
-import dev.basalt.bench.driver.QueryExecutor;
+import dev.basalt.bench.driver.QueryClient;
 import dev.basalt.bench.driver.QueryTemplate;
 
 /**
@@ -56,16 +55,22 @@ public final class BsbmCrossCheck {
 	/** Query name ("Q1" ...), then the result count per parameter set. */
 	public static Map<String, long[]> counts(Repository repository, BsbmParameters parameters, long seed,
 			int instances) {
+		try (QueryClient client = QueryClient.of(repository)) {
+			return counts(client, parameters, seed, instances);
+		}
+	}
+
+	/** Like {@link #counts(Repository, BsbmParameters, long, int)} through {@code client}. */
+	public static Map<String, long[]> counts(QueryClient client, BsbmParameters parameters, long seed,
+			int instances) {
 		Map<String, long[]> out = new LinkedHashMap<>();
-		try (RepositoryConnection conn = repository.getConnection()) {
-			for (QueryTemplate t : BsbmQueries.ALL) {
-				String[] queries = instances(t, parameters, seed, instances);
-				long[] counts = new long[queries.length];
-				for (int i = 0; i < queries.length; i++) {
-					counts[i] = QueryExecutor.count(conn, queries[i]);
-				}
-				out.put(t.name(), counts);
+		for (QueryTemplate t : BsbmQueries.ALL) {
+			String[] queries = instances(t, parameters, seed, instances);
+			long[] counts = new long[queries.length];
+			for (int i = 0; i < queries.length; i++) {
+				counts[i] = client.count(t.form(), queries[i]);
 			}
+			out.put(t.name(), counts);
 		}
 		return out;
 	}

@@ -10,9 +10,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.BiFunction;
+import java.util.function.Supplier;
 
 import org.eclipse.rdf4j.repository.Repository;
-import org.eclipse.rdf4j.repository.RepositoryConnection;
 
 /**
  * Runs a query mix against a repository with N concurrent clients, each with its own connection and
@@ -20,8 +20,8 @@ import org.eclipse.rdf4j.repository.RepositoryConnection;
  * a number of mixes or at a deadline; clients finish the mix they are in (a mix is the unit of
  * work), and QMpH counts complete mixes over the wall-clock time until the last client stops.
  *
- * <p>The repository may be a local SailRepository or an HTTP SPARQLRepository; the driver only uses
- * the Repository API.
+ * <p>Each client thread opens its own {@link QueryClient}: a connection of a local SailRepository or
+ * of RDF4J's SPARQLRepository, or the bench's own SPARQL protocol client.
  */
 public final class MixDriver {
 
@@ -43,6 +43,12 @@ public final class MixDriver {
 
 	/** Runs until each client completed {@code mixesPerClient} mixes or {@code maxSeconds} passed. */
 	public MixResult run(Repository repository, int clients, long mixesPerClient, double maxSeconds, long seed) {
+		return run(() -> QueryClient.of(repository), clients, mixesPerClient, maxSeconds, seed);
+	}
+
+	/** Like {@link #run(Repository, int, long, double, long)}, each client thread with a client of its own. */
+	public MixResult run(Supplier<QueryClient> newClient, int clients, long mixesPerClient, double maxSeconds,
+			long seed) {
 		ExecutorService pool = Executors.newFixedThreadPool(clients);
 		long start = System.nanoTime();
 		// a time budget, not an absolute deadline: start + budget would overflow for "no limit"
@@ -51,7 +57,7 @@ public final class MixDriver {
 			List<Future<ClientResult>> futures = new ArrayList<>();
 			for (int c = 0; c < clients; c++) {
 				SplittableRandom random = new SplittableRandom(seed * 1_000_003L + c);
-				futures.add(pool.submit(() -> runClient(repository, random, mixesPerClient, start, budget)));
+				futures.add(pool.submit(() -> runClient(newClient, random, mixesPerClient, start, budget)));
 			}
 			long mixes = 0;
 			Map<String, QueryStats> perQuery = new TreeMap<>();
@@ -72,16 +78,16 @@ public final class MixDriver {
 		}
 	}
 
-	private ClientResult runClient(Repository repository, SplittableRandom random, long mixesPerClient, long start,
-			long budgetNanos) {
+	private ClientResult runClient(Supplier<QueryClient> newClient, SplittableRandom random, long mixesPerClient,
+			long start, long budgetNanos) {
 		ClientResult result = new ClientResult();
-		try (RepositoryConnection conn = repository.getConnection()) {
+		try (QueryClient client = newClient.get()) {
 			while (result.mixes < mixesPerClient && System.nanoTime() - start < budgetNanos) {
 				for (int number : mix) {
 					QueryTemplate t = templates.get(number - 1);
 					String sparql = t.instantiate(parameters.apply(number, random));
 					long begin = System.nanoTime();
-					long results = QueryExecutor.count(conn, sparql);
+					long results = client.count(t.form(), sparql);
 					result.perQuery.computeIfAbsent(t.name(), k -> new QueryStats()).record(System.nanoTime() - begin,
 							results);
 				}

@@ -1,0 +1,199 @@
+package dev.basalt.bench.driver.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Map;
+
+import org.eclipse.rdf4j.repository.RepositoryConnection;
+import org.eclipse.rdf4j.repository.sail.SailRepository;
+import org.eclipse.rdf4j.repository.sparql.SPARQLRepository;
+import org.eclipse.rdf4j.rio.RDFFormat;
+import org.eclipse.rdf4j.sail.memory.MemoryStore;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import picocli.CommandLine;
+
+import dev.basalt.bench.BenchMain;
+import dev.basalt.bench.bsbm.BsbmCrossCheck;
+import dev.basalt.bench.bsbm.BsbmGenerator;
+import dev.basalt.bench.bsbm.BsbmModel;
+import dev.basalt.bench.bsbm.BsbmParameters;
+import dev.basalt.bench.driver.QueryClient;
+import dev.basalt.bench.driver.QueryForm;
+import dev.basalt.bench.driver.http.SparqlHttpClient.Options;
+import dev.basalt.bench.driver.http.SparqlHttpClient.Transport;
+import dev.basalt.bench.driver.http.TestSparqlEndpoint.Fault;
+
+/**
+ * The light SPARQL protocol client against a test endpoint over BSBM data (60 products, the
+ * cross-check's parameter sets): its counts equal those of RDF4J's SPARQLRepository at the same
+ * endpoint and of the store in-process, in every result format, by GET and POST, chunked and not, on
+ * both transports; and a server that answers with an error, a cut-off body, half a document or
+ * another content type makes it throw with the status and the body's first bytes.
+ */
+class SparqlHttpClientTest {
+	private static final long SEED = 808;
+	private static final int SETS = 2;
+
+	@TempDir
+	static Path tmp;
+	private static SailRepository store;
+	private static TestSparqlEndpoint endpoint;
+	private static BsbmParameters parameters;
+	private static Map<String, long[]> inProcess;
+
+	@BeforeAll
+	static void start() throws Exception {
+		BsbmModel model = new BsbmModel(60, SEED);
+		Path data = tmp.resolve("bsbm.nt");
+		new BsbmGenerator(model).write(data);
+		parameters = new BsbmParameters(model);
+		store = new SailRepository(new MemoryStore());
+		try (RepositoryConnection c = store.getConnection()) {
+			c.add(data.toFile(), RDFFormat.NTRIPLES);
+		}
+		endpoint = new TestSparqlEndpoint(store);
+		inProcess = BsbmCrossCheck.counts(store, parameters, SEED, SETS);
+	}
+
+	@AfterAll
+	static void stop() {
+		endpoint.close();
+		store.shutDown();
+	}
+
+	@BeforeEach
+	void reset() {
+		endpoint.fault = Fault.NONE;
+		endpoint.chunked = false;
+	}
+
+	@Test
+	void theCrossCheckHasResultsToCompare() {
+		for (String q : new String[] { "Q1", "Q2", "Q7", "Q8", "Q9", "Q10", "Q11", "Q12" }) {
+			assertTrue(Arrays.stream(inProcess.get(q)).sum() > 0, q + " has results at this scale");
+		}
+	}
+
+	@Test
+	void countsEqualSparqlRepositorysInEveryFormatAndWay() {
+		SPARQLRepository rdf4j = new SPARQLRepository(endpoint.uri().toString());
+		rdf4j.init();
+		try {
+			assertSameCounts(BsbmCrossCheck.counts(rdf4j, parameters, SEED, SETS), "SPARQLRepository");
+		} finally {
+			rdf4j.shutDown();
+		}
+		for (ResultFormat format : ResultFormat.values()) {
+			for (boolean post : new boolean[] { false, true }) {
+				endpoint.chunked = post; // GET answered with Content-Length, POST chunked
+				Options options = new Options(post, format, Transport.SOCKET);
+				try (QueryClient client = new SparqlHttpClient(endpoint.uri(), options)) {
+					assertSameCounts(BsbmCrossCheck.counts(client, parameters, SEED, SETS),
+							options + (post ? " chunked" : " with Content-Length"));
+				}
+				assertEquals(post ? "POST" : "GET", endpoint.lastMethod);
+			}
+		}
+		for (boolean chunked : new boolean[] { false, true }) {
+			endpoint.chunked = chunked;
+			try (QueryClient client = new SparqlHttpClient(endpoint.uri(), new Options(false, ResultFormat.JSON, Transport.JDK))) {
+				assertSameCounts(BsbmCrossCheck.counts(client, parameters, SEED, SETS), "JDK transport");
+			}
+		}
+	}
+
+	private static void assertSameCounts(Map<String, long[]> counts, String how) {
+		assertEquals(inProcess.keySet(), counts.keySet(), how);
+		inProcess.forEach((q, expected) -> assertEquals(Arrays.toString(expected), Arrays.toString(counts.get(q)),
+				q + " over " + how));
+	}
+
+	@Test
+	void bsbmHttpCrossChecksEndpointsAndFailsOnAMismatch() throws Exception {
+		SailRepository empty = new SailRepository(new MemoryStore());
+		try (TestSparqlEndpoint other = new TestSparqlEndpoint(empty)) {
+			String same = endpoint.uri().toString();
+			String[] run = { "bsbm-http", "--products", "60", "--seed", Long.toString(SEED), "--mix", "reduced",
+					"--warmup-mixes", "1", "--runs", "1", "--seconds", "0.2", "--cross-check", "1" };
+			assertEquals(0, bsbmHttp(run, "--endpoint", same, "--endpoint", same), "one store behind both endpoints");
+			assertEquals(0, bsbmHttp(run, "--client", "rdf4j", "--endpoint", same));
+			assertEquals(2, bsbmHttp(run, "--endpoint", same, "--endpoint", other.uri().toString(), "--result-format", "xml"),
+					"an empty store answers with other counts");
+		} finally {
+			empty.shutDown();
+		}
+	}
+
+	private static int bsbmHttp(String[] run, String... more) {
+		String[] args = Arrays.copyOf(run, run.length + more.length);
+		System.arraycopy(more, 0, args, run.length, more.length);
+		return new CommandLine(new BenchMain()).execute(args);
+	}
+
+	@Test
+	void asksCountOneOrZeroInEveryFormat() {
+		for (ResultFormat format : ResultFormat.values()) {
+			try (QueryClient client = new SparqlHttpClient(endpoint.uri(), new Options(false, format, Transport.SOCKET))) {
+				assertEquals(1, client.count(QueryForm.ASK, "ASK { ?s ?p ?o }"), format.name());
+				assertEquals(0, client.count(QueryForm.ASK, "ASK { <urn:none> ?p ?o }"), format.name());
+			}
+		}
+	}
+
+	@Test
+	void wrongAnswersThrowWithStatusAndFirstBytes() {
+		String select = "SELECT ?s ?p ?o WHERE { ?s ?p ?o } LIMIT 200";
+		String construct = "CONSTRUCT WHERE { ?s ?p ?o } LIMIT 200";
+		for (Transport transport : Transport.values()) {
+			for (ResultFormat format : ResultFormat.values()) {
+				try (QueryClient client = new SparqlHttpClient(endpoint.uri(), new Options(false, format, transport))) {
+					String how = transport + " " + format;
+					assertEquals(200, client.count(QueryForm.SELECT, select), how);
+
+					endpoint.fault = Fault.SERVER_ERROR;
+					String m = assertThrows(UncheckedIOException.class, () -> client.count(QueryForm.SELECT, select), how)
+							.getMessage();
+					assertTrue(m.contains("HTTP status 500") && m.contains("boom: the store is on fire"), m);
+
+					endpoint.fault = Fault.WRONG_TYPE;
+					m = assertThrows(UncheckedIOException.class, () -> client.count(QueryForm.SELECT, select), how).getMessage();
+					assertTrue(m.contains("content type text/html"), m);
+
+					endpoint.fault = Fault.HALF_DOCUMENT;
+					m = assertThrows(UncheckedIOException.class, () -> client.count(QueryForm.SELECT, select), how).getMessage();
+					assertTrue(m.contains("malformed") && m.contains("status 200"), m);
+					m = assertThrows(UncheckedIOException.class, () -> client.count(QueryForm.CONSTRUCT, construct), how)
+							.getMessage();
+					assertTrue(m.contains("malformed N-Triples"), m);
+
+					endpoint.fault = Fault.SHORT_BODY;
+					assertThrows(UncheckedIOException.class, () -> client.count(QueryForm.SELECT, select), how);
+					assertThrows(UncheckedIOException.class, () -> client.count(QueryForm.CONSTRUCT, construct), how);
+
+					endpoint.fault = Fault.NONE;
+					assertEquals(200, client.count(QueryForm.CONSTRUCT, construct), how + ": usable after the errors");
+				}
+			}
+		}
+	}
+
+	@Test
+	void aQueryTheServerRejectsThrowsWithItsMessage() {
+		try (QueryClient client = new SparqlHttpClient(endpoint.uri(), Options.DEFAULT)) {
+			String m = assertThrows(UncheckedIOException.class, () -> client.count(QueryForm.SELECT, "SELECT nonsense"))
+					.getMessage();
+			assertTrue(m.contains("HTTP status 400") && m.contains("MalformedQueryException"), m);
+		}
+	}
+}
