@@ -10,8 +10,6 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.eclipse.rdf4j.common.transaction.IsolationLevels;
@@ -25,6 +23,8 @@ import org.eclipse.rdf4j.repository.sail.SailRepository;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+
+import dev.basalt.sail.load.ChildProcess;
 
 /**
  * An acknowledged commit is in the journal file when {@code commit()} returns, whatever readers
@@ -79,11 +79,7 @@ class DurabilityTest {
     @Timeout(180)
     void commitsAcknowledgedBeforeAKillSurviveIt() throws Exception {
         Path store = dir.toPath().resolve("store");
-        List<String> cmd = new ArrayList<>(List.of(
-                ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java"),
-                "-Xmx256m", "-XX:+UseSerialGC", "-Xshare:auto", "-cp", System.getProperty("java.class.path"),
-                DurabilityChild.class.getName(), store.toString()));
-        Process child = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process child = ChildProcess.start(DurabilityChild.class, store.toString());
         int acknowledged = -1;
         try (BufferedReader out = new BufferedReader(
                 new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {

@@ -3,9 +3,6 @@ package dev.basalt.sail;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -18,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.basalt.sail.cli.CliAccess;
-import dev.basalt.sail.load.ChildProcess;
+import dev.basalt.sail.load.KillableChild;
 
 /**
  * Kills a child JVM with SIGKILL while it builds a large transaction (pending changes spilled to
@@ -42,22 +39,17 @@ class LargeTransactionCrashTest {
             String ctx = "seed=" + seed + " kill #" + kill;
             long[] before = sizeAndCommit(store);
             assertEquals(expectedSize, before[0], ctx);
-            Process p = ChildProcess.start(LargeTransactionChild.class, store.toString(), Integer.toString(STATEMENTS));
             AtomicLong events = new AtomicLong();
             AtomicBoolean committing = new AtomicBoolean();
             AtomicBoolean done = new AtomicBoolean();
-            Thread reader = new Thread(() -> read(p, events, committing, done));
-            reader.start();
+            KillableChild child = KillableChild.start(line -> read(line, events, committing, done),
+                    LargeTransactionChild.class, store.toString(), Integer.toString(STATEMENTS));
             // kill while adding (a random batch) or, every other time, right after commit() began
             long target = kill % 2 == 0 ? 1 + rnd.nextInt(STATEMENTS / 20_000) : Long.MAX_VALUE;
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
-            while (events.get() < target && !committing.get() && p.isAlive() && System.nanoTime() < deadline) {
-                Thread.sleep(2);
-            }
+            child.awaitUntil(() -> events.get() >= target || committing.get(),
+                    System.nanoTime() + TimeUnit.SECONDS.toNanos(300));
             Thread.sleep(rnd.nextInt(100));
-            p.destroyForcibly();
-            assertTrue(p.waitFor(30, TimeUnit.SECONDS), ctx);
-            reader.join();
+            child.kill(ctx);
             long[] after = sizeAndCommit(store);
             assertEquals(0, CliAccess.run("verify", "--store", store.toString()), ctx + ": verify failed");
             if (after[1] == before[1]) {
@@ -89,20 +81,14 @@ class LargeTransactionCrashTest {
         }
     }
 
-    private static void read(Process p, AtomicLong events, AtomicBoolean committing, AtomicBoolean done) {
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = r.readLine()) != null) {
-                if (line.startsWith("EVENT ")) {
-                    events.set(Long.parseLong(line.substring(6)));
-                } else if (line.equals("COMMITTING")) {
-                    committing.set(true);
-                } else if (line.equals("DONE")) {
-                    done.set(true);
-                }
-            }
-        } catch (java.io.IOException | NumberFormatException ignored) {
-            // the child was killed mid-line
+    /** Records "EVENT n" (batches added), "COMMITTING" and "DONE" (commit() returned) lines of the child's output. */
+    private static void read(String line, AtomicLong events, AtomicBoolean committing, AtomicBoolean done) {
+        if (line.startsWith("EVENT ")) {
+            events.set(Long.parseLong(line.substring(6)));
+        } else if (line.equals("COMMITTING")) {
+            committing.set(true);
+        } else if (line.equals("DONE")) {
+            done.set(true);
         }
     }
 }

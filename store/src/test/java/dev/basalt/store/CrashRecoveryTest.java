@@ -5,8 +5,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.NavigableMap;
@@ -52,25 +50,19 @@ class CrashRecoveryTest {
         for (int kill = 0; kill < kills; kill++) {
             String ctx = "seed=" + seed + " kill #" + kill;
             Path ackFile = dir.resolve("acks.txt");
-            Process p = ChildProcess.start(CrashChild.class, file.toString(), Long.toString(seed),
-                    Integer.toString(KEYS), Integer.toString(OPS), ackFile.toString());
             AtomicLong acked = new AtomicLong(lastAcked);
-            Thread reader = new Thread(() -> readAcks(p, acked));
-            reader.start();
+            KillableChild child = KillableChild.start(line -> readAck(line, acked), CrashChild.class, file.toString(),
+                    Long.toString(seed), Integer.toString(KEYS), Integer.toString(OPS), ackFile.toString());
             if (rnd.nextInt(10) == 0) {
                 // sometimes kill while the child is still starting or recovering
                 Thread.sleep(rnd.nextInt(400));
             } else {
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                while (acked.get() == lastAcked && p.isAlive() && System.nanoTime() < deadline) {
-                    Thread.sleep(2);
-                }
+                long acknowledged = lastAcked;
+                child.awaitUntil(() -> acked.get() != acknowledged, System.nanoTime() + TimeUnit.SECONDS.toNanos(60));
                 Thread.sleep(rnd.nextInt(200));
             }
-            p.destroyForcibly();
-            assertTrue(p.waitFor(30, TimeUnit.SECONDS), ctx);
-            reader.join();
-            assertEquals(137, p.exitValue(), ctx + ": the child did not die by SIGKILL (did it fail?)");
+            assertEquals(KillableChild.SIGKILL_EXIT, child.kill(ctx),
+                    ctx + ": the child did not die by SIGKILL (did it fail?)");
             lastAcked = Math.max(lastAcked, lastLine(ackFile));
             try (Store store = Store.open(file, StoreConfig.defaults())) {
                 long c = store.stats().journal().commitCounter();
@@ -108,16 +100,10 @@ class CrashRecoveryTest {
         return Long.parseLong(text.substring(start, end));
     }
 
-    private static void readAcks(Process p, AtomicLong acked) {
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = r.readLine()) != null) {
-                if (line.startsWith("ACK ")) {
-                    acked.set(Long.parseLong(line.substring(4)));
-                }
-            }
-        } catch (java.io.IOException ignored) {
-            // the child was killed mid-line
+    /** Records an acknowledged commit ("ACK n") of the child's output in {@code acked}. */
+    static void readAck(String line, AtomicLong acked) {
+        if (line.startsWith("ACK ")) {
+            acked.set(Long.parseLong(line.substring(4)));
         }
     }
 }

@@ -3,8 +3,6 @@ package dev.basalt.store;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,26 +47,22 @@ class OnlineCompactionCrashTest {
         for (int kill = 0; kill < KILLS; kill++) {
             String ctx = "seed=" + seed + " kill #" + kill;
             Path ackFile = dir.resolve("acks.txt");
-            Process p = ChildProcess.start(OnlineCompactChild.class, file.toString(), Long.toString(seed),
-                    Integer.toString(KEYS), Integer.toString(OPS), ackFile.toString());
             AtomicLong acked = new AtomicLong(lastAcked);
             AtomicLongArray compacted = new AtomicLongArray(3);
-            Thread reader = new Thread(() -> readOutput(p, acked, compacted));
-            reader.start();
+            KillableChild child = KillableChild.start(line -> readOutput(line, acked, compacted),
+                    OnlineCompactChild.class, file.toString(), Long.toString(seed), Integer.toString(KEYS),
+                    Integer.toString(OPS), ackFile.toString());
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (acked.get() == lastAcked && p.isAlive() && System.nanoTime() < deadline) {
-                Thread.sleep(2);
-            }
+            long acknowledged = lastAcked;
+            child.awaitUntil(() -> acked.get() != acknowledged, deadline);
             // every fourth child is killed only after it finished a compaction (on a busy machine the
             // others may all die in their first one), at a random moment of the next
-            while (kill % 4 == 3 && compacted.get(0) == 0 && p.isAlive() && System.nanoTime() < deadline) {
-                Thread.sleep(2);
+            if (kill % 4 == 3) {
+                child.awaitUntil(() -> compacted.get(0) != 0, deadline);
             }
             Thread.sleep(100 + rnd.nextInt(900));
-            p.destroyForcibly();
-            assertTrue(p.waitFor(30, TimeUnit.SECONDS), ctx);
-            reader.join();
-            assertEquals(137, p.exitValue(), ctx + ": the child did not die by SIGKILL (did it fail?)");
+            assertEquals(KillableChild.SIGKILL_EXIT, child.kill(ctx),
+                    ctx + ": the child did not die by SIGKILL (did it fail?)");
             compactions += (int) compacted.get(0);
             shrunk += compacted.get(1);
             repacked += compacted.get(2);
@@ -101,21 +95,15 @@ class OnlineCompactionCrashTest {
         assertTrue(repacked > 0, "no finished online compaction repacked a page: the kills tested nothing of repacking");
     }
 
-    private static void readOutput(Process p, AtomicLong acked, AtomicLongArray compacted) {
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = r.readLine()) != null) {
-                if (line.startsWith("ACK ")) {
-                    acked.set(Long.parseLong(line.substring(4)));
-                } else if (line.startsWith("COMPACTED ")) {
-                    String[] f = line.split(" ");
-                    compacted.addAndGet(1, Math.max(0, Long.parseLong(f[1]) - Long.parseLong(f[2])));
-                    compacted.addAndGet(2, Long.parseLong(f[4]));
-                    compacted.incrementAndGet(0);
-                }
-            }
-        } catch (java.io.IOException | RuntimeException ignored) {
-            // the child was killed mid-line
+    /** Records "ACK n" and "COMPACTED ..." lines of the child's output (finished compactions, bytes given back, pages saved). */
+    private static void readOutput(String line, AtomicLong acked, AtomicLongArray compacted) {
+        if (line.startsWith("COMPACTED ")) {
+            String[] f = line.split(" ");
+            compacted.addAndGet(1, Math.max(0, Long.parseLong(f[1]) - Long.parseLong(f[2])));
+            compacted.addAndGet(2, Long.parseLong(f[4]));
+            compacted.incrementAndGet(0);
+        } else {
+            CrashRecoveryTest.readAck(line, acked);
         }
     }
 }

@@ -16,9 +16,9 @@ import dev.basalt.optimizer.exec.PipelineJoin;
  * ({@link PatternHashJoin}); and which pattern closes a cycle of joins, so that the cheap one of
  * the two is possible there.
  *
- * <p>Costs are in the units of {@link PlanCompiler}'s other choices: a row read by a scan or yielded
- * by a join costs 1, an index lookup {@link PlanCompiler#LOOKUP_COST}, a row of a hash table built
- * {@link PlanCompiler#BUILD_COST}, a probe of the table {@link #TABLE_PROBE_COST}. A pattern is
+ * <p>Costs are in the units of {@link JoinCostModel}: a row read by a scan or yielded
+ * by a join costs 1, an index lookup {@link JoinCostModel#LOOKUP_COST}, a row of a hash table built
+ * {@link JoinCostModel#BUILD_COST}, a probe of the table {@link #TABLE_PROBE_COST}. A pattern is
  * hashed when building its whole range once and probing it per row costs less than looking it up
  * per row: when its matches are fewer than about 1.5 times the rows that reach it.
  *
@@ -55,7 +55,7 @@ final class JoinChoice {
      * cheaper, that order. {@code orderOf} orders a subset of the operands as the static join
      * orderer does.
      */
-    List<PlanCompiler.Atom> order(List<PlanCompiler.Atom> order, UnaryOperator<List<PlanCompiler.Atom>> orderOf) {
+    List<JoinOperand> order(List<JoinOperand> order, UnaryOperator<List<JoinOperand>> orderOf) {
         // an order the runtime optimizer chose from samples is not second-guessed with static estimates
         if (order.size() < 3 || !order.stream().allMatch(a -> a.scan != null && a.runtimeRows < 0)) {
             return order;
@@ -64,12 +64,12 @@ final class JoinChoice {
         if (given < MIN_REORDER_COST) {
             return order;
         }
-        List<PlanCompiler.Atom> best = order;
+        List<JoinOperand> best = order;
         double bestCost = given * REORDER_GAIN;
-        for (PlanCompiler.Atom closing : order) {
-            List<PlanCompiler.Atom> rest = new ArrayList<>(order);
+        for (JoinOperand closing : order) {
+            List<JoinOperand> rest = new ArrayList<>(order);
             rest.remove(closing);
-            List<PlanCompiler.Atom> alternative = closedBy(orderOf.apply(rest), closing);
+            List<JoinOperand> alternative = closedBy(orderOf.apply(rest), closing);
             if (alternative != null) {
                 double c = cost(alternative);
                 if (c < bestCost) {
@@ -88,21 +88,21 @@ final class JoinChoice {
      */
     Operator join(Operator left, PatternScan scan, double rowsIn, SlotSet certain, SlotSet mentioned) {
         int[] keys = keys(scan, certain, mentioned);
-        if (keys != null && rowsIn >= MIN_PROBE_ROWS && hashCost(scan, rowsIn) < PlanCompiler.LOOKUP_COST * rowsIn) {
+        if (keys != null && rowsIn >= MIN_PROBE_ROWS && hashCost(scan, rowsIn) < JoinCostModel.LOOKUP_COST * rowsIn) {
             return new PatternHashJoin(left, scan, keys);
         }
         return new PipelineJoin(left, scan);
     }
 
     /** The estimated cost of running {@code order} (patterns only) with the cheaper join at each step. */
-    private double cost(List<PlanCompiler.Atom> order) {
+    private double cost(List<JoinOperand> order) {
         double rows = 1;
         double cost = 0;
         SlotSet bound = new SlotSet();
-        for (PlanCompiler.Atom a : order) {
+        for (JoinOperand a : order) {
             double out = rows * estimator.estimate(a.scan, bound);
             if (!bound.isEmpty()) {
-                double step = PlanCompiler.LOOKUP_COST * rows;
+                double step = JoinCostModel.LOOKUP_COST * rows;
                 if (rows >= MIN_PROBE_ROWS && keys(a.scan, bound, bound) != null) {
                     step = Math.min(step, hashCost(a.scan, rows));
                 }
@@ -119,19 +119,19 @@ final class JoinChoice {
     private double hashCost(PatternScan scan, double rowsIn) {
         double size = estimator.estimate(scan, Set.of());
         return size > MAX_BUILD_ROWS ? Double.POSITIVE_INFINITY
-                : PlanCompiler.BUILD_COST * size + TABLE_PROBE_COST * rowsIn;
+                : JoinCostModel.BUILD_COST * size + TABLE_PROBE_COST * rowsIn;
     }
 
     /**
      * {@code rest} with {@code closing} put in after the first operand after which all its
      * variables are bound, or null if that never happens.
      */
-    private static List<PlanCompiler.Atom> closedBy(List<PlanCompiler.Atom> rest, PlanCompiler.Atom closing) {
+    private static List<JoinOperand> closedBy(List<JoinOperand> rest, JoinOperand closing) {
         SlotSet bound = new SlotSet();
         for (int i = 0; i < rest.size(); i++) {
             bound.addAll(rest.get(i).assured);
             if (bound.containsAll(closing.assured)) {
-                List<PlanCompiler.Atom> out = new ArrayList<>(rest);
+                List<JoinOperand> out = new ArrayList<>(rest);
                 out.add(i + 1, closing);
                 return out;
             }

@@ -4,32 +4,21 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
 
 import org.eclipse.rdf4j.model.Value;
-import org.eclipse.rdf4j.model.vocabulary.RDF4J;
-import org.eclipse.rdf4j.model.vocabulary.SESAME;
 import org.eclipse.rdf4j.query.Dataset;
 import org.eclipse.rdf4j.query.algebra.ArbitraryLengthPath;
-import org.eclipse.rdf4j.query.algebra.Distinct;
 import org.eclipse.rdf4j.query.algebra.EmptySet;
 import org.eclipse.rdf4j.query.algebra.Filter;
-import org.eclipse.rdf4j.query.algebra.OrderElem;
 import org.eclipse.rdf4j.query.algebra.Join;
 import org.eclipse.rdf4j.query.algebra.LeftJoin;
 import org.eclipse.rdf4j.query.algebra.MultiProjection;
-import org.eclipse.rdf4j.query.algebra.Order;
-import org.eclipse.rdf4j.query.algebra.Projection;
-import org.eclipse.rdf4j.query.algebra.ProjectionElem;
 import org.eclipse.rdf4j.query.algebra.QueryModelNode;
-import org.eclipse.rdf4j.query.algebra.QueryRoot;
-import org.eclipse.rdf4j.query.algebra.Reduced;
 import org.eclipse.rdf4j.query.algebra.SingletonSet;
-import org.eclipse.rdf4j.query.algebra.Slice;
 import org.eclipse.rdf4j.query.algebra.StatementPattern;
 import org.eclipse.rdf4j.query.algebra.TupleExpr;
 import org.eclipse.rdf4j.query.algebra.Union;
@@ -42,39 +31,41 @@ import dev.basalt.optimizer.access.QuadSource;
 import dev.basalt.optimizer.exec.ConstantOp;
 import dev.basalt.optimizer.exec.CorrelatedJoin;
 import dev.basalt.optimizer.exec.CorrelatedLeftJoin;
-import dev.basalt.optimizer.exec.DistinctOp;
 import dev.basalt.optimizer.exec.FilterOp;
 import dev.basalt.optimizer.exec.HashJoin;
-import dev.basalt.optimizer.exec.IntersectOp;
 import dev.basalt.optimizer.exec.Operator;
 import dev.basalt.optimizer.exec.ParallelJoin;
 import dev.basalt.optimizer.exec.PathOp;
 import dev.basalt.optimizer.exec.PatternScan;
 import dev.basalt.optimizer.exec.PipelineJoin;
 import dev.basalt.optimizer.exec.RowFilter;
-import dev.basalt.optimizer.exec.SliceOp;
 import dev.basalt.optimizer.exec.UnionOp;
-import dev.basalt.store.lexicon.TermIds;
 
 /**
  * Compiles an RDF4J algebra subtree into a Basalt plan over ids, or says which node it cannot
- * compile ({@link Unsupported}). Supported: statement patterns (default graph = all graphs, as
- * RDF4J without a dataset; {@code GRAPH} = named graphs; a dataset restricts both as RDF4J does,
- * see {@link DatasetGraphs}), joins, filters, OPTIONAL (LeftJoin), UNION, property paths
- * ({@link PathCompiler}), the empty group and set, GROUP BY with aggregates, and at the root
- * SELECT's projection (or a CONSTRUCT template's MultiProjection), ORDER BY, DISTINCT/REDUCED and
- * LIMIT/OFFSET (ORDER BY and GROUP BY: {@link ModifierCompiler}). BIND, VALUES, MINUS, subqueries
- * and EXISTS / NOT EXISTS conjuncts are compiled by {@link AlgebraCompiler}.
+ * compile ({@link Unsupported}): the walk over the algebra that decides which part compiles each
+ * node. Supported: statement patterns (default graph = all graphs, as RDF4J without a dataset;
+ * {@code GRAPH} = named graphs; a dataset restricts both as RDF4J does, see {@link DatasetGraphs}
+ * and {@link PatternCompiler}), joins, filters, OPTIONAL (LeftJoin), UNION, property paths
+ * ({@link PathCompiler}), the empty group and set, GROUP BY with aggregates
+ * ({@link ModifierCompiler}), and at the head of a scope SELECT's projection (or a CONSTRUCT
+ * template's MultiProjection), ORDER BY, DISTINCT/REDUCED and LIMIT/OFFSET ({@link ScopeCompiler}).
+ * BIND, VALUES, MINUS, subqueries and EXISTS / NOT EXISTS conjuncts are compiled by
+ * {@link AlgebraCompiler}.
  *
- * <p><b>Join groups.</b> Nested joins are flattened into one group of operands; a filter whose
- * variables its argument always binds joins the group's filter list (it commutes with the inner
- * joins). Operands are ordered greedily: first the smallest (exact range count of a pattern with
- * its constants), then repeatedly the cheapest operand connected to a variable already bound
- * (pattern fan-out estimated by {@link CardinalityEstimator}), a disconnected one only when none is
- * connected. Patterns join by index lookups ({@link PipelineJoin}) or, in a group evaluated once
- * when that is cheaper, from a hash table of the pattern ({@link JoinChoice}); other operands (UNION,
- * OPTIONAL groups, filtered sub-groups) are evaluated on their own and hash-joined. Each filter is
- * placed right after the operand that binds the last of its variables.
+ * <p><b>Join groups.</b> Nested joins are flattened into one group of operands
+ * ({@link JoinOperand}); a filter whose variables its argument always binds joins the group's
+ * filter list (it commutes with the inner joins). The {@link JoinOrderer} orders the operands by
+ * the estimates of the {@link JoinCostModel}. Patterns join by index lookups ({@link PipelineJoin})
+ * or, in a group evaluated once when that is cheaper, from a hash table of the pattern
+ * ({@link JoinChoice}); other operands (UNION, OPTIONAL groups, filtered sub-groups) are evaluated
+ * on their own and hash-joined, or per row of the operands before them when that is cheaper and
+ * gives the same rows ({@link #correlated}). Each filter is placed right after the operand that
+ * binds the last of its variables.
+ *
+ * <p>A compiler and the parts it makes compile one query in one thread; the estimator it is given
+ * may be shared by the compilers of one query, and the estimator's cache beyond
+ * ({@link EstimateCache}).
  */
 public final class PlanCompiler {
     /** A node the compiler does not support; {@code node} is null when nothing is worth compiling. */
@@ -94,11 +85,15 @@ public final class PlanCompiler {
     private final QuadSource source;
     private final ValueConditions values;
     private final CardinalityEstimator estimator;
+    private final JoinCostModel costs;
+    private final JoinOrderer orderer;
+    private final PatternCompiler scans;
     private final VarTable vars = new VarTable();
     private final DatasetGraphs datasetGraphs;
     private final OrderingPolicy ordering;
     private final ModifierCompiler modifiers;
     private final AlgebraCompiler algebra;
+    private final ScopeCompiler scope;
     private final ValueFunctions functions;
     /**
      * Ids of the pattern constants looked up so far, shared with the nested compilers: a query
@@ -138,8 +133,12 @@ public final class PlanCompiler {
         this.estimator = estimator;
         this.ordering = ordering;
         this.datasetGraphs = new DatasetGraphs(dataset, source);
+        this.costs = new JoinCostModel(estimator);
+        this.orderer = new JoinOrderer(source, vars, ordering, costs);
+        this.scans = new PatternCompiler(source, vars, datasetGraphs, constantIds);
         this.modifiers = new ModifierCompiler(vars, values);
         this.algebra = new AlgebraCompiler(this, vars, source, values, functions);
+        this.scope = new ScopeCompiler(vars, modifiers, algebra);
     }
 
     /** A compiler with this one's settings and a variable scope of its own (a subquery). */
@@ -157,118 +156,7 @@ public final class PlanCompiler {
 
     /** Compiles a subtree with this compiler's own variable scope (a plan root or a subquery). */
     CompiledPlan compileScoped(TupleExpr root) throws Unsupported {
-        TupleExpr e = root;
-        MultiProjection multi = null;
-        Slice slice = null;
-        TupleExpr distinct = null;
-        Projection projection = null;
-        if (e instanceof Slice s) {
-            slice = s;
-            e = s.getArg();
-        }
-        Order order = null;
-        boolean orderOverDistinct = false;
-        while (true) {
-            if (distinct == null && projection == null && (e instanceof Distinct || e instanceof Reduced)) {
-                distinct = e;
-                e = ((org.eclipse.rdf4j.query.algebra.UnaryTupleOperator) e).getArg();
-            } else if (projection == null && e instanceof Projection p) {
-                projection = p;
-                e = p.getArg();
-            } else if (order == null && e instanceof Order o) {
-                // RDF4J's optimizers may move ORDER BY above the projection or DISTINCT
-                order = o;
-                orderOverDistinct = distinct == null;
-                e = o.getArg();
-            } else {
-                break;
-            }
-        }
-        if (order != null && projection != null && !(root.getParentNode() instanceof QueryRoot)) {
-            // a subquery: given incoming bindings the plan falls back to RDF4J on a copy of the subtree,
-            // which then applies them inside the subquery (SubselectTest.testSES2154SubselectOptional)
-            throw new Unsupported(root, "ORDER BY in a subquery");
-        }
-        if (projection == null && order == null && e instanceof MultiProjection m) {
-            multi = m;
-            e = m.getArg();
-        }
-        Operator op = compile(e);
-        long keep = slice != null && slice.hasLimit() ? slice.getLimit() + (slice.hasOffset() ? slice.getOffset() : 0) : -1;
-        // (RDF4J turns DISTINCT over ORDER BY into REDUCED; under a sort Basalt drops duplicates either way)
-        boolean distinctFirst = distinct != null && order != null && !orderOverDistinct && keep >= 0
-                && projection != null && sortsOnProjection(order, projection);
-        if (distinctFirst) {
-            // SELECT DISTINCT ... ORDER BY ... LIMIT with every sort key a projected variable: equal
-            // projected rows sort together, so dropping duplicates first lets the sort keep only the
-            // top LIMIT + OFFSET rows instead of sorting everything
-            List<Integer> projected = new ArrayList<>();
-            for (ProjectionElem pe : projection.getProjectionElemList().getElements()) {
-                int slot = vars.find(pe.getName());
-                if (slot >= 0) {
-                    projected.add(slot);
-                }
-            }
-            double est = op.estimate();
-            op = new DistinctOp(op, projected.stream().mapToInt(Integer::intValue).toArray(), false);
-            op.setEstimate(est);
-            op = modifiers.sort(op, order, keep);
-        } else if (order != null && !(orderOverDistinct && distinct != null)) {
-            op = modifiers.sort(op, order, distinct == null ? keep : -1);
-        }
-        List<String> names = new ArrayList<>();
-        List<Integer> slots = new ArrayList<>();
-        if (multi != null) {
-            op = algebra.multiProjection(multi, op, names, slots);
-        } else if (projection != null) {
-            for (ProjectionElem pe : projection.getProjectionElemList().getElements()) {
-                int slot = vars.find(pe.getName());
-                if (slot >= 0) {
-                    names.add(pe.getProjectionAlias().orElse(pe.getName()));
-                    slots.add(slot);
-                }
-            }
-        } else {
-            for (String n : e.getBindingNames()) {
-                int slot = vars.find(n);
-                if (slot >= 0) {
-                    names.add(n);
-                    slots.add(slot);
-                }
-            }
-        }
-        int[] out = slots.stream().mapToInt(Integer::intValue).toArray();
-        if (distinct != null && !distinctFirst) {
-            double est = op.estimate();
-            // RDF4J turns DISTINCT above ORDER BY into REDUCED and lets its sort drop duplicates
-            op = new DistinctOp(op, out, distinct instanceof Reduced && order == null);
-            op.setEstimate(est);
-            if (order != null && orderOverDistinct) {
-                op = modifiers.sort(op, order, keep);
-            }
-        }
-        if (slice != null) {
-            double est = op.estimate();
-            op = new SliceOp(op, slice.hasOffset() ? slice.getOffset() : 0, slice.hasLimit() ? slice.getLimit() : -1);
-            op.setEstimate(slice.hasLimit() ? Math.min(est, slice.getLimit()) : est);
-        }
-        return new CompiledPlan(op, vars, names, out, projection != null || multi != null);
-    }
-
-    /** Every ORDER BY key is a variable the projection outputs under its own name. */
-    private static boolean sortsOnProjection(Order order, Projection projection) {
-        Set<String> plain = new HashSet<>();
-        for (ProjectionElem pe : projection.getProjectionElemList().getElements()) {
-            if (pe.getProjectionAlias().isEmpty() || pe.getProjectionAlias().get().equals(pe.getName())) {
-                plain.add(pe.getName());
-            }
-        }
-        for (OrderElem oe : order.getElements()) {
-            if (!(oe.getExpr() instanceof Var v) || v.hasValue() || !plain.contains(v.getName())) {
-                return false;
-            }
-        }
-        return true;
+        return scope.compile(root, this::compile);
     }
 
     Operator compile(TupleExpr e) throws Unsupported {
@@ -313,7 +201,7 @@ public final class PlanCompiler {
 
     /** The scan of one pattern, dataset applied. */
     PatternScan scanOf(StatementPattern sp) throws Unsupported {
-        return scan(sp);
+        return scans.scan(sp);
     }
 
     private Operator compileLeftJoin(LeftJoin lj) throws Unsupported {
@@ -381,61 +269,31 @@ public final class PlanCompiler {
         return false;
     }
 
-    /** One operand of a group: a pattern ({@code scan} set) or another operator. */
-    static final class Atom {
-        final PatternScan scan;
-        final Operator op;
-        final SlotSet assured;
-        final SlotSet mentioned;
-        /** The algebra of an operand other than a pattern, compiled again when it is correlated; else null. */
-        final TupleExpr expr;
-        /** Rows after this operand as the runtime optimizer estimated them, -1 if it did not order the group. */
-        double runtimeRows = -1;
-
-        Atom(PatternScan scan, Operator op, SlotSet assured, SlotSet mentioned, TupleExpr expr) {
-            this.scan = scan;
-            this.op = op;
-            this.assured = assured;
-            this.mentioned = mentioned;
-            this.expr = expr;
-        }
-    }
-
-    private static final class PendingFilter {
-        final RowFilter filter;
-        final SlotSet slots;
-
-        PendingFilter(RowFilter filter, SlotSet slots) {
-            this.filter = filter;
-            this.slots = slots;
-        }
-    }
-
     Operator compileGroup(TupleExpr e, Set<Integer> preBound) throws Unsupported {
-        List<Atom> atoms = new ArrayList<>();
-        List<PendingFilter> filters = new ArrayList<>();
+        List<JoinOperand> atoms = new ArrayList<>();
+        List<GroupFilter> filters = new ArrayList<>();
         flatten(e, atoms, filters);
         if (preBound.isEmpty()) {
-            mergeIntersection(atoms);
+            orderer.mergeIntersection(atoms);
         }
-        List<Atom> order = order(atoms, preBound, filters);
+        List<JoinOperand> order = orderer.order(atoms, preBound, filters);
         // a group evaluated once per query may hash a pattern (a table per evaluation, not per row)
         JoinChoice joins = preBound.isEmpty() ? new JoinChoice(estimator) : null;
         if (joins != null) {
-            order = joins.order(order, rest -> staticOrder(rest, preBound, filters));
+            order = joins.order(order, rest -> orderer.staticOrder(rest, preBound, filters));
         }
 
         Operator cur = null;
         double rows = 1;
         SlotSet certain = new SlotSet(preBound);
         SlotSet mentioned = new SlotSet(preBound);
-        for (Atom a : order) {
+        for (JoinOperand a : order) {
             if (a.scan != null && a.runtimeRows >= 0) {
                 a.scan.setEstimate(cur == null ? a.runtimeRows : a.runtimeRows / Math.max(rows, 1e-9));
                 cur = cur == null ? a.scan : patternJoin(joins, cur, a.scan, rows, certain, mentioned);
                 rows = a.runtimeRows;
             } else if (a.scan != null) {
-                double fanout = estimator.estimate(a.scan, certain);
+                double fanout = costs.fanout(a.scan, certain);
                 a.scan.setEstimate(fanout);
                 cur = cur == null ? a.scan : patternJoin(joins, cur, a.scan, rows, certain, mentioned);
                 rows *= fanout;
@@ -463,18 +321,18 @@ public final class PlanCompiler {
             certain.addAll(a.assured);
             mentioned.addAll(a.mentioned);
             for (var it = filters.iterator(); it.hasNext();) {
-                PendingFilter f = it.next();
-                if (certain.containsAll(f.slots)) {
+                GroupFilter f = it.next();
+                if (certain.containsAll(f.slots())) {
                     it.remove();
-                    cur = new FilterOp(cur, f.filter);
-                    rows *= 0.5;
+                    cur = new FilterOp(cur, f.filter());
+                    rows *= JoinCostModel.FILTER_SELECTIVITY;
                     cur.setEstimate(rows);
                 }
             }
         }
-        for (PendingFilter f : filters) {
-            cur = new FilterOp(cur, f.filter);
-            rows *= 0.5;
+        for (GroupFilter f : filters) {
+            cur = new FilterOp(cur, f.filter());
+            rows *= JoinCostModel.FILTER_SELECTIVITY;
             cur.setEstimate(rows);
         }
         // a group evaluated once per query (not per row of an outer join) may split its lookups over chunks
@@ -485,11 +343,6 @@ public final class PlanCompiler {
             SlotSet mentioned) {
         return joins == null ? new PipelineJoin(left, scan) : joins.join(left, scan, rows, certain, mentioned);
     }
-
-    /** What one index lookup costs against one row read by a scan, in {@link #correlated}'s choice. */
-    static final double LOOKUP_COST = 4;
-    /** What one row of a hash join's build side costs (read and held) against one row read by a scan. */
-    static final double BUILD_COST = 2;
 
     /**
      * The operand {@code expr} (a UNION, BIND, OPTIONAL or filtered group after other operands, or
@@ -510,7 +363,7 @@ public final class PlanCompiler {
             return null;
         }
         int patterns = Injection.patterns(expr);
-        if (patterns == 0 || rows * LOOKUP_COST * patterns >= BUILD_COST * once.estimate() + rows) {
+        if (patterns == 0 || JoinCostModel.hashCheaper(rows, patterns, once.estimate())) {
             return null;
         }
         Set<String> injected = new HashSet<>();
@@ -532,31 +385,31 @@ public final class PlanCompiler {
         }
     }
 
-    private void flatten(TupleExpr e, List<Atom> atoms, List<PendingFilter> filters) throws Unsupported {
+    private void flatten(TupleExpr e, List<JoinOperand> atoms, List<GroupFilter> filters) throws Unsupported {
         if (e instanceof Join j) {
             flatten(j.getLeftArg(), atoms, filters);
             flatten(j.getRightArg(), atoms, filters);
         } else if (e instanceof Filter f && pullable(f)) {
             flatten(f.getArg(), atoms, filters);
-            filters.add(new PendingFilter(condition(f.getCondition(), f), slots(conditionVars(f.getCondition()))));
+            filters.add(new GroupFilter(condition(f.getCondition(), f), slots(conditionVars(f.getCondition()))));
         } else if (e instanceof StatementPattern sp) {
-            PatternScan scan = scan(sp);
+            PatternScan scan = scans.scan(sp);
             SlotSet s = new SlotSet();
             for (int slot : scan.slots()) {
                 if (slot >= 0) {
                     s.add(slot);
                 }
             }
-            atoms.add(new Atom(scan, scan, s, s, null));
+            atoms.add(new JoinOperand(scan, scan, s, s, null));
         } else {
             Operator op;
             if (e instanceof Filter f) {
                 op = new FilterOp(compile(f.getArg()), condition(f.getCondition(), f));
-                op.setEstimate(((FilterOp) op).children().get(0).estimate() * 0.5);
+                op.setEstimate(((FilterOp) op).children().get(0).estimate() * JoinCostModel.FILTER_SELECTIVITY);
             } else {
                 op = compile(e);
             }
-            atoms.add(new Atom(null, op, slots(Scopes.assured(e)), slots(e.getBindingNames()), e));
+            atoms.add(new JoinOperand(null, op, slots(Scopes.assured(e)), slots(e.getBindingNames()), e));
         }
     }
 
@@ -564,275 +417,6 @@ public final class PlanCompiler {
     private boolean pullable(Filter f) {
         return Scopes.assured(f.getArg()).containsAll(conditionVars(f.getCondition()))
                 && !containsTupleExpr(f.getCondition());
-    }
-
-    private List<Atom> order(List<Atom> atoms, Set<Integer> preBound, List<PendingFilter> filters) {
-        List<Atom> order = staticOrder(atoms, preBound, filters);
-        if (!preBound.isEmpty() || order.size() > RuntimeJoinOrderer.MAX_PATTERNS
-                || !order.stream().allMatch(a -> a.scan != null)
-                || !ordering.runtimeFor(order.size(), () -> staticRows(order))) {
-            return order;
-        }
-        return runtimeOrder(order);
-    }
-
-    /** The static plan's estimated intermediate rows (the sum over its steps), for {@link OrderingPolicy#runtimeFor}. */
-    private double staticRows(List<Atom> order) {
-        double rows = 1;
-        double sum = 0;
-        SlotSet bound = new SlotSet();
-        for (Atom a : order) {
-            rows = a.scan != null ? rows * estimator.estimate(a.scan, bound) : Math.max(rows, a.op.estimate());
-            sum += rows;
-            bound.addAll(a.assured);
-        }
-        return sum;
-    }
-
-    private List<Atom> runtimeOrder(List<Atom> atoms) {
-        List<PatternScan> scans = new ArrayList<>();
-        for (Atom a : atoms) {
-            scans.add(a.scan);
-        }
-        RuntimeJoinOrderer.Result r = new RuntimeJoinOrderer(source, vars.size(), ordering.cutoff(),
-                RuntimeJoinOrderer.BEAM).order(scans);
-        List<Atom> out = new ArrayList<>();
-        for (int i = 0; i < r.order().length; i++) {
-            Atom a = atoms.get(r.order()[i]);
-            a.runtimeRows = r.rows()[i];
-            out.add(a);
-        }
-        return out;
-    }
-
-    /**
-     * Greedy: the cheapest connected operand next, by its estimated rows per input row. A pattern
-     * is discounted by {@link #CHECK_DISCOUNT} when it binds nothing new (a membership check, which
-     * may fail) and once more for each filter it completes: the estimator gives such patterns a
-     * fan-out of about 1, like a pattern that only adds a value to every row (a label for the
-     * output), and without the discount a tie kept the written order. On BSBM Q3 at 10M that order
-     * fetched 747 labels and filtered afterwards, 14 ms; checks and filters first leave one label
-     * to fetch.
-     */
-    private List<Atom> staticOrder(List<Atom> atoms, Set<Integer> preBound, List<PendingFilter> filters) {
-        List<Atom> remaining = new ArrayList<>(atoms);
-        List<Atom> order = new ArrayList<>();
-        SlotSet bound = new SlotSet(preBound);
-        while (!remaining.isEmpty()) {
-            boolean anyConnected = false;
-            for (Atom a : remaining) {
-                anyConnected |= connected(a, bound);
-            }
-            Atom best = null;
-            double bestCost = 0;
-            boolean first = order.isEmpty() && bound.isEmpty();
-            for (Atom a : remaining) {
-                if (anyConnected && !connected(a, bound)) {
-                    continue;
-                }
-                double c = stepRows(a, bound, filters);
-                if (first) {
-                    c += c * nextStepRows(a, remaining, bound, filters);
-                }
-                // ties go to patterns (index lookups) and then to the written order
-                if (best == null || c < bestCost || c == bestCost && a.scan != null && best.scan == null) {
-                    best = a;
-                    bestCost = c;
-                }
-            }
-            remaining.remove(best);
-            order.add(best);
-            bound.addAll(best.assured);
-        }
-        return order;
-    }
-
-    /** Rows per input row that operand {@code a} yields after {@code bound}, checks and filters discounted. */
-    private double stepRows(Atom a, SlotSet bound, List<PendingFilter> filters) {
-        double c = a.scan != null ? estimator.estimate(a.scan, bound)
-                : a.op instanceof PathOp path ? path.estimate(bound) : a.op.estimate();
-        if (a.scan != null && !bound.isEmpty()) {
-            c *= discount(a, bound, filters);
-        }
-        return c;
-    }
-
-    /**
-     * The rows per row of {@code start} of the cheapest pattern connected to it, the greedy
-     * choice's second step (1 when no pattern is connected; other operands' estimates are totals,
-     * not rows per input row, and are left out). Only for a group's first operand without outer
-     * bindings: a correlated group's first step is already a lookup per outer row. The first operand is chosen by the cost
-     * of its first two steps, not by its own size alone: at BSBM with 200 products, Q10's
-     * {@code ?vendor :country :US} (13 matches) was the smallest pattern and led to every offer of
-     * every US vendor (1,322 rows) before the product's 20 offers were looked at; counting the
-     * second step starts from the product.
-     */
-    private double nextStepRows(Atom start, List<Atom> remaining, SlotSet bound, List<PendingFilter> filters) {
-        SlotSet after = new SlotSet(bound);
-        after.addAll(start.assured);
-        double next = -1;
-        for (Atom b : remaining) {
-            if (b != start && b.scan != null && connected(b, after)) {
-                double c = stepRows(b, after, filters);
-                next = next < 0 ? c : Math.min(next, c);
-            }
-        }
-        return next < 0 ? 1 : next;
-    }
-
-    static final double CHECK_DISCOUNT = 0.5;
-
-    /**
-     * Replaces the patterns that share one variable and are otherwise constant (in S, P, O; any
-     * graph), e.g. a type and two features of {@code ?product}, by one {@link IntersectOp}, if the
-     * source can read each of them ordered by the variable and the intersection is where the
-     * group would start anyway: no other operand is expected to yield fewer rows than the
-     * smallest of them. The group's other patterns then probe per intersected value.
-     */
-    private void mergeIntersection(List<Atom> atoms) {
-        Map<Long, List<Atom>> candidates = new LinkedHashMap<>();
-        for (Atom a : atoms) {
-            int position = intersectable(a);
-            if (position >= 0) {
-                candidates.computeIfAbsent(a.scan.slots()[position] * 4L + position, k -> new ArrayList<>()).add(a);
-            }
-        }
-        for (Map.Entry<Long, List<Atom>> candidate : candidates.entrySet()) {
-            List<Atom> group = candidate.getValue();
-            if (group.size() < 2) {
-                continue;
-            }
-            double smallest = Double.MAX_VALUE;
-            for (Atom a : group) {
-                smallest = Math.min(smallest, estimator.estimate(a.scan, Set.of()));
-            }
-            boolean leads = true;
-            for (Atom a : atoms) {
-                if (!group.contains(a)) {
-                    double c = a.scan != null ? estimator.estimate(a.scan, Set.of()) : a.op.estimate();
-                    leads &= c >= smallest;
-                }
-            }
-            if (!leads) {
-                continue;
-            }
-            int position = (int) (candidate.getKey() % 4);
-            int slot = (int) (candidate.getKey() / 4);
-            long[][] patterns = new long[group.size()][];
-            StringBuilder label = new StringBuilder();
-            for (int i = 0; i < group.size(); i++) {
-                patterns[i] = group.get(i).scan.constants();
-                label.append(i == 0 ? "[" : ", ").append(group.get(i).scan.label());
-            }
-            IntersectOp op = new IntersectOp(patterns, position, slot, label.append(']').toString());
-            op.setEstimate(smallest * Math.pow(CHECK_DISCOUNT, group.size() - 1));
-            atoms.removeAll(group);
-            SlotSet merged = new SlotSet();
-            merged.add(slot);
-            atoms.add(0, new Atom(null, op, merged, merged, null));
-            return;
-        }
-    }
-
-    /** The position of a pattern's only variable if it may join an {@link IntersectOp}, else -1. */
-    private int intersectable(Atom a) {
-        if (a.scan == null || a.scan.contexts() != null || a.scan.namedGraphsOnly() || a.scan.matchesNothing()) {
-            return -1;
-        }
-        int[] slots = a.scan.slots();
-        long[] constants = a.scan.constants();
-        if (slots[3] >= 0 || constants[3] != TermIds.NULL) {
-            return -1;
-        }
-        int position = -1;
-        for (int i = 0; i < 3; i++) {
-            if (slots[i] >= 0 && constants[i] == TermIds.NULL) {
-                if (position >= 0) {
-                    return -1;
-                }
-                position = i;
-            } else if (constants[i] == TermIds.NULL) {
-                return -1;
-            }
-        }
-        return position >= 0 && source.canOrder(constants, position) ? position : -1;
-    }
-
-    private static double discount(Atom a, SlotSet bound, List<PendingFilter> filters) {
-        double d = bound.containsAll(a.mentioned) ? CHECK_DISCOUNT : 1;
-        SlotSet after = null;
-        for (PendingFilter f : filters) {
-            if (!bound.containsAll(f.slots) && a.mentioned.intersects(f.slots)) {
-                if (after == null) {
-                    after = new SlotSet(bound);
-                    after.addAll(a.assured);
-                }
-                if (after.containsAll(f.slots)) {
-                    d *= CHECK_DISCOUNT;
-                }
-            }
-        }
-        return d;
-    }
-
-    private static boolean connected(Atom a, SlotSet bound) {
-        return a.mentioned.intersects(bound);
-    }
-
-    private PatternScan scan(StatementPattern sp) throws Unsupported {
-        if (sp.getScope() == StatementPattern.Scope.DEFAULT_CONTEXTS && sp.getContextVar() != null) {
-            throw new Unsupported(sp, "default-graph pattern restricted to a dataset's graphs");
-        }
-        DatasetGraphs.Restriction restriction = datasetGraphs.restrict(sp);
-        Var[] positions = { sp.getSubjectVar(), sp.getPredicateVar(), sp.getObjectVar(), sp.getContextVar() };
-        long[] constants = new long[4];
-        int[] slots = { -1, -1, -1, -1 };
-        boolean nothing = false;
-        boolean namedOnly = sp.getScope() == StatementPattern.Scope.NAMED_CONTEXTS;
-        StringBuilder label = new StringBuilder();
-        for (int i = 0; i < 4; i++) {
-            Var v = positions[i];
-            if (v == null) {
-                continue;
-            }
-            if (i == 3) {
-                label.append(" GRAPH ");
-            } else if (i > 0) {
-                label.append(' ');
-            }
-            if (v.hasValue()) {
-                Value value = v.getValue();
-                boolean nil = i == 3 && (RDF4J.NIL.equals(value) || SESAME.NIL.equals(value));
-                // GRAPH rdf4j:nil (or sesame:nil) is RDF4J's name for the default graph
-                long id = nil ? TermIds.DEFAULT_GRAPH : constantIds.computeIfAbsent(value, source::lookup);
-                namedOnly &= !nil;
-                constants[i] = id;
-                nothing |= id == TermIds.NULL;
-                if (!v.isConstant()) {
-                    // a named variable given a value (query bindings, sameTerm rewriting) is still bound in results
-                    slots[i] = vars.slot(v.getName());
-                    label.append('?').append(v.getName()).append('=');
-                }
-                label.append(shortText(value));
-            } else {
-                slots[i] = vars.slot(v.getName());
-                label.append('?').append(v.getName());
-            }
-        }
-        if (restriction.contexts() != null) {
-            label.append(" FROM ").append(restriction.contexts().length).append(" graph(s)");
-        }
-        return new PatternScan(constants, slots, namedOnly, nothing || restriction.nothing(),
-                label.toString(), restriction.contexts());
-    }
-
-    private static String shortText(Value v) {
-        if (v.isIRI()) {
-            String s = v.stringValue();
-            int cut = Math.max(s.lastIndexOf('#'), s.lastIndexOf('/'));
-            return cut >= 0 && cut < s.length() - 1 ? ":" + s.substring(cut + 1) : "<" + s + ">";
-        }
-        return v.toString();
     }
 
     RowFilter condition(ValueExpr expr, QueryModelNode owner) throws Unsupported {

@@ -1,9 +1,9 @@
 package dev.basalt.sail.inference;
 
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 
+import dev.basalt.store.io.TaskResults;
 import dev.basalt.store.lexicon.TermIds;
 
 /**
@@ -115,18 +115,7 @@ final class Rounds {
         }
         long[][] quads;
         try {
-            quads = handedOver.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while the closure's helper prepared conclusions", e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            if (e.getCause() instanceof Error err) {
-                throw err;
-            }
-            throw new IllegalStateException(e.getCause());
+            quads = TaskResults.await(handedOver, "preparing conclusions on the closure's helper");
         } finally {
             handedOver = null;
         }

@@ -6,6 +6,7 @@ import java.util.concurrent.FutureTask;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.basalt.store.io.TaskResults;
 import dev.basalt.store.lexicon.LexiconWriter;
 
 /**
@@ -56,30 +57,8 @@ final class DictionaryWrite {
 
     /** Waits for the write to end; throws its failure. */
     void await() {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    task.get();
-                    return;
-                } catch (InterruptedException e) {
-                    interrupted = true; // the write cannot be stopped halfway: the transaction must not be rolled back under it
-                }
-            }
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException r) {
-                throw r;
-            }
-            if (cause instanceof Error err) {
-                throw err;
-            }
-            throw new IllegalStateException("writing the dictionary failed: " + cause, cause);
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        // not interruptible: the write cannot be stopped halfway, the transaction must not be rolled back under it
+        TaskResults.awaitUninterruptibly(task, "writing the dictionary");
     }
 
     /**

@@ -6,11 +6,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import dev.basalt.store.io.TaskResults;
 import dev.basalt.store.quads.QuadOrder;
 import dev.basalt.store.quads.QuadSort;
 
@@ -295,19 +295,7 @@ final class QuadSorter implements AutoCloseable {
             return null;
         }
         try {
-            return f.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LoadException("interrupted while waiting for the sort thread", e);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException r) {
-                throw r;
-            }
-            if (cause instanceof Error err) {
-                throw err;
-            }
-            throw new IllegalStateException("the sort thread failed: " + cause, cause);
+            return TaskResults.await(f, "sorting on the sort thread", LoadException::new);
         } catch (CancellationException e) {
             throw new IllegalStateException("the sort thread was cancelled", e);
         }

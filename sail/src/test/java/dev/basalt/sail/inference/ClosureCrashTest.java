@@ -2,9 +2,6 @@ package dev.basalt.sail.inference;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -15,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.basalt.sail.config.InferenceMode;
-import dev.basalt.sail.load.ChildProcess;
+import dev.basalt.sail.load.KillableChild;
 
 /**
  * Kills a child JVM with SIGKILL while it runs random transactions on a durable owl-rl store, then
@@ -34,20 +31,14 @@ class ClosureCrashTest {
         Path store = tmp.resolve("store");
         for (int kill = 0; kill < 3; kill++) {
             String ctx = "seed=" + seed + " kill #" + kill;
-            Process p = ChildProcess.start(ClosureCrashChild.class, store.toString(), Long.toString(rnd.nextLong()));
             AtomicLong committed = new AtomicLong(-1);
-            Thread reader = new Thread(() -> read(p, committed));
-            reader.start();
+            KillableChild child = KillableChild.start(line -> read(line, committed), ClosureCrashChild.class,
+                    store.toString(), Long.toString(rnd.nextLong()));
             long target = 20 + rnd.nextInt(60);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-            while (committed.get() < target && p.isAlive() && System.nanoTime() < deadline) {
-                Thread.sleep(2);
-            }
-            assertTrue(p.isAlive(), ctx + ": the child ended by itself");
+            child.awaitUntil(() -> committed.get() >= target, System.nanoTime() + TimeUnit.SECONDS.toNanos(120));
+            assertTrue(child.isAlive(), ctx + ": the child ended by itself");
             Thread.sleep(rnd.nextInt(20));
-            p.destroyForcibly();
-            assertTrue(p.waitFor(30, TimeUnit.SECONDS), ctx);
-            reader.join();
+            child.kill(ctx);
             assertTrue(committed.get() >= 0, ctx + ": the child committed nothing before the kill");
             SailRepository repo = InferenceRepos.open(store.toFile(), InferenceMode.OWL_RL);
             try {
@@ -58,16 +49,10 @@ class ClosureCrashTest {
         }
     }
 
-    private static void read(Process p, AtomicLong committed) {
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = r.readLine()) != null) {
-                if (line.startsWith("COMMITTED ")) {
-                    committed.set(Long.parseLong(line.substring(10)));
-                }
-            }
-        } catch (java.io.IOException | NumberFormatException ignored) {
-            // the child was killed mid-line
+    /** Records "COMMITTED n" lines of the child's output. */
+    private static void read(String line, AtomicLong committed) {
+        if (line.startsWith("COMMITTED ")) {
+            committed.set(Long.parseLong(line.substring(10)));
         }
     }
 }

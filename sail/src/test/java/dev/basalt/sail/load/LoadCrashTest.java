@@ -3,9 +3,7 @@ package dev.basalt.sail.load;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
 import java.io.BufferedWriter;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -77,20 +75,14 @@ class LoadCrashTest {
         int events = TRIPLES / LoadChild.BATCH + 5;
         for (int kill = 0; kill < kills; kill++) {
             String ctx = "seed=" + seed + " kill #" + kill;
-            Process p = ChildProcess.start(LoadChild.class, store.toString(), big.toString());
             AtomicLong seen = new AtomicLong();
             AtomicLong done = new AtomicLong(-1);
-            Thread reader = new Thread(() -> readEvents(p, seen, done));
-            reader.start();
+            KillableChild child = KillableChild.start(line -> readEvent(line, seen, done), LoadChild.class,
+                    store.toString(), big.toString());
             long target = 1 + rnd.nextInt(events);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
-            while (seen.get() < target && p.isAlive() && System.nanoTime() < deadline) {
-                Thread.sleep(2);
-            }
+            child.awaitUntil(() -> seen.get() >= target, System.nanoTime() + TimeUnit.SECONDS.toNanos(240));
             Thread.sleep(rnd.nextInt(60));
-            p.destroyForcibly();
-            assertTrue(p.waitFor(30, TimeUnit.SECONDS), ctx);
-            reader.join();
+            int exit = child.kill(ctx);
             if (done.get() < 0 && sizeAndChecksum(store)[2] == before[2] + 1) {
                 // the commit landed before the kill, but its DONE line was still in the pipe, which
                 // Process.destroyForcibly discards: then the whole load must be there
@@ -104,20 +96,17 @@ class LoadCrashTest {
                 before = sizeAndChecksum(store);
                 continue;
             }
-            assertEquals(137, p.exitValue(), ctx + ": the child did not die by SIGKILL (did it fail?)");
+            assertEquals(KillableChild.SIGKILL_EXIT, exit, ctx + ": the child did not die by SIGKILL (did it fail?)");
             assertEquals(0, CliAccess.run("verify", "--store", store.toString()), ctx + ": verify failed");
             long[] after = sizeAndChecksum(store);
             assertEquals(before[0], after[0], ctx + ": size changed (killed after event " + seen.get() + ")");
             assertEquals(before[1], after[1], ctx + ": checksum changed");
             assertEquals(before[2], after[2], ctx + ": commit point changed");
         }
-        Process p = ChildProcess.start(LoadChild.class, store.toString(), big.toString());
         AtomicLong done = new AtomicLong(-1);
-        Thread reader = new Thread(() -> readEvents(p, new AtomicLong(), done));
-        reader.start();
-        assertTrue(p.waitFor(300, TimeUnit.SECONDS), "seed=" + seed + ": the last load did not finish");
-        reader.join();
-        assertEquals(0, p.exitValue());
+        KillableChild last = KillableChild.start(line -> readEvent(line, new AtomicLong(), done), LoadChild.class,
+                store.toString(), big.toString());
+        assertEquals(0, last.awaitExit(300, "seed=" + seed + ": the last load did not finish"));
         assertEquals(before[2] + 1, done.get());
         assertEquals(before[0] + TRIPLES, sizeAndChecksum(store)[0]);
         assertEquals(0, CliAccess.run("verify", "--store", store.toString()));
@@ -154,18 +143,12 @@ class LoadCrashTest {
         return file;
     }
 
-    private static void readEvents(Process p, AtomicLong seen, AtomicLong done) {
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = r.readLine()) != null) {
-                if (line.startsWith("EVENT ")) {
-                    seen.set(Long.parseLong(line.substring(6)));
-                } else if (line.startsWith("DONE ")) {
-                    done.set(Long.parseLong(line.substring(5)));
-                }
-            }
-        } catch (java.io.IOException | NumberFormatException ignored) {
-            // the child was killed mid-line
+    /** Records "EVENT n" (the child's progress) and "DONE c" (its commit) lines of the child's output. */
+    private static void readEvent(String line, AtomicLong seen, AtomicLong done) {
+        if (line.startsWith("EVENT ")) {
+            seen.set(Long.parseLong(line.substring(6)));
+        } else if (line.startsWith("DONE ")) {
+            done.set(Long.parseLong(line.substring(5)));
         }
     }
 

@@ -9,10 +9,11 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+
+import dev.basalt.store.io.TaskResults;
 
 /**
  * Builds a tree bottom-up from strictly ascending input: leaves are filled to their limit and
@@ -166,21 +167,7 @@ final class BulkBuilder {
     /** Writes the oldest leaf handed to the coders and adds it to the level above. */
     private void writeCodedLeaf() {
         CodingLeaf leaf = coding.poll();
-        byte[] encoded;
-        try {
-            encoded = leaf.page().get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while coding a leaf page of a bulk build", e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            if (e.getCause() instanceof Error err) {
-                throw err;
-            }
-            throw new IllegalStateException("coding a leaf page failed: " + e.getCause(), e.getCause());
-        }
+        byte[] encoded = TaskResults.await(leaf.page(), "coding a leaf page of a bulk build");
         PageIO.Written page = io.writeUncached(encoded);
         written.add(page.address());
         addChild(1, leaf.separator(), page.address(), page.checksum(), leaf.entries());

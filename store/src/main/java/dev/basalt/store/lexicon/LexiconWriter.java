@@ -6,7 +6,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 
 import org.eclipse.rdf4j.model.Triple;
@@ -14,6 +13,7 @@ import org.eclipse.rdf4j.model.Value;
 
 import dev.basalt.store.WriteTransaction;
 import dev.basalt.store.btree.BTree;
+import dev.basalt.store.io.TaskResults;
 
 /**
  * Adds terms to the dictionary inside the store's one write transaction (see
@@ -164,17 +164,7 @@ public final class LexiconWriter extends LexiconView {
     }
 
     private static int[] sorted(FutureTask<int[]> sort) {
-        try {
-            return sort.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while sorting the dictionary's keys", e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof Error error) {
-                throw error;
-            }
-            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
-        }
+        return TaskResults.await(sort, "sorting the dictionary's keys");
     }
 
     /** Drops the entries kept since {@link #startBottomUp(Path)} and closes their files; for a transaction that rolls back. */
