@@ -277,7 +277,7 @@ class ServerRestApiTest {
                 nt + "<http://example.org/x> <http://example.org/p> .\n" + nt);
         assertEquals(400, malformed.status(), malformed.body());
         assertTrue(malformed.body().startsWith("MALFORMED DATA"), malformed.body());
-        assertTrue(malformed.body().contains("input:601:"), "the message names the line: " + malformed.body());
+        assertTrue(malformed.body().contains("request body:601: malformed N-Triples at column 47: expected an object"), "the message names the line: " + malformed.body());
         assertEquals(600, rest.size(id));
 
         // one query shape, many constants: each answer is its own constant's

@@ -1,6 +1,5 @@
 package dev.basalt.sail.load;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
@@ -272,10 +271,7 @@ final class StatementReader implements AutoCloseable {
             }
         }
         chunksForRio.incrementAndGet();
-        RDFParser parser = Rio.createParser(format, scoped);
-        parser.getParserConfig().set(BasicParserSettings.PRESERVE_BNODE_IDS, true);
-        parser.getParserConfig().set(BasicParserSettings.VERIFY_URI_SYNTAX, false); // LoadValues checks IRIs
-        parser.getParserConfig().setNonFatalErrors(nonFatalErrors);
+        RDFParser parser = chunkParser(format, scoped);
         TermBatch.Builder statements = new TermBatch.Builder(options.context());
         parser.setRDFHandler(new AbstractRDFHandler() {
             @Override
@@ -285,15 +281,41 @@ final class StatementReader implements AutoCloseable {
         });
         String base = options.baseIri() != null || input.file() == null ? options.baseIri()
                 : input.file().toFile().toURI().toString();
+        // the input's byte order mark is skipped as Rio skips it in a stream; bytes that are not UTF-8 fail
+        int bom = chunk.firstLine() == 1 ? MalformedChunk.bomLength(chunk.bytes(), chunk.length()) : 0;
         try {
-            parser.parse(new ByteArrayInputStream(chunk.bytes(), 0, chunk.length()), base);
-        } catch (RDFParseException e) {
-            long line = e.getLineNumber() > 0 ? chunk.firstLine() + e.getLineNumber() - 1 : -1;
-            throw error(input, line, "malformed " + format.getName() + ": " + stripLocation(e.getMessage()), e);
-        } catch (IOException e) {
-            throw error(input, -1, "cannot read: " + e, e);
+            parser.parse(MalformedChunk.strictUtf8(chunk.bytes(), bom, chunk.length() - bom), base);
+        } catch (RDFParseException | IOException e) { // an IOException of bytes in memory is a malformed UTF-8 sequence
+            throw malformed(input, chunk, scoped, base, e);
         }
         return statements.build(Map.of());
+    }
+
+    private RDFParser chunkParser(RDFFormat format, LoadValues scoped) {
+        RDFParser parser = Rio.createParser(format, scoped);
+        parser.getParserConfig().set(BasicParserSettings.PRESERVE_BNODE_IDS, true);
+        parser.getParserConfig().set(BasicParserSettings.VERIFY_URI_SYNTAX, false); // LoadValues checks IRIs
+        parser.getParserConfig().setNonFatalErrors(nonFatalErrors);
+        return parser;
+    }
+
+    /**
+     * The error for a chunk Rio refused: the line at fault and what is wrong with it
+     * ({@link MalformedChunk}), else Rio's own message and line.
+     */
+    private LoadException malformed(Input input, LineChunks.Chunk chunk, LoadValues scoped, String base, Exception e) {
+        RDFFormat format = input.format();
+        String what = "malformed " + format.getName() + ": ";
+        MalformedChunk.Fault fault = MalformedChunk.locate(chunk, format.equals(RDFFormat.NQUADS),
+                () -> chunkParser(format, scoped), base);
+        if (fault != null) {
+            String column = fault.column() > 0 ? " at column " + fault.column() : "";
+            return error(input, fault.line(), "malformed " + format.getName() + column + ": " + fault.message(), e);
+        }
+        long line = e instanceof RDFParseException p && p.getLineNumber() > 0
+                ? chunk.firstLine() + p.getLineNumber() - 1 : -1;
+        String where = line > 0 ? "" : " (in the lines from " + chunk.firstLine() + ")";
+        return error(input, line, what + MalformedChunk.withoutLocation(e.getMessage()) + where, e);
     }
 
     private void parse(Path file, RDFFormat format) {
@@ -305,7 +327,7 @@ final class StatementReader implements AutoCloseable {
             parser.parse(in, base);
         } catch (RDFParseException e) {
             throw new LoadException(file, e.getLineNumber(), "malformed " + format.getName() + ": "
-                    + stripLocation(e.getMessage()), e);
+                    + MalformedChunk.withoutLocation(e.getMessage()), e);
         } catch (RDFHandlerException e) {
             if (e.getCause() instanceof Stopped s) {
                 throw s;
@@ -315,15 +337,6 @@ final class StatementReader implements AutoCloseable {
             throw new LoadException(file, -1, "cannot read: " + e, e);
         }
         handler.flush(true);
-    }
-
-    /** Rio appends " [line N]" or " [line N, column M]" to its messages; the file:line prefix says it already. */
-    private static String stripLocation(String message) {
-        if (message == null) {
-            return "syntax error";
-        }
-        int at = message.lastIndexOf(" [line ");
-        return at > 0 && message.endsWith("]") ? message.substring(0, at) : message;
     }
 
     private void put(Object item) {

@@ -36,7 +36,8 @@ import dev.basalt.sail.load.TransactionLoad;
  *
  * <p>The bulk add is part of the connection's transaction: inside {@code begin()}/{@code commit()}
  * it commits or rolls back with it; otherwise it is its own transaction. Malformed input is an
- * {@link RDFParseException} whose message starts with {@code input:line:}; the add then leaves the
+ * {@link RDFParseException} whose message starts with {@code input:line:}, the input being the file,
+ * the "request body" of an RDF4J Server upload or else the "input stream"; the add then leaves the
  * store unchanged (its own transaction is rolled back; an explicit one can only be rolled back).
  *
  * <p>It runs on the thread of the connection that adds, under that connection's thread rules.
@@ -122,9 +123,19 @@ final class BulkAdds {
         }
         InputStream data = magic.length >= 2 && (magic[0] & 0xff) == 0x1f && (magic[1] & 0xff) == 0x8b
                 ? new GZIPInputStream(buffered, 1 << 16) : buffered;
-        run(TransactionLoad.ofStream("input", data, format, baseUri, context(contexts),
+        run(TransactionLoad.ofStream(streamName(), data, format, baseUri, context(contexts),
                 parserConfig.getNonFatalErrors(), tempParent()), tx,
                 () -> fallback.run(data));
+    }
+
+    /**
+     * What an added stream is called in errors: "request body" when RDF4J Server adds it for a
+     * request (its handlers are on the calling thread's stack), else "input stream".
+     */
+    private static String streamName() {
+        boolean server = StackWalker.getInstance()
+                .walk(frames -> frames.anyMatch(f -> f.getClassName().startsWith("org.eclipse.rdf4j.http.server.")));
+        return server ? "request body" : "input stream";
     }
 
     void add(File file, String baseUri, RDFFormat format, Resource[] contexts, Transactions tx, Fallback fallback)

@@ -103,7 +103,7 @@ class BulkAddClosureTest {
                 // the bulk path's parser names its input and line; RDF4J's per-statement parser does not
                 RDFParseException e = assertThrows(RDFParseException.class, () -> b.add(
                         new java.io.ByteArrayInputStream("<urn:t:a> <urn:t:P0> .\n".getBytes()), "", RDFFormat.NTRIPLES));
-                assertTrue(e.getMessage().startsWith("input:1: "), "not the bulk path: " + e.getMessage());
+                assertTrue(e.getMessage().startsWith("input stream:1: "), "not the bulk path: " + e.getMessage());
             }
         } finally {
             bulk.shutDown();

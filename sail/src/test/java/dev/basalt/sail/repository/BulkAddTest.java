@@ -192,7 +192,7 @@ class BulkAddTest {
         try (RepositoryConnection c = repo.getConnection()) {
             RDFParseException e = assertThrows(RDFParseException.class,
                     () -> c.add(stream(bad), EX, RDFFormat.NQUADS));
-            assertTrue(e.getMessage().startsWith("input:" + badLine + ": malformed N-Quads"), e.getMessage());
+            assertTrue(e.getMessage().startsWith("input stream:" + badLine + ": malformed N-Quads"), e.getMessage());
             assertEquals(badLine, e.getLineNumber());
         }
         assertEquals(before, dump(repo), "autocommit: the store is unchanged");
@@ -214,7 +214,7 @@ class BulkAddTest {
             c.getParserConfig().addNonFatalError(BasicParserSettings.VERIFY_DATATYPE_VALUES);
             c.getParserConfig().addNonFatalError(BasicParserSettings.VERIFY_LANGUAGE_TAGS);
             RDFParseException bulk = assertThrows(RDFParseException.class, () -> c.add(stream(bad), EX, RDFFormat.NTRIPLES));
-            assertTrue(bulk.getMessage().startsWith("input:2: "), bulk.getMessage());
+            assertTrue(bulk.getMessage().startsWith("input stream:2: "), bulk.getMessage());
             // preserveNodeId: RDF4J's parser, which keeps blank node labels
             c.getParserConfig().set(BasicParserSettings.PRESERVE_BNODE_IDS, true);
             RDFParseException rio = assertThrows(RDFParseException.class, () -> c.add(stream(bad), EX, RDFFormat.NTRIPLES));
