@@ -2,6 +2,7 @@ package dev.basalt.sail.load;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.CharacterCodingException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -324,15 +325,20 @@ final class StatementReader implements AutoCloseable {
         parser.setRDFHandler(handler);
         String base = options.baseIri() != null ? options.baseIri() : file.toFile().toURI().toString(); // as RepositoryConnection.add(File) does
         try (InputStream in = InputFiles.open(file, bytesRead)) {
-            parser.parse(in, base);
+            if (TextFilePlaces.isUtf8Text(format)) {
+                parser.parse(TextFilePlaces.strictUtf8(in), base);
+            } else {
+                parser.parse(in, base);
+            }
         } catch (RDFParseException e) {
-            throw new LoadException(file, e.getLineNumber(), "malformed " + format.getName() + ": "
-                    + MalformedChunk.withoutLocation(e.getMessage()), e);
+            throw TextFilePlaces.refused(file, format, e);
         } catch (RDFHandlerException e) {
             if (e.getCause() instanceof Stopped s) {
                 throw s;
             }
             throw new LoadException(file, -1, e.getMessage(), e);
+        } catch (CharacterCodingException e) {
+            throw TextFilePlaces.notUtf8(file, format, e);
         } catch (IOException e) {
             throw new LoadException(file, -1, "cannot read: " + e, e);
         }
