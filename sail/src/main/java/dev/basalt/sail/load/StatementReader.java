@@ -42,7 +42,10 @@ import org.eclipse.rdf4j.rio.helpers.BasicParserSettings;
  * parsed by one Rio parser on the reading thread. Each file's namespace declarations (the first one
  * of each prefix, as RDF4J's {@code RDFInserter} keeps them) come with its last batch. A parse
  * error ends the stream with a {@link LoadException} naming the file and line (the first error in
- * file order); {@link #close()} stops the threads early.
+ * file order) and what was expected there: a chunk Rio refuses is searched for its malformed line
+ * ({@link MalformedChunk}), a file of another format is placed by {@link TextFilePlaces} where Rio
+ * names no line. Bytes that are not UTF-8 are refused where Rio parses (Rio's own reader would
+ * replace them). {@link #close()} stops the threads early.
  *
  * <p>Instead of files, the reader can take one N-Triples or N-Quads stream ({@link #ofStream}, for
  * {@code RepositoryConnection.add(InputStream, ...)}); it is read in chunks as a file is, and its
