@@ -69,37 +69,18 @@ final class NTriplesLineCheck {
         if (pos == end || b[pos] == '#') {
             return; // blank or comment
         }
-        if (b[pos] == '<') {
-            iri("subject");
-        } else if (b[pos] == '_') {
-            blankNode();
-        } else {
-            throw expected("a subject (an IRI in <...> or a blank node _:label)");
-        }
+        term("subject", false, "a subject (an IRI in <...> or a blank node _:label)");
         skipSpaces();
         if (pos == end || b[pos] != '<') {
             throw expected("a predicate (an IRI in <...>)");
         }
         iri("predicate");
         skipSpaces();
-        if (pos < end && b[pos] == '<') {
-            iri("object");
-        } else if (pos < end && b[pos] == '_') {
-            blankNode();
-        } else if (pos < end && b[pos] == '"') {
-            literal();
-        } else {
-            throw expected("an object (an IRI in <...>, a blank node _:label or a literal in \"...\")");
-        }
+        term("object", true, "an object (an IRI in <...>, a blank node _:label or a literal in \"...\")");
         skipSpaces();
         if (quads && pos < end && b[pos] != '.') {
-            if (b[pos] == '<') {
-                iri("graph name");
-            } else if (b[pos] == '_') {
-                blankNode();
-            } else {
-                throw expected("a graph name (an IRI in <...> or a blank node _:label) or '.' at the end of the statement");
-            }
+            term("graph name", false,
+                    "a graph name (an IRI in <...> or a blank node _:label) or '.' at the end of the statement");
             skipSpaces();
         }
         if (pos == end || b[pos] != '.') {
@@ -109,6 +90,20 @@ final class NTriplesLineCheck {
         skipSpaces();
         if (pos < end && b[pos] != '#') {
             throw expected("the end of the line after the statement's '.' (one statement per line)");
+        }
+    }
+
+    /** The term at {@code pos}: an IRI, a blank node or (if {@code literal}) a literal; else a fault expecting {@code what}. */
+    private void term(String role, boolean literal, String what) {
+        byte c = pos < end ? b[pos] : 0;
+        if (c == '<') {
+            iri(role);
+        } else if (c == '_') {
+            blankNode();
+        } else if (c == '"' && literal) {
+            literal();
+        } else {
+            throw expected(what);
         }
     }
 

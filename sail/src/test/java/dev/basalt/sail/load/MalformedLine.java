@@ -26,7 +26,7 @@ enum MalformedLine {
     /** The line of a late fault: past several 4 MiB chunks and 100,000-statement batches. */
     static final int LATE_LINE = 300_001;
 
-    /** The line, as bytes: ISO-8859-1 of the text, so {@code \u00FF} is the single byte 0xFF, invalid in UTF-8. */
+    /** The line, as bytes: ISO-8859-1 of the text, so the character U+00FF is the single byte 0xFF, invalid in UTF-8. */
     private final byte[] line;
     final String expected;
 

@@ -65,7 +65,7 @@ class NTriplesLineCheckTest {
             <http://e/é> <http://e/p> \u0001 .     | 27 | expected an object (an IRI in <...>, a blank node _:label or a literal in "..."), found the control character U+0001
             """)
     void namesBytesThatAreNotUtf8OrControlsWithColumnsInCharacters(String line, int column, String text) {
-        // é is two bytes of UTF-8 and one column; \u00FF and \u00C3 stand for single bytes
+        // é is two bytes of UTF-8 and one column; U+00FF and U+00C3 above stand for the bytes 0xFF and 0xC3
         byte[] utf8 = line.strip().getBytes(StandardCharsets.UTF_8);
         byte[] bytes = new String(utf8, StandardCharsets.ISO_8859_1).replace("\u00C3\u00BF", "\u00FF")
                 .replace("\u00C3\u0083", "\u00C3").getBytes(StandardCharsets.ISO_8859_1);
