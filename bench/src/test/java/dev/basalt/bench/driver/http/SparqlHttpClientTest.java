@@ -42,7 +42,8 @@ import dev.basalt.bench.driver.http.TestSparqlEndpoint.Fault;
  * another content type makes it throw with the status and the body's first bytes.
  */
 class SparqlHttpClientTest {
-	private static final long SEED = 808;
+	/** A seed whose one vendor (60 products have 1,200 offers) is in the US, so Q10 has answers. */
+	private static final long SEED = 2;
 	private static final int SETS = 2;
 
 	@TempDir
@@ -80,7 +81,9 @@ class SparqlHttpClientTest {
 
 	@Test
 	void theCrossCheckHasResultsToCompare() {
-		for (String q : new String[] { "Q1", "Q2", "Q7", "Q8", "Q9", "Q10", "Q11", "Q12" }) {
+		// Q1, Q3 and Q4 ask for products with features drawn as the BSBM driver draws them (from the
+		// type's features, each product having a quarter of them): at 60 products they rarely match.
+		for (String q : new String[] { "Q2", "Q7", "Q8", "Q9", "Q10", "Q11", "Q12" }) {
 			assertTrue(Arrays.stream(inProcess.get(q)).sum() > 0, q + " has results at this scale");
 		}
 	}
