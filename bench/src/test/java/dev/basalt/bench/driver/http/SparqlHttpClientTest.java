@@ -100,7 +100,8 @@ class SparqlHttpClientTest {
 		for (ResultFormat format : ResultFormat.values()) {
 			for (boolean post : new boolean[] { false, true }) {
 				endpoint.chunked = post; // GET answered with Content-Length, POST chunked
-				Options options = new Options(post, format, Transport.SOCKET);
+				GraphFormat graph = GraphFormat.values()[(format.ordinal() + (post ? 1 : 0)) % 2];
+				Options options = new Options(post, format, Transport.SOCKET, graph);
 				try (QueryClient client = new SparqlHttpClient(endpoint.uri(), options)) {
 					assertSameCounts(BsbmCrossCheck.counts(client, parameters, SEED, SETS),
 							options + (post ? " chunked" : " with Content-Length"));
@@ -128,7 +129,7 @@ class SparqlHttpClientTest {
 		try (TestSparqlEndpoint other = new TestSparqlEndpoint(empty)) {
 			String same = endpoint.uri().toString();
 			String[] run = { "bsbm-http", "--products", "60", "--seed", Long.toString(SEED), "--mix", "reduced",
-					"--warmup-mixes", "1", "--runs", "1", "--seconds", "0.2", "--cross-check", "1" };
+					"--cold-mixes", "2", "--warmup-mixes", "3", "--runs", "1", "--seconds", "0.2", "--cross-check", "1" };
 			assertEquals(0, bsbmHttp(run, "--endpoint", same, "--endpoint", same), "one store behind both endpoints");
 			assertEquals(0, bsbmHttp(run, "--client", "rdf4j", "--endpoint", same));
 			assertEquals(2, bsbmHttp(run, "--endpoint", same, "--endpoint", other.uri().toString(), "--result-format", "xml"),
@@ -160,8 +161,9 @@ class SparqlHttpClientTest {
 		String construct = "CONSTRUCT WHERE { ?s ?p ?o } LIMIT 200";
 		for (Transport transport : Transport.values()) {
 			for (ResultFormat format : ResultFormat.values()) {
-				try (QueryClient client = new SparqlHttpClient(endpoint.uri(), new Options(false, format, transport))) {
-					String how = transport + " " + format;
+				GraphFormat graph = GraphFormat.values()[(format.ordinal() + transport.ordinal()) % 2];
+				try (QueryClient client = new SparqlHttpClient(endpoint.uri(), new Options(false, format, transport, graph))) {
+					String how = transport + " " + format + " " + graph;
 					assertEquals(200, client.count(QueryForm.SELECT, select), how);
 
 					endpoint.fault = Fault.SERVER_ERROR;
@@ -178,7 +180,7 @@ class SparqlHttpClientTest {
 					assertTrue(m.contains("malformed") && m.contains("status 200"), m);
 					m = assertThrows(UncheckedIOException.class, () -> client.count(QueryForm.CONSTRUCT, construct), how)
 							.getMessage();
-					assertTrue(m.contains("malformed N-Triples"), m);
+					assertTrue(m.contains(graph == GraphFormat.NTRIPLES ? "malformed N-Triples" : "malformed RDF/XML"), m);
 
 					endpoint.fault = Fault.SHORT_BODY;
 					assertThrows(UncheckedIOException.class, () -> client.count(QueryForm.SELECT, select), how);
