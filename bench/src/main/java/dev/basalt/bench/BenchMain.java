@@ -23,11 +23,13 @@ import dev.basalt.bench.compare.Comparison;
 import dev.basalt.bench.compare.EvaluatorCrossCheck;
 import dev.basalt.bench.compare.Results;
 import dev.basalt.bench.compare.Settings;
+import dev.basalt.bench.driver.ColdWarmRun;
 import dev.basalt.bench.driver.MixDriver;
 import dev.basalt.bench.federation.FederationBench;
 import dev.basalt.bench.driver.MixResult;
 import dev.basalt.bench.driver.ProcessCpu;
 import dev.basalt.bench.driver.QueryClient;
+import dev.basalt.bench.driver.http.GraphFormat;
 import dev.basalt.bench.driver.http.ResultFormat;
 import dev.basalt.bench.driver.http.SparqlHttpClient;
 import dev.basalt.bench.load.LoadComparison;
@@ -374,13 +376,18 @@ public final class BenchMain implements Runnable {
 		String mix;
 		@Option(names = "--clients", defaultValue = "1")
 		int clients;
-		@Option(names = "--warmup-mixes", defaultValue = "200")
+		@Option(names = "--cold-mixes", defaultValue = "50", description = "mixes of the cold phase, the first the "
+				+ "server answers (default 50, the BSBM driver's warm-up); start the server just before for a cold figure")
+		int coldMixes;
+		@Option(names = "--warmup-mixes", defaultValue = "1000", description = "mixes before the warm runs, the cold "
+				+ "ones included (default 1000)")
 		int warmupMixes;
 		@Option(names = "--runs", defaultValue = "3")
 		int runs;
 		@Option(names = "--seconds", defaultValue = "30")
 		double seconds;
-		@Option(names = "--cross-check", defaultValue = "10")
+		@Option(names = "--cross-check", defaultValue = "10", description = "parameter sets per query whose result "
+				+ "counts are compared between the endpoints, after the measurements (so they do not warm the server)")
 		int crossCheck;
 		@Option(names = "--server-pid", description = "process id of the server behind each --endpoint, in the same "
 				+ "order (repeatable): each run then prints the server's CPU seconds (user+sys, from /proc) per query")
@@ -388,9 +395,12 @@ public final class BenchMain implements Runnable {
 		@Option(names = "--client", defaultValue = "light", description = "light (default): the bench's own SPARQL "
 				+ "protocol client; rdf4j: RDF4J's SPARQLRepository")
 		String client;
-		@Option(names = "--result-format", defaultValue = "json", description = "light client: json (default), xml "
-				+ "or tsv for SELECT and ASK results; CONSTRUCT and DESCRIBE always ask for N-Triples")
+		@Option(names = "--result-format", defaultValue = "xml", description = "light client: xml (default, what the "
+				+ "BSBM driver asks for), json or tsv for SELECT and ASK results")
 		String resultFormat;
+		@Option(names = "--graph-format", defaultValue = "rdfxml", description = "light client: rdfxml (default, what "
+				+ "the BSBM driver asks for) or ntriples for CONSTRUCT and DESCRIBE results")
+		String graphFormat;
 		@Option(names = "--method", defaultValue = "get", description = "light client: get (default, the query "
 				+ "percent-encoded in the URL) or post (an application/sparql-query body)")
 		String method;
@@ -423,18 +433,27 @@ public final class BenchMain implements Runnable {
 				SparqlHttpClient.Options options;
 				try {
 					options = new SparqlHttpClient.Options(method.equals("post"), ResultFormat.named(resultFormat),
-							SparqlHttpClient.Transport.named(transport));
+							SparqlHttpClient.Transport.named(transport), GraphFormat.named(graphFormat));
 				} catch (IllegalArgumentException e) {
 					throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
 				}
 				endpoints.forEach(e -> clientsOf.put(e, () -> new SparqlHttpClient(URI.create(e), options)));
 				System.out.println("client: light, " + method.toUpperCase(Locale.ROOT) + ", " + resultFormat
-						+ " results (N-Triples for CONSTRUCT/DESCRIBE), " + transport + " transport");
+						+ " results, " + graphFormat + " for CONSTRUCT/DESCRIBE, " + transport + " transport");
 			} else {
 				throw new CommandLine.ParameterException(new CommandLine(this), "--client must be light or rdf4j");
 			}
 			int status = 0;
 			try {
+				MixDriver driver = new MixDriver(BsbmQueries.ALL, queries, parameters::draw);
+				ColdWarmRun phases = new ColdWarmRun(driver, System.out::println);
+				List<ColdWarmRun.Outcome> outcomes = new ArrayList<>();
+				for (Map.Entry<String, Supplier<QueryClient>> e : clientsOf.entrySet()) {
+					int i = endpoints.indexOf(e.getKey());
+					Long pid = serverPids == null || serverPids.size() <= i ? null : serverPids.get(i);
+					outcomes.add(phases.run(e.getKey(), e.getValue(), pid, clients, coldMixes, warmupMixes, runs, seconds,
+							seed));
+				}
 				Map<String, Map<String, Long>> counts = new LinkedHashMap<>();
 				for (Map.Entry<String, Supplier<QueryClient>> e : clientsOf.entrySet()) {
 					try (QueryClient c = e.getValue().get()) {
@@ -449,39 +468,14 @@ public final class BenchMain implements Runnable {
 						status = 2;
 					}
 				}
-				MixDriver driver = new MixDriver(BsbmQueries.ALL, queries, parameters::draw);
-				long self = ProcessHandle.current().pid();
-				for (Map.Entry<String, Supplier<QueryClient>> e : clientsOf.entrySet()) {
-					MixResult w = driver.run(e.getValue(), 1, warmupMixes, Double.MAX_VALUE, seed + 7);
-					System.out.printf(Locale.ROOT, "%s warm-up: %d mixes, %,.0f QMpH%n", e.getKey(), w.mixes(), w.qmph());
-					Long pid = serverPids == null || serverPids.size() <= endpoints.indexOf(e.getKey()) ? null
-							: serverPids.get(endpoints.indexOf(e.getKey()));
-					for (int run = 1; run <= runs; run++) {
-						double serverBefore = pid == null ? 0 : ProcessCpu.seconds(pid);
-						double clientBefore = ProcessCpu.seconds(self);
-						MixResult m = driver.run(e.getValue(), clients, Long.MAX_VALUE, seconds, seed + 1000L * run + clients);
-						long answered = m.perQuery().values().stream().mapToLong(s -> s.count()).sum();
-						String cpu = cpu("client", ProcessCpu.seconds(self) - clientBefore, answered, m.elapsedSeconds());
-						if (pid != null) {
-							cpu += cpu("server", ProcessCpu.seconds(pid) - serverBefore, answered, m.elapsedSeconds());
-						}
-						System.out.printf(Locale.ROOT, "%s run %d, %d client(s): %,.0f QMpH (%d mixes)%s%n", e.getKey(), run,
-								clients, m.qmph(), m.mixes(), cpu);
-						m.perQuery().forEach((q, s) -> System.out.printf(Locale.ROOT,
-								"    %-4s avg %8.2f ms  min %8.2f  max %8.1f  (%d)%n", q, s.meanMillis(), s.minMillis(),
-								s.maxMillis(), s.count()));
-					}
-				}
+				System.out.println();
+				System.out.printf(Locale.ROOT, "%d client(s), %s mix; cold: the first %d mixes, warm: after %d mixes%n",
+						clients, mix, coldMixes, Math.max(coldMixes, warmupMixes));
+				ColdWarmRun.table(outcomes).forEach(System.out::println);
 			} finally {
 				repositories.forEach(Repository::shutDown);
 			}
 			return status;
-		}
-
-		/** ", who CPU s = ms/query (cores busy)": a process's CPU seconds over a run's answered queries. */
-		private static String cpu(String who, double seconds, long queries, double elapsed) {
-			return String.format(Locale.ROOT, ", %s CPU %.1f s = %.3f ms/query (%.2f cores busy)", who, seconds,
-					seconds * 1000 / queries, seconds / elapsed);
 		}
 	}
 

@@ -3,13 +3,11 @@ package dev.basalt.bench.bsbm;
 import static dev.basalt.bench.bsbm.BsbmVocabulary.BSBM;
 import static dev.basalt.bench.bsbm.BsbmVocabulary.COMMENT;
 import static dev.basalt.bench.bsbm.BsbmVocabulary.COUNTRIES;
-import static dev.basalt.bench.bsbm.BsbmVocabulary.COUNTRY_CODES;
 import static dev.basalt.bench.bsbm.BsbmVocabulary.DATE;
 import static dev.basalt.bench.bsbm.BsbmVocabulary.FOAF;
 import static dev.basalt.bench.bsbm.BsbmVocabulary.HOMEPAGE;
 import static dev.basalt.bench.bsbm.BsbmVocabulary.INST;
 import static dev.basalt.bench.bsbm.BsbmVocabulary.LABEL;
-import static dev.basalt.bench.bsbm.BsbmVocabulary.LANGUAGES;
 import static dev.basalt.bench.bsbm.BsbmVocabulary.PUBLISHER;
 import static dev.basalt.bench.bsbm.BsbmVocabulary.REV;
 import static dev.basalt.bench.bsbm.BsbmVocabulary.SUBCLASS_OF;
@@ -25,6 +23,7 @@ import static dev.basalt.bench.rdf.NTriplesSink.typed;
 
 import java.nio.file.Path;
 import java.time.LocalDate;
+import java.util.HexFormat;
 import java.util.SplittableRandom;
 
 import dev.basalt.bench.rdf.NTriplesSink;
@@ -32,14 +31,18 @@ import dev.basalt.bench.rdf.Rng;
 import dev.basalt.bench.rdf.TripleCounts;
 
 /**
- * Writes a BSBM dataset as N-Triples, entity by entity, in the order of the official generator:
- * product types, product features, each producer followed by its products, each vendor followed by
- * its offers, each rating site followed by its reviewers and reviews. Memory use is independent of
- * the scale.
+ * Writes a BSBM dataset as N-Triples, entity by entity, in the order and with the statements of the
+ * official generator without forward chaining (a product is typed with its leaf type only): product
+ * types, product features, each producer followed by its products, each vendor followed by its
+ * offers, each rating site's reviewers each followed by their reviews. The values follow the rules
+ * of {@link BsbmModel}. Memory use is independent of the scale; the output is a function of
+ * (products, seed).
  */
 public final class BsbmGenerator {
 
 	private static final String STANDARDIZATION_INSTITUTION = INST + "StandardizationInstitution1";
+	private static final LocalDate SCHEMA_FROM = LocalDate.of(2000, 6, 20);
+	private static final LocalDate SCHEMA_TO = LocalDate.of(2000, 7, 23);
 
 	private final BsbmModel model;
 
@@ -61,16 +64,13 @@ public final class BsbmGenerator {
 			for (int v = 1; v <= model.vendors(); v++) {
 				writeVendor(out, v);
 				for (int j = model.vendorFirstOffer[v - 1]; j < model.vendorFirstOffer[v]; j++) {
-					writeOffer(out, j, v);
+					writeOffer(out, model.offer(j));
 				}
 			}
-			for (int s = 1; s <= model.ratingSites(); s++) {
-				writeSite(out, s);
-				for (int m = model.siteFirstPerson[s - 1]; m < model.siteFirstPerson[s]; m++) {
-					writePerson(out, m, s);
-				}
-				for (int j = model.siteFirstReview[s - 1]; j < model.siteFirstReview[s]; j++) {
-					writeReview(out, j, s);
+			for (int m = 1; m <= model.persons(); m++) {
+				writePerson(out, m);
+				for (int j = model.personFirstReview[m - 1]; j < model.personFirstReview[m]; j++) {
+					writeReview(out, model.review(j));
 				}
 			}
 			return out.counts();
@@ -78,54 +78,51 @@ public final class BsbmGenerator {
 	}
 
 	private void writeTypes(NTriplesSink out) {
-		for (int t = 1; t <= model.typeCount; t++) {
+		BsbmHierarchy h = model.types;
+		for (int t = 1; t <= h.typeCount; t++) {
 			SplittableRandom r = Rng.of(model.seed, BsbmModel.KIND_TYPE, t);
 			String s = BsbmModel.productTypeIri(t);
 			out.iri(s, TYPE, BSBM + "ProductType");
-			out.lit(s, LABEL, literal(Words.text(r, 1, 3)));
-			out.lit(s, COMMENT, literal(Words.text(r, 20, 50)));
-			if (model.typeParent[t] > 0) {
-				out.iri(s, SUBCLASS_OF, BsbmModel.productTypeIri(model.typeParent[t]));
+			out.lit(s, LABEL, literal(t == 1 ? "Thing" : Words.text(r, 1, 3)));
+			out.lit(s, COMMENT, literal(t == 1 ? "The Product Type of all Products" : Words.text(r, 20, 50)));
+			if (h.parent[t] > 0) {
+				out.iri(s, SUBCLASS_OF, BsbmModel.productTypeIri(h.parent[t]));
 			}
-			published(out, s, STANDARDIZATION_INSTITUTION, r);
+			published(out, s, STANDARDIZATION_INSTITUTION, BsbmModel.dateBetween(r, SCHEMA_FROM, SCHEMA_TO));
 		}
 	}
 
 	private void writeFeatures(NTriplesSink out) {
-		for (int f = 1; f <= model.featureTotal; f++) {
+		for (int f = 1; f <= model.types.featureTotal; f++) {
 			SplittableRandom r = Rng.of(model.seed, BsbmModel.KIND_FEATURE, f);
 			String s = BsbmModel.featureIri(f);
 			out.iri(s, TYPE, BSBM + "ProductFeature");
 			out.lit(s, LABEL, literal(Words.text(r, 1, 3)));
 			out.lit(s, COMMENT, literal(Words.text(r, 20, 50)));
-			published(out, s, STANDARDIZATION_INSTITUTION, r);
+			published(out, s, STANDARDIZATION_INSTITUTION, BsbmModel.dateBetween(r, SCHEMA_FROM, SCHEMA_TO));
 		}
 	}
 
 	private void writeProducer(NTriplesSink out, int k) {
 		SplittableRandom r = Rng.of(model.seed, BsbmModel.KIND_PRODUCER, k);
+		String country = country(r);
 		String s = BsbmModel.producerIri(k);
 		out.iri(s, TYPE, BSBM + "Producer");
 		out.lit(s, LABEL, literal(Words.text(r, 1, 3)));
-		out.lit(s, COMMENT, literal(Words.text(r, 20, 80)));
+		out.lit(s, COMMENT, literal(Words.text(r, 20, 50)));
 		out.iri(s, HOMEPAGE, "http://www.Producer" + k + ".com/");
-		out.iri(s, BSBM + "country", country(r));
-		published(out, s, s, r);
+		out.iri(s, BSBM + "country", country);
+		published(out, s, s, BsbmModel.dateBetween(r, LocalDate.of(2000, 8, 20), LocalDate.of(2005, 7, 23)));
 	}
 
 	private void writeProduct(NTriplesSink out, BsbmModel.Product p) {
 		String s = model.productIri(p.id());
 		String producer = BsbmModel.producerIri(p.producer());
 		out.iri(s, TYPE, BSBM + "Product");
-		for (int t : p.types()) {
-			out.iri(s, TYPE, BsbmModel.productTypeIri(t));
-		}
 		out.lit(s, LABEL, literal(p.label()));
 		out.lit(s, COMMENT, literal(p.comment()));
+		out.iri(s, TYPE, BsbmModel.productTypeIri(p.leafType()));
 		out.iri(s, BSBM + "producer", producer);
-		for (int f : p.features()) {
-			out.iri(s, BSBM + "productFeature", BsbmModel.featureIri(f));
-		}
 		for (int i = 0; i < 6; i++) {
 			if (p.numeric()[i] > 0) {
 				out.lit(s, BSBM + "productPropertyNumeric" + (i + 1), typed(Integer.toString(p.numeric()[i]), XSD_INTEGER));
@@ -136,84 +133,76 @@ public final class BsbmGenerator {
 				out.lit(s, BSBM + "productPropertyTextual" + (i + 1), literal(p.textual()[i]));
 			}
 		}
-		out.iri(s, PUBLISHER, producer);
-		out.lit(s, DATE, typed(p.published().toString(), XSD_DATE));
+		for (int f : p.features()) {
+			out.iri(s, BSBM + "productFeature", BsbmModel.featureIri(f));
+		}
+		published(out, s, producer, p.published());
 	}
 
 	private void writeVendor(NTriplesSink out, int v) {
 		SplittableRandom r = Rng.of(model.seed, BsbmModel.KIND_VENDOR, v);
+		String country = country(r);
 		String s = BsbmModel.vendorIri(v);
 		out.iri(s, TYPE, BSBM + "Vendor");
 		out.lit(s, LABEL, literal(Words.text(r, 1, 3)));
-		out.lit(s, COMMENT, literal(Words.text(r, 20, 80)));
-		out.iri(s, HOMEPAGE, "http://www.Vendor" + v + ".com/");
-		out.iri(s, BSBM + "country", country(r));
-		published(out, s, s, r);
+		out.lit(s, COMMENT, literal(Words.text(r, 20, 50)));
+		out.iri(s, HOMEPAGE, "http://www.vendor" + v + ".com/");
+		out.iri(s, BSBM + "country", country);
+		published(out, s, s, BsbmModel.dateBetween(r, BsbmModel.CURRENT_DATE.minusDays(97), BsbmModel.CURRENT_DATE));
 	}
 
-	private void writeOffer(NTriplesSink out, int j, int v) {
-		SplittableRandom r = Rng.of(model.seed, BsbmModel.KIND_OFFER, j);
-		String s = model.offerIri(j);
-		String vendor = BsbmModel.vendorIri(v);
-		int product = Rng.between(r, 1, model.products);
+	private void writeOffer(NTriplesSink out, BsbmModel.Offer o) {
+		String s = model.offerIri(o.id());
+		String vendor = BsbmModel.vendorIri(o.vendor());
 		out.iri(s, TYPE, BSBM + "Offer");
-		out.iri(s, BSBM + "product", model.productIri(product));
+		out.iri(s, BSBM + "product", model.productIri(o.product()));
 		out.iri(s, BSBM + "vendor", vendor);
-		int cents = Rng.between(r, 500, 1_000_000);
-		out.lit(s, BSBM + "price", typed(cents / 100 + "." + String.format("%02d", cents % 100), USD));
-		LocalDate from = BsbmModel.CURRENT_DATE.minusDays(Rng.between(r, 0, 365));
-		out.lit(s, BSBM + "validFrom", typed(from + "T00:00:00", XSD_DATETIME));
-		out.lit(s, BSBM + "validTo", typed(from.plusDays(Rng.between(r, 10, 365)) + "T00:00:00", XSD_DATETIME));
-		out.lit(s, BSBM + "deliveryDays", typed(Integer.toString(Rng.between(r, 1, 21)), XSD_INTEGER));
-		out.iri(s, BSBM + "offerWebpage", "http://www.Vendor" + v + ".com/Offer" + j + "/");
-		published(out, s, vendor, r);
+		String price = o.priceCents() / 100 + "." + String.format("%02d", o.priceCents() % 100);
+		out.lit(s, BSBM + "price", typed(price, USD));
+		out.lit(s, BSBM + "validFrom", typed(o.validFrom() + "T00:00:00", XSD_DATETIME));
+		out.lit(s, BSBM + "validTo", typed(o.validTo() + "T00:00:00", XSD_DATETIME));
+		out.lit(s, BSBM + "deliveryDays", typed(Integer.toString(o.deliveryDays()), XSD_INTEGER));
+		out.iri(s, BSBM + "offerWebpage", INST + "dataFromVendor" + o.vendor() + "/Offer" + o.id() + "/");
+		published(out, s, vendor, o.published());
 	}
 
-	private void writeSite(NTriplesSink out, int site) {
-		SplittableRandom r = Rng.of(model.seed, BsbmModel.KIND_SITE, site);
-		String s = BsbmModel.siteIri(site);
-		out.iri(s, TYPE, BSBM + "RatingSite");
-		out.lit(s, LABEL, literal(Words.text(r, 1, 3)));
-		out.iri(s, HOMEPAGE, "http://www.RatingSite" + site + ".com/");
-	}
-
-	private void writePerson(NTriplesSink out, int m, int site) {
+	private void writePerson(NTriplesSink out, int m) {
 		SplittableRandom r = Rng.of(model.seed, BsbmModel.KIND_PERSON, m);
+		String country = country(r);
 		String s = model.personIri(m);
 		out.iri(s, TYPE, FOAF + "Person");
-		out.lit(s, FOAF + "name", literal(Words.text(r, 1, 2)));
-		out.lit(s, FOAF + "mbox_sha1sum", literal(String.format("%016x%016x%08x", r.nextLong(), r.nextLong(), r.nextInt())));
-		out.iri(s, BSBM + "country", country(r));
-		published(out, s, BsbmModel.siteIri(site), r);
+		out.lit(s, FOAF + "name", literal(Words.text(r, 1, 1)));
+		byte[] sha1 = new byte[20];
+		r.nextBytes(sha1);
+		out.lit(s, FOAF + "mbox_sha1sum", literal(HexFormat.of().formatHex(sha1)));
+		out.iri(s, BSBM + "country", country);
+		published(out, s, BsbmModel.siteIri(model.siteOfPerson(m)),
+				BsbmModel.dateBetween(r, LocalDate.of(2008, 6, 20), LocalDate.of(2008, 9, 23)));
 	}
 
-	private void writeReview(NTriplesSink out, int j, int site) {
-		SplittableRandom r = Rng.of(model.seed, BsbmModel.KIND_REVIEW, j);
-		String s = model.reviewIri(j);
-		int product = Rng.between(r, 1, model.products);
-		int person = Rng.between(r, model.siteFirstPerson[site - 1], model.siteFirstPerson[site] - 1);
-		out.iri(s, TYPE, BSBM + "Review");
-		out.iri(s, BSBM + "reviewFor", model.productIri(product));
-		out.iri(s, REV + "reviewer", model.personIri(person));
-		LocalDate reviewed = BsbmModel.CURRENT_DATE.minusDays(Rng.between(r, 0, 1000));
-		out.lit(s, BSBM + "reviewDate", typed(reviewed + "T00:00:00", XSD_DATETIME));
-		out.lit(s, TITLE, literal(Words.text(r, 4, 12)));
-		out.lit(s, REV + "text", langString(Words.text(r, 50, 200), LANGUAGES[r.nextInt(LANGUAGES.length)]));
-		for (int i = 1; i <= 4; i++) {
-			if (r.nextDouble() < 0.7) {
-				out.lit(s, BSBM + "rating" + i, typed(Integer.toString(Rng.between(r, 1, 10)), XSD_INTEGER));
+	private void writeReview(NTriplesSink out, BsbmModel.Review w) {
+		String s = model.reviewIri(w.id());
+		out.iri(s, TYPE, REV + "Review");
+		out.iri(s, BSBM + "reviewFor", model.productIri(w.product()));
+		out.iri(s, REV + "reviewer", model.personIri(w.reviewer()));
+		out.lit(s, BSBM + "reviewDate", typed(w.reviewDate() + "T00:00:00", XSD_DATETIME));
+		out.lit(s, TITLE, literal(w.title()));
+		out.lit(s, REV + "text", langString(w.text(), w.language()));
+		for (int i = 0; i < 4; i++) {
+			if (w.ratings()[i] > 0) {
+				out.lit(s, BSBM + "rating" + (i + 1), typed(Integer.toString(w.ratings()[i]), XSD_INTEGER));
 			}
 		}
-		out.iri(s, PUBLISHER, BsbmModel.siteIri(site));
-		out.lit(s, DATE, typed(reviewed.plusDays(Rng.between(r, 0, 30)).toString(), XSD_DATE));
+		published(out, s, BsbmModel.siteIri(model.siteOfReview(w.id())), w.published());
 	}
 
+	/** The country IRI from the first draw of an entity's stream, as {@link BsbmModel#country} draws it. */
 	private static String country(SplittableRandom r) {
-		return COUNTRIES + COUNTRY_CODES[r.nextInt(COUNTRY_CODES.length)];
+		return COUNTRIES + BsbmDistributions.COUNTRY_CODES[BsbmDistributions.country(r)];
 	}
 
-	private static void published(NTriplesSink out, String subject, String publisher, SplittableRandom r) {
+	private static void published(NTriplesSink out, String subject, String publisher, LocalDate date) {
 		out.iri(subject, PUBLISHER, publisher);
-		out.lit(subject, DATE, typed(BsbmModel.CURRENT_DATE.minusDays(Rng.between(r, 30, 3000)).toString(), XSD_DATE));
+		out.lit(subject, DATE, typed(date.toString(), XSD_DATE));
 	}
 }

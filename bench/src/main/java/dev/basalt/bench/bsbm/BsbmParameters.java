@@ -7,10 +7,12 @@ import java.util.SplittableRandom;
 import dev.basalt.bench.rdf.Rng;
 
 /**
- * Draws the placeholder values of the Explore queries from the generated data, as the BSBM test
- * driver does: types and features are those of a randomly chosen product (so that Q1, Q3 and Q4
- * are not empty by construction), numeric bounds are uniform in 1..500, products, reviews and
- * offers are uniform over all of them, and "now" is the dataset's fixed current date.
+ * Draws the placeholder values of the Explore queries as the BSBM V3 test driver does: a product
+ * type uniformly among the leaf types; distinct product features uniformly among the features of
+ * that type and its ancestors (so Q1, Q3 and Q4 may well have no answer, as with the driver);
+ * numeric bounds uniform in 1..500; products, reviews and offers uniform over all of them; "now"
+ * the dataset's fixed current date; the regex word (Q6) a word of a uniformly drawn product's
+ * label. Stateless; the randomness is the caller's.
  */
 public final class BsbmParameters {
 
@@ -25,27 +27,19 @@ public final class BsbmParameters {
 		Map<String, String> p = new HashMap<>();
 		switch (number) {
 		case 1, 3, 4 -> {
-			BsbmModel.Product product = model.product(Rng.between(r, 1, model.products));
-			int[] types = product.types();
-			int type = types[r.nextInt(types.length)];
-			int[] features = product.features();
-			int f1 = features[r.nextInt(features.length)];
-			int f2 = features[r.nextInt(features.length)];
-			p.put("ProductType", iri(BsbmModel.productTypeIri(type)));
-			p.put("ProductFeature1", iri(BsbmModel.featureIri(f1)));
-			if (number == 3) {
-				int[] candidates = model.featuresOfPath(types);
-				p.put("ProductFeature2", iri(BsbmModel.featureIri(candidates[r.nextInt(candidates.length)])));
-			} else {
-				p.put("ProductFeature2", iri(BsbmModel.featureIri(f2)));
+			BsbmHierarchy types = model.types;
+			int leaf = Rng.between(r, types.firstLeaf, types.typeCount);
+			p.put("ProductType", iri(BsbmModel.productTypeIri(leaf)));
+			int[] features = distinct(types.featuresOfPath(leaf), number == 4 ? 3 : 2, r);
+			for (int i = 0; i < features.length; i++) {
+				p.put("ProductFeature" + (i + 1), iri(BsbmModel.featureIri(features[i])));
 			}
-			p.put("ProductFeature3", iri(BsbmModel.featureIri(features[r.nextInt(features.length)])));
 			p.put("x", Integer.toString(Rng.between(r, 1, 500)));
 			p.put("y", Integer.toString(Rng.between(r, 1, 500)));
 		}
 		case 2, 5, 7, 8, 10 -> {
 			p.put("ProductXYZ", iri(model.productIri(Rng.between(r, 1, model.products))));
-			p.put("currentDate", "\"" + BsbmModel.CURRENT_DATE + "T00:00:00\"^^xsd:dateTime");
+			p.put("currentDate", "\"" + BsbmModel.CURRENT_DATE + "T00:00:00\"^^<http://www.w3.org/2001/XMLSchema#dateTime>");
 		}
 		case 6 -> {
 			String label = model.product(Rng.between(r, 1, model.products)).label();
@@ -57,6 +51,23 @@ public final class BsbmParameters {
 		default -> throw new IllegalArgumentException("BSBM Explore has queries 1..12, not " + number);
 		}
 		return p;
+	}
+
+	/**
+	 * {@code n} distinct values of {@code candidates}, drawn uniformly without replacement; with
+	 * fewer candidates than {@code n} (only in datasets of a few products) the draws repeat.
+	 */
+	private static int[] distinct(int[] candidates, int n, SplittableRandom r) {
+		int[] pool = candidates.clone();
+		int[] out = new int[n];
+		for (int i = 0; i < n; i++) {
+			int left = pool.length - i % pool.length;
+			int j = r.nextInt(left);
+			out[i] = pool[j];
+			pool[j] = pool[left - 1];
+			pool[left - 1] = out[i];
+		}
+		return out;
 	}
 
 	private static String iri(String s) {

@@ -7,24 +7,25 @@ import dev.basalt.bench.driver.QueryTemplate;
 
 /**
  * The twelve queries of the BSBM V3 Explore use case (the benchmark's definition, reproduced from its
- * specification) with {@code %Name%} placeholders, and the two query mixes.
+ * specification) with {@code %Name%} placeholders, each with the prefix declarations of the
+ * specification's text and no others, and the two query mixes.
  */
 public final class BsbmQueries {
 
-	private static final String PREFIXES = """
-			PREFIX bsbm-inst: <http://www4.wiwiss.fu-berlin.de/bizer/bsbm/v01/instances/>
-			PREFIX bsbm: <http://www4.wiwiss.fu-berlin.de/bizer/bsbm/v01/vocabulary/>
-			PREFIX bsbm-export: <http://www4.wiwiss.fu-berlin.de/bizer/bsbm/v01/vocabulary/export/>
-			PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
-			PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#>
-			PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>
-			PREFIX dc: <http://purl.org/dc/elements/1.1/>
-			PREFIX rev: <http://purl.org/stuff/rev#>
-			PREFIX foaf: <http://xmlns.com/foaf/0.1/>
-			""";
+	/** The prefixes the specification's query texts declare, by name. */
+	private static final Map<String, String> NAMESPACES = Map.of(
+			"bsbm-inst", "http://www4.wiwiss.fu-berlin.de/bizer/bsbm/v01/instances/",
+			"bsbm", "http://www4.wiwiss.fu-berlin.de/bizer/bsbm/v01/vocabulary/",
+			"bsbm-export", "http://www4.wiwiss.fu-berlin.de/bizer/bsbm/v01/vocabulary/export/",
+			"rdfs", "http://www.w3.org/2000/01/rdf-schema#",
+			"rdf", "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
+			"xsd", "http://www.w3.org/2001/XMLSchema#",
+			"dc", "http://purl.org/dc/elements/1.1/",
+			"rev", "http://purl.org/stuff/rev#",
+			"foaf", "http://xmlns.com/foaf/0.1/");
 
 	public static final List<QueryTemplate> ALL = List.of(
-			q(1, "Products of a type with two features", """
+			q(1, "bsbm-inst bsbm rdfs rdf", "Products of a type with two features", """
 					SELECT DISTINCT ?product ?label
 					WHERE {
 					  ?product rdfs:label ?label .
@@ -37,7 +38,7 @@ public final class BsbmQueries {
 					ORDER BY ?label
 					LIMIT 10
 					"""),
-			q(2, "Details of a product", """
+			q(2, "bsbm-inst bsbm rdfs dc", "Details of a product", """
 					SELECT ?label ?comment ?producer ?productFeature ?propertyTextual1 ?propertyTextual2 ?propertyTextual3
 					       ?propertyNumeric1 ?propertyNumeric2 ?propertyTextual4 ?propertyTextual5 ?propertyNumeric4
 					WHERE {
@@ -58,7 +59,7 @@ public final class BsbmQueries {
 					  OPTIONAL { %ProductXYZ% bsbm:productPropertyNumeric4 ?propertyNumeric4 }
 					}
 					"""),
-			q(3, "Products with one feature but not another", """
+			q(3, "bsbm-inst bsbm rdfs rdf", "Products with one feature but not another", """
 					SELECT ?product ?label
 					WHERE {
 					  ?product rdfs:label ?label .
@@ -76,7 +77,7 @@ public final class BsbmQueries {
 					ORDER BY ?label
 					LIMIT 10
 					"""),
-			q(4, "Products matching two feature sets (UNION)", """
+			q(4, "bsbm-inst bsbm rdfs rdf", "Products matching two feature sets (UNION)", """
 					SELECT DISTINCT ?product ?label ?propertyTextual
 					WHERE {
 					  {
@@ -101,7 +102,7 @@ public final class BsbmQueries {
 					OFFSET 5
 					LIMIT 10
 					"""),
-			q(5, "Products similar to a product", """
+			q(5, "rdfs rdf bsbm", "Products similar to a product", """
 					SELECT DISTINCT ?product ?productLabel
 					WHERE {
 					  ?product rdfs:label ?productLabel .
@@ -118,7 +119,7 @@ public final class BsbmQueries {
 					ORDER BY ?productLabel
 					LIMIT 5
 					"""),
-			q(6, "Products whose label contains a word (regex)", """
+			q(6, "rdfs rdf bsbm", "Products whose label contains a word (regex)", """
 					SELECT ?product ?label
 					WHERE {
 					  ?product rdfs:label ?label .
@@ -126,7 +127,7 @@ public final class BsbmQueries {
 					  FILTER regex(?label, "%word1%")
 					}
 					"""),
-			q(7, "Offers and reviews of a product", """
+			q(7, "rdfs rev foaf bsbm dc", "Offers and reviews of a product", """
 					SELECT ?productLabel ?offer ?price ?vendor ?vendorTitle ?review ?revTitle
 					       ?reviewer ?revName ?rating1 ?rating2
 					WHERE {
@@ -151,7 +152,7 @@ public final class BsbmQueries {
 					  }
 					}
 					"""),
-			q(8, "Recent English reviews of a product", """
+			q(8, "bsbm dc rev foaf", "Recent English reviews of a product", """
 					SELECT ?title ?text ?reviewDate ?reviewer ?reviewerName ?rating1 ?rating2 ?rating3 ?rating4
 					WHERE {
 					  ?review bsbm:reviewFor %ProductXYZ% .
@@ -169,11 +170,11 @@ public final class BsbmQueries {
 					ORDER BY DESC(?reviewDate)
 					LIMIT 20
 					"""),
-			q(9, "Describe the reviewer of a review", """
+			q(9, "rev", "Describe the reviewer of a review", """
 					DESCRIBE ?x
 					WHERE { %ReviewXYZ% rev:reviewer ?x }
 					"""),
-			q(10, "Cheap fast-delivered US offers of a product", """
+			q(10, "bsbm xsd dc", "Cheap fast-delivered US offers of a product", """
 					SELECT DISTINCT ?offer ?price
 					WHERE {
 					  ?offer bsbm:product %ProductXYZ% .
@@ -189,7 +190,7 @@ public final class BsbmQueries {
 					ORDER BY xsd:double(str(?price))
 					LIMIT 10
 					"""),
-			q(11, "Everything about an offer (UNION of both directions)", """
+			q(11, "", "Everything about an offer (UNION of both directions)", """
 					SELECT ?property ?hasValue ?isValueOf
 					WHERE {
 					  { %OfferXYZ% ?property ?hasValue }
@@ -197,7 +198,7 @@ public final class BsbmQueries {
 					  { ?isValueOf ?property %OfferXYZ% }
 					}
 					"""),
-			q(12, "Export an offer (CONSTRUCT)", """
+			q(12, "rdfs rev foaf bsbm bsbm-export dc", "Export an offer (CONSTRUCT)", """
 					CONSTRUCT {
 					  %OfferXYZ% bsbm-export:product ?productURI .
 					  %OfferXYZ% bsbm-export:productlabel ?productlabel .
@@ -235,8 +236,15 @@ public final class BsbmQueries {
 	private BsbmQueries() {
 	}
 
-	private static QueryTemplate q(int number, String title, String body) {
-		return new QueryTemplate("Q" + number, title, PREFIXES + body);
+	/** Query {@code number} with the prefix declarations named in {@code prefixes}, in that order. */
+	private static QueryTemplate q(int number, String prefixes, String title, String body) {
+		StringBuilder text = new StringBuilder();
+		for (String prefix : prefixes.split(" ")) {
+			if (!prefix.isEmpty()) {
+				text.append("PREFIX ").append(prefix).append(": <").append(NAMESPACES.get(prefix)).append(">\n");
+			}
+		}
+		return new QueryTemplate("Q" + number, title, text.append('\n').append(body).toString());
 	}
 
 	public static QueryTemplate byNumber(int number) {

@@ -26,11 +26,6 @@ final class BsbmVocabulary {
 	static final String XSD_DATETIME = XSD + "dateTime";
 	static final String USD = BSBM + "USD";
 
-	/** Countries of producers, vendors and persons; Q7 asks for DE vendors, Q10 for US ones. */
-	static final String[] COUNTRY_CODES = { "US", "GB", "DE", "JP", "CN", "FR", "ES", "RU", "KR", "AT" };
-	/** Review text languages; Q8 asks for English ones. */
-	static final String[] LANGUAGES = { "en", "en", "en", "de", "fr", "es", "ja", "zh", "ru", "ko" };
-
 	private BsbmVocabulary() {
 	}
 }

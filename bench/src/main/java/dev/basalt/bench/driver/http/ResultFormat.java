@@ -7,16 +7,14 @@ import java.util.Locale;
 import dev.basalt.bench.driver.QueryForm;
 
 /**
- * The format the bench asks a SPARQL endpoint for, the same for every server: SELECT and ASK results
- * in SPARQL JSON, XML or TSV (an ASK asked for TSV, which has no boolean form, is asked for in JSON),
- * CONSTRUCT and DESCRIBE results in N-Triples.
+ * The format the bench asks a SPARQL endpoint for SELECT and ASK results, the same for every server:
+ * SPARQL JSON, XML or TSV (an ASK asked for TSV, which has no boolean form, is asked for in JSON).
+ * CONSTRUCT and DESCRIBE statements come in a {@link GraphFormat}.
  */
 public enum ResultFormat {
 	JSON("application/sparql-results+json"),
 	XML("application/sparql-results+xml"),
 	TSV("text/tab-separated-values");
-
-	static final String N_TRIPLES = "application/n-triples";
 
 	private final String mediaType;
 
@@ -33,20 +31,14 @@ public enum ResultFormat {
 		}
 	}
 
-	/** The media type requested for a query of {@code form}. */
+	/** The media type requested for a SELECT or ASK query. */
 	String mediaType(QueryForm form) {
-		if (form.isGraph()) {
-			return N_TRIPLES;
-		}
 		return form == QueryForm.ASK && this == TSV ? JSON.mediaType : mediaType;
 	}
 
 	/** Counts the results of a body of media type {@code mediaType(form)}, reading all of it. */
 	long count(QueryForm form, InputStream body) throws IOException {
 		String type = mediaType(form);
-		if (type.equals(N_TRIPLES)) {
-			return LineCounter.statements(body);
-		}
 		if (type.equals(TSV.mediaType)) {
 			return LineCounter.solutions(body);
 		}

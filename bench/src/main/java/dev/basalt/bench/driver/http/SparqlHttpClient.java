@@ -16,7 +16,8 @@ import dev.basalt.bench.driver.QueryForm;
  * A light SPARQL 1.1 protocol client for the benchmark mixes, as the BSBM test driver is: it sends the
  * query as it is (GET with the percent-encoded {@code query} parameter, or POST with an
  * {@code application/sparql-query} body), takes the query form from the template instead of parsing
- * the query, asks every server for the same result format, and counts results with a streaming parse
+ * the query, asks every server for the same result format (by default the driver's: SPARQL XML
+ * results, RDF/XML statements), and counts results with a streaming parse
  * that reads every value but builds no RDF objects. A response that is not 2xx, has another content
  * type than asked for, or whose body is cut off or malformed throws {@link UncheckedIOException}
  * naming the status and the body's first bytes. One kept-alive HTTP/1.1 connection per client; not
@@ -24,9 +25,17 @@ import dev.basalt.bench.driver.QueryForm;
  */
 public final class SparqlHttpClient implements QueryClient {
 
-	/** How requests are sent and answers asked for; {@link #DEFAULT} is GET, JSON, the socket transport. */
-	public record Options(boolean post, ResultFormat format, Transport transport) {
-		public static final Options DEFAULT = new Options(false, ResultFormat.JSON, Transport.SOCKET);
+	/**
+	 * How requests are sent and answers asked for. {@link #DEFAULT} is what the BSBM test driver sends:
+	 * GET, SPARQL XML results, RDF/XML statements; over the socket transport.
+	 */
+	public record Options(boolean post, ResultFormat format, Transport transport, GraphFormat graphFormat) {
+		public static final Options DEFAULT = new Options(false, ResultFormat.XML, Transport.SOCKET, GraphFormat.RDFXML);
+
+		/** Statements in RDF/XML, as the driver asks for them. */
+		public Options(boolean post, ResultFormat format, Transport transport) {
+			this(post, format, transport, GraphFormat.RDFXML);
+		}
 	}
 
 	/** The HTTP/1.1 implementation: the bench's own socket client, or the JDK's java.net.http client. */
@@ -66,7 +75,7 @@ public final class SparqlHttpClient implements QueryClient {
 
 	@Override
 	public long count(QueryForm form, String query) {
-		String accept = options.format().mediaType(form);
+		String accept = form.isGraph() ? options.graphFormat().mediaType : options.format().mediaType(form);
 		HttpConnection.Response response;
 		try {
 			if (options.post()) {
@@ -93,7 +102,7 @@ public final class SparqlHttpClient implements QueryClient {
 				throw failure(response, body, "content type " + type + " where " + accept + " was asked for", null);
 			}
 			try {
-				return options.format().count(form, body);
+				return form.isGraph() ? options.graphFormat().count(body) : options.format().count(form, body);
 			} catch (IOException e) {
 				throw failure(response, body, e.getMessage(), e);
 			}

@@ -3,7 +3,6 @@ package dev.basalt.bench.driver.http;
 import java.io.IOException;
 import java.io.InputStream;
 
-import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamReader;
@@ -11,28 +10,18 @@ import javax.xml.stream.XMLStreamReader;
 /**
  * Counts the solutions (or the boolean) of a SPARQL Query Results XML body with StAX: every text and
  * attribute inside a result is read, the document must be complete and well-formed, rooted at
- * {@code sparql}, and hold {@code results} or {@code boolean}. Thread-safe (a shared factory, set up
- * once, without DTDs or external entities).
+ * {@code sparql}, and hold {@code results} or {@code boolean}. Thread-safe.
  */
 final class XmlResultCounter {
 
-	private static final XMLInputFactory FACTORY = factory();
 
 	private XmlResultCounter() {
-	}
-
-	private static XMLInputFactory factory() {
-		XMLInputFactory f = XMLInputFactory.newFactory();
-		f.setProperty(XMLInputFactory.SUPPORT_DTD, false);
-		f.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
-		f.setProperty(XMLInputFactory.IS_COALESCING, false);
-		return f;
 	}
 
 	static long count(InputStream body) throws IOException {
 		XMLStreamReader r = null;
 		try {
-			r = FACTORY.createXMLStreamReader(body);
+			r = XmlStreams.open(body);
 			long solutions = -1;
 			long chars = 0;
 			boolean root = true;
@@ -78,13 +67,7 @@ final class XmlResultCounter {
 		} catch (XMLStreamException e) {
 			throw malformed(e.getMessage());
 		} finally {
-			if (r != null) {
-				try {
-					r.close();
-				} catch (XMLStreamException e) {
-					// nothing held
-				}
-			}
+			XmlStreams.close(r);
 		}
 	}
 

@@ -42,7 +42,8 @@ import dev.basalt.bench.driver.http.TestSparqlEndpoint.Fault;
  * another content type makes it throw with the status and the body's first bytes.
  */
 class SparqlHttpClientTest {
-	private static final long SEED = 808;
+	/** A seed whose one vendor (60 products have 1,200 offers) is in the US, so Q10 has answers. */
+	private static final long SEED = 2;
 	private static final int SETS = 2;
 
 	@TempDir
@@ -80,7 +81,9 @@ class SparqlHttpClientTest {
 
 	@Test
 	void theCrossCheckHasResultsToCompare() {
-		for (String q : new String[] { "Q1", "Q2", "Q7", "Q8", "Q9", "Q10", "Q11", "Q12" }) {
+		// Q1, Q3 and Q4 ask for products with features drawn as the BSBM driver draws them (from the
+		// type's features, each product having a quarter of them): at 60 products they rarely match.
+		for (String q : new String[] { "Q2", "Q7", "Q8", "Q9", "Q10", "Q11", "Q12" }) {
 			assertTrue(Arrays.stream(inProcess.get(q)).sum() > 0, q + " has results at this scale");
 		}
 	}
@@ -97,7 +100,8 @@ class SparqlHttpClientTest {
 		for (ResultFormat format : ResultFormat.values()) {
 			for (boolean post : new boolean[] { false, true }) {
 				endpoint.chunked = post; // GET answered with Content-Length, POST chunked
-				Options options = new Options(post, format, Transport.SOCKET);
+				GraphFormat graph = GraphFormat.values()[(format.ordinal() + (post ? 1 : 0)) % 2];
+				Options options = new Options(post, format, Transport.SOCKET, graph);
 				try (QueryClient client = new SparqlHttpClient(endpoint.uri(), options)) {
 					assertSameCounts(BsbmCrossCheck.counts(client, parameters, SEED, SETS),
 							options + (post ? " chunked" : " with Content-Length"));
@@ -125,7 +129,7 @@ class SparqlHttpClientTest {
 		try (TestSparqlEndpoint other = new TestSparqlEndpoint(empty)) {
 			String same = endpoint.uri().toString();
 			String[] run = { "bsbm-http", "--products", "60", "--seed", Long.toString(SEED), "--mix", "reduced",
-					"--warmup-mixes", "1", "--runs", "1", "--seconds", "0.2", "--cross-check", "1" };
+					"--cold-mixes", "2", "--warmup-mixes", "3", "--runs", "1", "--seconds", "0.2", "--cross-check", "1" };
 			assertEquals(0, bsbmHttp(run, "--endpoint", same, "--endpoint", same), "one store behind both endpoints");
 			assertEquals(0, bsbmHttp(run, "--client", "rdf4j", "--endpoint", same));
 			assertEquals(2, bsbmHttp(run, "--endpoint", same, "--endpoint", other.uri().toString(), "--result-format", "xml"),
@@ -157,8 +161,9 @@ class SparqlHttpClientTest {
 		String construct = "CONSTRUCT WHERE { ?s ?p ?o } LIMIT 200";
 		for (Transport transport : Transport.values()) {
 			for (ResultFormat format : ResultFormat.values()) {
-				try (QueryClient client = new SparqlHttpClient(endpoint.uri(), new Options(false, format, transport))) {
-					String how = transport + " " + format;
+				GraphFormat graph = GraphFormat.values()[(format.ordinal() + transport.ordinal()) % 2];
+				try (QueryClient client = new SparqlHttpClient(endpoint.uri(), new Options(false, format, transport, graph))) {
+					String how = transport + " " + format + " " + graph;
 					assertEquals(200, client.count(QueryForm.SELECT, select), how);
 
 					endpoint.fault = Fault.SERVER_ERROR;
@@ -175,7 +180,7 @@ class SparqlHttpClientTest {
 					assertTrue(m.contains("malformed") && m.contains("status 200"), m);
 					m = assertThrows(UncheckedIOException.class, () -> client.count(QueryForm.CONSTRUCT, construct), how)
 							.getMessage();
-					assertTrue(m.contains("malformed N-Triples"), m);
+					assertTrue(m.contains(graph == GraphFormat.NTRIPLES ? "malformed N-Triples" : "malformed RDF/XML"), m);
 
 					endpoint.fault = Fault.SHORT_BODY;
 					assertThrows(UncheckedIOException.class, () -> client.count(QueryForm.SELECT, select), how);

@@ -91,11 +91,13 @@ final class TestSparqlEndpoint implements AutoCloseable {
 					QueryResultIO.writeBoolean(bq.evaluate(), format, body);
 					type = format.getDefaultMIMEType();
 				} else {
-					if (!accept.contains("application/n-triples")) {
-						throw new IllegalArgumentException("no N-Triples in Accept: " + accept);
+					RDFFormat format = accept.contains("application/rdf+xml") ? RDFFormat.RDFXML
+							: accept.contains("application/n-triples") ? RDFFormat.NTRIPLES : null;
+					if (format == null) {
+						throw new IllegalArgumentException("neither RDF/XML nor N-Triples in Accept: " + accept);
 					}
-					Rio.write(((GraphQuery) q).evaluate(), body, RDFFormat.NTRIPLES);
-					type = "application/n-triples";
+					Rio.write(((GraphQuery) q).evaluate(), body, format);
+					type = format.getDefaultMIMEType();
 				}
 			} catch (RuntimeException e) {
 				send(exchange, 400, "text/plain", e.toString().getBytes(StandardCharsets.UTF_8));

@@ -1,0 +1,151 @@
+package dev.basalt.bench.driver;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * Measures one endpoint as a new user meets it and as it runs for long: the first {@code coldMixes}
+ * mixes the server answers (cold: meaningful only if the server was just started), then warm-up
+ * mixes until {@code warmMixes} mixes in all, then {@code runs} timed runs (warm). Each phase's QMpH
+ * goes with the CPU seconds per answered query of the bench's own process and, with a server process
+ * id, of the server (user + system, its JIT compiler and garbage collector threads included, from
+ * {@code /proc}). Progress lines go to {@code out}. Not thread-safe; one endpoint at a time.
+ */
+public final class ColdWarmRun {
+
+	/** QMpH and CPU milliseconds per query of one phase; server CPU is NaN without a server pid. */
+	public record Phase(String name, MixResult result, double clientMillisPerQuery, double serverMillisPerQuery) {
+
+		long answered() {
+			return result.perQuery().values().stream().mapToLong(QueryStats::count).sum();
+		}
+	}
+
+	/** The cold phase, the warm runs and, over all warm runs, their summary. */
+	public record Outcome(String endpoint, Phase cold, List<Phase> warmRuns, Phase warm) {
+	}
+
+	private final MixDriver driver;
+	private final Consumer<String> out;
+
+	public ColdWarmRun(MixDriver driver, Consumer<String> out) {
+		this.driver = driver;
+		this.out = out;
+	}
+
+	/**
+	 * Runs the phases against {@code endpoint} with {@code clients} concurrent clients; {@code
+	 * serverPid} may be null.
+	 */
+	public Outcome run(String endpoint, Supplier<QueryClient> clientOf, Long serverPid, int clients, int coldMixes,
+			int warmMixes, int runs, double seconds, long seed) {
+		Phase cold = phase("cold (first " + coldMixes + " mixes)", serverPid,
+				() -> driver.run(clientOf, clients, Math.max(1, (coldMixes + clients - 1) / clients), Double.MAX_VALUE,
+						seed));
+		report(endpoint, cold, clients);
+		long warmUp = Math.max(0, warmMixes - cold.result().mixes());
+		if (warmUp > 0) {
+			MixResult w = driver.run(clientOf, clients, (warmUp + clients - 1) / clients, Double.MAX_VALUE, seed + 7);
+			out.accept(String.format(Locale.ROOT, "%s warm-up: %d mixes, %,.0f QMpH", endpoint, w.mixes(), w.qmph()));
+		}
+		List<Phase> warmRuns = new ArrayList<>();
+		for (int run = 1; run <= runs; run++) {
+			long runSeed = seed + 1000L * run + clients;
+			Phase p = phase("warm run " + run, serverPid,
+					() -> driver.run(clientOf, clients, Long.MAX_VALUE, seconds, runSeed));
+			report(endpoint, p, clients);
+			warmRuns.add(p);
+		}
+		return new Outcome(endpoint, cold, warmRuns, summary(warmRuns));
+	}
+
+	private static Phase phase(String name, Long serverPid, Supplier<MixResult> body) {
+		long self = ProcessHandle.current().pid();
+		double serverBefore = serverPid == null ? 0 : ProcessCpu.seconds(serverPid);
+		double clientBefore = ProcessCpu.seconds(self);
+		MixResult m = body.get();
+		double client = ProcessCpu.seconds(self) - clientBefore;
+		double server = serverPid == null ? Double.NaN : ProcessCpu.seconds(serverPid) - serverBefore;
+		long answered = m.perQuery().values().stream().mapToLong(QueryStats::count).sum();
+		return new Phase(name, m, client * 1000 / answered, server * 1000 / answered);
+	}
+
+	/** The warm runs as one phase: all their mixes over all their time, CPU over all their queries. */
+	private static Phase summary(List<Phase> runs) {
+		if (runs.isEmpty()) {
+			return null;
+		}
+		long mixes = 0;
+		double elapsed = 0;
+		double client = 0;
+		double server = 0;
+		long answered = 0;
+		Map<String, QueryStats> perQuery = new TreeMap<>();
+		for (Phase p : runs) {
+			mixes += p.result().mixes();
+			elapsed += p.result().elapsedSeconds();
+			client += p.clientMillisPerQuery() * p.answered();
+			server += p.serverMillisPerQuery() * p.answered();
+			answered += p.answered();
+			p.result().perQuery().forEach((q, s) -> perQuery.computeIfAbsent(q, k -> new QueryStats()).merge(s));
+		}
+		MixResult all = new MixResult(runs.get(0).result().clients(), mixes, elapsed, perQuery);
+		return new Phase("warm (" + runs.size() + " runs)", all, client / answered, server / answered);
+	}
+
+	private void report(String endpoint, Phase p, int clients) {
+		String server = Double.isNaN(p.serverMillisPerQuery()) ? ""
+				: String.format(Locale.ROOT, ", server CPU %.3f ms/query", p.serverMillisPerQuery());
+		out.accept(String.format(Locale.ROOT, "%s %s, %d client(s): %,.0f QMpH (%d mixes, %.1f s), client CPU %.3f ms/query%s",
+				endpoint, p.name(), clients, p.result().qmph(), p.result().mixes(), p.result().elapsedSeconds(),
+				p.clientMillisPerQuery(), server));
+		p.result().perQuery().forEach((q, s) -> out.accept(String.format(Locale.ROOT,
+				"    %-4s avg %8.2f ms  min %8.2f  max %8.1f  (%d)", q, s.meanMillis(), s.minMillis(), s.maxMillis(),
+				s.count())));
+	}
+
+	private static String millis(Phase p) {
+		return Double.isNaN(p.serverMillisPerQuery()) ? "-" : String.format(Locale.ROOT, "%.3f", p.serverMillisPerQuery());
+	}
+
+	/** Markdown tables: cold and warm side by side per endpoint, then each query's mean time. */
+	public static List<String> table(List<Outcome> outcomes) {
+		List<String> lines = new ArrayList<>();
+		lines.add("| endpoint | cold QMpH | cold server CPU ms/query | warm QMpH | warm server CPU ms/query | warm/cold QMpH |");
+		lines.add("|---|---:|---:|---:|---:|---:|");
+		for (Outcome o : outcomes) {
+			double warm = o.warm() == null ? Double.NaN : o.warm().result().qmph();
+			lines.add(String.format(Locale.ROOT, "| %s | %,.0f | %s | %,.0f | %s | %.2f |", o.endpoint(),
+					o.cold().result().qmph(), millis(o.cold()), warm, o.warm() == null ? "-" : millis(o.warm()),
+					warm / o.cold().result().qmph()));
+		}
+		lines.add("");
+		StringBuilder head = new StringBuilder("| query |");
+		StringBuilder rule = new StringBuilder("|---|");
+		for (int i = 0; i < outcomes.size(); i++) {
+			head.append(" ").append(i + 1).append(" cold ms | ").append(i + 1).append(" warm ms |");
+			rule.append("---:|---:|");
+		}
+		lines.add(head.toString());
+		lines.add(rule.toString());
+		List<String> queries = new ArrayList<>(outcomes.get(0).cold().result().perQuery().keySet());
+		queries.sort(Comparator.comparing((String q) -> q.length()).thenComparing(q -> q));
+		for (String q : queries) {
+			StringBuilder row = new StringBuilder("| " + q + " |");
+			for (Outcome o : outcomes) {
+				QueryStats c = o.cold().result().perQuery().get(q);
+				QueryStats w = o.warm() == null ? null : o.warm().result().perQuery().get(q);
+				row.append(String.format(Locale.ROOT, " %.2f | %s |", c == null ? Double.NaN : c.meanMillis(),
+						w == null ? "-" : String.format(Locale.ROOT, "%.2f", w.meanMillis())));
+			}
+			lines.add(row.toString());
+		}
+		return lines;
+	}
+}
