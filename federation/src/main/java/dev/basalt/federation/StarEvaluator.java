@@ -49,6 +49,11 @@ final class StarEvaluator {
         this.blockSize = blockSize;
     }
 
+    /** Rows of a join's left side handed to {@link #join} at once: eight bound-join blocks, sent together. */
+    int chunkRows() {
+        return blockSize * 8;
+    }
+
     /**
      * The star joined with each of {@code left}'s rows, in row order; with {@code optional}, a row the
      * star does not match is kept as it is (a left join).

@@ -1,11 +1,15 @@
 package dev.basalt.federation;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 
 import org.eclipse.rdf4j.common.iteration.CloseableIteration;
 import org.eclipse.rdf4j.common.iteration.CloseableIteratorIteration;
+import org.eclipse.rdf4j.common.iteration.LookAheadIteration;
 import org.eclipse.rdf4j.federated.FederationContext;
 import org.eclipse.rdf4j.federated.evaluation.FederationEvaluationStatistics;
 import org.eclipse.rdf4j.federated.evaluation.SparqlFederationEvalStrategy;
@@ -100,7 +104,7 @@ final class StarStrategy extends SparqlFederationEvalStrategy {
             CloseableIteration<BindingSet> leftIter, TupleExpr rightArg, Set<String> joinVars, BindingSet bindings,
             QueryInfo queryInfo) throws QueryEvaluationException {
         if (rightArg instanceof StarGroup star) {
-            return iteration(stars.join(star, drain(leftIter), false, queryInfo));
+            return new ChunkedJoin(leftIter, rows -> stars.join(star, rows, false, queryInfo), stars.chunkRows());
         }
         return super.executeJoin(joinScheduler, leftIter, rightArg, joinVars, bindings, queryInfo);
     }
@@ -110,22 +114,49 @@ final class StarStrategy extends SparqlFederationEvalStrategy {
             CloseableIteration<BindingSet> leftIter, LeftJoin leftJoin, BindingSet bindings, QueryInfo queryInfo)
             throws QueryEvaluationException {
         if (leftJoin.getRightArg() instanceof StarGroup star && !leftJoin.hasCondition()) {
-            return iteration(stars.join(star, drain(leftIter), true, queryInfo));
+            return new ChunkedJoin(leftIter, rows -> stars.join(star, rows, true, queryInfo), stars.chunkRows());
         }
         return super.executeLeftJoin(scheduler, leftIter, leftJoin, bindings, queryInfo);
     }
 
-    private static List<BindingSet> drain(CloseableIteration<BindingSet> rows) {
-        List<BindingSet> all = new ArrayList<>();
-        try (rows) {
-            while (rows.hasNext()) {
-                all.add(rows.next());
-            }
-        }
-        return all;
-    }
-
     private static CloseableIteration<BindingSet> iteration(List<BindingSet> rows) {
         return new CloseableIteratorIteration<>(rows.iterator());
+    }
+
+    /**
+     * The left side's rows joined with a star a chunk at a time (several bound-join blocks, sent
+     * together), so that a large left side is never held whole. Read by one consumer at a time.
+     */
+    private static final class ChunkedJoin extends LookAheadIteration<BindingSet> {
+        private final CloseableIteration<BindingSet> left;
+        private final Function<List<BindingSet>, List<BindingSet>> join;
+        private final int chunk;
+        private Iterator<BindingSet> current = Collections.emptyIterator();
+
+        ChunkedJoin(CloseableIteration<BindingSet> left, Function<List<BindingSet>, List<BindingSet>> join, int chunk) {
+            this.left = left;
+            this.join = join;
+            this.chunk = chunk;
+        }
+
+        @Override
+        protected BindingSet getNextElement() {
+            while (!current.hasNext()) {
+                if (!left.hasNext()) {
+                    return null;
+                }
+                List<BindingSet> rows = new ArrayList<>(chunk);
+                while (rows.size() < chunk && left.hasNext()) {
+                    rows.add(left.next());
+                }
+                current = join.apply(rows).iterator();
+            }
+            return current.next();
+        }
+
+        @Override
+        protected void handleClose() {
+            left.close();
+        }
     }
 }
