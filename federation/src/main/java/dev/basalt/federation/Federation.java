@@ -2,7 +2,11 @@ package dev.basalt.federation;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.http.HttpRequestInterceptor;
 import org.apache.http.client.config.RequestConfig;
@@ -14,7 +18,9 @@ import org.eclipse.rdf4j.federated.FedXFactory;
 import org.eclipse.rdf4j.federated.endpoint.Endpoint;
 import org.eclipse.rdf4j.federated.endpoint.EndpointFactory;
 import org.eclipse.rdf4j.federated.repository.FedXRepository;
+import org.eclipse.rdf4j.http.client.SPARQLProtocolSession;
 import org.eclipse.rdf4j.http.client.SharedHttpClientSessionManager;
+import org.eclipse.rdf4j.query.resultio.TupleQueryResultFormat;
 import org.eclipse.rdf4j.repository.sparql.SPARQLRepository;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,13 +40,17 @@ public final class Federation implements AutoCloseable {
     private final FedXRepository repository;
     private final List<SPARQLRepository> repositories;
     private final List<SharedHttpClientSessionManager> clients;
+    private final ExecutorService starRequests;
+    private final AtomicLong requestsSent;
 
     private Federation(List<Member> members, FedXRepository repository, List<SPARQLRepository> repositories,
-            List<SharedHttpClientSessionManager> clients) {
+            List<SharedHttpClientSessionManager> clients, ExecutorService starRequests, AtomicLong requestsSent) {
         this.members = members;
         this.repository = repository;
         this.repositories = repositories;
         this.clients = clients;
+        this.starRequests = starRequests;
+        this.requestsSent = requestsSent;
     }
 
     public static Federation open(List<Member> members, FrontSettings settings) {
@@ -53,7 +63,10 @@ public final class Federation implements AutoCloseable {
         List<Endpoint> endpoints = new ArrayList<>();
         List<SharedHttpClientSessionManager> clients = new ArrayList<>();
         List<SPARQLRepository> repositories = new ArrayList<>();
-        int connections = Math.max(settings.joinWorkerThreads(), settings.unionWorkerThreads()) + settings.httpThreads();
+        int starThreads = settings.joinWorkerThreads() + settings.unionWorkerThreads();
+        int connections = Math.max(settings.joinWorkerThreads(), settings.unionWorkerThreads()) + settings.httpThreads()
+                + starThreads;
+        AtomicLong requestsSent = new AtomicLong();
         for (Member member : members) {
             // A session manager of our own: the repository neither replaces nor shuts it down, so the
             // timeouts hold for the federation's life. One retry covers a pooled connection the server
@@ -64,11 +77,12 @@ public final class Federation implements AutoCloseable {
                     .setDefaultRequestConfig(timeouts)
                     .setRetryHandler(new DefaultHttpRequestRetryHandler(1, true))
                     .addInterceptorLast(capTimeouts(timeoutMillis))
+                    .addInterceptorLast((HttpRequestInterceptor) (request, context) -> requestsSent.incrementAndGet())
                     .evictIdleConnections(30, TimeUnit.SECONDS)
                     .setMaxConnPerRoute(connections)
                     .setMaxConnTotal(connections));
             clients.add(sessions);
-            SPARQLRepository sparql = new SPARQLRepository(member.repositoryUrl());
+            SPARQLRepository sparql = new BinaryResultsRepository(member.repositoryUrl());
             sparql.setHttpClientSessionManager(sessions);
             // Initialized here, FedX treats the repository as managed outside it and never shuts it
             // down and re-creates its HTTP client (which would drop the timeouts above).
@@ -84,12 +98,39 @@ public final class Federation implements AutoCloseable {
                 .withSourceSelectionCacheSpec(settings.sourceSelectionCache())
                 .withEnforceMaxQueryTime((int) Math.max(1, settings.queryTimeout().toSeconds()))
                 .withIncludeInferredDefault(true);
+        AtomicInteger threads = new AtomicInteger();
+        ExecutorService starRequests = Executors.newFixedThreadPool(starThreads, r -> {
+            Thread t = new Thread(r, "basalt-star-" + threads.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        StarEvaluator stars = settings.starPushdown()
+                ? new StarEvaluator(endpoints, starRequests, settings.boundJoinBlockSize()) : null;
         FedXRepository repository = FedXFactory.newFederation().withMembers(endpoints).withConfig(config)
-                .withFederationEvaluationStrategyFactory(new RewritingStrategyFactory()).create();
+                .withFederationEvaluationStrategyFactory(new RewritingStrategyFactory(stars)).create();
         repository.init();
-        LOG.info("FedX federation over {} members: {}", members.size(),
-                members.stream().map(Member::describe).toList());
-        return new Federation(List.copyOf(members), repository, repositories, clients);
+        LOG.info("FedX federation over {} members (star pushdown {}): {}", members.size(),
+                settings.starPushdown() ? "on" : "off", members.stream().map(Member::describe).toList());
+        return new Federation(List.copyOf(members), repository, repositories, clients, starRequests, requestsSent);
+    }
+
+    /**
+     * A member's SPARQL endpoint asked for tuple answers in RDF4J's binary results format first (every
+     * member is an RDF4J Server, which writes it): cheaper to write and to read than SPARQL XML, the
+     * SPARQL client's default. A server that cannot write it would answer in a format the Accept
+     * header lists next.
+     */
+    private static final class BinaryResultsRepository extends SPARQLRepository {
+        BinaryResultsRepository(String endpoint) {
+            super(endpoint);
+        }
+
+        @Override
+        protected SPARQLProtocolSession createHTTPClient() {
+            SPARQLProtocolSession session = super.createHTTPClient();
+            session.setPreferredTupleQueryResultFormat(TupleQueryResultFormat.BINARY);
+            return session;
+        }
     }
 
     /**
@@ -122,11 +163,17 @@ public final class Federation implements AutoCloseable {
         return members;
     }
 
+    /** HTTP requests sent to the members since the federation opened (queries, source selection, probes excluded). */
+    public long requestsSent() {
+        return requestsSent.get();
+    }
+
     @Override
     public void close() {
         try {
             repository.shutDown();
         } finally {
+            starRequests.shutdownNow();
             for (SPARQLRepository member : repositories) {
                 member.shutDown();
             }

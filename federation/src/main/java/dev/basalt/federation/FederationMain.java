@@ -54,11 +54,16 @@ public final class FederationMain implements Runnable {
         @Option(names = "--max-result-bytes", description = "largest answer the front buffers (default ${DEFAULT-VALUE})")
         long maxResultBytes = FrontSettings.defaults().maxResultBytes();
 
+        @Option(names = "--star-pushdown", negatable = true, defaultValue = "true", fallbackValue = "true",
+                description = "send the patterns sharing a subject to the members as one subquery (default ${DEFAULT-VALUE};"
+                        + " --no-star-pushdown leaves every pattern to FedX)")
+        boolean starPushdown = true;
+
         FrontSettings settings() {
             FrontSettings d = FrontSettings.defaults();
             return new FrontSettings(Duration.ofSeconds(memberTimeoutSeconds), Duration.ofSeconds(queryTimeoutSeconds),
                     boundJoinBlockSize, joinThreads, unionThreads, d.sourceSelectionCache(), maxResultBytes,
-                    d.httpThreads());
+                    d.httpThreads(), starPushdown);
         }
     }
 

@@ -15,13 +15,15 @@ import java.time.Duration;
  * @param sourceSelectionCache Caffeine spec of FedX's cache of which member holds which pattern
  * @param maxResultBytes      largest serialized answer the front buffers before it sends it
  * @param httpThreads         threads that serve SPARQL requests
+ * @param starPushdown        whether patterns sharing a subject are sent to the members as one
+ *                            subquery ({@link StarPushdown}); off, FedX plans every pattern itself
  */
 public record FrontSettings(Duration memberTimeout, Duration queryTimeout, int boundJoinBlockSize, int joinWorkerThreads,
-        int unionWorkerThreads, String sourceSelectionCache, long maxResultBytes, int httpThreads) {
+        int unionWorkerThreads, String sourceSelectionCache, long maxResultBytes, int httpThreads, boolean starPushdown) {
 
     public static FrontSettings defaults() {
         return new FrontSettings(Duration.ofSeconds(30), Duration.ofSeconds(300), 25, 20, 20,
-                "maximumSize=10000,expireAfterWrite=6h", 256L << 20, 8);
+                "maximumSize=10000,expireAfterWrite=6h", 256L << 20, 8, true);
     }
 
     public FrontSettings {
@@ -35,11 +37,16 @@ public record FrontSettings(Duration memberTimeout, Duration queryTimeout, int b
 
     public FrontSettings withMemberTimeout(Duration timeout) {
         return new FrontSettings(timeout, queryTimeout, boundJoinBlockSize, joinWorkerThreads, unionWorkerThreads,
-                sourceSelectionCache, maxResultBytes, httpThreads);
+                sourceSelectionCache, maxResultBytes, httpThreads, starPushdown);
     }
 
     public FrontSettings withBoundJoinBlockSize(int size) {
         return new FrontSettings(memberTimeout, queryTimeout, size, joinWorkerThreads, unionWorkerThreads,
-                sourceSelectionCache, maxResultBytes, httpThreads);
+                sourceSelectionCache, maxResultBytes, httpThreads, starPushdown);
+    }
+
+    public FrontSettings withStarPushdown(boolean on) {
+        return new FrontSettings(memberTimeout, queryTimeout, boundJoinBlockSize, joinWorkerThreads, unionWorkerThreads,
+                sourceSelectionCache, maxResultBytes, httpThreads, on);
     }
 }

@@ -1,5 +1,6 @@
 package dev.basalt.federation;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -20,15 +21,25 @@ import org.eclipse.rdf4j.rio.Rio;
 
 /**
  * Evaluates one query on a connection and serializes its whole answer into memory in the format
- * the client's Accept header asks for: SPARQL JSON (default), XML, CSV or TSV for SELECT, JSON or
- * XML for ASK, N-Triples (default) or Turtle for CONSTRUCT and DESCRIBE. Stateless.
+ * the client's Accept header asks for: SPARQL JSON (default), XML, CSV or TSV for SELECT and ASK
+ * (an ASK answer in CSV or TSV is the header {@code _askResult} and one line {@code true} or
+ * {@code false}), N-Triples (default), Turtle, RDF/XML, N-Quads or JSON-LD for CONSTRUCT and
+ * DESCRIBE. The Accept header is read with its q-values; {@code *}{@code /*} and {@code type/*}
+ * ranges match the first offered format of that range, and a type with {@code q=0} is never chosen.
+ * Stateless.
  */
 final class ResultWriter {
+    /** ASK answers as CSV and TSV: RDF4J writes no such format, so the front writes them itself. */
+    static final BooleanQueryResultFormat ASK_CSV = new BooleanQueryResultFormat("SPARQL/CSV", "text/csv",
+            StandardCharsets.UTF_8, "csv");
+    static final BooleanQueryResultFormat ASK_TSV = new BooleanQueryResultFormat("SPARQL/TSV",
+            "text/tab-separated-values", StandardCharsets.UTF_8, "tsv");
     private static final List<TupleQueryResultFormat> TUPLE = List.of(TupleQueryResultFormat.JSON,
             TupleQueryResultFormat.SPARQL, TupleQueryResultFormat.CSV, TupleQueryResultFormat.TSV);
     private static final List<BooleanQueryResultFormat> BOOLEAN = List.of(BooleanQueryResultFormat.JSON,
-            BooleanQueryResultFormat.SPARQL);
-    private static final List<RDFFormat> GRAPH = List.of(RDFFormat.NTRIPLES, RDFFormat.TURTLE);
+            BooleanQueryResultFormat.SPARQL, BooleanQueryResultFormat.TEXT, ASK_CSV, ASK_TSV);
+    private static final List<RDFFormat> GRAPH = List.of(RDFFormat.NTRIPLES, RDFFormat.TURTLE, RDFFormat.RDFXML,
+            RDFFormat.NQUADS, RDFFormat.JSONLD);
 
     record Answer(String contentType, byte[] bytes) {
     }
@@ -62,7 +73,13 @@ final class ResultWriter {
             }
             if (query instanceof BooleanQuery ask) {
                 BooleanQueryResultFormat format = pick(wanted, BOOLEAN, "ASK");
-                QueryResultIO.createBooleanWriter(format, out).handleBoolean(ask.evaluate());
+                boolean answer = ask.evaluate();
+                if (format == ASK_CSV || format == ASK_TSV) {
+                    out.writeBytes(("_askResult" + (format == ASK_CSV ? "\r\n" : "\n") + answer
+                            + (format == ASK_CSV ? "\r\n" : "\n")).getBytes(StandardCharsets.UTF_8));
+                } else {
+                    QueryResultIO.createBooleanWriter(format, out).handleBoolean(answer);
+                }
                 return new Answer(format.getDefaultMIMEType() + "; charset=UTF-8", out.toByteArray());
             }
             if (query instanceof GraphQuery graph) {
@@ -81,11 +98,12 @@ final class ResultWriter {
     private static <F extends org.eclipse.rdf4j.common.lang.FileFormat> F pick(List<String> wanted, List<F> offered,
             String form) {
         for (String type : wanted) {
-            if (type.equals("*/*") || type.equals("application/*")) {
+            if (type.equals("*/*")) {
                 return offered.get(0);
             }
             for (F format : offered) {
-                if (format.hasMIMEType(type)) {
+                if (type.endsWith("/*") ? format.getDefaultMIMEType().startsWith(type.substring(0, type.length() - 1))
+                        : format.hasMIMEType(type)) {
                     return format;
                 }
             }

@@ -7,8 +7,6 @@ import java.util.Set;
 
 import org.eclipse.rdf4j.federated.evaluation.FederationEvalStrategy;
 import org.eclipse.rdf4j.federated.evaluation.FederationEvaluationStrategyFactory;
-import org.eclipse.rdf4j.federated.evaluation.SparqlFederationEvalStrategy;
-import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.Dataset;
 import org.eclipse.rdf4j.query.algebra.And;
 import org.eclipse.rdf4j.query.algebra.Difference;
@@ -50,22 +48,22 @@ import org.eclipse.rdf4j.query.algebra.helpers.AbstractQueryModelVisitor;
  * whether it is evaluated on {@code P}'s solutions or on the joined ones.</li>
  * </ol>
  *
- * <p>Members are SPARQL endpoints, so the strategy is always FedX's SPARQL strategy. Thread-safe as
- * FedX's factory is; the rewrites touch only the query tree they are given.
+ * <p>Members are SPARQL endpoints, so the strategy is FedX's SPARQL strategy, extended by
+ * {@link StarStrategy} (which applies these rewrites, then the star pushdown). Thread-safe as FedX's
+ * factory is; the rewrites touch only the query tree they are given.
  */
 final class RewritingStrategyFactory extends FederationEvaluationStrategyFactory {
+    private final StarEvaluator stars;
+
+    /** @param stars evaluates star subqueries; null turns star pushdown off */
+    RewritingStrategyFactory(StarEvaluator stars) {
+        this.stars = stars;
+    }
+
     @Override
     public FederationEvalStrategy createEvaluationStrategy(Dataset dataset, TripleSource tripleSource,
             EvaluationStatistics statistics) {
-        return new SparqlFederationEvalStrategy(getFederationContext()) {
-            @Override
-            public TupleExpr optimize(TupleExpr expr, EvaluationStatistics stats, BindingSet bindings) {
-                dropDuplicatePatterns(expr);
-                filterOptionalPartsFirst(expr);
-                keepOptionalFiltersInPlace(expr);
-                return super.optimize(expr, stats, bindings);
-            }
-        };
+        return new StarStrategy(getFederationContext(), stars);
     }
 
     /** Drops repeated statement patterns of each join tree (a basic graph pattern) in place. */
@@ -176,7 +174,7 @@ final class RewritingStrategyFactory extends FederationEvaluationStrategyFactory
         return names;
     }
 
-    private static void splitConjunction(ValueExpr expr, List<ValueExpr> out) {
+    static void splitConjunction(ValueExpr expr, List<ValueExpr> out) {
         if (expr instanceof And and) {
             splitConjunction(and.getLeftArg(), out);
             splitConjunction(and.getRightArg(), out);
@@ -185,7 +183,8 @@ final class RewritingStrategyFactory extends FederationEvaluationStrategyFactory
         }
     }
 
-    private static Set<String> variables(org.eclipse.rdf4j.query.algebra.QueryModelNode node) {
+    /** Names of the unbound variables mentioned anywhere under {@code node}. */
+    static Set<String> variables(org.eclipse.rdf4j.query.algebra.QueryModelNode node) {
         Set<String> names = new HashSet<>();
         node.visit(new AbstractQueryModelVisitor<RuntimeException>() {
             @Override

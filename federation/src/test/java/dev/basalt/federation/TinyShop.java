@@ -144,7 +144,21 @@ final class TinyShop {
                 """
                 SELECT ?a ?b WHERE {
                   ?a bsbm:producer ?p . ?b bsbm:producer ?p . ?a bsbm:numeric1 ?n .
-                  FILTER (?n = 11) MINUS { ?b a ex:ProductType0 } }""");
+                  FILTER (?n = 11) MINUS { ?b a ex:ProductType0 } }""",
+                // stars with filters inside and outside, an OPTIONAL with its own filter, a join on a subject
+                """
+                SELECT ?review ?title ?product ?n ?rating WHERE {
+                  ?review bsbm:reviewFor ?product ; bsbm:title ?title . FILTER (langMatches(lang(?title), "en"))
+                  ?product bsbm:numeric1 ?n ; rdfs:label ?label . FILTER (?n < 40 && regex(?label, "Product"))
+                  OPTIONAL { ?review bsbm:rating1 ?rating FILTER (?rating > 4) }
+                  FILTER (?n != 3 || bound(?rating)) }""",
+                // a constant subject with OPTIONALs, joined to a star bound on its subject
+                """
+                SELECT ?label ?text ?country WHERE {
+                  ex:product8 rdfs:label ?label ; bsbm:producer ?producer .
+                  OPTIONAL { ex:product8 bsbm:textual1 ?text }
+                  OPTIONAL { ex:product8 bsbm:numeric9 ?never }
+                  ?producer bsbm:country ?country ; rdfs:label ?producerLabel . FILTER (!bound(?never)) }""");
     }
 
     private static String iri(String local) {

@@ -1,0 +1,219 @@
+package dev.basalt.federation;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.eclipse.rdf4j.common.iteration.CloseableIteration;
+import org.eclipse.rdf4j.federated.algebra.FilterValueExpr;
+import org.eclipse.rdf4j.federated.endpoint.Endpoint;
+import org.eclipse.rdf4j.federated.structures.QueryInfo;
+import org.eclipse.rdf4j.model.BNode;
+import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.query.Binding;
+import org.eclipse.rdf4j.query.BindingSet;
+import org.eclipse.rdf4j.query.QueryEvaluationException;
+import org.eclipse.rdf4j.query.algebra.evaluation.QueryBindingSet;
+import org.eclipse.rdf4j.query.impl.EmptyBindingSet;
+
+/**
+ * Evaluates {@link StarGroup}s on the members: for a block of input rows (the left side of a join,
+ * or the one row a star is evaluated with) it sends one SPARQL SELECT per member concerned, the
+ * star's body joined with a VALUES block of the rows' values for the star's variables and a row
+ * number, and joins each answer back to its row. A row goes to the owner of the star's subject
+ * only when the subject is a constant or the row binds the subject variable to an IRI; otherwise to
+ * every member, all in parallel, answers unioned. A row whose value for a star variable is a blank
+ * node matches nothing (blank nodes are local to the member that answered them).
+ *
+ * <p>Thread-safe: it keeps no state between calls; requests run on the federation's request pool and
+ * the calling thread waits for them, at most for the query's remaining time.
+ */
+final class StarEvaluator {
+    static final String ROW = "basalt_row";
+
+    private final List<Endpoint> endpoints;
+    private final SubjectHashPartition partition;
+    private final ExecutorService pool;
+    private final int blockSize;
+
+    StarEvaluator(List<Endpoint> endpoints, ExecutorService pool, int blockSize) {
+        this.endpoints = List.copyOf(endpoints);
+        this.partition = new SubjectHashPartition(endpoints.size());
+        this.pool = pool;
+        this.blockSize = blockSize;
+    }
+
+    /** Rows of a join's left side handed to {@link #join} at once: eight bound-join blocks, sent together. */
+    int chunkRows() {
+        return blockSize * 8;
+    }
+
+    /**
+     * The star joined with each of {@code left}'s rows, in row order; with {@code optional}, a row the
+     * star does not match is kept as it is (a left join).
+     */
+    List<BindingSet> join(StarGroup star, List<BindingSet> left, boolean optional, QueryInfo info) {
+        TreeSet<String> bound = new TreeSet<>();
+        for (BindingSet row : left) {
+            for (String name : row.getBindingNames()) {
+                if (star.getBindingNames().contains(name)) {
+                    bound.add(name);
+                }
+            }
+        }
+        List<String> values = new ArrayList<>(bound);
+        List<Request> requests = new ArrayList<>();
+        // Without a VALUES block every row gets the same answer: ask once, on the first row's route.
+        int step = values.isEmpty() ? Math.max(1, left.size()) : blockSize;
+        for (int from = 0; from < left.size(); from += step) {
+            int to = values.isEmpty() ? from + 1 : Math.min(left.size(), from + step);
+            List<List<Integer>> rowsOf = new ArrayList<>();
+            for (int shard = 0; shard < endpoints.size(); shard++) {
+                rowsOf.add(new ArrayList<>());
+            }
+            for (int i = from; i < to; i++) {
+                route(star, left.get(i), values, rowsOf, i);
+            }
+            for (int shard = 0; shard < endpoints.size(); shard++) {
+                if (!rowsOf.get(shard).isEmpty()) {
+                    String query = query(star, values, left, rowsOf.get(shard));
+                    Endpoint endpoint = endpoints.get(shard);
+                    requests.add(new Request(endpoint, pool.submit(() -> fetch(endpoint, query, info))));
+                }
+            }
+        }
+        List<List<BindingSet>> matches = new ArrayList<>(Collections.nCopies(left.size(), null));
+        collect(requests, star, values.isEmpty() ? left.size() : -1, matches, info);
+        List<BindingSet> out = new ArrayList<>();
+        for (int i = 0; i < left.size(); i++) {
+            List<BindingSet> found = matches.get(i);
+            if (found == null || found.isEmpty()) {
+                if (optional) {
+                    out.add(left.get(i));
+                }
+                continue;
+            }
+            for (BindingSet match : found) {
+                QueryBindingSet merged = new QueryBindingSet(left.get(i));
+                for (Binding binding : match) {
+                    String name = star.variableOf(binding.getName());
+                    if (!ROW.equals(binding.getName()) && !merged.hasBinding(name)) {
+                        merged.addBinding(name, binding.getValue());
+                    }
+                }
+                out.add(merged);
+            }
+        }
+        return out;
+    }
+
+    /** Adds row {@code i} to the members that can hold its matches. */
+    private void route(StarGroup star, BindingSet row, List<String> values, List<List<Integer>> rowsOf, int i) {
+        for (String name : values) {
+            if (row.getValue(name) instanceof BNode) {
+                return;
+            }
+        }
+        Value subject = star.subjectValue() != null ? star.subjectValue()
+                : star.subjectVar() != null ? row.getValue(star.subjectVar()) : null;
+        if (subject == null) {
+            rowsOf.forEach(rows -> rows.add(i));
+        } else if (subject.isIRI()) {
+            rowsOf.get(partition.shardOf(subject.stringValue())).add(i);
+        }
+        // a literal subject matches nothing
+    }
+
+    private static String query(StarGroup star, List<String> values, List<BindingSet> left, List<Integer> rows) {
+        StringBuilder query = new StringBuilder("SELECT * WHERE { ");
+        if (!values.isEmpty()) {
+            query.append("VALUES (?").append(ROW);
+            for (String name : values) {
+                query.append(" ?").append(star.sparqlName(name));
+            }
+            query.append(") {");
+            for (int i : rows) {
+                query.append(" (").append(i);
+                for (String name : values) {
+                    Value value = left.get(i).getValue(name);
+                    try {
+                        query.append(' ').append(value == null ? "UNDEF" : SparqlText.value(value));
+                    } catch (SparqlText.Unwritable e) {
+                        throw new IllegalStateException("routing dropped rows with blank nodes: " + value, e);
+                    }
+                }
+                query.append(')');
+            }
+            query.append(" } ");
+        }
+        return query.append(star.body()).append(" }").toString();
+    }
+
+    private static List<BindingSet> fetch(Endpoint endpoint, String query, QueryInfo info) {
+        List<BindingSet> rows = new ArrayList<>();
+        try (CloseableIteration<BindingSet> result = endpoint.getTripleSource()
+                .getStatements(query, EmptyBindingSet.getInstance(), (FilterValueExpr) null, info)) {
+            while (result.hasNext()) {
+                rows.add(result.next());
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * Waits for every request and files each answer row under its input row; with {@code everyRow} ≥ 0
+     * (no VALUES block: the answers match every input row alike) each answer goes to all rows.
+     */
+    private static void collect(List<Request> requests, StarGroup star, int everyRow, List<List<BindingSet>> matches,
+            QueryInfo info) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(1, info.getMaxRemainingTimeMS()));
+        try {
+            for (Request request : requests) {
+                List<BindingSet> answer;
+                try {
+                    answer = request.answer().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (ExecutionException e) {
+                    Throwable cause = e.getCause();
+                    throw cause instanceof QueryEvaluationException q ? q
+                            : new QueryEvaluationException("member " + request.endpoint().getName()
+                                    + " failed on a star subquery: " + cause, cause);
+                } catch (TimeoutException e) {
+                    throw new QueryEvaluationException("member " + request.endpoint().getName()
+                            + " did not answer a star subquery within the query's time", e);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new QueryEvaluationException("interrupted while waiting for " + request.endpoint().getName(), e);
+                }
+                for (BindingSet row : answer) {
+                    if (everyRow >= 0) {
+                        for (int i = 0; i < everyRow; i++) {
+                            add(matches, i, row);
+                        }
+                    } else {
+                        add(matches, Integer.parseInt(row.getValue(ROW).stringValue()), row);
+                    }
+                }
+            }
+        } finally {
+            for (Request request : requests) {
+                request.answer().cancel(true);
+            }
+        }
+    }
+
+    private static void add(List<List<BindingSet>> matches, int row, BindingSet match) {
+        if (matches.get(row) == null) {
+            matches.set(row, new ArrayList<>());
+        }
+        matches.get(row).add(match);
+    }
+
+    private record Request(Endpoint endpoint, Future<List<BindingSet>> answer) {
+    }
+}
