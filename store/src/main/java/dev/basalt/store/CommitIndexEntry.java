@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 /**
  * Coding of the commit-time index: key = commit counter (8 bytes, big-endian, so keys sort by
  * counter); value = commit time (8), commit record address (8), its CRC32C (4).
+ * Stateless; any thread may call it.
  */
 final class CommitIndexEntry {
     private CommitIndexEntry() {

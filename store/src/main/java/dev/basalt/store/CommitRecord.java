@@ -15,6 +15,10 @@ import java.util.TreeMap;
  * What one commit point consists of: the checkpoint of every named B+tree and small named
  * properties of upper layers (counters, settings), plus the commit-time index that finds earlier
  * commit records. A root block points at the newest one. See docs/FORMAT.md, "Commit record".
+ *
+ * <p>Immutable in effect: its maps are unmodifiable copies and the property arrays, copied in by
+ * {@link WriteTransaction} and out by {@link Snapshot}, are never written, so one record is shared
+ * by the writer and every snapshot across threads.
  */
 record CommitRecord(long counter, long timeMillis, BTreeCheckpoint commitIndex,
                     Map<String, BTreeCheckpoint> trees, Map<String, byte[]> properties) {

@@ -28,6 +28,12 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>The commit-time index is a B+tree of commit counter to (time, commit record) holding every
  * retained commit point before the newest one; the root block points at the newest commit record.
+ *
+ * <p>Thread-safe: a fair one-permit semaphore admits one write transaction at a time
+ * ({@link #begin} waits for it; {@link #verify} and {@link #close} take the permit too), and the
+ * newest commit state is published through a volatile field, so any thread may take snapshots while
+ * another writes. The writable trees it keeps between transactions are used only by the open
+ * transaction, under its thread rules.
  */
 public final class Store implements AutoCloseable {
     static final String COMMIT_INDEX = "__commits";

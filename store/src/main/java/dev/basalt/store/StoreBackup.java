@@ -33,6 +33,9 @@ import dev.basalt.store.journal.StoreException;
  * <p>{@link #restore} checks a backup (it opens and verifies it) and copies it into place as a
  * store's journal, again through a {@code .partial} file and an atomic rename, so a crash leaves
  * either no journal or the complete one. Stateless; each call works on its own files.
+ *
+ * <p>Any thread may call it, while other threads go on writing and reading the store: a backup
+ * reads only the commit point its snapshot pins.
  */
 public final class StoreBackup {
     private static final Logger LOG = LoggerFactory.getLogger(StoreBackup.class);

@@ -37,6 +37,9 @@ import dev.basalt.store.journal.StoreException;
  * after it leaves the complete copy. The original stays locked during the whole run (a second
  * process cannot open it, and the lock is held across the rename), so no commit can slip in between
  * the copy and the switch.
+ *
+ * <p>Stateless; any thread may call it, one compaction per file at a time (the journal's lock turns
+ * a second one away).
  */
 public final class StoreCompactor {
     private static final Logger LOG = LoggerFactory.getLogger(StoreCompactor.class);

@@ -12,6 +12,8 @@ import java.util.Objects;
  * its B+trees, and per-index B+tree settings. A tree uses the settings given for its exact name
  * in {@code trees}, else those of the longest name prefix in {@code treePrefixes} it starts with
  * (e.g. {@code q.e.} for every explicit statement index), else {@code defaultTree}.
+ *
+ * <p>Immutable (its maps are unmodifiable copies); safe to share between threads.
  */
 public record StoreConfig(JournalConfig journal, long pageCacheBytes, BTreeConfig defaultTree,
                           Map<String, BTreeConfig> trees, Map<String, BTreeConfig> treePrefixes) {

@@ -13,6 +13,9 @@ import java.util.TreeMap;
  * The full verify pass: reads every record reachable from the newest commit point (so every
  * checksum is checked), checks each B+tree's invariants and counts, reads every retained commit
  * record, and audits the allocator against what it found.
+ *
+ * <p>Runs on the thread that called {@link Store#verify}, which holds the store's write permit for
+ * the whole pass, so no transaction changes the journal meanwhile; one pass per instance.
  */
 final class StoreVerifier {
     /** What a verify pass checked. */

@@ -6,6 +6,8 @@ package dev.basalt.store.btree;
  * repeat with the slot stride, so hash maps keyed by {@code Long} addresses degrade into long
  * chains and trees. Fibonacci hashing (the high half of {@code address * 2^64/phi}) depends on
  * every bit of the address.
+ *
+ * <p>Immutable; safe to share between threads.
  */
 final class AddressKey {
     private static final long PHI = 0x9E3779B97F4A7C15L;

@@ -15,6 +15,8 @@ import java.nio.ByteBuffer;
  * version-2 one may also hold id-tuple leaves. This build reads both and writes version 2, so a
  * Basalt that reads only version 1 refuses a store this build has written when it opens it,
  * rather than failing later on a page it cannot read.
+ *
+ * <p>Immutable; safe to share between threads.
  */
 public record BTreeCheckpoint(long rootAddress, int rootChecksum, long entryCount, int height) {
     public static final int FORMAT_VERSION = 2;

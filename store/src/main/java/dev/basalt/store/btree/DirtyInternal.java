@@ -9,6 +9,8 @@ import java.util.Arrays;
  * ({@code addresses[i]}, {@code checksums[i]}) or an in-memory dirty page ({@code dirty[i]}, whose
  * {@link DirtyNode#parent} is this page); {@code counts[i]} is always the exact number of entries
  * under child {@code i}.
+ *
+ * <p>Not thread-safe: only the thread writing its tree touches it (see {@link DirtyNode}).
  */
 final class DirtyInternal extends DirtyNode implements InternalNode {
     private static final int CHILD_BYTES = 22;

@@ -5,6 +5,7 @@ import java.util.Arrays;
 /**
  * A leaf the writer is changing: keys and values in sorted parallel arrays. Keys and inline values
  * are private copies the tree owns; they are handed to users only as copies.
+ * Not thread-safe: only the thread writing its tree touches it (see {@link DirtyNode}).
  */
 final class DirtyLeaf extends DirtyNode implements LeafNode {
     private static final int RUN = 32;

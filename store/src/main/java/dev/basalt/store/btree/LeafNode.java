@@ -4,6 +4,9 @@ package dev.basalt.store.btree;
  * A leaf: {@link #size()} entries in strictly ascending unsigned key order. A stored value is a
  * {@code byte[]} (inline) or a {@link LargeValue}; arrays a leaf hands out may be shared with the
  * page and must not be modified or exposed to users without a copy.
+ *
+ * <p>Threads: clean leaves ({@link LeafPage}, {@link IdTupleLeafPage}) are immutable and shared by
+ * any number of threads; a {@link DirtyLeaf} is touched only by the thread writing its tree.
  */
 sealed interface LeafNode extends Node permits LeafPage, IdTupleLeafPage, DirtyLeaf {
     /** Index of {@code key}, or {@code -(insertion point) - 1} as in {@link java.util.Arrays#binarySearch}. */

@@ -8,6 +8,8 @@ import java.util.Arrays;
  * following entry. Front coding makes the reuse cheap: the next key shares a prefix with the one
  * already in the buffer, so only its suffix is copied, and nothing is allocated per entry.
  * Owned by one cursor; the leaf that positioned it is the only one that may move it.
+ *
+ * <p>Not thread-safe: used only by the thread that uses its cursor.
  */
 final class LeafScan {
     byte[] key = new byte[64];

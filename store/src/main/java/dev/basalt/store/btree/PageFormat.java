@@ -8,6 +8,9 @@ import java.util.Arrays;
  * page format version that introduced its layout and whose low nibble is the kind; a reader of
  * format {@link #FORMAT_VERSION} reads every kind listed here. Multi-byte integers are big-endian;
  * varints are unsigned LEB128 (7 bits a byte, low group first). See docs/FORMAT.md, "B+tree pages".
+ *
+ * <p>Constants and pure functions, safe from any thread; a {@link PageFormat.Sink} is a buffer of
+ * the one thread coding a page.
  */
 final class PageFormat {
     /** The page format this build writes: version 1's kinds plus the id-tuple leaf. */

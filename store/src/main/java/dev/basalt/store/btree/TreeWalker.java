@@ -11,6 +11,9 @@ import java.util.function.LongConsumer;
  * verifier. The verifier reads every clean page through the record store, never the cache, so
  * every checksum on the way is checked, and checks key order, separator bounds, exact child
  * counts, total count and uniform height.
+ *
+ * <p>Stateless; a walk runs on the calling thread under the thread rules of the tree it walks (a
+ * writable tree's own thread; a read-only view's from any thread).
  */
 final class TreeWalker {
     private TreeWalker() {

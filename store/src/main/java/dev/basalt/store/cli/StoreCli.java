@@ -23,6 +23,9 @@ import java.util.Map;
  * Command line of the storage engine: {@code demo} creates (or reopens) a store, writes keys in a
  * transaction, reads them back and prints the store's statistics; {@code stats}, {@code verify}
  * and {@code history} inspect an existing store; {@code compact} rewrites it to its newest commit point.
+ *
+ * <p>Runs one command on the calling thread (the main thread from {@link #main}); it opens its own
+ * store and closes it before returning, so an instance is not shared between threads.
  */
 public final class StoreCli {
     static final String JOURNAL_FILE = "basalt.jnl";

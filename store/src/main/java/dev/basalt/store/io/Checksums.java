@@ -6,6 +6,7 @@ import java.util.zip.CRC32C;
 /**
  * CRC32C, the one checksum Basalt writes to disk. The JDK's implementation uses the SSE4.2/ARMv8
  * instruction where present, so checksumming every record read costs little next to the read.
+ * Stateless; any thread may call it (each call uses its own {@link CRC32C}).
  */
 public final class Checksums {
     private Checksums() {

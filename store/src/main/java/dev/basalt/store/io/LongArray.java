@@ -2,7 +2,10 @@ package dev.basalt.store.io;
 
 import java.util.Arrays;
 
-/** A growable array of primitive longs, for address lists that may hold millions of entries. */
+/**
+ * A growable array of primitive longs, for address lists that may hold millions of entries.
+ * Not thread-safe: owned by one thread at a time.
+ */
 public final class LongArray {
     private long[] values;
     private int size;

@@ -5,6 +5,8 @@ package dev.basalt.store.journal;
  * lower 22 bits the size of the space the record occupies (its slot or extent) in 64-byte units.
  * So a journal can grow to 256 TiB and one record can span 256 MiB, and a record is read with one
  * positioned read of exactly its slot. See docs/FORMAT.md, "Addresses".
+ *
+ * <p>Constants and pure functions; any thread may call it.
  */
 public final class Addresses {
     public static final int UNIT_SHIFT = 6;

@@ -14,6 +14,9 @@ import java.util.Map;
  * deferred frees from the state record a root block names, and writing a commit's deferred-free
  * group, changed region bitmaps and new state record. Stateless; the {@link Journal} calls it under
  * its monitor.
+ *
+ * <p>It runs on one thread at a time, the one holding the journal's monitor, and the allocator
+ * structures it builds and writes stay confined to that monitor.
  */
 final class AllocatorPersistence {
     private static final int RECORD_HEADER = RecordFraming.RECORD_HEADER;

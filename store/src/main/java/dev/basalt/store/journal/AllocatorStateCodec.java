@@ -9,6 +9,9 @@ import java.util.Map;
  * Encodes the RW allocator's state record: file end, the oldest readable commit point, the region
  * table (each region's bitmap is its own record, rewritten only when the region changed), the free
  * extents and the deferred frees. See docs/FORMAT.md, "Allocator state record".
+ *
+ * <p>Stateless; it reads and fills the allocator's structures only for the thread holding the
+ * {@link Journal}'s monitor.
  */
 final class AllocatorStateCodec {
     static final int VERSION = 1;

@@ -18,6 +18,8 @@ import java.util.function.LongConsumer;
  * segment record, also written once. So a commit writes metadata in proportion to what it freed,
  * however long the retention and however many groups wait, and the addresses themselves are read
  * back only when their group is released.
+ *
+ * <p>Not thread-safe: touched only under the {@link Journal}'s monitor.
  */
 final class DeferredFrees {
     static final int SEGMENT = 256;

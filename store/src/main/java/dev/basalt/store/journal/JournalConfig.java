@@ -7,6 +7,8 @@ import java.util.Objects;
  * Settings of one journal. {@code mode} only matters when the file is created; an existing file
  * keeps the mode in its header.
  *
+ * <p>Immutable; safe to share between threads.
+ *
  * @param mode            RW (default) or WORM
  * @param historyRetention how long a superseded commit point stays readable (RW mode); zero
  *                        recycles space as soon as no reader pins an older commit point

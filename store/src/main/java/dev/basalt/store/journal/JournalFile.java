@@ -21,6 +21,12 @@ import java.util.concurrent.locks.StampedLock;
  * (or a second open in this one) away. Every I/O failure becomes a {@link StoreException} naming
  * the file and offset; a failed write or force leaves the last commit intact because commits only
  * ever become visible through a root block written after everything it points to.
+ *
+ * <p>Threads: any number of threads read at once (positioned reads, and mappings published through
+ * a volatile array, made under this object's monitor); reads through a mapping hold
+ * {@link #beginMappedRead}'s shared stamp, so {@link #shrink} and {@link #close}, which hold the
+ * mapping lock exclusively, never unmap bytes a read is copying. Writes, forces and truncation come
+ * from the {@link Journal} under its monitor.
  */
 final class JournalFile implements AutoCloseable {
     /** Bytes one read-only mapping of the file covers; mappings start at multiples of it. */

@@ -9,6 +9,7 @@ import java.util.UUID;
 /**
  * The first 4 KiB of a journal: magic, format version, mode and store UUID, with a CRC32C. Written
  * once at creation and never again. See docs/FORMAT.md, "Header".
+ * Immutable; safe to share between threads.
  */
 record JournalHeader(int formatVersion, JournalMode mode, UUID storeId, long createdMillis) {
     static final byte[] MAGIC = "BASALT\r\n".getBytes(StandardCharsets.ISO_8859_1);

@@ -1,6 +1,9 @@
 package dev.basalt.store.journal;
 
-/** How a journal manages space; chosen when the file is created and recorded in its header. */
+/**
+ * How a journal manages space; chosen when the file is created and recorded in its header.
+ * Immutable; safe to share between threads.
+ */
 public enum JournalMode {
     /**
      * Read-write: records live in size-classed slots and large ones in extents; space freed by

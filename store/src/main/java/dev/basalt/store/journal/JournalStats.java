@@ -3,6 +3,8 @@ package dev.basalt.store.journal;
 /**
  * What a journal reports about itself; cheap to take.
  *
+ * <p>Immutable; safe to share between threads.
+ *
  * @param fileBytes          length of the file
  * @param bytesInUse         space in slots and extents in use (live, deferred and metadata)
  * @param bytesDeferred      space freed by commits but still visible to retained or pinned commit points

@@ -10,6 +10,8 @@ import java.util.Map;
  * The in-memory twin of the journal's record store: same contract, no file. Contract tests run
  * against both; upper layers use it to test without disk. Freed records are dropped at once, so a
  * read of a freed address fails as a stale read on disk would.
+ *
+ * <p>Thread-safe: every method synchronizes on the store.
  */
 public final class MemoryRecordStore implements RecordStore {
     private final Map<Long, byte[]> records = new HashMap<>();

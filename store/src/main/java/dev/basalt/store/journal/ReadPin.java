@@ -4,6 +4,9 @@ package dev.basalt.store.journal;
  * Holds a commit point readable: until closed, no space that commit point can see is recycled.
  * Closing twice is harmless. Readers must close their pins (try-with-resources); a pin held longer
  * than the configured reader age is logged.
+ *
+ * <p>Thread-safe: any thread may close a pin (the journal unpins under its monitor), but it is
+ * meant to be closed by the reader that took it.
  */
 public final class ReadPin implements AutoCloseable {
     private final Journal journal;

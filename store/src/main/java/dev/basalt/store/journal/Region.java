@@ -6,6 +6,9 @@ import java.util.BitSet;
  * A run of equal slots of one size class with its allocation bitmap (bit set = in use, including
  * slots freed but not yet released). {@code fresh} marks slots allocated since the last commit:
  * those are invisible to every commit point and can be reused at once when freed.
+ *
+ * <p>Not thread-safe: belongs to the {@link SlotAllocator}, which the {@link Journal} calls under
+ * its monitor.
  */
 final class Region {
     final int classIndex;

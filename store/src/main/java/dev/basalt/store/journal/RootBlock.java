@@ -11,6 +11,8 @@ import java.util.UUID;
  * The commit counter stands at the head and the tail and a CRC32C covers everything, so a torn
  * write is recognised and the other slot wins. See docs/FORMAT.md, "Root blocks".
  *
+ * <p>Immutable; safe to share between threads.
+ *
  * @param commitCounter     number of commits made, 0 for a new store
  * @param commitTime        wall-clock milliseconds of the commit (monotonic per store)
  * @param commitRecord      address of the upper layer's commit record, or 0

@@ -4,6 +4,8 @@ package dev.basalt.store.journal;
  * The slot sizes of the RW allocator. Steps of at most 1.25x (64 bytes apart up to 512) keep the
  * space lost to rounding near 10% on average; a record needs its payload plus the 8-byte record header. Anything larger than the
  * largest slot is stored in a contiguous extent. See docs/FORMAT.md, "RW allocation".
+ *
+ * <p>Constants and pure functions; any thread may call it.
  */
 final class SizeClasses {
     static final int[] SLOT_BYTES = {64, 128, 192, 256, 320, 384, 448, 512, 640, 768, 896, 1024, 1280, 1536, 1792,

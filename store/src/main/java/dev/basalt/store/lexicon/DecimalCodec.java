@@ -10,6 +10,8 @@ import java.math.BigDecimal;
  * "+1.0", "1.50", "-0.0"), which is also what RDF4J's {@code XMLDatatypeUtil.normalizeDecimal}
  * produces - and the value has at most {@link TermIds#DECIMAL_DIGITS} significant digits with a
  * decimal exponent in [-128, 127].
+ *
+ * <p>Stateless; any thread may call it.
  */
 final class DecimalCodec {
     private static final int CLASS_SHIFT = DecimalFloat.DECIMAL.bodyBits();

@@ -10,6 +10,8 @@ import java.math.BigDecimal;
  * compare by digits, so bodies compare as magnitudes. A negative value uses the complement of the
  * body within its width, reversing the order. Shared by {@link DecimalCodec} and
  * {@link FloatingCodec} with different widths.
+ *
+ * <p>Immutable; its three layouts are shared by every thread.
  */
 final class DecimalFloat {
     static final DecimalFloat DECIMAL = new DecimalFloat(TermIds.DECIMAL_EXPONENT_BITS,

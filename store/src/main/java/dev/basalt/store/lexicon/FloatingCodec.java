@@ -25,6 +25,8 @@ import java.util.regex.Pattern;
  * float fits. Canonical decimals of distinct values lie in disjoint rounding intervals, so digit
  * order is value order, and the id order is {@code Double.compare}'s total order: -0 sorts just
  * below +0 (XSD calls them equal, but they are distinct terms) and NaN above +INF.
+ *
+ * <p>Stateless; any thread may call it.
  */
 final class FloatingCodec {
     private static final Pattern SHAPE = Pattern.compile("-?[1-9]\\.(0|[0-9]*[1-9])E(0|-?[1-9][0-9]{0,2})");

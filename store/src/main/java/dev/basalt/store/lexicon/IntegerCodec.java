@@ -13,6 +13,8 @@ import org.eclipse.rdf4j.model.vocabulary.XSD;
  * <p>Only canonical lexical forms are inlined: optional '-', no '+', no leading zeros, no "-0".
  * A value outside [{@link TermIds#INTEGER_MIN}, {@link TermIds#INTEGER_MAX}] or outside its
  * datatype's value space (e.g. "300"^^xsd:byte, an ill-typed literal) goes to the dictionary.
+ *
+ * <p>Stateless (its tables are filled once, at class initialisation); any thread may call it.
  */
 final class IntegerCodec {
     /** Datatypes in code order; the code of a datatype is its index. Frozen by the format version. */

@@ -8,6 +8,9 @@ import java.util.Map;
  * IRI (interned datatypes). Codes 1..n are indices + 1; the table belongs to format version
  * {@link TermIds#FORMAT_VERSION} and may only be extended at its end. xsd:string and
  * rdf:langString never appear: those literals have term key tags of their own.
+ *
+ * <p>Its tables are filled once, at class initialisation, and only read after; any thread may call
+ * it.
  */
 final class KnownDatatypes {
     private static final String XSD = "http://www.w3.org/2001/XMLSchema#";

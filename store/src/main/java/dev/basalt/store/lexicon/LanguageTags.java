@@ -15,6 +15,8 @@ import java.util.Arrays;
  * <p>The table below is part of format version {@link TermIds#FORMAT_VERSION}: codes 1..63 index
  * it, code 0 is unused. It is sorted, so inline ids of two tags order as the tags do. It may not
  * be edited; a new table needs a new format version.
+ *
+ * <p>Stateless (its table is fixed at class initialisation); any thread may call it.
  */
 public final class LanguageTags {
     private static final String[] TABLE = {

@@ -30,6 +30,8 @@ import java.util.Arrays;
  * </ul>
  * SHA-256 rather than a faster non-cryptographic hash: it is specified for all time (the digest
  * is part of the format), and data crafted to collide cannot make lookups degrade.
+ *
+ * <p>Stateless; any thread may call it (each digest uses its own {@link MessageDigest}).
  */
 public final class LargeTermKeys {
     /** Full keys longer than this many bytes get a hashed TERM2ID key. */

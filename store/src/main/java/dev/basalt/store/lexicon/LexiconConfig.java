@@ -7,6 +7,8 @@ package dev.basalt.store.lexicon;
  * {@value Lexicon#ENTRY_CHARS} characters, so a cache of long literals (descriptions, comments)
  * stays within about the memory of a cache of short ones.
  *
+ * <p>Immutable; safe to share between threads.
+ *
  * @param valueCacheSize     most entries of the id → value cache (0 disables it)
  * @param idCacheSize        most entries of the value → id cache (0 disables it)
  * @param writerCacheSize    most new terms one write transaction remembers without a B+tree lookup

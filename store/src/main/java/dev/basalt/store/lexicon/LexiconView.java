@@ -22,6 +22,11 @@ import dev.basalt.store.journal.StoreException;
  * prefix, or compressed); {@link #fullKey} restores it. Large terms (full key over
  * {@link LargeTermKeys#THRESHOLD}) follow the collision protocol of {@link LargeTermKeys}: every
  * TERM2ID entry under the digest prefix is checked against the full key restored from ID2TERM.
+ *
+ * <p>Threads: those of its subclass, which are those of its trees: a committed
+ * {@link LexiconReader} may be used by any number of threads while its snapshot is open; a
+ * {@link LexiconWriter} and a reader of the open transaction by one thread at a time. The
+ * {@link Lexicon}'s caches in front are thread-safe.
  */
 abstract class LexiconView {
     final Lexicon lexicon;

@@ -11,6 +11,8 @@ package dev.basalt.store.lexicon;
  * lexicographic byte order, which for UTF-8 is code point order, so ids of two short strings
  * compare as SPARQL compares the strings; a string with a NUL byte stays distinct from its
  * prefix ("a" &lt; "a\0" &lt; "a\1"). Language-tagged ids order by tag, then by text.
+ *
+ * <p>Stateless; any thread may call it.
  */
 final class StringCodec {
     private StringCodec() {

@@ -16,6 +16,8 @@ package dev.basalt.store.lexicon;
  * resolve as if the unzoned value were UTC, which is what SPARQL engines commonly do too. A range
  * condition must therefore use {@link #firstIdAt} / {@link #lastIdAt} bounds and re-check zoned
  * against unzoned values near the bounds.
+ *
+ * <p>Stateless; any thread may call it.
  */
 final class TemporalCodec {
     private static final long MILLIS_PER_DAY = 86_400_000L;

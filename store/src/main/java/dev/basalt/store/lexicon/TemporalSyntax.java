@@ -21,6 +21,8 @@ import java.time.Year;
  * </ul>
  *
  * Everything else (valid or not) is left to the dictionary.
+ *
+ * <p>Stateless; any thread may call it (each parse uses its own cursor).
  */
 final class TemporalSyntax {
     /** Offset in minutes meaning "no timezone". */

@@ -29,6 +29,8 @@ package dev.basalt.store.lexicon;
  * comparison (exceptions where XSD is silent or calls values equal are listed in the doc). Kinds
  * are ordered as SPARQL's ORDER BY orders term classes: blank nodes, IRIs, literals.
  * Dictionary ids carry no order beyond allocation order.
+ *
+ * <p>Constants and pure functions; any thread may call it.
  */
 public final class TermIds {
     /** Version of the id layout and every inline encoding; stored by the lexicon's owner. */

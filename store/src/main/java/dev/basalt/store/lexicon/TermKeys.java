@@ -33,6 +33,8 @@ import org.eclipse.rdf4j.model.vocabulary.XSD;
  * {@link LanguageTags#normalize}, so "x"@EN and "x"@en have one key and decode as "x"@en. A
  * triple term is keyed by its component ids, which the caller resolves first (inner terms before
  * outer ones). Any term can be encoded; the lexicon stores only those that are not inline.
+ *
+ * <p>Stateless; any thread may call it.
  */
 public final class TermKeys {
     public static final byte BLANK_NODE = 0x01;

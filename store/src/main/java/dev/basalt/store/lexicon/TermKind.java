@@ -3,6 +3,7 @@ package dev.basalt.store.lexicon;
 /**
  * What the kind nibble of a term id says: reserved, a dictionary kind (the term is in ID2TERM) or
  * an inline type (the term is in the id). Codes are defined in {@link TermIds}.
+ * Immutable; safe to share between threads.
  */
 public enum TermKind {
     RESERVED(TermIds.KIND_RESERVED, false, false),

@@ -16,6 +16,9 @@ import dev.basalt.store.journal.StoreException;
  *
  * A key longer than {@link TermCompression#THRESHOLD} is tried compressed; a key with an
  * interned prefix is tried prefixed; the shorter form wins, the full key on a tie. Stateless.
+ *
+ * <p>Any thread may call it: it works on its caller's thread with the caller's prefix table, and
+ * compression takes its context from {@link TermCompression}'s thread-safe pool.
  */
 final class TermValues {
     static final byte PREFIXED = 0x08;

@@ -6,6 +6,8 @@ package dev.basalt.store.lexicon;
  * encoder would replace by '?') is encoded as the 3-byte sequence of its code unit, as WTF-8
  * does, so every Java string round-trips exactly. Decoding accepts only what encoding produces
  * and fails on anything else, naming the offset.
+ *
+ * <p>Stateless; any thread may call it.
  */
 final class Utf8 {
     private Utf8() {

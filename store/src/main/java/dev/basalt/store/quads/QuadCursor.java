@@ -10,6 +10,10 @@ import dev.basalt.store.btree.BTreeCursor;
  * from the cursor's key view, so a scan allocates nothing per row. A cursor can be repositioned on
  * another pattern of the same order ({@link QuadIndexes#rescan}, {@link QuadIndexes#seek}), keeping
  * its index path where it still leads there.
+ *
+ * <p>Not thread-safe: one thread uses a cursor (its quad array is reused by every call). A cursor
+ * over a snapshot's trees stays valid while the writer commits; one over a transaction's trees is
+ * invalidated by the next write.
  */
 public final class QuadCursor {
     private final BTreeCursor cursor;

@@ -12,6 +12,10 @@ import java.util.function.Function;
  * orders, kept identical. Writes go to every order; a read picks the order in which the pattern's
  * bound positions form the longest key prefix. Term id 0 means "unbound" in a pattern; the default
  * graph has its own reserved context id, so it is never confused with "any graph".
+ *
+ * <p>Threads follow its trees: over a snapshot's read-only trees any number of threads may read at
+ * once (the order tables it fills on first use are racy but safe); over a write transaction's
+ * trees, one thread at a time reads and writes.
  */
 public final class QuadIndexes {
     private static final byte[] NO_VALUE = new byte[0];

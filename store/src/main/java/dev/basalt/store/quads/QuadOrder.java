@@ -11,6 +11,8 @@ import java.util.Locale;
  * four positions subject, predicate, object, context. A quad's key is its four 64-bit term ids in
  * that order, each big-endian, so a pattern whose bound positions come first in the order is one
  * contiguous key range (a prefix scan), and the B+tree's counted nodes count it exactly.
+ *
+ * <p>Immutable; safe to share between threads.
  */
 public final class QuadOrder {
     public static final int S = 0;

@@ -16,6 +16,8 @@ package dev.basalt.store.quads;
  * subject order). Input already in order (a batch sorted for one index, passed on to another index
  * of the same order) is recognized in one pass and left as it is. Stable; uses a scratch array of
  * the same size; no other allocation but the counts (8 KB per digit).
+ *
+ * <p>Stateless; any thread may call it on arrays it owns.
  */
 public final class QuadSort {
     /** Bits of a digit: 2,048 buckets, whose counts and write positions stay in the core's caches. */
