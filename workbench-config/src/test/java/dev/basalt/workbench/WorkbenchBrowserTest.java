@@ -1,16 +1,22 @@
 package dev.basalt.workbench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.File;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
+
+import com.sun.net.httpserver.HttpServer;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -30,11 +36,17 @@ import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * Acceptance 2 of issue 6: headless Chromium drives the real Workbench 4.1.3 against the launcher:
+ * Headless Chromium drives the real Workbench 4.1.3 against the launcher:
  * New repository → Basalt → fill the form → Create; Add → upload a Turtle file; Query → run a
  * SELECT and read the result table; Explore a resource; read a past commit point with the
  * {@code asOfCommit} hint on the query page. Each step leaves a screenshot in
- * target/screenshots/.
+ * target/screenshots/ and checks that the page carries no XSLT deprecation banner.
+ *
+ * <p>Chromium runs with its XSLT switched off ({@code --disable-features=XSLT}, what its removal will
+ * do), so every Workbench page must arrive as HTML rendered on the server
+ * ({@code dev.basalt.workbench.render.XsltRenderFilter}); {@link #theBrowsersOwnXsltIsAsConfigured}
+ * proves the switch works on an XML page of its own. {@code -Dbasalt.browser.xslt=enabled} runs the
+ * same test with the browser's XSLT on (the probe then must be transformed, under the banner).
  *
  * <p>Needs Debian's chromium and chromium-driver ({@code .ci/run} installs them). Without them the
  * test fails, unless BASALT_SKIP_BROWSER=1 is set, which skips it on a developer's machine.
@@ -44,6 +56,10 @@ class WorkbenchBrowserTest {
     static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     static final Path SHOTS = LauncherProcess.OUTPUT.resolve("screenshots");
     static final String REPO = "web";
+    /** {@code disabled} (default): Chromium without XSLT; {@code enabled}: with it. */
+    static final boolean BROWSER_XSLT = "enabled".equals(System.getProperty("basalt.browser.xslt", "disabled"));
+    /** The element Chromium 156 puts at the top of every page it transformed with XSLT. */
+    static final String XSLT_BANNER = "xslt-warning-banner";
 
     @TempDir
     static Path temp;
@@ -68,6 +84,7 @@ class WorkbenchBrowserTest {
         options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 "--disable-dev-shm-usage", "--window-size=1280,1200",
+                BROWSER_XSLT ? "--enable-features=XSLT" : "--disable-features=XSLT",
                 "--user-data-dir=" + Files.createDirectory(temp.resolve("chromium-profile")));
         ChromeDriverService service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(CHROMEDRIVER.toFile())
@@ -87,6 +104,60 @@ class WorkbenchBrowserTest {
         if (launcher != null) {
             launcher.close();
         }
+    }
+
+    /**
+     * An XML page with an {@code <?xml-stylesheet?>} from a server of the test's own: with XSLT off Chromium shows
+     * the raw XML under "This document cannot be formatted as intended"; with it on, the stylesheet's output under
+     * the XSLT banner (which shows the banner check of every other step can fail).
+     */
+    @Test
+    void theBrowsersOwnXsltIsAsConfigured() throws Exception {
+        HttpServer probe = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        serve(probe, "/page.xml", "application/xml", """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <?xml-stylesheet type="text/xsl" href="style.xsl"?>
+                <probe><message>raw XML marker</message></probe>
+                """);
+        serve(probe, "/style.xsl", "text/xsl", """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
+                  <xsl:output method="html"/>
+                  <xsl:template match="/">
+                    <html><body><p id="transformed">transformed: <xsl:value-of select="probe/message"/></p></body></html>
+                  </xsl:template>
+                </xsl:stylesheet>
+                """);
+        probe.start();
+        try {
+            browser.get("http://127.0.0.1:" + probe.getAddress().getPort() + "/page.xml");
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("body"), "raw XML marker"));
+            File shot = ((ChromeDriver) browser).getScreenshotAs(OutputType.FILE);
+            Files.copy(shot.toPath(), SHOTS.resolve("xslt-probe-" + (BROWSER_XSLT ? "enabled" : "disabled") + ".png"),
+                    StandardCopyOption.REPLACE_EXISTING);
+            boolean transformed = !browser.findElements(By.id("transformed")).isEmpty();
+            boolean banner = !browser.findElements(By.tagName(XSLT_BANNER)).isEmpty();
+            String text = browser.findElement(By.tagName("body")).getText();
+            if (BROWSER_XSLT) {
+                assertTrue(transformed && banner, "XSLT on: expected the transformed page under the banner: " + text);
+            } else {
+                assertFalse(transformed || banner, "XSLT off, yet the browser transformed the page: " + text);
+                assertTrue(text.contains("cannot be formatted") && text.contains("<probe>"), text);
+            }
+        } finally {
+            probe.stop(0);
+        }
+    }
+
+    private static void serve(HttpServer server, String path, String type, String body) {
+        byte[] bytes = body.strip().getBytes(StandardCharsets.UTF_8);
+        server.createContext(path, exchange -> {
+            exchange.getResponseHeaders().set("Content-Type", type);
+            exchange.sendResponseHeaders(200, bytes.length);
+            try (var out = exchange.getResponseBody()) {
+                out.write(bytes);
+            }
+        });
     }
 
     @Test
@@ -208,7 +279,13 @@ class WorkbenchBrowserTest {
         input.sendKeys(value);
     }
 
+    /** Saves a screenshot of the current page, which must be HTML from the server: no XSLT banner, no raw XML. */
     private static void screenshot(String name) throws IOException {
+        String source = browser.getPageSource();
+        assertTrue(browser.findElements(By.tagName(XSLT_BANNER)).isEmpty(),
+                name + ": the page carries the XSLT banner: " + browser.getCurrentUrl());
+        assertFalse(source.contains("webkit-xml-viewer-source-xml"),
+                name + ": the page is shown as raw XML: " + browser.getCurrentUrl());
         File shot = ((ChromeDriver) browser).getScreenshotAs(OutputType.FILE);
         Files.copy(shot.toPath(), SHOTS.resolve("workbench-" + name + ".png"), StandardCopyOption.REPLACE_EXISTING);
     }
