@@ -72,6 +72,14 @@ final class PageResponse extends HttpServletResponseWrapper {
     /** Ends holding: whatever is held goes out as it was written (used for fallbacks and at the end). */
     void passOn() throws IOException {
         flushWriter();
+        passOnHeld();
+    }
+
+    /**
+     * Switches to passing and writes out what is held. Does not flush the webapp's writer: it runs inside that
+     * writer's own flush (through {@link Stream#write}), which must not be entered again.
+     */
+    private void passOnHeld() throws IOException {
         if (state == State.PASSING) {
             return;
         }
@@ -100,9 +108,10 @@ final class PageResponse extends HttpServletResponseWrapper {
 
     private void written() throws IOException {
         if (state == State.UNDECIDED) {
-            state = isXml(getContentType()) && getHeader("Content-Encoding") == null ? State.SNIFFING : State.PASSING;
-            if (state == State.PASSING) {
-                passOn();
+            if (isXml(getContentType()) && getHeader("Content-Encoding") == null) {
+                state = State.SNIFFING;
+            } else {
+                passOnHeld();
             }
         }
         if (state == State.SNIFFING) {
@@ -111,12 +120,12 @@ final class PageResponse extends HttpServletResponseWrapper {
                 instruction = scan.instruction();
                 state = State.HOLDING;
             } else if (scan.outcome() == StylesheetInstruction.Outcome.NONE || held.size() > MAX_PROLOG_BYTES) {
-                passOn();
+                passOnHeld();
             }
         }
         if (state == State.HOLDING && held.size() > maxHeldBytes) {
             passedOnBecauseTooLong = true;
-            passOn();
+            passOnHeld();
         }
     }
 
