@@ -20,7 +20,8 @@ import java.util.List;
  * The Workbench also gets the "New repository" entry ({@code transformations/create.xsl}), the
  * Basalt form ({@code create-basalt.xsl}) and the template the form fills ({@code basalt.ttl} in
  * {@code WEB-INF/classes}, which the webapp class loader reads before the copy in basalt-sail's jar:
- * that one uses the RDF4J 4.3+ configuration vocabulary, which 4.1.3 does not read).
+ * that one uses the RDF4J 4.3+ configuration vocabulary, which 4.1.3 does not read). Only the Workbench gets
+ * {@value #RENDER_JAR}, the filter that renders its pages on the server ({@link #installWorkbenchOverride}).
  */
 public final class WebappAssembly {
     static final String TEMPLATE = "WEB-INF/classes/org/eclipse/rdf4j/repository/config/basalt.ttl";
