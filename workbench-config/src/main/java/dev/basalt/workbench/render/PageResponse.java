@@ -180,38 +180,39 @@ final class PageResponse extends HttpServletResponseWrapper {
 
     @Override
     public void setHeader(String name, String value) {
-        if (isContentLength(name) && state != State.PASSING) {
-            heldContentLength = value == null ? -1 : Long.parseLong(value.trim());
-        } else {
+        if (!holdsLength(name, value)) {
             super.setHeader(name, value);
         }
     }
 
     @Override
     public void addHeader(String name, String value) {
-        if (isContentLength(name) && state != State.PASSING) {
-            setHeader(name, value);
-        } else {
+        if (!holdsLength(name, value)) {
             super.addHeader(name, value);
         }
     }
 
     @Override
     public void setIntHeader(String name, int value) {
-        if (isContentLength(name) && state != State.PASSING) {
-            heldContentLength = value;
-        } else {
+        if (!holdsLength(name, String.valueOf(value))) {
             super.setIntHeader(name, value);
         }
     }
 
     @Override
     public void addIntHeader(String name, int value) {
-        if (isContentLength(name) && state != State.PASSING) {
-            heldContentLength = value;
-        } else {
+        if (!holdsLength(name, String.valueOf(value))) {
             super.addIntHeader(name, value);
         }
+    }
+
+    /** Keeps a {@code Content-Length} header back while bytes are held; whether it did. */
+    private boolean holdsLength(String name, String value) {
+        if (state == State.PASSING || !isContentLength(name)) {
+            return false;
+        }
+        heldContentLength = value == null ? -1 : Long.parseLong(value.trim());
+        return true;
     }
 
     private static boolean isContentLength(String name) {

@@ -258,11 +258,15 @@ public final class XsltRenderFilter implements Filter {
         stylesheets = null;
     }
 
-    /** Logs the processor's warnings; errors end the transformation (and are logged once, by the caller). */
+    /**
+     * Logs the processor's warnings at DEBUG: they include the stylesheets' {@code xsl:message}s (the Workbench's
+     * URL encoder writes one for every character outside Latin-1), which the browser sent to its console. Errors
+     * end the transformation and are logged once, by the caller.
+     */
     private record LoggingErrors(String page, String stylesheet) implements ErrorListener {
         @Override
         public void warning(TransformerException e) {
-            LOG.warn("{}: {}: {}", page, stylesheet, e.getMessageAndLocation());
+            LOG.debug("{}: {}: {}", page, stylesheet, e.getMessageAndLocation());
         }
 
         @Override
