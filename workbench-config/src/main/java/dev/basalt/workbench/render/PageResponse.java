@@ -64,11 +64,6 @@ final class PageResponse extends HttpServletResponseWrapper {
         return passedOnBecauseTooLong;
     }
 
-    /** The {@code Content-Length} the webapp set for the held page, or -1. */
-    long heldContentLength() {
-        return heldContentLength;
-    }
-
     /** Ends holding: whatever is held goes out as it was written (used for fallbacks and at the end). */
     void passOn() throws IOException {
         flushWriter();
