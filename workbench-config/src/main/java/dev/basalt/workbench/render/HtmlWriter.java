@@ -22,8 +22,9 @@ import org.xml.sax.ext.LexicalHandler;
  * {@code <script src="..."></script>} would come out as {@code <script .../>}, which an HTML parser reads as an
  * unclosed script swallowing the rest of the page. Here every element that is not void gets an end tag, void
  * elements ({@code br}, {@code input}, ...) get none, namespace declarations are dropped (HTML has no namespaces
- * in its syntax), script and style text is written raw, and a newline right after {@code <pre>} or
- * {@code <textarea>} is doubled because the HTML parser drops the first one. The document starts with
+ * in its syntax), and script and style text is written raw. Text is written as it is, so the HTML parser drops a
+ * newline right after {@code <pre>} or {@code <textarea>} exactly as it did in Chromium, whose XSLT serialised its
+ * result and parsed it again (the Workbench's update form starts its textarea with one). The document starts with
  * {@code <!DOCTYPE html>} (standards mode, as {@code about:legacy-compat} gives in the browser).
  *
  * <p>One instance per transformation; not thread-safe. Honours the result tree's
@@ -34,7 +35,6 @@ final class HtmlWriter implements ContentHandler, LexicalHandler {
     private static final Set<String> VOID_ELEMENTS = Set.of("area", "base", "br", "col", "embed", "hr", "img",
             "input", "link", "meta", "param", "source", "track", "wbr");
     private static final Set<String> RAW_TEXT_ELEMENTS = Set.of("script", "style");
-    private static final Set<String> LEADING_NEWLINE_ELEMENTS = Set.of("pre", "textarea", "listing");
 
     private final Writer out;
     /** The element whose text is raw (script or style), or null. */
@@ -76,9 +76,6 @@ final class HtmlWriter implements ContentHandler, LexicalHandler {
             tag.append('"');
         }
         tag.append('>');
-        if (LEADING_NEWLINE_ELEMENTS.contains(name)) {
-            tag.append('\n');
-        }
         if (RAW_TEXT_ELEMENTS.contains(name)) {
             rawTextElement = name;
         }

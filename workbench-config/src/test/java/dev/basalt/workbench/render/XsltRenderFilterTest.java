@@ -200,7 +200,8 @@ class XsltRenderFilterTest {
         assertTrue(html.contains("<script src=\"x.js\" type=\"text/javascript\"></script>"), html);
         assertTrue(html.contains("<p id=\"text\">a &lt; b &amp; \"c\" \u00e9</p><br><input name=\"q\" "
                 + "value=\"a < b &amp; &quot;c&quot; \u00e9\">"), html);
-        assertTrue(html.contains("<textarea id=\"query\">\n\nSELECT * WHERE { ?s ?p ?o }</textarea>"), html);
+        // as in Chromium, whose XSLT serialised its result: the parser drops the textarea's leading newline
+        assertTrue(html.contains("<textarea id=\"query\">\nSELECT * WHERE { ?s ?p ?o }</textarea>"), html);
         assertTrue(html.contains("if (1 < 2 && true) { var s = \"x\"; }</script>"), html);
         assertFalse(html.contains("xmlns"), html);
     }
