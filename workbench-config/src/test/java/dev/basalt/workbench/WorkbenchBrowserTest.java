@@ -51,7 +51,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * do), so every Workbench page must arrive as HTML rendered on the server
  * ({@code dev.basalt.workbench.render.XsltRenderFilter}); {@link #theBrowsersOwnXsltIsAsConfigured}
  * proves the switch works on an XML page of its own. {@code -Dbasalt.browser.xslt=enabled} runs the
- * same test with the browser's XSLT on (the probe then must be transformed, under the banner).
+ * same test with the browser's XSLT on (the probe then must be transformed, under the banner), and
+ * {@link #pagesAreTheBrowsersOwn} compares the server's pages with the browser's own XSLT of them.
  *
  * <p>Needs Debian's chromium and chromium-driver ({@code .ci/run} installs them). Without them the
  * test fails, unless BASALT_SKIP_BROWSER=1 is set, which skips it on a developer's machine.

@@ -6,7 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.lang.reflect.Proxy;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,10 +18,15 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
 
 import javax.servlet.DispatcherType;
 import javax.servlet.http.Cookie;
@@ -51,6 +60,8 @@ class XsltRenderFilterTest {
     static final HttpClient HTTP = HttpClient.newHttpClient();
     /** What the info page saw of its request, by key (method, cookie, parameter). */
     static final Map<String, String> INFO_SAW = new ConcurrentHashMap<>();
+    /** Released by the test once the first bytes of {@code /stream} arrived; that servlet waits for it. */
+    static final CountDownLatch FIRST_BYTES_READ = new CountDownLatch(1);
 
     @BeforeAll
     static void start() throws Exception {
@@ -154,6 +165,31 @@ class XsltRenderFilterTest {
                         resp.getWriter().write(body, at, Math.min(7, body.length() - at));
                         resp.flushBuffer();
                     }
+                }
+                case "/gzipped" -> {
+                    byte[] xml = page("page.xsl", "zipped").getBytes(StandardCharsets.UTF_8);
+                    ByteArrayOutputStream zipped = new ByteArrayOutputStream();
+                    try (var gzip = new GZIPOutputStream(zipped)) {
+                        gzip.write(xml);
+                    }
+                    resp.setContentType("application/xml");
+                    resp.setHeader("Content-Encoding", "gzip");
+                    resp.getOutputStream().write(zipped.toByteArray());
+                }
+                case "/stream" -> {
+                    // an XML answer without a stylesheet: its first bytes reach the client before it ends
+                    resp.setContentType("application/sparql-results+xml");
+                    resp.getOutputStream().write("<?xml version='1.0'?><sparql><results>".getBytes(StandardCharsets.UTF_8));
+                    resp.flushBuffer();
+                    try {
+                        if (!FIRST_BYTES_READ.await(20, TimeUnit.SECONDS)) {
+                            throw new IOException("the client never saw the first bytes");
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IOException(e);
+                    }
+                    resp.getOutputStream().write("</results></sparql>".getBytes(StandardCharsets.UTF_8));
                 }
                 case "/json" -> {
                     resp.setContentType("application/json");
@@ -284,6 +320,24 @@ class XsltRenderFilterTest {
     }
 
     @Test
+    void encodedAnswersAndAnswersWithoutStylesheetStreamThrough() throws Exception {
+        HttpResponse<byte[]> zipped = get("gzipped", BROWSER);
+        assertEquals("gzip", zipped.headers().firstValue("Content-Encoding").orElse(""));
+        try (var in = new GZIPInputStream(new ByteArrayInputStream(zipped.body()))) {
+            assertEquals(page("page.xsl", "zipped"), new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        }
+
+        HttpResponse<InputStream> stream = HTTP.send(HttpRequest.newBuilder(URI.create(base + "stream"))
+                .header("Accept", BROWSER).build(), HttpResponse.BodyHandlers.ofInputStream());
+        try (InputStream in = stream.body()) {
+            byte[] first = in.readNBytes("<?xml version='1.0'?><sparql><results>".length());
+            assertEquals("<?xml version='1.0'?><sparql><results>", new String(first, StandardCharsets.UTF_8));
+            FIRST_BYTES_READ.countDown();
+            assertEquals("</results></sparql>", new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
     void headAnswersTheHeadersOfGet() throws Exception {
         HttpResponse<byte[]> get = get("page", BROWSER);
         HttpResponse<Void> head = HTTP.send(HttpRequest.newBuilder(URI.create(base + "page")).header("Accept", BROWSER)
@@ -315,10 +369,10 @@ class XsltRenderFilterTest {
 
     /** A request of {@code method} with {@code accept}, at {@code http://127.0.0.1:8080/wb/repositories/r/query}. */
     private static HttpServletRequest request(String method, String accept) {
-        return (HttpServletRequest) java.lang.reflect.Proxy.newProxyInstance(XsltRenderFilterTest.class.getClassLoader(),
+        return (HttpServletRequest) Proxy.newProxyInstance(XsltRenderFilterTest.class.getClassLoader(),
                 new Class<?>[] {HttpServletRequest.class}, (proxy, m, args) -> switch (m.getName()) {
                     case "getMethod" -> method;
-                    case "getHeaders" -> java.util.Collections.enumeration(accept == null ? List.of() : List.of(accept));
+                    case "getHeaders" -> Collections.enumeration(accept == null ? List.of() : List.of(accept));
                     case "getRequestURL" -> new StringBuffer("http://127.0.0.1:8080/wb/repositories/r/query");
                     case "getContextPath" -> CONTEXT;
                     default -> throw new UnsupportedOperationException(m.getName());
