@@ -1,5 +1,6 @@
 package dev.basalt.workbench.render;
 
+import java.io.BufferedWriter;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -193,9 +194,10 @@ public final class XsltRenderFilter implements Filter {
             // The result goes to HtmlWriter as SAX events; the JDK's SAX handler for method="html" is broken
             // (it fails on its first namespaced element), its XML one hands on the same events.
             transformer.setOutputProperty(OutputKeys.METHOD, "xml");
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream(Math.max(8192, page.heldBytes().length * 2));
-            try (Writer out = new OutputStreamWriter(bytes, StandardCharsets.UTF_8)) {
-                transformer.transform(source(page, pageUrl), new SAXResult(new HtmlWriter(out)));
+            byte[] xml = page.heldBytes();
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream(Math.max(8192, xml.length * 2));
+            try (Writer out = new BufferedWriter(new OutputStreamWriter(bytes, StandardCharsets.UTF_8), 1 << 16)) {
+                transformer.transform(source(xml, page, pageUrl), new SAXResult(new HtmlWriter(out)));
             }
             return bytes.toByteArray();
         } catch (TransformerException e) {
@@ -210,8 +212,7 @@ public final class XsltRenderFilter implements Filter {
      * The page as a source whose base is the page's URL (for its relative {@code document()} addresses); read in
      * the response's declared charset when it names one, as the browser does, else by the XML declaration.
      */
-    private static StreamSource source(PageResponse page, String pageUrl) {
-        byte[] xml = page.heldBytes();
+    private static StreamSource source(byte[] xml, PageResponse page, String pageUrl) {
         String contentType = page.getContentType();
         StreamSource source;
         if (contentType != null && contentType.toLowerCase(Locale.ROOT).contains("charset=")) {
