@@ -31,7 +31,9 @@ import org.eclipse.jetty.webapp.WebAppContext;
  * where RDF4J Server 5.0.3 answers 500, and takes form bodies (queries, updates) up to 16 MiB. SPARQL queries
  * to its {@code basalt:BasaltRepository} repositories are answered by Basalt's fast path
  * ({@code dev.basalt.sail.http.SparqlFastPath}, a filter added to the server webapp by an override descriptor;
- * {@code -Dbasalt.server.fastQueries=false} turns it off).
+ * {@code -Dbasalt.server.fastQueries=false} turns it off). The Workbench's pages reach browsers as HTML rendered on the
+ * server ({@code dev.basalt.workbench.render.XsltRenderFilter}, added to the Workbench webapp the same way), so they
+ * need no XSLT in the browser.
  */
 public final class BasaltServer implements AutoCloseable {
     /** RDF4J's webapps put their data under this directory (AppConfiguration's base dir). */
@@ -92,7 +94,9 @@ public final class BasaltServer implements AutoCloseable {
         rdf4jServer.addFilter(ClientErrorMapping.class, "/*", EnumSet.of(DispatcherType.REQUEST));
         rdf4jServer.addOverrideDescriptor(WebappAssembly.installServerOverride(scratch).toString());
         contexts.addHandler(rdf4jServer);
-        contexts.addHandler(webapp(WORKBENCH_PATH, options.workbenchWebapp(), scratch.resolve("workbench")));
+        WebAppContext workbench = webapp(WORKBENCH_PATH, options.workbenchWebapp(), scratch.resolve("workbench"));
+        workbench.addOverrideDescriptor(WebappAssembly.installWorkbenchOverride(scratch).toString());
+        contexts.addHandler(workbench);
         MovedContextHandler root = new MovedContextHandler(null, "/", WORKBENCH_PATH + "/");
         root.setDiscardPathInfo(true);
         contexts.addHandler(root);

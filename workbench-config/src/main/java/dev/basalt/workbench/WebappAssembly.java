@@ -20,7 +20,8 @@ import java.util.List;
  * The Workbench also gets the "New repository" entry ({@code transformations/create.xsl}), the
  * Basalt form ({@code create-basalt.xsl}) and the template the form fills ({@code basalt.ttl} in
  * {@code WEB-INF/classes}, which the webapp class loader reads before the copy in basalt-sail's jar:
- * that one uses the RDF4J 4.3+ configuration vocabulary, which 4.1.3 does not read).
+ * that one uses the RDF4J 4.3+ configuration vocabulary, which 4.1.3 does not read). Only the Workbench gets
+ * {@value #RENDER_JAR}, the filter that renders its pages on the server ({@link #installWorkbenchOverride}).
  */
 public final class WebappAssembly {
     static final String TEMPLATE = "WEB-INF/classes/org/eclipse/rdf4j/repository/config/basalt.ttl";
@@ -36,16 +37,22 @@ public final class WebappAssembly {
     private WebappAssembly() {
     }
 
-    /** Copies Basalt's jars into the server webapp's WEB-INF/lib. */
+    /**
+     * The jar of the Workbench's server-side XSLT filter ({@code dev.basalt.workbench.render}) in basalt-lib/; the
+     * server webapp has no use for it.
+     */
+    static final String RENDER_JAR = "basalt-server-workbench-render.jar";
+
+    /** Copies Basalt's jars (all but the Workbench's render filter) into the server webapp's WEB-INF/lib. */
     public static void installIntoServer(Path basaltLib, Path serverWebapp) throws IOException {
         requireWebapp(serverWebapp, "RDF4J Server");
-        installJars(basaltLib, serverWebapp.resolve("WEB-INF/lib"));
+        installJars(basaltLib, serverWebapp.resolve("WEB-INF/lib"), false);
     }
 
     /** Copies Basalt's jars, form and template into the Workbench webapp and lists Basalt on "New repository". */
     public static void installIntoWorkbench(Path basaltLib, Path workbenchWebapp) throws IOException {
         requireWebapp(workbenchWebapp, "RDF4J Workbench");
-        installJars(basaltLib, workbenchWebapp.resolve("WEB-INF/lib"));
+        installJars(basaltLib, workbenchWebapp.resolve("WEB-INF/lib"), true);
         copyResource("workbench/create-basalt.xsl", workbenchWebapp.resolve(FORM));
         copyResource("workbench/basalt.ttl", workbenchWebapp.resolve(TEMPLATE));
         Path typeList = workbenchWebapp.resolve(TYPE_LIST);
@@ -99,6 +106,18 @@ public final class WebappAssembly {
         return target;
     }
 
+    /**
+     * Writes the launcher's override descriptor for RDF4J Workbench ({@code workbench/override-web.xml}: the
+     * server-side XSLT filter, {@code dev.basalt.workbench.render.XsltRenderFilter}, on the Workbench's pages) into
+     * {@code scratch} and answers its path; the filter's classes reach the webapp as {@value #RENDER_JAR} in its
+     * WEB-INF/lib ({@link #installIntoWorkbench}).
+     */
+    public static Path installWorkbenchOverride(Path scratch) throws IOException {
+        Path target = scratch.resolve("workbench-override-web.xml");
+        writeIfChanged(resource("workbench/override-web.xml"), target);
+        return target;
+    }
+
     /** A whole-number system property in {@code [min, max]}, or {@code otherwise} when unset. */
     static int intProperty(String name, int otherwise, int min, int max) {
         String value = System.getProperty(name);
@@ -131,10 +150,17 @@ public final class WebappAssembly {
         return createXsl.substring(0, end) + "\n\t\t\t\t\t\t\t\t" + BASALT_OPTION + createXsl.substring(end);
     }
 
-    private static void installJars(Path basaltLib, Path webappLib) throws IOException {
+    private static void installJars(Path basaltLib, Path webappLib, boolean withRenderFilter) throws IOException {
         List<Path> jars = jars(basaltLib);
         if (jars.isEmpty()) {
             throw new IOException("no Basalt jars in " + basaltLib + "; build them with: mvn -B install -DskipTests");
+        }
+        boolean hasRenderJar = jars.removeIf(j -> j.getFileName().toString().equals(RENDER_JAR));
+        if (withRenderFilter && !hasRenderJar) {
+            throw new IOException("no " + RENDER_JAR + " in " + basaltLib + "; build it with: mvn -B install -DskipTests");
+        }
+        if (withRenderFilter) {
+            jars.add(basaltLib.resolve(RENDER_JAR));
         }
         for (Path old : jars(webappLib)) {
             String name = old.getFileName().toString();

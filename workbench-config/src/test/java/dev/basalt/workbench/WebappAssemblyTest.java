@@ -9,13 +9,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.basalt.workbench.render.XsltRenderFilter;
 
 /**
  * The assembled webapps: Basalt listed once on the Workbench's type list whatever the number of
- * launches, its jars in both WEB-INF/lib, and Basalt's config classes (compiled against RDF4J
+ * launches, its jars in both WEB-INF/lib (the Workbench's server-side XSLT filter and its
+ * override descriptor in the Workbench only), and Basalt's config classes (compiled against RDF4J
  * 5.0.3) working on the Workbench's RDF4J 4.1.3, checked in a child JVM on that webapp's class path.
  */
 class WebappAssemblyTest {
@@ -49,8 +55,22 @@ class WebappAssemblyTest {
     void putsBasaltJarsIntoBothWebapps() throws Exception {
         for (Path webapp : List.of(SERVER, WORKBENCH)) {
             for (String jar : new File(HOME.resolve("basalt-lib").toString()).list()) {
-                assertTrue(Files.exists(webapp.resolve("WEB-INF/lib").resolve(jar)), webapp + " lacks " + jar);
+                boolean expected = webapp == WORKBENCH || !jar.equals(WebappAssembly.RENDER_JAR);
+                assertEquals(expected, Files.exists(webapp.resolve("WEB-INF/lib").resolve(jar)), webapp + ": " + jar);
             }
+        }
+    }
+
+    @Test
+    void theWorkbenchGetsTheServerSideXsltFilter(@TempDir Path scratch) throws Exception {
+        String descriptor = Files.readString(WebappAssembly.installWorkbenchOverride(scratch), StandardCharsets.UTF_8);
+        assertTrue(descriptor.contains("<filter-class>" + XsltRenderFilter.class.getName() + "</filter-class>"),
+                descriptor);
+        assertTrue(descriptor.contains("<url-pattern>/repositories/*</url-pattern>"), descriptor);
+        try (JarFile jar = new JarFile(HOME.resolve("basalt-lib").resolve(WebappAssembly.RENDER_JAR).toFile())) {
+            List<String> classes = jar.stream().map(JarEntry::getName).filter(n -> n.endsWith(".class")).toList();
+            assertTrue(classes.contains(XsltRenderFilter.class.getName().replace('.', '/') + ".class"), classes.toString());
+            assertTrue(classes.stream().allMatch(n -> n.startsWith("dev/basalt/workbench/render/")), classes.toString());
         }
     }
 
