@@ -99,7 +99,9 @@ final class ReplicaNode implements AutoCloseable {
         SizeInBytes entryMax = SizeInBytes.valueOf(MAX_ENTRY_BYTES + (1 << 20));
         RaftServerConfigKeys.Log.Appender.setBufferByteLimit(p, entryMax);
         RaftServerConfigKeys.Log.setWriteBufferSize(p, SizeInBytes.valueOf(MAX_ENTRY_BYTES + (2 << 20)));
-        RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(4L * MAX_ENTRY_BYTES));
+        // an entry larger than a segment gets a segment of its own
+        RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(settings.segmentBytes()));
+        RaftServerConfigKeys.Log.setPreallocatedSize(p, SizeInBytes.valueOf(Math.min(settings.segmentBytes(), 4L << 20)));
         GrpcConfigKeys.setMessageSizeMax(p, SizeInBytes.valueOf(2 * MAX_ENTRY_BYTES));
         if (settings.snapshotEvery() > 0) {
             RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
@@ -107,6 +109,7 @@ final class ReplicaNode implements AutoCloseable {
             RaftServerConfigKeys.Snapshot.setRetentionFileNum(p, 2);
             RaftServerConfigKeys.Log.setPurgePreservationLogNum(p, settings.retainEntries());
             RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
+            RaftServerConfigKeys.Log.setPurgeGap(p, (int) Math.min(settings.snapshotEvery(), 1024));
         }
         return p;
     }

@@ -10,16 +10,18 @@ import java.util.regex.Pattern;
  * this node included), the cluster name (the Raft group id is derived from it), how long a commit
  * waits for a majority before it fails, and log retention: a snapshot (a hot backup of the store)
  * every {@code snapshotEvery} entries, after which the log is purged up to the snapshot except the
- * last {@code retainEntries} entries (0 for {@code snapshotEvery} keeps the whole log).
+ * last {@code retainEntries} entries (0 for {@code snapshotEvery} keeps the whole log). The log is
+ * written in segment files of about {@code segmentBytes}; a purge removes whole segments only.
  *
  * <p>Immutable.
  */
 public record ReplicationSettings(String nodeId, Map<String, String> peers, String cluster, long commitTimeoutMillis,
-        long snapshotEvery, long retainEntries) {
+        long snapshotEvery, long retainEntries, long segmentBytes) {
     public static final String DEFAULT_CLUSTER = "basalt";
     public static final long DEFAULT_COMMIT_TIMEOUT_MILLIS = 30_000;
     public static final long DEFAULT_SNAPSHOT_EVERY = 100_000;
     public static final long DEFAULT_RETAIN_ENTRIES = 10_000;
+    public static final long DEFAULT_SEGMENT_BYTES = 8L << 20;
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9_-]+");
     private static final Pattern ADDRESS = Pattern.compile("[^\\s:,=]+:\\d{1,5}");
 
@@ -37,16 +39,17 @@ public record ReplicationSettings(String nodeId, Map<String, String> peers, Stri
                         + "' must be ID=HOST:PORT (id of letters, digits, '_', '-')");
             }
         }
-        if (commitTimeoutMillis <= 0 || snapshotEvery < 0 || retainEntries < 0) {
+        if (commitTimeoutMillis <= 0 || snapshotEvery < 0 || retainEntries < 0 || segmentBytes < 1024) {
             throw new IllegalArgumentException("commit timeout must be positive, snapshotEvery and retainEntries"
-                    + " at least 0; got " + commitTimeoutMillis + ", " + snapshotEvery + ", " + retainEntries);
+                    + " at least 0, segmentBytes at least 1024; got " + commitTimeoutMillis + ", " + snapshotEvery
+                    + ", " + retainEntries + ", " + segmentBytes);
         }
     }
 
     /** Settings with the default cluster name, commit timeout and retention. */
     public static ReplicationSettings of(String nodeId, String peers) {
         return new ReplicationSettings(nodeId, parsePeers(peers), DEFAULT_CLUSTER, DEFAULT_COMMIT_TIMEOUT_MILLIS,
-                DEFAULT_SNAPSHOT_EVERY, DEFAULT_RETAIN_ENTRIES);
+                DEFAULT_SNAPSHOT_EVERY, DEFAULT_RETAIN_ENTRIES, DEFAULT_SEGMENT_BYTES);
     }
 
     /** Parses {@code id=host:port,id=host:port,...}. */
@@ -78,10 +81,11 @@ public record ReplicationSettings(String nodeId, Map<String, String> peers, Stri
     }
 
     public ReplicationSettings withCommitTimeoutMillis(long millis) {
-        return new ReplicationSettings(nodeId, peers, cluster, millis, snapshotEvery, retainEntries);
+        return new ReplicationSettings(nodeId, peers, cluster, millis, snapshotEvery, retainEntries, segmentBytes);
     }
 
-    public ReplicationSettings withRetention(long snapshotEvery, long retainEntries) {
-        return new ReplicationSettings(nodeId, peers, cluster, commitTimeoutMillis, snapshotEvery, retainEntries);
+    public ReplicationSettings withRetention(long snapshotEvery, long retainEntries, long segmentBytes) {
+        return new ReplicationSettings(nodeId, peers, cluster, commitTimeoutMillis, snapshotEvery, retainEntries,
+                segmentBytes);
     }
 }

@@ -18,6 +18,7 @@ import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
 import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
 import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
+import org.apache.ratis.util.LifeCycle;
 import org.apache.ratis.util.MD5FileUtil;
 import org.eclipse.rdf4j.common.transaction.IsolationLevels;
 import org.eclipse.rdf4j.model.Resource;
@@ -69,9 +70,11 @@ final class StoreStateMachine extends BaseStateMachine {
 
     @Override
     public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
-        super.initialize(server, groupId, raftStorage);
-        storage.init(raftStorage);
-        storeApplied = appliedFile.read();
+        getLifeCycle().startAndTransition(() -> {
+            super.initialize(server, groupId, raftStorage);
+            storage.init(raftStorage);
+            storeApplied = appliedFile.read();
+        }, IOException.class);
         LOG.info("replica {}: store holds log entries up to {}, latest snapshot {}", server.getId(), storeApplied,
                 storage.getLatestSnapshot());
     }
@@ -188,12 +191,28 @@ final class StoreStateMachine extends BaseStateMachine {
         return last.getIndex();
     }
 
+    /** Ratis pauses the state machine before it installs a snapshot, then calls {@link #reinitialize()}. */
+    @Override
+    public void pause() {
+        if (getLifeCycleState() == LifeCycle.State.RUNNING) {
+            getLifeCycle().transition(LifeCycle.State.PAUSING);
+            getLifeCycle().transition(LifeCycle.State.PAUSED);
+        }
+    }
+
     @Override
     public void reinitialize() throws IOException {
         SingleFileSnapshotInfo snapshot = storage.loadLatestSnapshot();
-        if (snapshot == null || snapshot.getIndex() <= storeApplied) {
-            return;
+        if (snapshot != null && snapshot.getIndex() > storeApplied) {
+            install(snapshot);
         }
+        if (getLifeCycleState() == LifeCycle.State.PAUSED) {
+            getLifeCycle().transition(LifeCycle.State.STARTING);
+            getLifeCycle().transition(LifeCycle.State.RUNNING);
+        }
+    }
+
+    private void install(SingleFileSnapshotInfo snapshot) throws IOException {
         File file = snapshot.getFile().getPath().toFile();
         if (snapshot.getFile().getFileDigest() != null) {
             MD5FileUtil.verifySavedMD5(file, snapshot.getFile().getFileDigest());

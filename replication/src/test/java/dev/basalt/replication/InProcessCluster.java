@@ -48,8 +48,9 @@ final class InProcessCluster implements AutoCloseable {
 
     BasaltRepository start(int i) {
         String id = "n" + i;
+        // small log segments, so that a purge after a snapshot removes entries a stopped replica needs
         ReplicationSettings settings = new ReplicationSettings(id, peers, "test", commitTimeoutMillis, snapshotEvery,
-                0);
+                0, 4096);
         BasaltRepository repo = new BasaltRepository(
                 new ReplicatedSail(new BasaltStore(dir.resolve(id).toFile()), settings));
         repo.init();

@@ -16,7 +16,7 @@ import dev.basalt.replication.ReplicationSettings;
  * Configuration of a {@code basalt:ReplicatedStore} sail, stacked over a {@code basalt:BasaltStore}
  * delegate, in the vocabulary {@value #NAMESPACE}: {@code nodeId}, {@code peers}
  * ({@code id=host:port,...}), and optionally {@code cluster}, {@code commitTimeoutMillis},
- * {@code snapshotEvery} and {@code retainEntries} (see {@link ReplicationSettings}).
+ * {@code snapshotEvery}, {@code retainEntries} and {@code segmentBytes} (see {@link ReplicationSettings}).
  *
  * <p>Not thread-safe; RDF4J builds and reads it on one thread.
  */
@@ -28,6 +28,7 @@ public final class ReplicatedStoreConfig extends AbstractDelegatingSailImplConfi
     public static final IRI COMMIT_TIMEOUT = iri("commitTimeoutMillis");
     public static final IRI SNAPSHOT_EVERY = iri("snapshotEvery");
     public static final IRI RETAIN_ENTRIES = iri("retainEntries");
+    public static final IRI SEGMENT_BYTES = iri("segmentBytes");
 
     private ReplicationSettings settings;
 
@@ -67,6 +68,7 @@ public final class ReplicatedStoreConfig extends AbstractDelegatingSailImplConfi
             m.add(node, COMMIT_TIMEOUT, vf.createLiteral(settings.commitTimeoutMillis()));
             m.add(node, SNAPSHOT_EVERY, vf.createLiteral(settings.snapshotEvery()));
             m.add(node, RETAIN_ENTRIES, vf.createLiteral(settings.retainEntries()));
+            m.add(node, SEGMENT_BYTES, vf.createLiteral(settings.segmentBytes()));
         }
         return node;
     }
@@ -85,7 +87,8 @@ public final class ReplicatedStoreConfig extends AbstractDelegatingSailImplConfi
                     string(m, node, CLUSTER, ReplicationSettings.DEFAULT_CLUSTER),
                     number(m, node, COMMIT_TIMEOUT, ReplicationSettings.DEFAULT_COMMIT_TIMEOUT_MILLIS),
                     number(m, node, SNAPSHOT_EVERY, ReplicationSettings.DEFAULT_SNAPSHOT_EVERY),
-                    number(m, node, RETAIN_ENTRIES, ReplicationSettings.DEFAULT_RETAIN_ENTRIES));
+                    number(m, node, RETAIN_ENTRIES, ReplicationSettings.DEFAULT_RETAIN_ENTRIES),
+                    number(m, node, SEGMENT_BYTES, ReplicationSettings.DEFAULT_SEGMENT_BYTES));
         } catch (IllegalArgumentException e) {
             throw new SailConfigException("replicated store configuration: " + e.getMessage(), e);
         }
