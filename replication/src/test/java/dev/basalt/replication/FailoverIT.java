@@ -1,0 +1,219 @@
+package dev.basalt.replication;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.basalt.replication.server.LocalReplicaCluster;
+
+/**
+ * Three replicas as child processes (the packaged launcher, RDF4J Server over HTTP), writing clients
+ * that each commit tagged groups of statements (one SPARQL INSERT DATA per group) to any replica,
+ * and the leader killed with SIGKILL again and again, then restarted. Afterwards every acknowledged
+ * group is on every replica, no group is partial anywhere, all replicas hold identical statements,
+ * and after each kill a new leader acknowledged a write within 5 s.
+ */
+class FailoverIT {
+    private static final Logger LOG = LoggerFactory.getLogger(FailoverIT.class);
+    private static final int GROUP_SIZE = 5;
+    private static final long FAILOVER_LIMIT_MILLIS = 5_000;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void leaderKilledThreeTimesUnderWritingClients() throws Exception {
+        soak(3, 4, 0);
+    }
+
+    @Test
+    @Tag("long")
+    void leaderKilledFiftyTimesOverTwentyMinutes() throws Exception {
+        soak(50, 8, 20 * 60_000L);
+    }
+
+    private void soak(int kills, int clients, long minMillis) throws Exception {
+        String jar = System.getProperty("basalt.replica.jar", "target/basalt-replica.jar");
+        List<String> launcher = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx384m", "-XX:+UseSerialGC", "-jar", jar);
+        long started = System.currentTimeMillis();
+        try (LocalReplicaCluster cluster = LocalReplicaCluster.start(launcher, 3, dir, 0, 0);
+                ReplicaProbe probe = new ReplicaProbe(cluster.peers())) {
+            assertNotNull(probe.awaitLeader(30_000), "no leader elected");
+            Writers writers = new Writers(cluster, clients);
+            writers.start();
+            List<Long> failovers = new ArrayList<>();
+            for (int k = 0; k < kills || System.currentTimeMillis() - started < minMillis; k++) {
+                writers.awaitAcks(20, 60_000);
+                String leader = probe.awaitLeader(30_000);
+                assertNotNull(leader, "no leader before kill " + (k + 1));
+                int node = Integer.parseInt(leader.substring(1));
+                long killedAt = System.nanoTime();
+                cluster.kill(node);
+                long failover = writers.awaitAckAfter(killedAt, 60_000);
+                failovers.add(failover);
+                LOG.info("kill {}: leader {} killed; a write was acknowledged {} ms later", k + 1, leader, failover);
+                cluster.restart(node);
+            }
+            writers.stop();
+            Files.writeString(Path.of(System.getProperty("basalt.test.output", "target"), "failover-ms.txt"),
+                    failovers.toString() + "\n");
+            verify(cluster, probe, writers.acknowledged);
+            for (int k = 0; k < failovers.size(); k++) {
+                assertTrue(failovers.get(k) <= FAILOVER_LIMIT_MILLIS, "after kill " + (k + 1)
+                        + " the first write was acknowledged after " + failovers.get(k) + " ms; all: " + failovers);
+            }
+            LOG.info("{} kills, {} groups acknowledged, failover ms {}", failovers.size(), writers.acknowledged.size(),
+                    failovers);
+        }
+    }
+
+    /** Waits until the replicas agree, then checks every group against what the clients were told. */
+    private static void verify(LocalReplicaCluster cluster, ReplicaProbe probe, Set<String> acknowledged)
+            throws Exception {
+        long deadline = System.currentTimeMillis() + 120_000;
+        List<List<String>> states;
+        do {
+            states = new ArrayList<>();
+            for (int i = 0; i < cluster.size(); i++) {
+                states.add(probe.statements(cluster.repositoryUrl(i)));
+            }
+            if (states.stream().map(ReplicaProbe::checksum).distinct().count() == 1) {
+                break;
+            }
+            Thread.sleep(500);
+        } while (System.currentTimeMillis() < deadline);
+        for (int i = 0; i < cluster.size(); i++) {
+            assertEquals(ReplicaProbe.checksum(states.get(0)), ReplicaProbe.checksum(states.get(i)),
+                    "replica n" + i + " differs from n0");
+        }
+        Map<String, Integer> groups = ReplicaProbe.groups(states.get(0));
+        for (Map.Entry<String, Integer> g : groups.entrySet()) {
+            assertEquals(GROUP_SIZE, g.getValue(), "group " + g.getKey() + " is partial");
+        }
+        for (String tag : acknowledged) {
+            assertTrue(groups.containsKey(tag), "acknowledged group " + tag + " is lost");
+        }
+        assertTrue(acknowledged.size() > 0, "no write was acknowledged");
+    }
+
+    /** Client threads, each committing one tagged group per request to the replicas in turn. */
+    private static final class Writers {
+        final Set<String> acknowledged = ConcurrentHashMap.newKeySet();
+        /** nanoTime at which each acknowledged request was sent and answered. */
+        final List<long[]> acks = java.util.Collections.synchronizedList(new ArrayList<>());
+        final AtomicBoolean running = new AtomicBoolean(true);
+        final List<Thread> threads = new ArrayList<>();
+        final LocalReplicaCluster cluster;
+        final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+        Writers(LocalReplicaCluster cluster, int clients) {
+            this.cluster = cluster;
+            for (int c = 0; c < clients; c++) {
+                int client = c;
+                threads.add(new Thread(() -> write(client), "writer-" + c));
+            }
+        }
+
+        void start() {
+            threads.forEach(Thread::start);
+        }
+
+        void stop() throws InterruptedException {
+            running.set(false);
+            for (Thread t : threads) {
+                t.join(120_000);
+            }
+        }
+
+        private void write(int client) {
+            for (long seq = 0; running.get(); seq++) {
+                String tag = "c" + client + "-" + seq;
+                StringBuilder update = new StringBuilder("INSERT DATA {");
+                for (int i = 0; i < GROUP_SIZE; i++) {
+                    update.append(" <").append(ReplicaProbe.GROUP_PREFIX).append(tag).append("> <urn:member> ")
+                            .append(i).append(" .");
+                }
+                update.append(" }");
+                int node = (int) ((client + seq) % cluster.size());
+                HttpRequest post = HttpRequest.newBuilder(URI.create(cluster.repositoryUrl(node) + "/statements"))
+                        .header("Content-Type", "application/sparql-update").timeout(Duration.ofSeconds(45))
+                        .POST(HttpRequest.BodyPublishers.ofString(update.toString())).build();
+                long sent = System.nanoTime();
+                try {
+                    if (http.send(post, HttpResponse.BodyHandlers.discarding()).statusCode() == 204) {
+                        acknowledged.add(tag);
+                        acks.add(new long[] {sent, System.nanoTime()});
+                    }
+                } catch (IOException unacknowledged) {
+                    sleepQuietly();
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }
+
+        private static void sleepQuietly() {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        void awaitAcks(int more, long millis) throws InterruptedException {
+            int target = acknowledged.size() + more;
+            long deadline = System.currentTimeMillis() + millis;
+            while (acknowledged.size() < target) {
+                assertTrue(System.currentTimeMillis() < deadline, "fewer than " + more + " writes acknowledged in "
+                        + millis + " ms");
+                Thread.sleep(20);
+            }
+        }
+
+        /**
+         * Milliseconds from {@code since} (nanoTime) to the first acknowledgement of a request sent
+         * after it (a request in flight at the kill may have been committed by the old leader).
+         */
+        long awaitAckAfter(long since, long millis) throws InterruptedException {
+            long deadline = System.currentTimeMillis() + millis;
+            while (true) {
+                synchronized (acks) {
+                    long first = Long.MAX_VALUE;
+                    for (long[] a : acks) {
+                        if (a[0] - since > 0) {
+                            first = Math.min(first, a[1]);
+                        }
+                    }
+                    if (first != Long.MAX_VALUE) {
+                        return (first - since) / 1_000_000;
+                    }
+                }
+                assertTrue(System.currentTimeMillis() < deadline, "no write sent after killing the leader was"
+                        + " acknowledged within " + millis + " ms");
+                Thread.sleep(5);
+            }
+        }
+    }
+}
