@@ -103,6 +103,8 @@ final class ReplicaNode implements AutoCloseable {
         RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(settings.segmentBytes()));
         RaftServerConfigKeys.Log.setPreallocatedSize(p, SizeInBytes.valueOf(Math.min(settings.segmentBytes(), 4L << 20)));
         GrpcConfigKeys.setMessageSizeMax(p, SizeInBytes.valueOf(2 * MAX_ENTRY_BYTES));
+        // read-only requests (linearizableIndex) confirm leadership by Ratis's read-index protocol
+        RaftServerConfigKeys.Read.setOption(p, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
         if (settings.snapshotEvery() > 0) {
             RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
             RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, settings.snapshotEvery());
@@ -143,6 +145,30 @@ final class ReplicaNode implements AutoCloseable {
             throw new InterruptedIOException("interrupted waiting to apply committed log entry " + index);
         }
         return index;
+    }
+
+    /**
+     * The leader's applied index, read through Ratis's linearizable read (read index): at least the
+     * index of every write acknowledged before this call.
+     */
+    long leaderAppliedIndex() throws IOException {
+        RaftClientReply reply = client.io().sendReadOnly(Message.EMPTY);
+        if (!reply.isSuccess()) {
+            throw new IOException("linearizable read refused: " + reply.getException(), reply.getException());
+        }
+        return StoreStateMachine.decodeIndex(reply.getMessage());
+    }
+
+    /** The leader's id as this node knows it, or null. */
+    String leaderId() throws IOException {
+        var info = server.getDivision(group(settings).getGroupId()).getInfo();
+        var leader = info.getLeaderId();
+        return leader == null ? null : leader.toString();
+    }
+
+    /** LEADER, FOLLOWER, CANDIDATE or LISTENER. */
+    String role() throws IOException {
+        return server.getDivision(group(settings).getGroupId()).getInfo().getCurrentRole().name();
     }
 
     StoreStateMachine stateMachine() {

@@ -45,6 +45,7 @@ public final class ReplicatedSail extends SailWrapper implements LocalStore {
 
     private final ReplicationSettings settings;
     private volatile ReplicaNode node;
+    private volatile ReplicaMBean.Registration mbean;
 
     /** A replicated sail whose Basalt store is set later ({@link #setBaseSail}), as RDF4J stacks sails. */
     public ReplicatedSail(ReplicationSettings settings) {
@@ -68,6 +69,7 @@ public final class ReplicatedSail extends SailWrapper implements LocalStore {
             Files.createDirectories(dir);
             StoreStateMachine stateMachine = new StoreStateMachine(this, new AppliedIndex(dir.resolve("applied-index")));
             node = ReplicaNode.start(settings, dir.resolve("raft"), stateMachine);
+            mbean = ReplicaMBean.register(this);
         } catch (IOException | RuntimeException e) {
             super.shutDown();
             throw new SailException("cannot start replica " + settings.nodeId() + " (Raft port " + settings.raftPort()
@@ -87,6 +89,10 @@ public final class ReplicatedSail extends SailWrapper implements LocalStore {
     public void shutDown() throws SailException {
         ReplicaNode n = node;
         node = null;
+        if (mbean != null) {
+            mbean.close();
+            mbean = null;
+        }
         try {
             if (n != null) {
                 n.close();
@@ -126,6 +132,32 @@ public final class ReplicatedSail extends SailWrapper implements LocalStore {
     /** True if this replica is the Raft leader now. */
     public boolean isLeader() throws IOException {
         return node().isLeader();
+    }
+
+    /** Snapshots this replica installed in place of its store since it started (for tests). */
+    int snapshotsInstalled() {
+        return node().stateMachine().snapshotsInstalled();
+    }
+
+    /** See {@link ReplicaMXBean#linearizableIndex}. */
+    public long linearizableIndex(long timeoutMillis) throws IOException, InterruptedException {
+        ReplicaNode n = node();
+        long index = n.leaderAppliedIndex();
+        return n.stateMachine().awaitApplied(index, timeoutMillis) ? index : -1;
+    }
+
+    /** LEADER, FOLLOWER, CANDIDATE, or STOPPED if the replica stopped applying the log. */
+    public String role() throws IOException {
+        ReplicaNode n = node;
+        if (n == null || n.stateMachine().failure() != null) {
+            return "STOPPED";
+        }
+        return n.role();
+    }
+
+    /** The leader's id as this replica knows it, or null. */
+    public String leaderId() throws IOException {
+        return node().leaderId();
     }
 
     /** Commits one encoded change set through the log; see {@link ReplicaNode#commit}. */

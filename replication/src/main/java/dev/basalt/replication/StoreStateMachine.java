@@ -2,6 +2,7 @@ package dev.basalt.replication;
 
 import java.io.File;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -18,6 +19,7 @@ import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
 import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
 import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
+import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 import org.apache.ratis.util.LifeCycle;
 import org.apache.ratis.util.MD5FileUtil;
 import org.eclipse.rdf4j.common.transaction.IsolationLevels;
@@ -62,6 +64,7 @@ final class StoreStateMachine extends BaseStateMachine {
     private long storeApplied;
     private volatile long applied = -1;
     private volatile Throwable failure;
+    private volatile int snapshotsInstalled;
 
     StoreStateMachine(LocalStore store, AppliedIndex appliedFile) {
         this.store = store;
@@ -148,9 +151,25 @@ final class StoreStateMachine extends BaseStateMachine {
         }
     }
 
+    /** Answers a read-only request (any content) with this replica's applied index, 8 bytes big-endian. */
+    @Override
+    public CompletableFuture<Message> query(Message request) {
+        return CompletableFuture.completedFuture(Message.valueOf(
+                UnsafeByteOperations.unsafeWrap(ByteBuffer.allocate(8).putLong(0, applied))));
+    }
+
+    static long decodeIndex(Message reply) {
+        return reply.getContent().asReadOnlyByteBuffer().getLong();
+    }
+
     /** The last log index this replica has applied (its reads include every entry up to it). */
     long appliedIndex() {
         return applied;
+    }
+
+    /** Snapshots installed in place of the store since the replica started. */
+    int snapshotsInstalled() {
+        return snapshotsInstalled;
     }
 
     /** Null while the replica applies the log, else why it stopped. */
@@ -223,6 +242,7 @@ final class StoreStateMachine extends BaseStateMachine {
         storeApplied = snapshot.getIndex();
         appliedFile.write(snapshot.getTerm(), snapshot.getIndex());
         failure = null;
+        snapshotsInstalled++;
         setLastAppliedTermIndex(snapshot.getTermIndex());
         updateApplied(snapshot.getTerm(), snapshot.getIndex());
     }

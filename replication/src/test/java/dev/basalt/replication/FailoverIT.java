@@ -61,6 +61,7 @@ class FailoverIT {
         try (LocalReplicaCluster cluster = LocalReplicaCluster.start(launcher, 3, dir, 0, 0);
                 ReplicaProbe probe = new ReplicaProbe(cluster.peers())) {
             assertNotNull(probe.awaitLeader(30_000), "no leader elected");
+            readYourWritesAcrossReplicas(cluster);
             Writers writers = new Writers(cluster, clients);
             writers.start();
             List<Long> failovers = new ArrayList<>();
@@ -87,6 +88,43 @@ class FailoverIT {
             LOG.info("{} kills, {} groups acknowledged, failover ms {}", failovers.size(), writers.acknowledged.size(),
                     failovers);
         }
+    }
+
+    /**
+     * A write through n0, then the applied index n0 reports, awaited on n1 before reading there; and
+     * a linearizable read on n2.
+     */
+    private static void readYourWritesAcrossReplicas(LocalReplicaCluster cluster) throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        for (int round = 0; round < 3; round++) {
+            String subject = "<urn:basalt-test:ryw:" + round + ">";
+            HttpResponse<String> write = http.send(HttpRequest.newBuilder(URI.create(cluster.repositoryUrl(0)
+                    + "/statements")).header("Content-Type", "application/sparql-update")
+                    .POST(HttpRequest.BodyPublishers.ofString("INSERT DATA { " + subject + " <urn:p> 1 }")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(204, write.statusCode(), write.body());
+            String status = get(http, cluster.replicationUrl(0) + "/status", 200);
+            long index = Long.parseLong(status.replaceAll(".*\"appliedIndex\":(\\d+).*\\s*", "$1"));
+            get(http, cluster.replicationUrl(1) + "/await?index=" + index, 200);
+            assertEquals("true", ask(http, cluster.repositoryUrl(1), subject), "n1 after awaiting index " + index);
+            get(http, cluster.replicationUrl(2) + "/linearizable", 200);
+            assertEquals("true", ask(http, cluster.repositoryUrl(2), subject), "n2 after a linearizable read index");
+        }
+    }
+
+    private static String get(HttpClient http, String url, int expected) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(expected, r.statusCode(), url + ": " + r.body());
+        return r.body();
+    }
+
+    private static String ask(HttpClient http, String repository, String subject) throws Exception {
+        String query = java.net.URLEncoder.encode("ASK { " + subject + " <urn:p> 1 }", java.nio.charset.StandardCharsets.UTF_8);
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(repository + "?query=" + query))
+                .header("Accept", "text/boolean").GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), r.body());
+        return r.body().strip();
     }
 
     /** Waits until the replicas agree, then checks every group against what the clients were told. */

@@ -85,6 +85,7 @@ class ReplicatedClusterTest {
             writeBatches(cluster.node(leader), "while-down", 30);
             cluster.start(stopped);
             assertConverged(cluster);
+            assertEquals(0, cluster.sail(stopped).snapshotsInstalled(), "no snapshots: the log is whole");
             try (RepositoryConnection c = cluster.node(stopped).getConnection()) {
                 assertEquals(35 * 10, c.size());
             }
@@ -101,6 +102,7 @@ class ReplicatedClusterTest {
             writeBatches(cluster.node(leader), "while-down", 40);
             cluster.start(stopped);
             assertConverged(cluster);
+            assertEquals(1, cluster.sail(stopped).snapshotsInstalled(), "the log it needed was purged");
             try (RepositoryConnection c = cluster.node(stopped).getConnection()) {
                 assertEquals(43 * 10, c.size());
             }

@@ -25,7 +25,7 @@ import java.util.concurrent.TimeUnit;
  * shutdown hook. Otherwise used by one thread.
  */
 public final class LocalReplicaCluster implements AutoCloseable {
-    static final String USAGE = "cluster [--nodes 3] [--data DIR] [--port 8080] [--raft-port 9870]"
+    static final String USAGE = "cluster [--nodes 3] [--data DIR] [--port 8080] [--raft-port 9870]  (consistency endpoints on port + 10000)"
             + "  (ports 0: free ones)";
     public static final String HOST = "127.0.0.1";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(180);
@@ -33,14 +33,16 @@ public final class LocalReplicaCluster implements AutoCloseable {
     private final List<String> launcher;
     private final Path data;
     private final int[] httpPorts;
+    private final int[] adminPorts;
     private final String peers;
     private final Process[] processes;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-    private LocalReplicaCluster(List<String> launcher, Path data, int[] httpPorts, String peers) {
+    private LocalReplicaCluster(List<String> launcher, Path data, int[] httpPorts, int[] adminPorts, String peers) {
         this.launcher = List.copyOf(launcher);
         this.data = data.toAbsolutePath();
         this.httpPorts = httpPorts;
+        this.adminPorts = adminPorts;
         this.peers = peers;
         this.processes = new Process[httpPorts.length];
     }
@@ -57,13 +59,15 @@ public final class LocalReplicaCluster implements AutoCloseable {
             throw new IllegalArgumentException("--nodes must be at least 1, got " + nodes);
         }
         int[] http = new int[nodes];
+        int[] admin = new int[nodes];
         StringBuilder peers = new StringBuilder();
         for (int i = 0; i < nodes; i++) {
             http[i] = httpPort == 0 ? freePort() : httpPort + i;
+            admin[i] = httpPort == 0 ? freePort() : httpPort + 10_000 + i;
             peers.append(i == 0 ? "" : ",").append("n").append(i).append('=').append(HOST).append(':')
                     .append(raftPort == 0 ? freePort() : raftPort + i);
         }
-        LocalReplicaCluster cluster = new LocalReplicaCluster(launcher, data, http, peers.toString());
+        LocalReplicaCluster cluster = new LocalReplicaCluster(launcher, data, http, admin, peers.toString());
         try {
             for (int i = 0; i < nodes; i++) {
                 cluster.launch(i);
@@ -112,6 +116,11 @@ public final class LocalReplicaCluster implements AutoCloseable {
         return "http://" + HOST + ":" + httpPorts[i] + "/rdf4j-server/repositories/basalt";
     }
 
+    /** The node's consistency endpoint ({@code /replication/status}, {@code /await}, {@code /linearizable}). */
+    public String replicationUrl(int i) {
+        return "http://" + HOST + ":" + adminPorts[i] + "/replication";
+    }
+
     public Path log(int i) {
         return data.resolve("n" + i + ".log");
     }
@@ -137,7 +146,8 @@ public final class LocalReplicaCluster implements AutoCloseable {
         Files.createDirectories(dataDir(i));
         List<String> command = new ArrayList<>(launcher);
         command.addAll(List.of("node", "--id", "n" + i, "--peers", peers, "--host", HOST,
-                "--port", String.valueOf(httpPorts[i]), "--data", dataDir(i).toString()));
+                "--port", String.valueOf(httpPorts[i]), "--admin-port", String.valueOf(adminPorts[i]),
+                "--data", dataDir(i).toString()));
         processes[i] = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log(i).toFile())).start();
     }

@@ -40,7 +40,10 @@ public final class ReplicaMain {
             }
         }));
         new ReplicaRepositoryConfig().ensure(server.serverUrl(), options);
+        ReplicationEndpoint endpoint = ReplicationEndpoint.start(options.server().host(), options.adminPort());
         System.out.println("Basalt replica " + options.nodeId() + " of " + options.peers());
+        System.out.println("consistency:     http://" + options.server().host() + ":" + endpoint.port()
+                + "/replication/status");
         System.out.println("RDF4J Server:    " + server.serverUrl() + " (repository " + options.repository() + ")");
         System.out.println("RDF4J Workbench: " + server.workbenchUrl());
         System.out.println("data directory:  " + options.dataDir());
@@ -69,7 +72,8 @@ public final class ReplicaMain {
                 port, raftPort);
         Runtime.getRuntime().addShutdownHook(new Thread(cluster::close));
         for (int i = 0; i < nodes; i++) {
-            System.out.println("replica n" + i + ": " + cluster.repositoryUrl(i) + "  (log " + cluster.log(i) + ")");
+            System.out.println("replica n" + i + ": " + cluster.repositoryUrl(i) + "  consistency "
+                    + cluster.replicationUrl(i) + "/status  (log " + cluster.log(i) + ")");
         }
         System.out.println("writes to any replica go through the Raft leader; Ctrl-C stops all " + nodes);
         Thread.currentThread().join();

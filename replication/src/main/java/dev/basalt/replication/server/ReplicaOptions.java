@@ -15,9 +15,10 @@ import dev.basalt.workbench.ServerOptions;
  * <p>Immutable.
  */
 record ReplicaOptions(ServerOptions server, String repository, String nodeId, String peers, long snapshotEvery,
-        long retainEntries, long commitTimeoutMillis) {
+        long retainEntries, long commitTimeoutMillis, int adminPort) {
     static final String USAGE = "node --id ID --peers ID=HOST:PORT,... [--host H] [--port N] [--data DIR] [--home DIR]"
-            + " [--repository ID] [--snapshot-every N] [--retain-entries N] [--commit-timeout-ms N]";
+            + " [--repository ID] [--snapshot-every N] [--retain-entries N] [--commit-timeout-ms N]"
+            + " [--admin-port N (default: port + 10000)]";
     private static final Pattern NODE_ID = Pattern.compile("[A-Za-z0-9_-]+");
 
     static ReplicaOptions parse(String[] args) {
@@ -45,6 +46,7 @@ record ReplicaOptions(ServerOptions server, String repository, String nodeId, St
         long snapshotEvery = number(values.remove("--snapshot-every"), 100_000, "--snapshot-every");
         long retain = number(values.remove("--retain-entries"), 10_000, "--retain-entries");
         long timeout = number(values.remove("--commit-timeout-ms"), 30_000, "--commit-timeout-ms");
+        String admin = values.remove("--admin-port");
         if (!values.containsKey("--home") && System.getProperty("basalt.server.home") == null) {
             values.put("--home", replicaHome().toString());
         }
@@ -52,7 +54,9 @@ record ReplicaOptions(ServerOptions server, String repository, String nodeId, St
                 .flatMap(e -> java.util.stream.Stream.of(e.getKey(), e.getValue())).toArray(String[]::new);
         ServerOptions parsed = ServerOptions.parse(serverArgs);
         ServerOptions server = new ServerOptions(parsed.host(), parsed.port(), parsed.dataDir(), parsed.home(), null);
-        return new ReplicaOptions(server, repository, id, peers, snapshotEvery, retain, timeout);
+        int adminPort = admin != null ? (int) number(admin, 0, "--admin-port")
+                : server.port() == 0 ? 0 : server.port() + 10_000;
+        return new ReplicaOptions(server, repository, id, peers, snapshotEvery, retain, timeout, adminPort);
     }
 
     private static long number(String value, long fallback, String option) {
