@@ -72,7 +72,7 @@ class FailoverIT {
                 int node = Integer.parseInt(leader.substring(1));
                 long killedAt = System.nanoTime();
                 cluster.kill(node);
-                long failover = writers.awaitAckAfter(killedAt, 60_000);
+                long failover = writers.probeFailover(k, node, killedAt, 60_000);
                 failovers.add(failover);
                 LOG.info("kill {}: leader {} killed; a write was acknowledged {} ms later", k + 1, leader, failover);
                 cluster.restart(node);
@@ -159,8 +159,6 @@ class FailoverIT {
     /** Client threads, each committing one tagged group per request to the replicas in turn. */
     private static final class Writers {
         final Set<String> acknowledged = ConcurrentHashMap.newKeySet();
-        /** nanoTime at which each acknowledged request was sent and answered. */
-        final List<long[]> acks = java.util.Collections.synchronizedList(new ArrayList<>());
         final AtomicBoolean running = new AtomicBoolean(true);
         final List<Thread> threads = new ArrayList<>();
         final LocalReplicaCluster cluster;
@@ -188,21 +186,10 @@ class FailoverIT {
         private void write(int client) {
             for (long seq = 0; running.get(); seq++) {
                 String tag = "c" + client + "-" + seq;
-                StringBuilder update = new StringBuilder("INSERT DATA {");
-                for (int i = 0; i < GROUP_SIZE; i++) {
-                    update.append(" <").append(ReplicaProbe.GROUP_PREFIX).append(tag).append("> <urn:member> ")
-                            .append(i).append(" .");
-                }
-                update.append(" }");
-                int node = (int) ((client + seq) % cluster.size());
-                HttpRequest post = HttpRequest.newBuilder(URI.create(cluster.repositoryUrl(node) + "/statements"))
-                        .header("Content-Type", "application/sparql-update").timeout(Duration.ofSeconds(45))
-                        .POST(HttpRequest.BodyPublishers.ofString(update.toString())).build();
-                long sent = System.nanoTime();
                 try {
-                    if (http.send(post, HttpResponse.BodyHandlers.discarding()).statusCode() == 204) {
+                    if (http.send(insert((int) ((client + seq) % cluster.size()), tag),
+                            HttpResponse.BodyHandlers.discarding()).statusCode() == 204) {
                         acknowledged.add(tag);
-                        acks.add(new long[] {sent, System.nanoTime()});
                     }
                 } catch (IOException unacknowledged) {
                     sleepQuietly();
@@ -210,6 +197,19 @@ class FailoverIT {
                     return;
                 }
             }
+        }
+
+        /** One tagged group of five statements as a SPARQL INSERT DATA to replica {@code node}. */
+        HttpRequest insert(int node, String tag) {
+            StringBuilder update = new StringBuilder("INSERT DATA {");
+            for (int i = 0; i < GROUP_SIZE; i++) {
+                update.append(" <").append(ReplicaProbe.GROUP_PREFIX).append(tag).append("> <urn:member> ")
+                        .append(i).append(" .");
+            }
+            update.append(" }");
+            return HttpRequest.newBuilder(URI.create(cluster.repositoryUrl(node) + "/statements"))
+                    .header("Content-Type", "application/sparql-update").timeout(Duration.ofSeconds(45))
+                    .POST(HttpRequest.BodyPublishers.ofString(update.toString())).build();
         }
 
         private static void sleepQuietly() {
@@ -231,27 +231,28 @@ class FailoverIT {
         }
 
         /**
-         * Milliseconds from {@code since} (nanoTime) to the first acknowledgement of a request sent
-         * after it (a request in flight at the kill may have been committed by the old leader).
+         * Milliseconds from the kill ({@code killedAt}, nanoTime) until a new leader acknowledged a
+         * write: a probe group is sent to a surviving node every 100 ms without waiting for earlier
+         * probes (the clients' own requests may be stuck behind the dead leader until their retries
+         * end), and the first acknowledgement of any probe counts.
          */
-        long awaitAckAfter(long since, long millis) throws InterruptedException {
+        long probeFailover(int kill, int killed, long killedAt, long millis) throws InterruptedException {
+            java.util.concurrent.CompletableFuture<Long> first = new java.util.concurrent.CompletableFuture<>();
             long deadline = System.currentTimeMillis() + millis;
-            while (true) {
-                synchronized (acks) {
-                    long first = Long.MAX_VALUE;
-                    for (long[] a : acks) {
-                        if (a[0] - since > 0) {
-                            first = Math.min(first, a[1]);
-                        }
+            for (int i = 0; !first.isDone(); i++) {
+                assertTrue(System.currentTimeMillis() < deadline, "no write acknowledged within " + millis
+                        + " ms of killing the leader");
+                int node = (killed + 1 + i % (cluster.size() - 1)) % cluster.size();
+                String tag = "probe" + kill + "-" + i;
+                http.sendAsync(insert(node, tag), HttpResponse.BodyHandlers.discarding()).thenAccept(r -> {
+                    if (r.statusCode() == 204) {
+                        acknowledged.add(tag);
+                        first.complete(System.nanoTime());
                     }
-                    if (first != Long.MAX_VALUE) {
-                        return (first - since) / 1_000_000;
-                    }
-                }
-                assertTrue(System.currentTimeMillis() < deadline, "no write sent after killing the leader was"
-                        + " acknowledged within " + millis + " ms");
-                Thread.sleep(5);
+                });
+                Thread.sleep(100);
             }
+            return (first.join() - killedAt) / 1_000_000;
         }
     }
 }

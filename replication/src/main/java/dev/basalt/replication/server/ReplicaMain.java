@@ -21,6 +21,7 @@ public final class ReplicaMain {
             switch (command) {
                 case "node" -> node(ReplicaOptions.parse(rest));
                 case "cluster" -> cluster(rest);
+                case "write-load" -> WriteLoad.run(rest);
                 default -> throw new IllegalArgumentException("usage: basalt-replica " + ReplicaOptions.USAGE
                         + "\n       basalt-replica " + LocalReplicaCluster.USAGE);
             }
