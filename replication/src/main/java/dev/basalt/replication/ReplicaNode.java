@@ -94,8 +94,8 @@ final class ReplicaNode implements AutoCloseable {
         GrpcConfigKeys.Server.setPort(p, settings.raftPort());
         // elections: long enough that a busy shared machine does not depose a live leader, short
         // enough that a new leader takes writes well within 5 s of the old one's death
-        RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(1000, java.util.concurrent.TimeUnit.MILLISECONDS));
-        RaftServerConfigKeys.Rpc.setTimeoutMax(p, TimeDuration.valueOf(2000, java.util.concurrent.TimeUnit.MILLISECONDS));
+        RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(600, java.util.concurrent.TimeUnit.MILLISECONDS));
+        RaftServerConfigKeys.Rpc.setTimeoutMax(p, TimeDuration.valueOf(1200, java.util.concurrent.TimeUnit.MILLISECONDS));
         SizeInBytes entryMax = SizeInBytes.valueOf(MAX_ENTRY_BYTES + (1 << 20));
         RaftServerConfigKeys.Log.Appender.setBufferByteLimit(p, entryMax);
         RaftServerConfigKeys.Log.setWriteBufferSize(p, SizeInBytes.valueOf(MAX_ENTRY_BYTES + (2 << 20)));

@@ -30,7 +30,8 @@ import dev.basalt.replication.server.LocalReplicaCluster;
 /**
  * Three replicas as child processes (the packaged launcher, RDF4J Server over HTTP), writing clients
  * that each commit tagged groups of statements (one SPARQL INSERT DATA per group) to any replica,
- * and the leader killed with SIGKILL again and again, then restarted. Afterwards every acknowledged
+ * and the leader killed with SIGKILL again and again, then restarted, and at the end a leader frozen
+ * with SIGSTOP for a while (cut off from the others) and thawed. Afterwards every acknowledged
  * group is on every replica, no group is partial anywhere, all replicas hold identical statements,
  * and after each kill a new leader acknowledged a write within 5 s.
  */
@@ -77,6 +78,19 @@ class FailoverIT {
                 LOG.info("kill {}: leader {} killed; a write was acknowledged {} ms later", k + 1, leader, failover);
                 cluster.restart(node);
             }
+            // a leader frozen (SIGSTOP) is cut off: the others elect a leader and go on; thawed, it rejoins
+            String frozen = probe.awaitLeader(30_000);
+            assertNotNull(frozen, "no leader before the freeze");
+            int frozenNode = Integer.parseInt(frozen.substring(1));
+            signal("STOP", cluster.pid(frozenNode));
+            try {
+                long failover = writers.probeFailover(kills, frozenNode, System.nanoTime(), 60_000);
+                LOG.info("leader {} frozen; a write was acknowledged {} ms later", frozen, failover);
+                writers.awaitAcks(20, 60_000);
+            } finally {
+                signal("CONT", cluster.pid(frozenNode));
+            }
+            writers.awaitAcks(20, 60_000);
             writers.stop();
             Files.writeString(Path.of(System.getProperty("basalt.test.output", "target"), "failover-ms.txt"),
                     failovers.toString() + "\n");
@@ -88,6 +102,11 @@ class FailoverIT {
             LOG.info("{} kills, {} groups acknowledged, failover ms {}", failovers.size(), writers.acknowledged.size(),
                     failovers);
         }
+    }
+
+    private static void signal(String signal, long pid) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(pid)).inheritIO().start();
+        assertEquals(0, kill.waitFor(), "kill -" + signal + " " + pid);
     }
 
     /**

@@ -174,6 +174,11 @@ public final class LocalReplicaCluster implements AutoCloseable {
                 + "; see " + log(i));
     }
 
+    /** The process id of node {@code i}, or -1 when it is not running. */
+    public long pid(int i) {
+        return isRunning(i) ? processes[i].pid() : -1;
+    }
+
     /** Kills node {@code i} at once (SIGKILL), as a crash would. */
     public void kill(int i) throws InterruptedException {
         if (processes[i] != null) {
