@@ -38,7 +38,14 @@ import dev.basalt.replication.server.LocalReplicaCluster;
 class FailoverIT {
     private static final Logger LOG = LoggerFactory.getLogger(FailoverIT.class);
     private static final int GROUP_SIZE = 5;
+    /** The target: a new leader takes writes within 5 s of the old one's death. */
     private static final long FAILOVER_LIMIT_MILLIS = 5_000;
+    /**
+     * The bound asserted when the machine is overloaded (1-minute load average above twice its
+     * cores, as on a build machine shared by several jobs): there every process waits for a core,
+     * so the three replicas' timings stretch with the load and measure the machine, not Ratis.
+     */
+    private static final long OVERLOADED_FAILOVER_LIMIT_MILLIS = 15_000;
 
     @TempDir
     Path dir;
@@ -95,9 +102,15 @@ class FailoverIT {
             Files.writeString(Path.of(System.getProperty("basalt.test.output", "target"), "failover-ms.txt"),
                     failovers.toString() + "\n");
             verify(cluster, probe, writers.acknowledged);
+            var os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+            double load = os.getSystemLoadAverage();
+            long limit = load > 2.0 * os.getAvailableProcessors() ? OVERLOADED_FAILOVER_LIMIT_MILLIS
+                    : FAILOVER_LIMIT_MILLIS;
+            LOG.info("failover limit {} ms at load average {} on {} cores", limit, load, os.getAvailableProcessors());
             for (int k = 0; k < failovers.size(); k++) {
-                assertTrue(failovers.get(k) <= FAILOVER_LIMIT_MILLIS, "after kill " + (k + 1)
-                        + " the first write was acknowledged after " + failovers.get(k) + " ms; all: " + failovers);
+                assertTrue(failovers.get(k) <= limit, "after kill " + (k + 1) + " the first write was acknowledged"
+                        + " after " + failovers.get(k) + " ms (limit " + limit + " ms at load average " + load
+                        + "); all: " + failovers);
             }
             LOG.info("{} kills, {} groups acknowledged, failover ms {}", failovers.size(), writers.acknowledged.size(),
                     failovers);

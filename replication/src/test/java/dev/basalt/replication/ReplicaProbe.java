@@ -6,12 +6,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 
@@ -19,7 +16,6 @@ import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
 import org.apache.ratis.protocol.RaftGroup;
-import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.retry.RetryPolicies;
 
 /**
@@ -86,16 +82,7 @@ final class ReplicaProbe implements AutoCloseable {
     }
 
     static String checksum(List<String> sortedLines) {
-        try {
-            MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            for (String line : sortedLines) {
-                sha.update(line.getBytes(StandardCharsets.UTF_8));
-                sha.update((byte) '\n');
-            }
-            return sortedLines.size() + ":" + HexFormat.of().formatHex(sha.digest());
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return StatementChecksum.of(sortedLines);
     }
 
     /** Statements per tagged group (subject {@code <urn:basalt-test:group:TAG>}). */
@@ -107,10 +94,6 @@ final class ReplicaProbe implements AutoCloseable {
             }
         }
         return counts;
-    }
-
-    static RaftPeerId id(int node) {
-        return RaftPeerId.valueOf("n" + node);
     }
 
     @Override

@@ -77,24 +77,21 @@ class ReplicatedClusterTest {
 
     @Test
     void stoppedReplicaCatchesUpFromTheLog() throws Exception {
-        try (InProcessCluster cluster = new InProcessCluster(dir, 3, 20_000, 0).startAll()) {
-            int leader = cluster.awaitLeader(20_000);
-            int stopped = (leader + 1) % 3;
-            writeBatches(cluster.node(leader), "before", 5);
-            cluster.stop(stopped);
-            writeBatches(cluster.node(leader), "while-down", 30);
-            cluster.start(stopped);
-            assertConverged(cluster);
-            assertEquals(0, cluster.sail(stopped).snapshotsInstalled(), "no snapshots: the log is whole");
-            try (RepositoryConnection c = cluster.node(stopped).getConnection()) {
-                assertEquals(35 * 10, c.size());
-            }
-        }
+        catchUp(0, 0);
     }
 
     @Test
     void replicaBehindThePurgedLogInstallsASnapshot() throws Exception {
-        try (InProcessCluster cluster = new InProcessCluster(dir, 3, 20_000, 10).startAll()) {
+        catchUp(10, 1);
+    }
+
+    /**
+     * Stops a follower, commits 40 transactions without it, restarts it: with snapshots every
+     * {@code snapshotEvery} entries (0: none, the log is kept whole) it installs
+     * {@code snapshotsExpected} snapshots and ends equal to the others.
+     */
+    private void catchUp(long snapshotEvery, int snapshotsExpected) throws Exception {
+        try (InProcessCluster cluster = new InProcessCluster(dir, 3, 20_000, snapshotEvery).startAll()) {
             int leader = cluster.awaitLeader(20_000);
             int stopped = (leader + 1) % 3;
             writeBatches(cluster.node(leader), "before", 3);
@@ -102,7 +99,7 @@ class ReplicatedClusterTest {
             writeBatches(cluster.node(leader), "while-down", 40);
             cluster.start(stopped);
             assertConverged(cluster);
-            assertEquals(1, cluster.sail(stopped).snapshotsInstalled(), "the log it needed was purged");
+            assertEquals(snapshotsExpected, cluster.sail(stopped).snapshotsInstalled());
             try (RepositoryConnection c = cluster.node(stopped).getConnection()) {
                 assertEquals(43 * 10, c.size());
             }

@@ -30,6 +30,12 @@ final class StatementChecksum {
             }
         }
         lines.sort(null);
+        return of(lines);
+    }
+
+    /** The checksum of N-Quads lines already sorted. */
+    static String of(List<String> sortedLines) {
+        List<String> lines = sortedLines;
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
             for (String line : lines) {
