@@ -22,26 +22,20 @@ import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 import org.apache.ratis.util.LifeCycle;
 import org.apache.ratis.util.MD5FileUtil;
-import org.eclipse.rdf4j.common.transaction.IsolationLevels;
-import org.eclipse.rdf4j.model.Resource;
-import org.eclipse.rdf4j.model.Statement;
-import org.eclipse.rdf4j.sail.SailConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.basalt.replication.log.ChangeSet;
-import dev.basalt.replication.log.ChangeSetCodec;
-
 /**
  * The Raft state machine of one replica: applies each committed log entry, in log order, to the
- * local Basalt store as one transaction (on every node, the leader included), then records the
- * entry's index in the {@link AppliedIndex} file. Entries at or below that index are skipped, so a
+ * local Basalt store (on every node, the leader included), through a {@link BatchApplier} that
+ * applies the entries waiting at a time as one store transaction and then records the last one's
+ * index in the {@link AppliedIndex} file. Entries at or below that index are skipped, so a
  * restart, which Ratis begins at the latest snapshot, does not apply anything twice; a replayed entry
  * would be harmless anyway (change sets are idempotent).
  *
  * <p><b>Snapshots.</b> {@link #takeSnapshot()} writes a hot backup of the store's newest commit
- * point (which holds exactly the entries up to the last applied index, since snapshots and applies
- * run on the same Ratis thread) as {@code snapshot.<term>_<index>} with an MD5 file; Ratis then may
+ * point (which holds exactly the entries up to the last applied index: Ratis waits for every applied
+ * entry before it asks, and the applier holds the store alone meanwhile) as {@code snapshot.<term>_<index>} with an MD5 file; Ratis then may
  * purge the log up to it and streams it to a replica that needs entries no longer in the log, where
  * {@link #reinitialize()} replaces the store's journal with it.
  *
@@ -50,8 +44,9 @@ import dev.basalt.replication.log.ChangeSetCodec;
  * store stays at the last good entry until the node is restarted, when the replay resumes there.
  *
  * <p>Thread rules: Ratis calls {@code applyTransaction}, {@code takeSnapshot}, {@code reinitialize}
- * and {@code notifyTermIndexUpdated} from its one state machine updater thread; {@link #awaitApplied}
- * and {@link #appliedIndex()} may be called from any thread.
+ * and {@code notifyTermIndexUpdated} from its one state machine updater thread; the store is written
+ * on the applier's thread; {@link #awaitApplied} and {@link #appliedIndex()} may be called from any
+ * thread.
  */
 final class StoreStateMachine extends BaseStateMachine {
     private static final Logger LOG = LoggerFactory.getLogger(StoreStateMachine.class);
@@ -60,10 +55,8 @@ final class StoreStateMachine extends BaseStateMachine {
     private final AppliedIndex appliedFile;
     private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
     private final Object appliedChanged = new Object();
-    /** The last index whose change set is in the store (from the file at start). Updater thread only. */
-    private long storeApplied;
+    private volatile BatchApplier applier;
     private volatile long applied = -1;
-    private volatile Throwable failure;
     private volatile int snapshotsInstalled;
 
     StoreStateMachine(LocalStore store, AppliedIndex appliedFile) {
@@ -73,10 +66,12 @@ final class StoreStateMachine extends BaseStateMachine {
 
     @Override
     public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
+        long storeApplied = appliedFile.read();
         getLifeCycle().startAndTransition(() -> {
             super.initialize(server, groupId, raftStorage);
             storage.init(raftStorage);
-            storeApplied = appliedFile.read();
+            applier = new BatchApplier("basalt-apply-" + server.getId(), store, appliedFile, storeApplied,
+                    this::updateApplied);
         }, IOException.class);
         LOG.info("replica {}: store holds log entries up to {}, latest snapshot {}", server.getId(), storeApplied,
                 storage.getLatestSnapshot());
@@ -90,53 +85,15 @@ final class StoreStateMachine extends BaseStateMachine {
     @Override
     public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
         LogEntryProto entry = trx.getLogEntry();
-        long index = entry.getIndex();
-        if (failure == null && index > storeApplied) {
-            try {
-                byte[] bytes = entry.getStateMachineLogEntry().getLogData().toByteArray();
-                apply(ChangeSetCodec.decode(bytes, store.valueFactory()));
-                storeApplied = index;
-                appliedFile.write(entry.getTerm(), index);
-            } catch (IOException | RuntimeException e) {
-                failure = e;
-                LOG.error("replica stopped applying the log: entry {} failed to apply to the local store ({}); it"
-                        + " will retry from there when restarted", index, e.toString(), e);
-            }
-        }
-        Throwable failed = failure;
-        if (failed != null) {
-            return CompletableFuture.failedFuture(new IOException("replica cannot apply log entry " + index
-                    + ": " + failed.getMessage(), failed));
-        }
-        updateApplied(entry.getTerm(), index);
-        return CompletableFuture.completedFuture(Message.EMPTY);
-    }
-
-    private void apply(ChangeSet changes) {
-        try (SailConnection c = store.connection()) {
-            c.begin(IsolationLevels.READ_COMMITTED);
-            for (ChangeSet.NamespaceChange ns : changes.namespaces()) {
-                switch (ns.kind()) {
-                    case SET -> c.setNamespace(ns.prefix(), ns.name());
-                    case REMOVE -> c.removeNamespace(ns.prefix());
-                    case CLEAR -> c.clearNamespaces();
-                }
-            }
-            for (Statement st : changes.removed()) {
-                c.removeStatements(st.getSubject(), st.getPredicate(), st.getObject(), new Resource[] {st.getContext()});
-            }
-            for (Statement st : changes.added()) {
-                c.addStatement(st.getSubject(), st.getPredicate(), st.getObject(), new Resource[] {st.getContext()});
-            }
-            c.commit();
-        }
+        CompletableFuture<Message> done = new CompletableFuture<>();
+        applier.submit(new BatchApplier.Entry(entry.getTerm(), entry.getIndex(),
+                entry.getStateMachineLogEntry().getLogData().toByteArray(), done));
+        return done;
     }
 
     @Override
     public void notifyTermIndexUpdated(long term, long index) {
-        if (failure == null) {
-            updateApplied(term, index);
-        }
+        applier.submit(new BatchApplier.Entry(term, index, null, null));
     }
 
     private void updateApplied(long term, long index) {
@@ -167,6 +124,15 @@ final class StoreStateMachine extends BaseStateMachine {
         return applied;
     }
 
+    @Override
+    public void close() throws IOException {
+        BatchApplier a = applier;
+        if (a != null) {
+            a.close();
+        }
+        super.close();
+    }
+
     /** Snapshots installed in place of the store since the replica started. */
     int snapshotsInstalled() {
         return snapshotsInstalled;
@@ -174,7 +140,8 @@ final class StoreStateMachine extends BaseStateMachine {
 
     /** Null while the replica applies the log, else why it stopped. */
     Throwable failure() {
-        return failure;
+        BatchApplier a = applier;
+        return a == null ? null : a.failure();
     }
 
     /** Waits until entry {@code index} is applied here; false if {@code timeoutMillis} passed first. */
@@ -183,7 +150,7 @@ final class StoreStateMachine extends BaseStateMachine {
         synchronized (appliedChanged) {
             while (applied < index) {
                 long left = deadline - System.nanoTime();
-                if (left <= 0 || failure != null) {
+                if (left <= 0 || failure() != null) {
                     return false;
                 }
                 TimeUnit.NANOSECONDS.timedWait(appliedChanged, left);
@@ -194,20 +161,22 @@ final class StoreStateMachine extends BaseStateMachine {
 
     @Override
     public long takeSnapshot() throws IOException {
-        TermIndex last = getLastAppliedTermIndex();
-        SingleFileSnapshotInfo latest = storage.getLatestSnapshot();
-        long latestIndex = latest == null ? -1 : latest.getIndex();
-        if (failure != null || last.getIndex() <= latestIndex || last.getIndex() < storeApplied) {
-            // the store is not exactly at `last` (failed, or replaying below what it already holds)
-            return latestIndex;
-        }
-        File file = storage.getSnapshotFile(last.getTerm(), last.getIndex());
-        Files.deleteIfExists(file.toPath());
-        store.backup(file.toPath());
-        FileInfo info = new FileInfo(file.toPath(), MD5FileUtil.computeAndSaveMd5ForFile(file));
-        storage.updateLatestSnapshot(new SingleFileSnapshotInfo(info, last));
-        LOG.info("snapshot of log index {} written to {}", last.getIndex(), file);
-        return last.getIndex();
+        return applier.exclusive(storeApplied -> {
+            TermIndex last = getLastAppliedTermIndex();
+            SingleFileSnapshotInfo latest = storage.getLatestSnapshot();
+            long latestIndex = latest == null ? -1 : latest.getIndex();
+            if (failure() != null || last.getIndex() <= latestIndex || last.getIndex() < storeApplied) {
+                // the store is not exactly at `last` (failed, or replaying below what it already holds)
+                return latestIndex;
+            }
+            File file = storage.getSnapshotFile(last.getTerm(), last.getIndex());
+            Files.deleteIfExists(file.toPath());
+            store.backup(file.toPath());
+            FileInfo info = new FileInfo(file.toPath(), MD5FileUtil.computeAndSaveMd5ForFile(file));
+            storage.updateLatestSnapshot(new SingleFileSnapshotInfo(info, last));
+            LOG.info("snapshot of log index {} written to {}", last.getIndex(), file);
+            return last.getIndex();
+        });
     }
 
     /** Ratis pauses the state machine before it installs a snapshot, then calls {@link #reinitialize()}. */
@@ -222,16 +191,20 @@ final class StoreStateMachine extends BaseStateMachine {
     @Override
     public void reinitialize() throws IOException {
         SingleFileSnapshotInfo snapshot = storage.loadLatestSnapshot();
-        if (snapshot != null && snapshot.getIndex() > storeApplied) {
-            install(snapshot);
-        }
+        applier.exclusive(storeApplied -> {
+            if (snapshot != null && snapshot.getIndex() > storeApplied) {
+                install(snapshot, storeApplied);
+            }
+            return null;
+        });
         if (getLifeCycleState() == LifeCycle.State.PAUSED) {
             getLifeCycle().transition(LifeCycle.State.STARTING);
             getLifeCycle().transition(LifeCycle.State.RUNNING);
         }
     }
 
-    private void install(SingleFileSnapshotInfo snapshot) throws IOException {
+    /** Called with the store held alone ({@link BatchApplier#exclusive}). */
+    private void install(SingleFileSnapshotInfo snapshot, long storeApplied) throws IOException {
         File file = snapshot.getFile().getPath().toFile();
         if (snapshot.getFile().getFileDigest() != null) {
             MD5FileUtil.verifySavedMD5(file, snapshot.getFile().getFileDigest());
@@ -239,9 +212,8 @@ final class StoreStateMachine extends BaseStateMachine {
         LOG.info("installing snapshot {} (log index {}) in place of the local store at index {}", file,
                 snapshot.getIndex(), storeApplied);
         store.replaceWith(file.toPath());
-        storeApplied = snapshot.getIndex();
         appliedFile.write(snapshot.getTerm(), snapshot.getIndex());
-        failure = null;
+        applier.installed(snapshot.getIndex());
         snapshotsInstalled++;
         setLastAppliedTermIndex(snapshot.getTermIndex());
         updateApplied(snapshot.getTerm(), snapshot.getIndex());
