@@ -88,6 +88,16 @@ final class ReplicaMBean implements ReplicaMXBean {
     }
 
     @Override
+    public String setPeers(String peers) {
+        try {
+            sail.setPeers(peers);
+            return "";
+        } catch (IOException | RuntimeException e) {
+            return String.valueOf(e.getMessage());
+        }
+    }
+
+    @Override
     public long linearizableIndex(long timeoutMillis) throws InterruptedException {
         try {
             return sail.linearizableIndex(timeoutMillis);

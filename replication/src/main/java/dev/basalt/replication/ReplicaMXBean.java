@@ -26,4 +26,10 @@ public interface ReplicaMXBean {
      * acknowledged before the call. -1 if that took longer than {@code timeoutMillis}.
      */
     long linearizableIndex(long timeoutMillis) throws InterruptedException;
+
+    /**
+     * Changes the membership to {@code peers} ({@code id=host:port,...}, every member of the new
+     * configuration); returns an empty string on success, else why it was refused.
+     */
+    String setPeers(String peers);
 }

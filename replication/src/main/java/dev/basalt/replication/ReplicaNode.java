@@ -80,12 +80,29 @@ final class ReplicaNode implements AutoCloseable {
     }
 
     static RaftGroup group(ReplicationSettings settings) {
+        UUID id = UUID.nameUUIDFromBytes(("basalt-replication:" + settings.cluster()).getBytes(StandardCharsets.UTF_8));
+        return RaftGroup.valueOf(RaftGroupId.valueOf(id), peers(settings.peers()));
+    }
+
+    private static List<RaftPeer> peers(Map<String, String> addresses) {
         List<RaftPeer> peers = new ArrayList<>();
-        for (Map.Entry<String, String> p : settings.peers().entrySet()) {
+        for (Map.Entry<String, String> p : addresses.entrySet()) {
             peers.add(RaftPeer.newBuilder().setId(p.getKey()).setAddress(p.getValue()).build());
         }
-        UUID id = UUID.nameUUIDFromBytes(("basalt-replication:" + settings.cluster()).getBytes(StandardCharsets.UTF_8));
-        return RaftGroup.valueOf(RaftGroupId.valueOf(id), peers);
+        return peers;
+    }
+
+    /**
+     * Changes the group's membership to {@code peers} (id to host:port) through Ratis's
+     * configuration change, sent to the leader; a new member must be running (started with the new
+     * list) and is brought up to date by the leader before the change commits.
+     */
+    void setPeers(Map<String, String> peers) throws IOException {
+        RaftClientReply reply = client.admin().setConfiguration(peers(peers));
+        if (!reply.isSuccess()) {
+            throw new IOException("membership change to " + peers.keySet() + " refused: " + reply.getException(),
+                    reply.getException());
+        }
     }
 
     private static RaftProperties properties(ReplicationSettings settings, Path raftDir) {

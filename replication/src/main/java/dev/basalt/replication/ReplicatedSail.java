@@ -160,6 +160,14 @@ public final class ReplicatedSail extends SailWrapper implements LocalStore {
         return node().leaderId();
     }
 
+    /**
+     * Changes the cluster's membership to {@code peers} ({@code id=host:port,...}); see
+     * docs/replication.md, "Add a node".
+     */
+    public void setPeers(String peers) throws IOException {
+        node().setPeers(ReplicationSettings.parsePeers(peers));
+    }
+
     /** Commits one encoded change set through the log; see {@link ReplicaNode#commit}. */
     long commit(byte[] entry) throws IOException {
         return node().commit(entry);

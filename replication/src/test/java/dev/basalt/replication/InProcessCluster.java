@@ -58,6 +58,20 @@ final class InProcessCluster implements AutoCloseable {
         return repo;
     }
 
+    /** Starts a new, empty node with the next id, its peer list the old members and itself. */
+    int addNode() throws IOException {
+        peers.put("n" + nodes.size(), "127.0.0.1:" + freePort());
+        nodes.add(null);
+        start(nodes.size() - 1);
+        return nodes.size() - 1;
+    }
+
+    String peers() {
+        StringBuilder b = new StringBuilder();
+        peers.forEach((id, address) -> b.append(b.length() == 0 ? "" : ",").append(id).append('=').append(address));
+        return b.toString();
+    }
+
     void stop(int i) {
         BasaltRepository repo = nodes.set(i, null);
         if (repo != null) {

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Three replicas in one JVM: writes through the leader and through a follower (statements, SPARQL
  * UPDATE, namespaces) reach every replica; a stopped replica catches up from the log, or from a
- * snapshot once the log is purged; a minority never acknowledges a write.
+ * snapshot once the log is purged; a new, empty replica added to the membership joins by snapshot;
+ * a minority never acknowledges a write.
  */
 class ReplicatedClusterTest {
     private static final ValueFactory VF = SimpleValueFactory.getInstance();
@@ -102,6 +103,22 @@ class ReplicatedClusterTest {
             assertEquals(snapshotsExpected, cluster.sail(stopped).snapshotsInstalled());
             try (RepositoryConnection c = cluster.node(stopped).getConnection()) {
                 assertEquals(43 * 10, c.size());
+            }
+        }
+    }
+
+    @Test
+    void aNewEmptyReplicaJoinsBySnapshot() throws Exception {
+        try (InProcessCluster cluster = new InProcessCluster(dir, 3, 20_000, 10).startAll()) {
+            int leader = cluster.awaitLeader(20_000);
+            writeBatches(cluster.node(leader), "before", 30);
+            int added = cluster.addNode();
+            cluster.sail((leader + 1) % 3).setPeers(cluster.peers());
+            writeBatches(cluster.node(added), "after", 5);
+            assertConverged(cluster);
+            assertEquals(1, cluster.sail(added).snapshotsInstalled(), "the log before it was purged");
+            try (RepositoryConnection c = cluster.node(added).getConnection()) {
+                assertEquals(35 * 10, c.size());
             }
         }
     }

@@ -27,7 +27,9 @@ import com.sun.net.httpserver.HttpServer;
  * here (read-your-writes: N is the applied index a client saw on the node that took its write),
  * 504 after the timeout (default 10 s);</li>
  * <li>{@code GET /replication/linearizable[?timeoutMs=T]}: the leader's read index, answered once
- * applied here; a read sent to this node afterwards sees every write acknowledged before.</li>
+ * applied here; a read sent to this node afterwards sees every write acknowledged before;</li>
+ * <li>{@code POST /replication/peers?set=ID=HOST:PORT,...}: changes the membership to that list
+ * (a Raft configuration change through the leader; new members must be running).</li>
  * </ul>
  * Requests are served by a small pool of threads; the class itself is used by the launcher's main thread.
  */
@@ -82,6 +84,18 @@ final class ReplicationEndpoint implements AutoCloseable {
                     long readIndex = (Long) jmx.invoke(replica, "linearizableIndex", new Object[] {timeout},
                             new String[] {"long"});
                     reply(exchange, readIndex >= 0 ? 200 : 504, "{\"readIndex\":" + readIndex + "}");
+                }
+                case "/replication/peers" -> {
+                    String peers = query.get("set");
+                    if (!"POST".equals(exchange.getRequestMethod()) || peers == null) {
+                        reply(exchange, 400, "{\"error\":\"POST /replication/peers?set=ID=HOST:PORT,...\"}");
+                        return;
+                    }
+                    String refused = (String) jmx.invoke(replica, "setPeers",
+                            new Object[] {java.net.URLDecoder.decode(peers, java.nio.charset.StandardCharsets.UTF_8)},
+                            new String[] {"java.lang.String"});
+                    reply(exchange, refused.isEmpty() ? 200 : 409, refused.isEmpty() ? status(jmx, replica)
+                            : "{\"error\":\"" + refused.replace('"', '\'') + "\"}");
                 }
                 default -> reply(exchange, 404, "{\"error\":\"unknown path " + path
                         + "; try /replication/status, /replication/await?index=N, /replication/linearizable\"}");
