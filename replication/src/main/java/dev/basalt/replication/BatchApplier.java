@@ -1,0 +1,201 @@
+package dev.basalt.replication;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+
+import org.apache.ratis.protocol.Message;
+import org.eclipse.rdf4j.common.transaction.IsolationLevels;
+import org.eclipse.rdf4j.model.Resource;
+import org.eclipse.rdf4j.model.Statement;
+import org.eclipse.rdf4j.sail.SailConnection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.basalt.replication.log.ChangeSet;
+import dev.basalt.replication.log.ChangeSetCodec;
+
+/**
+ * Applies committed log entries to the local store on its own thread, in log order, as many as
+ * are waiting in one store transaction: one journal commit (one fsync) for a run of entries
+ * instead of one per entry, which is what lets a replica keep up with many concurrent small
+ * writers. Entries at or below the store's applied index are skipped; after each transaction the
+ * {@link AppliedIndex} file records the run's last index, and then every entry of the run is
+ * reported applied, in order, and its future completed.
+ *
+ * <p>Entries that are not state machine entries (Raft's configuration and leader no-op entries)
+ * pass through the same queue, so "applied" never runs ahead of an entry still waiting. If a
+ * transaction fails, the applier stops: that run and every later entry fail with the cause and
+ * nothing more is reported applied.
+ *
+ * <p>Thread rules: {@link #submit} from Ratis's state machine updater thread; the batches on this
+ * class's own thread; {@link #exclusive} (snapshots, installs) waits until everything submitted is
+ * applied and then holds the store alone; the getters from any thread.
+ */
+final class BatchApplier implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(BatchApplier.class);
+    /** Most entries applied in one store transaction. */
+    static final int MAX_BATCH = 256;
+
+    /** A committed entry; {@code changes} is null for an entry that is not a state machine entry. */
+    record Entry(long term, long index, byte[] changes, CompletableFuture<Message> done) {
+    }
+
+    /** Told, in log order, of every entry applied. */
+    interface AppliedListener {
+        void applied(long term, long index);
+    }
+
+    /** Work done with the store held alone. */
+    interface StoreWork<T> {
+        T run(long storeApplied) throws IOException;
+    }
+
+    private final LocalStore store;
+    private final AppliedIndex appliedFile;
+    private final AppliedListener listener;
+    private final LinkedBlockingQueue<Entry> queue = new LinkedBlockingQueue<>();
+    private final Object lock = new Object();
+    private final Thread thread;
+    /** The last index whose change set is in the store. Guarded by {@link #lock}. */
+    private long storeApplied;
+    /** Entries submitted and entries processed. Guarded by {@link #lock}. */
+    private long submitted;
+    private long processed;
+    private volatile Throwable failure;
+    private volatile boolean closed;
+
+    BatchApplier(String name, LocalStore store, AppliedIndex appliedFile, long storeApplied, AppliedListener listener) {
+        this.store = store;
+        this.appliedFile = appliedFile;
+        this.storeApplied = storeApplied;
+        this.listener = listener;
+        this.thread = new Thread(this::run, name);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    void submit(Entry entry) {
+        synchronized (lock) {
+            submitted++;
+        }
+        queue.add(entry);
+    }
+
+    Throwable failure() {
+        return failure;
+    }
+
+    /** Waits until every submitted entry is processed, then runs {@code work} with the store held alone. */
+    <T> T exclusive(StoreWork<T> work) throws IOException {
+        synchronized (lock) {
+            while (processed < submitted && !closed) {
+                try {
+                    lock.wait(100);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted waiting for the log entries being applied", e);
+                }
+            }
+            return work.run(storeApplied);
+        }
+    }
+
+    /** After a snapshot was installed in place of the store: it now holds the entries up to {@code index}. */
+    void installed(long index) {
+        synchronized (lock) {
+            storeApplied = index;
+            failure = null;
+        }
+    }
+
+    private void run() {
+        List<Entry> batch = new ArrayList<>();
+        while (!closed) {
+            try {
+                batch.add(queue.take());
+            } catch (InterruptedException e) {
+                return;
+            }
+            queue.drainTo(batch, MAX_BATCH - 1);
+            synchronized (lock) {
+                process(batch);
+                processed += batch.size();
+                lock.notifyAll();
+            }
+            batch.clear();
+        }
+    }
+
+    private void process(List<Entry> batch) {
+        Entry last = null;
+        List<ChangeSet> changes = new ArrayList<>();
+        if (failure == null) {
+            try {
+                for (Entry e : batch) {
+                    if (e.changes() != null && e.index() > storeApplied) {
+                        changes.add(ChangeSetCodec.decode(e.changes(), store.valueFactory()));
+                        last = e;
+                    }
+                }
+                if (last != null) {
+                    apply(changes);
+                    storeApplied = last.index();
+                    appliedFile.write(last.term(), last.index());
+                }
+            } catch (IOException | RuntimeException e) {
+                failure = e;
+                LOG.error("replica stopped applying the log: entries {}..{} failed to apply to the local store ({});"
+                        + " it will retry from there when restarted", batch.get(0).index(),
+                        batch.get(batch.size() - 1).index(), e.toString(), e);
+            }
+        }
+        for (Entry e : batch) {
+            Throwable failed = failure;
+            if (failed == null) {
+                listener.applied(e.term(), e.index());
+                if (e.done() != null) {
+                    e.done().complete(Message.EMPTY);
+                }
+            } else if (e.done() != null) {
+                e.done().completeExceptionally(new IOException("replica cannot apply log entry " + e.index() + ": "
+                        + failed.getMessage(), failed));
+            }
+        }
+    }
+
+    /** Applies the change sets in order as one store transaction. */
+    private void apply(List<ChangeSet> changeSets) {
+        try (SailConnection c = store.connection()) {
+            c.begin(IsolationLevels.READ_COMMITTED);
+            for (ChangeSet changes : changeSets) {
+                for (ChangeSet.NamespaceChange ns : changes.namespaces()) {
+                    switch (ns.kind()) {
+                        case SET -> c.setNamespace(ns.prefix(), ns.name());
+                        case REMOVE -> c.removeNamespace(ns.prefix());
+                        case CLEAR -> c.clearNamespaces();
+                    }
+                }
+                for (Statement st : changes.removed()) {
+                    c.removeStatements(st.getSubject(), st.getPredicate(), st.getObject(),
+                            new Resource[] {st.getContext()});
+                }
+                for (Statement st : changes.added()) {
+                    c.addStatement(st.getSubject(), st.getPredicate(), st.getObject(), new Resource[] {st.getContext()});
+                }
+            }
+            c.commit();
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        thread.interrupt();
+        synchronized (lock) {
+            lock.notifyAll();
+        }
+    }
+}

@@ -1,0 +1,212 @@
+package dev.basalt.replication;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.retry.RetryPolicies;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.RaftServerConfigKeys;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
+import org.apache.ratis.util.SizeInBytes;
+import org.apache.ratis.util.TimeDuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One member of the Raft group: the Ratis server (log, elections, replication over gRPC) driving
+ * a {@link StoreStateMachine}, and a Ratis client through which this node submits its commits. The
+ * client sends each entry to the leader wherever it runs, so a commit on a follower is forwarded;
+ * {@link #commit} returns once the entry is committed by a majority and applied here.
+ *
+ * <p>Thread-safe: any number of threads may commit at once (entries are ordered by the log).
+ */
+final class ReplicaNode implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ReplicaNode.class);
+    /** The largest change set one log entry carries; a larger transaction is refused at commit. */
+    static final int MAX_ENTRY_BYTES = 16 << 20;
+    private static final TimeDuration RETRY_SLEEP = TimeDuration.valueOf(100, java.util.concurrent.TimeUnit.MILLISECONDS);
+
+    private final ReplicationSettings settings;
+    private final StoreStateMachine stateMachine;
+    private final RaftServer server;
+    private final RaftClient client;
+
+    private ReplicaNode(ReplicationSettings settings, StoreStateMachine stateMachine, RaftServer server,
+            RaftClient client) {
+        this.settings = settings;
+        this.stateMachine = stateMachine;
+        this.server = server;
+        this.client = client;
+    }
+
+    /** Starts the Raft server with its log under {@code raftDir}; it replays the log into the store. */
+    static ReplicaNode start(ReplicationSettings settings, Path raftDir, StoreStateMachine stateMachine)
+            throws IOException {
+        RaftGroup group = group(settings);
+        RaftProperties properties = properties(settings, raftDir);
+        RaftServer server = RaftServer.newBuilder()
+                .setServerId(RaftPeerId.valueOf(settings.nodeId()))
+                .setGroup(group)
+                .setStateMachine(stateMachine)
+                .setProperties(properties)
+                .setOption(RaftStorage.StartupOption.RECOVER)
+                .build();
+        server.start();
+        int attempts = (int) Math.max(1, settings.commitTimeoutMillis() / RETRY_SLEEP.toLong(java.util.concurrent.TimeUnit.MILLISECONDS));
+        RaftClient client = RaftClient.newBuilder()
+                .setProperties(properties)
+                .setRaftGroup(group)
+                .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(attempts, RETRY_SLEEP))
+                .build();
+        LOG.info("replica {} of cluster '{}' listening for Raft on port {}, peers {}", settings.nodeId(),
+                settings.cluster(), settings.raftPort(), settings.peersString());
+        return new ReplicaNode(settings, stateMachine, server, client);
+    }
+
+    static RaftGroup group(ReplicationSettings settings) {
+        UUID id = UUID.nameUUIDFromBytes(("basalt-replication:" + settings.cluster()).getBytes(StandardCharsets.UTF_8));
+        return RaftGroup.valueOf(RaftGroupId.valueOf(id), peers(settings.peers()));
+    }
+
+    private static List<RaftPeer> peers(Map<String, String> addresses) {
+        List<RaftPeer> peers = new ArrayList<>();
+        for (Map.Entry<String, String> p : addresses.entrySet()) {
+            peers.add(RaftPeer.newBuilder().setId(p.getKey()).setAddress(p.getValue()).build());
+        }
+        return peers;
+    }
+
+    /**
+     * Changes the group's membership to {@code peers} (id to host:port) through Ratis's
+     * configuration change, sent to the leader; a new member must be running (started with the new
+     * list) and is brought up to date by the leader before the change commits.
+     */
+    void setPeers(Map<String, String> peers) throws IOException {
+        RaftClientReply reply = client.admin().setConfiguration(peers(peers));
+        if (!reply.isSuccess()) {
+            throw new IOException("membership change to " + peers.keySet() + " refused: " + reply.getException(),
+                    reply.getException());
+        }
+    }
+
+    private static RaftProperties properties(ReplicationSettings settings, Path raftDir) {
+        RaftProperties p = new RaftProperties();
+        RaftServerConfigKeys.setStorageDir(p, List.of(raftDir.toFile()));
+        GrpcConfigKeys.Server.setPort(p, settings.raftPort());
+        // elections: long enough that a busy shared machine does not depose a live leader, short
+        // enough that a new leader takes writes well within 5 s of the old one's death
+        RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(600, java.util.concurrent.TimeUnit.MILLISECONDS));
+        RaftServerConfigKeys.Rpc.setTimeoutMax(p, TimeDuration.valueOf(1200, java.util.concurrent.TimeUnit.MILLISECONDS));
+        SizeInBytes entryMax = SizeInBytes.valueOf(MAX_ENTRY_BYTES + (1 << 20));
+        RaftServerConfigKeys.Log.Appender.setBufferByteLimit(p, entryMax);
+        RaftServerConfigKeys.Log.setWriteBufferSize(p, SizeInBytes.valueOf(MAX_ENTRY_BYTES + (2 << 20)));
+        // an entry larger than a segment gets a segment of its own
+        RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(settings.segmentBytes()));
+        RaftServerConfigKeys.Log.setPreallocatedSize(p, SizeInBytes.valueOf(Math.min(settings.segmentBytes(), 4L << 20)));
+        GrpcConfigKeys.setMessageSizeMax(p, SizeInBytes.valueOf(2 * MAX_ENTRY_BYTES));
+        // read-only requests (linearizableIndex) confirm leadership by Ratis's read-index protocol
+        RaftServerConfigKeys.Read.setOption(p, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
+        if (settings.snapshotEvery() > 0) {
+            RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
+            RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, settings.snapshotEvery());
+            RaftServerConfigKeys.Snapshot.setRetentionFileNum(p, 2);
+            RaftServerConfigKeys.Log.setPurgePreservationLogNum(p, settings.retainEntries());
+            RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
+            RaftServerConfigKeys.Log.setPurgeGap(p, (int) Math.min(settings.snapshotEvery(), 1024));
+        }
+        return p;
+    }
+
+    /**
+     * Submits one change set and returns its log index once a majority has it and this replica has
+     * applied it.
+     *
+     * @throws IOException if no majority acknowledged it within the commit timeout (the entry may
+     *                     still commit later: the outcome is unknown), or if applying it failed
+     */
+    long commit(byte[] entry) throws IOException {
+        if (entry.length > MAX_ENTRY_BYTES) {
+            throw new IOException("a replicated transaction may hold at most " + MAX_ENTRY_BYTES
+                    + " bytes of changes; this one has " + entry.length + ": commit it in smaller transactions");
+        }
+        RaftClientReply reply = client.io().send(Message.valueOf(UnsafeByteOperations.unsafeWrap(entry)));
+        if (!reply.isSuccess()) {
+            throw new IOException("replication log refused the commit: " + reply.getException(), reply.getException());
+        }
+        long index = reply.getLogIndex();
+        try {
+            if (!stateMachine.awaitApplied(index, settings.commitTimeoutMillis())) {
+                Throwable failure = stateMachine.failure();
+                throw new IOException("log entry " + index + " is committed but this replica has not applied it"
+                        + (failure != null ? ": " + failure.getMessage() : " within "
+                        + settings.commitTimeoutMillis() + " ms"));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted waiting to apply committed log entry " + index);
+        }
+        return index;
+    }
+
+    /**
+     * The leader's applied index, read through Ratis's linearizable read (read index): at least the
+     * index of every write acknowledged before this call.
+     */
+    long leaderAppliedIndex() throws IOException {
+        RaftClientReply reply = client.io().sendReadOnly(Message.EMPTY);
+        if (!reply.isSuccess()) {
+            throw new IOException("linearizable read refused: " + reply.getException(), reply.getException());
+        }
+        return StoreStateMachine.decodeIndex(reply.getMessage());
+    }
+
+    /** The leader's id as this node knows it, or null. */
+    String leaderId() throws IOException {
+        var info = server.getDivision(group(settings).getGroupId()).getInfo();
+        var leader = info.getLeaderId();
+        return leader == null ? null : leader.toString();
+    }
+
+    /** LEADER, FOLLOWER, CANDIDATE or LISTENER. */
+    String role() throws IOException {
+        return server.getDivision(group(settings).getGroupId()).getInfo().getCurrentRole().name();
+    }
+
+    StoreStateMachine stateMachine() {
+        return stateMachine;
+    }
+
+    ReplicationSettings settings() {
+        return settings;
+    }
+
+    /** True if this node is the leader of the group now. */
+    boolean isLeader() throws IOException {
+        return server.getDivision(group(settings).getGroupId()).getInfo().isLeader();
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            client.close();
+        } finally {
+            server.close();
+        }
+    }
+}

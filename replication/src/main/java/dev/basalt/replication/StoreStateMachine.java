@@ -1,0 +1,221 @@
+package dev.basalt.replication;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.ratis.proto.RaftProtos.LogEntryProto;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.protocol.TermIndex;
+import org.apache.ratis.server.storage.FileInfo;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.statemachine.StateMachineStorage;
+import org.apache.ratis.statemachine.TransactionContext;
+import org.apache.ratis.statemachine.impl.BaseStateMachine;
+import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
+import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
+import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
+import org.apache.ratis.util.LifeCycle;
+import org.apache.ratis.util.MD5FileUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Raft state machine of one replica: applies each committed log entry, in log order, to the
+ * local Basalt store (on every node, the leader included), through a {@link BatchApplier} that
+ * applies the entries waiting at a time as one store transaction and then records the last one's
+ * index in the {@link AppliedIndex} file. Entries at or below that index are skipped, so a
+ * restart, which Ratis begins at the latest snapshot, does not apply anything twice; a replayed entry
+ * would be harmless anyway (change sets are idempotent).
+ *
+ * <p><b>Snapshots.</b> {@link #takeSnapshot()} writes a hot backup of the store's newest commit
+ * point (which holds exactly the entries up to the last applied index: Ratis waits for every applied
+ * entry before it asks, and the applier holds the store alone meanwhile) as {@code snapshot.<term>_<index>} with an MD5 file; Ratis then may
+ * purge the log up to it and streams it to a replica that needs entries no longer in the log, where
+ * {@link #reinitialize()} replaces the store's journal with it.
+ *
+ * <p><b>Failure.</b> If applying an entry fails (a full disk, say), the replica stops applying:
+ * that entry and every later one answer with the failure, {@link #failure()} reports it, and the
+ * store stays at the last good entry until the node is restarted, when the replay resumes there.
+ *
+ * <p>Thread rules: Ratis calls {@code applyTransaction}, {@code takeSnapshot}, {@code reinitialize}
+ * and {@code notifyTermIndexUpdated} from its one state machine updater thread; the store is written
+ * on the applier's thread; {@link #awaitApplied} and {@link #appliedIndex()} may be called from any
+ * thread.
+ */
+final class StoreStateMachine extends BaseStateMachine {
+    private static final Logger LOG = LoggerFactory.getLogger(StoreStateMachine.class);
+
+    private final LocalStore store;
+    private final AppliedIndex appliedFile;
+    private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
+    private final Object appliedChanged = new Object();
+    private volatile BatchApplier applier;
+    private volatile long applied = -1;
+    private volatile int snapshotsInstalled;
+
+    StoreStateMachine(LocalStore store, AppliedIndex appliedFile) {
+        this.store = store;
+        this.appliedFile = appliedFile;
+    }
+
+    @Override
+    public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
+        long storeApplied = appliedFile.read();
+        getLifeCycle().startAndTransition(() -> {
+            super.initialize(server, groupId, raftStorage);
+            storage.init(raftStorage);
+            applier = new BatchApplier("basalt-apply-" + server.getId(), store, appliedFile, storeApplied,
+                    this::updateApplied);
+        }, IOException.class);
+        LOG.info("replica {}: store holds log entries up to {}, latest snapshot {}", server.getId(), storeApplied,
+                storage.getLatestSnapshot());
+    }
+
+    @Override
+    public StateMachineStorage getStateMachineStorage() {
+        return storage;
+    }
+
+    @Override
+    public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
+        LogEntryProto entry = trx.getLogEntry();
+        CompletableFuture<Message> done = new CompletableFuture<>();
+        applier.submit(new BatchApplier.Entry(entry.getTerm(), entry.getIndex(),
+                entry.getStateMachineLogEntry().getLogData().toByteArray(), done));
+        return done;
+    }
+
+    @Override
+    public void notifyTermIndexUpdated(long term, long index) {
+        applier.submit(new BatchApplier.Entry(term, index, null, null));
+    }
+
+    private void updateApplied(long term, long index) {
+        if (index > getLastAppliedTermIndex().getIndex()) {
+            updateLastAppliedTermIndex(term, index);
+        }
+        synchronized (appliedChanged) {
+            if (index > applied) {
+                applied = index;
+                appliedChanged.notifyAll();
+            }
+        }
+    }
+
+    /** Answers a read-only request (any content) with this replica's applied index, 8 bytes big-endian. */
+    @Override
+    public CompletableFuture<Message> query(Message request) {
+        return CompletableFuture.completedFuture(Message.valueOf(
+                UnsafeByteOperations.unsafeWrap(ByteBuffer.allocate(8).putLong(0, applied))));
+    }
+
+    static long decodeIndex(Message reply) {
+        return reply.getContent().asReadOnlyByteBuffer().getLong();
+    }
+
+    /** The last log index this replica has applied (its reads include every entry up to it). */
+    long appliedIndex() {
+        return applied;
+    }
+
+    @Override
+    public void close() throws IOException {
+        BatchApplier a = applier;
+        if (a != null) {
+            a.close();
+        }
+        super.close();
+    }
+
+    /** Snapshots installed in place of the store since the replica started. */
+    int snapshotsInstalled() {
+        return snapshotsInstalled;
+    }
+
+    /** Null while the replica applies the log, else why it stopped. */
+    Throwable failure() {
+        BatchApplier a = applier;
+        return a == null ? null : a.failure();
+    }
+
+    /** Waits until entry {@code index} is applied here; false if {@code timeoutMillis} passed first. */
+    boolean awaitApplied(long index, long timeoutMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        synchronized (appliedChanged) {
+            while (applied < index) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || failure() != null) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(appliedChanged, left);
+            }
+            return true;
+        }
+    }
+
+    @Override
+    public long takeSnapshot() throws IOException {
+        return applier.exclusive(storeApplied -> {
+            TermIndex last = getLastAppliedTermIndex();
+            SingleFileSnapshotInfo latest = storage.getLatestSnapshot();
+            long latestIndex = latest == null ? -1 : latest.getIndex();
+            if (failure() != null || last.getIndex() <= latestIndex || last.getIndex() < storeApplied) {
+                // the store is not exactly at `last` (failed, or replaying below what it already holds)
+                return latestIndex;
+            }
+            File file = storage.getSnapshotFile(last.getTerm(), last.getIndex());
+            Files.deleteIfExists(file.toPath());
+            store.backup(file.toPath());
+            FileInfo info = new FileInfo(file.toPath(), MD5FileUtil.computeAndSaveMd5ForFile(file));
+            storage.updateLatestSnapshot(new SingleFileSnapshotInfo(info, last));
+            LOG.info("snapshot of log index {} written to {}", last.getIndex(), file);
+            return last.getIndex();
+        });
+    }
+
+    /** Ratis pauses the state machine before it installs a snapshot, then calls {@link #reinitialize()}. */
+    @Override
+    public void pause() {
+        if (getLifeCycleState() == LifeCycle.State.RUNNING) {
+            getLifeCycle().transition(LifeCycle.State.PAUSING);
+            getLifeCycle().transition(LifeCycle.State.PAUSED);
+        }
+    }
+
+    @Override
+    public void reinitialize() throws IOException {
+        SingleFileSnapshotInfo snapshot = storage.loadLatestSnapshot();
+        applier.exclusive(storeApplied -> {
+            if (snapshot != null && snapshot.getIndex() > storeApplied) {
+                install(snapshot, storeApplied);
+            }
+            return null;
+        });
+        if (getLifeCycleState() == LifeCycle.State.PAUSED) {
+            getLifeCycle().transition(LifeCycle.State.STARTING);
+            getLifeCycle().transition(LifeCycle.State.RUNNING);
+        }
+    }
+
+    /** Called with the store held alone ({@link BatchApplier#exclusive}). */
+    private void install(SingleFileSnapshotInfo snapshot, long storeApplied) throws IOException {
+        File file = snapshot.getFile().getPath().toFile();
+        if (snapshot.getFile().getFileDigest() != null) {
+            MD5FileUtil.verifySavedMD5(file, snapshot.getFile().getFileDigest());
+        }
+        LOG.info("installing snapshot {} (log index {}) in place of the local store at index {}", file,
+                snapshot.getIndex(), storeApplied);
+        store.replaceWith(file.toPath());
+        appliedFile.write(snapshot.getTerm(), snapshot.getIndex());
+        applier.installed(snapshot.getIndex());
+        snapshotsInstalled++;
+        setLastAppliedTermIndex(snapshot.getTermIndex());
+        updateApplied(snapshot.getTerm(), snapshot.getIndex());
+    }
+}

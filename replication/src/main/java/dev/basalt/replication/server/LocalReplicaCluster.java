@@ -1,0 +1,216 @@
+package dev.basalt.replication.server;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Replicas on one machine: N child processes of {@code basalt-replica node} on loopback, node
+ * {@code i} with id {@code n<i>}, data in {@code <data>/n<i>} and output in {@code <data>/n<i>.log}.
+ * What {@code basalt-replica cluster} runs and what the failover tests drive: a node can be killed
+ * (SIGKILL, as a crash), stopped (SIGTERM) and started again on the same data and ports.
+ *
+ * <p>{@link #close()} stops every node and leaves no process behind; it is safe to call from a
+ * shutdown hook. Otherwise used by one thread.
+ */
+public final class LocalReplicaCluster implements AutoCloseable {
+    static final String USAGE = "cluster [--nodes 3] [--data DIR] [--port 8080] [--raft-port 9870]  (consistency endpoints on port + 10000)"
+            + "  (ports 0: free ones)";
+    public static final String HOST = "127.0.0.1";
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(180);
+
+    private final List<String> launcher;
+    private final Path data;
+    private final int[] httpPorts;
+    private final int[] adminPorts;
+    private final String peers;
+    private final Process[] processes;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private LocalReplicaCluster(List<String> launcher, Path data, int[] httpPorts, int[] adminPorts, String peers) {
+        this.launcher = List.copyOf(launcher);
+        this.data = data.toAbsolutePath();
+        this.httpPorts = httpPorts;
+        this.adminPorts = adminPorts;
+        this.peers = peers;
+        this.processes = new Process[httpPorts.length];
+    }
+
+    /**
+     * Starts {@code nodes} replicas with HTTP ports from {@code httpPort} and Raft ports from
+     * {@code raftPort} (0: free ports), and waits until each answers.
+     *
+     * @param launcher the command running {@link ReplicaMain}, e.g. {@link #jarLauncher}
+     */
+    public static LocalReplicaCluster start(List<String> launcher, int nodes, Path data, int httpPort, int raftPort)
+            throws IOException, InterruptedException {
+        if (nodes < 1) {
+            throw new IllegalArgumentException("--nodes must be at least 1, got " + nodes);
+        }
+        int[] http = new int[nodes];
+        int[] admin = new int[nodes];
+        StringBuilder peers = new StringBuilder();
+        for (int i = 0; i < nodes; i++) {
+            http[i] = httpPort == 0 ? freePort() : httpPort + i;
+            admin[i] = httpPort == 0 ? freePort() : httpPort + 10_000 + i;
+            peers.append(i == 0 ? "" : ",").append("n").append(i).append('=').append(HOST).append(':')
+                    .append(raftPort == 0 ? freePort() : raftPort + i);
+        }
+        LocalReplicaCluster cluster = new LocalReplicaCluster(launcher, data, http, admin, peers.toString());
+        try {
+            for (int i = 0; i < nodes; i++) {
+                cluster.launch(i);
+            }
+            for (int i = 0; i < nodes; i++) {
+                cluster.awaitReady(i);
+            }
+        } catch (IOException | RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+        return cluster;
+    }
+
+    /** {@code java -Xmx<heap> -jar <the jar holding this class>}. */
+    public static List<String> jarLauncher(String heap) {
+        Path jar;
+        try {
+            jar = Path.of(LocalReplicaCluster.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException("cannot locate the launcher's jar: " + e.getMessage(), e);
+        }
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("the local cluster runs replicas from basalt-replica.jar, but this class"
+                    + " was loaded from " + jar + "; build it with mvn -pl replication -am package -DskipTests");
+        }
+        return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + heap,
+                "-XX:+UseParallelGC", "-jar", jar.toString());
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    public int size() {
+        return httpPorts.length;
+    }
+
+    public String peers() {
+        return peers;
+    }
+
+    public String repositoryUrl(int i) {
+        return "http://" + HOST + ":" + httpPorts[i] + "/rdf4j-server/repositories/basalt";
+    }
+
+    /** The node's consistency endpoint ({@code /replication/status}, {@code /await}, {@code /linearizable}). */
+    public String replicationUrl(int i) {
+        return "http://" + HOST + ":" + adminPorts[i] + "/replication";
+    }
+
+    public Path log(int i) {
+        return data.resolve("n" + i + ".log");
+    }
+
+    public Path dataDir(int i) {
+        return data.resolve("n" + i);
+    }
+
+    public boolean isRunning(int i) {
+        return processes[i] != null && processes[i].isAlive();
+    }
+
+    /** Starts node {@code i} again (it must not be running) and waits until it answers. */
+    public void restart(int i) throws IOException, InterruptedException {
+        launch(i);
+        awaitReady(i);
+    }
+
+    private void launch(int i) throws IOException {
+        if (isRunning(i)) {
+            throw new IllegalStateException("replica n" + i + " runs already (pid " + processes[i].pid() + ")");
+        }
+        Files.createDirectories(dataDir(i));
+        List<String> command = new ArrayList<>(launcher);
+        command.addAll(List.of("node", "--id", "n" + i, "--peers", peers, "--host", HOST,
+                "--port", String.valueOf(httpPorts[i]), "--admin-port", String.valueOf(adminPorts[i]),
+                "--data", dataDir(i).toString()));
+        processes[i] = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log(i).toFile())).start();
+    }
+
+    private void awaitReady(int i) throws IOException, InterruptedException {
+        HttpRequest size = HttpRequest.newBuilder(URI.create(repositoryUrl(i) + "/size"))
+                .timeout(Duration.ofSeconds(10)).GET().build();
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!processes[i].isAlive()) {
+                throw new IOException("replica n" + i + " exited with " + processes[i].exitValue()
+                        + " while starting; see " + log(i));
+            }
+            try {
+                if (http.send(size, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // still starting
+            }
+            Thread.sleep(200);
+        }
+        throw new IOException("replica n" + i + " did not answer within " + START_TIMEOUT + " at " + repositoryUrl(i)
+                + "; see " + log(i));
+    }
+
+    /** The process id of node {@code i}, or -1 when it is not running. */
+    public long pid(int i) {
+        return isRunning(i) ? processes[i].pid() : -1;
+    }
+
+    /** Kills node {@code i} at once (SIGKILL), as a crash would. */
+    public void kill(int i) throws InterruptedException {
+        if (processes[i] != null) {
+            processes[i].destroyForcibly().waitFor();
+            processes[i] = null;
+        }
+    }
+
+    /** Stops node {@code i} gracefully (SIGTERM), forcibly after 60 s. */
+    public void stop(int i) throws InterruptedException {
+        Process p = processes[i];
+        if (p == null) {
+            return;
+        }
+        p.destroy();
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly().waitFor();
+        }
+        processes[i] = null;
+    }
+
+    @Override
+    public void close() {
+        for (int i = 0; i < processes.length; i++) {
+            try {
+                stop(i);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                if (processes[i] != null) {
+                    processes[i].destroyForcibly();
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package dev.basalt.replication.server;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+
+import dev.basalt.workbench.BasaltServer;
+
+/**
+ * {@code java -jar basalt-replica.jar node|cluster ...}: one replica (RDF4J Server and Workbench
+ * with a replicated {@code basalt} repository) or a local cluster of replicas as child processes.
+ * Command-line entry point only; it prints to the console.
+ */
+public final class ReplicaMain {
+    private ReplicaMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String command = args.length == 0 ? "" : args[0];
+        String[] rest = args.length == 0 ? args : Arrays.copyOfRange(args, 1, args.length);
+        try {
+            switch (command) {
+                case "node" -> node(ReplicaOptions.parse(rest));
+                case "cluster" -> cluster(rest);
+                case "write-load" -> WriteLoad.run(rest);
+                default -> throw new IllegalArgumentException("usage: basalt-replica " + ReplicaOptions.USAGE
+                        + "\n       basalt-replica " + LocalReplicaCluster.USAGE);
+            }
+        } catch (IllegalArgumentException e) {
+            System.err.println("basalt-replica: " + e.getMessage());
+            System.exit(2);
+        }
+    }
+
+    private static void node(ReplicaOptions options) throws Exception {
+        BasaltServer server = BasaltServer.start(options.server());
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                server.close();
+            } catch (Exception e) {
+                System.err.println("basalt-replica: stopping: " + e);
+            }
+        }));
+        new ReplicaRepositoryConfig().ensure(server.serverUrl(), options);
+        ReplicationEndpoint endpoint = ReplicationEndpoint.start(options.server().host(), options.adminPort());
+        System.out.println("Basalt replica " + options.nodeId() + " of " + options.peers());
+        System.out.println("consistency:     http://" + options.server().host() + ":" + endpoint.port()
+                + "/replication/status");
+        System.out.println("RDF4J Server:    " + server.serverUrl() + " (repository " + options.repository() + ")");
+        System.out.println("RDF4J Workbench: " + server.workbenchUrl());
+        System.out.println("data directory:  " + options.dataDir());
+        Thread.currentThread().join();
+    }
+
+    private static void cluster(String[] args) throws Exception {
+        int nodes = 3;
+        Path data = Path.of("data/replicas");
+        int port = 8080;
+        int raftPort = 9870;
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            switch (args[i]) {
+                case "--nodes" -> nodes = Integer.parseInt(args[i + 1]);
+                case "--data" -> data = Path.of(args[i + 1]);
+                case "--port" -> port = Integer.parseInt(args[i + 1]);
+                case "--raft-port" -> raftPort = Integer.parseInt(args[i + 1]);
+                default -> throw new IllegalArgumentException("unknown option '" + args[i] + "'; usage: basalt-replica "
+                        + LocalReplicaCluster.USAGE);
+            }
+        }
+        if (args.length % 2 != 0) {
+            throw new IllegalArgumentException("usage: basalt-replica " + LocalReplicaCluster.USAGE);
+        }
+        LocalReplicaCluster cluster = LocalReplicaCluster.start(LocalReplicaCluster.jarLauncher("1g"), nodes, data,
+                port, raftPort);
+        Runtime.getRuntime().addShutdownHook(new Thread(cluster::close));
+        for (int i = 0; i < nodes; i++) {
+            System.out.println("replica n" + i + ": " + cluster.repositoryUrl(i) + "  consistency "
+                    + cluster.replicationUrl(i) + "/status  (log " + cluster.log(i) + ")");
+        }
+        System.out.println("writes to any replica go through the Raft leader; Ctrl-C stops all " + nodes);
+        Thread.currentThread().join();
+    }
+}

@@ -1,0 +1,114 @@
+package dev.basalt.replication;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.basalt.sail.BasaltStore;
+import dev.basalt.sail.repository.BasaltRepository;
+
+/**
+ * Replicas in the test's JVM: each a {@link ReplicatedSail} over its own Basalt store in
+ * {@code <dir>/<id>}, on free loopback ports. Nodes can be stopped and started again on the same
+ * data. Used by one test thread.
+ */
+final class InProcessCluster implements AutoCloseable {
+    private final Path dir;
+    private final Map<String, String> peers = new LinkedHashMap<>();
+    private final List<BasaltRepository> nodes = new ArrayList<>();
+    private final long commitTimeoutMillis;
+    private final long snapshotEvery;
+
+    InProcessCluster(Path dir, int size, long commitTimeoutMillis, long snapshotEvery) throws IOException {
+        this.dir = dir;
+        this.commitTimeoutMillis = commitTimeoutMillis;
+        this.snapshotEvery = snapshotEvery;
+        for (int i = 0; i < size; i++) {
+            peers.put("n" + i, "127.0.0.1:" + freePort());
+            nodes.add(null);
+        }
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    InProcessCluster startAll() {
+        for (int i = 0; i < nodes.size(); i++) {
+            start(i);
+        }
+        return this;
+    }
+
+    BasaltRepository start(int i) {
+        String id = "n" + i;
+        // small log segments, so that a purge after a snapshot removes entries a stopped replica needs
+        ReplicationSettings settings = new ReplicationSettings(id, peers, "test", commitTimeoutMillis, snapshotEvery,
+                0, 4096);
+        BasaltRepository repo = new BasaltRepository(
+                new ReplicatedSail(new BasaltStore(dir.resolve(id).toFile()), settings));
+        repo.init();
+        nodes.set(i, repo);
+        return repo;
+    }
+
+    /** Starts a new, empty node with the next id, its peer list the old members and itself. */
+    int addNode() throws IOException {
+        peers.put("n" + nodes.size(), "127.0.0.1:" + freePort());
+        nodes.add(null);
+        start(nodes.size() - 1);
+        return nodes.size() - 1;
+    }
+
+    String peers() {
+        StringBuilder b = new StringBuilder();
+        peers.forEach((id, address) -> b.append(b.length() == 0 ? "" : ",").append(id).append('=').append(address));
+        return b.toString();
+    }
+
+    void stop(int i) {
+        BasaltRepository repo = nodes.set(i, null);
+        if (repo != null) {
+            repo.shutDown();
+        }
+    }
+
+    BasaltRepository node(int i) {
+        return nodes.get(i);
+    }
+
+    ReplicatedSail sail(int i) {
+        return (ReplicatedSail) nodes.get(i).getSail();
+    }
+
+    int size() {
+        return nodes.size();
+    }
+
+    /** Index of the current leader among running nodes, waiting up to {@code millis}; -1 if none. */
+    int awaitLeader(long millis) throws Exception {
+        long deadline = System.currentTimeMillis() + millis;
+        do {
+            for (int i = 0; i < nodes.size(); i++) {
+                if (nodes.get(i) != null && sail(i).isLeader()) {
+                    return i;
+                }
+            }
+            Thread.sleep(50);
+        } while (System.currentTimeMillis() < deadline);
+        return -1;
+    }
+
+    @Override
+    public void close() {
+        for (int i = 0; i < nodes.size(); i++) {
+            stop(i);
+        }
+    }
+}

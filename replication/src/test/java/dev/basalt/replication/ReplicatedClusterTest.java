@@ -1,0 +1,169 @@
+package dev.basalt.replication;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigInteger;
+import java.nio.file.Path;
+
+import org.eclipse.rdf4j.model.IRI;
+import org.eclipse.rdf4j.model.ValueFactory;
+import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
+import org.eclipse.rdf4j.repository.Repository;
+import org.eclipse.rdf4j.repository.RepositoryConnection;
+import org.eclipse.rdf4j.repository.RepositoryException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three replicas in one JVM: writes through the leader and through a follower (statements, SPARQL
+ * UPDATE, namespaces) reach every replica; a stopped replica catches up from the log, or from a
+ * snapshot once the log is purged; a new, empty replica added to the membership joins by snapshot;
+ * a minority never acknowledges a write.
+ */
+class ReplicatedClusterTest {
+    private static final ValueFactory VF = SimpleValueFactory.getInstance();
+    private static final String EX = "http://example.org/";
+
+    @TempDir
+    Path dir;
+
+    private static IRI ex(String local) {
+        return VF.createIRI(EX, local);
+    }
+
+    @Test
+    void writesThroughLeaderAndFollowerReachEveryReplica() throws Exception {
+        try (InProcessCluster cluster = new InProcessCluster(dir, 3, 20_000, 0).startAll()) {
+            int leader = cluster.awaitLeader(20_000);
+            assertTrue(leader >= 0, "no leader elected");
+            int follower = (leader + 1) % 3;
+            try (RepositoryConnection c = cluster.node(leader).getConnection()) {
+                c.begin();
+                c.add(ex("a"), ex("p"), VF.createLiteral("from the leader"));
+                c.add(ex("a"), ex("p"), VF.createLiteral(BigInteger.valueOf(42)));
+                c.add(VF.createBNode("b1"), ex("q"), VF.createLiteral("chat", "fr"), ex("g"));
+                c.add(VF.createTriple(ex("a"), ex("p"), ex("b")), ex("says"), ex("c"));
+                c.setNamespace("ex", EX);
+                c.commit();
+            }
+            try (RepositoryConnection c = cluster.node(follower).getConnection()) {
+                c.add(ex("f"), ex("p"), VF.createLiteral("from a follower"));
+                c.prepareUpdate("PREFIX ex: <" + EX + "> DELETE { ?s ex:p 42 } INSERT { ?s ex:p 43 } WHERE { ?s ex:p 42 };"
+                        + "INSERT DATA { GRAPH ex:g2 { ex:x ex:y ex:z } }; DELETE WHERE { ex:a ex:p \"from the leader\" }")
+                        .execute();
+                // effective changes only: a statement added then removed in one transaction leaves nothing
+                c.begin();
+                c.add(ex("gone"), ex("p"), ex("o"));
+                c.remove(ex("gone"), null, null);
+                c.commit();
+            }
+            // the follower's commit returned after it applied its entries: read-your-writes there
+            try (RepositoryConnection c = cluster.node(follower).getConnection()) {
+                assertTrue(c.hasStatement(ex("a"), ex("p"), VF.createLiteral(BigInteger.valueOf(43)), false));
+                assertFalse(c.hasStatement(ex("a"), ex("p"), VF.createLiteral("from the leader"), false));
+                assertTrue(c.hasStatement(ex("x"), ex("y"), ex("z"), false, ex("g2")));
+            }
+            assertConverged(cluster);
+            try (RepositoryConnection c = cluster.node((leader + 2) % 3).getConnection()) {
+                assertEquals(EX, c.getNamespace("ex"));
+                assertEquals(5, c.size());
+                assertFalse(c.hasStatement(ex("gone"), null, null, false));
+            }
+        }
+    }
+
+    @Test
+    void stoppedReplicaCatchesUpFromTheLog() throws Exception {
+        catchUp(0, 0);
+    }
+
+    @Test
+    void replicaBehindThePurgedLogInstallsASnapshot() throws Exception {
+        catchUp(10, 1);
+    }
+
+    /**
+     * Stops a follower, commits 40 transactions without it, restarts it: with snapshots every
+     * {@code snapshotEvery} entries (0: none, the log is kept whole) it installs
+     * {@code snapshotsExpected} snapshots and ends equal to the others.
+     */
+    private void catchUp(long snapshotEvery, int snapshotsExpected) throws Exception {
+        try (InProcessCluster cluster = new InProcessCluster(dir, 3, 20_000, snapshotEvery).startAll()) {
+            int leader = cluster.awaitLeader(20_000);
+            int stopped = (leader + 1) % 3;
+            writeBatches(cluster.node(leader), "before", 3);
+            cluster.stop(stopped);
+            writeBatches(cluster.node(leader), "while-down", 40);
+            cluster.start(stopped);
+            assertConverged(cluster);
+            assertEquals(snapshotsExpected, cluster.sail(stopped).snapshotsInstalled());
+            try (RepositoryConnection c = cluster.node(stopped).getConnection()) {
+                assertEquals(43 * 10, c.size());
+            }
+        }
+    }
+
+    @Test
+    void aNewEmptyReplicaJoinsBySnapshot() throws Exception {
+        try (InProcessCluster cluster = new InProcessCluster(dir, 3, 20_000, 10).startAll()) {
+            int leader = cluster.awaitLeader(20_000);
+            writeBatches(cluster.node(leader), "before", 30);
+            int added = cluster.addNode();
+            cluster.sail((leader + 1) % 3).setPeers(cluster.peers());
+            writeBatches(cluster.node(added), "after", 5);
+            assertConverged(cluster);
+            assertEquals(1, cluster.sail(added).snapshotsInstalled(), "the log before it was purged");
+            try (RepositoryConnection c = cluster.node(added).getConnection()) {
+                assertEquals(35 * 10, c.size());
+            }
+        }
+    }
+
+    @Test
+    void aMinorityNeverAcknowledgesAWrite() throws Exception {
+        try (InProcessCluster cluster = new InProcessCluster(dir, 3, 3_000, 0).startAll()) {
+            int leader = cluster.awaitLeader(20_000);
+            writeBatches(cluster.node(leader), "majority", 1);
+            int alone = (leader + 1) % 3;
+            cluster.stop(leader);
+            cluster.stop((leader + 2) % 3);
+            String before = StatementChecksum.of(cluster.node(alone));
+            RepositoryException refused = assertThrows(RepositoryException.class,
+                    () -> writeBatches(cluster.node(alone), "minority", 1));
+            assertTrue(String.valueOf(refused.getMessage()).contains("not acknowledged"), refused.getMessage());
+            assertEquals(before, StatementChecksum.of(cluster.node(alone)));
+        }
+    }
+
+    /** Writes {@code count} transactions of 10 statements each, tagged by {@code tag}. */
+    static void writeBatches(Repository repo, String tag, int count) {
+        try (RepositoryConnection c = repo.getConnection()) {
+            for (int t = 0; t < count; t++) {
+                c.begin();
+                for (int i = 0; i < 10; i++) {
+                    c.add(ex(tag + "-" + t), ex("member"), VF.createLiteral(i));
+                }
+                c.commit();
+            }
+        }
+    }
+
+    /** Waits for every running replica to apply the leader's last entry, then compares checksums. */
+    static void assertConverged(InProcessCluster cluster) throws Exception {
+        int leader = cluster.awaitLeader(20_000);
+        assertTrue(leader >= 0, "no leader");
+        long index = cluster.sail(leader).appliedIndex();
+        String expected = StatementChecksum.of(cluster.node(leader));
+        for (int i = 0; i < cluster.size(); i++) {
+            if (cluster.node(i) != null) {
+                assertTrue(cluster.sail(i).awaitApplied(index, 30_000), "replica n" + i + " did not apply " + index);
+                assertEquals(expected, StatementChecksum.of(cluster.node(i)), "replica n" + i);
+            }
+        }
+        assertNotEquals("0:", expected.substring(0, 2));
+    }
+}
