@@ -49,7 +49,12 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** The {@code basalt-bench.jar} command line. Progress goes to standard output. */
+/**
+ * The {@code basalt-bench.jar} command line. Progress goes to standard output.
+ *
+ * <p>Not thread-safe: picocli fills and runs its command objects on the main thread; the benchmarks start
+ * their own client threads and processes.
+ */
 @Command(name = "basalt-bench", mixinStandardHelpOptions = true, subcommands = { BenchMain.Compare.class, BenchMain.Load.class,
 		BenchMain.GenerateBsbm.class, BenchMain.GenerateLubm.class, BenchMain.BsbmHttp.class, BenchMain.LubmReasoning.class,
 		BenchMain.Ordering.class, BenchMain.NestedGroups.class, BenchMain.Dictionary.class,

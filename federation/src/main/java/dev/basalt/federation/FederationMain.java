@@ -15,6 +15,9 @@ import picocli.CommandLine.Parameters;
 /**
  * The {@code basalt-federation.jar} command line: split, load, owner, serve and cluster. Progress
  * goes to the log (standard error); answers meant for scripts (shard numbers, URLs) to standard output.
+ *
+ * <p>Not thread-safe: picocli fills and runs its command objects on the main thread, which then blocks
+ * while the front's and the cluster's own threads serve; only the shutdown hooks run elsewhere.
  */
 @Command(name = "basalt-federation", mixinStandardHelpOptions = true,
         subcommands = { FederationMain.Split.class, FederationMain.Load.class, FederationMain.Owner.class,

@@ -9,6 +9,8 @@ import java.util.List;
  * RDF4J Server repository URL ({@code http://host:port/rdf4j-server/repositories/basalt}), which is
  * also its SPARQL endpoint. The position in the member list is the shard number, so the loader,
  * the router and the front must be given the same list in the same order.
+ *
+ * <p>Immutable; safe to share between threads.
  */
 public record Member(int shard, String repositoryUrl) {
 

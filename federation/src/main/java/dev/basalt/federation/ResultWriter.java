@@ -26,7 +26,7 @@ import org.eclipse.rdf4j.rio.Rio;
  * {@code false}), N-Triples (default), Turtle, RDF/XML, N-Quads or JSON-LD for CONSTRUCT and
  * DESCRIBE. The Accept header is read with its q-values; {@code *}{@code /*} and {@code type/*}
  * ranges match the first offered format of that range, and a type with {@code q=0} is never chosen.
- * Stateless.
+ * Stateless: the front's request threads call it at once, each with its own connection and buffer.
  */
 final class ResultWriter {
     /** ASK answers as CSV and TSV: RDF4J writes no such format, so the front writes them itself. */

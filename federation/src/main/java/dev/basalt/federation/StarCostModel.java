@@ -13,7 +13,8 @@ import org.eclipse.rdf4j.query.algebra.TupleExpr;
  * constant, or bound by the arguments already chosen (each row then goes to the subject's owner).
  * Next come stars connected to what is bound (bound joins), cheaper with fewer new variables;
  * a first star is cheaper the more of its objects are constants. A star sharing no variable with
- * what is bound would be a cross product and comes last. Stateless.
+ * what is bound would be a cross product and comes last. Stateless, so its one {@link #INSTANCE} is shared by
+ * every query's thread.
  */
 final class StarCostModel implements FedXCostModel {
     static final StarCostModel INSTANCE = new StarCostModel();

@@ -42,7 +42,8 @@ import org.eclipse.rdf4j.query.algebra.helpers.AbstractQueryModelVisitor;
  * <li>Anything the star cannot carry (BIND, subqueries, expressions {@link SparqlText} cannot
  * write) stays where it is, for FedX.</li>
  * </ul>
- * Stateless; the rewrite changes only the tree it is given.
+ * Stateless; the rewrite changes only the tree it is given, which belongs to the one thread planning that query,
+ * so any number of threads may rewrite their own queries at once.
  */
 final class StarPushdown {
     private StarPushdown() {

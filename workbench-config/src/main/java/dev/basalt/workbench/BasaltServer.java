@@ -34,6 +34,10 @@ import org.eclipse.jetty.webapp.WebAppContext;
  * {@code -Dbasalt.server.fastQueries=false} turns it off). The Workbench's pages reach browsers as HTML rendered on the
  * server ({@code dev.basalt.workbench.render.XsltRenderFilter}, added to the Workbench webapp the same way), so they
  * need no XSLT in the browser.
+ *
+ * <p>Thread-safe: its fields are final and set before {@link #start} returns; Jetty's own threads serve the
+ * requests, and {@link #port}, the URLs and {@link #close} may be called from any thread. {@link #start} sets
+ * JVM-wide system properties, so one launch at a time per JVM.
  */
 public final class BasaltServer implements AutoCloseable {
     /** RDF4J's webapps put their data under this directory (AppConfiguration's base dir). */

@@ -11,6 +11,9 @@ import java.util.regex.Pattern;
 /**
  * Creates a Basalt repository through RDF4J Server's REST API ({@code PUT /repositories/{id}} with
  * a configuration in Turtle), the same request any client can send, unless it exists already.
+ *
+ * <p>Thread-safe: it holds only the server's URL and a {@link HttpClient}, which may be shared between threads;
+ * two threads creating the same repository at once race at the server, which refuses the second.
  */
 public final class RepositoryBootstrap {
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]+");

@@ -8,6 +8,8 @@ import java.util.Map;
  * Settings of one launch: where to listen, where the data lives, where the assembled webapps are,
  * and which Basalt repository to create on first start (none when {@code defaultRepository} is
  * null). The host defaults to loopback: RDF4J Server has no authentication of its own.
+ *
+ * <p>Immutable; safe to share between threads.
  */
 public record ServerOptions(String host, int port, Path dataDir, Path home, String defaultRepository) {
     public static final String DEFAULT_HOST = "127.0.0.1";

@@ -22,6 +22,9 @@ import java.util.List;
  * {@code WEB-INF/classes}, which the webapp class loader reads before the copy in basalt-sail's jar:
  * that one uses the RDF4J 4.3+ configuration vocabulary, which 4.1.3 does not read). Only the Workbench gets
  * {@value #RENDER_JAR}, the filter that renders its pages on the server ({@link #installWorkbenchOverride}).
+ *
+ * <p>Stateless static methods, called by the launcher's main thread before Jetty starts. Thread-safe also across
+ * processes sharing one home: every file is written to a temporary file and moved over its target atomically.
  */
 public final class WebappAssembly {
     static final String TEMPLATE = "WEB-INF/classes/org/eclipse/rdf4j/repository/config/basalt.ttl";

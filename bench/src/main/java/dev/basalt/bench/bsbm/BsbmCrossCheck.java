@@ -15,6 +15,9 @@ import dev.basalt.bench.driver.QueryTemplate;
  * The result counts of the 12 Explore queries, each with the same parameter sets on every store:
  * query n draws its sets from a stream seeded with {@code seed * 31 + n}, so two stores holding the
  * same dataset must return equal counts, set by set, whether reached in-process or over HTTP.
+ *
+ * <p>Stateless; any thread may call it, and it uses the client or repository it is given on the calling
+ * thread only.
  */
 public final class BsbmCrossCheck {
 

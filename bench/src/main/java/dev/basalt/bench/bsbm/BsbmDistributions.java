@@ -9,6 +9,9 @@ import java.util.SplittableRandom;
  * per vendor, reviews per rating site and per reviewer), and the normal distributions over a range
  * (which product an offer or review is for, a product's type and numeric properties, an offer's
  * delivery days).
+ *
+ * <p>Stateless; any thread may call it, each with a SplittableRandom of its own (SplittableRandom is not
+ * thread-safe).
  */
 final class BsbmDistributions {
 

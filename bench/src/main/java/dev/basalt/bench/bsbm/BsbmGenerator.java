@@ -37,6 +37,9 @@ import dev.basalt.bench.rdf.TripleCounts;
  * offers, each rating site's reviewers each followed by their reviews. The values follow the rules
  * of {@link BsbmModel}. Memory use is independent of the scale; the output is a function of
  * (products, seed).
+ *
+ * <p>Thread-safe: it holds only its immutable {@link BsbmModel}; each {@link #write} call opens its own sink,
+ * so calls on different threads (to different files) do not interfere.
  */
 public final class BsbmGenerator {
 

@@ -12,7 +12,8 @@ import dev.basalt.bench.rdf.Rng;
  * that type and its ancestors (so Q1, Q3 and Q4 may well have no answer, as with the driver);
  * numeric bounds uniform in 1..500; products, reviews and offers uniform over all of them; "now"
  * the dataset's fixed current date; the regex word (Q6) a word of a uniformly drawn product's
- * label. Stateless; the randomness is the caller's.
+ * label. Thread-safe: it only reads its {@link BsbmModel}, whose fields are final and filled when it is made; the
+ * randomness is the caller's, one SplittableRandom per client thread.
  */
 public final class BsbmParameters {
 

@@ -9,6 +9,8 @@ import dev.basalt.bench.driver.QueryTemplate;
  * The twelve queries of the BSBM V3 Explore use case (the benchmark's definition, reproduced from its
  * specification) with {@code %Name%} placeholders, each with the prefix declarations of the
  * specification's text and no others, and the two query mixes.
+ *
+ * <p>Immutable: constants only, safe to share between threads.
  */
 public final class BsbmQueries {
 

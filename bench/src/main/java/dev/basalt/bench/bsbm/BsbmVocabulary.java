@@ -1,6 +1,10 @@
 package dev.basalt.bench.bsbm;
 
-/** IRIs of the BSBM vocabulary and of the other vocabularies its dataset uses. */
+/**
+ * IRIs of the BSBM vocabulary and of the other vocabularies its dataset uses.
+ *
+ * <p>Constants only; immutable.
+ */
 final class BsbmVocabulary {
 
 	static final String BSBM = "http://www4.wiwiss.fu-berlin.de/bizer/bsbm/v01/vocabulary/";

@@ -7,6 +7,9 @@ import java.util.SplittableRandom;
  * dictionary; this one builds {@value #SIZE} pronounceable lower-case words from syllables with a
  * fixed seed, so labels and texts have realistic lengths and a stable vocabulary for the regex
  * query (Q6) without shipping a dictionary file.
+ *
+ * <p>Immutable: the word list is built once by the class initializer and only read after, so any thread may
+ * draw from it with a SplittableRandom of its own.
  */
 final class Words {
 

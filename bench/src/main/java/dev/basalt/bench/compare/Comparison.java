@@ -54,6 +54,10 @@ import dev.basalt.bench.store.StoreSetup;
  * <p>Oxigraph, when asked for, is installed into the work directory first, loaded by its own loader
  * and queried over HTTP through its own server ({@link OxigraphPeer}); it takes part in the BSBM
  * cross-check and mixes, not in LUBM (no RDFS inference).
+ *
+ * <p>Not thread-safe: one run on the calling thread, which owns its {@link Settings} and {@link Results}; the
+ * mixes' client threads (the driver's) share only the repository and the query executor's thread-safe
+ * counter.
  */
 public final class Comparison {
 

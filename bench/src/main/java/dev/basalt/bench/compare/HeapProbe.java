@@ -8,6 +8,9 @@ import java.lang.management.MemoryType;
  * Heap measurements around a load: the heap in use after a full GC (the baseline and what a store
  * retains), and the peak of the heap pools in between. Peaks are per pool and summed, so they are an
  * upper bound of the true simultaneous peak.
+ *
+ * <p>Stateless, called by the thread running the load; the heap pools are the JVM's, so work on other threads
+ * during a measurement counts too.
  */
 final class HeapProbe {
 

@@ -17,6 +17,9 @@ import dev.basalt.sail.BasaltStore;
  * there is nothing to read and every snapshot is empty. The counters are per store, so a
  * difference of two snapshots is attributed to the queries run in between only if nothing else
  * queries the store meanwhile, as in the comparison's cross-check.
+ *
+ * <p>Thread-safe: it only reads the store's counters, which {@code NativeQueryStats} keeps thread-safe; the
+ * comparison calls it from its one thread.
  */
 final class NativeFallbackProbe {
 

@@ -11,7 +11,12 @@ import dev.basalt.bench.driver.MixResult;
 import dev.basalt.bench.rdf.TripleCounts;
 import dev.basalt.bench.store.StoreSetup;
 
-/** Everything one comparison run measured, in the shape the report needs. */
+/**
+ * Everything one comparison run measured, in the shape the report needs.
+ *
+ * <p>Not thread-safe: filled by the comparison's one thread and then read by the report writer on the same
+ * thread; the mixes' client threads never see it.
+ */
 public final class Results {
 
 	/** Loading one dataset into one store. */

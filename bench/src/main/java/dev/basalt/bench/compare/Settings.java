@@ -12,6 +12,9 @@ import dev.basalt.bench.store.StoreSetup;
 /**
  * The knobs of one comparison run; {@link #forScale} gives the documented defaults per scale and the
  * command line overrides any of them.
+ *
+ * <p>Not thread-safe: filled from the command line on the main thread before a run starts, and only read
+ * after.
  */
 public final class Settings {
 

@@ -31,6 +31,8 @@ import dev.basalt.sail.BasaltStore;
  * </pre>
  *
  * {@code DIR} must not exist; it is deleted afterwards.
+ *
+ * <p>Runs on the main thread only.
  */
 public final class TransactionLoad {
 	private TransactionLoad() {

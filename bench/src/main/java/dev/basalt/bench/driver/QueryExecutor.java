@@ -23,6 +23,9 @@ import org.eclipse.rdf4j.repository.RepositoryConnection;
  * hand out values that load their text only when first read, while Basalt resolves its results
  * before it returns them; a driver that only counted solutions measured the first without that
  * work and the second with it.
+ *
+ * <p>Thread-safe: stateless but for a {@link LongAdder} of the characters read, which concurrent clients add
+ * to; each client passes its own connection.
  */
 public final class QueryExecutor {
 

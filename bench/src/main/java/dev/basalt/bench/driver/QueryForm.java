@@ -8,6 +8,8 @@ import java.util.regex.Pattern;
  * The four SPARQL query forms, which decide what a result is (a solution, a statement, a boolean)
  * and which result formats a SPARQL endpoint can answer in. A template knows its form from its text,
  * read once when the template is made, so an HTTP client need not parse each query it sends.
+ *
+ * <p>Immutable; safe to share between threads.
  */
 public enum QueryForm {
 	SELECT, CONSTRUCT, DESCRIBE, ASK;

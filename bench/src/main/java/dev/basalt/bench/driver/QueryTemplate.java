@@ -7,6 +7,8 @@ import java.util.regex.Pattern;
 /**
  * A benchmark query with {@code %Name%} placeholders; {@code name} is its short id, e.g. "Q7", and
  * {@code form} its query form (SELECT, CONSTRUCT, DESCRIBE or ASK), which placeholders never change.
+ *
+ * <p>Immutable; safe to share between threads.
  */
 public record QueryTemplate(String name, String title, String text, QueryForm form) {
 

@@ -34,7 +34,7 @@ import org.eclipse.rdf4j.rio.helpers.NTriplesUtil;
  * A query's answer as a sorted list of canonical strings, so two stores' answers compare as
  * multisets: a solution is its bindings as {@code var=term} in variable order, a statement its
  * N-Triples form (DESCRIBE and CONSTRUCT answers are fetched as RDF/XML), an ASK answer "true" or
- * "false". Stateless.
+ * "false". Stateless but for one shared {@link HttpClient}, which is thread-safe; any thread may call it.
  */
 final class SolutionSets {
 	private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();

@@ -22,6 +22,9 @@ import java.util.Map;
  * until commit), and the given page cache. Not durable:
  * a commit writes its pages and root block but does not force them (MVStore's commit does not
  * force either). Reads go through a {@link Snapshot}, the store's read path.
+ *
+ * <p>Not thread-safe: one benchmark thread drives it, as {@link KeyValueEngine} requires; the open write
+ * transaction and the snapshot are plain fields.
  */
 final class BasaltEngine implements KeyValueEngine {
     private static final String TREE = "kv";

@@ -12,6 +12,8 @@ import java.util.NoSuchElementException;
  * {@code i}-th random-order key is {@code be64(mix(i)) ++ be64(i)}: {@code mix} is a bijection of
  * 64-bit integers (the SplitMix64 finaliser), so these keys are distinct and arrive in an order
  * with no locality. The value of entry {@code i} is {@code be64(i)}.
+ *
+ * <p>Stateless; any thread may call it. Each iterator it returns belongs to one thread.
  */
 final class Keys {
     static final int KEY_BYTES = 16;

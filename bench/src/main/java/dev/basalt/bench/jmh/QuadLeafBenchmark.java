@@ -40,6 +40,9 @@ import java.util.concurrent.TimeUnit;
  * the lookup of an existing quad, the prefix scan of one subject's statements (a pattern
  * {@code (s ? ? ?)}, the engine's most frequent access), and a scan of 1000 entries. The setup
  * prints the tree's bytes per quad.
+ *
+ * <p>Not thread-safe: its state is shared by the benchmark's threads ({@code Scope.Benchmark}) and its
+ * methods share one cursor and one random stream, so it runs with JMH's default of one thread.
  */
 @State(Scope.Benchmark)
 @Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})

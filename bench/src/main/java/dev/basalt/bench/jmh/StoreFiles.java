@@ -8,7 +8,12 @@ import java.nio.file.Paths;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
-/** Scratch directories for the stores under test: under {@code -Dbasalt.jmh.dir} if set, else the JVM's temp dir. */
+/**
+ * Scratch directories for the stores under test: under {@code -Dbasalt.jmh.dir} if set, else the JVM's temp
+ * dir.
+ *
+ * <p>Stateless; any thread may call it.
+ */
 final class StoreFiles {
     private StoreFiles() {
     }

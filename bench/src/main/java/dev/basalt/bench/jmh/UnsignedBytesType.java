@@ -11,6 +11,8 @@ import java.util.Arrays;
  * MVStore key type for byte strings in unsigned lexicographic order, the order Basalt's B+tree
  * keeps. Coded as MVStore's own {@code ByteArrayDataType} codes values (varint length, bytes);
  * that type cannot compare, so keys need this one.
+ *
+ * <p>Stateless, so its one {@link #INSTANCE} is shared by every map and any MVStore thread.
  */
 final class UnsignedBytesType extends BasicDataType<byte[]> {
     static final UnsignedBytesType INSTANCE = new UnsignedBytesType();

@@ -21,6 +21,8 @@ import dev.basalt.bench.report.MachineInfo;
 /**
  * Writes {@code docs/benchmarks-load.md} from one {@link LoadComparison} run: the loaders side by
  * side, the ratios of Basalt to Oxigraph's faster path, and the further-file rates.
+ *
+ * <p>Not thread-safe: one report, written once on the calling thread.
  */
 public final class LoadReport {
 

@@ -6,7 +6,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Everything one load comparison measured, in the shape {@link LoadReport} needs. */
+/**
+ * Everything one load comparison measured, in the shape {@link LoadReport} needs.
+ *
+ * <p>Not thread-safe: filled by the load comparison's one thread and read by {@link LoadReport} on the same
+ * thread.
+ */
 public final class LoadResults {
 
 	/**

@@ -8,6 +8,9 @@ import java.util.List;
 /**
  * The knobs of one load comparison; {@link #forScale} gives the documented defaults per scale and
  * the command line overrides any of them.
+ *
+ * <p>Not thread-safe: filled from the command line on the main thread before a run starts, and only read
+ * after.
  */
 public final class LoadSettings {
 

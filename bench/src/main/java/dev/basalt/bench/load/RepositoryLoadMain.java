@@ -19,6 +19,8 @@ import dev.basalt.bench.store.StoreSetups;
  * {@code RepositoryConnection.add(File)}, and commits; {@code count STORE DIR} prints the number of
  * statements. {@code STORE} is a sail setup name of {@link StoreSetups}. Output: one line
  * {@code statements N} for count, {@code loaded in S s} for load; exit code 2 on failure.
+ *
+ * <p>Runs on the main thread of its own process only.
  */
 public final class RepositoryLoadMain {
 

@@ -23,6 +23,9 @@ import dev.basalt.bench.rdf.TripleCounts;
  *
  * <p>One department is held in memory at a time. The stream of random numbers is this generator's
  * own, so counts are close to, not identical with, UBA's for the same N.
+ *
+ * <p>Thread-safe: it holds only final settings; each {@link #write} call keeps the department it builds and
+ * its sink to itself, so calls on different threads (to different files) do not interfere.
  */
 public final class LubmGenerator {
 

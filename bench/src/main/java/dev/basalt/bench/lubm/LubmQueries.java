@@ -4,7 +4,11 @@ import java.util.List;
 
 import dev.basalt.bench.driver.QueryTemplate;
 
-/** The 14 LUBM queries, as defined by the benchmark, in SPARQL. */
+/**
+ * The 14 LUBM queries, as defined by the benchmark, in SPARQL.
+ *
+ * <p>Immutable: constants only, safe to share between threads.
+ */
 public final class LubmQueries {
 
 	private static final String PREFIXES = """

@@ -28,6 +28,8 @@ import dev.basalt.bench.store.StoreSetup;
  * exactly that reads whole properties; one that passes the left rows' bindings in does a few
  * lookups. Each query is timed after warm-up on every store, median of the repeats (at most 10 s
  * of them, at least 3); the stores' result counts must agree.
+ *
+ * <p>Not thread-safe: a run loads and times the stores one after another on the calling thread.
  */
 public final class NestedGroupBench {
     static final String EX = "http://example.org/nested/";

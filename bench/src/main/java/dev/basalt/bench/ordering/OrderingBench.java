@@ -30,6 +30,8 @@ import dev.basalt.sail.config.BasaltStoreConfig;
  * smaller :Seed pattern and makes seeds × fanOut rows before :Closed removes them; the runtime
  * optimizer measures the joins on samples and starts at :Closed. Both runs use the same store and
  * query, differing only in the query hint; each is timed after warm-up, median of the repeats.
+ *
+ * <p>Not thread-safe: a run loads and times its store on the calling thread.
  */
 public final class OrderingBench {
     static final String EX = "http://example.org/ordering/";

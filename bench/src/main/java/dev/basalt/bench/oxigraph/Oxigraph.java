@@ -14,6 +14,8 @@ import java.util.List;
  * @param cli         the {@code oxigraph} executable
  * @param python      the virtual environment's Python with {@code pyoxigraph} installed, or null
  * @param bindingSkip why {@code pyoxigraph} is not available, or null when {@code python} is set
+ *
+ * <p>Immutable; safe to share between threads (each command it describes runs in its own process).
  */
 public record Oxigraph(Path cli, Path python, String bindingSkip) {
 

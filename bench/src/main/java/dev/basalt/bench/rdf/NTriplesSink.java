@@ -20,6 +20,8 @@ import java.util.zip.GZIPOutputStream;
  * <p>Callers pass IRIs without angle brackets and literals already in N-Triples syntax (see
  * {@link #literal}, {@link #typed} and {@link #langString}); the generators only produce ASCII
  * letters, digits, spaces and punctuation that need no escaping beyond quotes and backslashes.
+ *
+ * <p>Not thread-safe: one generator thread writes a file through it and closes it.
  */
 public final class NTriplesSink implements Closeable {
 

@@ -6,6 +6,9 @@ import java.util.SplittableRandom;
  * Deterministic random streams keyed by (seed, entity kind, entity number). A generator that draws
  * an entity's attributes from {@code Rng.of(seed, KIND, n)} can regenerate that entity later — the
  * query parameter generator does exactly that — without keeping the dataset in memory.
+ *
+ * <p>Stateless; any thread may call it. The SplittableRandoms it makes are not thread-safe: each belongs to
+ * one thread.
  */
 public final class Rng {
 

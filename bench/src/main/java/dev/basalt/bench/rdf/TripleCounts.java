@@ -3,7 +3,12 @@ package dev.basalt.bench.rdf;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** Triple counts of a generated dataset: in total, per predicate, and instances per rdf:type class. */
+/**
+ * Triple counts of a generated dataset: in total, per predicate, and instances per rdf:type class.
+ *
+ * <p>Not thread-safe: filled by the one thread writing the dataset through its {@link NTriplesSink}, and read
+ * once that thread has finished.
+ */
 public final class TripleCounts {
 
 	private final Map<String, Long> perPredicate = new TreeMap<>();

@@ -11,7 +11,11 @@ import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.style.Styler;
 
-/** Grouped bar charts written as PNG with XChart (headless). */
+/**
+ * Grouped bar charts written as PNG with XChart (headless).
+ *
+ * <p>Stateless; each call builds and writes its own chart, on the report writer's thread.
+ */
 final class Charts {
 
 	static {

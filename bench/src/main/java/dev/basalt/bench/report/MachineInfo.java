@@ -7,7 +7,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** Describes the machine and JVM a run was measured on, for the report. */
+/**
+ * Describes the machine and JVM a run was measured on, for the report.
+ *
+ * <p>Stateless; any thread may call it.
+ */
 public final class MachineInfo {
 
 	private MachineInfo() {

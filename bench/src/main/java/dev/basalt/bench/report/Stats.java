@@ -3,7 +3,11 @@ package dev.basalt.bench.report;
 import java.util.Arrays;
 import java.util.List;
 
-/** Median and range of a handful of repeated measurements. */
+/**
+ * Median and range of a handful of repeated measurements.
+ *
+ * <p>Immutable; safe to share between threads.
+ */
 public record Stats(double median, double min, double max, int n) {
 
 	public static Stats of(List<Double> values) {

@@ -7,7 +7,12 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
-/** Sizes and removes the data directories the benchmark creates. */
+/**
+ * Sizes and removes the data directories the benchmark creates.
+ *
+ * <p>Stateless; any thread may call it, though sizing a directory while another thread deletes it races at
+ * the file system.
+ */
 public final class DiskUsage {
 
 	private DiskUsage() {

@@ -11,6 +11,8 @@ import dev.basalt.bench.oxigraph.OxigraphInstall;
  * through {@code oxigraph serve} on 127.0.0.1, both installed from PyPI into a virtual environment
  * under the work directory ({@link OxigraphInstall}). It is not a sail, so the comparison drives it
  * through {@code dev.basalt.bench.compare.OxigraphPeer} instead of {@link #createSail}.
+ *
+ * <p>Stateless, so its one {@link #INSTANCE} is shared by every thread.
  */
 public final class OxigraphSetup implements StoreSetup {
 

@@ -12,6 +12,9 @@ import org.eclipse.rdf4j.sail.Sail;
  * wraps it (plainly, or in an RDFS inferencer) and never touches the store's internals.
  *
  * <p>To add a store, add a constant to {@link StoreSetups}; nothing else in the benchmark changes.
+ *
+ * <p>Implementations are immutable and shared between threads; each sail or repository they create is new and
+ * follows its own store's thread rules.
  */
 public interface StoreSetup {
 

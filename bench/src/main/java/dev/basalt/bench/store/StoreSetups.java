@@ -21,6 +21,9 @@ import org.eclipse.rdf4j.sail.nativerdf.NativeStore;
  * configuration and in one with an object-first index added, so that no store is judged by a
  * missing index. Basalt's default already has an object-first index; its second setup uses the
  * peers' default pair, so both comparisons are on equal index sets.
+ *
+ * <p>Immutable; safe to share between threads (each sail a setup creates follows its own store's thread
+ * rules).
  */
 public enum StoreSetups implements StoreSetup {
 

@@ -8,7 +8,8 @@ import dev.basalt.workbench.BasaltServer;
 /**
  * {@code java -jar basalt-replica.jar node|cluster ...}: one replica (RDF4J Server and Workbench
  * with a replicated {@code basalt} repository) or a local cluster of replicas as child processes.
- * Command-line entry point only; it prints to the console.
+ * Command-line entry point only; it prints to the console. Runs on the main thread, which then waits while Jetty's,
+ * Raft's and the child processes' threads do the work; only its shutdown hooks run on other threads.
  */
 public final class ReplicaMain {
     private ReplicaMain() {

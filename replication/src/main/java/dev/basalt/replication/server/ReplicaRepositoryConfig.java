@@ -13,6 +13,9 @@ import java.time.Duration;
  * stacked on a {@code basalt:BasaltStore}), unless the server has it; then asks for its size, which
  * makes RDF4J Server open it, so the replica joins its Raft group at start rather than at the first
  * request. A repository created earlier keeps the settings it was created with.
+ *
+ * <p>Used once by the launcher's main thread at start; it holds only an {@link HttpClient}, which is thread-safe,
+ * so sharing it would be safe too.
  */
 final class ReplicaRepositoryConfig {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();

@@ -20,6 +20,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * transactions and statements per second, commit latency percentiles, and, for the given server
  * process ids, the CPU seconds they used meanwhile (from /proc). A measuring tool for
  * docs/benchmarks-replication.md; it prints to the console.
+ *
+ * <p>Thread rules: the calling thread starts one thread per client and joins them all before reading their results;
+ * each client writes only its own latency array, failures are counted in an {@link AtomicLong}, and the clients
+ * share one {@link HttpClient}, which is thread-safe.
  */
 final class WriteLoad {
     private WriteLoad() {

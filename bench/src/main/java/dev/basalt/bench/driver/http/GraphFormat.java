@@ -7,6 +7,8 @@ import java.util.Locale;
 /**
  * The format the bench asks a SPARQL endpoint for the statements of a CONSTRUCT or DESCRIBE answer:
  * RDF/XML, what the BSBM test driver asks for, or N-Triples.
+ *
+ * <p>Immutable; safe to share between threads (each count reads its own body).
  */
 public enum GraphFormat {
 	RDFXML("application/rdf+xml"),

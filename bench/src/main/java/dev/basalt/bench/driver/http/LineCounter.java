@@ -7,7 +7,7 @@ import java.io.InputStream;
  * Counts the results of line-based formats by reading every byte: statements of an N-Triples body
  * (one per line that is neither blank nor a comment, each ending in {@code .}), solutions of a SPARQL
  * TSV body (one per line after the header of variables, each line ending in a line feed). A body cut
- * off inside a line is rejected. Stateless.
+ * off inside a line is rejected. Stateless; any thread may call it, each with its own stream.
  */
 final class LineCounter {
 

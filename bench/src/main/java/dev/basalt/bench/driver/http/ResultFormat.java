@@ -10,6 +10,8 @@ import dev.basalt.bench.driver.QueryForm;
  * The format the bench asks a SPARQL endpoint for SELECT and ASK results, the same for every server:
  * SPARQL JSON, XML or TSV (an ASK asked for TSV, which has no boolean form, is asked for in JSON).
  * CONSTRUCT and DESCRIBE statements come in a {@link GraphFormat}.
+ *
+ * <p>Immutable; safe to share between threads (each count reads its own body).
  */
 public enum ResultFormat {
 	JSON("application/sparql-results+json"),
