@@ -1,0 +1,236 @@
+package dev.basalt.bench.analytic;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import org.eclipse.rdf4j.query.BindingSet;
+import org.eclipse.rdf4j.query.TupleQuery;
+import org.eclipse.rdf4j.query.TupleQueryResult;
+import org.eclipse.rdf4j.query.explanation.Explanation;
+import org.eclipse.rdf4j.repository.Repository;
+import org.eclipse.rdf4j.repository.RepositoryConnection;
+import org.eclipse.rdf4j.rio.RDFFormat;
+
+import dev.basalt.bench.bsbm.BsbmCrossCheck;
+import dev.basalt.bench.bsbm.BsbmModel;
+import dev.basalt.bench.bsbm.BsbmParameters;
+import dev.basalt.bench.bsbm.BsbmQueries;
+import dev.basalt.bench.driver.QueryTemplate;
+import dev.basalt.sail.BasaltStore;
+import dev.basalt.sail.config.BasaltStoreConfig;
+import dev.basalt.sail.repository.BasaltRepository;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Large analytic queries over BSBM data in-process: a COUNT over a four-pattern join of all offers
+ * and a GROUP BY country over all offers, each timed on one Basalt store as the cost model plans it
+ * and with the join hint forcing index nested loops, in the same run; joined rows per second are the
+ * join's row count (counted once) over the median time. The answers of both plans are compared with
+ * RDF4J's evaluator over the same store (native evaluation off). Runs from the calling thread; the
+ * store is opened by one phase at a time.
+ *
+ * <p>It has a {@code main} of its own so that it can run over an older engine's classes (put that
+ * build's jar first on the class path): the hint variants then fail and are reported as such.
+ */
+@Command(name = "analytic", mixinStandardHelpOptions = true,
+		description = "Times large COUNT and GROUP BY joins over BSBM data on one Basalt store, as planned and with "
+				+ "nested loops forced, and checks the answers against RDF4J's evaluator (docs/benchmarks-analytic.md).")
+public final class AnalyticBench implements Callable<Integer> {
+	static final String PREFIXES = "PREFIX bsbm: <http://www4.wiwiss.fu-berlin.de/bizer/bsbm/v01/vocabulary/> "
+			+ "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> ";
+	static final String NESTED_LOOPS = "[] <http://basalt.dev/hint#joins> \"nested-loop\" . ";
+
+	/** A query, and the COUNT query of its join (the rows the join makes). */
+	record Query(String name, String text, String joinCount) {
+		String hinted(String hint) {
+			int brace = text.indexOf('{');
+			return text.substring(0, brace + 1) + " " + hint + text.substring(brace + 1);
+		}
+	}
+
+	static final List<Query> QUERIES = List.of(
+			new Query("count4", PREFIXES + "SELECT (COUNT(*) AS ?n) WHERE { ?offer bsbm:product ?product . "
+					+ "?product bsbm:producer ?producer . ?offer bsbm:vendor ?vendor . ?vendor bsbm:country ?country }",
+					null),
+			new Query("avgByCountry", PREFIXES + "SELECT ?country (AVG(xsd:decimal(str(?price))) AS ?avg) WHERE { "
+					+ "?offer bsbm:vendor ?v . ?v bsbm:country ?country . ?offer bsbm:price ?price } GROUP BY ?country",
+					PREFIXES + "SELECT (COUNT(*) AS ?n) WHERE { ?offer bsbm:vendor ?v . ?v bsbm:country ?country . "
+							+ "?offer bsbm:price ?price }"));
+
+	@Option(names = "--data", description = "BSBM N-Triples file, loaded when the store directory is empty")
+	Path data;
+	@Option(names = "--store", required = true, description = "Basalt store directory")
+	Path store;
+	@Option(names = "--runs", defaultValue = "9", description = "measured runs per query and plan")
+	int runs;
+	@Option(names = "--warmup", defaultValue = "3", description = "warm-up runs per query and plan")
+	int warmup;
+	@Option(names = "--explain", description = "print each plan's EXPLAIN (executed)")
+	boolean explain;
+	@Option(names = "--no-check", description = "skip the comparison with RDF4J's evaluator")
+	boolean noCheck;
+	@Option(names = "--explore-plans", description = "instead of timing, print the plans (estimates, not run) of "
+			+ "the 12 Explore queries for this many parameter sets each (BSBM cross-check sets), to compare builds")
+	int explorePlans;
+	@Option(names = "--products", defaultValue = "2785", description = "product count the data was generated with")
+	int products;
+	@Option(names = "--seed", defaultValue = "808", description = "seed the data was generated with")
+	long seed;
+
+	public static void main(String[] args) {
+		System.exit(new CommandLine(new AnalyticBench()).execute(args));
+	}
+
+	@Override
+	public Integer call() {
+		if (explorePlans > 0) {
+			Repository repo = open(true);
+			try {
+				printExplorePlans(repo);
+			} finally {
+				repo.shutDown();
+			}
+			return 0;
+		}
+		Map<String, List<String>> answers = new LinkedHashMap<>();
+		Repository repo = open(true);
+		try {
+			load(repo);
+			for (Query q : QUERIES) {
+				long joined = count(repo, q.joinCount() != null ? q.joinCount() : q.text());
+				for (String variant : List.of("planned", "nested-loop")) {
+					String text = variant.equals("planned") ? q.text() : q.hinted(NESTED_LOOPS);
+					try {
+						double[] ms = time(repo, text);
+						double median = ms[ms.length / 2];
+						System.out.printf(Locale.ROOT, "%-13s %-11s median %9.1f ms  min %9.1f ms  %,d joined rows  "
+								+ "%,.0f joined rows/s%n", q.name(), variant, median, ms[0], joined, joined / (median / 1e3));
+						answers.put(q.name() + " " + variant, rows(repo, text));
+						if (explain) {
+							System.out.println(explain(repo, text));
+						}
+					} catch (RuntimeException e) {
+						System.out.printf(Locale.ROOT, "%-13s %-11s failed: %s%n", q.name(), variant, e.getMessage());
+					}
+				}
+			}
+		} finally {
+			repo.shutDown();
+		}
+		if (noCheck) {
+			return 0;
+		}
+		Repository rdf4j = open(false);
+		boolean ok = true;
+		try {
+			for (Query q : QUERIES) {
+				List<String> expected = rows(rdf4j, q.text());
+				for (var e : answers.entrySet()) {
+					if (e.getKey().startsWith(q.name() + " ")) {
+						boolean same = expected.equals(e.getValue());
+						ok &= same;
+						System.out.printf(Locale.ROOT, "%-25s %s RDF4J's evaluator (%d rows)%n", e.getKey(),
+								same ? "equals" : "DIFFERS FROM", expected.size());
+					}
+				}
+			}
+		} finally {
+			rdf4j.shutDown();
+		}
+		return ok ? 0 : 2;
+	}
+
+	private Repository open(boolean nativeEvaluation) {
+		BasaltStoreConfig config = new BasaltStoreConfig();
+		config.setNativeEvaluation(nativeEvaluation);
+		Repository repo = new BasaltRepository(new BasaltStore(store.toFile(), config));
+		repo.init();
+		return repo;
+	}
+
+	private void load(Repository repo) {
+		try (RepositoryConnection c = repo.getConnection()) {
+			if (!c.isEmpty()) {
+				return;
+			}
+			if (data == null) {
+				throw new CommandLine.ParameterException(new CommandLine(this), "the store " + store
+						+ " is empty: give --data to load it");
+			}
+			long t0 = System.nanoTime();
+			c.begin();
+			c.add(data.toFile(), RDFFormat.NTRIPLES);
+			c.commit();
+			System.out.printf(Locale.ROOT, "loaded %s in %.1f s%n", data, (System.nanoTime() - t0) / 1e9);
+		} catch (IOException e) {
+			throw new UncheckedIOException("cannot read " + data, e);
+		}
+	}
+
+	private double[] time(Repository repo, String text) {
+		for (int i = 0; i < warmup; i++) {
+			rows(repo, text);
+		}
+		double[] ms = new double[runs];
+		for (int i = 0; i < runs; i++) {
+			long t0 = System.nanoTime();
+			rows(repo, text);
+			ms[i] = (System.nanoTime() - t0) / 1e6;
+		}
+		Arrays.sort(ms);
+		return ms;
+	}
+
+	private static long count(Repository repo, String countQuery) {
+		List<String> r = rows(repo, countQuery);
+		String n = r.get(0);
+		return Long.parseLong(n.substring(n.indexOf('"') + 1, n.indexOf('"', n.indexOf('"') + 1)));
+	}
+
+	/** The answer as sorted canonical rows. */
+	static List<String> rows(Repository repo, String text) {
+		List<String> out = new ArrayList<>();
+		try (RepositoryConnection c = repo.getConnection();
+				TupleQueryResult r = c.prepareTupleQuery(text).evaluate()) {
+			for (BindingSet b : r) {
+				List<String> cells = new ArrayList<>();
+				b.forEach(x -> cells.add(x.getName() + "=" + x.getValue()));
+				Collections.sort(cells);
+				out.add(String.join(" ", cells));
+			}
+		}
+		Collections.sort(out);
+		return out;
+	}
+
+	private void printExplorePlans(Repository repo) {
+		BsbmParameters parameters = new BsbmParameters(new BsbmModel(products, seed));
+		for (QueryTemplate t : BsbmQueries.ALL) {
+			String[] queries = BsbmCrossCheck.instances(t, parameters, seed, explorePlans);
+			for (int i = 0; i < queries.length; i++) {
+				try (RepositoryConnection c = repo.getConnection()) {
+					System.out.println("=== " + t.name() + " set " + i);
+					System.out.println(c.prepareQuery(queries[i]).explain(Explanation.Level.Optimized));
+				}
+			}
+		}
+	}
+
+	private static String explain(Repository repo, String text) {
+		try (RepositoryConnection c = repo.getConnection()) {
+			TupleQuery q = c.prepareTupleQuery(text);
+			return q.explain(Explanation.Level.Timed).toString();
+		}
+	}
+}
