@@ -2,6 +2,8 @@ package dev.basalt.bench.analytic;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -35,8 +37,9 @@ import picocli.CommandLine.Option;
 /**
  * Large analytic queries over BSBM data in-process: a COUNT over a four-pattern join of all offers
  * and a GROUP BY country over all offers, each timed on one Basalt store as the cost model plans it
- * and with the join hint forcing index nested loops, in the same run; joined rows per second are the
- * join's row count (counted once) over the median time. The answers of both plans are compared with
+ * and with the join hint forcing index nested loops, in the same run, the two taking turns run by
+ * run; joined rows per CPU second are the join's row count (counted once) over the median CPU time
+ * of the query's thread (with no helper threads by default, so that it is the query's CPU time). The answers of both plans are compared with
  * RDF4J's evaluator over the same store (native evaluation off). Runs from the calling thread; the
  * store is opened by one phase at a time.
  *
@@ -49,6 +52,7 @@ import picocli.CommandLine.Option;
 public final class AnalyticBench implements Callable<Integer> {
 	static final String PREFIXES = "PREFIX bsbm: <http://www4.wiwiss.fu-berlin.de/bizer/bsbm/v01/vocabulary/> "
 			+ "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> ";
+	private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 	static final String NESTED_LOOPS = "[] <http://basalt.dev/hint#joins> \"nested-loop\" . ";
 
 	/** A query, and the COUNT query of its join (the rows the join makes). */
@@ -76,6 +80,9 @@ public final class AnalyticBench implements Callable<Integer> {
 	int runs;
 	@Option(names = "--warmup", defaultValue = "3", description = "warm-up runs per query and plan")
 	int warmup;
+	@Option(names = "--helper-threads", defaultValue = "0", description = "helper threads a query may use (default 0: "
+			+ "the query's own thread does all the work, so its CPU time is the query's)")
+	int helperThreads;
 	@Option(names = "--explain", description = "print each plan's EXPLAIN (executed)")
 	boolean explain;
 	@Option(names = "--no-check", description = "skip the comparison with RDF4J's evaluator")
@@ -109,19 +116,44 @@ public final class AnalyticBench implements Callable<Integer> {
 			load(repo);
 			for (Query q : QUERIES) {
 				long joined = count(repo, q.joinCount() != null ? q.joinCount() : q.text());
-				for (String variant : List.of("planned", "nested-loop")) {
-					String text = variant.equals("planned") ? q.text() : q.hinted(NESTED_LOOPS);
+				List<String> variants = List.of(q.text(), q.hinted(NESTED_LOOPS));
+				List<String> names = List.of("planned", "nested-loop");
+				List<double[][]> timings = new ArrayList<>();
+				for (int v = 0; v < variants.size(); v++) {
 					try {
-						double[] ms = time(repo, text);
-						double median = ms[ms.length / 2];
-						System.out.printf(Locale.ROOT, "%-13s %-11s median %9.1f ms  min %9.1f ms  %,d joined rows  "
-								+ "%,.0f joined rows/s%n", q.name(), variant, median, ms[0], joined, joined / (median / 1e3));
-						answers.put(q.name() + " " + variant, rows(repo, text));
-						if (explain) {
-							System.out.println(explain(repo, text));
-						}
+						answers.put(q.name() + " " + names.get(v), rows(repo, variants.get(v)));
+						timings.add(new double[2][runs]);
 					} catch (RuntimeException e) {
-						System.out.printf(Locale.ROOT, "%-13s %-11s failed: %s%n", q.name(), variant, e.getMessage());
+						System.out.printf(Locale.ROOT, "%-13s %-11s failed: %s%n", q.name(), names.get(v), e.getMessage());
+						timings.add(null);
+					}
+				}
+				// the variants take turns, so that both see the same load on a shared machine
+				for (int i = -warmup; i < runs; i++) {
+					for (int v = 0; v < variants.size(); v++) {
+						if (timings.get(v) != null) {
+							double[] t = time(repo, variants.get(v));
+							if (i >= 0) {
+								timings.get(v)[0][i] = t[0];
+								timings.get(v)[1][i] = t[1];
+							}
+						}
+					}
+				}
+				for (int v = 0; v < variants.size(); v++) {
+					if (timings.get(v) == null) {
+						continue;
+					}
+					double[] wall = timings.get(v)[0];
+					double[] cpu = timings.get(v)[1];
+					Arrays.sort(wall);
+					Arrays.sort(cpu);
+					System.out.printf(Locale.ROOT, "%-13s %-11s wall median %8.1f ms min %8.1f ms | query thread CPU median "
+							+ "%8.1f ms min %8.1f ms | %,d joined rows, %,.0f joined rows per CPU second (median)%n",
+							q.name(), names.get(v), wall[runs / 2], wall[0], cpu[runs / 2], cpu[0], joined,
+							joined / (cpu[runs / 2] / 1e3));
+					if (explain) {
+						System.out.println(explain(repo, variants.get(v)));
 					}
 				}
 			}
@@ -154,6 +186,7 @@ public final class AnalyticBench implements Callable<Integer> {
 	private Repository open(boolean nativeEvaluation) {
 		BasaltStoreConfig config = new BasaltStoreConfig();
 		config.setNativeEvaluation(nativeEvaluation);
+		config.setHelperThreads(helperThreads);
 		Repository repo = new BasaltRepository(new BasaltStore(store.toFile(), config));
 		repo.init();
 		return repo;
@@ -178,18 +211,12 @@ public final class AnalyticBench implements Callable<Integer> {
 		}
 	}
 
-	private double[] time(Repository repo, String text) {
-		for (int i = 0; i < warmup; i++) {
-			rows(repo, text);
-		}
-		double[] ms = new double[runs];
-		for (int i = 0; i < runs; i++) {
-			long t0 = System.nanoTime();
-			rows(repo, text);
-			ms[i] = (System.nanoTime() - t0) / 1e6;
-		}
-		Arrays.sort(ms);
-		return ms;
+	/** Wall and query thread CPU milliseconds of one run. */
+	private static double[] time(Repository repo, String text) {
+		long cpu0 = THREADS.getCurrentThreadCpuTime();
+		long t0 = System.nanoTime();
+		rows(repo, text);
+		return new double[] { (System.nanoTime() - t0) / 1e6, (THREADS.getCurrentThreadCpuTime() - cpu0) / 1e6 };
 	}
 
 	private static long count(Repository repo, String countQuery) {
