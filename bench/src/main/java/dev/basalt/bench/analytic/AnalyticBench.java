@@ -35,8 +35,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * Large analytic queries over BSBM data in-process: a COUNT over a four-pattern join of all offers
- * and a GROUP BY country over all offers, each timed on one Basalt store as the cost model plans it
+ * Large analytic queries over BSBM data in-process: a COUNT over a four-pattern join of all offers,
+ * a GROUP BY vendor country over all offers (average price), a COUNT of the offer and review pairs
+ * of every product and a GROUP BY producer country over all reviews (average rating), each timed on one Basalt store as the cost model plans it
  * and with the join hint forcing index nested loops, in the same run, the two taking turns run by
  * run; joined rows per CPU second are the join's row count (counted once) over the median CPU time
  * of the query's thread (with no helper threads by default, so that it is the query's CPU time). The answers of both plans are compared with
@@ -70,7 +71,14 @@ public final class AnalyticBench implements Callable<Integer> {
 			new Query("avgByCountry", PREFIXES + "SELECT ?country (AVG(xsd:decimal(str(?price))) AS ?avg) WHERE { "
 					+ "?offer bsbm:vendor ?v . ?v bsbm:country ?country . ?offer bsbm:price ?price } GROUP BY ?country",
 					PREFIXES + "SELECT (COUNT(*) AS ?n) WHERE { ?offer bsbm:vendor ?v . ?v bsbm:country ?country . "
-							+ "?offer bsbm:price ?price }"));
+							+ "?offer bsbm:price ?price }"),
+			new Query("offersXreviews", PREFIXES + "SELECT (COUNT(*) AS ?n) WHERE { ?offer bsbm:product ?product . "
+					+ "?review bsbm:reviewFor ?product }", null),
+			new Query("avgRating", PREFIXES + "SELECT ?country (AVG(?rating) AS ?avg) WHERE { ?review bsbm:reviewFor "
+					+ "?product . ?product bsbm:producer ?producer . ?producer bsbm:country ?country . ?review "
+					+ "bsbm:rating1 ?rating } GROUP BY ?country",
+					PREFIXES + "SELECT (COUNT(*) AS ?n) WHERE { ?review bsbm:reviewFor ?product . ?product bsbm:producer "
+							+ "?producer . ?producer bsbm:country ?country . ?review bsbm:rating1 ?rating }"));
 
 	@Option(names = "--data", description = "BSBM N-Triples file, loaded when the store directory is empty")
 	Path data;

@@ -12,7 +12,8 @@ import dev.basalt.store.lexicon.TermIds;
 
 /**
  * Materialized values of ids for operators that compare or compute on values: {@link #load}
- * resolves the ids of a batch of rows in one call; {@link #value} falls back to resolving one id.
+ * resolves the ids of a batch of rows in one call (inline literals left out: they decode without the
+ * dictionary); {@link #value} falls back to resolving one id.
  * Bounded: past {@value #MAX_ENTRIES} entries it starts over (values are re-read when needed).
  */
 final class ValueCache {
@@ -32,7 +33,8 @@ final class ValueCache {
         for (long[] r : rows) {
             for (int s : slots) {
                 long id = s < 0 ? TermIds.NULL : r[s];
-                if (id != TermIds.NULL && !values.containsKey(id)) {
+                // an inline id needs no dictionary: it is decoded when (and if) its value is asked for
+                if (id != TermIds.NULL && !TermIds.isInline(id) && !values.containsKey(id)) {
                     wanted[n++] = id;
                 }
             }
