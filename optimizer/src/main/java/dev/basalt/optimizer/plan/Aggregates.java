@@ -86,7 +86,7 @@ final class Aggregates implements Aggregation {
 
     @Override
     public void prepare(List<long[]> batch, ExecContext ctx) {
-        cache(ctx).load(batch, valueSlots, ctx);
+        cache(ctx).load(batch, valueSlots, ctx, true);
     }
 
     @Override

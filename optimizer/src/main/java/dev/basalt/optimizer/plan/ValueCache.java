@@ -12,8 +12,7 @@ import dev.basalt.store.lexicon.TermIds;
 
 /**
  * Materialized values of ids for operators that compare or compute on values: {@link #load}
- * resolves the ids of a batch of rows in one call (inline literals left out: they decode without the
- * dictionary); {@link #value} falls back to resolving one id.
+ * resolves the ids of a batch of rows in one call; {@link #value} falls back to resolving one id.
  * Bounded: past {@value #MAX_ENTRIES} entries it starts over (values are re-read when needed).
  */
 final class ValueCache {
@@ -22,6 +21,15 @@ final class ValueCache {
 
     /** Resolves, in one call, the ids in the given slots of the rows that are not cached yet. */
     void load(List<long[]> rows, int[] slots, ExecContext ctx) {
+        load(rows, slots, ctx, false);
+    }
+
+    /**
+     * Like {@link #load(List, int[], ExecContext)}; with {@code skipInline}, inline literals are left
+     * out (they decode without the dictionary, when and if their value is asked for: a SUM of inline
+     * integers reads none).
+     */
+    void load(List<long[]> rows, int[] slots, ExecContext ctx, boolean skipInline) {
         if (slots.length == 0 || rows.isEmpty()) {
             return;
         }
@@ -33,8 +41,7 @@ final class ValueCache {
         for (long[] r : rows) {
             for (int s : slots) {
                 long id = s < 0 ? TermIds.NULL : r[s];
-                // an inline id needs no dictionary: it is decoded when (and if) its value is asked for
-                if (id != TermIds.NULL && !TermIds.isInline(id) && !values.containsKey(id)) {
+                if (id != TermIds.NULL && !(skipInline && TermIds.isInline(id)) && !values.containsKey(id)) {
                     wanted[n++] = id;
                 }
             }
