@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 import org.eclipse.rdf4j.query.BindingSet;
+import org.eclipse.rdf4j.query.BooleanQuery;
+import org.eclipse.rdf4j.query.GraphQuery;
 import org.eclipse.rdf4j.query.TupleQuery;
 import org.eclipse.rdf4j.query.TupleQueryResult;
 import org.eclipse.rdf4j.query.explanation.Explanation;
@@ -98,6 +100,9 @@ public final class AnalyticBench implements Callable<Integer> {
 	@Option(names = "--explore-plans", description = "instead of timing, print the plans (estimates, not run) of "
 			+ "the 12 Explore queries for this many parameter sets each (BSBM cross-check sets), to compare builds")
 	int explorePlans;
+	@Option(names = "--explore-times", description = "instead of the analytic queries, time the 12 Explore queries "
+			+ "with this many parameter sets each (BSBM cross-check sets; --runs rounds after --warmup rounds)")
+	int exploreTimes;
 	@Option(names = "--products", defaultValue = "2785", description = "product count the data was generated with")
 	int products;
 	@Option(names = "--seed", defaultValue = "808", description = "seed the data was generated with")
@@ -109,10 +114,14 @@ public final class AnalyticBench implements Callable<Integer> {
 
 	@Override
 	public Integer call() {
-		if (explorePlans > 0) {
+		if (explorePlans > 0 || exploreTimes > 0) {
 			Repository repo = open(true);
 			try {
-				printExplorePlans(repo);
+				if (explorePlans > 0) {
+					printExplorePlans(repo);
+				} else {
+					timeExplore(repo);
+				}
 			} finally {
 				repo.shutDown();
 			}
@@ -259,6 +268,59 @@ public final class AnalyticBench implements Callable<Integer> {
 					System.out.println(c.prepareQuery(queries[i]).explain(Explanation.Level.Optimized));
 				}
 			}
+		}
+	}
+
+	/** Per Explore query: median over rounds of the mean wall and CPU milliseconds of its parameter sets. */
+	private void timeExplore(Repository repo) {
+		BsbmParameters parameters = new BsbmParameters(new BsbmModel(products, seed));
+		Map<QueryTemplate, String[]> sets = new LinkedHashMap<>();
+		for (QueryTemplate t : BsbmQueries.ALL) {
+			sets.put(t, BsbmCrossCheck.instances(t, parameters, seed, exploreTimes));
+		}
+		Map<QueryTemplate, double[][]> times = new LinkedHashMap<>();
+		sets.keySet().forEach(t -> times.put(t, new double[2][runs]));
+		for (int round = -warmup; round < runs; round++) {
+			for (var e : sets.entrySet()) {
+				double wall = 0;
+				double cpu = 0;
+				for (String q : e.getValue()) {
+					long cpu0 = THREADS.getCurrentThreadCpuTime();
+					long t0 = System.nanoTime();
+					try (RepositoryConnection c = repo.getConnection()) {
+						consume(c, q);
+					}
+					wall += (System.nanoTime() - t0) / 1e6;
+					cpu += (THREADS.getCurrentThreadCpuTime() - cpu0) / 1e6;
+				}
+				if (round >= 0) {
+					times.get(e.getKey())[0][round] = wall / e.getValue().length;
+					times.get(e.getKey())[1][round] = cpu / e.getValue().length;
+				}
+			}
+		}
+		for (var e : times.entrySet()) {
+			double[] wall = e.getValue()[0];
+			double[] cpu = e.getValue()[1];
+			Arrays.sort(wall);
+			Arrays.sort(cpu);
+			System.out.printf(Locale.ROOT, "%-4s wall median %7.3f ms min %7.3f ms | CPU median %7.3f ms min %7.3f ms%n",
+					e.getKey().name(), wall[runs / 2], wall[0], cpu[runs / 2], cpu[0]);
+		}
+	}
+
+	private static void consume(RepositoryConnection c, String query) {
+		var q = c.prepareQuery(query);
+		if (q instanceof TupleQuery t) {
+			try (TupleQueryResult r = t.evaluate()) {
+				r.forEach(b -> { });
+			}
+		} else if (q instanceof GraphQuery g) {
+			try (var r = g.evaluate()) {
+				r.forEach(st -> { });
+			}
+		} else {
+			((BooleanQuery) q).evaluate();
 		}
 	}
 
