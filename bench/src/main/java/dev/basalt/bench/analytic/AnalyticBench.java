@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 
 import org.eclipse.rdf4j.query.BindingSet;
@@ -24,6 +25,7 @@ import org.eclipse.rdf4j.repository.Repository;
 import org.eclipse.rdf4j.repository.RepositoryConnection;
 import org.eclipse.rdf4j.rio.RDFFormat;
 
+import dev.basalt.bench.bsbm.BsbmBiQueries;
 import dev.basalt.bench.bsbm.BsbmCrossCheck;
 import dev.basalt.bench.bsbm.BsbmModel;
 import dev.basalt.bench.bsbm.BsbmParameters;
@@ -103,6 +105,10 @@ public final class AnalyticBench implements Callable<Integer> {
 	@Option(names = "--explore-times", description = "instead of the analytic queries, time the 12 Explore queries "
 			+ "with this many parameter sets each (BSBM cross-check sets; --runs rounds after --warmup rounds)")
 	int exploreTimes;
+	@Option(names = "--bi", description = "instead of the analytic queries, run the 8 BSBM Business Intelligence "
+			+ "queries with this many parameter sets each: times (--runs rounds after --warmup rounds) and result "
+			+ "counts, compared set by set with RDF4J's evaluator")
+	int bi;
 	@Option(names = "--products", defaultValue = "2785", description = "product count the data was generated with")
 	int products;
 	@Option(names = "--seed", defaultValue = "808", description = "seed the data was generated with")
@@ -114,6 +120,9 @@ public final class AnalyticBench implements Callable<Integer> {
 
 	@Override
 	public Integer call() {
+		if (bi > 0) {
+			return runBi();
+		}
 		if (explorePlans > 0 || exploreTimes > 0) {
 			Repository repo = open(true);
 			try {
@@ -307,6 +316,69 @@ public final class AnalyticBench implements Callable<Integer> {
 			System.out.printf(Locale.ROOT, "%-4s wall median %7.3f ms min %7.3f ms | CPU median %7.3f ms min %7.3f ms%n",
 					e.getKey().name(), wall[runs / 2], wall[0], cpu[runs / 2], cpu[0]);
 		}
+	}
+
+	/** The BI queries: per template, the CPU and wall time per query and the counts of both engines. */
+	private int runBi() {
+		BsbmModel model = new BsbmModel(products, seed);
+		Map<String, String[]> sets = new LinkedHashMap<>();
+		for (QueryTemplate t : BsbmBiQueries.ALL) {
+			SplittableRandom r = new SplittableRandom(seed * 31 + 100 + Integer.parseInt(t.name().substring(2)));
+			String[] queries = new String[bi];
+			for (int i = 0; i < bi; i++) {
+				queries[i] = t.instantiate(BsbmBiQueries.draw(model, Integer.parseInt(t.name().substring(2)), r));
+			}
+			sets.put(t.name(), queries);
+		}
+		Map<String, long[]> nativeCounts = new LinkedHashMap<>();
+		Repository repo = open(true);
+		try {
+			for (var e : sets.entrySet()) {
+				long[] counts = new long[bi];
+				for (int i = 0; i < bi; i++) {
+					counts[i] = rows(repo, e.getValue()[i]).size();
+				}
+				nativeCounts.put(e.getKey(), counts);
+				double[] wall = new double[runs];
+				double[] cpu = new double[runs];
+				for (int round = -warmup; round < runs; round++) {
+					for (String q : e.getValue()) {
+						double[] t = time(repo, q);
+						if (round >= 0) {
+							wall[round] += t[0] / bi;
+							cpu[round] += t[1] / bi;
+						}
+					}
+				}
+				Arrays.sort(wall);
+				Arrays.sort(cpu);
+				System.out.printf(Locale.ROOT, "%-4s wall median %8.1f ms min %8.1f ms | CPU median %8.1f ms min %8.1f ms "
+						+ "| rows %s%n", e.getKey(), wall[runs / 2], wall[0], cpu[runs / 2], cpu[0], Arrays.toString(counts));
+			}
+		} finally {
+			repo.shutDown();
+		}
+		if (noCheck) {
+			return 0;
+		}
+		boolean ok = true;
+		Repository rdf4j = open(false);
+		try {
+			for (var e : sets.entrySet()) {
+				long[] counts = new long[bi];
+				long t0 = System.nanoTime();
+				for (int i = 0; i < bi; i++) {
+					counts[i] = rows(rdf4j, e.getValue()[i]).size();
+				}
+				boolean same = Arrays.equals(counts, nativeCounts.get(e.getKey()));
+				ok &= same;
+				System.out.printf(Locale.ROOT, "%-4s RDF4J's evaluator %s %s (%.1f ms per query)%n", e.getKey(),
+						Arrays.toString(counts), same ? "equal" : "DIFFER", (System.nanoTime() - t0) / 1e6 / bi);
+			}
+		} finally {
+			rdf4j.shutDown();
+		}
+		return ok ? 0 : 2;
 	}
 
 	private static void consume(RepositoryConnection c, String query) {
