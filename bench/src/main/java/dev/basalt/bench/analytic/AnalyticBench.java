@@ -48,12 +48,18 @@ import picocli.CommandLine.Option;
  * RDF4J's evaluator over the same store (native evaluation off). Runs from the calling thread; the
  * store is opened by one phase at a time.
  *
+ * <p>Other modes, on the same store: {@code --bi N} runs the 8 BSBM Business Intelligence queries
+ * ({@link BsbmBiQueries}) with N parameter sets each and compares their result counts with RDF4J's
+ * evaluator; {@code --explore-plans N} prints and {@code --explore-times N} times the 12 Explore
+ * queries, to compare the plans and times of two builds.
+ *
  * <p>It has a {@code main} of its own so that it can run over an older engine's classes (put that
  * build's jar first on the class path): the hint variants then fail and are reported as such.
  */
 @Command(name = "analytic", mixinStandardHelpOptions = true,
 		description = "Times large COUNT and GROUP BY joins over BSBM data on one Basalt store, as planned and with "
-				+ "nested loops forced, and checks the answers against RDF4J's evaluator (docs/benchmarks-analytic.md).")
+				+ "nested loops forced, and checks the answers against RDF4J's evaluator; or the BSBM Business "
+				+ "Intelligence queries (--bi), or the Explore queries' plans and times (docs/benchmarks-analytic.md).")
 public final class AnalyticBench implements Callable<Integer> {
 	static final String PREFIXES = "PREFIX bsbm: <http://www4.wiwiss.fu-berlin.de/bizer/bsbm/v01/vocabulary/> "
 			+ "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> ";
