@@ -14,6 +14,7 @@ import java.util.function.Supplier;
 import org.eclipse.rdf4j.repository.Repository;
 import org.eclipse.rdf4j.repository.sparql.SPARQLRepository;
 
+import dev.basalt.bench.analytic.AnalyticBench;
 import dev.basalt.bench.bsbm.BsbmCrossCheck;
 import dev.basalt.bench.bsbm.BsbmGenerator;
 import dev.basalt.bench.bsbm.BsbmModel;
@@ -58,7 +59,7 @@ import picocli.CommandLine.Option;
 @Command(name = "basalt-bench", mixinStandardHelpOptions = true, subcommands = { BenchMain.Compare.class, BenchMain.Load.class,
 		BenchMain.GenerateBsbm.class, BenchMain.GenerateLubm.class, BenchMain.BsbmHttp.class, BenchMain.LubmReasoning.class,
 		BenchMain.Ordering.class, BenchMain.NestedGroups.class, BenchMain.Dictionary.class,
-		BenchMain.Federation.class, BenchMain.CrossCheckEvaluators.class },
+		BenchMain.Federation.class, BenchMain.CrossCheckEvaluators.class, AnalyticBench.class },
 		description = "BSBM and LUBM on Basalt and its peers.")
 public final class BenchMain implements Runnable {
 

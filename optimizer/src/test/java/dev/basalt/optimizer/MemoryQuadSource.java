@@ -44,6 +44,74 @@ public final class MemoryQuadSource implements QuadSource {
         return concurrentReads;
     }
 
+    /** The store's default statement orders, as quad positions: spoc, posc, ospc, cspo. */
+    private static final int[][] ORDERS = { { 0, 1, 2, 3 }, { 1, 2, 0, 3 }, { 2, 0, 1, 3 }, { 3, 0, 1, 2 } };
+    private volatile boolean ordered;
+
+    /**
+     * Lets merge joins read this twin in order as the store's default indices would
+     * ({@link #canOrder}); off by default, so that plans on the twin keep their index lookups.
+     */
+    public MemoryQuadSource ordered(boolean canOrder) {
+        this.ordered = canOrder;
+        return this;
+    }
+
+    @Override
+    public boolean canOrder(long[] pattern, int position) {
+        if (!ordered || pattern[position] != TermIds.NULL) {
+            return false;
+        }
+        int constants = 0;
+        for (long id : pattern) {
+            constants += id != TermIds.NULL ? 1 : 0;
+        }
+        for (int[] order : ORDERS) {
+            boolean fits = order[constants] == position;
+            for (int i = 0; i < constants && fits; i++) {
+                fits = pattern[order[i]] != TermIds.NULL;
+            }
+            if (fits) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public OrderedScan orderedScan(long[] pattern, int position) {
+        if (!canOrder(pattern, position)) {
+            return null;
+        }
+        scanningThreads.add(Thread.currentThread().getName());
+        List<long[]> sorted = matches(pattern);
+        sorted.sort((x, y) -> Long.compareUnsigned(x[position], y[position]));
+        return new OrderedScan() {
+            int at;
+
+            @Override
+            public boolean seek(long min, long[] quad) {
+                while (at < sorted.size() && Long.compareUnsigned(sorted.get(at)[position], min) < 0) {
+                    at++;
+                }
+                return next(quad);
+            }
+
+            @Override
+            public boolean next(long[] quad) {
+                if (at >= sorted.size()) {
+                    return false;
+                }
+                System.arraycopy(sorted.get(at++), 0, quad, 0, 4);
+                return true;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
     /** Names of the threads that scanned this source. */
     public Set<String> scanningThreads() {
         return scanningThreads;

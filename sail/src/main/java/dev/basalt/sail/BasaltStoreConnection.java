@@ -225,7 +225,7 @@ public class BasaltStoreConnection extends SailSourceConnection {
         PreparedAlgebra prepared = PreparedAlgebra.claim(tupleExpr);
         // hints are removed whichever evaluator runs the query, so they never match data
         QueryHints.Stripped hinted = stripHints(tupleExpr);
-        boolean noHints = hinted.mode() == null && hinted.asOf() == null && !hinted.commitPoints();
+        boolean noHints = hinted.none();
         tupleExpr = hinted.expr();
         if (hinted.commitPoints()) {
             return CommitPointGraph.evaluate(basalt, tupleExpr, dataset, bindings, basalt.getFederatedServiceResolver());
@@ -241,7 +241,7 @@ public class BasaltStoreConnection extends SailSourceConnection {
         }
         NativeQueries.Session session = basalt.nativeQueries().open(basalt, past != null ? past.reads() : backing.latest(),
                 past != null, includeInferred, isActive(),
-                isActive() && getTransactionIsolation().isCompatibleWith(IsolationLevels.SERIALIZABLE), hinted.mode(),
+                isActive() && getTransactionIsolation().isCompatibleWith(IsolationLevels.SERIALIZABLE), hinted.policy(),
                 explaining.get());
         if (session == null) {
             return super.evaluateInternal(tupleExpr, dataset, bindings, includeInferred);

@@ -81,8 +81,7 @@ final class NativeQueries {
      * {@code explained} (null unless the evaluation is an EXPLAIN's) receives what is left to RDF4J.
      */
     Session open(BasaltStore sail, ReadSource reads, boolean readAsOf, boolean includeInferred,
-            boolean transactionActive, boolean serializable, OrderingPolicy.Mode hintedOrdering,
-            QueryFallbacks explained) {
+            boolean transactionActive, boolean serializable, OrderingPolicy ordering, QueryFallbacks explained) {
         if (!enabled) {
             return null;
         }
@@ -103,8 +102,6 @@ final class NativeQueries {
         }
         // every commit is in the store when commit() returns, so the newest commit point is the
         // committed state a query outside a transaction must see
-        OrderingPolicy ordering = hintedOrdering == null ? OrderingPolicy.DEFAULT
-                : OrderingPolicy.DEFAULT.withMode(hintedOrdering);
         return new Session(sail, reads.acquire(), includeInferred, readAsOf, transactionActive, ordering, explained);
     }
 

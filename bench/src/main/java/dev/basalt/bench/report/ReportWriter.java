@@ -77,8 +77,9 @@ public final class ReportWriter {
 				+ "against H2 MVStore (JMH) in [benchmarks-store.md](benchmarks-store.md), the loaders of Basalt, "
 				+ "LmdbStore and Oxigraph in [benchmarks-load.md](benchmarks-load.md), RDF4J Server under load in "
 				+ "[benchmarks-server.md](benchmarks-server.md), static versus runtime join ordering in "
-				+ "[benchmarks-ordering.md](benchmarks-ordering.md), and nested groups after a selective pattern in "
-				+ "[benchmarks-nested-groups.md](benchmarks-nested-groups.md).");
+				+ "[benchmarks-ordering.md](benchmarks-ordering.md), nested groups after a selective pattern in "
+				+ "[benchmarks-nested-groups.md](benchmarks-nested-groups.md), and hash and merge joins of large "
+				+ "analytic queries in [benchmarks-analytic.md](benchmarks-analytic.md).");
 		line();
 		line("## Command");
 		line();

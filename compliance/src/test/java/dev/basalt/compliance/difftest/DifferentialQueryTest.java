@@ -47,6 +47,9 @@ class DifferentialQueryTest {
     static final int PROGRESS_DATASETS = 25;
     /** The default run's open disagreements, "dataset/query  note" per line (see docs/differential-testing.md). */
     static final String BASELINE = "/difftest-baseline.txt";
+    static final int FORCED_JOIN_DATASETS = 10;
+    /** A query hint put into every query Basalt runs, or null. */
+    private String hint;
 
     @TempDir
     File dir;
@@ -56,6 +59,24 @@ class DifferentialQueryTest {
     void basaltAnswersRandomQueriesAsMemoryStoreDoes() throws Exception {
         long seed = Long.getLong("basalt.seed", DEFAULT_SEED);
         run(seed, DEFAULT_DATASETS, DEFAULT_QUERIES / DEFAULT_DATASETS, seed == DEFAULT_SEED ? baseline() : Set.of());
+    }
+
+    /**
+     * The first {@value #FORCED_JOIN_DATASETS} datasets of the default run with merge and hash
+     * joins forced on every pattern join that can take one (query hint {@code joins "hash-merge"}):
+     * the same answers, so the same open disagreements.
+     */
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void mergeAndHashJoinsForcedAnswerAsMemoryStoreDoes() throws Exception {
+        Set<String> open = new TreeSet<>();
+        for (String id : baseline()) {
+            if (Integer.parseInt(id.substring(0, id.indexOf('/'))) < FORCED_JOIN_DATASETS) {
+                open.add(id);
+            }
+        }
+        hint = "[] <http://basalt.dev/hint#joins> \"hash-merge\" .";
+        run(DEFAULT_SEED, FORCED_JOIN_DATASETS, QUERIES_PER_DATASET, open);
     }
 
     /** The ids of the default run's open disagreements. */
@@ -123,7 +144,7 @@ class DifferentialQueryTest {
                 pending.add(pool.submit(() -> {
                     Path storeDir = Files.createTempDirectory(stores, "basalt-" + dataset + "-");
                     try {
-                        return DifferentialRunner.run(seed, dataset, queriesPerDataset, storeDir.toFile());
+                        return DifferentialRunner.run(seed, dataset, queriesPerDataset, storeDir.toFile(), hint);
                     } finally {
                         deleteTree(storeDir);
                     }

@@ -99,6 +99,15 @@ final class DifferentialRunner {
     }
 
     static Tally run(long seed, int dataset, int queries, File dir) {
+        return run(seed, dataset, queries, dir, null);
+    }
+
+    /**
+     * Like {@link #run(long, int, int, File)}, with {@code hint} (a Basalt query hint pattern, or
+     * null) put into each query Basalt runs, first in its outermost group; MemoryStore runs the
+     * query as generated.
+     */
+    static Tally run(long seed, int dataset, int queries, File dir, String hint) {
         Random random = new Random(seed * 1_000_003L + dataset);
         List<Statement> data = new RandomData(random).dataset(50, 300);
         Tally tally = new Tally();
@@ -133,7 +142,7 @@ final class DifferentialRunner {
                 Answer expected = answer(() -> new SailTupleQuery(once, m) {
                 }, q);
                 long t1 = System.nanoTime();
-                String text = q.text();
+                String text = hint == null ? q.text() : q.text().replaceFirst("\\{", "{ " + hint + " ");
                 Answer actual = answer(() -> b.prepareTupleQuery(text), q);
                 tally.memoryNanos += t1 - t0;
                 long t2 = System.nanoTime();

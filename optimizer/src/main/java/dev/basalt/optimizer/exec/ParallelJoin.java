@@ -85,7 +85,7 @@ public final class ParallelJoin extends Operator {
         for (int i = spine.size() - 1; i >= 0; i--) {
             Operator s = spine.get(i);
             body = s instanceof PipelineJoin pj ? new PipelineJoin(body, pj.right())
-                    : s instanceof PatternHashJoin hj ? new PatternHashJoin(body, hj.right(), hj.keySlots())
+                    : s instanceof PatternHashJoin hj ? new PatternHashJoin(body, hj.right(), hj.keySlots(), hj.reason())
                     : new FilterOp(body, ((FilterOp) s).condition());
             body.setEstimate(s.estimate() / per);
         }

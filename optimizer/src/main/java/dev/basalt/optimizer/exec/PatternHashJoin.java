@@ -25,11 +25,18 @@ public final class PatternHashJoin extends Operator {
     private final Operator left;
     private final PatternScan right;
     private final int[] keySlots;
+    private final String reason;
 
     public PatternHashJoin(Operator left, PatternScan right, int[] keySlots) {
+        this(left, right, keySlots, null);
+    }
+
+    /** @param reason why the compiler chose it (the estimates), shown by EXPLAIN, or null */
+    public PatternHashJoin(Operator left, PatternScan right, int[] keySlots, String reason) {
         this.left = left;
         this.right = right;
         this.keySlots = keySlots.clone();
+        this.reason = reason;
     }
 
     public Operator left() {
@@ -38,6 +45,11 @@ public final class PatternHashJoin extends Operator {
 
     public PatternScan right() {
         return right;
+    }
+
+    /** Why the compiler chose it, or null. */
+    public String reason() {
+        return reason;
     }
 
     public int[] keySlots() {
@@ -51,7 +63,7 @@ public final class PatternHashJoin extends Operator {
 
     @Override
     public String describe() {
-        return "PatternHashJoin keys " + Arrays.toString(keySlots);
+        return "PatternHashJoin keys " + Arrays.toString(keySlots) + (reason == null ? "" : " [" + reason + "]");
     }
 
     @Override

@@ -146,7 +146,13 @@ public final class PatternScan extends Operator {
         };
     }
 
-    private long[] bind(long[] input, long[] quad) {
+    /** Whether the pattern takes this matching quad (inside {@code GRAPH ?g}, not one of the default graph). */
+    boolean accepts(long[] quad) {
+        return !namedGraphsOnly || quad[3] != TermIds.DEFAULT_GRAPH;
+    }
+
+    /** {@code input} with the pattern's variables bound to {@code quad}'s ids, or null where they disagree. */
+    long[] bind(long[] input, long[] quad) {
         long[] row = input.clone();
         for (int i = 0; i < 4; i++) {
             int s = slots[i];

@@ -45,6 +45,11 @@ final class AggregateArg {
         return slot >= 0;
     }
 
+    /** The variable's slot, or -1 for a constant or an expression. */
+    int slot() {
+        return slot;
+    }
+
     /** Slots whose values {@link #value} reads (to be loaded into the cache per batch). */
     int[] slots() {
         return slots;

@@ -10,6 +10,7 @@ import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.model.ValueFactory;
 import org.eclipse.rdf4j.model.base.CoreDatatype;
 import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
+import org.eclipse.rdf4j.model.vocabulary.XSD;
 import org.eclipse.rdf4j.query.algebra.MathExpr.MathOp;
 import org.eclipse.rdf4j.query.algebra.evaluation.ValueExprEvaluationException;
 import org.eclipse.rdf4j.query.algebra.evaluation.util.MathUtil;
@@ -17,7 +18,9 @@ import org.eclipse.rdf4j.query.algebra.evaluation.util.ValueComparator;
 
 import dev.basalt.optimizer.exec.Aggregation;
 import dev.basalt.optimizer.exec.ExecContext;
+import dev.basalt.store.lexicon.InlineValues;
 import dev.basalt.store.lexicon.TermIds;
+import dev.basalt.store.lexicon.TermKind;
 
 /**
  * The aggregates of a GROUP BY with RDF4J 5's semantics (its GroupIterator): COUNT counts rows
@@ -83,7 +86,7 @@ final class Aggregates implements Aggregation {
 
     @Override
     public void prepare(List<long[]> batch, ExecContext ctx) {
-        cache(ctx).load(batch, valueSlots, ctx);
+        cache(ctx).load(batch, valueSlots, ctx, true);
     }
 
     @Override
@@ -170,18 +173,39 @@ final class Aggregates implements Aggregation {
         }
     }
 
-    /** SUM and AVG: RDF4J checks DISTINCT before the type for AVG, after "is a literal" for SUM. */
+    /**
+     * SUM and AVG: RDF4J checks DISTINCT before the type for AVG, after "is a literal" for SUM. A
+     * variable's inline xsd:integer ids are added on the ids, in exact long arithmetic, without
+     * materializing them ({@link #small}); the long sum joins the literal sum before any other value
+     * and at the end, so the result is RDF4J's (integer addition is exact in both).
+     */
     private final class Sum extends Base {
         Literal sum = ZERO;
+        /** The sum of the inline xsd:integer values not yet added to {@link #sum}. */
+        long small;
+        /**
+         * Whether {@link #sum} is an integer or a decimal, whose additions are exact: only then may
+         * integers be added apart (a float or double sum rounds at each addition, in input order).
+         */
+        boolean exact = true;
+        final int slot;
         long count;
         boolean error;
 
         Sum(Spec s) {
             super(s);
+            slot = s.distinct() ? -1 : s.arg().slot();
         }
 
         @Override
         public void add(long[] row, ExecContext ctx) {
+            if (error) {
+                return;
+            }
+            if (slot >= 0 && exact && addInline(row[slot])) {
+                return;
+            }
+            flush();
             if (error) {
                 return;
             }
@@ -198,6 +222,8 @@ final class Aggregates implements Aggregation {
                 if (type != null && type.isNumericDatatype()) {
                     sum = add(sum, l);
                     error = sum == null;
+                    exact = !error && (sum.getCoreDatatype() == CoreDatatype.XSD.INTEGER
+                            || sum.getCoreDatatype() == CoreDatatype.XSD.DECIMAL);
                 } else {
                     error = true;
                 }
@@ -207,8 +233,34 @@ final class Aggregates implements Aggregation {
             }
         }
 
+        /** Adds an inline xsd:integer id to {@link #small}; false for any other id or on overflow. */
+        private boolean addInline(long id) {
+            if (!TermIds.isInline(id) || TermIds.kind(id) != TermKind.INTEGER
+                    || !XSD.INTEGER.equals(InlineValues.datatype(id))) {
+                return false;
+            }
+            try {
+                small = Math.addExact(small, InlineValues.integerValue(id));
+            } catch (ArithmeticException overflow) {
+                return false;
+            }
+            count++;
+            return true;
+        }
+
+        private void flush() {
+            if (small != 0 && sum != null) {
+                sum = add(sum, VF.createLiteral(Long.toString(small), CoreDatatype.XSD.INTEGER));
+                error = sum == null;
+            }
+            small = 0;
+        }
+
         @Override
         public long result(ExecContext ctx) {
+            if (!error) {
+                flush();
+            }
             if (error) {
                 return TermIds.NULL;
             }

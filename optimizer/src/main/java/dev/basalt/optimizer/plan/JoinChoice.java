@@ -2,9 +2,12 @@ package dev.basalt.optimizer.plan;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 
+import dev.basalt.optimizer.access.QuadSource;
+import dev.basalt.optimizer.exec.MergeJoin;
 import dev.basalt.optimizer.exec.Operator;
 import dev.basalt.optimizer.exec.PatternHashJoin;
 import dev.basalt.optimizer.exec.PatternScan;
@@ -20,7 +23,16 @@ import dev.basalt.optimizer.exec.PipelineJoin;
  * by a join costs 1, an index lookup {@link JoinCostModel#LOOKUP_COST}, a row of a hash table built
  * {@link JoinCostModel#BUILD_COST}, a probe of the table {@link #TABLE_PROBE_COST}. A pattern is
  * hashed when building its whole range once and probing it per row costs less than looking it up
- * per row: when its matches are fewer than about 1.5 times the rows that reach it.
+ * per row: when its matches are fewer than the rows that reach it. When at least
+ * {@link #LARGE_OUTER_ROWS} rows reach a pattern (an analytic join over all offers, not a selective
+ * query) a lookup costs {@link #RANDOM_LOOKUP_COST}: the rows are spread over the whole index, and
+ * each lookup is a descent to a leaf not read just before. A pattern reached by more rows than its
+ * matches / 5 is hashed there. Measured on BSBM 1M: 0.8 µs per lookup of {@code ?offer :vendor ?v}
+ * by 55,700 offers in product order against 0.06 µs per row of the pattern's scan.
+ *
+ * <p>The {@link OrderingPolicy.Joins} of the query forces lookups ({@code NESTED_LOOP}) or a hash
+ * table wherever the keys allow one ({@code HASH_MERGE}); EXPLAIN gives the reason of each hash
+ * join ({@link PatternHashJoin#describe}).
  *
  * <p>The case it is for is a triangle of three large relations (LUBM Q9: {@code ?x :advisor ?y .
  * ?y :teacherOf ?z . ?x :takesCourse ?z}): every order of lookups carries near a million rows at
@@ -36,6 +48,14 @@ final class JoinChoice {
     static final double TABLE_PROBE_COST = 2;
     /** Rows reaching a pattern below which it is always looked up per row (a LIMIT may stop them early). */
     static final double MIN_PROBE_ROWS = 1024;
+    /**
+     * Rows reaching a pattern from which a lookup costs {@link #RANDOM_LOOKUP_COST}. The largest
+     * group steps of BSBM's explore mix stay below it (about 2,000 rows at 1M, 20,000 at 10M: Q5's
+     * products sharing a feature), so their plans do not change.
+     */
+    static final double LARGE_OUTER_ROWS = 50_000;
+    /** What a lookup costs against one row read by a scan when {@link #LARGE_OUTER_ROWS} rows or more look up. */
+    static final double RANDOM_LOOKUP_COST = 12;
     /** Matches of a pattern beyond which it is never hashed. */
     static final double MAX_BUILD_ROWS = 1_000_000;
     /** Plans estimated cheaper than this keep their order (most queries: no alternatives are costed). */
@@ -44,9 +64,11 @@ final class JoinChoice {
     static final double REORDER_GAIN = 0.5;
 
     private final CardinalityEstimator estimator;
+    private final OrderingPolicy.Joins joins;
 
-    JoinChoice(CardinalityEstimator estimator) {
+    JoinChoice(CardinalityEstimator estimator, OrderingPolicy.Joins joins) {
         this.estimator = estimator;
+        this.joins = joins;
     }
 
     /**
@@ -88,10 +110,69 @@ final class JoinChoice {
      */
     Operator join(Operator left, PatternScan scan, double rowsIn, SlotSet certain, SlotSet mentioned) {
         int[] keys = keys(scan, certain, mentioned);
-        if (keys != null && rowsIn >= MIN_PROBE_ROWS && hashCost(scan, rowsIn) < JoinCostModel.LOOKUP_COST * rowsIn) {
-            return new PatternHashJoin(left, scan, keys);
+        if (keys == null || joins == OrderingPolicy.Joins.NESTED_LOOP) {
+            return new PipelineJoin(left, scan);
+        }
+        if (joins == OrderingPolicy.Joins.HASH_MERGE) {
+            return new PatternHashJoin(left, scan, keys, "forced by the query's join hint");
+        }
+        double hash = hashCost(scan, rowsIn);
+        double lookups = lookupCost(rowsIn);
+        if (rowsIn >= MIN_PROBE_ROWS && hash < lookups) {
+            return new PatternHashJoin(left, scan, keys, String.format(Locale.ROOT,
+                    "build %.0f matches + probe %.0f rows: cost %.3g < %.3g by lookups", estimator.estimate(scan,
+                            Set.of()), rowsIn, hash, lookups));
         }
         return new PipelineJoin(left, scan);
+    }
+
+    /**
+     * A merge join of the first two operands of {@code order} (a group evaluated once per query,
+     * ordered statically), or null: both are patterns sharing a variable that {@code source} can
+     * read each of them ordered by ({@link QuadSource#canOrder}), and reading both in order costs
+     * less than looking the second up per row of the first, at least {@link #LARGE_OUTER_ROWS} of
+     * them (or the query's join hint asks for merge and hash joins).
+     */
+    MergeJoin merge(List<JoinOperand> order, QuadSource source) {
+        if (joins == OrderingPolicy.Joins.NESTED_LOOP || order.size() < 2) {
+            return null;
+        }
+        JoinOperand a = order.get(0);
+        JoinOperand b = order.get(1);
+        if (a.scan == null || b.scan == null || a.runtimeRows >= 0 || b.runtimeRows >= 0 || a.scan.contexts() != null
+                || b.scan.contexts() != null) {
+            return null;
+        }
+        long[] ac = a.scan.constants();
+        long[] bc = b.scan.constants();
+        int[] as = a.scan.slots();
+        int[] bs = b.scan.slots();
+        for (int pa = 0; pa < 4; pa++) {
+            for (int pb = 0; pb < 4; pb++) {
+                if (as[pa] < 0 || as[pa] != bs[pb] || ac[pa] != 0 || bc[pb] != 0 || !source.canOrder(ac, pa)
+                        || !source.canOrder(bc, pb)) {
+                    continue;
+                }
+                if (joins == OrderingPolicy.Joins.HASH_MERGE) {
+                    return new MergeJoin(a.scan, pa, b.scan, pb, as[pa], "forced by the query's join hint");
+                }
+                double rows = estimator.estimate(a.scan, Set.of());
+                double matches = estimator.estimate(b.scan, Set.of());
+                double lookups = lookupCost(rows);
+                if (rows >= LARGE_OUTER_ROWS && rows + matches < lookups) {
+                    return new MergeJoin(a.scan, pa, b.scan, pb, as[pa], String.format(Locale.ROOT,
+                            "read %.0f + %.0f matches in order: cost %.3g < %.3g by lookups", rows, matches,
+                            rows + matches, lookups));
+                }
+                return null;
+            }
+        }
+        return null;
+    }
+
+    /** Looking a pattern up for each of {@code rows} rows. */
+    static double lookupCost(double rows) {
+        return rows * (rows >= LARGE_OUTER_ROWS ? RANDOM_LOOKUP_COST : JoinCostModel.LOOKUP_COST);
     }
 
     /** The estimated cost of running {@code order} (patterns only) with the cheaper join at each step. */
@@ -102,7 +183,7 @@ final class JoinChoice {
         for (JoinOperand a : order) {
             double out = rows * estimator.estimate(a.scan, bound);
             if (!bound.isEmpty()) {
-                double step = JoinCostModel.LOOKUP_COST * rows;
+                double step = lookupCost(rows);
                 if (rows >= MIN_PROBE_ROWS && keys(a.scan, bound, bound) != null) {
                     step = Math.min(step, hashCost(a.scan, rows));
                 }

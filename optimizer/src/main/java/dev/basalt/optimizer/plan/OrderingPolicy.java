@@ -12,17 +12,32 @@ import java.util.function.DoubleSupplier;
  * output limit of each cut-off join. The default threshold is 100,000 rows: at 10,000, BSBM's Q5
  * (seven patterns) was ordered at runtime, which cost about 40 ms of sampling for a plan the static
  * order finds too (7 ms per query static, 49 ms with the runtime optimizer, BSBM 1M).
+ *
+ * <p>{@code joins} says how the patterns of a group evaluated once per query join the rows before
+ * them: {@link Joins#COST} as the {@code JoinChoice} costs them (index lookups, a hash table of the
+ * pattern or a merge of two ordered scans), {@link Joins#NESTED_LOOP} always by index lookups,
+ * {@link Joins#HASH_MERGE} by a merge or hash join wherever one is possible (tests and benchmarks
+ * compare these with the costed plan; the answers are the same).
  */
-public record OrderingPolicy(Mode mode, int runtimeMinPatterns, double runtimeMinRows, int cutoff) {
+public record OrderingPolicy(Mode mode, int runtimeMinPatterns, double runtimeMinRows, int cutoff, Joins joins) {
     public enum Mode {
         STATIC, RUNTIME, AUTO
     }
 
-    public static final OrderingPolicy DEFAULT = new OrderingPolicy(Mode.AUTO, 6, 100_000, 100);
+    /** Which pattern joins the compiler may choose; see the class comment. */
+    public enum Joins {
+        COST, NESTED_LOOP, HASH_MERGE
+    }
+
+    public static final OrderingPolicy DEFAULT = new OrderingPolicy(Mode.AUTO, 6, 100_000, 100, Joins.COST);
+
+    public OrderingPolicy(Mode mode, int runtimeMinPatterns, double runtimeMinRows, int cutoff) {
+        this(mode, runtimeMinPatterns, runtimeMinRows, cutoff, Joins.COST);
+    }
 
     public OrderingPolicy {
-        if (mode == null) {
-            throw new IllegalArgumentException("ordering mode is null");
+        if (mode == null || joins == null) {
+            throw new IllegalArgumentException("ordering mode or join choice is null");
         }
         if (runtimeMinPatterns < 2) {
             throw new IllegalArgumentException("runtimeMinPatterns must be at least 2, was " + runtimeMinPatterns);
@@ -33,7 +48,11 @@ public record OrderingPolicy(Mode mode, int runtimeMinPatterns, double runtimeMi
     }
 
     public OrderingPolicy withMode(Mode m) {
-        return new OrderingPolicy(m, runtimeMinPatterns, runtimeMinRows, cutoff);
+        return new OrderingPolicy(m, runtimeMinPatterns, runtimeMinRows, cutoff, joins);
+    }
+
+    public OrderingPolicy withJoins(Joins j) {
+        return new OrderingPolicy(mode, runtimeMinPatterns, runtimeMinRows, cutoff, j);
     }
 
     /** Whether a group of {@code patterns} patterns, whose static plan makes {@code staticRows} rows, is ordered at runtime. */

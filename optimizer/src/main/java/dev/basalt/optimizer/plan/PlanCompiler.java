@@ -278,17 +278,24 @@ public final class PlanCompiler {
         }
         List<JoinOperand> order = orderer.order(atoms, preBound, filters);
         // a group evaluated once per query may hash a pattern (a table per evaluation, not per row)
-        JoinChoice joins = preBound.isEmpty() ? new JoinChoice(estimator) : null;
+        JoinChoice joins = preBound.isEmpty() ? new JoinChoice(estimator, ordering.joins()) : null;
         if (joins != null) {
             order = joins.order(order, rest -> orderer.staticOrder(rest, preBound, filters));
         }
 
+        // the first two patterns may be merged from two ordered scans; filters wait until both are joined
+        Operator merge = joins == null ? null : joins.merge(order, source);
         Operator cur = null;
         double rows = 1;
         SlotSet certain = new SlotSet(preBound);
         SlotSet mentioned = new SlotSet(preBound);
         for (JoinOperand a : order) {
-            if (a.scan != null && a.runtimeRows >= 0) {
+            if (merge != null && cur != null && cur == order.get(0).scan) {
+                double fanout = costs.fanout(a.scan, certain);
+                a.scan.setEstimate(fanout);
+                cur = merge;
+                rows *= fanout;
+            } else if (a.scan != null && a.runtimeRows >= 0) {
                 a.scan.setEstimate(cur == null ? a.runtimeRows : a.runtimeRows / Math.max(rows, 1e-9));
                 cur = cur == null ? a.scan : patternJoin(joins, cur, a.scan, rows, certain, mentioned);
                 rows = a.runtimeRows;
@@ -320,6 +327,9 @@ public final class PlanCompiler {
             cur.setEstimate(rows);
             certain.addAll(a.assured);
             mentioned.addAll(a.mentioned);
+            if (merge != null && cur == order.get(0).scan) {
+                continue;
+            }
             for (var it = filters.iterator(); it.hasNext();) {
                 GroupFilter f = it.next();
                 if (certain.containsAll(f.slots())) {

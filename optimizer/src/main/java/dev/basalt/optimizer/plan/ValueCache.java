@@ -21,6 +21,15 @@ final class ValueCache {
 
     /** Resolves, in one call, the ids in the given slots of the rows that are not cached yet. */
     void load(List<long[]> rows, int[] slots, ExecContext ctx) {
+        load(rows, slots, ctx, false);
+    }
+
+    /**
+     * Like {@link #load(List, int[], ExecContext)}; with {@code skipInline}, inline literals are left
+     * out (they decode without the dictionary, when and if their value is asked for: a SUM of inline
+     * integers reads none).
+     */
+    void load(List<long[]> rows, int[] slots, ExecContext ctx, boolean skipInline) {
         if (slots.length == 0 || rows.isEmpty()) {
             return;
         }
@@ -32,7 +41,7 @@ final class ValueCache {
         for (long[] r : rows) {
             for (int s : slots) {
                 long id = s < 0 ? TermIds.NULL : r[s];
-                if (id != TermIds.NULL && !values.containsKey(id)) {
+                if (id != TermIds.NULL && !(skipInline && TermIds.isInline(id)) && !values.containsKey(id)) {
                     wanted[n++] = id;
                 }
             }

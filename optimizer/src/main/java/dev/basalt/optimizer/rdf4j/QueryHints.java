@@ -5,6 +5,7 @@ import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 import org.eclipse.rdf4j.model.IRI;
@@ -29,6 +30,9 @@ import dev.basalt.optimizer.plan.OrderingPolicy;
  * <pre>
  * [] &lt;http://basalt.dev/hint#optimizer&gt; "runtime" .   # order every join group by sampling
  * [] &lt;http://basalt.dev/hint#optimizer&gt; "static" .    # never order at runtime
+ * [] &lt;http://basalt.dev/hint#joins&gt; "nested-loop" .   # join patterns by index lookups only
+ * [] &lt;http://basalt.dev/hint#joins&gt; "hash-merge" .    # merge or hash joins wherever possible
+ * [] &lt;http://basalt.dev/hint#joins&gt; "cost" .          # as the cost model chooses (the default)
  * [] &lt;http://basalt.dev/hint#asOfCommit&gt; 42 .         # read commit point 42 (read-as-of)
  * [] &lt;http://basalt.dev/hint#asOfTime&gt; "2026-11-25T16:00:00Z"^^xsd:dateTime .  # newest commit at or before
  * [] &lt;http://basalt.dev/hint#commitPoints&gt; true .     # answer from the list of readable commit points
@@ -42,16 +46,28 @@ import dev.basalt.optimizer.plan.OrderingPolicy;
 public final class QueryHints {
     public static final String NAMESPACE = "http://basalt.dev/hint#";
     public static final IRI OPTIMIZER = SimpleValueFactory.getInstance().createIRI(NAMESPACE, "optimizer");
+    public static final IRI JOINS = SimpleValueFactory.getInstance().createIRI(NAMESPACE, "joins");
     public static final IRI AS_OF_COMMIT = SimpleValueFactory.getInstance().createIRI(NAMESPACE, "asOfCommit");
     public static final IRI AS_OF_TIME = SimpleValueFactory.getInstance().createIRI(NAMESPACE, "asOfTime");
     public static final IRI COMMIT_POINTS = SimpleValueFactory.getInstance().createIRI(NAMESPACE, "commitPoints");
 
     /**
-     * The query (hints replaced) and what the hints ask for: the join ordering mode (null if none),
-     * the past commit point to read (null for the newest) and whether the query reads the list of
-     * commit points instead of the data.
+     * The query (hints replaced) and what the hints ask for: the join ordering mode and the join
+     * choice (null if none), the past commit point to read (null for the newest) and whether the
+     * query reads the list of commit points instead of the data.
      */
-    public record Stripped(TupleExpr expr, OrderingPolicy.Mode mode, AsOf asOf, boolean commitPoints) {
+    public record Stripped(TupleExpr expr, OrderingPolicy.Mode mode, OrderingPolicy.Joins joins, AsOf asOf,
+            boolean commitPoints) {
+        /** The default ordering policy with the hinted mode and join choice. */
+        public OrderingPolicy policy() {
+            OrderingPolicy p = mode == null ? OrderingPolicy.DEFAULT : OrderingPolicy.DEFAULT.withMode(mode);
+            return joins == null ? p : p.withJoins(joins);
+        }
+
+        /** True if no hint was given. */
+        public boolean none() {
+            return mode == null && joins == null && asOf == null && !commitPoints;
+        }
     }
 
     /** A past commit point asked for by counter ({@code time == null}) or by time ({@code commit == -1}). */
@@ -117,6 +133,7 @@ public final class QueryHints {
     /** Replaces the hint patterns of {@code expr} in place by {@link Hint} nodes and returns what they ask for. */
     public static Stripped strip(TupleExpr expr) {
         OrderingPolicy.Mode mode = null;
+        OrderingPolicy.Joins joins = null;
         AsOf asOf = null;
         boolean commitPoints = false;
         for (TupleExpr found : find(expr)) {
@@ -126,6 +143,8 @@ public final class QueryHints {
             }
             if (hint.value instanceof OrderingPolicy.Mode m) {
                 mode = agree(hint.name, mode, m);
+            } else if (hint.value instanceof OrderingPolicy.Joins j) {
+                joins = agree(hint.name, joins, j);
             } else if (hint.value instanceof AsOf a) {
                 if (asOf != null && !asOf.equals(a)) {
                     throw new QueryEvaluationException("conflicting Basalt query hints: the query asks to read both "
@@ -140,7 +159,7 @@ public final class QueryHints {
             throw new QueryEvaluationException("Basalt query hint <" + COMMIT_POINTS + "> lists the readable commit points"
                     + " and cannot be combined with <" + AS_OF_COMMIT + "> or <" + AS_OF_TIME + ">");
         }
-        return new Stripped(expr, mode, asOf, commitPoints);
+        return new Stripped(expr, mode, joins, asOf, commitPoints);
     }
 
     private static <T> T agree(IRI name, T before, T now) {
@@ -152,7 +171,13 @@ public final class QueryHints {
     }
 
     private static String text(Object value) {
-        return value instanceof OrderingPolicy.Mode m ? "\"" + m.name().toLowerCase() + "\"" : String.valueOf(value);
+        if (value instanceof OrderingPolicy.Mode m) {
+            return "\"" + m.name().toLowerCase(Locale.ROOT) + "\"";
+        }
+        if (value instanceof OrderingPolicy.Joins j) {
+            return "\"" + j.name().toLowerCase(Locale.ROOT).replace('_', '-') + "\"";
+        }
+        return String.valueOf(value);
     }
 
     private static Hint parse(StatementPattern sp) {
@@ -160,6 +185,8 @@ public final class QueryHints {
         Value o = sp.getObjectVar().getValue();
         if (OPTIMIZER.equals(p)) {
             return new Hint(p, optimizerMode(o));
+        } else if (JOINS.equals(p)) {
+            return new Hint(p, joins(o));
         } else if (AS_OF_COMMIT.equals(p)) {
             return new Hint(p, AsOf.commit(commitCounter(o)));
         } else if (AS_OF_TIME.equals(p)) {
@@ -171,7 +198,7 @@ public final class QueryHints {
             }
             return new Hint(p, Boolean.TRUE);
         }
-        throw new QueryEvaluationException("unknown Basalt query hint <" + p + ">; the hints are <" + OPTIMIZER + ">, <"
+        throw new QueryEvaluationException("unknown Basalt query hint <" + p + ">; the hints are <" + OPTIMIZER + ">, <" + JOINS + ">, <"
                 + AS_OF_COMMIT + ">, <" + AS_OF_TIME + "> and <" + COMMIT_POINTS + "> (see docs/optimizer.md)");
     }
 
@@ -185,6 +212,17 @@ public final class QueryHints {
         }
         throw new QueryEvaluationException("Basalt query hint <" + OPTIMIZER + "> takes \"runtime\" or \"static\", not "
                 + (o == null ? "a variable" : o.toString()));
+    }
+
+    private static OrderingPolicy.Joins joins(Value o) {
+        String s = o == null || !o.isLiteral() ? "" : o.stringValue();
+        for (OrderingPolicy.Joins j : OrderingPolicy.Joins.values()) {
+            if (text(j).equals("\"" + s + "\"")) {
+                return j;
+            }
+        }
+        throw new QueryEvaluationException("Basalt query hint <" + JOINS
+                + "> takes \"cost\", \"nested-loop\" or \"hash-merge\", not " + (o == null ? "a variable" : o.toString()));
     }
 
     private static long commitCounter(Value o) {

@@ -50,6 +50,22 @@ class QueryHintsTest {
     }
 
     @Test
+    void joinsHintChoosesTheJoinsAndKeepsTheOrdering() {
+        QueryHints.Stripped s = QueryHints.strip(parse("?x :p ?y . [] hint:joins \"nested-loop\" . ?y :q ?z"));
+        assertEquals(OrderingPolicy.Joins.NESTED_LOOP, s.joins());
+        assertNull(s.mode());
+        assertEquals(OrderingPolicy.DEFAULT.withJoins(OrderingPolicy.Joins.NESTED_LOOP), s.policy());
+        QueryHints.Stripped both = QueryHints.strip(parse(
+                "?x :p ?y . [] hint:joins \"hash-merge\" . [] hint:optimizer \"static\""));
+        assertEquals(OrderingPolicy.DEFAULT.withMode(OrderingPolicy.Mode.STATIC)
+                .withJoins(OrderingPolicy.Joins.HASH_MERGE), both.policy());
+        assertEquals(OrderingPolicy.DEFAULT, QueryHints.strip(parse("?x :p ?y")).policy());
+        var bad = assertThrows(QueryEvaluationException.class,
+                () -> QueryHints.strip(parse("?x :p ?y . [] hint:joins \"hash\"")));
+        assertTrue(bad.getMessage().contains("\"nested-loop\" or \"hash-merge\""), bad.getMessage());
+    }
+
+    @Test
     void unknownHintValueOrNameOrConflictFailsNamingIt() {
         var bad = assertThrows(QueryEvaluationException.class,
                 () -> QueryHints.strip(parse("?x :p ?y . [] hint:optimizer \"fast\"")));

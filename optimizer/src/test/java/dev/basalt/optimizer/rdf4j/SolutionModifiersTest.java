@@ -139,7 +139,11 @@ class SolutionModifiersTest {
                 "SELECT (COUNT(*) AS ?c) (COUNT(DISTINCT ?s) AS ?d) (AVG(?n) AS ?a) WHERE { ?s ex:n ?n }",
                 "SELECT ?s (GROUP_CONCAT(?w; separator=\"|\") AS ?gc) WHERE { ?s ex:w ?w } GROUP BY ?s",
                 "SELECT ?s (GROUP_CONCAT(DISTINCT STR(?w)) AS ?gc) WHERE { ?s ex:w ?w } GROUP BY ?s",
-                "SELECT ?g (COUNT(*) AS ?c) WHERE { GRAPH ?g { ?s ex:v ?o } } GROUP BY ?g");
+                "SELECT ?g (COUNT(*) AS ?c) WHERE { GRAPH ?g { ?s ex:v ?o } } GROUP BY ?g",
+                // integers summed on their ids, then with decimals and doubles in input order
+                "SELECT ?k (SUM(?w) AS ?t) (AVG(?w) AS ?a) WHERE { ?s ex:k ?k . ?s ex:w ?w } GROUP BY ?k",
+                "SELECT ?k (SUM(?x) AS ?t) (AVG(?x) AS ?a) WHERE { ?s ex:k ?k { ?s ex:w ?x } UNION { ?s ex:n ?x } } "
+                        + "GROUP BY ?k");
     }
 
     @ParameterizedTest
