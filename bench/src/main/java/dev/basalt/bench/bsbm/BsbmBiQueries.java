@@ -12,8 +12,10 @@ import dev.basalt.bench.rdf.Rng;
 /**
  * The eight query templates of the BSBM V3 Business Intelligence use case (aggregation, grouping,
  * subqueries and large joins over the same dataset as the Explore mix), and their parameters drawn
- * from the generated data: a product type of a random product (not the root type), a random
- * product, producer, country, and three consecutive months within the reviews' dates.
+ * from the generated data: the leaf type of a random product, a random product, producer,
+ * country, and three consecutive months within the reviews' dates. Stateless: the templates are
+ * immutable and {@link #draw} uses only its arguments, so any thread may call it with its own random
+ * stream.
  */
 public final class BsbmBiQueries {
 	private static final String PREFIXES = """
@@ -190,8 +192,8 @@ public final class BsbmBiQueries {
 	 */
 	public static Map<String, String> draw(BsbmModel model, int number, SplittableRandom r) {
 		Map<String, String> p = new HashMap<>();
-		int[] types = model.product(Rng.between(r, 1, model.products)).types();
-		p.put("ProductType", iri(BsbmModel.productTypeIri(types[r.nextInt(types.length)])));
+		// products are typed with their leaf type only, so the drawn type is a random product's leaf type
+		p.put("ProductType", iri(BsbmModel.productTypeIri(model.product(Rng.between(r, 1, model.products)).leafType())));
 		p.put("Product", iri(model.productIri(Rng.between(r, 1, model.products))));
 		p.put("Producer", iri(BsbmModel.producerIri(Rng.between(r, 1, model.producers()))));
 		p.put("Country", country(r));
@@ -210,7 +212,7 @@ public final class BsbmBiQueries {
 	}
 
 	private static String country(SplittableRandom r) {
-		return iri(BsbmVocabulary.COUNTRIES + BsbmVocabulary.COUNTRY_CODES[r.nextInt(BsbmVocabulary.COUNTRY_CODES.length)]);
+		return iri(BsbmVocabulary.COUNTRIES + BsbmDistributions.COUNTRY_CODES[r.nextInt(BsbmDistributions.COUNTRY_CODES.length)]);
 	}
 
 	private static String iri(String s) {
