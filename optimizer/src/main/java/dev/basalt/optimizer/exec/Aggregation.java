@@ -6,6 +6,9 @@ import java.util.List;
  * The aggregates of one GROUP BY, for {@link GroupOp}: how to start a group's accumulators and
  * which slot each result goes to. {@link #prepare} sees every input batch before its rows are
  * added, so aggregates that need RDF values materialize a whole batch at once.
+ * Implementations hold no per-evaluation state (that lives in the context's scratch), so a kept plan's
+ * aggregation serves concurrent evaluations; an accumulator is used by the one thread aggregating its
+ * group.
  */
 public interface Aggregation {
     /** One accumulator per aggregate, in the order of {@link #targetSlots()}. */

@@ -2,7 +2,11 @@ package dev.basalt.optimizer.exec;
 
 import java.util.List;
 
-/** The empty group (one row: the input) or the empty set (no rows). */
+/**
+ * The empty group (one row: the input) or the empty set (no rows). Thread-safe: its fields are fixed
+ * at construction and each open's state lives in its cursor, so the concurrent evaluations of a kept
+ * plan may open it at once; a cursor is used by one thread.
+ */
 public final class ConstantOp extends Operator {
     private final boolean singleton;
 

@@ -9,6 +9,7 @@ import dev.basalt.store.lexicon.TermIds;
  * Scans of a quad pattern restricted to a set of graphs (a query's dataset): one index range per
  * graph, or, when the pattern has fewer matches in all graphs than there are graphs, one scan of
  * the whole pattern keeping the quads of the listed graphs. Each matching quad is yielded once.
+ * Stateless; each scan it opens is used by the thread that opened it.
  */
 final class ContextScans {
     /** Graph counts above which the matches of the unrestricted pattern are counted first. */

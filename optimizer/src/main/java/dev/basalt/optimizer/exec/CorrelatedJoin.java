@@ -7,6 +7,8 @@ import java.util.List;
  * as input (the right side extends the row it was given, so every output row is compatible with
  * it). Used where the right side is cheap once the left binds some of its variables, e.g. a
  * property path whose start the left side binds. Pipelined like {@link PipelineJoin}.
+ * Thread-safe: its fields are fixed at construction and each open's state lives in its cursor, so the
+ * concurrent evaluations of a kept plan may open it at once; a cursor is used by one thread.
  */
 public final class CorrelatedJoin extends Operator {
     private final Operator left;

@@ -8,6 +8,8 @@ import java.util.List;
  * injection rules allow) is opened once per left row with that row's bindings, so it yields exactly
  * the compatible right rows already merged. For such a right side this equals the algebra's
  * independent evaluation; the compiler uses {@link HashJoin} otherwise.
+ * Thread-safe: its fields are fixed at construction and each open's state lives in its cursor, so the
+ * concurrent evaluations of a kept plan may open it at once; a cursor is used by one thread.
  */
 public final class CorrelatedLeftJoin extends Operator {
     private final Operator left;

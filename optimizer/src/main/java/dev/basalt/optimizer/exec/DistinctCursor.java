@@ -13,6 +13,7 @@ import java.util.Set;
  * markers first, so rows already emitted stay out) and the surviving rows are put back into input
  * order by their numbers with an {@link ExternalSorter}. A partition's distinct keys are held in
  * memory while it is processed (about 1/{@value #PARTITIONS} of the keys past the bound).
+ * Not thread-safe: owned by one operator open and used by the thread that runs it.
  */
 final class DistinctCursor implements RowCursor {
     private static final int PARTITIONS = 32;

@@ -7,6 +7,8 @@ import java.util.List;
  * ids passes. Ids identify terms, so id equality is term equality. REDUCED passes every row, as
  * RDF4J's evaluator does (SPARQL allows any number of duplicates up to the full count). Memory is
  * bounded by {@link ExecLimits#distinctRows()} keys; beyond it {@link DistinctCursor} spills.
+ * Thread-safe: its fields are fixed at construction and each open's state lives in its cursor, so the
+ * concurrent evaluations of a kept plan may open it at once; a cursor is used by one thread.
  */
 public final class DistinctOp extends Operator {
     private final Operator input;

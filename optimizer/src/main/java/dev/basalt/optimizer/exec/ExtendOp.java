@@ -7,6 +7,8 @@ import java.util.List;
  * Extension (BIND, SELECT expressions, CONSTRUCT template constants): extends every input row with
  * the values of its bindings, applied in order so a later one may read an earlier one. Rows are
  * pulled in batches so bindings that need RDF values can materialize a whole batch at once.
+ * Thread-safe: its fields are fixed at construction and each open's state lives in its cursor, so the
+ * concurrent evaluations of a kept plan may open it at once; a cursor is used by one thread.
  */
 public final class ExtendOp extends Operator {
     private static final int BATCH = 64;

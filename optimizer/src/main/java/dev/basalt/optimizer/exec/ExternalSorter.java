@@ -12,6 +12,7 @@ import java.util.PriorityQueue;
  * Comparisons call {@link ExecContext#checkCancelled()} every {@value #CHECK_EVERY} calls, so a
  * large sort stops promptly when the query is closed or times out. The sort is stable for rows
  * added between two spills; callers that need a total order give a total comparator.
+ * Not thread-safe: owned by one operator open and used by the thread that runs it.
  */
 final class ExternalSorter implements AutoCloseable {
     private static final int CHECK_EVERY = 4096;

@@ -6,6 +6,9 @@ import java.util.List;
 /**
  * Keeps the rows a condition holds for. Rows are pulled in batches so a condition that needs RDF
  * values materializes a whole batch at once ({@link RowFilter#prefetch}).
+ * Thread-safe: its fields are fixed at construction and each open's state lives in its cursor, so the
+ * concurrent evaluations of a kept plan may open it at once; a cursor is used by one thread. Threads
+ * of one evaluation share it only when its condition is {@link RowFilter#threadSafe}.
  */
 public final class FilterOp extends Operator {
     private static final int BATCH = 64;

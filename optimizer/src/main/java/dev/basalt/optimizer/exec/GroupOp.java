@@ -23,6 +23,9 @@ import java.util.function.Supplier;
  * same way, partitioning again (on another hash) if it holds too many groups itself. Each pass
  * holds at least one group, so the passes end. Groups come in the order they first appeared
  * within their pass.
+ * Thread-safe like every operator (fields fixed at construction, each open's state in its cursor),
+ * except the spill count EXPLAIN shows: a plain field that concurrent evaluations of a kept plan may
+ * update racily, which only blurs that count.
  */
 public final class GroupOp extends Operator {
     private static final int BATCH = 256;

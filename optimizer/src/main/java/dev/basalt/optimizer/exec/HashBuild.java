@@ -10,6 +10,7 @@ import java.util.Map;
  * key slots up to {@link ExecLimits#hashJoinRows()} rows, or, past that, written whole to a spill
  * file (then {@link #table} is null and the operator turns around, reading its left side in
  * blocks with {@link #readBlock}).
+ * Not thread-safe: built and read by the thread running one open of its operator.
  */
 final class HashBuild {
     /** The right rows by key, or null when they were spilled. */

@@ -21,6 +21,9 @@ import java.util.Map;
  * past it; a left outer join then emits the block's rows no right row joined with. Output order
  * is then block by block, right row by right row, not left row by left row. Without key slots
  * every right row meets every row of the block, as the in-memory join does.
+ * Thread-safe like every operator (fields fixed at construction, each open's state in its cursor),
+ * except the spill count EXPLAIN shows: a plain field that concurrent evaluations of a kept plan may
+ * update racily, which only blurs that count.
  */
 public final class HashJoin extends Operator {
     private final Operator left;

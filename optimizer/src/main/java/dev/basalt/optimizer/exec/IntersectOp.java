@@ -17,6 +17,8 @@ import dev.basalt.store.lexicon.TermIds;
  * <p>A value occurring several times in a stream (the same triple in several graphs) yields as
  * many rows as the nested-loop join would: the product of its occurrences. If the input row
  * already binds the variable, only that value is checked.
+ * Thread-safe: its fields are fixed at construction and each open's state lives in its cursor, so the
+ * concurrent evaluations of a kept plan may open it at once; a cursor is used by one thread.
  */
 public final class IntersectOp extends Operator {
     private static final int CHECK_EVERY = 256;

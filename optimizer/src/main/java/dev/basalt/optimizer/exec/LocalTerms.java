@@ -14,6 +14,8 @@ import dev.basalt.store.lexicon.TermIds;
  * aggregate, a VALUES constant, an incoming binding). Ids start at {@link TermIds#FIRST_LOCAL}; one
  * value gets one id, so id equality stays term identity across stored and local ids. Lives as long
  * as its {@link ExecContext}.
+ * Not thread-safe: its {@link ExecContext} locks around it while the evaluation runs threads in
+ * parallel.
  */
 final class LocalTerms {
     private final Map<Value, Long> ids = new HashMap<>();

@@ -20,6 +20,8 @@ import dev.basalt.store.lexicon.TermIds;
  * (the nested loop gives them in the left pattern's scan order). An open whose input row binds a
  * variable of either pattern joins by nested loops instead (the group opened with incoming
  * bindings). Keeps no state outside its cursors.
+ * Thread-safe: its fields are fixed at construction and each open's state lives in its cursor, so the
+ * concurrent evaluations of a kept plan may open it at once; a cursor is used by one thread.
  */
 public final class MergeJoin extends Operator {
     private static final int CHECK_EVERY = 1024;

@@ -22,6 +22,9 @@ import dev.basalt.store.lexicon.TermIds;
  * goes to a spill file and the left side is read in blocks of that many rows, each block hashed
  * and met by the whole spill file; a block's rows that no right row removed are then emitted in
  * their order, so the output order is the left side's either way.
+ * Thread-safe like every operator (fields fixed at construction, each open's state in its cursor),
+ * except the spill count EXPLAIN shows: a plain field that concurrent evaluations of a kept plan may
+ * update racily, which only blurs that count.
  */
 public final class MinusOp extends Operator {
     private final Operator left;

@@ -10,6 +10,8 @@ import dev.basalt.store.lexicon.TermIds;
  * (subject, predicate, object, context); {@code sources[k][j]} is the slot projection {@code k}
  * copies into {@code targets[j]}, or -1 when it leaves that column unbound. An unbound source
  * leaves the column unbound (RDF4J then drops the statement).
+ * Thread-safe: its fields are fixed at construction and each open's state lives in its cursor, so the
+ * concurrent evaluations of a kept plan may open it at once; a cursor is used by one thread.
  */
 public final class MultiProjectOp extends Operator {
     private final Operator input;

@@ -10,6 +10,10 @@ import java.util.Locale;
  * and, when the context tracks time, the time spent in them (inclusive of their inputs), for
  * EXPLAIN. A plan may be opened many times (as the inner side of a join); counts accumulate.
  * An evaluation without statistics ({@link ExecContext#withoutStatistics}) leaves them alone.
+ * Thread-safe for opens without statistics: a kept plan is opened by concurrent evaluations, each with
+ * its own context, and the helper threads of a {@link ParallelJoin}, so subclasses keep each open's
+ * state in its cursor or the context; the counts are plain fields, written only by an evaluation that
+ * keeps statistics (EXPLAIN), which runs in one thread.
  */
 public abstract class Operator {
     private double estimate = -1;

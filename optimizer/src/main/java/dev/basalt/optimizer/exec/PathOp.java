@@ -29,6 +29,8 @@ import dev.basalt.store.lexicon.TermIds;
  * hold at most {@link ExecLimits#pathNodes()} ids; past that the query fails with a
  * {@link QueryEvaluationException} naming the limit (a search over a graph that large would
  * otherwise exhaust the heap of the whole server).
+ * Thread-safe: its fields are fixed at construction and each open's state lives in its cursor, so the
+ * concurrent evaluations of a kept plan may open it at once; a cursor is used by one thread.
  */
 public final class PathOp extends Operator {
     private final Value startConstant;

@@ -15,6 +15,8 @@ import dev.basalt.store.lexicon.TermIds;
  * and a slot at once (a named variable given a value): the slot is then bound to the constant.
  * {@code contexts}, when given, restricts the scan to those graphs (a query's dataset, see
  * {@link ContextScans}); a graph bound by the input row must then be one of them.
+ * Thread-safe: its fields are fixed at construction and each open's state lives in its cursor, so the
+ * concurrent evaluations of a kept plan may open it at once; a cursor is used by one thread.
  */
 public final class PatternScan extends Operator {
     private static final int CHECK_EVERY = 1024;

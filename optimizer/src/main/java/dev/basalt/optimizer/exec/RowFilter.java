@@ -2,7 +2,11 @@ package dev.basalt.optimizer.exec;
 
 import java.util.List;
 
-/** A FILTER condition (or a LeftJoin condition) over rows; true keeps the row. */
+/**
+ * A FILTER condition (or a LeftJoin condition) over rows; true keeps the row. Implementations serve
+ * the concurrent evaluations of a kept plan, each with its own context; threads of one evaluation test
+ * rows at once only when {@link #threadSafe} says so.
+ */
 public interface RowFilter {
     boolean test(long[] row, ExecContext ctx);
 

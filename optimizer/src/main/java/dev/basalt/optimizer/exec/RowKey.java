@@ -8,6 +8,7 @@ import dev.basalt.store.lexicon.TermIds;
  * The ids of some slots of a row, as a hash key: equal keys are equal ids in the same slots. Used by
  * the hash-based operators (hash join, MINUS, GROUP BY, DISTINCT); the fields are read-only by
  * convention (DISTINCT partitions rows by the hash and writes keys back into rows).
+ * Not thread-safe: a key belongs to the operator open (one thread) that made it.
  */
 final class RowKey {
     final long[] ids;

@@ -2,7 +2,9 @@ package dev.basalt.optimizer.exec;
 
 import dev.basalt.store.lexicon.TermIds;
 
-/** Helpers on solution rows (ids by slot, 0 = unbound). */
+/**
+ * Helpers on solution rows (ids by slot, 0 = unbound). Stateless; any thread may call it.
+ */
 final class Rows {
     private Rows() {
     }

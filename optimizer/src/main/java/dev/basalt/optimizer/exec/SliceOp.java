@@ -2,7 +2,11 @@ package dev.basalt.optimizer.exec;
 
 import java.util.List;
 
-/** OFFSET and LIMIT (-1 for none); stops pulling its input once the limit is reached. */
+/**
+ * OFFSET and LIMIT (-1 for none); stops pulling its input once the limit is reached. Thread-safe: its
+ * fields are fixed at construction and each open's state lives in its cursor, so the concurrent
+ * evaluations of a kept plan may open it at once; a cursor is used by one thread.
+ */
 public final class SliceOp extends Operator {
     private final Operator input;
     private final long offset;

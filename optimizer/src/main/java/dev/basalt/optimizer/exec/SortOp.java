@@ -13,6 +13,9 @@ import java.util.PriorityQueue;
  * otherwise rows go to an {@link ExternalSorter}, which spills sorted runs to disk beyond
  * {@link ExecLimits#sortRows()} rows and merges them. The whole input is read on the first
  * {@code next()}; cancellation is checked per batch and during sorting.
+ * Thread-safe like every operator (fields fixed at construction, each open's state in its cursor),
+ * except the spill count EXPLAIN shows: a plain field that concurrent evaluations of a kept plan may
+ * update racily, which only blurs that count.
  */
 public final class SortOp extends Operator {
     private static final int BATCH = 256;

@@ -17,6 +17,7 @@ import org.eclipse.rdf4j.query.QueryEvaluationException;
  * number of times). Rows are their ids as big-endian longs, nothing else: query-local ids stay
  * valid because they live in the {@link ExecContext}, not in the file. The file is deleted on
  * {@link #close()}; deleting twice, or while a reader is open, is harmless.
+ * Not thread-safe: written and read by the thread running the operator open that made it.
  */
 final class SpillFile implements AutoCloseable {
     private static final int BUFFER = 1 << 16;

@@ -12,6 +12,8 @@ import dev.basalt.store.lexicon.TermIds;
  * on top of the input row, skipping rows incompatible with it. A projected variable left unbound by
  * an error inside ({@link ExecContext#UNBOUND_BY_ERROR}) is plainly unbound outside, as RDF4J's
  * projection keeps only names with a value.
+ * Thread-safe: its fields are fixed at construction and each open's state lives in its cursor, so the
+ * concurrent evaluations of a kept plan may open it at once; a cursor is used by one thread.
  */
 public final class SubqueryOp extends Operator {
     private final Operator inner;

@@ -2,7 +2,11 @@ package dev.basalt.optimizer.exec;
 
 import java.util.List;
 
-/** UNION: all rows of the left branch, then all rows of the right, each opened with the input row. */
+/**
+ * UNION: all rows of the left branch, then all rows of the right, each opened with the input row.
+ * Thread-safe: its fields are fixed at construction and each open's state lives in its cursor, so the
+ * concurrent evaluations of a kept plan may open it at once; a cursor is used by one thread.
+ */
 public final class UnionOp extends Operator {
     private final Operator left;
     private final Operator right;

@@ -11,6 +11,8 @@ import dev.basalt.store.lexicon.TermIds;
  * null value is UNDEF (the slot stays as the input has it); a row whose value differs from a
  * value the input already binds is incompatible and skipped. Values become ids through the
  * evaluation's {@link ExecContext} (stored or query-local ids), once per evaluation.
+ * Thread-safe: the rows are fixed at construction and one evaluation's ids are cached in a volatile
+ * holder replaced whole, so concurrent evaluations of a kept plan may open it at once.
  */
 public final class ValuesOp extends Operator {
     private final int[] slots;

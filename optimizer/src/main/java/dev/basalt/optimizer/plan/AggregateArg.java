@@ -12,6 +12,8 @@ import dev.basalt.store.lexicon.TermIds;
  * The argument of an aggregate on one row: a variable's id (no value needed to count or to tell
  * values apart: ids are terms), a constant, or an expression RDF4J evaluates on the row's values
  * (an error is "no value", as in RDF4J's GroupIterator).
+ * Immutable; its RDF4J expression holds the evaluation it was made for, so a plan with one is never
+ * kept for a query shape, and one thread of that evaluation calls it.
  */
 final class AggregateArg {
     private final int slot;

@@ -31,6 +31,8 @@ import dev.basalt.store.lexicon.TermKind;
  * group (the first); GROUP_CONCAT joins string values with the separator (a space by default) into
  * a simple literal. DISTINCT variants see each distinct argument once (COUNT(DISTINCT *): distinct
  * rows). An argument in error counts as no value. Results become ids with {@link ExecContext#idOf}.
+ * Immutable; per-evaluation values live in the context's scratch. Its RDF4J expressions, if any,
+ * belong to one evaluation (such a plan is not kept) and are called by its one thread.
  */
 final class Aggregates implements Aggregation {
     private static final ValueFactory VF = SimpleValueFactory.getInstance();

@@ -56,6 +56,7 @@ import dev.basalt.optimizer.exec.ValuesOp;
  * with aggregates (they belong to GROUP BY), an Extension with a subquery in an expression
  * (EXISTS inside BIND), a value expression when no {@link ValueFunctions} are available, and
  * EXISTS anywhere but as a conjunct of a FILTER's condition.
+ * Not thread-safe: made and used by one query's plan compiler, in the compiling thread.
  */
 final class AlgebraCompiler {
     /** Slot names of a CONSTRUCT template's output columns; a space keeps them apart from query variables. */

@@ -18,6 +18,8 @@ import dev.basalt.optimizer.exec.PatternScan;
  *
  * <p>Estimates are cached under the pattern's constants and bound positions, in a map that may be
  * shared by all queries reading the same state ({@link EstimateCache}).
+ * Used by the thread compiling one query (its source is that query's); a cache shared with other
+ * queries' estimators is an {@link EstimateCache} map, which is thread-safe.
  */
 public final class CardinalityEstimator {
     static final int SAMPLE = 16;

@@ -10,6 +10,8 @@ import dev.basalt.optimizer.exec.PatternScan;
  * A compiled plan: its root operator, the variable slots, and the output: which slots become
  * which binding names. {@code projected} says the root was a SELECT projection, whose result
  * carries only the projected names.
+ * Immutable once compiled; a kept plan is run by concurrent evaluations, each with its own {@link
+ * ExecContext} (see {@link Operator}).
  */
 public final class CompiledPlan {
     private final Operator root;

@@ -31,6 +31,7 @@ import dev.basalt.store.lexicon.TermIds;
  * </ul>
  * {@code rdf4j:nil} in a FROM NAMED list (RDF4J would read the default graph and leave the graph
  * variable unbound) and a default-graph pattern with a graph variable are not compiled.
+ * Not thread-safe: made and used by one query's plan compiler, in the compiling thread.
  */
 final class DatasetGraphs {
     /** The restriction of one pattern: {@code contexts} null = none, {@code nothing} = matches nothing. */

@@ -16,6 +16,8 @@ import dev.basalt.optimizer.exec.RowFilter;
  * holds (an error in a conjunct fails the row, as it fails the whole conjunction). A variable a BIND
  * left unbound by an error ({@link ExecContext#UNBOUND_BY_ERROR}) is not in the solution's domain, so
  * the substitution leaves it free in the pattern (SPARQL 1.1 section 18.6, substitute and Extend).
+ * Not thread-safe: keeps per-evaluation state, so a plan with EXISTS is never kept for a query shape
+ * and its filter is not run by helper threads; the one thread evaluating its query tests it.
  */
 final class ExistsFilter implements RowFilter {
     /** One EXISTS conjunct: its correlated plan and whether it is negated. */

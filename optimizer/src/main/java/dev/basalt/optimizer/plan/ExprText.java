@@ -2,7 +2,9 @@ package dev.basalt.optimizer.plan;
 
 import org.eclipse.rdf4j.query.algebra.ValueExpr;
 
-/** A one-line rendering of an RDF4J value expression for EXPLAIN. */
+/**
+ * A one-line rendering of an RDF4J value expression for EXPLAIN. Stateless; any thread may call it.
+ */
 final class ExprText {
     private ExprText() {
     }

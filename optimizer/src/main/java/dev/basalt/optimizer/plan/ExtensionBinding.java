@@ -23,6 +23,9 @@ import dev.basalt.store.lexicon.TermIds;
  * through {@link ExecContext#idOf} (query-local when the store does not hold it). An error (also a
  * copy of an unbound variable) sets the target to {@link ExecContext#UNBOUND_BY_ERROR}, as RDF4J's
  * Extension keeps the name with no value.
+ * The id and copy forms are thread-safe (a constant's id is cached per evaluation in a volatile
+ * holder); the expression form holds RDF4J's evaluation step of one evaluation (such a plan is not
+ * kept) and is applied by its one thread.
  */
 abstract class ExtensionBinding implements RowBinding {
     final int target;

@@ -40,6 +40,7 @@ import dev.basalt.store.lexicon.TermKind;
  *
  * <p>In a plan kept for a query shape, a constant may be a sentinel that stands for each
  * evaluation's own constant: {@link #bind} gives the condition of one evaluation.
+ * Immutable; {@link #bind} makes a new condition per evaluation, so any thread may test one.
  */
 abstract class IdCondition {
     static final int FALSE = 0;

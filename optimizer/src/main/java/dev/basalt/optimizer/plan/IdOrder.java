@@ -13,6 +13,7 @@ import dev.basalt.store.lexicon.TermIds;
  * language strings with different tags (RDF4J orders by label first), and strings whose first
  * differing UTF-8 byte is 0xED or above (UTF-16 order, which {@code String.compareTo} uses,
  * differs from code point order for surrogates).
+ * Stateless; any thread may call it.
  */
 final class IdOrder {
     static final int UNKNOWN = Integer.MIN_VALUE;

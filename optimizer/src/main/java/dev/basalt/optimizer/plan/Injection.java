@@ -35,6 +35,7 @@ import org.eclipse.rdf4j.query.algebra.helpers.AbstractQueryModelVisitor;
  * with it, the OPTIONAL finds nothing and keeps the row).
  * </ul>
  * Anything else (VALUES, MINUS, subqueries, paths, aggregates, EXISTS) is not injected into.
+ * Stateless; any thread may call it.
  */
 final class Injection {
     private Injection() {

@@ -20,6 +20,7 @@ import dev.basalt.store.lexicon.TermKind;
  * answer. Anything else is UNKNOWN (RDF4J decides on values): an operand that is not an inline
  * integer (a decimal, a double, a dictionary literal, a query-local value), a division (its result
  * is a decimal), or an overflow of 64 bits. An unbound operand is an error, as in SPARQL.
+ * Immutable, like every {@link IdCondition}; any thread may test it.
  */
 final class IntegerComparison extends IdCondition {
     private final Term left;

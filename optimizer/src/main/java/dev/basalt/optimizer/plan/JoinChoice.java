@@ -42,6 +42,7 @@ import dev.basalt.optimizer.exec.PipelineJoin;
  * cycle, hashed if that is cheaper) costs at most {@link #REORDER_GAIN} of it: with {@code
  * :teacherOf} (162K matches) closing the triangle, 736K rows probe a hash table instead of the
  * index.
+ * Not thread-safe: made and used by one query's plan compiler, in the compiling thread.
  */
 final class JoinChoice {
     /** What a probe of a built hash table costs against one row read by a scan. */

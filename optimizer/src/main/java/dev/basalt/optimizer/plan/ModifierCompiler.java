@@ -46,6 +46,7 @@ import dev.basalt.optimizer.plan.PlanCompiler.Unsupported;
  * not handled here. COUNT(*) (or the
  * COUNT of a variable) of one statement pattern without GROUP BY becomes a {@link RangeCountOp}.
  * ORDER BY keys and aggregate arguments that are not plain variables need {@link ValueFunctions}.
+ * Not thread-safe: made and used by one query's plan compiler, in the compiling thread.
  */
 final class ModifierCompiler {
     /** Compiles a subtree (the compiler's own {@code compile}). */

@@ -18,6 +18,7 @@ import java.util.function.DoubleSupplier;
  * pattern or a merge of two ordered scans), {@link Joins#NESTED_LOOP} always by index lookups,
  * {@link Joins#HASH_MERGE} by a merge or hash join wherever one is possible (tests and benchmarks
  * compare these with the costed plan; the answers are the same).
+ * Immutable; safe to share between threads.
  */
 public record OrderingPolicy(Mode mode, int runtimeMinPatterns, double runtimeMinRows, int cutoff, Joins joins) {
     public enum Mode {

@@ -22,6 +22,8 @@ import dev.basalt.optimizer.exec.PatternScan;
  * with nothing bound (all start nodes). Not compiled: a path inside {@code GRAPH ?g} with a graph
  * variable (RDF4J reports each pair once with the graph of the first match, an order-dependent
  * answer), and a path whose start and end are the same variable.
+ * Not thread-safe: made and used by one query's plan compiler, in the compiling thread. The counter
+ * naming step variables is static and read under a lock.
  */
 final class PathCompiler {
     private static int counter;

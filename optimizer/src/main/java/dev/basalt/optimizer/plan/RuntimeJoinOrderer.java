@@ -31,6 +31,7 @@ import dev.basalt.store.lexicon.TermIds;
  * whose input sample is empty keeps the path's estimate. Filters of the group are not applied to
  * samples. Deterministic for a given state of the source. Groups of more than 64 patterns are not
  * ordered here (the caller keeps the static order).
+ * Not thread-safe: made and used by one query's plan compiler, in the compiling thread.
  */
 final class RuntimeJoinOrderer {
     static final int MAX_PATTERNS = 64;

@@ -23,6 +23,7 @@ import org.eclipse.rdf4j.query.algebra.Union;
  * filter placement rely on. Same as RDF4J's {@code getAssuredBindingNames()} except for VALUES:
  * RDF4J counts every VALUES variable as assured, also one that a row leaves UNDEF; here a VALUES
  * variable is assured only when every row binds it, and the operators above it follow.
+ * Stateless; any thread may call it.
  */
 final class Scopes {
     private Scopes() {

@@ -12,6 +12,7 @@ import java.util.NoSuchElementException;
  * greedy ordering; as a {@code HashSet<Integer>} that was a node per element and a hash probe per
  * test. Iterates in ascending order. Operations between two slot sets work a word at a time; with
  * any other collection they fall back to element by element.
+ * Not thread-safe: a working set of the one thread compiling a query.
  */
 final class SlotSet extends AbstractSet<Integer> {
     private long[] words;

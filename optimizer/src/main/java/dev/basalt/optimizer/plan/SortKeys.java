@@ -21,6 +21,9 @@ import dev.basalt.optimizer.exec.RowOrder;
  * appended column. Rows equal on all keys are then ordered as RDF4J makes the order total: more
  * bound variables first, then by the sorted names of the bound variables, then by their values in
  * name order. As in RDF4J, a comparison that raises an error counts as equal.
+ * Its fields are fixed at construction and each evaluation's values live in its context's scratch;
+ * computed keys hold RDF4J's evaluation step of one evaluation (such a plan is not kept), which its
+ * one thread calls.
  */
 final class SortKeys implements RowOrder {
     /** One ORDER BY key: a variable slot (-1: never bound) or an expression computed into a column. */

@@ -16,6 +16,7 @@ import org.eclipse.rdf4j.query.algebra.UnaryTupleOperator;
  * of an OPTIONAL whose left side is the empty group, RDF4J 5.0.3 returns no row when the subquery
  * is empty (SPARQL would return one unbound row) and its compliance suite expects that; RDF4J does
  * so only when it sees the Projection, so neither the OPTIONAL nor the subquery becomes a plan.
+ * Stateless; any thread may call it.
  */
 public final class Subqueries {
     private Subqueries() {

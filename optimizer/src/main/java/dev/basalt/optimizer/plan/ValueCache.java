@@ -14,6 +14,7 @@ import dev.basalt.store.lexicon.TermIds;
  * Materialized values of ids for operators that compare or compute on values: {@link #load}
  * resolves the ids of a batch of rows in one call; {@link #value} falls back to resolving one id.
  * Bounded: past {@value #MAX_ENTRIES} entries it starts over (values are re-read when needed).
+ * Not thread-safe: each evaluation (and each thread of it) has its own, in its context's scratch.
  */
 final class ValueCache {
     private static final int MAX_ENTRIES = 200_000;

@@ -11,6 +11,8 @@ import org.eclipse.rdf4j.query.algebra.ValueExpr;
  * ORDER BY keys and aggregate arguments that are not plain variables. A {@link ValueConditions}
  * given to the {@link PlanCompiler} that also implements this interface enables those; without it
  * they are not compiled.
+ * An implementation serves one query evaluation and its compilation, in that query's thread; plans
+ * using it are never kept for a query shape.
  */
 public interface ValueFunctions extends ValueConditions {
     /** The expression's value on a binding set; null where RDF4J's evaluation raises an error. */

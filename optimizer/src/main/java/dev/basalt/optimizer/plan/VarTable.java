@@ -6,7 +6,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Slot numbers of a plan's variables: a row has one id per slot. */
+/**
+ * Slot numbers of a plan's variables: a row has one id per slot. Not thread-safe while the compiler
+ * fills it in its one thread; read-only once its plan is compiled, so the evaluations of a kept plan
+ * may read it concurrently.
+ */
 public final class VarTable {
     private final Map<String, Integer> slots = new LinkedHashMap<>();
     private final List<String> names = new ArrayList<>();

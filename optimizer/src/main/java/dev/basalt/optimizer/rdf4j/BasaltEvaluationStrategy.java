@@ -62,6 +62,7 @@ import dev.basalt.optimizer.plan.ValueFunctions;
  * {@link BasaltPlanNode} into a step that runs the Basalt plan over the {@link QuadSource}. All
  * other nodes are RDF4J's as usual, with the plan nodes as leaves. One instance per query
  * evaluation; the source must stay open until the query's result is closed.
+ * Not thread-safe: used by the thread evaluating its one query.
  */
 public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
     private final QuadSource source;

@@ -44,6 +44,8 @@ import dev.basalt.optimizer.plan.CompiledPlan;
  * Join of the incoming row with the subtree's solutions). A variable left by a BIND error
  * ({@link ExecContext#UNBOUND_BY_ERROR}) is output as a name without a value, as RDF4J does, except
  * from a plan ending in a SELECT projection, which (as RDF4J's) outputs only names with a value.
+ * Thread-safe as a kept plan's node, evaluated concurrently: the plan is immutable, the runtime
+ * fallback count atomic and its last reason volatile.
  */
 public final class BasaltPlanNode extends AbstractQueryModelNode implements TupleExpr {
     private static final int BATCH = 128;

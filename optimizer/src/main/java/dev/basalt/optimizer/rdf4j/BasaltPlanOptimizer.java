@@ -33,6 +33,8 @@ import dev.basalt.optimizer.plan.ValueFunctions;
  * (the compiled WHERE part's results) into their concise bounded descriptions, reading the store
  * through RDF4J's triple source one subject at a time; it is counted apart
  * ({@link NativeQueryStats#postProcessed}).
+ * Not thread-safe: made for one query evaluation (by its strategy) or one shape's compilation
+ * ({@link ShapePlans}) and run in that thread.
  */
 final class BasaltPlanOptimizer implements QueryOptimizer {
     private final QuadSource source;

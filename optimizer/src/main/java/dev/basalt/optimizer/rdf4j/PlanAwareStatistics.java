@@ -10,6 +10,7 @@ import org.eclipse.rdf4j.query.algebra.evaluation.impl.EvaluationStatistics;
  * {@link BasaltPlanNode} (a leaf RDF4J's calculator does not know) counts as its plan's estimated
  * rows, a statement pattern as the store's statistics count it, and the operators around them
  * combine those as RDF4J's calculator does.
+ * Holds no state beyond the store's statistics it wraps; thread-safe as far as those are.
  */
 final class PlanAwareStatistics extends EvaluationStatistics {
     private final EvaluationStatistics store;

@@ -22,6 +22,7 @@ import org.eclipse.rdf4j.query.explanation.GenericPlanNode;
  *
  * <p>The store-wide counters stay in {@link NativeQueryStats}; this record is per evaluation and
  * is only made for explained queries.
+ * Thread-safe: the node map is synchronized and the whole-query reason volatile.
  */
 public final class QueryFallbacks {
     /** Marks a node of RDF4J's explanation that RDF4J's evaluator ran instead of Basalt's engine. */

@@ -42,6 +42,7 @@ import dev.basalt.optimizer.plan.OrderingPolicy;
  * hints of one kind that disagree, or both {@code asOfCommit} and {@code asOfTime} make the query
  * fail with a message naming the hint. The store decides what {@link Stripped#asOf()} and
  * {@link Stripped#commitPoints()} mean; this class only finds them.
+ * Stateless; any thread may call it.
  */
 public final class QueryHints {
     public static final String NAMESPACE = "http://basalt.dev/hint#";
