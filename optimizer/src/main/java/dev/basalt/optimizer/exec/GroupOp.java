@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 /**
@@ -23,9 +24,9 @@ import java.util.function.Supplier;
  * same way, partitioning again (on another hash) if it holds too many groups itself. Each pass
  * holds at least one group, so the passes end. Groups come in the order they first appeared
  * within their pass.
- * Thread-safe like every operator (fields fixed at construction, each open's state in its cursor),
- * except the spill count EXPLAIN shows: a plain field that concurrent evaluations of a kept plan may
- * update racily, which only blurs that count.
+ * Thread-safe like every operator (fields fixed at construction, each open's state in its cursor);
+ * the spill figures EXPLAIN shows are {@link LongAdder}s that concurrent evaluations of a kept plan
+ * add to.
  */
 public final class GroupOp extends Operator {
     private static final int BATCH = 256;
@@ -34,7 +35,7 @@ public final class GroupOp extends Operator {
     private final int[] groupSlots;
     private final Aggregation aggregation;
     private final String label;
-    private long spilledRows;
+    private final LongAdder spilledRows = new LongAdder();
 
     public GroupOp(Operator input, int[] groupSlots, Aggregation aggregation, String label) {
         this.input = input;
@@ -51,7 +52,7 @@ public final class GroupOp extends Operator {
     @Override
     public String describe() {
         return "Group " + label + " " + aggregation.describe()
-                + (spilledRows > 0 ? " (spilled " + spilledRows + " rows)" : "");
+                + (spilledRows.sum() > 0 ? " (spilled " + spilledRows.sum() + " rows)" : "");
     }
 
     @Override
@@ -129,7 +130,7 @@ public final class GroupOp extends Operator {
                             partitions[part] = SpillFile.create(ctx.limits(), "group", b.length);
                         }
                         partitions[part].write(b);
-                        spilledRows++;
+                        spilledRows.increment();
                         continue;
                     }
                     if (g == null) {

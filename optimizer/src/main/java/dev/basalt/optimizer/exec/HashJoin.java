@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Hash join of two independently evaluated inputs, inner or left outer (OPTIONAL). The right input
@@ -21,9 +22,9 @@ import java.util.Map;
  * past it; a left outer join then emits the block's rows no right row joined with. Output order
  * is then block by block, right row by right row, not left row by left row. Without key slots
  * every right row meets every row of the block, as the in-memory join does.
- * Thread-safe like every operator (fields fixed at construction, each open's state in its cursor),
- * except the spill count EXPLAIN shows: a plain field that concurrent evaluations of a kept plan may
- * update racily, which only blurs that count.
+ * Thread-safe like every operator (fields fixed at construction, each open's state in its cursor);
+ * the spill figures EXPLAIN shows are {@link LongAdder}s that concurrent evaluations of a kept plan
+ * add to.
  */
 public final class HashJoin extends Operator {
     private final Operator left;
@@ -32,7 +33,7 @@ public final class HashJoin extends Operator {
     private final int[] sharedSlots;
     private final boolean leftOuter;
     private final RowFilter condition;
-    private long spilledRows;
+    private final LongAdder spilledRows = new LongAdder();
 
     public HashJoin(Operator left, Operator right, int[] keySlots, int[] sharedSlots, boolean leftOuter,
             RowFilter condition) {
@@ -57,14 +58,14 @@ public final class HashJoin extends Operator {
     public String describe() {
         return (leftOuter ? "HashLeftJoin" : "HashJoin") + " keys " + Arrays.toString(keySlots)
                 + (condition == null ? "" : " if " + condition.describe())
-                + (spilledRows > 0 ? " (spilled " + spilledRows + " build rows)" : "");
+                + (spilledRows.sum() > 0 ? " (spilled " + spilledRows.sum() + " build rows)" : "");
     }
 
     @Override
     protected RowCursor doOpen(long[] input, ExecContext ctx) {
         HashBuild build = HashBuild.read(right, input, ctx, keySlots, "hashjoin");
         if (build.spill != null) {
-            spilledRows += build.spill.rows();
+            spilledRows.add(build.spill.rows());
         }
         RowCursor probe = left.open(input, ctx);
         return build.spill != null ? new Blocks(probe, build.spill, ctx.limits().hashJoinRows(), ctx)

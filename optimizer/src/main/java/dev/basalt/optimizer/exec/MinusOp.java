@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
 
 import dev.basalt.store.lexicon.TermIds;
 
@@ -22,16 +23,16 @@ import dev.basalt.store.lexicon.TermIds;
  * goes to a spill file and the left side is read in blocks of that many rows, each block hashed
  * and met by the whole spill file; a block's rows that no right row removed are then emitted in
  * their order, so the output order is the left side's either way.
- * Thread-safe like every operator (fields fixed at construction, each open's state in its cursor),
- * except the spill count EXPLAIN shows: a plain field that concurrent evaluations of a kept plan may
- * update racily, which only blurs that count.
+ * Thread-safe like every operator (fields fixed at construction, each open's state in its cursor);
+ * the spill figures EXPLAIN shows are {@link LongAdder}s that concurrent evaluations of a kept plan
+ * add to.
  */
 public final class MinusOp extends Operator {
     private final Operator left;
     private final Operator right;
     private final int[] keySlots;
     private final int[] sharedSlots;
-    private long spilledRows;
+    private final LongAdder spilledRows = new LongAdder();
 
     /**
      * @param keySlots variables both sides always bind
@@ -52,7 +53,7 @@ public final class MinusOp extends Operator {
     @Override
     public String describe() {
         return "Minus keys " + Arrays.toString(keySlots) + " shared " + Arrays.toString(sharedSlots)
-                + (spilledRows > 0 ? " (spilled " + spilledRows + " right rows)" : "");
+                + (spilledRows.sum() > 0 ? " (spilled " + spilledRows.sum() + " right rows)" : "");
     }
 
     @Override
@@ -60,7 +61,7 @@ public final class MinusOp extends Operator {
         int[] shared = withInputSlots(input);
         HashBuild build = HashBuild.read(right, input, ctx, keySlots, "minus");
         if (build.spill != null) {
-            spilledRows += build.spill.rows();
+            spilledRows.add(build.spill.rows());
         }
         RowCursor probe = left.open(input, ctx);
         return build.spill != null ? new Blocks(probe, build.spill, ctx.limits().hashJoinRows(), shared, ctx)

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.PriorityQueue;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * ORDER BY: yields its input's rows in the {@link RowOrder}'s order. The input is read in batches
@@ -13,17 +14,17 @@ import java.util.PriorityQueue;
  * otherwise rows go to an {@link ExternalSorter}, which spills sorted runs to disk beyond
  * {@link ExecLimits#sortRows()} rows and merges them. The whole input is read on the first
  * {@code next()}; cancellation is checked per batch and during sorting.
- * Thread-safe like every operator (fields fixed at construction, each open's state in its cursor),
- * except the spill count EXPLAIN shows: a plain field that concurrent evaluations of a kept plan may
- * update racily, which only blurs that count.
+ * Thread-safe like every operator (fields fixed at construction, each open's state in its cursor);
+ * the spill figures EXPLAIN shows are {@link LongAdder}s that concurrent evaluations of a kept plan
+ * add to.
  */
 public final class SortOp extends Operator {
     private static final int BATCH = 256;
     private final Operator input;
     private final RowOrder order;
     private final long keep;
-    private long spilledRows;
-    private int runs;
+    private final LongAdder spilledRows = new LongAdder();
+    private final LongAdder runs = new LongAdder();
 
     /** @param keep rows the consumer needs at most (LIMIT + OFFSET), or -1 for all */
     public SortOp(Operator input, RowOrder order, long keep) {
@@ -44,7 +45,7 @@ public final class SortOp extends Operator {
     @Override
     public String describe() {
         return "Sort " + order.describe() + (keep >= 0 ? " top " + keep : "")
-                + (runs > 0 ? " (spilled " + spilledRows + " rows in " + runs + " runs)" : "");
+                + (runs.sum() > 0 ? " (spilled " + spilledRows.sum() + " rows in " + runs.sum() + " runs)" : "");
     }
 
     @Override
@@ -80,8 +81,8 @@ public final class SortOp extends Operator {
         try {
             readAll(row, ctx, sorter::add);
             RowCursor out = sorter.sorted();
-            spilledRows += sorter.spilledRows();
-            runs += sorter.runs();
+            spilledRows.add(sorter.spilledRows());
+            runs.add(sorter.runs());
             return out;
         } catch (RuntimeException e) {
             sorter.close();
