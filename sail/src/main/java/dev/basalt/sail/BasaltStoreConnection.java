@@ -26,6 +26,7 @@ import org.eclipse.rdf4j.sail.helpers.DefaultSailChangedEvent;
 import dev.basalt.optimizer.rdf4j.PreparedAlgebra;
 import dev.basalt.optimizer.rdf4j.QueryFallbacks;
 import dev.basalt.optimizer.rdf4j.QueryHints;
+import dev.basalt.sail.query.ShapedQuery;
 import dev.basalt.sail.spill.SpillOwner;
 
 /**
@@ -221,8 +222,9 @@ public class BasaltStoreConnection extends SailSourceConnection {
     /** The one hook of native evaluation: a Basalt strategy for queries {@link NativeQueries} accepts. */
     private CloseableIteration<? extends BindingSet> evaluateHinted(TupleExpr tupleExpr, Dataset dataset,
             BindingSet bindings, boolean includeInferred) throws SailException {
-        // claimed whatever runs the query, so an offer never outlives its evaluation
-        PreparedAlgebra prepared = PreparedAlgebra.claim(tupleExpr);
+        // what the repository's query front door prepared travels with the tree (ShapedQuery)
+        PreparedAlgebra prepared = ShapedQuery.preparedFor(tupleExpr);
+        tupleExpr = ShapedQuery.tree(tupleExpr);
         // hints are removed whichever evaluator runs the query, so they never match data
         QueryHints.Stripped hinted = stripHints(tupleExpr);
         boolean noHints = hinted.none();

@@ -21,7 +21,6 @@ import dev.basalt.optimizer.plan.EstimateCache;
 import dev.basalt.optimizer.plan.OrderingPolicy;
 import dev.basalt.optimizer.rdf4j.NativeQueryStats;
 import dev.basalt.optimizer.rdf4j.PreparedAlgebra;
-import dev.basalt.optimizer.rdf4j.ShapePlans;
 import dev.basalt.optimizer.rdf4j.QueryFallbacks;
 
 /**
@@ -48,12 +47,6 @@ final class NativeQueries {
     /** Range counts RDF4J's join optimizer asks for (both statement sets), shared likewise. */
     private final EstimateCache rdf4jCounts = new EstimateCache(ESTIMATE_CACHE_ENTRIES);
     private static final int ESTIMATE_CACHE_ENTRIES = 100_000;
-    /** Compiled plans per query shape of the newest state, one set per statement-set choice. */
-    private final ShapePlans explicitPlans = new ShapePlans(SHAPE_PLANS);
-    private final ShapePlans inferredPlans = new ShapePlans(SHAPE_PLANS);
-    private static final int SHAPE_PLANS = 1_000;
-    /** {@code -Dbasalt.exec.shapePlans=false} compiles every query (read once per JVM). */
-    private static final boolean KEEP_SHAPE_PLANS = !"false".equalsIgnoreCase(System.getProperty("basalt.exec.shapePlans"));
     /** Sessions opened and not yet closed: native evaluations whose result is still open. */
     private final AtomicInteger running = new AtomicInteger();
 
@@ -114,8 +107,9 @@ final class NativeQueries {
         private final OrderingPolicy ordering;
         private final Map<CardinalityEstimator.Key, Double> counts;
         private final QueryFallbacks explained;
-        /** The shape plans for the committed state this query reads, or null (a past state). */
-        private final ShapePlans plans;
+        /** Whether a kept plan of the query's shape may run: a query of the newest committed state. */
+        private final boolean newestState;
+        private final boolean includeInferred;
         private final long state;
         private boolean closed;
         /** What may do the query's RDF4J optimizations for its shape, or null ({@link PreparedAlgebra}). */
@@ -132,7 +126,8 @@ final class NativeQueries {
             // past states are not shared: a read-as-of query gets estimates of its own
             long state = lease.view().commitCounter();
             this.state = state;
-            this.plans = readAsOf ? null : includeInferred ? inferredPlans : explicitPlans;
+            this.newestState = !readAsOf;
+            this.includeInferred = includeInferred;
             this.estimator = readAsOf ? new CardinalityEstimator(source)
                     : new CardinalityEstimator(source, (includeInferred ? inferredEstimates : explicitEstimates)
                             .forState(state));
@@ -168,8 +163,9 @@ final class NativeQueries {
                 s.recordFallbacksIn(explained);
             }
             s.prepareWith(prepared);
-            if (KEEP_SHAPE_PLANS && !inTransaction && plans != null) {
-                s.reusePlans(plans, state);
+            if (!inTransaction && newestState) {
+                // the shape's plans (kept by the query front door with the shape) differ by statement-set choice
+                s.reusePlans(includeInferred ? StatementSet.INFERRED : StatementSet.EXPLICIT, state);
             }
             return s;
         }

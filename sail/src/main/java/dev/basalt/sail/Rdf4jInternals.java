@@ -41,12 +41,12 @@ import org.eclipse.rdf4j.sail.base.SailSource;
  * approved or deprecated, in the thread doing it. {@code SpillOwner} (package
  * {@code dev.basalt.sail.spill}) is a thread-local set around each isolated write operation, so a
  * model that later spills to disk knows the transaction that must release its file.</li>
- * <li><b>A repository query evaluates its parsed tree itself, in the calling thread.</b> {@code SailTupleQuery},
- * {@code SailGraphQuery} and {@code SailBooleanQuery}'s {@code evaluate()} pass {@code getParsedQuery().getTupleExpr()},
- * that very object, to {@code SailConnection.evaluate} before returning; {@code BasaltRepository}'s queries offer
- * their shape's optimizations for it ({@code PreparedAlgebra}) and {@link BasaltStoreConnection} claims the offer by
- * identity. Otherwise nothing is reused: {@code OptimizedShapesTest} (module {@code sail}, package
- * {@code repository}) counts the reuse and fails.</li>
+ * <li><b>A repository query evaluates its parsed tree itself.</b> {@code SailTupleQuery}, {@code SailGraphQuery} and
+ * {@code SailBooleanQuery}'s {@code evaluate} pass {@code getParsedQuery().getTupleExpr()}, that very object, to
+ * {@code SailConnection.evaluate}; {@code BasaltRepository}'s queries put their tree under a {@code ShapedQuery}
+ * root (package {@code dev.basalt.sail.query}) for the call, and {@link BasaltStoreConnection} takes what the front
+ * door prepared from it. Otherwise nothing is reused: {@code OptimizedShapesTest} (module {@code sail}, package
+ * {@code query}) counts the reuse and fails.</li>
  * <li><b>{@code SailSourceConnection.evaluateInternal} evaluates what the strategy's {@code optimize} returns</b>, so
  * Basalt's strategy may return a tree instantiated from a shape's optimized template in place of the one it was
  * given. Not checked by a test: if RDF4J evaluated its own tree instead, reused queries would run unoptimized on

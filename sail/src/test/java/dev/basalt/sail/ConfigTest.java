@@ -129,6 +129,7 @@ class ConfigTest {
         values.put("Journal mode", "WORM");
         values.put("Durable commits (fsync)", "false");
         values.put("Query shapes", "250");
+        values.put("Keep shape plans", "false");
         String rendered = t.render(values);
         Model model = Rio.parse(new java.io.StringReader(rendered), "", RDFFormat.TURTLE);
         Resource repoNode = Models.subject(model.filter(null, org.eclipse.rdf4j.model.vocabulary.RDF.TYPE,
@@ -147,7 +148,8 @@ class ConfigTest {
             }
             BasaltRepository basalt = assertInstanceOf(BasaltRepository.class, repo,
                     "the template creates Basalt's own repository type");
-            assertEquals(250, basalt.getQueryTemplateCache().capacity());
+            assertEquals(250, basalt.getQueryFront().getCapacity());
+            assertEquals(false, basalt.getQueryFront().isKeepingPlans(), "basalt:shapePlans from the template");
             BasaltStore sail = (BasaltStore) basalt.getSail();
             assertEquals(JournalMode.WORM, sail.getConfig().getJournalMode());
             assertEquals(false, sail.getConfig().isDurable());

@@ -77,8 +77,9 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
     /** The query's optimization before Basalt's step as its shape may already know it, or null. */
     private PreparedAlgebra prepared;
     private final OrderingPolicy ordering;
-    /** Compiled plans kept per query shape for the state this evaluation reads, or null ({@link #reusePlans}). */
-    private ShapePlans plans;
+    /** Whether a kept plan of the query's shape may run ({@link #reusePlans}), for which statement sets and state. */
+    private boolean reusePlans;
+    private Object planPartition;
     private long planState;
 
     public BasaltEvaluationStrategy(TripleSource tripleSource, Dataset dataset, FederatedServiceResolver resolver,
@@ -124,10 +125,12 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
     /**
      * Let a query of a known shape run the plan kept for its shape ({@link ShapePlans}), for a source that is
      * the committed state {@code state} of the store (its commit counter), read by this strategy's source
-     * alone; only with a {@link PreparedAlgebra} that knows the shape.
+     * alone; {@code partition} names the statement-set choice (plans of one shape differ by it); only with a
+     * {@link PreparedAlgebra} that knows the shape and keeps plans.
      */
-    public void reusePlans(ShapePlans plans, long state) {
-        this.plans = plans;
+    public void reusePlans(Object partition, long state) {
+        this.reusePlans = true;
+        this.planPartition = partition;
         this.planState = state;
     }
 
@@ -142,10 +145,11 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
         if (prepared == null || !(expr instanceof QueryRoot root)) {
             return super.optimize(expr, evaluationStatistics, bindings);
         }
-        if (plans != null && (bindings == null || bindings.isEmpty())) {
+        if (reusePlans && (bindings == null || bindings.isEmpty())) {
             PreparedAlgebra.Shape shape = prepared.shape(dataset, bindings, getQueryEvaluationMode());
-            QueryRoot planned = shape == null ? null
-                    : plans.planned(shape, ordering, planState, source,
+            ShapePlans plans = shape == null ? null : shape.plans();
+            QueryRoot planned = plans == null ? null
+                    : plans.planned(shape, ordering, planPartition, planState, source,
                             (template, parameters) -> ShapePlans.compile(template, parameters, valueConditions(),
                                     dataset, ordering, stats),
                             stats);

@@ -7,7 +7,6 @@ import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.Dataset;
 import org.eclipse.rdf4j.query.algebra.QueryRoot;
-import org.eclipse.rdf4j.query.algebra.TupleExpr;
 
 /**
  * The RDF4J part of one query's optimization, possibly done once for every query of its shape: the optimizers
@@ -17,9 +16,9 @@ import org.eclipse.rdf4j.query.algebra.TupleExpr;
  * provably the same tree. Basalt's step and what follows it (plan compilation with cardinalities, RDF4J's join
  * ordering) run for every evaluation.
  *
- * <p>A query object that knows its shape offers itself for the evaluation of its own algebra ({@link #offer});
- * the store's connection claims it ({@link #claim}) for exactly that tree, in the same thread, and hands it to
- * the strategy. Implementations are used by one evaluating thread at a time; the hand-over is per thread.
+ * <p>The query's front door (the sail's {@code dev.basalt.sail.query.QueryFront}) makes one for a query of a known
+ * shape and hands it, with the query's tree, to the store's connection, which gives it to the strategy
+ * ({@link BasaltEvaluationStrategy#prepareWith}). Implementations are used by one evaluating thread at a time.
  */
 public interface PreparedAlgebra {
     /**
@@ -40,10 +39,7 @@ public interface PreparedAlgebra {
 
     /** An optimized query shape and one query's constants for it. */
     interface Shape {
-        /** Identifies the optimized template: equal for every query of the shape, bindings, dataset and mode. */
-        Object key();
-
-        /** The optimized template; shared, never to be changed (clone it). */
+            /** The optimized template; shared, never to be changed (clone it). */
         QueryRoot template();
 
         /** This query's value for {@code sentinel}, a sentinel of {@link #template}, or null if it is none. */
@@ -51,39 +47,11 @@ public interface PreparedAlgebra {
 
         /** Called when the evaluation runs a plan made from the template, in place of {@link #optimized}. */
         void taken();
-    }
 
-    /** A hand-over in progress; closing it withdraws an offer nobody claimed. */
-    interface Offer extends AutoCloseable {
-        @Override
-        void close();
-    }
-
-    /** Offers {@code prepared} to the evaluation of {@code expr} (that very object) in this thread. */
-    static Offer offer(TupleExpr expr, PreparedAlgebra prepared) {
-        Handover.PENDING.set(new Handover(expr, prepared));
-        return Handover.PENDING::remove;
-    }
-
-    /** What was offered for {@code expr} (that very object) in this thread, or null; an offer is claimed once. */
-    static PreparedAlgebra claim(TupleExpr expr) {
-        Handover pending = Handover.PENDING.get();
-        if (pending == null || pending.expr != expr) {
-            return null;
-        }
-        Handover.PENDING.remove();
-        return pending.prepared;
-    }
-
-    /** The offer of the query evaluation under way in a thread. */
-    final class Handover {
-        private static final ThreadLocal<Handover> PENDING = new ThreadLocal<>();
-        private final TupleExpr expr;
-        private final PreparedAlgebra prepared;
-
-        private Handover(TupleExpr expr, PreparedAlgebra prepared) {
-            this.expr = expr;
-            this.prepared = prepared;
-        }
+        /**
+         * The compiled plans kept for this optimized shape (the same object for every query of the shape,
+         * bindings, dataset and mode), or null when plans are not kept.
+         */
+        ShapePlans plans();
     }
 }

@@ -60,21 +60,23 @@ import dev.basalt.store.lexicon.TermIds;
  * Plan choices depend on statistics only for speed, never for results, and a constant that the store does not
  * hold makes its patterns match nothing at run time. Plans are kept per state of the store (commit counter):
  * the first query on a newer state compiles the shape again, so join orders follow the data; a query on an
- * older state compiles its own. Per store and statement-set choice, bounded. Thread-safe; a kept plan is run by
- * concurrent evaluations, each with its own context and without operator statistics.
+ * older state compiles its own.
+ *
+ * <p>One instance holds the plans of ONE optimized shape ({@link PreparedAlgebra.Shape#plans}), one per join
+ * ordering policy and statement-set choice ({@code partition}: a few at most); it has no bound and no eviction
+ * of its own, it lives and goes with the shape's entry in the query front door that owns it. Thread-safe; a
+ * kept plan is run by concurrent evaluations, each with its own context and without operator statistics.
  */
 public final class ShapePlans {
-    private final int maxEntries;
     private final Map<Key, Entry> entries = new ConcurrentHashMap<>();
 
-    public ShapePlans(int maxEntries) {
-        if (maxEntries < 1) {
-            throw new IllegalArgumentException("maxEntries must be positive, was " + maxEntries);
-        }
-        this.maxEntries = maxEntries;
+    /** The ordering policy and statement-set choice a plan is compiled for. */
+    private record Key(OrderingPolicy ordering, Object partition) {
     }
 
-    private record Key(Object shape, OrderingPolicy ordering) {
+    /** Plans held (one per ordering policy and statement-set choice), for counters and tests. */
+    public int size() {
+        return entries.size();
     }
 
     /**
@@ -153,9 +155,9 @@ public final class ShapePlans {
      * usual (no plan kept for this state and none can be made with this query, or the shape's plans cannot be
      * kept).
      */
-    QueryRoot planned(PreparedAlgebra.Shape shape, OrderingPolicy ordering, long state, QuadSource source,
-            Compiler compiler, NativeQueryStats stats) {
-        Key key = new Key(shape.key(), ordering);
+    QueryRoot planned(PreparedAlgebra.Shape shape, OrderingPolicy ordering, Object partition, long state,
+            QuadSource source, Compiler compiler, NativeQueryStats stats) {
+        Key key = new Key(ordering, partition);
         Entry entry = entries.get(key);
         if (entry != null && entry.state == state) {
             if (entry.node == null) {
@@ -178,9 +180,6 @@ public final class ShapePlans {
         Entry made = make(shape, state, source, compiler);
         if (made == null) {
             return null;
-        }
-        if (entries.size() >= maxEntries) {
-            entries.clear();
         }
         entries.put(key, made);
         QueryRoot evaluation = made.node == null ? null : made.evaluation(shape, source);

@@ -10,6 +10,7 @@ import java.io.InputStream;
 import java.io.Reader;
 import java.net.URL;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.Resource;
@@ -18,6 +19,8 @@ import org.eclipse.rdf4j.query.GraphQueryResult;
 import org.eclipse.rdf4j.query.MalformedQueryException;
 import org.eclipse.rdf4j.query.QueryLanguage;
 import org.eclipse.rdf4j.query.TupleQueryResult;
+import org.eclipse.rdf4j.query.TupleQueryResultHandler;
+import org.eclipse.rdf4j.query.algebra.TupleExpr;
 import org.eclipse.rdf4j.query.parser.ParsedBooleanQuery;
 import org.eclipse.rdf4j.query.parser.ParsedGraphQuery;
 import org.eclipse.rdf4j.query.parser.ParsedQuery;
@@ -32,44 +35,87 @@ import org.eclipse.rdf4j.repository.sail.SailTupleQuery;
 import org.eclipse.rdf4j.repository.util.RDFInserter;
 import org.eclipse.rdf4j.repository.util.RDFLoader;
 import org.eclipse.rdf4j.rio.RDFFormat;
+import org.eclipse.rdf4j.rio.RDFHandler;
 import org.eclipse.rdf4j.rio.RDFHandlerException;
 import org.eclipse.rdf4j.rio.RDFParseException;
 import org.eclipse.rdf4j.rio.Rio;
 import org.eclipse.rdf4j.sail.Sail;
 import org.eclipse.rdf4j.sail.SailConnection;
 import org.eclipse.rdf4j.sail.SailException;
+import org.eclipse.rdf4j.sail.StackableSail;
 
 import dev.basalt.optimizer.rdf4j.PreparedAlgebra;
+import dev.basalt.sail.BasaltStore;
+import dev.basalt.sail.query.QueryFront;
+import dev.basalt.sail.query.ShapedQuery;
 
 /**
- * A {@link SailRepository} whose connections parse SPARQL queries through a
- * {@link QueryTemplateCache}: queries that differ only in their constants are parsed once. Works
- * over any sail (a Basalt store, or one wrapped in an inferencer); everything else is
- * {@code SailRepository}'s, except that over a Basalt store itself, adding an N-Triples or
- * N-Quads stream, file or {@code file:} URL runs the bulk loader's pipeline inside the
- * connection's transaction ({@link BulkAdds}). {@link #getQueryTemplateCache()} tells how many query shapes it holds.
+ * A {@link SailRepository} whose connections take SPARQL queries through the repository's {@link QueryFront}: one
+ * entry per query shape, so queries that differ only in their constants are parsed once and, over a Basalt store,
+ * reuse the shape's RDF4J-optimized tree and compiled plan. Works over any sail (a Basalt store, or one wrapped
+ * in an inferencer); everything else is {@code SailRepository}'s, except that over a Basalt store itself, adding
+ * an N-Triples or N-Quads stream, file or {@code file:} URL runs the bulk loader's pipeline inside the
+ * connection's transaction ({@link BulkAdds}). While initialized, the front door's counters are the MBean
+ * {@code dev.basalt:type=QueryFront,repository="<the sail's data directory>"}.
  *
  * <p>Thread-safe like {@code SailRepository}: its connections may be used concurrently, and they share the
- * thread-safe {@link QueryTemplateCache}.
+ * thread-safe {@link QueryFront}.
  */
 public class BasaltRepository extends SailRepository {
     /** Query shapes kept by default. */
-    public static final int DEFAULT_QUERY_SHAPES = 1_000;
+    public static final int DEFAULT_QUERY_SHAPES = QueryFront.DEFAULT_SHAPES;
 
-    private final QueryTemplateCache templates;
+    /** The front door, or null when no shapes are kept. */
+    private final QueryFront front;
+    /** Whether a Basalt store evaluates the queries (the only evaluator that reuses optimized stages). */
+    private final boolean overBasalt;
 
     public BasaltRepository(Sail sail) {
         this(sail, DEFAULT_QUERY_SHAPES);
     }
 
-    /** @param queryShapes query shapes to keep parsed; 0 parses every query */
+    /** @param queryShapes query shapes to keep; 0 parses every query */
     public BasaltRepository(Sail sail, int queryShapes) {
-        super(sail);
-        this.templates = queryShapes > 0 ? new QueryTemplateCache(queryShapes) : null;
+        this(sail, queryShapes, true);
     }
 
-    public QueryTemplateCache getQueryTemplateCache() {
-        return templates;
+    /**
+     * @param queryShapes query shapes to keep; 0 parses every query
+     * @param shapePlans whether compiled plans are kept with the shapes (false compiles every query)
+     */
+    public BasaltRepository(Sail sail, int queryShapes, boolean shapePlans) {
+        super(sail);
+        this.front = queryShapes > 0 ? new QueryFront(queryShapes, shapePlans) : null;
+        Sail base = sail;
+        while (base instanceof StackableSail stacked && !(base instanceof BasaltStore)) {
+            base = stacked.getBaseSail();
+        }
+        this.overBasalt = base instanceof BasaltStore;
+    }
+
+    /** The repository's query front door, or null when it keeps no shapes. */
+    public QueryFront getQueryFront() {
+        return front;
+    }
+
+    @Override
+    protected void initializeInternal() throws RepositoryException {
+        super.initializeInternal();
+        if (front != null) {
+            File dir = getSail().getDataDir();
+            front.register(dir != null ? dir.getAbsolutePath() : "@" + Integer.toHexString(System.identityHashCode(this)));
+        }
+    }
+
+    @Override
+    protected void shutDownInternal() throws RepositoryException {
+        try {
+            super.shutDownInternal();
+        } finally {
+            if (front != null) {
+                front.unregister();
+            }
+        }
     }
 
     @Override
@@ -78,7 +124,7 @@ public class BasaltRepository extends SailRepository {
             init();
         }
         try {
-            return new Connection(this, getSail().getConnection(), templates);
+            return new Connection(this, getSail().getConnection(), front);
         } catch (SailException e) {
             throw new RepositoryException(e);
         }
@@ -86,12 +132,12 @@ public class BasaltRepository extends SailRepository {
 
     private static final class Connection extends SailRepositoryConnection {
         private final BasaltRepository repository;
-        private final QueryTemplateCache templates;
+        private final QueryFront front;
 
-        Connection(BasaltRepository repository, SailConnection connection, QueryTemplateCache templates) {
+        Connection(BasaltRepository repository, SailConnection connection, QueryFront front) {
             super(repository, connection);
             this.repository = repository;
-            this.templates = templates;
+            this.front = front;
         }
 
         /** The bulk path for this add (RDF4J's own where it does not apply). */
@@ -225,19 +271,25 @@ public class BasaltRepository extends SailRepository {
 
         @Override
         public SailQuery prepareQuery(QueryLanguage ql, String query, String baseURI) throws MalformedQueryException {
-            if (templates == null) {
+            if (front == null) {
                 return super.prepareQuery(ql, query, baseURI);
             }
-            QueryTemplateCache.Prepared prepared = templates.prepare(ql, query, baseURI);
+            QueryFront.Prepared prepared = front.prepare(ql, query, baseURI);
             ParsedQuery parsed = prepared.query();
-            PreparedAlgebra algebra = prepared.algebra();
+            PreparedAlgebra algebra = repository.overBasalt ? prepared.algebra() : null;
             if (parsed instanceof ParsedTupleQuery tuple) {
                 return algebra == null ? new SailTupleQuery(tuple, this) : new SailTupleQuery(tuple, this) {
                     @Override
                     public TupleQueryResult evaluate() {
-                        try (PreparedAlgebra.Offer offer = PreparedAlgebra.offer(getParsedQuery().getTupleExpr(), algebra)) {
-                            return super.evaluate();
-                        }
+                        return shaped(getParsedQuery(), algebra, super::evaluate);
+                    }
+
+                    @Override
+                    public void evaluate(TupleQueryResultHandler handler) {
+                        shaped(getParsedQuery(), algebra, () -> {
+                            super.evaluate(handler);
+                            return null;
+                        });
                     }
                 };
             } else if (parsed instanceof ParsedGraphQuery graph) {
@@ -245,9 +297,15 @@ public class BasaltRepository extends SailRepository {
                 } : new SailGraphQuery(graph, this) {
                     @Override
                     public GraphQueryResult evaluate() {
-                        try (PreparedAlgebra.Offer offer = PreparedAlgebra.offer(getParsedQuery().getTupleExpr(), algebra)) {
-                            return super.evaluate();
-                        }
+                        return shaped(getParsedQuery(), algebra, super::evaluate);
+                    }
+
+                    @Override
+                    public void evaluate(RDFHandler handler) {
+                        shaped(getParsedQuery(), algebra, () -> {
+                            super.evaluate(handler);
+                            return null;
+                        });
                     }
                 };
             } else if (parsed instanceof ParsedBooleanQuery bool) {
@@ -255,19 +313,32 @@ public class BasaltRepository extends SailRepository {
                 } : new SailBooleanQuery(bool, this) {
                     @Override
                     public boolean evaluate() {
-                        try (PreparedAlgebra.Offer offer = PreparedAlgebra.offer(getParsedQuery().getTupleExpr(), algebra)) {
-                            return super.evaluate();
-                        }
+                        return shaped(getParsedQuery(), algebra, super::evaluate);
                     }
                 };
             }
             throw new MalformedQueryException("not a query: " + parsed.getClass().getSimpleName());
         }
 
+        /**
+         * Runs RDF4J's evaluation of a query with its tree handed to the sail as a {@link ShapedQuery}, so the
+         * store's connection gets what the front door prepared with the tree itself; the parsed query is as
+         * before when it returns.
+         */
+        private static <T> T shaped(ParsedQuery parsed, PreparedAlgebra algebra, Supplier<T> evaluation) {
+            TupleExpr tree = parsed.getTupleExpr();
+            parsed.setTupleExpr(new ShapedQuery(tree, algebra));
+            try {
+                return evaluation.get();
+            } finally {
+                parsed.setTupleExpr(tree);
+            }
+        }
+
         @Override
         public SailTupleQuery prepareTupleQuery(QueryLanguage ql, String query, String baseURI)
                 throws MalformedQueryException {
-            if (templates == null) {
+            if (front == null) {
                 return super.prepareTupleQuery(ql, query, baseURI);
             }
             return (SailTupleQuery) prepare(ql, query, baseURI, SailTupleQuery.class, "tuple");
@@ -276,7 +347,7 @@ public class BasaltRepository extends SailRepository {
         @Override
         public SailGraphQuery prepareGraphQuery(QueryLanguage ql, String query, String baseURI)
                 throws MalformedQueryException {
-            if (templates == null) {
+            if (front == null) {
                 return super.prepareGraphQuery(ql, query, baseURI);
             }
             return (SailGraphQuery) prepare(ql, query, baseURI, SailGraphQuery.class, "graph");
@@ -285,7 +356,7 @@ public class BasaltRepository extends SailRepository {
         @Override
         public SailBooleanQuery prepareBooleanQuery(QueryLanguage ql, String query, String baseURI)
                 throws MalformedQueryException {
-            if (templates == null) {
+            if (front == null) {
                 return super.prepareBooleanQuery(ql, query, baseURI);
             }
             return (SailBooleanQuery) prepare(ql, query, baseURI, SailBooleanQuery.class, "boolean");

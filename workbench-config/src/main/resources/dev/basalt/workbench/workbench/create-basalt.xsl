@@ -196,6 +196,16 @@
 						<td>SPARQL query shapes (queries up to their constants) kept parsed; 0 parses every query.</td>
 					</tr>
 					<tr>
+						<th>Keep shape plans</th>
+						<td>
+							<select id="shapePlans" name="Keep shape plans">
+								<option selected="selected" value="true">true</option>
+								<option value="false">false</option>
+							</select>
+						</td>
+						<td>Keep compiled plans with the query shapes; false compiles every query.</td>
+					</tr>
+					<tr>
 						<td></td>
 						<td>
 							<input type="button" value="{$cancel.label}" style="float:right"

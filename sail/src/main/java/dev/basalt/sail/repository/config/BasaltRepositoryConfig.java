@@ -19,8 +19,9 @@ import dev.basalt.sail.repository.BasaltRepository;
  * Configuration of a {@link BasaltRepository}: a {@link SailRepositoryConfig} (its sail stack is
  * configured exactly as for RDF4J's {@code openrdf:SailRepository}, in either configuration
  * vocabulary) of type {@value BasaltRepositoryFactory#REPOSITORY_TYPE}, plus the number of query
- * shapes the repository keeps parsed ({@link #QUERY_SHAPES}, default
- * {@link BasaltRepository#DEFAULT_QUERY_SHAPES}; 0 parses every query).
+ * shapes its query front door keeps ({@link #QUERY_SHAPES}, default
+ * {@link BasaltRepository#DEFAULT_QUERY_SHAPES}; 0 parses every query) and whether it keeps compiled plans
+ * with them ({@link #SHAPE_PLANS}, default true).
  *
  * <p>Only API that RDF4J 4.1 and 5.0 share is used: the Workbench (4.1.3) parses and re-exports
  * this configuration before RDF4J Server (5.0.3) creates the repository from it. Not thread-safe,
@@ -31,7 +32,12 @@ public class BasaltRepositoryConfig extends SailRepositoryConfig {
     public static final IRI QUERY_SHAPES = SimpleValueFactory.getInstance()
             .createIRI(BasaltStoreSchema.NAMESPACE, "queryShapes");
 
+    /** Whether compiled plans are kept with the query shapes, a boolean; false compiles every query. */
+    public static final IRI SHAPE_PLANS = SimpleValueFactory.getInstance()
+            .createIRI(BasaltStoreSchema.NAMESPACE, "shapePlans");
+
     private int queryShapes = BasaltRepository.DEFAULT_QUERY_SHAPES;
+    private boolean shapePlans = true;
 
     public BasaltRepositoryConfig() {
         setType(BasaltRepositoryFactory.REPOSITORY_TYPE);
@@ -53,11 +59,20 @@ public class BasaltRepositoryConfig extends SailRepositoryConfig {
         this.queryShapes = queryShapes;
     }
 
+    public boolean getShapePlans() {
+        return shapePlans;
+    }
+
+    public void setShapePlans(boolean shapePlans) {
+        this.shapePlans = shapePlans;
+    }
+
     @Override
     public Resource export(Model m) {
         Resource node = super.export(m);
         m.setNamespace(BasaltStoreSchema.PREFIX, BasaltStoreSchema.NAMESPACE);
         m.add(node, QUERY_SHAPES, SimpleValueFactory.getInstance().createLiteral(queryShapes));
+        m.add(node, SHAPE_PLANS, SimpleValueFactory.getInstance().createLiteral(shapePlans));
         return node;
     }
 
@@ -76,6 +91,15 @@ public class BasaltRepositoryConfig extends SailRepositoryConfig {
                 throw new RepositoryConfigException(QUERY_SHAPES + " must be a non-negative integer (0 turns the "
                         + "query-template cache off), found '" + shapes.get().getLabel() + "'");
             }
+        }
+        Optional<Literal> plans = Models.objectLiteral(m.getStatements(node, SHAPE_PLANS, null));
+        if (plans.isPresent()) {
+            String text = plans.get().getLabel().trim();
+            if (!text.equals("true") && !text.equals("false")) {
+                throw new RepositoryConfigException(SHAPE_PLANS + " must be true or false, found '"
+                        + plans.get().getLabel() + "'");
+            }
+            shapePlans = Boolean.parseBoolean(text);
         }
     }
 }

@@ -39,6 +39,6 @@ public final class BasaltRepositoryFactory implements RepositoryFactory {
         basalt.validate();
         // SailRepositoryFactory builds the configured sail stack; its SailRepository wrapper is not used
         SailRepository stack = (SailRepository) new SailRepositoryFactory().getRepository(basalt);
-        return new BasaltRepository(stack.getSail(), basalt.getQueryShapes());
+        return new BasaltRepository(stack.getSail(), basalt.getQueryShapes(), basalt.getShapePlans());
     }
 }

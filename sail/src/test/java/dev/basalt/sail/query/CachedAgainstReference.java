@@ -1,4 +1,4 @@
-package dev.basalt.sail.repository;
+package dev.basalt.sail.query;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,6 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.basalt.sail.repository.BasaltRepository;
 import dev.basalt.sail.BasaltStore;
 import dev.basalt.sail.config.BasaltStoreConfig;
 

@@ -1,4 +1,4 @@
-package dev.basalt.sail.repository;
+package dev.basalt.sail.query;
 
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,4 +1,4 @@
-package dev.basalt.sail.repository;
+package dev.basalt.sail.query;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -28,6 +28,7 @@ import org.eclipse.rdf4j.query.parser.ParsedQuery;
 import org.eclipse.rdf4j.query.parser.QueryParserUtil;
 import org.eclipse.rdf4j.repository.RepositoryConnection;
 import org.eclipse.rdf4j.sail.memory.MemoryStore;
+import dev.basalt.sail.repository.BasaltRepository;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,15 +39,15 @@ import org.junit.jupiter.api.Test;
  * alike. A share of the shapes must actually be instantiated from a template, so the test cannot
  * pass by caching nothing.
  */
-class QueryTemplateCacheTest {
+class QueryTemplateTest {
     private static ParsedQuery direct(String query) {
         return QueryParserUtil.parseQuery(QueryLanguage.SPARQL, query, null);
     }
 
     private static void assertSameQuery(ParsedQuery expected, ParsedQuery actual, String query) {
         assertEquals(expected.getClass(), actual.getClass(), query);
-        assertEquals(QueryTemplateCache.canonical(expected.getTupleExpr()),
-                QueryTemplateCache.canonical(actual.getTupleExpr()), query);
+        assertEquals(QueryTemplate.canonical(expected.getTupleExpr()),
+                QueryTemplate.canonical(actual.getTupleExpr()), query);
         assertEquals(expected.getDataset(), actual.getDataset(), query);
         assertEquals(query, actual.getSourceString());
         if (expected instanceof ParsedGraphQuery g) {
@@ -73,7 +74,7 @@ class QueryTemplateCacheTest {
     }
 
     static List<String> suiteQueries() throws IOException {
-        URI jar = URI.create("jar:" + QueryTemplateCacheTest.class.getClassLoader()
+        URI jar = URI.create("jar:" + QueryTemplateTest.class.getClassLoader()
                 .getResource("testcases-sparql-1.1-w3c/manifest-all.ttl").toString().replaceFirst("^jar:", "")
                 .replaceFirst("!.*$", ""));
         List<String> queries = new ArrayList<>();
@@ -90,7 +91,7 @@ class QueryTemplateCacheTest {
     void everySuiteQueryParsesAsTheParserParsesIt() throws IOException {
         List<String> queries = suiteQueries();
         assertTrue(queries.size() > 900, "suite query files found: " + queries.size());
-        QueryTemplateCache cache = new QueryTemplateCache(10_000);
+        QueryFront cache = new QueryFront(10_000, true);
         int withSlots = 0;
         int instantiated = 0;
         for (String query : queries) {
@@ -125,7 +126,7 @@ class QueryTemplateCacheTest {
 
     @Test
     void constantsOfEveryKindAreReplaced() {
-        QueryTemplateCache cache = new QueryTemplateCache(10);
+        QueryFront cache = new QueryFront(10, true);
         String template = "PREFIX ex: <http://ex.org/> CONSTRUCT { <http://ex.org/s%d> ex:p ?o } WHERE {"
                 + " GRAPH <http://ex.org/g%d> { ?x ex:q%d ?o ; ex:r \"a%d\"@en , \"b%d\"^^ex:dt , %d , %d.5 , %de3 }"
                 + " FILTER(?o != ex:v%d && regex(str(?o), \"c%d\", \"i\")) VALUES ?z { ex:w%d %d } } LIMIT 10";
@@ -142,7 +143,7 @@ class QueryTemplateCacheTest {
 
     @Test
     void twoSlotsGivenEqualValuesStayTwoSlots() {
-        QueryTemplateCache cache = new QueryTemplateCache(10);
+        QueryFront cache = new QueryFront(10, true);
         String first = "SELECT * WHERE { ?s <http://ex.org/a> ?o . ?o <http://ex.org/b> ?z }";
         String second = "SELECT * WHERE { ?s <http://ex.org/c> ?o . ?o <http://ex.org/c> ?z }";
         cache.parse(QueryLanguage.SPARQL, first, null);
@@ -171,7 +172,7 @@ class QueryTemplateCacheTest {
 
     @Test
     void malformedQueriesFailAsTheParserFails() {
-        QueryTemplateCache cache = new QueryTemplateCache(10);
+        QueryFront cache = new QueryFront(10, true);
         String bad = "SELECT * WHERE { ?s <http://ex.org/a> ?o ";
         assertThrows(MalformedQueryException.class, () -> cache.parse(QueryLanguage.SPARQL, bad, null));
         assertThrows(MalformedQueryException.class, () -> cache.parse(QueryLanguage.SPARQL, bad, null));
@@ -200,6 +201,6 @@ class QueryTemplateCacheTest {
         } finally {
             repo.shutDown();
         }
-        assertEquals(3, repo.getQueryTemplateCache().size());
+        assertEquals(3, repo.getQueryFront().getShapes());
     }
 }

@@ -1,4 +1,4 @@
-package dev.basalt.sail.repository;
+package dev.basalt.sail.query;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -23,6 +23,7 @@ import org.eclipse.rdf4j.query.parser.QueryParserUtil;
 import org.eclipse.rdf4j.repository.RepositoryConnection;
 import org.junit.jupiter.api.Test;
 
+import dev.basalt.sail.repository.BasaltRepository;
 import dev.basalt.optimizer.rdf4j.NativeQueryStats;
 import dev.basalt.sail.BasaltStore;
 
@@ -266,14 +267,14 @@ class ShapePlansTest extends CachedAgainstReference {
     void everySuiteQueryShapeAnswersAsWithoutCaches() throws IOException {
         int compared = 0;
         long reusedBefore = stats().shapePlansReused();
-        for (String query : QueryTemplateCacheTest.suiteQueries()) {
+        for (String query : QueryTemplateTest.suiteQueries()) {
             QueryShape shape = QueryShape.of(query, null);
             String upper = query.toUpperCase(Locale.ROOT);
             if (shape == null || shape.slots().isEmpty() || upper.contains("SERVICE") || upper.contains("NOW(")
                     || upper.contains("RAND(") || upper.contains("UUID(") || upper.contains("BNODE")) {
                 continue;
             }
-            String changed = QueryTemplateCacheTest.changeConstants(query, shape);
+            String changed = QueryTemplateTest.changeConstants(query, shape);
             try {
                 load(query, changed);
                 List<String> ownExpected = answer(reference, query);
@@ -284,7 +285,7 @@ class ShapePlansTest extends CachedAgainstReference {
                 assertEquals(changedExpected, answer(cached, changed), changed);
                 assertEquals(ownExpected, answer(cached, query), query);
             } catch (RuntimeException e) {
-                continue; // malformed or failing queries fail alike through the caches (QueryTemplateCacheTest)
+                continue; // malformed or failing queries fail alike through the caches (QueryTemplateTest)
             }
             compared++;
         }

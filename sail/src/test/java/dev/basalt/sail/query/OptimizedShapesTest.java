@@ -1,4 +1,4 @@
-package dev.basalt.sail.repository;
+package dev.basalt.sail.query;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -33,6 +33,7 @@ import org.eclipse.rdf4j.repository.RepositoryConnection;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.basalt.sail.repository.BasaltRepository;
 import dev.basalt.optimizer.access.QuadSource;
 import dev.basalt.optimizer.rdf4j.BasaltEvaluationStrategy;
 import dev.basalt.optimizer.rdf4j.NativeQueryStats;
@@ -71,8 +72,8 @@ class OptimizedShapesTest extends CachedAgainstReference {
         }
     }
 
-    private OptimizedShapes shapes() {
-        return cached.getQueryTemplateCache().optimized();
+    private QueryFront shapes() {
+        return cached.getQueryFront();
     }
 
     /** The answer of {@code query} as sorted lines, a query set up by {@code setUp} first. */
@@ -108,7 +109,7 @@ class OptimizedShapesTest extends CachedAgainstReference {
             "SELECT (COUNT(?s) AS ?n) WHERE { ?s ex:price ?p FILTER(?p >= %1$d && ?p < %2$d) }",
         };
         int[][] constants = { { 1, 2 }, { 2, 100 }, { 0, 0 }, { 2, 3 }, { 5, 5 }, { 7, 170 } };
-        long before = shapes().reused();
+        long before = shapes().getOptimizedReused();
         for (String shape : shapes) {
             List<List<String>> answers = new ArrayList<>();
             for (int[] c : constants) {
@@ -117,22 +118,22 @@ class OptimizedShapesTest extends CachedAgainstReference {
             assertTrue(answers.stream().distinct().count() > 1, "the constants change the answer of " + shape);
         }
         // the first query of a shape is parsed (no template yet), the second makes its optimized template
-        assertTrue(shapes().reused() - before >= shapes.length * (constants.length - 2),
-                "reused " + (shapes().reused() - before) + " times");
+        assertTrue(shapes().getOptimizedReused() - before >= shapes.length * (constants.length - 2),
+                "reused " + (shapes().getOptimizedReused() - before) + " times");
     }
 
     @Test
     void valueDependentOptimizationsAreNotReused() {
         String regex = "SELECT ?s WHERE { ?s rdfs:label ?l FILTER regex(?l, \"%s\") }";
         String or = "SELECT ?s WHERE { ?s ex:next ?o FILTER(?o = ex:s%s || ?o = ex:s%s) }";
-        long before = shapes().reused();
+        long before = shapes().getOptimizedReused();
         for (String pattern : List.of("label 1", "l.bel 2$", "^et", "3", "label 1")) {
             same(String.format(regex, pattern));
         }
         for (String[] c : new String[][] { { "1", "2" }, { "3", "3" }, { "5", "6" }, { "4", "4" } }) {
             same(String.format(or, c[0], c[1]));
         }
-        assertEquals(before, shapes().reused(), "reuse where an optimizer may read a constant's value");
+        assertEquals(before, shapes().getOptimizedReused(), "reuse where an optimizer may read a constant's value");
     }
 
     @Test
@@ -154,7 +155,7 @@ class OptimizedShapesTest extends CachedAgainstReference {
             }
         }
         assertTrue(answers.stream().distinct().count() > 10, "datasets and bindings change the answers");
-        assertTrue(shapes().reused() >= 20, "reused " + shapes().reused() + " times");
+        assertTrue(shapes().getOptimizedReused() >= 20, "reused " + shapes().getOptimizedReused() + " times");
     }
 
     @Test
@@ -162,7 +163,7 @@ class OptimizedShapesTest extends CachedAgainstReference {
         String shape = "SELECT ?s WHERE { ?s ex:type ex:T%d }";
         same(String.format(shape, 0));
         same(String.format(shape, 1));
-        long before = shapes().reused();
+        long before = shapes().getOptimizedReused();
         for (BasaltRepository r : List.of(cached, reference)) {
             try (RepositoryConnection c = r.getConnection()) {
                 c.add(ex("new"), ex("type"), ex("T2"));
@@ -172,7 +173,7 @@ class OptimizedShapesTest extends CachedAgainstReference {
         List<String> answer = same(String.format(shape, 2));
         assertTrue(answer.stream().anyMatch(l -> l.contains(EX + "new")), answer.toString());
         assertTrue(answer.stream().noneMatch(l -> l.contains(EX + "s2]") || l.contains(EX + "s2;")), answer.toString());
-        assertEquals(before + 1, shapes().reused());
+        assertEquals(before + 1, shapes().getOptimizedReused());
     }
 
     /** RDF4J folds {@code NOW()} into the moment of its optimization: a shape with it must not keep that moment. */
@@ -244,21 +245,21 @@ class OptimizedShapesTest extends CachedAgainstReference {
     void everySuiteQueryGetsItsOwnOptimizedTree() throws IOException {
         BasaltEvaluationStrategy strategy = strategyOverNothing();
         Consumer<QueryRoot> steps = root -> strategy.optimizeBeforeBasalt(root, EmptyBindingSet.getInstance());
-        QueryTemplateCache cache = new QueryTemplateCache(10_000);
+        QueryFront cache = new QueryFront(10_000, true);
         int compared = 0;
-        for (String query : QueryTemplateCacheTest.suiteQueries()) {
+        for (String query : QueryTemplateTest.suiteQueries()) {
             QueryShape shape = QueryShape.of(query, null);
             if (shape == null || shape.slots().isEmpty() || query.toUpperCase(Locale.ROOT).contains("NOW(")) {
                 continue; // (RDF4J folds NOW() when it optimizes: two optimizations differ; see nowIsNotFrozen)
             }
-            String changed = QueryTemplateCacheTest.changeConstants(query, shape);
+            String changed = QueryTemplateTest.changeConstants(query, shape);
             String expected;
-            QueryTemplateCache.Prepared first;
-            QueryTemplateCache.Prepared second;
+            QueryFront.Prepared first;
+            QueryFront.Prepared second;
             try {
                 QueryRoot own = rooted(QueryParserUtil.parseQuery(QueryLanguage.SPARQL, changed, null).getTupleExpr());
                 steps.accept(own);
-                expected = QueryTemplateCache.canonical(own);
+                expected = QueryTemplate.canonical(own);
                 cache.prepare(QueryLanguage.SPARQL, query, null);
                 first = cache.prepare(QueryLanguage.SPARQL, query, null);
                 second = cache.prepare(QueryLanguage.SPARQL, changed, null);
@@ -269,10 +270,10 @@ class OptimizedShapesTest extends CachedAgainstReference {
                 continue;
             }
             optimize(first, steps);
-            assertEquals(expected, QueryTemplateCache.canonical(optimize(second, steps)), changed);
+            assertEquals(expected, QueryTemplate.canonical(optimize(second, steps)), changed);
             compared++;
         }
-        long reused = cache.optimized().reused();
+        long reused = cache.getOptimizedReused();
         assertTrue(compared > 300 && reused > compared / 3, reused + " of " + compared + " shapes reused");
     }
 
@@ -282,7 +283,7 @@ class OptimizedShapesTest extends CachedAgainstReference {
         return clone instanceof QueryRoot root ? root : new QueryRoot(clone);
     }
 
-    private static QueryRoot optimize(QueryTemplateCache.Prepared prepared, Consumer<QueryRoot> steps) {
+    private static QueryRoot optimize(QueryFront.Prepared prepared, Consumer<QueryRoot> steps) {
         return prepared.algebra().optimized(rooted(prepared.query().getTupleExpr()), null,
                 EmptyBindingSet.getInstance(), QueryEvaluationMode.STANDARD, steps);
     }

@@ -1,10 +1,9 @@
-package dev.basalt.sail.repository;
+package dev.basalt.sail.query;
 
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 import org.eclipse.rdf4j.common.transaction.QueryEvaluationMode;
@@ -34,13 +33,9 @@ import org.eclipse.rdf4j.query.algebra.evaluation.optimizer.ParentReferenceClean
 import org.eclipse.rdf4j.query.algebra.helpers.AbstractQueryModelVisitor;
 import org.eclipse.rdf4j.query.algebra.helpers.AbstractSimpleQueryModelVisitor;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
-
-import dev.basalt.optimizer.rdf4j.PreparedAlgebra;
 
 /**
- * RDF4J's optimizations of a query shape, done once: for a shape of the {@link QueryTemplateCache}, with given
+ * RDF4J's optimizations of a query shape, done once: for a shape's {@link QueryTemplate}, with given
  * bindings, dataset and evaluation mode, the tree that the optimizers before Basalt's step make of the shape's
  * template (sentinels in place of its constants), so that a later query of the shape gets its optimized tree
  * by a clone with its constants put in, and RDF4J's optimizer pipeline runs only from Basalt's step on
@@ -54,117 +49,33 @@ import dev.basalt.optimizer.rdf4j.PreparedAlgebra;
  * {@code VALUES} value, and not under an {@code ||} (which RDF4J may turn into a union that relies on its terms
  * being distinct, as sentinels are); (3) the optimizers put in no value the template did not have (RDF4J folds
  * {@code NOW()} into the moment of its optimization, and expressions of constants into their value); (4) the
- * first query's own optimized tree equals the template's with that query's constants put in. Otherwise the key is remembered as not reusable and those queries run every
- * optimizer. Bounded (Caffeine, the template cache's size). Thread-safe.
+ * first query's own optimized tree equals the template's with that query's constants put in. Otherwise the
+ * shape's entry remembers the key as not reusable and those queries run every optimizer ({@link ShapeEntry}).
+ * Stateless: static checks, any thread.
  */
-public final class OptimizedShapes {
-    private static final Object NOT_REUSABLE = new Object();
-    private final Cache<Key, Object> trees;
-    private final LongAdder reused = new LongAdder();
-    private final LongAdder optimizedInFull = new LongAdder();
-
-    OptimizedShapes(long maxEntries) {
-        this.trees = Caffeine.newBuilder().maximumSize(maxEntries).executor(Runnable::run).build();
-    }
-
-    /**
-     * Evaluations that got their RDF4J optimizations from a shape's optimized template, also those that ran a
-     * plan compiled from it ({@link PreparedAlgebra.Shape}).
-     */
-    public long reused() {
-        return reused.sum();
-    }
-
-    /** Evaluations of template-instantiated queries that ran every RDF4J optimizer. */
-    public long optimizedInFull() {
-        return optimizedInFull.sum();
-    }
-
-    /** Optimized templates and not-reusable marks held. */
-    public long size() {
-        trees.cleanUp();
-        return trees.estimatedSize();
-    }
-
-    /** What lets the evaluation of {@code query}, of {@code template}'s shape, reuse its optimized form. */
-    PreparedAlgebra instance(QueryTemplateCache.Template template, String query, QueryShape shape) {
-        return new PreparedAlgebra() {
-            @Override
-            public QueryRoot optimized(QueryRoot root, Dataset dataset, BindingSet bindings, QueryEvaluationMode mode,
-                    Consumer<QueryRoot> rdf4jSteps) {
-                return OptimizedShapes.this.optimized(template, query, shape, root, dataset, bindings, mode, rdf4jSteps);
-            }
-
-            @Override
-            public Shape shape(Dataset dataset, BindingSet bindings, QueryEvaluationMode mode) {
-                Key key = key(shape, dataset, bindings, mode);
-                if (!(trees.getIfPresent(key) instanceof QueryTemplateCache.Template optimizedTemplate)) {
-                    return null;
-                }
-                QueryTemplateCache.Constants constants = optimizedTemplate.constants(shape);
-                return new Shape() {
-                    @Override
-                    public Object key() {
-                        return optimizedTemplate;
-                    }
-
-                    @Override
-                    public QueryRoot template() {
-                        return (QueryRoot) optimizedTemplate.tree();
-                    }
-
-                    @Override
-                    public Value valueOf(Value sentinel) {
-                        return constants.valueOf(sentinel);
-                    }
-
-                    @Override
-                    public void taken() {
-                        reused.increment();
-                    }
-                };
-            }
-        };
+final class OptimizedTemplates {
+    private OptimizedTemplates() {
     }
 
     /** What the optimized form of a query depends on besides its shape. */
-    private record Key(String shape, Set<IRI> defaultGraphs, Set<IRI> namedGraphs, Map<String, Value> bindings,
-            QueryEvaluationMode mode) {
-    }
-
-    private QueryRoot optimized(QueryTemplateCache.Template template, String query, QueryShape shape, QueryRoot root,
-            Dataset dataset, BindingSet bindings, QueryEvaluationMode mode, Consumer<QueryRoot> rdf4jSteps) {
-        Key key = key(shape, dataset, bindings, mode);
-        Object held = trees.getIfPresent(key);
-        if (held instanceof QueryTemplateCache.Template optimizedTemplate) {
-            reused.increment();
-            return optimizedTemplate.instantiate(query, shape, OptimizedShapes::fresh);
-        }
-        optimizedInFull.increment();
-        rdf4jSteps.accept(root);
-        if (held == null) {
-            QueryTemplateCache.Template made = make(template, query, shape, root, bindings, rdf4jSteps);
-            trees.put(key, made != null ? made : NOT_REUSABLE);
-        }
-        return root;
-    }
-
-    private static Key key(QueryShape shape, Dataset dataset, BindingSet bindings, QueryEvaluationMode mode) {
-        Map<String, Value> values = new HashMap<>();
-        if (bindings != null) {
-            for (Binding b : bindings) {
-                values.put(b.getName(), b.getValue());
+    record Key(Set<IRI> defaultGraphs, Set<IRI> namedGraphs, Map<String, Value> bindings, QueryEvaluationMode mode) {
+        static Key of(Dataset dataset, BindingSet bindings, QueryEvaluationMode mode) {
+            Map<String, Value> values = new HashMap<>();
+            if (bindings != null) {
+                for (Binding b : bindings) {
+                    values.put(b.getName(), b.getValue());
+                }
             }
+            return new Key(dataset == null ? null : new HashSet<>(dataset.getDefaultGraphs()),
+                    dataset == null ? null : new HashSet<>(dataset.getNamedGraphs()), values, mode);
         }
-        return new Key(shape.key(), dataset == null ? null : new HashSet<>(dataset.getDefaultGraphs()),
-                dataset == null ? null : new HashSet<>(dataset.getNamedGraphs()), values, mode);
     }
 
     /**
      * The optimized template of {@code template}'s shape, or null if it is not provably {@code own}'s tree for
      * every query of the shape (see the class comment); {@code own} is {@code query}'s own optimized tree.
      */
-    private static QueryTemplateCache.Template make(QueryTemplateCache.Template template, String query, QueryShape shape,
+    static QueryTemplate make(QueryTemplate template, String query, QueryShape shape,
             QueryRoot own, BindingSet bindings, Consumer<QueryRoot> rdf4jSteps) {
         TupleExpr tree = template.tree().clone();
         // as RDF4J's connection roots the parsed tree
@@ -187,17 +98,17 @@ public final class OptimizedShapes {
                 || !allowedValues(template, bindings).containsAll(values(sentinelRoot, template))) {
             return null;
         }
-        QueryTemplateCache.Template optimized = template.over(sentinelRoot);
+        QueryTemplate optimized = template.over(sentinelRoot);
         try {
-            TupleExpr instantiated = optimized.instantiate(query, shape, OptimizedShapes::fresh);
-            return QueryTemplateCache.canonical(instantiated).equals(QueryTemplateCache.canonical(own)) ? optimized : null;
+            TupleExpr instantiated = optimized.instantiate(query, shape, OptimizedTemplates::fresh);
+            return QueryTemplate.canonical(instantiated).equals(QueryTemplate.canonical(own)) ? optimized : null;
         } catch (RuntimeException e) {
             return null;
         }
     }
 
     /** Whether every sentinel site of {@code tree} is in a place listed in the class comment; collects their slots. */
-    private static boolean sitesOnlyWhereValuesAreNotRead(QueryTemplateCache.Template template, TupleExpr tree,
+    private static boolean sitesOnlyWhereValuesAreNotRead(QueryTemplate template, TupleExpr tree,
             Set<Integer> slots) {
         boolean[] ok = { true };
         tree.visit(new AbstractSimpleQueryModelVisitor<RuntimeException>(true) {
@@ -238,14 +149,14 @@ public final class OptimizedShapes {
      * pointing into the tree they copied; the optimizers that run after this one would then change the shared
      * template through it. {@link #make} keeps no template whose clones share a node with it.
      */
-    private static QueryRoot fresh(QueryRoot template) {
+    static QueryRoot fresh(QueryRoot template) {
         QueryRoot clone = template.clone();
         new ParentReferenceCleaner().optimize(clone, null, null);
         return clone;
     }
 
     /** The values an optimized template may hold besides its sentinels: the template's and the bindings'. */
-    private static Set<Value> allowedValues(QueryTemplateCache.Template template, BindingSet bindings) {
+    private static Set<Value> allowedValues(QueryTemplate template, BindingSet bindings) {
         Set<Value> allowed = values(template.tree(), template);
         if (bindings != null) {
             bindings.forEach(b -> allowed.add(b.getValue()));
@@ -278,7 +189,7 @@ public final class OptimizedShapes {
      * The values in a tree that are not sentinels: an optimizer that computed one (NOW(), folded once, or an
      * expression of constants) made a tree that holds for the moment or the constants it was made with only.
      */
-    private static Set<Value> values(TupleExpr tree, QueryTemplateCache.Template template) {
+    private static Set<Value> values(TupleExpr tree, QueryTemplate template) {
         Set<Value> values = new HashSet<>();
         Consumer<Value> add = v -> {
             if (v != null && template.sentinelSlot(v) < 0) {

@@ -1,0 +1,181 @@
+package dev.basalt.sail.query;
+
+import java.lang.management.ManagementFactory;
+import java.util.concurrent.atomic.LongAdder;
+
+import javax.management.JMException;
+import javax.management.ObjectName;
+
+import org.eclipse.rdf4j.query.MalformedQueryException;
+import org.eclipse.rdf4j.query.QueryLanguage;
+import org.eclipse.rdf4j.query.parser.ParsedQuery;
+import org.eclipse.rdf4j.query.parser.QueryParserUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+
+import dev.basalt.optimizer.rdf4j.PreparedAlgebra;
+
+/**
+ * The one front door of SPARQL queries into a repository: one entry per query shape ({@link QueryShape}: the
+ * query's tokens with its constants left out), whose stages fill lazily as queries of the shape come
+ * ({@link ShapeEntry}): the parsed template with the constant-slot model ({@link QueryTemplate}), RDF4J's optimized
+ * tree of it per dataset, bindings and evaluation mode ({@link OptimizedTemplates}), and the compiled plans of that
+ * tree per store state ({@code ShapePlans}). A query of a known shape is instantiated from its template and
+ * evaluated with a {@link PreparedAlgebra} that reuses the later stages ({@link ShapedQuery} carries it to the
+ * store).
+ *
+ * <p>One bound: at most {@code capacity} shapes (Caffeine, size-bounded), an entry evicted with all its stages.
+ * One invalidation rule: the parsed and optimized stages read no data and never go stale; a plan holds for the
+ * store state it was compiled on, and the first query on a newer state compiles the shape again. Settings are the
+ * repository's ({@code basalt:queryShapes}, {@code basalt:shapePlans}); counters are {@link QueryFrontMXBean}.
+ * Errors are the parser's: a malformed query is parsed, and fails, like any other. Only SPARQL queries have
+ * shapes (updates do not).
+ *
+ * <p>Thread-safe: shared by all connections of its repository.
+ */
+public final class QueryFront implements QueryFrontMXBean {
+    /** Query shapes kept by default. */
+    public static final int DEFAULT_SHAPES = 1_000;
+    private static final Logger logger = LoggerFactory.getLogger(QueryFront.class);
+
+    private final Cache<String, ShapeEntry> shapes;
+    private final long capacity;
+    private final boolean keepPlans;
+    private final LongAdder parsed = new LongAdder();
+    private final LongAdder instantiated = new LongAdder();
+    private final LongAdder optimizedReused = new LongAdder();
+    private final LongAdder optimizedInFull = new LongAdder();
+    private ObjectName name;
+
+    /**
+     * @param maxShapes query shapes to keep, positive
+     * @param keepPlans whether compiled plans are kept with the shapes
+     */
+    public QueryFront(long maxShapes, boolean keepPlans) {
+        if (maxShapes < 1) {
+            throw new IllegalArgumentException("maxShapes must be positive, was " + maxShapes);
+        }
+        this.shapes = Caffeine.newBuilder().maximumSize(maxShapes).recordStats().executor(Runnable::run).build();
+        this.capacity = maxShapes;
+        this.keepPlans = keepPlans;
+    }
+
+    /**
+     * A parsed query, as {@link QueryParserUtil#parseQuery} would return it, and, where its shape has a template,
+     * what lets its evaluation reuse the shape's later stages (else null).
+     */
+    public record Prepared(ParsedQuery query, PreparedAlgebra algebra) {
+    }
+
+    /** The parsed query with what its evaluation may reuse ({@link Prepared}). */
+    public Prepared prepare(QueryLanguage language, String query, String baseUri) throws MalformedQueryException {
+        QueryShape shape = QueryLanguage.SPARQL.equals(language) ? QueryShape.of(query, baseUri) : null;
+        ShapeEntry entry = shape == null ? null : shapes.getIfPresent(shape.key());
+        if (entry != null && entry.template() != null) {
+            instantiated.increment();
+            return new Prepared(entry.template().instantiate(query, shape), entry.instance(query, shape));
+        }
+        ParsedQuery parsedQuery = QueryParserUtil.parseQuery(language, query, baseUri);
+        parsed.increment();
+        if (shape != null && entry == null) {
+            shapes.put(shape.key(), new ShapeEntry(this, QueryTemplate.make(query, baseUri, shape, parsedQuery)));
+        }
+        return new Prepared(parsedQuery, null);
+    }
+
+    /** The parsed query, as {@link QueryParserUtil#parseQuery} would return it. */
+    ParsedQuery parse(QueryLanguage language, String query, String baseUri) throws MalformedQueryException {
+        return prepare(language, query, baseUri).query();
+    }
+
+    /** Whether queries of the shape of {@code query} are instantiated from a template (for tests). */
+    boolean holdsTemplate(String query, String baseUri) {
+        QueryShape shape = QueryShape.of(query, baseUri);
+        ShapeEntry entry = shape == null ? null : shapes.getIfPresent(shape.key());
+        return entry != null && entry.template() != null;
+    }
+
+    /** Optimized trees and not-reusable marks held over all shapes (for tests). */
+    long optimizedStages() {
+        return shapes.asMap().values().stream().mapToLong(ShapeEntry::optimizedStages).sum();
+    }
+
+    boolean keepsPlans() {
+        return keepPlans;
+    }
+
+    void optimizedReused() {
+        optimizedReused.increment();
+    }
+
+    void optimizedInFull() {
+        optimizedInFull.increment();
+    }
+
+    @Override
+    public long getCapacity() {
+        return capacity;
+    }
+
+    @Override
+    public long getShapes() {
+        shapes.cleanUp();
+        return shapes.estimatedSize();
+    }
+
+    @Override
+    public long getEvictions() {
+        return shapes.stats().evictionCount();
+    }
+
+    @Override
+    public long getParsed() {
+        return parsed.sum();
+    }
+
+    @Override
+    public long getInstantiated() {
+        return instantiated.sum();
+    }
+
+    @Override
+    public long getOptimizedReused() {
+        return optimizedReused.sum();
+    }
+
+    @Override
+    public long getOptimizedInFull() {
+        return optimizedInFull.sum();
+    }
+
+    @Override
+    public boolean isKeepingPlans() {
+        return keepPlans;
+    }
+
+    /** Registers the counters as {@code dev.basalt:type=QueryFront,repository=NAME} (a clash is logged, not fatal). */
+    public synchronized void register(String repository) {
+        try {
+            ObjectName n = new ObjectName("dev.basalt:type=QueryFront,repository=" + ObjectName.quote(repository));
+            ManagementFactory.getPlatformMBeanServer().registerMBean(this, n);
+            name = n;
+        } catch (JMException e) {
+            logger.debug("query front door's MBean not registered: {}", e.toString());
+        }
+    }
+
+    /** Removes the MBean {@link #register} added, if any. */
+    public synchronized void unregister() {
+        if (name != null) {
+            try {
+                ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);
+            } catch (JMException e) {
+                logger.debug("query front door's MBean already gone", e);
+            }
+            name = null;
+        }
+    }
+}

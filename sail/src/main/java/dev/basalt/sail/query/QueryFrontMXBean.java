@@ -1,0 +1,31 @@
+package dev.basalt.sail.query;
+
+/**
+ * The counters of a {@link QueryFront}, registered as {@code dev.basalt:type=QueryFront,repository=NAME} while its
+ * repository is initialized. Implementations are thread-safe.
+ */
+public interface QueryFrontMXBean {
+    /** Query shapes kept at most (the repository's {@code basalt:queryShapes}). */
+    long getCapacity();
+
+    /** Query shapes held now, cacheable or not. */
+    long getShapes();
+
+    /** Shapes evicted to stay within the capacity (each with all its stages). */
+    long getEvictions();
+
+    /** SPARQL queries parsed by RDF4J's parser (first of a shape, not cacheable, or no shape). */
+    long getParsed();
+
+    /** SPARQL queries instantiated from their shape's template. */
+    long getInstantiated();
+
+    /** Evaluations that took their shape's optimized tree, or ran its kept plan. */
+    long getOptimizedReused();
+
+    /** Evaluations of instantiated queries that ran every RDF4J optimizer. */
+    long getOptimizedInFull();
+
+    /** Whether compiled plans are kept with the shapes (the repository's {@code basalt:shapePlans}). */
+    boolean isKeepingPlans();
+}
