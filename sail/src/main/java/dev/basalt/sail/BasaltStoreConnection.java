@@ -57,11 +57,6 @@ public class BasaltStoreConnection extends SailSourceConnection {
     private volatile DefaultSailChangedEvent changes;
     /** Spill stores of the open transaction's private change sets, deleted at once on rollback. */
     private volatile SpillOwner spills = new SpillOwner();
-    /**
-     * The native query session of the evaluation under way in this thread (see {@link NativeQueries});
-     * relies on RDF4J's call order, {@link Rdf4jInternals} dependency 3.
-     */
-    private final ThreadLocal<NativeQueries.Session> nativeSession = new ThreadLocal<>();
     /** What the EXPLAIN under way in this thread leaves to RDF4J's evaluator; {@link Rdf4jInternals} dependency 4. */
     private final ThreadLocal<QueryFallbacks> explaining = new ThreadLocal<>();
     /** The as-of hint this read-as-of connection was opened for (see {@link TimeTravel}), or null. */
@@ -252,14 +247,13 @@ public class BasaltStoreConnection extends SailSourceConnection {
             // a hint's pattern is gone from the tree, so the tree is no longer its shape's
             session.prepareWith(prepared);
         }
-        nativeSession.set(session);
         try {
-            return session.attach(super.evaluateInternal(tupleExpr, dataset, bindings, includeInferred));
+            // the session rides on the dataset argument to this connection's getEvaluationStrategy
+            return session.attach(super.evaluateInternal(tupleExpr, new SessionDataset(dataset, session), bindings,
+                    includeInferred));
         } catch (RuntimeException | Error e) {
             session.close();
             throw e;
-        } finally {
-            nativeSession.remove();
         }
     }
 
@@ -292,9 +286,10 @@ public class BasaltStoreConnection extends SailSourceConnection {
 
     @Override
     protected EvaluationStrategy getEvaluationStrategy(Dataset dataset, TripleSource tripleSource) {
-        EvaluationStrategy rdf4j = super.getEvaluationStrategy(dataset, tripleSource);
-        NativeQueries.Session session = nativeSession.get();
-        return session == null ? rdf4j : session.strategy(rdf4j, dataset, tripleSource);
+        NativeQueries.Session session = SessionDataset.sessionOf(dataset);
+        Dataset own = SessionDataset.datasetOf(dataset);
+        EvaluationStrategy rdf4j = super.getEvaluationStrategy(own, tripleSource);
+        return session == null ? rdf4j : session.strategy(rdf4j, own, tripleSource);
     }
 
     @Override

@@ -24,11 +24,12 @@ import org.eclipse.rdf4j.sail.base.SailSource;
  * dataset. {@link BasaltSailSource} parks the sink's {@link ObservedReads} in a thread-local
  * between the two calls, so the reads are checked against exactly the commit point the dataset
  * pinned.</li>
- * <li><b>The evaluation strategy is asked for during {@code evaluateInternal}.</b>
- * {@code SailSourceConnection.evaluateInternal} calls {@code getEvaluationStrategy} synchronously,
- * in the calling thread, before it returns. {@link BasaltStoreConnection} parks the query's native
- * session in a thread-local around that call; if RDF4J asked later or elsewhere, every query would
- * quietly run on RDF4J's evaluator.</li>
+ * <li><b>The evaluation strategy is asked for during {@code evaluateInternal}, with its dataset argument.</b>
+ * {@code SailSourceConnection.evaluateInternal} passes the dataset it is given to {@code getEvaluationStrategy}
+ * and uses it for nothing else. {@link BasaltStoreConnection} attaches the query's native session to that
+ * argument ({@link SessionDataset}) and takes it off again there; if RDF4J used the dataset elsewhere, or asked
+ * for the strategy without it, every query would quietly run on RDF4J's evaluator (the native-evaluation tests,
+ * which count plans, fail).</li>
  * <li><b>{@code explain} evaluates through {@code evaluateInternal}.</b> An explanation is computed
  * by the connection's {@code evaluateInternal} in the calling thread, so the
  * {@link BasaltStoreConnection} parks the explanation's fallback record in a thread-local around
