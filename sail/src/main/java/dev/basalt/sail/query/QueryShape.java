@@ -22,7 +22,7 @@ import java.util.Map;
  * token) have no shape. Whether substitution reproduces the parser's algebra is checked per shape
  * by {@link QueryTemplateCache}, not assumed here.
  *
- * <p>Immutable once built, so the template cache shares a shape between concurrent connections.
+ * <p>Immutable once built, so the query front door shares a shape between concurrent connections.
  */
 final class QueryShape {
     enum Kind {

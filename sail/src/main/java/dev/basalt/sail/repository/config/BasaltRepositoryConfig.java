@@ -89,7 +89,7 @@ public class BasaltRepositoryConfig extends SailRepositoryConfig {
             }
             if (queryShapes < 0) {
                 throw new RepositoryConfigException(QUERY_SHAPES + " must be a non-negative integer (0 turns the "
-                        + "query-template cache off), found '" + shapes.get().getLabel() + "'");
+                        + "query front door off), found '" + shapes.get().getLabel() + "'");
             }
         }
         Optional<Literal> plans = Models.objectLiteral(m.getStatements(node, SHAPE_PLANS, null));
