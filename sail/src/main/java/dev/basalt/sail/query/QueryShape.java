@@ -11,7 +11,7 @@ import java.util.Map;
  * parses (keywords, variables, punctuation, prologue, function names, LIMIT/OFFSET, datatypes and
  * language tags) form the {@link #key()}, and the plain constants in between (absolute IRIs,
  * prefixed names, strings without escapes, unsigned numbers) are {@link Slot}s. Two queries with
- * the same key parse to the same algebra up to those constants; {@link QueryTemplateCache} parses
+ * the same key parse to the same algebra up to those constants; {@link QueryFront} parses
  * the first of them and then only substitutes.
  *
  * <p>The lexer follows the SPARQL 1.1 grammar's terminals closely enough to find token
@@ -20,7 +20,7 @@ import java.util.Map;
  * more specific, never wrong. Queries it cannot split safely ({@code \\u} escapes, which the
  * parser expands before tokenizing, {@code SERVICE}, whose text RDF4J keeps, an unterminated
  * token) have no shape. Whether substitution reproduces the parser's algebra is checked per shape
- * by {@link QueryTemplateCache}, not assumed here.
+ * by {@link QueryTemplate#make}, not assumed here.
  *
  * <p>Immutable once built, so the query front door shares a shape between concurrent connections.
  */
