@@ -296,7 +296,8 @@ public final class BenchMain implements Runnable {
 	}
 
 	@Command(name = "generate-bsbm", mixinStandardHelpOptions = true,
-			description = "Writes a BSBM dataset as N-Triples (gzip if the file name ends in .gz).")
+			description = "Writes a BSBM dataset as N-Triples (gzip if the file name ends in .gz; --out - writes to "
+					+ "standard output, e.g. to pipe it into 'basalt load --store DIR -').")
 	static final class GenerateBsbm implements Callable<Integer> {
 		@Option(names = "--products", required = true, description = "2785 ≈ 1M triples, 28480 ≈ 10M, 284826 ≈ 100M")
 		int products;
@@ -308,7 +309,9 @@ public final class BenchMain implements Runnable {
 		@Override
 		public Integer call() {
 			TripleCounts c = new BsbmGenerator(new BsbmModel(products, seed)).write(out);
-			System.out.printf(Locale.ROOT, "%,d triples written to %s%n", c.total(), out);
+			// with --out - the triples are on standard output: the summary goes to standard error
+			(out.toString().equals("-") ? System.err : System.out).printf(Locale.ROOT, "%,d triples written to %s%n",
+					c.total(), out);
 			return 0;
 		}
 	}
