@@ -59,7 +59,7 @@ import picocli.CommandLine.Option;
 @Command(name = "basalt-bench", mixinStandardHelpOptions = true, subcommands = { BenchMain.Compare.class, BenchMain.Load.class,
 		BenchMain.GenerateBsbm.class, BenchMain.GenerateLubm.class, BenchMain.BsbmHttp.class, BenchMain.LubmReasoning.class,
 		BenchMain.Ordering.class, BenchMain.NestedGroups.class, BenchMain.Dictionary.class,
-		BenchMain.Federation.class, BenchMain.CrossCheckEvaluators.class, AnalyticBench.class },
+		BenchMain.Federation.class, BenchMain.CrossCheckEvaluators.class, BenchMain.BsbmStores.class, AnalyticBench.class },
 		description = "BSBM and LUBM on Basalt and its peers.")
 public final class BenchMain implements Runnable {
 
@@ -558,6 +558,36 @@ public final class BenchMain implements Runnable {
 		public Integer call() {
 			DictionaryTiming.run(file, workDir, rounds, System.out::println);
 			return 0;
+		}
+	}
+
+	@Command(name = "bsbm-stores", mixinStandardHelpOptions = true,
+			description = "The BSBM reduced mix in-process on several Basalt stores holding the same data (e.g. written "
+					+ "by two versions), with this build's code, in alternating rounds of the same queries; checks "
+					+ "that every query's result counts agree and prints QMpH ratios to the first store.")
+	static final class BsbmStores implements Callable<Integer> {
+		@Option(names = "--store", required = true, description = "directory of a Basalt store (repeat)")
+		List<Path> stores;
+		@Option(names = "--products", required = true, description = "product count the data was generated with")
+		int products;
+		@Option(names = "--seed", defaultValue = "808", description = "seed the data was generated with")
+		long seed;
+		@Option(names = "--warmup-mixes", defaultValue = "200")
+		int warmupMixes;
+		@Option(names = "--mixes", defaultValue = "200", description = "mixes per store and round")
+		int mixes;
+		@Option(names = "--rounds", defaultValue = "5")
+		int rounds;
+		@Option(names = "--clients", defaultValue = "1")
+		int clients;
+
+		@Override
+		public Integer call() {
+			dev.basalt.bench.compare.StoreLayouts.Outcome o = dev.basalt.bench.compare.StoreLayouts.run(stores, products,
+					seed, warmupMixes, mixes, rounds, clients, System.out::println);
+			System.out.println(o.countsAgree() ? "Result counts agree between the stores."
+					: "RESULT COUNTS DIFFER between the stores");
+			return o.countsAgree() ? 0 : 2;
 		}
 	}
 
