@@ -580,11 +580,14 @@ public final class BenchMain implements Runnable {
 		int rounds;
 		@Option(names = "--clients", defaultValue = "1")
 		int clients;
+		@Option(names = "--inserts", defaultValue = "0", description = "then this many single-statement inserts, each "
+				+ "committed, per store (they change the stores)")
+		int inserts;
 
 		@Override
 		public Integer call() {
 			dev.basalt.bench.compare.StoreLayouts.Outcome o = dev.basalt.bench.compare.StoreLayouts.run(stores, products,
-					seed, warmupMixes, mixes, rounds, clients, System.out::println);
+					seed, warmupMixes, mixes, rounds, clients, inserts, System.out::println);
 			System.out.println(o.countsAgree() ? "Result counts agree between the stores."
 					: "RESULT COUNTS DIFFER between the stores");
 			return o.countsAgree() ? 0 : 2;

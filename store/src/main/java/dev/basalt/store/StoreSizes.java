@@ -18,7 +18,7 @@ import dev.basalt.store.journal.JournalStats;
  * on the calling thread from one snapshot, so writers may go on meanwhile; the result is immutable.
  */
 public record StoreSizes(JournalStats journal, Map<String, Tree> trees) {
-    /** One tree's figures; {@code slotBytes} is what its records occupy in the file. */
+    /** One tree's figures; {@code slotBytes} is what its records occupy in the file. Immutable. */
     public record Tree(BTreeStats stats, long records, long slotBytes) {
         /** Payload bytes of internal pages and large values (what is not a leaf). */
         public long otherRecordBytes() {

@@ -29,7 +29,10 @@ import dev.basalt.bench.store.StoreSetups;
  * <p>Runs on the calling thread (its clients on the driver's pool); one run per instance.
  */
 public final class StoreLayouts {
-	/** QMpH per store per round, and whether every query's result count agreed. */
+	/**
+	 * QMpH per store per round, and whether every query's result count agreed; made once, then only
+	 * read (any thread may read it).
+	 */
 	public record Outcome(List<double[]> qmphByRound, boolean countsAgree) {
 	}
 
@@ -38,6 +41,16 @@ public final class StoreLayouts {
 
 	public static Outcome run(List<Path> stores, int products, long seed, int warmupMixes, int mixes, int rounds,
 			int clients, Consumer<String> out) {
+		return run(stores, products, seed, warmupMixes, mixes, rounds, clients, 0, out);
+	}
+
+	/**
+	 * {@link #run(List, int, long, int, int, int, int, Consumer)}, then {@code inserts} times on each
+	 * store in turn one new statement added and committed in a transaction of its own (durable), and
+	 * the median and 90th percentile of those commits per store.
+	 */
+	public static Outcome run(List<Path> stores, int products, long seed, int warmupMixes, int mixes, int rounds,
+			int clients, int inserts, Consumer<String> out) {
 		BsbmParameters parameters = new BsbmParameters(new BsbmModel(products, seed));
 		MixDriver driver = new MixDriver(BsbmQueries.ALL, BsbmQueries.REDUCED_MIX, parameters::draw);
 		List<org.eclipse.rdf4j.sail.Sail> sails = new ArrayList<>();
@@ -81,6 +94,7 @@ public final class StoreLayouts {
 				}
 				byRound.add(qmph);
 			}
+			insertAndCommit(repositories, stores, inserts, out);
 		} finally {
 			for (Repository r : repositories) {
 				r.shutDown();
@@ -97,5 +111,32 @@ public final class StoreLayouts {
 					ratios.length));
 		}
 		return new Outcome(byRound, agree);
+	}
+
+	private static void insertAndCommit(List<Repository> repositories, List<Path> stores, int inserts,
+			Consumer<String> out) {
+		if (inserts <= 0) {
+			return;
+		}
+		org.eclipse.rdf4j.model.ValueFactory vf = org.eclipse.rdf4j.model.impl.SimpleValueFactory.getInstance();
+		long[][] nanos = new long[stores.size()][inserts];
+		for (int n = 0; n < inserts; n++) {
+			for (int i = 0; i < stores.size(); i++) {
+				try (org.eclipse.rdf4j.repository.RepositoryConnection c = repositories.get(i).getConnection()) {
+					long t0 = System.nanoTime();
+					c.begin();
+					c.add(vf.createIRI("http://example.org/insert/s" + n), vf.createIRI("http://example.org/insert/p"),
+							vf.createLiteral("inserted statement " + n));
+					c.commit();
+					nanos[i][n] = System.nanoTime() - t0;
+				}
+			}
+		}
+		for (int i = 0; i < stores.size(); i++) {
+			java.util.Arrays.sort(nanos[i]);
+			out.accept(String.format(Locale.ROOT, "%s: %d single-statement inserts, each committed: median %.2f ms, "
+					+ "90th percentile %.2f ms", stores.get(i), inserts, nanos[i][inserts / 2] / 1e6,
+					nanos[i][inserts * 9 / 10] / 1e6));
+		}
 	}
 }

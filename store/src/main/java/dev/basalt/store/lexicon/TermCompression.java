@@ -102,34 +102,14 @@ final class TermCompression {
 
     /** The full key of a compressed value; {@code id} names the term in errors. */
     static byte[] decompress(byte[] stored, long id) {
+        int[] pos = { 1 };
+        int length;
         try {
-            int[] pos = { 1 };
-            int length = TermKeys.readVarint(stored, pos);
-            byte[] key = new byte[length];
-            ZstdDecompressCtx ctx = DECOMPRESSORS.poll();
-            if (ctx == null) {
-                ctx = new ZstdDecompressCtx();
-            }
-            int n;
-            try {
-                n = ctx.decompressByteArray(key, 0, length, stored, pos[0], stored.length - pos[0]);
-            } finally {
-                if (!DECOMPRESSORS.offer(ctx)) {
-                    ctx.close();
-                }
-            }
-            if (n != length) {
-                throw new IllegalArgumentException("frame holds " + n + " bytes, the value says " + length);
-            }
-            return key;
-        } catch (IllegalArgumentException | ZstdException e) {
-            throw new StoreException("the compressed ID2TERM value of term id " + TermIds.describe(id) + " ("
-                    + stored.length + " bytes) is corrupt: " + e.getMessage(), e);
-        } catch (LinkageError e) {
-            throw new StoreException("term id " + TermIds.describe(id) + " is stored Zstandard-compressed, but zstd-jni"
-                    + " has no native library for " + System.getProperty("os.name") + " " + System.getProperty("os.arch")
-                    + " (" + e + "); read this store on a platform that zstd-jni supports", e);
+            length = TermKeys.readVarint(stored, pos);
+        } catch (IllegalArgumentException e) {
+            throw new StoreException("the compressed ID2TERM value of term id " + TermIds.describe(id) + " is truncated", e);
         }
+        return frame(stored, pos[0], length, null, id, "");
     }
 
     /** True unless zstd-jni failed to load its native library on this platform. */
@@ -187,20 +167,31 @@ final class TermCompression {
             throw new StoreException("the dictionary-compressed ID2TERM value of term id " + TermIds.describe(id)
                     + " is truncated", e);
         }
-        TermDictionary dictionary = dictionaries.apply(number);
+        return frame(stored, pos[0], length, dictionaries.apply(number), id, ", compressed with dictionary " + number);
+    }
+
+    /**
+     * Decompresses the frame at {@code from} to the end of {@code stored}, which must hold exactly
+     * {@code length} bytes: a standard frame if {@code dictionary} is null, else a magicless one
+     * compressed with it. {@code id} and {@code what} describe the value in errors.
+     */
+    private static byte[] frame(byte[] stored, int from, int length, TermDictionary dictionary, long id, String what) {
+        ArrayBlockingQueue<ZstdDecompressCtx> pool = dictionary == null ? DECOMPRESSORS : DICTIONARY_DECOMPRESSORS;
         try {
             byte[] key = new byte[length];
-            ZstdDecompressCtx ctx = DICTIONARY_DECOMPRESSORS.poll();
+            ZstdDecompressCtx ctx = pool.poll();
             if (ctx == null) {
                 ctx = new ZstdDecompressCtx();
-                ctx.setMagicless(true);
+                ctx.setMagicless(dictionary != null);
             }
             int n;
             try {
-                ctx.loadDict(dictionary.decompressor());
-                n = ctx.decompressByteArray(key, 0, length, stored, pos[0], stored.length - pos[0]);
+                if (dictionary != null) {
+                    ctx.loadDict(dictionary.decompressor());
+                }
+                n = ctx.decompressByteArray(key, 0, length, stored, from, stored.length - from);
             } finally {
-                if (!DICTIONARY_DECOMPRESSORS.offer(ctx)) {
+                if (!pool.offer(ctx)) {
                     ctx.close();
                 }
             }
@@ -209,8 +200,8 @@ final class TermCompression {
             }
             return key;
         } catch (IllegalArgumentException | ZstdException e) {
-            throw new StoreException("the ID2TERM value of term id " + TermIds.describe(id) + " (" + stored.length
-                    + " bytes, compressed with dictionary " + number + ") is corrupt: " + e.getMessage(), e);
+            throw new StoreException("the compressed ID2TERM value of term id " + TermIds.describe(id) + " ("
+                    + stored.length + " bytes" + what + ") is corrupt: " + e.getMessage(), e);
         } catch (LinkageError e) {
             throw new StoreException("term id " + TermIds.describe(id) + " is stored Zstandard-compressed, but zstd-jni"
                     + " has no native library for " + System.getProperty("os.name") + " " + System.getProperty("os.arch")
