@@ -54,7 +54,10 @@ public final class SailLayout {
      * the page's estimated size, at about 110 statements, as with the former limit of 128.
      */
     public static final int STATEMENT_PAGE_BYTES = 4096;
-    /** Most statements in one leaf: above what a 4 KiB leaf holds at two bytes a statement. */
+    /**
+     * Most statements in one leaf: above what a 4 KiB leaf holds at two bytes a statement; a
+     * configured {@code basalt:leafMaxEntries} takes its place.
+     */
     public static final int STATEMENT_LEAF_ENTRIES = 2048;
 
     /**
@@ -64,8 +67,12 @@ public final class SailLayout {
      * {@link #STATEMENT_PAGE_BYTES}.
      */
     public static StoreConfig withStatementTrees(StoreConfig config) {
-        BTreeConfig statements = config.defaultTree().toBuilder().idTupleWidth(QuadOrder.KEY_BYTES / Long.BYTES)
-                .leafMaxEntries(STATEMENT_LEAF_ENTRIES).maxPageBytes(STATEMENT_PAGE_BYTES).build();
+        BTreeConfig base = config.defaultTree();
+        // a leaf entry limit the configuration sets (basalt:leafMaxEntries) holds for statement leaves too
+        int entries = base.leafMaxEntries() != BTreeConfig.DEFAULT.leafMaxEntries() ? base.leafMaxEntries()
+                : STATEMENT_LEAF_ENTRIES;
+        BTreeConfig statements = base.toBuilder().idTupleWidth(QuadOrder.KEY_BYTES / Long.BYTES)
+                .leafMaxEntries(entries).maxPageBytes(STATEMENT_PAGE_BYTES).build();
         for (StatementSet set : StatementSet.values()) {
             config = config.withTreesStartingWith(set.treePrefix(), statements);
         }
