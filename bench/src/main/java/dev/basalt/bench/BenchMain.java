@@ -59,7 +59,7 @@ import picocli.CommandLine.Option;
 @Command(name = "basalt-bench", mixinStandardHelpOptions = true, subcommands = { BenchMain.Compare.class, BenchMain.Load.class,
 		BenchMain.GenerateBsbm.class, BenchMain.GenerateLubm.class, BenchMain.BsbmHttp.class, BenchMain.LubmReasoning.class,
 		BenchMain.Ordering.class, BenchMain.NestedGroups.class, BenchMain.Dictionary.class,
-		BenchMain.Federation.class, BenchMain.CrossCheckEvaluators.class, AnalyticBench.class },
+		BenchMain.Federation.class, BenchMain.CrossCheckEvaluators.class, BenchMain.BsbmStores.class, AnalyticBench.class },
 		description = "BSBM and LUBM on Basalt and its peers.")
 public final class BenchMain implements Runnable {
 
@@ -296,7 +296,8 @@ public final class BenchMain implements Runnable {
 	}
 
 	@Command(name = "generate-bsbm", mixinStandardHelpOptions = true,
-			description = "Writes a BSBM dataset as N-Triples (gzip if the file name ends in .gz).")
+			description = "Writes a BSBM dataset as N-Triples (gzip if the file name ends in .gz; --out - writes to "
+					+ "standard output, e.g. to pipe it into 'basalt load --store DIR -').")
 	static final class GenerateBsbm implements Callable<Integer> {
 		@Option(names = "--products", required = true, description = "2785 ≈ 1M triples, 28480 ≈ 10M, 284826 ≈ 100M")
 		int products;
@@ -308,7 +309,9 @@ public final class BenchMain implements Runnable {
 		@Override
 		public Integer call() {
 			TripleCounts c = new BsbmGenerator(new BsbmModel(products, seed)).write(out);
-			System.out.printf(Locale.ROOT, "%,d triples written to %s%n", c.total(), out);
+			// with --out - the triples are on standard output: the summary goes to standard error
+			(out.toString().equals("-") ? System.err : System.out).printf(Locale.ROOT, "%,d triples written to %s%n",
+					c.total(), out);
 			return 0;
 		}
 	}
@@ -555,6 +558,39 @@ public final class BenchMain implements Runnable {
 		public Integer call() {
 			DictionaryTiming.run(file, workDir, rounds, System.out::println);
 			return 0;
+		}
+	}
+
+	@Command(name = "bsbm-stores", mixinStandardHelpOptions = true,
+			description = "The BSBM reduced mix in-process on several Basalt stores holding the same data (e.g. written "
+					+ "by two versions), with this build's code, in alternating rounds of the same queries; checks "
+					+ "that every query's result counts agree and prints QMpH ratios to the first store.")
+	static final class BsbmStores implements Callable<Integer> {
+		@Option(names = "--store", required = true, description = "directory of a Basalt store (repeat)")
+		List<Path> stores;
+		@Option(names = "--products", required = true, description = "product count the data was generated with")
+		int products;
+		@Option(names = "--seed", defaultValue = "808", description = "seed the data was generated with")
+		long seed;
+		@Option(names = "--warmup-mixes", defaultValue = "200")
+		int warmupMixes;
+		@Option(names = "--mixes", defaultValue = "200", description = "mixes per store and round")
+		int mixes;
+		@Option(names = "--rounds", defaultValue = "5")
+		int rounds;
+		@Option(names = "--clients", defaultValue = "1")
+		int clients;
+		@Option(names = "--inserts", defaultValue = "0", description = "then this many single-statement inserts, each "
+				+ "committed, per store (they change the stores)")
+		int inserts;
+
+		@Override
+		public Integer call() {
+			dev.basalt.bench.compare.StoreLayouts.Outcome o = dev.basalt.bench.compare.StoreLayouts.run(stores, products,
+					seed, warmupMixes, mixes, rounds, clients, inserts, System.out::println);
+			System.out.println(o.countsAgree() ? "Result counts agree between the stores."
+					: "RESULT COUNTS DIFFER between the stores");
+			return o.countsAgree() ? 0 : 2;
 		}
 	}
 

@@ -48,12 +48,31 @@ public final class SailLayout {
     }
 
     /**
+     * Bytes of a statement index page with its record framing: the journal's 4 KiB slot class. A
+     * bulk build fills each leaf up to it by the leaf's exact coded size (about 800-1,600 BSBM
+     * statements), so the leaves fill their slots; pages changed one statement at a time split by
+     * the page's estimated size, at about 110 statements, as with the former limit of 128.
+     */
+    public static final int STATEMENT_PAGE_BYTES = 4096;
+    /**
+     * Most statements in one leaf: above what a 4 KiB leaf holds at two bytes a statement; a
+     * configured {@code basalt:leafMaxEntries} takes its place.
+     */
+    public static final int STATEMENT_LEAF_ENTRIES = 2048;
+
+    /**
      * {@code config} with settings for the statement index trees of both sets: those of its
      * default tree, with keys declared as tuples of four term ids, so their leaves are written as
-     * delta-coded id-tuple leaves (docs/FORMAT.md section 3).
+     * delta-coded id-tuple leaves (docs/FORMAT.md section 3), and pages of
+     * {@link #STATEMENT_PAGE_BYTES}.
      */
     public static StoreConfig withStatementTrees(StoreConfig config) {
-        BTreeConfig statements = config.defaultTree().toBuilder().idTupleWidth(QuadOrder.KEY_BYTES / Long.BYTES).build();
+        BTreeConfig base = config.defaultTree();
+        // a leaf entry limit the configuration sets (basalt:leafMaxEntries) holds for statement leaves too
+        int entries = base.leafMaxEntries() != BTreeConfig.DEFAULT.leafMaxEntries() ? base.leafMaxEntries()
+                : STATEMENT_LEAF_ENTRIES;
+        BTreeConfig statements = base.toBuilder().idTupleWidth(QuadOrder.KEY_BYTES / Long.BYTES)
+                .leafMaxEntries(entries).maxPageBytes(STATEMENT_PAGE_BYTES).build();
         for (StatementSet set : StatementSet.values()) {
             config = config.withTreesStartingWith(set.treePrefix(), statements);
         }

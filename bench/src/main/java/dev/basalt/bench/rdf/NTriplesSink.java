@@ -13,7 +13,8 @@ import java.nio.file.Path;
 import java.util.zip.GZIPOutputStream;
 
 /**
- * Streams triples to an N-Triples file (gzip-compressed when the name ends in {@code .gz}) and
+ * Streams triples to an N-Triples file (gzip-compressed when the name ends in {@code .gz}; the
+ * name {@code -} is standard output) and
  * keeps the per-predicate and per-class counts the report describes the dataset with. Nothing but
  * those counts is held in memory.
  *
@@ -33,6 +34,11 @@ public final class NTriplesSink implements Closeable {
 
 	public NTriplesSink(Path file) {
 		this.file = file;
+		if (file.toString().equals("-")) {
+			// standard output, for a pipe into a loader (`basalt load --store DIR -`)
+			out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16);
+			return;
+		}
 		try {
 			Path parent = file.toAbsolutePath().getParent();
 			if (parent != null) {

@@ -256,7 +256,8 @@ public final class BasaltCli {
         p.println("       basalt restore --from FILE --store DIR   (DIR must hold no journal)");
         p.println("The store directory must not be open in another process (except for backup --jmx). Formats come from the file names");
         p.println("(.nt .nq .ttl .trig .rdf .jsonld ..., optionally .gz or .bz2) unless --format names one (e.g. turtle,");
-        p.println("nq); a directory stands for the RDF files under it. --threads: N-Triples/N-Quads parser threads");
+        p.println("nq); a directory stands for the RDF files under it; - stands for standard input (N-Triples, or N-Quads");
+        p.println("with --format nq), e.g. 'basalt-bench generate-bsbm ... --out - | basalt load --store DIR -'. --threads: N-Triples/N-Quads parser threads");
         p.println("(default: the number of processors). --inference: compute the closure under that rule set after the");
         p.println("load (default: the rule set recorded in the store, if any).");
     }

@@ -128,13 +128,17 @@ public final class BasaltLoader {
             this.progress = new PhaseTimes(options.progress() != null ? options.progress() : new LoggingProgress());
             long total = 0;
             for (Path f : files) {
+                if (InputFiles.isStandardInput(f)) {
+                    continue; // its size is unknown: progress counts the bytes read
+                }
                 try {
                     total += Files.size(f);
                 } catch (IOException e) {
                     throw new LoadException(f, -1, "cannot read: " + e, e);
                 }
             }
-            this.totalBytes = total;
+            // with standard input the size is unknown: no fraction of it is shown
+            this.totalBytes = files.stream().anyMatch(InputFiles::isStandardInput) ? 0 : total;
         }
 
         private Duration elapsed() {

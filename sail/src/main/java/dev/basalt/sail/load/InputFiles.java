@@ -27,7 +27,14 @@ import org.eclipse.rdf4j.rio.Rio;
 final class InputFiles {
     private static final int BUFFER = 1 << 16;
 
+    /** The path that stands for standard input ({@code basalt load -}), read as N-Triples unless a format is named. */
+    static final String STANDARD_INPUT = "-";
+
     private InputFiles() {
+    }
+
+    static boolean isStandardInput(Path file) {
+        return file.toString().equals(STANDARD_INPUT);
     }
 
     static boolean isGzip(Path file) {
@@ -56,6 +63,9 @@ final class InputFiles {
         if (forced != null) {
             return forced;
         }
+        if (isStandardInput(file)) {
+            return RDFFormat.NTRIPLES;
+        }
         return Rio.getParserFormatForFileName(uncompressedName(file)).orElseThrow(() -> new LoadException(file, -1,
                 "cannot tell the RDF format from the file name; use a known extension (.nt, .nq, .ttl, .trig, "
                         + ".rdf, .jsonld, optionally .gz or .bz2) or name the format", null));
@@ -64,13 +74,23 @@ final class InputFiles {
     /**
      * The files to load: each file as given, and for each directory the files under it (at any
      * depth, in path order) whose names give an RDF format, or every regular file under it when
-     * {@code forced} names the format. A missing path, or a directory without such files, is a
+     * {@code forced} names the format; {@code -} stands for standard input, at most once, in
+     * N-Triples or N-Quads. A missing path, or a directory without such files, is a
      * {@link LoadException}.
      */
     static List<Path> expand(List<Path> paths, RDFFormat forced) {
         List<Path> out = new ArrayList<>();
         for (Path p : paths) {
-            if (Files.isRegularFile(p)) {
+            if (isStandardInput(p)) {
+                if (out.stream().anyMatch(InputFiles::isStandardInput)) {
+                    throw new LoadException(p, -1, "standard input is named more than once", null);
+                }
+                if (!StatementReader.isLineBased(format(p, forced))) {
+                    throw new LoadException(p, -1, "standard input is read as N-Triples or N-Quads (--format nt or nq),"
+                            + " not " + format(p, forced).getName(), null);
+                }
+                out.add(p);
+            } else if (Files.isRegularFile(p)) {
                 out.add(p);
             } else if (Files.isDirectory(p)) {
                 List<Path> found;

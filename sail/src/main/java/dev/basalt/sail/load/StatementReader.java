@@ -84,7 +84,10 @@ final class StatementReader implements AutoCloseable {
 
     StatementReader(List<Path> files, LoadOptions options, ValueFactory vf) {
         this(options, vf, files.stream()
-                .map(f -> new Input(f, f.toString(), null, InputFiles.format(f, options.format()))).toList());
+                .map(f -> InputFiles.isStandardInput(f)
+                        ? new Input(null, "standard input", System.in, InputFiles.format(f, options.format()))
+                        : new Input(f, f.toString(), null, InputFiles.format(f, options.format())))
+                .toList());
     }
 
     /**

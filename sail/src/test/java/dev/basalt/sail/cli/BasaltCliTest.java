@@ -68,6 +68,41 @@ class BasaltCliTest {
                 .reduce("", (a, b) -> a + b + "\n");
     }
 
+    /** Runs the command line with {@code input} as standard input. */
+    private int runWithInput(String input, String... args) {
+        java.io.InputStream saved = System.in;
+        System.setIn(new java.io.ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)));
+        try {
+            return run(args);
+        } finally {
+            System.setIn(saved);
+        }
+    }
+
+    @Test
+    void loadReadsStandardInputForDash() throws Exception {
+        String store = tmp.resolve("s").toString();
+        StringBuilder nt = new StringBuilder();
+        for (int i = 0; i < 5000; i++) {
+            nt.append("<http://ex.org/s").append(i).append("> <http://ex.org/p> \"value ").append(i).append("\" .\n");
+        }
+        assertEquals(0, runWithInput(nt.toString(), "load", "--store", store, "-"), err);
+        assertTrue(out.contains("loaded 5,000 statements (5,000 new"), out);
+        String quads = "<http://ex.org/a> <http://ex.org/p> <http://ex.org/b> <http://ex.org/g> .\n";
+        assertEquals(0, runWithInput(quads, "load", "--store", store, "--format", "nq", "-"), err);
+        assertEquals(0, run("stats", "--store", store), err);
+        assertTrue(out.contains("statements       5,001 (explicit 5,001, inferred 0)"), out);
+
+        String bad = "<http://ex.org/a> <http://ex.org/p> <http://ex.org/c> .\n<http://ex.org/a> <http://ex.org/p> \"open .\n";
+        assertEquals(2, runWithInput(bad, "load", "--store", store, "-"));
+        assertTrue(err.contains("standard input") && err.contains("2"), err);
+        assertEquals(0, run("stats", "--store", store), err);
+        assertTrue(out.contains("statements       5,001 (explicit 5,001, inferred 0)"), "the store is unchanged: " + out);
+
+        assertEquals(2, runWithInput("", "load", "--store", store, "--format", "turtle", "-"));
+        assertTrue(err.contains("standard input is read as N-Triples or N-Quads"), err);
+    }
+
     @Test
     void loadWithInferenceKeepsTheClosure() throws Exception {
         Path schema = Files.writeString(tmp.resolve("schema.nt"), """

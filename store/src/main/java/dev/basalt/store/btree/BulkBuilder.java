@@ -19,7 +19,10 @@ import dev.basalt.store.io.TaskResults;
  * Builds a tree bottom-up from strictly ascending input: leaves are filled to their limit and
  * written as soon as the next one starts, and each level passes (separator, child) pairs to the
  * level above. Each level holds one finished page back so that at the end an underfull last page
- * can be merged with it (and split evenly if needed); every page but those two is full.
+ * can be merged with it (and split evenly if needed); every page but those two is full. A leaf
+ * whose exact coded size {@link LeafSizer} knows is full when its record (payload and 8 bytes of
+ * framing) would pass {@link BTreeConfig#maxPageBytes()}, so a page size equal to a slot class
+ * (docs/FORMAT.md 1.5) gives leaves that fill their slots; other leaves stop at the estimate.
  * Memory is one or two pages per level. On any failure the records written so far are freed.
  *
  * <p>Coding a full leaf into its page bytes is most of a build's work, so finished leaves are
@@ -41,7 +44,9 @@ final class BulkBuilder {
         byte[] currentSeparator;
     }
 
-    private static final byte[] NO_VALUE = new byte[0];
+    static final byte[] NO_VALUE = new byte[0];
+    /** Bytes of a record's framing (length and CRC32C, docs/FORMAT.md 1.4) besides its payload. */
+    private static final int RECORD_FRAMING = 8;
 
     /** Finished leaves handed to the helper threads and not yet written. */
     private static final int LEAVES_IN_FLIGHT = 16;
@@ -58,10 +63,13 @@ final class BulkBuilder {
     private final List<Long> written = new ArrayList<>();
     private byte[] lastKey;
     private long count;
+    /** The current leaf's exact encoded size. */
+    private final LeafSizer sizer;
 
     BulkBuilder(PageIO io, BTreeConfig config) {
         this.io = io;
         this.config = config;
+        this.sizer = new LeafSizer(config);
     }
 
     BTreeCheckpoint build(Iterator<? extends Map.Entry<byte[], byte[]>> entries) {
@@ -120,13 +128,20 @@ final class BulkBuilder {
         }
         byte[] ownKey = key.clone();
         DirtyLeaf current = (DirtyLeaf) leaves.current;
+        // a leaf whose exact size is known is cut where its record (payload and framing) still fits
+        // maxPageBytes, so that it fills the slot class of that size; else by the estimate
+        long sized = sizer.bytesWith(ownKey, stored);
         boolean full = current.width() >= config.leafMaxEntries() || current.width() > 0
-                && current.estimatedBytes() + DirtyLeaf.entryBytes(ownKey, stored) > config.maxPageBytes();
+                && (sized != LeafSizer.UNKNOWN ? sized + RECORD_FRAMING > config.maxPageBytes()
+                        : current.estimatedBytes() + DirtyLeaf.entryBytes(ownKey, stored) > config.maxPageBytes());
         if (full) {
             rotate(0, leaves, PageFormat.shortestSeparator(current.lastKey(), ownKey),
                     new DirtyLeaf(config.leafMaxEntries() + 1));
+            sizer.reset();
+            sized = sizer.bytesWith(ownKey, stored);
         }
         ((DirtyLeaf) leaves.current).append(ownKey, stored);
+        sizer.add(ownKey, sized);
         lastKey = ownKey;
         count++;
     }

@@ -118,6 +118,44 @@ final class IdTupleCoding {
         return out.toArray();
     }
 
+    /**
+     * Bytes {@link #encode} writes for the key part of an entry: {@code key} after {@code prev}, or
+     * as entry 0 if {@code prev} is null. Both are keys of {@code width} ids, {@code prev} before {@code key}.
+     */
+    static int entryBytes(byte[] prev, byte[] key, int width) {
+        int size = 0;
+        if (prev == null) {
+            for (int i = 0; i < width; i++) {
+                size += PageFormat.varintSize(rotate(PageFormat.readLong(key, 8 * i)));
+            }
+            return size;
+        }
+        int d = 0;
+        while (PageFormat.readLong(key, 8 * d) == PageFormat.readLong(prev, 8 * d)) {
+            d++;
+        }
+        long modes = 0;
+        for (int i = width - 1; i > d; i--) {
+            long id = PageFormat.readLong(key, 8 * i);
+            long before = PageFormat.readLong(prev, 8 * i);
+            int m = mode(id, before);
+            modes = modes << 2 | m;
+            size += switch (m) {
+                case 1 -> PageFormat.varintSize(rotate(id));
+                case 2 -> PageFormat.varintSize(zigzag(id - before));
+                case 3 -> PageFormat.varintSize(rotate(id ^ CENTRE));
+                default -> 0;
+            };
+        }
+        int db = positionBits(width);
+        int hb = db + 2 * (width - 1 - d);
+        long low = modes << db | d;
+        long delta = PageFormat.readLong(key, 8 * d) - PageFormat.readLong(prev, 8 * d) - 1;
+        // significant bits of the 64 + hb bit number delta << hb | low
+        int bits = delta == 0 ? 64 - Long.numberOfLeadingZeros(low) : 64 - Long.numberOfLeadingZeros(delta) + hb;
+        return size + Math.max(1, (bits + 6) / 7);
+    }
+
     /** The shortest mode for {@code id} after {@code prev}; the lower mode wins a tie. */
     private static int mode(long id, long prev) {
         if (id == prev) {

@@ -4,6 +4,7 @@ import dev.basalt.store.Snapshot;
 import dev.basalt.store.Store;
 import dev.basalt.store.StoreCompactor;
 import dev.basalt.store.StoreConfig;
+import dev.basalt.store.StoreSizes;
 import dev.basalt.store.StoreStats;
 import dev.basalt.store.WriteTransaction;
 import dev.basalt.store.btree.BTree;
@@ -22,7 +23,7 @@ import java.util.Map;
 /**
  * Command line of the storage engine: {@code demo} creates (or reopens) a store, writes keys in a
  * transaction, reads them back and prints the store's statistics; {@code stats}, {@code verify}
- * and {@code history} inspect an existing store; {@code compact} rewrites it to its newest commit point.
+ * and {@code history} inspect an existing store, {@code sizes} says where its bytes go; {@code compact} rewrites it to its newest commit point.
  *
  * <p>Runs one command on the calling thread (the main thread from {@link #main}); it opens its own
  * store and closes it before returning, so an instance is not shared between threads.
@@ -66,6 +67,7 @@ public final class StoreCli {
             switch (args[0]) {
                 case "demo" -> demo(store, Integer.parseInt(opts.getOrDefault("keys", "100000")));
                 case "stats" -> printStats(store.stats());
+                case "sizes" -> printSizes(StoreSizes.of(store));
                 case "verify" -> out.println("verify ok: " + store.verify());
                 case "history" -> store.retainedCommits().forEach(c -> out.printf("commit %d at %tFT%<tT.%<tLZ%n",
                         c.counter(), c.timeMillis()));
@@ -119,6 +121,22 @@ public final class StoreCli {
         s.treeSizes().forEach((name, n) -> out.printf("tree %-8s %,d entries%n", name, n));
     }
 
+    private void printSizes(StoreSizes sizes) {
+        long file = sizes.journal().fileBytes();
+        out.printf("%-12s %12s %10s %10s %14s %14s %14s %14s%n", "tree", "entries", "leaves", "pages", "leaf bytes",
+                "other bytes", "records", "in slots");
+        long slots = 0;
+        for (var e : sizes.trees().entrySet()) {
+            StoreSizes.Tree t = e.getValue();
+            out.printf("%-12s %,12d %,10d %,10d %,14d %,14d %,14d %,14d%n", e.getKey(), t.stats().entries(),
+                    t.stats().leafPages(), t.stats().pages(), t.stats().leafBytes(), t.otherRecordBytes(),
+                    t.stats().recordBytes(), t.slotBytes());
+            slots += t.slotBytes();
+        }
+        out.printf("trees in slots %,d; rest of the file (allocator, commit records, free) %,d; file %,d%n", slots,
+                sizes.otherBytes(), file);
+    }
+
     /** Library debug logging is for log files, not this terminal: show warnings and errors only. */
     private static void quietLogging() {
         org.slf4j.Logger root = org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
@@ -143,6 +161,6 @@ public final class StoreCli {
     }
 
     private void usage() {
-        out.println("usage: basalt-store <demo|stats|verify|history|compact> [--store DIR] [--keys N] [--mode rw|worm]");
+        out.println("usage: basalt-store <demo|stats|sizes|verify|history|compact> [--store DIR] [--keys N] [--mode rw|worm]");
     }
 }

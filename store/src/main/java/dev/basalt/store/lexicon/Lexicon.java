@@ -45,6 +45,7 @@ public final class Lexicon {
     private final ClockCache<Value> values;
     private final Cache<Value, Long> ids;
     private final KeyPrefixes prefixes = new KeyPrefixes();
+    private final TermDictionary.Cache dictionaries = new TermDictionary.Cache();
 
     public Lexicon(LexiconConfig config) {
         this.config = config;
@@ -112,16 +113,20 @@ public final class Lexicon {
         values.invalidateAll();
         ids.invalidateAll();
         prefixes.clear();
+        dictionaries.clear();
     }
 
     /**
-     * Refuses a store whose lexicon has another format version: this Basalt reads version
-     * {@link TermIds#FORMAT_VERSION} only (docs/FORMAT.md §4).
+     * Refuses a store whose lexicon has another format version: this Basalt reads versions
+     * {@link TermIds#OLDEST_READABLE_FORMAT_VERSION} to {@link TermIds#FORMAT_VERSION} (version 2 is
+     * version 3 without trained dictionaries, docs/FORMAT.md §4).
      */
     static void checkFormat(byte[] format) {
-        if (format != null && (format.length != 1 || format[0] != TermIds.FORMAT_VERSION)) {
+        if (format != null && (format.length != 1 || format[0] < TermIds.OLDEST_READABLE_FORMAT_VERSION
+                || format[0] > TermIds.FORMAT_VERSION)) {
             throw new StoreException("this store's dictionary has format " + (format.length == 1 ? format[0] : "?")
-                    + " (store property '" + FORMAT_PROPERTY + "') but this Basalt reads format " + TermIds.FORMAT_VERSION
+                    + " (store property '" + FORMAT_PROPERTY + "') but this Basalt reads formats "
+                    + TermIds.OLDEST_READABLE_FORMAT_VERSION + " to " + TermIds.FORMAT_VERSION
                     + " only. To migrate: open the store with the Basalt release that wrote it, export its statements"
                     + " with an RDF4J client (e.g. RepositoryConnection.export to an N-Quads file), and load that file"
                     + " into a new store with 'basalt load --store NEWDIR FILE'");
@@ -130,6 +135,10 @@ public final class Lexicon {
 
     KeyPrefixes prefixes() {
         return prefixes;
+    }
+
+    TermDictionary.Cache dictionaries() {
+        return dictionaries;
     }
 
     Long cachedId(Value value) {

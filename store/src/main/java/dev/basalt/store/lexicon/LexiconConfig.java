@@ -12,14 +12,27 @@ package dev.basalt.store.lexicon;
  * @param valueCacheSize     most entries of the id → value cache (0 disables it)
  * @param idCacheSize        most entries of the value → id cache (0 disables it)
  * @param writerCacheSize    most new terms one write transaction remembers without a B+tree lookup
+ * @param dictionarySampleBytes bytes of new term keys a write transaction collects, while the store
+ *                           has no Zstandard dictionary, before it trains one (0: never trains)
  */
-public record LexiconConfig(int valueCacheSize, int idCacheSize, int writerCacheSize) {
+public record LexiconConfig(int valueCacheSize, int idCacheSize, int writerCacheSize, int dictionarySampleBytes) {
     public static final LexiconConfig DEFAULT = new LexiconConfig(100_000, 100_000, 50_000);
 
     public LexiconConfig {
-        if (valueCacheSize < 0 || idCacheSize < 0 || writerCacheSize < 0) {
+        if (valueCacheSize < 0 || idCacheSize < 0 || writerCacheSize < 0 || dictionarySampleBytes < 0) {
             throw new IllegalArgumentException("lexicon cache sizes must not be negative: value cache "
-                    + valueCacheSize + ", id cache " + idCacheSize + ", writer cache " + writerCacheSize);
+                    + valueCacheSize + ", id cache " + idCacheSize + ", writer cache " + writerCacheSize
+                    + ", dictionary samples " + dictionarySampleBytes);
         }
+    }
+
+    /** The cache sizes with the default dictionary sample size ({@value TermDictionaryTraining#SAMPLE_BYTES} bytes). */
+    public LexiconConfig(int valueCacheSize, int idCacheSize, int writerCacheSize) {
+        this(valueCacheSize, idCacheSize, writerCacheSize, TermDictionaryTraining.SAMPLE_BYTES);
+    }
+
+    /** These sizes with another dictionary sample size. */
+    public LexiconConfig withDictionarySampleBytes(int bytes) {
+        return new LexiconConfig(valueCacheSize, idCacheSize, writerCacheSize, bytes);
     }
 }

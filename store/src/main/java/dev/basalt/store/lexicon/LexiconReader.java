@@ -37,6 +37,11 @@ public final class LexiconReader extends LexiconView {
     }
 
     @Override
+    TermDictionary dictionary(int number, long id) {
+        return uncommitted != null ? uncommitted.dictionary(number, id) : super.dictionary(number, id);
+    }
+
+    @Override
     boolean isPrefixCommitted(int number) {
         return uncommitted == null || uncommitted.isPrefixCommitted(number);
     }

@@ -19,7 +19,7 @@ import dev.basalt.store.journal.StoreException;
  * A subclass says which ids are committed and so may enter the shared caches.
  *
  * <p>ID2TERM holds each term's key in its {@link TermValues} form (whole, after an interned
- * prefix, or compressed); {@link #fullKey} restores it. Large terms (full key over
+ * prefix, or compressed, with or without a trained dictionary); {@link #fullKey} restores it. Large terms (full key over
  * {@link LargeTermKeys#THRESHOLD}) follow the collision protocol of {@link LargeTermKeys}: every
  * TERM2ID entry under the digest prefix is checked against the full key restored from ID2TERM.
  *
@@ -224,7 +224,13 @@ abstract class LexiconView {
     /** The full term key of a stored ID2TERM value of term {@code id}. */
     byte[] fullKey(long id, byte[] stored) {
         return TermValues.decode(stored, id,
-                number -> lexicon.prefixes().bytes(number, prefixTree(), isPrefixCommitted(number), id));
+                number -> lexicon.prefixes().bytes(number, prefixTree(), isPrefixCommitted(number), id),
+                number -> dictionary(number, id));
+    }
+
+    /** Zstandard dictionary {@code number} of this state; {@code id} names the term being decoded in errors. */
+    TermDictionary dictionary(int number, long id) {
+        return lexicon.dictionaries().get(number, prefixTree(), id);
     }
 
     /** The ID2TERM value of a dictionary id, or null if it has none. */

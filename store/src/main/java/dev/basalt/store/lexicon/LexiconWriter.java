@@ -55,6 +55,13 @@ public final class LexiconWriter extends LexiconView {
     private SpilledTermValues spilledValues;
     /** Heap bytes the bottom-up entries may take; past it they are written and the rest inserted one by one. */
     private long bottomUpBudget;
+    /** The Zstandard dictionary new values are compressed with, or null; looked up at the first new term. */
+    private TermDictionary dictionary;
+    private boolean dictionaryLooked;
+    /** A dictionary this transaction trained, private until it commits; else null. */
+    private TermDictionary newDictionary;
+    /** Samples for a dictionary while the store has none; null when it has one or training was tried. */
+    private TermDictionaryTraining training;
 
     LexiconWriter(Lexicon lexicon, WriteTransaction tx, TermIdAllocator allocator) {
         super(lexicon, tx.tree(Lexicon.TERM_TO_ID), tx.tree(Lexicon.ID_TO_TERM));
@@ -355,7 +362,10 @@ public final class LexiconWriter extends LexiconView {
         long id = find(key, prefix);
         if (id == TermIds.NULL) {
             id = allocator.allocate(TermKeys.kind(key));
-            byte[] stored = TermValues.encode(key, this::internPrefix);
+            byte[] stored = TermValues.encode(key, this::internPrefix, dictionary());
+            if (training != null && stored.length > TermCompression.DICTIONARY_THRESHOLD) {
+                train(key);
+            }
             if (spilledValues != null) {
                 spilledValues.put(id, stored);
             } else {
@@ -428,6 +438,50 @@ public final class LexiconWriter extends LexiconView {
         return number;
     }
 
+    /**
+     * The dictionary to compress a new term's key with: the store's newest, or the one this
+     * transaction trained, or null (then {@link #training} collects samples if the store has none).
+     */
+    private TermDictionary dictionary() {
+        if (!dictionaryLooked) {
+            dictionaryLooked = true;
+            BTree tree = prefixTree();
+            int number = TermDictionary.latestNumber(tree);
+            if (number > 0) {
+                dictionary = lexicon.dictionaries().get(number, tree, TermIds.NULL);
+            } else {
+                training = new TermDictionaryTraining(lexicon.config().dictionarySampleBytes());
+            }
+        }
+        return dictionary;
+    }
+
+    /**
+     * Offers the key of a new term whose stored form is long enough to gain from a dictionary as a
+     * sample; once there are enough, trains the store's first dictionary and stores it, so the
+     * terms after it are compressed with it ({@link TermDictionaryTraining}).
+     */
+    private void train(byte[] key) {
+        if (!training.offer(key)) {
+            return;
+        }
+        byte[] bytes = training.train();
+        training = null;
+        if (bytes != null) {
+            BTree tree = tx.tree(Lexicon.PREFIXES);
+            prefixTree = tree;
+            newDictionary = new TermDictionary(TermDictionary.latestNumber(tree) + 1, bytes);
+            tree.put(TermDictionary.key(newDictionary.number), bytes);
+            tx.setProperty(Lexicon.FORMAT_PROPERTY, new byte[] { (byte) TermIds.FORMAT_VERSION });
+            dictionary = newDictionary;
+        }
+    }
+
+    @Override
+    TermDictionary dictionary(int number, long id) {
+        return newDictionary != null && number == newDictionary.number ? newDictionary : super.dictionary(number, id);
+    }
+
     /** True if this writer added a term. */
     public boolean isChanged() {
         return changed;
@@ -454,6 +508,10 @@ public final class LexiconWriter extends LexiconView {
             lexicon.prefixes().cache(e.getValue(), e.getKey().getBytes(StandardCharsets.ISO_8859_1));
         }
         newPrefixes.clear();
+        if (newDictionary != null) {
+            lexicon.dictionaries().cache(newDictionary);
+            newDictionary = null;
+        }
     }
 
     private int keyCacheSlot(byte[] key) {

@@ -33,8 +33,13 @@ package dev.basalt.store.lexicon;
  * <p>Constants and pure functions; any thread may call it.
  */
 public final class TermIds {
-    /** Version of the id layout and every inline encoding; stored by the lexicon's owner. */
-    public static final int FORMAT_VERSION = 2;
+    /**
+     * Version of the id layout, every inline encoding and the stored forms of dictionary values;
+     * stored by the lexicon's owner. Version 3 added Zstandard dictionaries (ID2TERM form 0x0A).
+     */
+    public static final int FORMAT_VERSION = 3;
+    /** Oldest version this Basalt reads: a version-2 store is a version-3 store without dictionaries. */
+    public static final int OLDEST_READABLE_FORMAT_VERSION = 2;
 
     public static final int KIND_SHIFT = 60;
     public static final long PAYLOAD_MASK = (1L << KIND_SHIFT) - 1;

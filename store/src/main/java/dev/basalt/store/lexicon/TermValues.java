@@ -12,10 +12,13 @@ import dev.basalt.store.journal.StoreException;
  *  0x01..0x07  the full key itself
  *  0x08        prefixed: varint p, then the key's bytes after its interned prefix p ({@link KeyPrefixes})
  *  0x09        compressed: {@link TermCompression}
+ *  0x0A        compressed with a trained dictionary of the store: {@link TermCompression}, {@link TermDictionary}
  * </pre>
  *
  * A key longer than {@link TermCompression#THRESHOLD} is tried compressed; a key with an
- * interned prefix is tried prefixed; the shorter form wins, the full key on a tie. Stateless.
+ * interned prefix is tried prefixed; when the store has a dictionary, a key longer than
+ * {@link TermCompression#DICTIONARY_THRESHOLD} is tried compressed with it; the shortest form
+ * wins, the full key on a tie, then the earlier form in that order. Stateless.
  *
  * <p>Any thread may call it: it works on its caller's thread with the caller's prefix table, and
  * compression takes its context from {@link TermCompression}'s thread-safe pool.
@@ -36,6 +39,14 @@ final class TermValues {
      * The stored form of a full key; {@code interner} numbers the key's prefix if it has one.
      */
     static byte[] encode(byte[] key, PrefixInterner interner) {
+        return encode(key, interner, null);
+    }
+
+    /**
+     * The stored form of a full key; {@code interner} numbers the key's prefix if it has one, and
+     * {@code dictionary}, if not null, is the store's dictionary to try.
+     */
+    static byte[] encode(byte[] key, PrefixInterner interner, TermDictionary dictionary) {
         byte[] best = key;
         if (key.length > TermCompression.THRESHOLD) {
             byte[] compressed = TermCompression.compress(key);
@@ -54,16 +65,36 @@ final class TermValues {
                 System.arraycopy(key, cut, best, pos, key.length - cut);
             }
         }
+        if (dictionary != null && best.length > TermCompression.DICTIONARY_THRESHOLD) {
+            byte[] compressed = TermCompression.compress(key, dictionary, best.length);
+            if (compressed != null) {
+                best = compressed;
+            }
+        }
         return best;
     }
 
     /** The full key of a stored value; {@code prefixes} gives a prefix's bytes, {@code id} names the term in errors. */
     static byte[] decode(byte[] stored, long id, IntFunction<byte[]> prefixes) {
+        return decode(stored, id, prefixes, number -> {
+            throw new StoreException("the ID2TERM value of term id " + TermIds.describe(id)
+                    + " names Zstandard dictionary " + number + " where none is readable");
+        });
+    }
+
+    /**
+     * The full key of a stored value; {@code prefixes} gives a prefix's bytes and
+     * {@code dictionaries} a trained dictionary by its number, {@code id} names the term in errors.
+     */
+    static byte[] decode(byte[] stored, long id, IntFunction<byte[]> prefixes, IntFunction<TermDictionary> dictionaries) {
         if (stored.length == 0) {
             throw new StoreException("the ID2TERM value of term id " + TermIds.describe(id) + " is empty");
         }
         if (stored[0] == TermCompression.TAG) {
             return TermCompression.decompress(stored, id);
+        }
+        if (stored[0] == TermCompression.DICTIONARY_TAG) {
+            return TermCompression.decompress(stored, id, dictionaries);
         }
         if (stored[0] != PREFIXED) {
             return stored;
