@@ -105,7 +105,7 @@ public final class Federation implements AutoCloseable {
             return t;
         });
         StarEvaluator stars = settings.starPushdown()
-                ? new StarEvaluator(endpoints, starRequests, settings.boundJoinBlockSize()) : null;
+                ? new StarEvaluator(endpoints, starRequests, settings.boundJoinBlockSize(), settings.replication()) : null;
         FedXRepository repository = FedXFactory.newFederation().withMembers(endpoints).withConfig(config)
                 .withFederationEvaluationStrategyFactory(new RewritingStrategyFactory(stars)).create();
         repository.init();

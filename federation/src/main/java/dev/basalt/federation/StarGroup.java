@@ -41,6 +41,7 @@ final class StarGroup extends AbstractQueryModelNode implements TupleExpr, Varia
     private int patterns;
     private volatile QueryInfo queryInfo;
     private int constantObjects;
+    private boolean replicated;
 
     /**
      * @param subjectVar   the subject variable's name, or null when the subject is a constant
@@ -54,7 +55,9 @@ final class StarGroup extends AbstractQueryModelNode implements TupleExpr, Varia
     }
 
     /** Adds one required triple pattern, written in SPARQL, with the variables it binds. */
-    void addPattern(String triple, Set<String> binds, Map<String, String> names, boolean constantObject) {
+    void addPattern(String triple, Set<String> binds, Map<String, String> names, boolean constantObject,
+            boolean replicationPattern) {
+        replicated |= replicationPattern;
         body = body.isEmpty() ? triple : body + " " + triple;
         variables.addAll(binds);
         assured.addAll(binds);
@@ -130,6 +133,15 @@ final class StarGroup extends AbstractQueryModelNode implements TupleExpr, Varia
     /** Variables that every solution of the required part binds. */
     Set<String> assured() {
         return Collections.unmodifiableSet(assured);
+    }
+
+    /**
+     * Whether a required pattern of the star is a replication pattern ({@link ReplicatedVocabulary}): then
+     * every subject it matches is replicated, every member holds all its statements, and one member
+     * answers the star alone.
+     */
+    boolean replicated() {
+        return replicated;
     }
 
     int patternCount() {

@@ -49,8 +49,8 @@ final class StarPushdown {
     private StarPushdown() {
     }
 
-    /** Rewrites {@code root} in place. */
-    static void rewrite(TupleExpr root) {
+    /** Rewrites {@code root} in place; {@code replication} tells which stars one member answers alone. */
+    static void rewrite(TupleExpr root, ReplicatedVocabulary replication) {
         List<TupleExpr> order = new ArrayList<>();
         root.visit(new AbstractQueryModelVisitor<RuntimeException>() {
             @Override
@@ -66,9 +66,9 @@ final class StarPushdown {
                 continue; // replaced by an earlier step, or part of a path or a SERVICE
             }
             if (node instanceof Join join && !(join.getParentNode() instanceof Join)) {
-                formStars(join);
+                formStars(join, replication);
             } else if (node instanceof StatementPattern pattern && !(pattern.getParentNode() instanceof Join)) {
-                formStars(pattern);
+                formStars(pattern, replication);
             } else if (node instanceof LeftJoin leftJoin) {
                 absorbOptional(leftJoin);
             } else if (node instanceof Filter filter) {
@@ -88,13 +88,13 @@ final class StarPushdown {
     }
 
     /** Replaces the statement patterns of a join tree (or a lone pattern) by one star per subject. */
-    private static void formStars(TupleExpr group) {
+    private static void formStars(TupleExpr group, ReplicatedVocabulary replication) {
         List<TupleExpr> leaves = new ArrayList<>();
         leavesOf(group, leaves);
         Map<Object, StarGroup> stars = new LinkedHashMap<>();
         List<TupleExpr> others = new ArrayList<>();
         for (TupleExpr leaf : leaves) {
-            if (!(leaf instanceof StatementPattern pattern) || !addToStar(pattern, stars)) {
+            if (!(leaf instanceof StatementPattern pattern) || !addToStar(pattern, stars, replication)) {
                 others.add(leaf);
             }
         }
@@ -110,7 +110,8 @@ final class StarPushdown {
         group.replaceWith(joined);
     }
 
-    private static boolean addToStar(StatementPattern pattern, Map<Object, StarGroup> stars) {
+    private static boolean addToStar(StatementPattern pattern, Map<Object, StarGroup> stars,
+            ReplicatedVocabulary replication) {
         if (pattern.getContextVar() != null || pattern.getScope() != StatementPattern.Scope.DEFAULT_CONTEXTS) {
             return false;
         }
@@ -128,7 +129,11 @@ final class StarPushdown {
         }
         Object key = constant != null ? constant : "?" + subject.getName();
         StarGroup star = stars.computeIfAbsent(key, k -> new StarGroup(constant == null ? subject.getName() : null, constant));
-        star.addPattern(triple, text.variables(), text.names(), pattern.getObjectVar().hasValue());
+        Value predicate = pattern.getPredicateVar().getValue();
+        Value object = pattern.getObjectVar().getValue();
+        boolean replicationPattern = predicate != null && predicate.isIRI() && replication.replicates(
+                predicate.stringValue(), object != null && object.isIRI() ? object.stringValue() : null);
+        star.addPattern(triple, text.variables(), text.names(), object != null, replicationPattern);
         return true;
     }
 

@@ -116,7 +116,7 @@ class StarPushdownTest {
         RewritingStrategyFactory.dropDuplicatePatterns(expr);
         RewritingStrategyFactory.filterOptionalPartsFirst(expr);
         RewritingStrategyFactory.keepOptionalFiltersInPlace(expr);
-        StarPushdown.rewrite(expr);
+        StarPushdown.rewrite(expr, ReplicatedVocabulary.schema());
         return expr.toString();
     }
 
