@@ -34,8 +34,9 @@ import org.slf4j.LoggerFactory;
  * class D, {@code owl:TransitiveProperty} q).</li>
  * </ul>
  * The closure runs in rounds. In each, every member's statements (inferred included) are read once as
- * N-Quads; a statement whose subject another member owns is sent to that owner, a statement that
- * makes its subject replicated ({@link ReplicatedVocabulary}) to every member; and for each
+ * N-Quads; a statement whose subject another member owns is sent to that owner, a statement about a
+ * replicated subject ({@link ReplicatedVocabulary}), or one that makes its subject replicated, to every
+ * member (so replicated subjects stay whole on every member); and for each
  * {@code x p y} with p a someValuesFrom or transitive property and y owned elsewhere, y's typings by
  * the restrictions' classes and y's transitive-property statements are <em>borrowed</em> from y's owner
  * into the graph {@value #BORROWED} of x's owner, where the reasoner reads them as premises (it reasons
@@ -93,8 +94,9 @@ public final class DistributedClosure {
                 send.add(new LinkedHashSet<>());
                 needs.add(new HashSet<>());
             }
+            Set<String> replicated = replicatedSubjects();
             for (int i = 0; i < n; i++) {
-                present[i] = export(i, schema, send, needs.get(i));
+                present[i] = export(i, schema, replicated, send, needs.get(i));
             }
             long roundShipped = 0;
             for (Set<String> lines : send) {
@@ -154,7 +156,7 @@ public final class DistributedClosure {
      * Reads member {@code i}'s statements: files the ones other members need under {@code send}, the
      * objects whose premises it needs under {@code needs}; returns the sorted hashes of what it holds.
      */
-    private long[] export(int i, Schema schema, List<Set<String>> send, Set<String> needs)
+    private long[] export(int i, Schema schema, Set<String> replicated, List<Set<String>> send, Set<String> needs)
             throws IOException, InterruptedException {
         Member member = members.get(i);
         HttpRequest request = HttpRequest.newBuilder(URI.create(member.repositoryUrl() + "/statements?infer=true"))
@@ -184,7 +186,7 @@ public final class DistributedClosure {
                 }
                 String predicate = QuadLine.iri(quad.predicate());
                 String objectIri = quad.objectIsIri() ? QuadLine.iri(quad.object()) : null;
-                if (replication.replicates(predicate, objectIri)) {
+                if (replication.replicates(predicate, objectIri) || replicated.contains(quad.subject())) {
                     for (int j = 0; j < send.size(); j++) {
                         if (j != i) {
                             send.get(j).add(quad.text());
@@ -196,7 +198,7 @@ public final class DistributedClosure {
                 if (owner != i) {
                     send.get(owner).add(quad.text());
                 } else if (objectIri != null && schema.joinsObject(quad.predicate())
-                        && partition.shardOf(objectIri) != i) {
+                        && partition.shardOf(objectIri) != i && !replicated.contains(quad.object())) {
                     needs.add(quad.object());
                 }
             }
@@ -204,6 +206,27 @@ public final class DistributedClosure {
         long[] sorted = Arrays.copyOf(hashes, count);
         Arrays.sort(sorted);
         return sorted;
+    }
+
+    /**
+     * The replicated subjects (as N-Triples terms): those with a replication statement on the first
+     * member, which holds every replicated subject whole.
+     */
+    private Set<String> replicatedSubjects() throws IOException, InterruptedException {
+        StringBuilder predicates = new StringBuilder();
+        for (String p : replication.predicates()) {
+            predicates.append(" <").append(p).append('>');
+        }
+        StringBuilder classes = new StringBuilder();
+        for (String c : replication.classes()) {
+            classes.append(" <").append(c).append('>');
+        }
+        Set<String> subjects = new HashSet<>();
+        for (String[] row : select(members.get(0), "SELECT DISTINCT ?s WHERE { { VALUES ?p {" + predicates
+                + " } ?s ?p ?o } UNION { VALUES ?c {" + classes + " } ?s a ?c } FILTER(isIRI(?s)) }")) {
+            subjects.add(row[0]);
+        }
+        return subjects;
     }
 
     /** Asks the owners of {@code needs} for their premises and files them for member {@code i}'s borrowed graph. */

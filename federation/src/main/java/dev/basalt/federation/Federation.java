@@ -106,6 +106,9 @@ public final class Federation implements AutoCloseable {
         });
         StarEvaluator stars = settings.starPushdown()
                 ? new StarEvaluator(endpoints, starRequests, settings.boundJoinBlockSize(), settings.replication()) : null;
+        if (stars != null) {
+            stars.setReplicatedRange(ReplicatedRanges.learn(repositories, settings.replication()));
+        }
         FedXRepository repository = FedXFactory.newFederation().withMembers(endpoints).withConfig(config)
                 .withFederationEvaluationStrategyFactory(new RewritingStrategyFactory(stars)).create();
         repository.init();

@@ -52,6 +52,7 @@ public final class ReplicatedVocabulary {
 
     private final Set<String> predicates;
     private final Set<String> classes;
+    private final Set<String> configuredClasses;
 
     private ReplicatedVocabulary(Collection<String> extraPredicates, Collection<String> extraClasses) {
         Set<String> p = new LinkedHashSet<>(SCHEMA_PREDICATES);
@@ -60,6 +61,7 @@ public final class ReplicatedVocabulary {
         c.addAll(extraClasses);
         this.predicates = Set.copyOf(p);
         this.classes = Set.copyOf(c);
+        this.configuredClasses = Set.copyOf(extraClasses);
     }
 
     /** The schema vocabulary alone. */
@@ -78,6 +80,11 @@ public final class ReplicatedVocabulary {
      */
     public boolean replicates(String predicate, String objectIri) {
         return predicates.contains(predicate) || TYPE.equals(predicate) && objectIri != null && classes.contains(objectIri);
+    }
+
+    /** The classes given beyond the schema's, whose instances every member holds whole. */
+    Set<String> configuredClasses() {
+        return configuredClasses;
     }
 
     Set<String> predicates() {

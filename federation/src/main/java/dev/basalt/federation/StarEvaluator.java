@@ -3,6 +3,7 @@ package dev.basalt.federation;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -52,6 +53,7 @@ final class StarEvaluator {
     private final int blockSize;
     private final ReplicatedVocabulary replication;
     private final AtomicInteger turn = new AtomicInteger();
+    private volatile Set<String> replicatedRange = Set.of();
 
     StarEvaluator(List<Endpoint> endpoints, ExecutorService pool, int blockSize) {
         this(endpoints, pool, blockSize, ReplicatedVocabulary.schema());
@@ -67,6 +69,15 @@ final class StarEvaluator {
 
     ReplicatedVocabulary replication() {
         return replication;
+    }
+
+    /** Predicates whose objects are all replicated subjects ({@link ReplicatedRanges}), learned at start. */
+    Set<String> replicatedRange() {
+        return replicatedRange;
+    }
+
+    void setReplicatedRange(Set<String> predicates) {
+        this.replicatedRange = Set.copyOf(predicates);
     }
 
     /** Rows of a join's left side handed to {@link #join} at once: eight bound-join blocks, sent together. */

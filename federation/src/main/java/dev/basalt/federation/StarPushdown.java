@@ -51,6 +51,15 @@ final class StarPushdown {
 
     /** Rewrites {@code root} in place; {@code replication} tells which stars one member answers alone. */
     static void rewrite(TupleExpr root, ReplicatedVocabulary replication) {
+        rewrite(root, replication, Set.of());
+    }
+
+    /**
+     * Rewrites {@code root} in place; a star whose subject variable another star of its group binds through
+     * one of {@code replicatedRange} (predicates whose objects are all replicated subjects,
+     * {@link ReplicatedRanges}) is joined into that star.
+     */
+    static void rewrite(TupleExpr root, ReplicatedVocabulary replication, Set<String> replicatedRange) {
         List<TupleExpr> order = new ArrayList<>();
         root.visit(new AbstractQueryModelVisitor<RuntimeException>() {
             @Override
@@ -66,9 +75,9 @@ final class StarPushdown {
                 continue; // replaced by an earlier step, or part of a path or a SERVICE
             }
             if (node instanceof Join join && !(join.getParentNode() instanceof Join)) {
-                formStars(join, replication);
+                formStars(join, replication, replicatedRange);
             } else if (node instanceof StatementPattern pattern && !(pattern.getParentNode() instanceof Join)) {
-                formStars(pattern, replication);
+                formStars(pattern, replication, replicatedRange);
             } else if (node instanceof LeftJoin leftJoin) {
                 absorbOptional(leftJoin);
             } else if (node instanceof Filter filter) {
@@ -88,7 +97,7 @@ final class StarPushdown {
     }
 
     /** Replaces the statement patterns of a join tree (or a lone pattern) by one star per subject. */
-    private static void formStars(TupleExpr group, ReplicatedVocabulary replication) {
+    private static void formStars(TupleExpr group, ReplicatedVocabulary replication, Set<String> replicatedRange) {
         List<TupleExpr> leaves = new ArrayList<>();
         leavesOf(group, leaves);
         Map<Object, StarGroup> stars = new LinkedHashMap<>();
@@ -101,6 +110,7 @@ final class StarPushdown {
         if (stars.isEmpty()) {
             return;
         }
+        joinReplicatedStars(stars, replicatedRange);
         List<TupleExpr> args = new ArrayList<>(stars.values());
         args.addAll(others);
         TupleExpr joined = args.get(0);
@@ -108,6 +118,33 @@ final class StarPushdown {
             joined = new Join(joined, args.get(i));
         }
         group.replaceWith(joined);
+    }
+
+    /** Joins each star over replicated subjects into the star that binds its subject, until none is left. */
+    private static void joinReplicatedStars(Map<Object, StarGroup> stars, Set<String> replicatedRange) {
+        if (replicatedRange.isEmpty()) {
+            return;
+        }
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (StarGroup satellite : stars.values()) {
+                if (satellite.subjectVar() == null) {
+                    continue;
+                }
+                for (StarGroup star : stars.values()) {
+                    if (star != satellite && star.bindsThrough(satellite.subjectVar(), replicatedRange)) {
+                        star.join(satellite);
+                        stars.values().remove(satellite);
+                        changed = true;
+                        break;
+                    }
+                }
+                if (changed) {
+                    break;
+                }
+            }
+        }
     }
 
     private static boolean addToStar(StatementPattern pattern, Map<Object, StarGroup> stars,
@@ -134,6 +171,9 @@ final class StarPushdown {
         boolean replicationPattern = predicate != null && predicate.isIRI() && replication.replicates(
                 predicate.stringValue(), object != null && object.isIRI() ? object.stringValue() : null);
         star.addPattern(triple, text.variables(), text.names(), object != null, replicationPattern);
+        if (predicate != null && predicate.isIRI() && object == null) {
+            star.addObjectLink(predicate.stringValue(), pattern.getObjectVar().getName());
+        }
         return true;
     }
 
