@@ -252,7 +252,9 @@ public final class FederationMain implements Runnable {
             for (Member member : cluster.members()) {
                 System.out.println(member.id() + ": " + member.repositoryUrl());
             }
+            String workbench = cluster.registerWithWorkbench();
             System.out.println("federation SPARQL endpoint: " + cluster.frontUrl());
+            System.out.println("federation in the Workbench: " + workbench);
             System.out.flush();
             new CountDownLatch(1).await();
             return 0;

@@ -119,6 +119,24 @@ public final class LocalCluster implements AutoCloseable {
         return front;
     }
 
+    /** The repository id under which the front appears in the first member's RDF4J Server and Workbench. */
+    public static final String WORKBENCH_REPOSITORY = "federation";
+
+    /**
+     * Adds the running front to the first member's RDF4J Server as the SPARQL-endpoint repository
+     * {@value #WORKBENCH_REPOSITORY}, so the Workbench served by that member lists and queries the
+     * federation; returns that repository's Workbench page.
+     */
+    public String registerWithWorkbench() throws IOException, InterruptedException {
+        if (front == null) {
+            throw new IllegalStateException("start the front first");
+        }
+        MemberServer first = servers.get(0);
+        first.registerEndpoint(WORKBENCH_REPOSITORY, "Basalt federation of " + servers.size() + " members (read-only)",
+                frontUrl());
+        return first.workbenchUrl(WORKBENCH_REPOSITORY);
+    }
+
     public String frontUrl() {
         return "http://" + HOST + ":" + front.port() + SparqlFront.PATH;
     }

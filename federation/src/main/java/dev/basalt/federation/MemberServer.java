@@ -154,6 +154,42 @@ public final class MemberServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Makes the front reachable from this member's Workbench: (re)creates the repository {@code id} in
+     * its RDF4J Server as a SPARQL-endpoint repository ({@code openrdf:SPARQLRepository}) whose query
+     * endpoint is {@code frontUrl}. Queries sent to that repository (from the Workbench or any RDF4J
+     * client) go to the front; updates are refused by the front.
+     */
+    void registerEndpoint(String id, String title, String frontUrl) throws IOException, InterruptedException {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        URI repository = URI.create(serverUrl() + "/repositories/" + id);
+        http.send(HttpRequest.newBuilder(repository).DELETE().build(), HttpResponse.BodyHandlers.discarding());
+        String config = """
+                @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#>.
+                @prefix rep: <http://www.openrdf.org/config/repository#>.
+                @prefix sparql: <http://www.openrdf.org/config/repository/sparql#>.
+
+                [] a rep:Repository ;
+                    rep:repositoryID "%s" ;
+                    rdfs:label "%s" ;
+                    rep:repositoryImpl [
+                        rep:repositoryType "openrdf:SPARQLRepository" ;
+                        sparql:query-endpoint <%s>
+                    ].
+                """.formatted(id, title, frontUrl);
+        HttpResponse<String> created = http.send(HttpRequest.newBuilder(repository).header("Content-Type", "text/turtle")
+                .PUT(HttpRequest.BodyPublishers.ofString(config)).build(), HttpResponse.BodyHandlers.ofString());
+        if (created.statusCode() / 100 != 2) {
+            throw new IOException("the Basalt server at " + serverUrl() + " refused the repository '" + id + "' for the"
+                    + " federation's front (HTTP " + created.statusCode() + "): " + created.body());
+        }
+    }
+
+    /** The Workbench page of a repository of this server. */
+    String workbenchUrl(String id) {
+        return "http://" + host + ":" + port + "/rdf4j-workbench/repositories/" + id + "/summary";
+    }
+
     private String serverUrl() {
         return "http://" + host + ":" + port + "/rdf4j-server";
     }

@@ -78,6 +78,19 @@ class ReplicatedStarsClusterTest {
                         + "SELECT ?v ?l WHERE { ?v a bsbm:Vendor ; rdfs:label ?l }");
                 assertEquals(4, typed.solutions().size(), typed.solutions().toString());
                 assertEquals(1, typed.requests(), "a star over a replicated class asks one member");
+                // the front as a SPARQL-endpoint repository of the first member's RDF4J Server (Workbench)
+                cluster.startFront(settings.withReplication(vendors), 0);
+                String page = cluster.registerWithWorkbench();
+                assertTrue(page.endsWith("/rdf4j-workbench/repositories/federation/summary"), page);
+                String viaServer = cluster.members().get(0).repositoryUrl().replace("/repositories/basalt",
+                        "/repositories/" + LocalCluster.WORKBENCH_REPOSITORY);
+                org.eclipse.rdf4j.repository.sparql.SPARQLRepository server = new org.eclipse.rdf4j.repository.sparql.SPARQLRepository(
+                        viaServer);
+                try (RepositoryConnection viaWorkbench = server.getConnection()) {
+                    assertEquals(solutions(c, offers), solutions(viaWorkbench, offers));
+                } finally {
+                    server.shutDown();
+                }
             } finally {
                 reference.shutDown();
             }

@@ -143,8 +143,17 @@ public final class FederationBench {
 	private double partitionedLoad(String java, List<String> members, Path data, Path log)
 			throws IOException, InterruptedException {
 		long started = System.nanoTime();
-		List<String> load = List.of(java, "-Xmx1g", "-jar", options.federationJar().toString(), "load", "--members",
-				String.join(",", members), "--work", options.workDir().resolve("split").toString(), data.toString());
+		List<String> load = new ArrayList<>(List.of(java, "-Xmx1g", "-jar", options.federationJar().toString(), "load",
+				"--members", String.join(",", members), "--work", options.workDir().resolve("split").toString()));
+		// the loader must replicate what the front was told is replicated
+		String[] front = options.frontOptions().trim().split("\\s+");
+		for (int i = 0; i + 1 < front.length; i++) {
+			if (front[i].startsWith("--replicate-")) {
+				load.add(front[i]);
+				load.add(front[++i]);
+			}
+		}
+		load.add(data.toString());
 		Process loader = new ProcessBuilder(load).redirectErrorStream(true).redirectOutput(log.toFile()).start();
 		if (loader.waitFor() != 0) {
 			throw new IOException("the partitioning loader failed; see " + log);
@@ -311,7 +320,23 @@ public final class FederationBench {
 		return (System.nanoTime() - started) / 1e9;
 	}
 
+	private static final java.util.concurrent.atomic.AtomicInteger NEXT_PORT = new java.util.concurrent.atomic.AtomicInteger(
+			Integer.getInteger("basalt.bench.firstPort", 0));
+
+	/**
+	 * A free loopback port; with {@code -Dbasalt.bench.firstPort=N} the next free one from N on (for a
+	 * shared machine where each user keeps to a port range).
+	 */
 	private static int freePort() throws IOException {
+		int from = NEXT_PORT.get();
+		for (int port = from; from > 0 && port < from + 1000; port++) {
+			try (java.net.ServerSocket s = new java.net.ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
+				NEXT_PORT.set(port + 1);
+				return port;
+			} catch (IOException taken) {
+				// try the next one
+			}
+		}
 		try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
 			return s.getLocalPort();
 		}
