@@ -117,63 +117,63 @@ public final class ShardSplitter {
         return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
     }
 
-    /** First pass: the subjects that have a replication statement. */
-    private void findReplicated(Path input, Set<String> replicated) throws IOException {
+    /** What a pass does with one statement line: {@code start} is where its subject begins. */
+    private interface LineVisitor {
+        void visit(String line, int start, long lineNumber) throws IOException;
+    }
+
+    /** Calls {@code visitor} for every statement line of {@code input} (blank and comment lines skipped). */
+    private static void forEachStatement(Path input, LineVisitor visitor) throws IOException {
         try (BufferedReader reader = open(input)) {
             String line;
             long lineNumber = 0;
             while ((line = reader.readLine()) != null) {
                 lineNumber++;
                 int start = skipSpace(line, 0);
-                if (start == line.length() || line.charAt(start) == '#') {
-                    continue;
-                }
-                int subjectEnd = termEnd(line, start);
-                int predicateStart = skipSpace(line, subjectEnd);
-                if (predicateStart >= line.length() || line.charAt(predicateStart) != '<') {
-                    continue; // malformed: the second pass names the line
-                }
-                int predicateEnd = line.indexOf('>', predicateStart + 1);
-                if (predicateEnd < 0) {
-                    continue;
-                }
-                String predicate = iri(line.substring(predicateStart + 1, predicateEnd), input, lineNumber);
-                int objectStart = skipSpace(line, predicateEnd + 1);
-                String object = null;
-                if (objectStart < line.length() && line.charAt(objectStart) == '<') {
-                    int objectEnd = line.indexOf('>', objectStart + 1);
-                    object = objectEnd < 0 ? null : iri(line.substring(objectStart + 1, objectEnd), input, lineNumber);
-                }
-                if (replication.replicates(predicate, object)) {
-                    replicated.add(subjectKey(line, start, input, lineNumber));
+                if (start < line.length() && line.charAt(start) != '#') {
+                    visitor.visit(line, start, lineNumber);
                 }
             }
         }
     }
 
+    /** First pass: the subjects that have a replication statement. */
+    private void findReplicated(Path input, Set<String> replicated) throws IOException {
+        forEachStatement(input, (line, start, lineNumber) -> {
+            int predicateStart = skipSpace(line, termEnd(line, start));
+            int predicateEnd = predicateStart < line.length() && line.charAt(predicateStart) == '<'
+                    ? line.indexOf('>', predicateStart + 1) : -1;
+            if (predicateEnd < 0) {
+                return; // malformed: the second pass names the line
+            }
+            String predicate = iri(line.substring(predicateStart + 1, predicateEnd), input, lineNumber);
+            int objectStart = skipSpace(line, predicateEnd + 1);
+            String object = null;
+            if (objectStart < line.length() && line.charAt(objectStart) == '<') {
+                int objectEnd = line.indexOf('>', objectStart + 1);
+                object = objectEnd < 0 ? null : iri(line.substring(objectStart + 1, objectEnd), input, lineNumber);
+            }
+            if (replication.replicates(predicate, object)) {
+                replicated.add(subjectKey(line, start, input, lineNumber));
+            }
+        });
+    }
+
+    /** Second pass: every line to its subject's shard, a replicated subject's lines to every shard. */
     private void splitFile(Path input, BufferedWriter[] writers, long[] counts, Set<String> replicated, long[] totals)
             throws IOException {
-        try (BufferedReader reader = open(input)) {
-            String line;
-            long lineNumber = 0;
-            while ((line = reader.readLine()) != null) {
-                lineNumber++;
-                int start = skipSpace(line, 0);
-                if (start == line.length() || line.charAt(start) == '#') {
-                    continue;
+        forEachStatement(input, (line, start, lineNumber) -> {
+            String key = subjectKey(line, start, input, lineNumber);
+            totals[0]++;
+            if (!replicated.isEmpty() && replicated.contains(key)) {
+                totals[1]++;
+                for (int shard = 0; shard < writers.length; shard++) {
+                    write(writers, counts, shard, line, start);
                 }
-                String key = subjectKey(line, start, input, lineNumber);
-                totals[0]++;
-                if (!replicated.isEmpty() && replicated.contains(key)) {
-                    totals[1]++;
-                    for (int shard = 0; shard < writers.length; shard++) {
-                        write(writers, counts, shard, line, start);
-                    }
-                } else {
-                    write(writers, counts, partition.shardOf(key), line, start);
-                }
+            } else {
+                write(writers, counts, partition.shardOf(key), line, start);
             }
-        }
+        });
     }
 
     private static void write(BufferedWriter[] writers, long[] counts, int shard, String line, int start)
