@@ -132,6 +132,9 @@ public final class FederationMain implements Runnable {
         @Option(names = "--closure", description = "then run the distributed closure (members with basalt:inference)")
         boolean closure;
 
+        @Option(names = "--front", description = "the front's SPARQL URL: told to refresh what it learned from the data")
+        String front;
+
         @Parameters(arity = "1..*", description = "N-Triples (.nt) or N-Quads (.nq) files, optionally .gz")
         List<Path> files;
 
@@ -148,6 +151,13 @@ public final class FederationMain implements Runnable {
                 DistributedClosure.Result r = new DistributedClosure(members.list(), replication.vocabulary()).run();
                 System.out.printf("distributed closure: %d rounds, %d statements sent, %.1f s%n", r.rounds(), r.shipped(),
                         r.nanos() / 1e9);
+            }
+            if (front != null) {
+                java.net.http.HttpResponse<String> refreshed = java.net.http.HttpClient.newHttpClient().send(
+                        java.net.http.HttpRequest.newBuilder(java.net.URI.create(front.replaceAll("/sparql/?$", "")
+                                + SparqlFront.REFRESH_PATH)).POST(java.net.http.HttpRequest.BodyPublishers.noBody()).build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
+                System.out.println("front " + front + ": " + refreshed.body().trim());
             }
             return 0;
         }

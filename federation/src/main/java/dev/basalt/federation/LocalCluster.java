@@ -102,6 +102,9 @@ public final class LocalCluster implements AutoCloseable {
         if (reasoning) {
             closure();
         }
+        if (front != null) {
+            front.refresh();
+        }
         return result;
     }
 

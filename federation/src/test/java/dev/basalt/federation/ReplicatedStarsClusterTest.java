@@ -80,6 +80,11 @@ class ReplicatedStarsClusterTest {
                 assertEquals(1, typed.requests(), "a star over a replicated class asks one member");
                 // the front as a SPARQL-endpoint repository of the first member's RDF4J Server (Workbench)
                 cluster.startFront(settings.withReplication(vendors), 0);
+                HttpResponse<String> refreshed = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+                        cluster.frontUrl().replace(SparqlFront.PATH, SparqlFront.REFRESH_PATH)))
+                        .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, refreshed.statusCode(), refreshed.body());
+                assertTrue(refreshed.body().contains(TinyShop.EX + "vocabulary/vendor"), refreshed.body());
                 String page = cluster.registerWithWorkbench();
                 assertTrue(page.endsWith("/rdf4j-workbench/repositories/federation/summary"), page);
                 String viaServer = cluster.members().get(0).repositoryUrl().replace("/repositories/basalt",

@@ -112,7 +112,7 @@ public final class FederationBench {
 				for (int i = 0; i < memberCpu.length; i++) {
 					memberCpu[i] = -ServerProcess.cpuSeconds(memberProcesses.get(i));
 				}
-				double federationLoad = partitionedLoad(java, members, options.data(), work.resolve("federation-load.log"));
+				double federationLoad = partitionedLoad(java, members, frontUrl, options.data(), work.resolve("federation-load.log"));
 				for (int i = 0; i < memberCpu.length; i++) {
 					memberCpu[i] += ServerProcess.cpuSeconds(memberProcesses.get(i));
 				}
@@ -131,7 +131,7 @@ public final class FederationBench {
 				Path lubm = work.resolve("lubm-" + options.lubmUniversities() + ".nt");
 				new LubmGenerator(options.lubmUniversities(), options.seed()).write(lubm);
 				upload(singleUrl, lubm);
-				partitionedLoad(java, members, lubm, work.resolve("federation-load-lubm.log"));
+				partitionedLoad(java, members, frontUrl, lubm, work.resolve("federation-load-lubm.log"));
 				Map<String, String> check = new LinkedHashMap<>();
 				int mismatches = lubmCheck(singleUrl, frontUrl, check);
 				return outcome.withLubm(check, mismatches);
@@ -139,12 +139,16 @@ public final class FederationBench {
 		}
 	}
 
-	/** Runs the partitioning loader in its own JVM; returns its wall-clock seconds. */
-	private double partitionedLoad(String java, List<String> members, Path data, Path log)
+	/**
+	 * Runs the partitioning loader in its own JVM, which then tells the front to refresh what it learned
+	 * from the data; returns its wall-clock seconds.
+	 */
+	private double partitionedLoad(String java, List<String> members, String frontUrl, Path data, Path log)
 			throws IOException, InterruptedException {
 		long started = System.nanoTime();
 		List<String> load = new ArrayList<>(List.of(java, "-Xmx1g", "-jar", options.federationJar().toString(), "load",
-				"--members", String.join(",", members), "--work", options.workDir().resolve("split").toString()));
+				"--members", String.join(",", members), "--work", options.workDir().resolve("split").toString(), "--front",
+				frontUrl));
 		// the loader must replicate what the front was told is replicated
 		String[] front = options.frontOptions().trim().split("\\s+");
 		for (int i = 0; i + 1 < front.length; i++) {
