@@ -148,9 +148,7 @@ public final class FederationMain implements Runnable {
                     .load(files, dir);
             System.out.printf("%d statements in %.1f s%n", result.statements(), result.totalNanos() / 1e9);
             if (closure) {
-                DistributedClosure.Result r = new DistributedClosure(members.list(), replication.vocabulary()).run();
-                System.out.printf("distributed closure: %d rounds, %d statements sent, %.1f s%n", r.rounds(), r.shipped(),
-                        r.nanos() / 1e9);
+                runClosure(members.list(), replication.vocabulary());
             }
             if (front != null) {
                 java.net.http.HttpResponse<String> refreshed = java.net.http.HttpClient.newHttpClient().send(
@@ -283,11 +281,17 @@ public final class FederationMain implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            DistributedClosure.Result r = new DistributedClosure(members.list(), replication.vocabulary()).run();
-            System.out.printf("distributed closure: %d rounds, %d statements sent (%d borrowed premises), %.1f s%n",
-                    r.rounds(), r.shipped(), r.borrowed(), r.nanos() / 1e9);
+            runClosure(members.list(), replication.vocabulary());
             return 0;
         }
+    }
+
+    /** Runs the distributed closure over {@code members} and prints what it did. */
+    private static void runClosure(List<Member> members, ReplicatedVocabulary replication)
+            throws java.io.IOException, InterruptedException {
+        DistributedClosure.Result r = new DistributedClosure(members, replication).run();
+        System.out.printf("distributed closure: %d rounds, %d statements sent (%d borrowed premises), %.1f s%n",
+                r.rounds(), r.shipped(), r.borrowed(), r.nanos() / 1e9);
     }
 
     /** Blocks until the JVM is asked to stop, running {@code onStop} from the shutdown hook. */
