@@ -42,9 +42,14 @@ public final class Federation implements AutoCloseable {
     private final List<SharedHttpClientSessionManager> clients;
     private final ExecutorService starRequests;
     private final AtomicLong requestsSent;
+    private final StarEvaluator stars;
+    private final ReplicatedVocabulary replication;
 
     private Federation(List<Member> members, FedXRepository repository, List<SPARQLRepository> repositories,
-            List<SharedHttpClientSessionManager> clients, ExecutorService starRequests, AtomicLong requestsSent) {
+            List<SharedHttpClientSessionManager> clients, ExecutorService starRequests, AtomicLong requestsSent,
+            StarEvaluator stars, ReplicatedVocabulary replication) {
+        this.stars = stars;
+        this.replication = replication;
         this.members = members;
         this.repository = repository;
         this.repositories = repositories;
@@ -105,13 +110,17 @@ public final class Federation implements AutoCloseable {
             return t;
         });
         StarEvaluator stars = settings.starPushdown()
-                ? new StarEvaluator(endpoints, starRequests, settings.boundJoinBlockSize()) : null;
+                ? new StarEvaluator(endpoints, starRequests, settings.boundJoinBlockSize(), settings.replication()) : null;
+        if (stars != null) {
+            stars.setReplicatedRange(ReplicatedRanges.learn(repositories, settings.replication()));
+        }
         FedXRepository repository = FedXFactory.newFederation().withMembers(endpoints).withConfig(config)
                 .withFederationEvaluationStrategyFactory(new RewritingStrategyFactory(stars)).create();
         repository.init();
         LOG.info("FedX federation over {} members (star pushdown {}): {}", members.size(),
                 settings.starPushdown() ? "on" : "off", members.stream().map(Member::describe).toList());
-        return new Federation(List.copyOf(members), repository, repositories, clients, starRequests, requestsSent);
+        return new Federation(List.copyOf(members), repository, repositories, clients, starRequests, requestsSent, stars,
+                settings.replication());
     }
 
     /**
@@ -153,6 +162,21 @@ public final class Federation implements AutoCloseable {
                         .build());
             }
         };
+    }
+
+    /**
+     * Forgets what the front learned from the members' data, after a load: FedX's source-selection
+     * cache, and the predicates whose objects are all replicated subjects ({@link ReplicatedRanges},
+     * learned again now). Returns those predicates.
+     */
+    public java.util.Set<String> refresh() {
+        repository.getFederationContext().getSourceSelectionCache().invalidate();
+        if (stars == null) {
+            return java.util.Set.of();
+        }
+        java.util.Set<String> ranges = ReplicatedRanges.learn(repositories, replication);
+        stars.setReplicatedRange(ranges);
+        return ranges;
     }
 
     public FedXRepository repository() {

@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * The {@code basalt-federation.jar} command line: split, load, owner, serve and cluster. Progress
+ * The {@code basalt-federation.jar} command line: split, load, owner, serve, cluster and closure. Progress
  * goes to the log (standard error); answers meant for scripts (shard numbers, URLs) to standard output.
  *
  * <p>Not thread-safe: picocli fills and runs its command objects on the main thread, which then blocks
@@ -21,7 +21,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "basalt-federation", mixinStandardHelpOptions = true,
         subcommands = { FederationMain.Split.class, FederationMain.Load.class, FederationMain.Owner.class,
-                FederationMain.Serve.class, FederationMain.Cluster.class },
+                FederationMain.Serve.class, FederationMain.Cluster.class, FederationMain.Closure.class },
         description = "Basalt shards federated by RDF4J FedX (docs/federation.md).")
 public final class FederationMain implements Runnable {
 
@@ -62,11 +62,25 @@ public final class FederationMain implements Runnable {
                         + " --no-star-pushdown leaves every pattern to FedX)")
         boolean starPushdown = true;
 
-        FrontSettings settings() {
+        FrontSettings settings(ReplicatedVocabulary replication) {
             FrontSettings d = FrontSettings.defaults();
             return new FrontSettings(Duration.ofSeconds(memberTimeoutSeconds), Duration.ofSeconds(queryTimeoutSeconds),
                     boundJoinBlockSize, joinThreads, unionThreads, d.sourceSelectionCache(), maxResultBytes,
-                    d.httpThreads(), starPushdown);
+                    d.httpThreads(), starPushdown, replication);
+        }
+    }
+
+    /** Which subjects go to every member besides the ontology's; loader, closure and front must agree. */
+    static final class ReplicationOptions {
+        @Option(names = "--replicate-class", split = ",", description = "class IRIs whose instances every member holds")
+        List<String> classes = new ArrayList<>();
+
+        @Option(names = "--replicate-predicate", split = ",",
+                description = "predicate IRIs whose subjects every member holds (with all their statements)")
+        List<String> predicates = new ArrayList<>();
+
+        ReplicatedVocabulary vocabulary() {
+            return ReplicatedVocabulary.with(predicates, classes);
         }
     }
 
@@ -92,9 +106,13 @@ public final class FederationMain implements Runnable {
         @Parameters(arity = "1..*", description = "N-Triples (.nt) or N-Quads (.nq) files, optionally .gz")
         List<Path> files;
 
+        @CommandLine.Mixin
+        ReplicationOptions replication = new ReplicationOptions();
+
         @Override
         public Integer call() throws Exception {
-            ShardSplitter.Split split = new ShardSplitter(new SubjectHashPartition(shards)).split(files, out);
+            ShardSplitter.Split split = new ShardSplitter(new SubjectHashPartition(shards), replication.vocabulary())
+                    .split(files, out);
             for (int i = 0; i < shards; i++) {
                 System.out.println(split.files().get(i) + "\t" + split.statements()[i]);
             }
@@ -111,14 +129,34 @@ public final class FederationMain implements Runnable {
         @Option(names = "--work", description = "directory for the shard files (default: a temporary directory)")
         Path work;
 
+        @Option(names = "--closure", description = "then run the distributed closure (members with basalt:inference)")
+        boolean closure;
+
+        @Option(names = "--front", description = "the front's SPARQL URL: told to refresh what it learned from the data")
+        String front;
+
         @Parameters(arity = "1..*", description = "N-Triples (.nt) or N-Quads (.nq) files, optionally .gz")
         List<Path> files;
+
+        @CommandLine.Mixin
+        ReplicationOptions replication = new ReplicationOptions();
 
         @Override
         public Integer call() throws Exception {
             Path dir = work != null ? work : java.nio.file.Files.createTempDirectory("basalt-split");
-            PartitioningLoader.LoadResult result = new PartitioningLoader(members.list()).load(files, dir);
+            PartitioningLoader.LoadResult result = new PartitioningLoader(members.list(), replication.vocabulary())
+                    .load(files, dir);
             System.out.printf("%d statements in %.1f s%n", result.statements(), result.totalNanos() / 1e9);
+            if (closure) {
+                runClosure(members.list(), replication.vocabulary());
+            }
+            if (front != null) {
+                java.net.http.HttpResponse<String> refreshed = java.net.http.HttpClient.newHttpClient().send(
+                        java.net.http.HttpRequest.newBuilder(java.net.URI.create(front.replaceAll("/sparql/?$", "")
+                                + SparqlFront.REFRESH_PATH)).POST(java.net.http.HttpRequest.BodyPublishers.noBody()).build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
+                System.out.println("front " + front + ": " + refreshed.body().trim());
+            }
             return 0;
         }
     }
@@ -158,9 +196,12 @@ public final class FederationMain implements Runnable {
         @CommandLine.Mixin
         FrontOptions front = new FrontOptions();
 
+        @CommandLine.Mixin
+        ReplicationOptions replication = new ReplicationOptions();
+
         @Override
         public Integer call() throws Exception {
-            FrontSettings settings = front.settings();
+            FrontSettings settings = front.settings(replication.vocabulary());
             SparqlFront server = SparqlFront.start(Federation.open(members.list(), settings), settings, host,
                     front.port);
             System.out.println("federation SPARQL endpoint: http://" + host + ":" + server.port() + SparqlFront.PATH);
@@ -190,13 +231,20 @@ public final class FederationMain implements Runnable {
         @Option(names = "--load", split = ",", description = "N-Triples/N-Quads files to partition and load")
         List<Path> load = new ArrayList<>();
 
+        @Option(names = "--inference", description = "rule set of the members' reasoner: rdfs or owl-rl (default: none);"
+                + " loads then run the distributed closure")
+        String inference;
+
         @CommandLine.Mixin
         FrontOptions front = new FrontOptions();
+
+        @CommandLine.Mixin
+        ReplicationOptions replication = new ReplicationOptions();
 
         @Override
         public Integer call() throws Exception {
             LocalCluster cluster = LocalCluster.start(shards, data, MemberServer.jarLauncher(serverJar, memberHeap),
-                    memberPorts);
+                    memberPorts, inference, replication.vocabulary());
             Thread hook = new Thread(() -> {
                 try {
                     cluster.close();
@@ -208,15 +256,42 @@ public final class FederationMain implements Runnable {
             if (!load.isEmpty()) {
                 cluster.load(load);
             }
-            cluster.startFront(front.settings(), front.port);
+            cluster.startFront(front.settings(replication.vocabulary()), front.port);
             for (Member member : cluster.members()) {
                 System.out.println(member.id() + ": " + member.repositoryUrl());
             }
+            String workbench = cluster.registerWithWorkbench();
             System.out.println("federation SPARQL endpoint: " + cluster.frontUrl());
+            System.out.println("federation in the Workbench: " + workbench);
             System.out.flush();
             new CountDownLatch(1).await();
             return 0;
         }
+    }
+
+    @Command(name = "closure", mixinStandardHelpOptions = true,
+            description = "Exchanges the members' inferences until each holds the closure of the whole data set"
+                    + " for its subjects (members with basalt:inference; run after every load).")
+    static final class Closure implements Callable<Integer> {
+        @CommandLine.Mixin
+        MembersOption members = new MembersOption();
+
+        @CommandLine.Mixin
+        ReplicationOptions replication = new ReplicationOptions();
+
+        @Override
+        public Integer call() throws Exception {
+            runClosure(members.list(), replication.vocabulary());
+            return 0;
+        }
+    }
+
+    /** Runs the distributed closure over {@code members} and prints what it did. */
+    private static void runClosure(List<Member> members, ReplicatedVocabulary replication)
+            throws java.io.IOException, InterruptedException {
+        DistributedClosure.Result r = new DistributedClosure(members, replication).run();
+        System.out.printf("distributed closure: %d rounds, %d statements sent (%d borrowed premises), %.1f s%n",
+                r.rounds(), r.shipped(), r.borrowed(), r.nanos() / 1e9);
     }
 
     /** Blocks until the JVM is asked to stop, running {@code onStop} from the shutdown hook. */

@@ -17,13 +17,16 @@ import java.time.Duration;
  * @param httpThreads         threads that serve SPARQL requests
  * @param starPushdown        whether patterns sharing a subject are sent to the members as one
  *                            subquery ({@link StarPushdown}); off, FedX plans every pattern itself
+ * @param replication         which subjects the loader sent to every member ({@link ReplicatedVocabulary});
+ *                            must match the loader's
  */
 public record FrontSettings(Duration memberTimeout, Duration queryTimeout, int boundJoinBlockSize, int joinWorkerThreads,
-        int unionWorkerThreads, String sourceSelectionCache, long maxResultBytes, int httpThreads, boolean starPushdown) {
+        int unionWorkerThreads, String sourceSelectionCache, long maxResultBytes, int httpThreads, boolean starPushdown,
+        ReplicatedVocabulary replication) {
 
     public static FrontSettings defaults() {
         return new FrontSettings(Duration.ofSeconds(30), Duration.ofSeconds(300), 25, 20, 20,
-                "maximumSize=10000,expireAfterWrite=6h", 256L << 20, 8, true);
+                "maximumSize=10000,expireAfterWrite=6h", 256L << 20, 8, true, ReplicatedVocabulary.schema());
     }
 
     public FrontSettings {
@@ -37,16 +40,21 @@ public record FrontSettings(Duration memberTimeout, Duration queryTimeout, int b
 
     public FrontSettings withMemberTimeout(Duration timeout) {
         return new FrontSettings(timeout, queryTimeout, boundJoinBlockSize, joinWorkerThreads, unionWorkerThreads,
-                sourceSelectionCache, maxResultBytes, httpThreads, starPushdown);
+                sourceSelectionCache, maxResultBytes, httpThreads, starPushdown, replication);
     }
 
     public FrontSettings withBoundJoinBlockSize(int size) {
         return new FrontSettings(memberTimeout, queryTimeout, size, joinWorkerThreads, unionWorkerThreads,
-                sourceSelectionCache, maxResultBytes, httpThreads, starPushdown);
+                sourceSelectionCache, maxResultBytes, httpThreads, starPushdown, replication);
     }
 
     public FrontSettings withStarPushdown(boolean on) {
         return new FrontSettings(memberTimeout, queryTimeout, boundJoinBlockSize, joinWorkerThreads, unionWorkerThreads,
-                sourceSelectionCache, maxResultBytes, httpThreads, on);
+                sourceSelectionCache, maxResultBytes, httpThreads, on, replication);
+    }
+
+    public FrontSettings withReplication(ReplicatedVocabulary vocabulary) {
+        return new FrontSettings(memberTimeout, queryTimeout, boundJoinBlockSize, joinWorkerThreads, unionWorkerThreads,
+                sourceSelectionCache, maxResultBytes, httpThreads, starPushdown, vocabulary);
     }
 }

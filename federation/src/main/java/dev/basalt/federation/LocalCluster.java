@@ -26,11 +26,15 @@ public final class LocalCluster implements AutoCloseable {
 
     private final List<MemberServer> servers;
     private final Path dataDir;
+    private final boolean reasoning;
+    private final ReplicatedVocabulary replication;
     private SparqlFront front;
 
-    private LocalCluster(List<MemberServer> servers, Path dataDir) {
+    private LocalCluster(List<MemberServer> servers, Path dataDir, boolean reasoning, ReplicatedVocabulary replication) {
         this.servers = servers;
         this.dataDir = dataDir;
+        this.reasoning = reasoning;
+        this.replication = replication;
     }
 
     /**
@@ -39,15 +43,24 @@ public final class LocalCluster implements AutoCloseable {
      */
     public static LocalCluster start(int shards, Path dataDir, List<String> launcher, List<Integer> memberPorts)
             throws IOException, InterruptedException {
+        return start(shards, dataDir, launcher, memberPorts, null, ReplicatedVocabulary.schema());
+    }
+
+    /**
+     * Starts {@code shards} members whose repositories reason with {@code inference} ({@code rdfs},
+     * {@code owl-rl}, or null for none); loads send the subjects {@code replication} names to every member.
+     */
+    public static LocalCluster start(int shards, Path dataDir, List<String> launcher, List<Integer> memberPorts,
+            String inference, ReplicatedVocabulary replication) throws IOException, InterruptedException {
         if (!memberPorts.isEmpty() && memberPorts.size() != shards) {
             throw new IllegalArgumentException(memberPorts.size() + " member ports for " + shards + " shards");
         }
         List<MemberServer> servers = new ArrayList<>();
         for (int i = 0; i < shards; i++) {
             int port = memberPorts.isEmpty() ? MemberServer.freePort() : memberPorts.get(i);
-            servers.add(new MemberServer(launcher, HOST, port, dataDir.resolve("member-" + i)));
+            servers.add(new MemberServer(launcher, HOST, port, dataDir.resolve("member-" + i), inference));
         }
-        LocalCluster cluster = new LocalCluster(servers, dataDir);
+        LocalCluster cluster = new LocalCluster(servers, dataDir, inference != null, replication);
         ExecutorService pool = Executors.newFixedThreadPool(shards);
         try {
             List<Future<MemberServer>> starts = new ArrayList<>();
@@ -79,9 +92,25 @@ public final class LocalCluster implements AutoCloseable {
         return servers.get(shard);
     }
 
-    /** Partitions the files and loads every shard into its member in parallel. */
+    /**
+     * Partitions the files and loads every shard into its member in parallel; when the members reason,
+     * then runs the {@link DistributedClosure}.
+     */
     public PartitioningLoader.LoadResult load(List<Path> inputs) throws IOException, InterruptedException {
-        return new PartitioningLoader(members()).load(inputs, dataDir.resolve("split"));
+        PartitioningLoader.LoadResult result = new PartitioningLoader(members(), replication)
+                .load(inputs, dataDir.resolve("split"));
+        if (reasoning) {
+            closure();
+        }
+        if (front != null) {
+            front.refresh();
+        }
+        return result;
+    }
+
+    /** Exchanges the members' inferences until each holds the whole data set's closure of its subjects. */
+    public DistributedClosure.Result closure() throws IOException, InterruptedException {
+        return new DistributedClosure(members(), replication).run();
     }
 
     /** Starts the FedX front on {@code port} (0: a free one). */
@@ -89,8 +118,26 @@ public final class LocalCluster implements AutoCloseable {
         if (front != null) {
             throw new IllegalStateException("the front runs already on port " + front.port());
         }
-        front = SparqlFront.start(Federation.open(members(), settings), settings, HOST, port);
+        front = SparqlFront.start(Federation.open(members(), settings.withReplication(replication)), settings, HOST, port);
         return front;
+    }
+
+    /** The repository id under which the front appears in the first member's RDF4J Server and Workbench. */
+    public static final String WORKBENCH_REPOSITORY = "federation";
+
+    /**
+     * Adds the running front to the first member's RDF4J Server as the SPARQL-endpoint repository
+     * {@value #WORKBENCH_REPOSITORY}, so the Workbench served by that member lists and queries the
+     * federation; returns that repository's Workbench page.
+     */
+    public String registerWithWorkbench() throws IOException, InterruptedException {
+        if (front == null) {
+            throw new IllegalStateException("start the front first");
+        }
+        MemberServer first = servers.get(0);
+        first.registerEndpoint(WORKBENCH_REPOSITORY, "Basalt federation of " + servers.size() + " members (read-only)",
+                frontUrl());
+        return first.workbenchUrl(WORKBENCH_REPOSITORY);
     }
 
     public String frontUrl() {

@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * One Basalt server (the launcher: RDF4J Server 5.0.3 with Basalt and a {@code basalt} repository)
  * running as a child process of this JVM, for the local cluster and the tests. The child has its
  * own class path, so RDF4J 5.0.3 never meets this process's RDF4J 5.1.2. Its output goes to
- * {@code <data>/server.log}.
+ * {@code <data>/server.log}. With an inference rule set the member's repository is created with
+ * {@code basalt:inference} set to it (through RDF4J Server's REST API, on the member's first start).
  *
  * <p>Not thread-safe: one owner starts and stops it.
  */
@@ -34,6 +35,7 @@ public final class MemberServer implements AutoCloseable {
     private final String host;
     private final int port;
     private final Path dataDir;
+    private final String inference;
     private Process process;
 
     /**
@@ -41,10 +43,16 @@ public final class MemberServer implements AutoCloseable {
      *                 {@code java -Xmx1g -jar workbench-config/target/basalt-server.jar}
      */
     public MemberServer(List<String> launcher, String host, int port, Path dataDir) {
+        this(launcher, host, port, dataDir, null);
+    }
+
+    /** @param inference {@code rdfs} or {@code owl-rl} for the member's repository, or null for none */
+    public MemberServer(List<String> launcher, String host, int port, Path dataDir, String inference) {
         this.launcher = List.copyOf(launcher);
         this.host = host;
         this.port = port;
         this.dataDir = dataDir.toAbsolutePath();
+        this.inference = inference;
     }
 
     /** The launcher command for {@code java -jar basalt-server.jar} with the given heap (e.g. "1g"). */
@@ -75,6 +83,9 @@ public final class MemberServer implements AutoCloseable {
         Files.createDirectories(dataDir);
         List<String> command = new ArrayList<>(launcher);
         command.addAll(List.of("--host", host, "--port", String.valueOf(port), "--data", dataDir.toString()));
+        if (inference != null) {
+            command.add("--no-repository");
+        }
         Path log = dataDir.resolve("server.log");
         process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
@@ -85,8 +96,8 @@ public final class MemberServer implements AutoCloseable {
 
     private void awaitRepository(Path log) throws IOException, InterruptedException {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        HttpRequest size = HttpRequest.newBuilder(URI.create(repositoryUrl() + "/size"))
-                .timeout(Duration.ofSeconds(10)).GET().build();
+        HttpRequest size = HttpRequest.newBuilder(URI.create(inference == null ? repositoryUrl() + "/size"
+                : serverUrl() + "/protocol")).timeout(Duration.ofSeconds(10)).GET().build();
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
@@ -97,6 +108,9 @@ public final class MemberServer implements AutoCloseable {
             }
             try {
                 if (http.send(size, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    if (inference != null) {
+                        ensureRepository(http);
+                    }
                     return;
                 }
             } catch (IOException notYet) {
@@ -109,6 +123,77 @@ public final class MemberServer implements AutoCloseable {
                 + " on port " + port + "; see " + log);
     }
 
+    /** Creates the member's repository with the inference setting unless the server has it already. */
+    private void ensureRepository(HttpClient http) throws IOException, InterruptedException {
+        if (http.send(HttpRequest.newBuilder(URI.create(repositoryUrl() + "/size")).GET().build(),
+                HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+            return;
+        }
+        String config = """
+                @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#>.
+                @prefix config: <tag:rdf4j.org,2023:config/>.
+                @prefix basalt: <http://basalt.dev/config/sail#>.
+
+                [] a config:Repository ;
+                    config:rep.id "%s" ;
+                    rdfs:label "Basalt federation member (%s)" ;
+                    config:rep.impl [
+                        config:rep.type "basalt:BasaltRepository" ;
+                        config:sail.impl [
+                            config:sail.type "basalt:BasaltStore" ;
+                            basalt:inference "%s"
+                        ]
+                    ].
+                """.formatted(REPOSITORY, inference, inference);
+        HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(serverUrl() + "/repositories/"
+                + REPOSITORY)).header("Content-Type", "text/turtle").PUT(HttpRequest.BodyPublishers.ofString(config))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        if (created.statusCode() / 100 != 2) {
+            throw new IOException("the Basalt server for " + dataDir + " refused to create its " + inference
+                    + " repository (HTTP " + created.statusCode() + "): " + created.body());
+        }
+    }
+
+    /**
+     * Makes the front reachable from this member's Workbench: (re)creates the repository {@code id} in
+     * its RDF4J Server as a SPARQL-endpoint repository ({@code openrdf:SPARQLRepository}) whose query
+     * endpoint is {@code frontUrl}. Queries sent to that repository (from the Workbench or any RDF4J
+     * client) go to the front; updates are refused by the front.
+     */
+    void registerEndpoint(String id, String title, String frontUrl) throws IOException, InterruptedException {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        URI repository = URI.create(serverUrl() + "/repositories/" + id);
+        http.send(HttpRequest.newBuilder(repository).DELETE().build(), HttpResponse.BodyHandlers.discarding());
+        String config = """
+                @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#>.
+                @prefix rep: <http://www.openrdf.org/config/repository#>.
+                @prefix sparql: <http://www.openrdf.org/config/repository/sparql#>.
+
+                [] a rep:Repository ;
+                    rep:repositoryID "%s" ;
+                    rdfs:label "%s" ;
+                    rep:repositoryImpl [
+                        rep:repositoryType "openrdf:SPARQLRepository" ;
+                        sparql:query-endpoint <%s>
+                    ].
+                """.formatted(id, title, frontUrl);
+        HttpResponse<String> created = http.send(HttpRequest.newBuilder(repository).header("Content-Type", "text/turtle")
+                .PUT(HttpRequest.BodyPublishers.ofString(config)).build(), HttpResponse.BodyHandlers.ofString());
+        if (created.statusCode() / 100 != 2) {
+            throw new IOException("the Basalt server at " + serverUrl() + " refused the repository '" + id + "' for the"
+                    + " federation's front (HTTP " + created.statusCode() + "): " + created.body());
+        }
+    }
+
+    /** The Workbench page of a repository of this server. */
+    String workbenchUrl(String id) {
+        return "http://" + host + ":" + port + "/rdf4j-workbench/repositories/" + id + "/summary";
+    }
+
+    private String serverUrl() {
+        return "http://" + host + ":" + port + "/rdf4j-server";
+    }
+
     private static String tail(Path log, int lines) {
         try {
             List<String> all = Files.readAllLines(log);
@@ -119,7 +204,7 @@ public final class MemberServer implements AutoCloseable {
     }
 
     public String repositoryUrl() {
-        return "http://" + host + ":" + port + "/rdf4j-server/repositories/" + REPOSITORY;
+        return serverUrl() + "/repositories/" + REPOSITORY;
     }
 
     public int port() {

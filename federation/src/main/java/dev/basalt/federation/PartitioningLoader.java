@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * Loads N-Triples/N-Quads files into a running federation: splits them by
  * {@link SubjectHashPartition} into one file per member, then sends every shard file to its member
  * at once, each as one {@code POST <repository>/statements} of RDF4J Server's REST API, which Basalt
- * takes through its bulk write path. One request per shard keeps each shard's load one transaction
+ * takes through its bulk write path. The statements of replicated subjects ({@link ReplicatedVocabulary}:
+ * the ontology, configured small classes) go to every member. One request per shard keeps each shard's load one transaction
  * (all or nothing on that member) and keeps a blank node label meaning one node within the shard.
  *
  * <p>The load adds to what the members hold; it is not atomic across members: if one member fails,
@@ -41,16 +42,24 @@ public final class PartitioningLoader {
     }
 
     private final List<Member> members;
+    private final ReplicatedVocabulary replication;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     public PartitioningLoader(List<Member> members) {
+        this(members, ReplicatedVocabulary.schema());
+    }
+
+    /** A loader that sends the statements of the subjects {@code replication} names to every member. */
+    public PartitioningLoader(List<Member> members, ReplicatedVocabulary replication) {
         this.members = List.copyOf(members);
+        this.replication = replication;
     }
 
     /** Splits {@code inputs} into {@code workDir} (shard files are deleted after a successful load) and loads them. */
     public LoadResult load(List<Path> inputs, Path workDir) throws IOException, InterruptedException {
         long started = System.nanoTime();
-        ShardSplitter.Split split = new ShardSplitter(new SubjectHashPartition(members.size())).split(inputs, workDir);
+        ShardSplitter.Split split = new ShardSplitter(new SubjectHashPartition(members.size()), replication)
+                .split(inputs, workDir);
         long splitNanos = System.nanoTime() - started;
         long uploadStarted = System.nanoTime();
         long[] memberNanos = uploadAll(split);

@@ -9,8 +9,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.zip.GZIPInputStream;
 
 import org.slf4j.Logger;
@@ -22,6 +24,11 @@ import org.slf4j.LoggerFactory;
  * so a line is routed by its first term and copied unchanged; nothing else of it is parsed (the
  * member's own parser checks the rest when the shard is loaded).
  *
+ * <p>Subjects that {@link ReplicatedVocabulary} names (an ontology's classes, properties and axioms, and
+ * configured small classes) are <em>replicated</em>: every statement with such a subject goes to every
+ * shard. Finding them takes a first pass over the input that reads each line's predicate and object;
+ * the second pass routes the lines.
+ *
  * <p>The shard files are N-Quads ({@code shard-<i>.nq}) when any input is N-Quads (an N-Triples
  * line is a valid N-Quads line), N-Triples ({@code shard-<i>.nt}) otherwise. Blank node labels are
  * kept as written: labels of different input files must differ when they mean different nodes.
@@ -31,21 +38,23 @@ import org.slf4j.LoggerFactory;
 public final class ShardSplitter {
     private static final Logger LOG = LoggerFactory.getLogger(ShardSplitter.class);
 
-    /** What a split produced: the shard files in shard order and their statement counts. */
-    public record Split(List<Path> files, long[] statements, boolean quads) {
-        public long total() {
-            long sum = 0;
-            for (long n : statements) {
-                sum += n;
-            }
-            return sum;
-        }
+    /**
+     * What a split produced: the shard files in shard order, the statements written to each (replicated
+     * ones included), the input statements, and how many of those went to every shard.
+     */
+    public record Split(List<Path> files, long[] statements, boolean quads, long total, long replicated) {
     }
 
     private final SubjectHashPartition partition;
+    private final ReplicatedVocabulary replication;
 
     public ShardSplitter(SubjectHashPartition partition) {
+        this(partition, ReplicatedVocabulary.schema());
+    }
+
+    public ShardSplitter(SubjectHashPartition partition, ReplicatedVocabulary replication) {
         this.partition = partition;
+        this.replication = replication;
     }
 
     public Split split(List<Path> inputs, Path outputDir) throws IOException {
@@ -58,14 +67,20 @@ public final class ShardSplitter {
         List<Path> files = new ArrayList<>(n);
         BufferedWriter[] writers = new BufferedWriter[n];
         long[] counts = new long[n];
+        long[] totals = new long[2];
         long started = System.nanoTime();
+        Set<String> replicated = new HashSet<>();
+        for (Path input : inputs) {
+            checkFormat(input);
+            findReplicated(input, replicated);
+        }
         try {
             for (int i = 0; i < n; i++) {
                 files.add(outputDir.resolve("shard-" + i + (quads ? ".nq" : ".nt")));
                 writers[i] = Files.newBufferedWriter(files.get(i), StandardCharsets.UTF_8);
             }
             for (Path input : inputs) {
-                splitFile(input, writers, counts);
+                splitFile(input, writers, counts, replicated, totals);
             }
         } finally {
             IOException failure = null;
@@ -82,34 +97,106 @@ public final class ShardSplitter {
                 throw failure;
             }
         }
-        Split split = new Split(List.copyOf(files), counts, quads);
-        LOG.info("split {} statements into {} shards in {} ms: {}", split.total(), n,
-                (System.nanoTime() - started) / 1_000_000, java.util.Arrays.toString(counts));
+        Split split = new Split(List.copyOf(files), counts, quads, totals[0], totals[1]);
+        LOG.info("split {} statements into {} shards in {} ms: {} ({} statements of {} replicated subjects on every shard)",
+                split.total(), n, (System.nanoTime() - started) / 1_000_000, java.util.Arrays.toString(counts),
+                split.replicated(), replicated.size());
         return split;
     }
 
-    private void splitFile(Path input, BufferedWriter[] writers, long[] counts) throws IOException {
+    private static void checkFormat(Path input) throws IOException {
         if (!isQuads(input) && !isTriples(input)) {
             throw new IOException(input + ": the partitioning loader reads N-Triples (.nt) and N-Quads (.nq),"
                     + " optionally gzipped (.gz); convert other formats first (e.g. with an RDF4J client)");
         }
-        try (InputStream raw = Files.newInputStream(input);
-                InputStream in = input.toString().endsWith(".gz") ? new GZIPInputStream(raw, 1 << 16) : raw;
-                BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16)) {
+    }
+
+    private static BufferedReader open(Path input) throws IOException {
+        InputStream raw = Files.newInputStream(input);
+        InputStream in = input.toString().endsWith(".gz") ? new GZIPInputStream(raw, 1 << 16) : raw;
+        return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
+    }
+
+    /** What a pass does with one statement line: {@code start} is where its subject begins. */
+    private interface LineVisitor {
+        void visit(String line, int start, long lineNumber) throws IOException;
+    }
+
+    /** Calls {@code visitor} for every statement line of {@code input} (blank and comment lines skipped). */
+    private static void forEachStatement(Path input, LineVisitor visitor) throws IOException {
+        try (BufferedReader reader = open(input)) {
             String line;
             long lineNumber = 0;
             while ((line = reader.readLine()) != null) {
                 lineNumber++;
                 int start = skipSpace(line, 0);
-                if (start == line.length() || line.charAt(start) == '#') {
-                    continue;
+                if (start < line.length() && line.charAt(start) != '#') {
+                    visitor.visit(line, start, lineNumber);
                 }
-                int shard = partition.shardOf(subjectKey(line, start, input, lineNumber));
-                writers[shard].write(line, start, line.length() - start);
-                writers[shard].write('\n');
-                counts[shard]++;
             }
         }
+    }
+
+    /** First pass: the subjects that have a replication statement. */
+    private void findReplicated(Path input, Set<String> replicated) throws IOException {
+        forEachStatement(input, (line, start, lineNumber) -> {
+            int predicateStart = skipSpace(line, termEnd(line, start));
+            int predicateEnd = predicateStart < line.length() && line.charAt(predicateStart) == '<'
+                    ? line.indexOf('>', predicateStart + 1) : -1;
+            if (predicateEnd < 0) {
+                return; // malformed: the second pass names the line
+            }
+            String predicate = iri(line.substring(predicateStart + 1, predicateEnd), input, lineNumber);
+            int objectStart = skipSpace(line, predicateEnd + 1);
+            String object = null;
+            if (objectStart < line.length() && line.charAt(objectStart) == '<') {
+                int objectEnd = line.indexOf('>', objectStart + 1);
+                object = objectEnd < 0 ? null : iri(line.substring(objectStart + 1, objectEnd), input, lineNumber);
+            }
+            if (replication.replicates(predicate, object)) {
+                replicated.add(subjectKey(line, start, input, lineNumber));
+            }
+        });
+    }
+
+    /** Second pass: every line to its subject's shard, a replicated subject's lines to every shard. */
+    private void splitFile(Path input, BufferedWriter[] writers, long[] counts, Set<String> replicated, long[] totals)
+            throws IOException {
+        forEachStatement(input, (line, start, lineNumber) -> {
+            String key = subjectKey(line, start, input, lineNumber);
+            totals[0]++;
+            if (!replicated.isEmpty() && replicated.contains(key)) {
+                totals[1]++;
+                for (int shard = 0; shard < writers.length; shard++) {
+                    write(writers, counts, shard, line, start);
+                }
+            } else {
+                write(writers, counts, partition.shardOf(key), line, start);
+            }
+        });
+    }
+
+    private static void write(BufferedWriter[] writers, long[] counts, int shard, String line, int start)
+            throws IOException {
+        writers[shard].write(line, start, line.length() - start);
+        writers[shard].write('\n');
+        counts[shard]++;
+    }
+
+    /** The end (exclusive) of the term starting at {@code i}: an IRI, a blank node or anything up to white space. */
+    private static int termEnd(String line, int i) {
+        if (i < line.length() && line.charAt(i) == '<') {
+            int end = line.indexOf('>', i + 1);
+            return end < 0 ? line.length() : end + 1;
+        }
+        while (i < line.length() && !Character.isWhitespace(line.charAt(i))) {
+            i++;
+        }
+        return i;
+    }
+
+    private static String iri(String written, Path input, long lineNumber) throws IOException {
+        return written.indexOf('\\') < 0 ? written : unescape(written, input, lineNumber);
     }
 
     /** The subject's partition key: the IRI with escapes resolved, or "_:" and the blank node label. */

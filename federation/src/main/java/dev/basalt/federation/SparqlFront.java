@@ -26,7 +26,8 @@ import com.sun.net.httpserver.HttpServer;
  * The federation's SPARQL endpoint: the SPARQL 1.1 protocol's query operation (GET with
  * {@code query=}, POST form-encoded or {@code application/sparql-query}) on {@code /sparql}, answered
  * by FedX over the members. {@code GET /health} answers 200 when every member answers, 503 naming
- * those that do not.
+ * those that do not. {@code POST /refresh} makes the front forget what it learned from the members'
+ * data ({@link Federation#refresh()}); loads call it.
  *
  * <p>An answer is complete or it is an error: the front evaluates the whole query into a bounded
  * buffer ({@link FrontSettings#maxResultBytes()}) before it sends a byte, so a member that fails
@@ -45,6 +46,7 @@ import com.sun.net.httpserver.HttpServer;
 public final class SparqlFront implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SparqlFront.class);
     public static final String PATH = "/sparql";
+    public static final String REFRESH_PATH = "/refresh";
     private static final String NODELAY = "sun.net.httpserver.nodelay";
 
     private final Federation federation;
@@ -82,9 +84,15 @@ public final class SparqlFront implements AutoCloseable {
         SparqlFront front = new SparqlFront(federation, settings, server, pool);
         server.createContext(PATH, front::handleQuery);
         server.createContext("/health", front::handleHealth);
+        server.createContext(REFRESH_PATH, front::handleRefresh);
         server.start();
         LOG.info("federation front serving SPARQL on http://{}:{}{}", host, front.port(), PATH);
         return front;
+    }
+
+    /** {@link Federation#refresh()} of this front's federation. */
+    public java.util.Set<String> refresh() {
+        return federation.refresh();
     }
 
     public int port() {
@@ -97,6 +105,20 @@ public final class SparqlFront implements AutoCloseable {
             String body = down.isEmpty() ? "all " + federation.members().size() + " members answer\n"
                     : String.join("\n", down) + "\n";
             send(exchange, down.isEmpty() ? 200 : 503, "text/plain; charset=UTF-8", body.getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    private void handleRefresh(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            if (!"POST".equals(exchange.getRequestMethod())) {
+                sendText(exchange, 405, "POST " + REFRESH_PATH + " makes the front forget what it learned from the members' data");
+                return;
+            }
+            try {
+                sendText(exchange, 200, "refreshed; predicates whose objects are all replicated: " + federation.refresh());
+            } catch (RuntimeException e) {
+                sendText(exchange, 503, "refresh failed: " + e);
+            }
         }
     }
 

@@ -3,12 +3,14 @@ package dev.basalt.federation;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.eclipse.rdf4j.common.iteration.CloseableIteration;
 import org.eclipse.rdf4j.federated.algebra.FilterValueExpr;
@@ -31,6 +33,14 @@ import org.eclipse.rdf4j.query.impl.EmptyBindingSet;
  * every member, all in parallel, answers unioned. A row whose value for a star variable is a blank
  * node matches nothing (blank nodes are local to the member that answered them).
  *
+ * <p>A member may hold statements of subjects it does not own: replicated subjects
+ * ({@link ReplicatedVocabulary}), and statements a member's reasoner derived about other members'
+ * subjects (their owners hold them too, {@link DistributedClosure}). So the owner of a subject holds
+ * every statement of it, and of an answer that every member gave, only the rows whose subject the
+ * answering member owns are kept (a subject that is not an IRI cannot be placed and is kept). A star
+ * with a replication pattern matches replicated subjects only, which every member holds whole: it
+ * goes to one member, taken in turn.
+ *
  * <p>Thread-safe: it keeps no state between calls; requests run on the federation's request pool and
  * the calling thread waits for them, at most for the query's remaining time.
  */
@@ -41,12 +51,33 @@ final class StarEvaluator {
     private final SubjectHashPartition partition;
     private final ExecutorService pool;
     private final int blockSize;
+    private final ReplicatedVocabulary replication;
+    private final AtomicInteger turn = new AtomicInteger();
+    private volatile Set<String> replicatedRange = Set.of();
 
     StarEvaluator(List<Endpoint> endpoints, ExecutorService pool, int blockSize) {
+        this(endpoints, pool, blockSize, ReplicatedVocabulary.schema());
+    }
+
+    StarEvaluator(List<Endpoint> endpoints, ExecutorService pool, int blockSize, ReplicatedVocabulary replication) {
         this.endpoints = List.copyOf(endpoints);
         this.partition = new SubjectHashPartition(endpoints.size());
         this.pool = pool;
         this.blockSize = blockSize;
+        this.replication = replication;
+    }
+
+    ReplicatedVocabulary replication() {
+        return replication;
+    }
+
+    /** Predicates whose objects are all replicated subjects ({@link ReplicatedRanges}), learned at start. */
+    Set<String> replicatedRange() {
+        return replicatedRange;
+    }
+
+    void setReplicatedRange(Set<String> predicates) {
+        this.replicatedRange = Set.copyOf(predicates);
     }
 
     /** Rows of a join's left side handed to {@link #join} at once: eight bound-join blocks, sent together. */
@@ -69,6 +100,7 @@ final class StarEvaluator {
         }
         List<String> values = new ArrayList<>(bound);
         List<Request> requests = new ArrayList<>();
+        int anyMember = star.replicated() ? Math.floorMod(turn.getAndIncrement(), endpoints.size()) : -1;
         // Without a VALUES block every row gets the same answer: ask once, on the first row's route.
         int step = values.isEmpty() ? Math.max(1, left.size()) : blockSize;
         for (int from = 0; from < left.size(); from += step) {
@@ -78,13 +110,13 @@ final class StarEvaluator {
                 rowsOf.add(new ArrayList<>());
             }
             for (int i = from; i < to; i++) {
-                route(star, left.get(i), values, rowsOf, i);
+                route(star, left.get(i), values, rowsOf, i, anyMember);
             }
             for (int shard = 0; shard < endpoints.size(); shard++) {
                 if (!rowsOf.get(shard).isEmpty()) {
                     String query = query(star, values, left, rowsOf.get(shard));
                     Endpoint endpoint = endpoints.get(shard);
-                    requests.add(new Request(endpoint, pool.submit(() -> fetch(endpoint, query, info))));
+                    requests.add(new Request(endpoint, shard, pool.submit(() -> fetch(endpoint, query, info))));
                 }
             }
         }
@@ -113,8 +145,9 @@ final class StarEvaluator {
         return out;
     }
 
-    /** Adds row {@code i} to the members that can hold its matches. */
-    private void route(StarGroup star, BindingSet row, List<String> values, List<List<Integer>> rowsOf, int i) {
+    /** Adds row {@code i} to the members that can hold its matches ({@code anyMember} ≥ 0: a replicated star's one member). */
+    private void route(StarGroup star, BindingSet row, List<String> values, List<List<Integer>> rowsOf, int i,
+            int anyMember) {
         for (String name : values) {
             if (row.getValue(name) instanceof BNode) {
                 return;
@@ -122,7 +155,9 @@ final class StarEvaluator {
         }
         Value subject = star.subjectValue() != null ? star.subjectValue()
                 : star.subjectVar() != null ? row.getValue(star.subjectVar()) : null;
-        if (subject == null) {
+        if (subject == null && anyMember >= 0) {
+            rowsOf.get(anyMember).add(i);
+        } else if (subject == null) {
             rowsOf.forEach(rows -> rows.add(i));
         } else if (subject.isIRI()) {
             rowsOf.get(partition.shardOf(subject.stringValue())).add(i);
@@ -170,8 +205,9 @@ final class StarEvaluator {
      * Waits for every request and files each answer row under its input row; with {@code everyRow} ≥ 0
      * (no VALUES block: the answers match every input row alike) each answer goes to all rows.
      */
-    private static void collect(List<Request> requests, StarGroup star, int everyRow, List<List<BindingSet>> matches,
+    private void collect(List<Request> requests, StarGroup star, int everyRow, List<List<BindingSet>> matches,
             QueryInfo info) {
+        String subject = star.subjectVar() != null && !star.replicated() ? star.sparqlName(star.subjectVar()) : null;
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(1, info.getMaxRemainingTimeMS()));
         try {
             for (Request request : requests) {
@@ -191,6 +227,9 @@ final class StarEvaluator {
                     throw new QueryEvaluationException("interrupted while waiting for " + request.endpoint().getName(), e);
                 }
                 for (BindingSet row : answer) {
+                    if (subject != null && !owns(request.shard(), row.getValue(subject))) {
+                        continue; // a copy: the subject's owner answers it
+                    }
                     if (everyRow >= 0) {
                         for (int i = 0; i < everyRow; i++) {
                             add(matches, i, row);
@@ -207,6 +246,12 @@ final class StarEvaluator {
         }
     }
 
+    /** Whether {@code shard} owns {@code subject}, or the subject cannot be placed (not an IRI). */
+    private boolean owns(int shard, Value subject) {
+        return subject == null || !subject.isIRI() || endpoints.size() == 1
+                || partition.shardOf(subject.stringValue()) == shard;
+    }
+
     private static void add(List<List<BindingSet>> matches, int row, BindingSet match) {
         if (matches.get(row) == null) {
             matches.set(row, new ArrayList<>());
@@ -214,6 +259,6 @@ final class StarEvaluator {
         matches.get(row).add(match);
     }
 
-    private record Request(Endpoint endpoint, Future<List<BindingSet>> answer) {
+    private record Request(Endpoint endpoint, int shard, Future<List<BindingSet>> answer) {
     }
 }

@@ -41,6 +41,9 @@ final class StarGroup extends AbstractQueryModelNode implements TupleExpr, Varia
     private int patterns;
     private volatile QueryInfo queryInfo;
     private int constantObjects;
+    private boolean replicated;
+    /** Required patterns with a constant predicate and a variable object: predicate IRI and the object's name. */
+    private final List<String[]> objectLinks = new ArrayList<>();
 
     /**
      * @param subjectVar   the subject variable's name, or null when the subject is a constant
@@ -54,7 +57,9 @@ final class StarGroup extends AbstractQueryModelNode implements TupleExpr, Varia
     }
 
     /** Adds one required triple pattern, written in SPARQL, with the variables it binds. */
-    void addPattern(String triple, Set<String> binds, Map<String, String> names, boolean constantObject) {
+    void addPattern(String triple, Set<String> binds, Map<String, String> names, boolean constantObject,
+            boolean replicationPattern) {
+        replicated |= replicationPattern;
         body = body.isEmpty() ? triple : body + " " + triple;
         variables.addAll(binds);
         assured.addAll(binds);
@@ -63,6 +68,36 @@ final class StarGroup extends AbstractQueryModelNode implements TupleExpr, Varia
         if (constantObject) {
             constantObjects++;
         }
+    }
+
+    /** Records that a required pattern of the star binds {@code objectVar} through the constant {@code predicate}. */
+    void addObjectLink(String predicate, String objectVar) {
+        objectLinks.add(new String[] { predicate, objectVar });
+    }
+
+    /** Whether a required pattern binds {@code objectVar} through one of {@code predicates}. */
+    boolean bindsThrough(String objectVar, Set<String> predicates) {
+        for (String[] link : objectLinks) {
+            if (link[1].equals(objectVar) && predicates.contains(link[0])) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Joins another star (only required patterns so far) into this one: its subject is a replicated
+     * subject that this star binds, so every member holds it whole and answers the join. The star keeps
+     * its own subject and route.
+     */
+    void join(StarGroup other) {
+        body = body + " " + other.body;
+        variables.addAll(other.variables);
+        assured.addAll(other.assured);
+        sparqlNames.putAll(other.sparqlNames);
+        objectLinks.addAll(other.objectLinks);
+        patterns += other.patterns;
+        constantObjects += other.constantObjects;
     }
 
     /** Adds a FILTER over the whole star so far (group scope: it sees the star's OPTIONAL parts). */
@@ -130,6 +165,15 @@ final class StarGroup extends AbstractQueryModelNode implements TupleExpr, Varia
     /** Variables that every solution of the required part binds. */
     Set<String> assured() {
         return Collections.unmodifiableSet(assured);
+    }
+
+    /**
+     * Whether a required pattern of the star is a replication pattern ({@link ReplicatedVocabulary}): then
+     * every subject it matches is replicated, every member holds all its statements, and one member
+     * answers the star alone.
+     */
+    boolean replicated() {
+        return replicated;
     }
 
     int patternCount() {

@@ -49,8 +49,17 @@ final class StarPushdown {
     private StarPushdown() {
     }
 
-    /** Rewrites {@code root} in place. */
-    static void rewrite(TupleExpr root) {
+    /** Rewrites {@code root} in place; {@code replication} tells which stars one member answers alone. */
+    static void rewrite(TupleExpr root, ReplicatedVocabulary replication) {
+        rewrite(root, replication, Set.of());
+    }
+
+    /**
+     * Rewrites {@code root} in place; a star whose subject variable another star of its group binds through
+     * one of {@code replicatedRange} (predicates whose objects are all replicated subjects,
+     * {@link ReplicatedRanges}) is joined into that star.
+     */
+    static void rewrite(TupleExpr root, ReplicatedVocabulary replication, Set<String> replicatedRange) {
         List<TupleExpr> order = new ArrayList<>();
         root.visit(new AbstractQueryModelVisitor<RuntimeException>() {
             @Override
@@ -66,9 +75,9 @@ final class StarPushdown {
                 continue; // replaced by an earlier step, or part of a path or a SERVICE
             }
             if (node instanceof Join join && !(join.getParentNode() instanceof Join)) {
-                formStars(join);
+                formStars(join, replication, replicatedRange);
             } else if (node instanceof StatementPattern pattern && !(pattern.getParentNode() instanceof Join)) {
-                formStars(pattern);
+                formStars(pattern, replication, replicatedRange);
             } else if (node instanceof LeftJoin leftJoin) {
                 absorbOptional(leftJoin);
             } else if (node instanceof Filter filter) {
@@ -88,19 +97,20 @@ final class StarPushdown {
     }
 
     /** Replaces the statement patterns of a join tree (or a lone pattern) by one star per subject. */
-    private static void formStars(TupleExpr group) {
+    private static void formStars(TupleExpr group, ReplicatedVocabulary replication, Set<String> replicatedRange) {
         List<TupleExpr> leaves = new ArrayList<>();
         leavesOf(group, leaves);
         Map<Object, StarGroup> stars = new LinkedHashMap<>();
         List<TupleExpr> others = new ArrayList<>();
         for (TupleExpr leaf : leaves) {
-            if (!(leaf instanceof StatementPattern pattern) || !addToStar(pattern, stars)) {
+            if (!(leaf instanceof StatementPattern pattern) || !addToStar(pattern, stars, replication)) {
                 others.add(leaf);
             }
         }
         if (stars.isEmpty()) {
             return;
         }
+        joinReplicatedStars(stars, replicatedRange);
         List<TupleExpr> args = new ArrayList<>(stars.values());
         args.addAll(others);
         TupleExpr joined = args.get(0);
@@ -110,7 +120,35 @@ final class StarPushdown {
         group.replaceWith(joined);
     }
 
-    private static boolean addToStar(StatementPattern pattern, Map<Object, StarGroup> stars) {
+    /** Joins each star over replicated subjects into the star that binds its subject, until none is left. */
+    private static void joinReplicatedStars(Map<Object, StarGroup> stars, Set<String> replicatedRange) {
+        if (replicatedRange.isEmpty()) {
+            return;
+        }
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (StarGroup satellite : stars.values()) {
+                if (satellite.subjectVar() == null) {
+                    continue;
+                }
+                for (StarGroup star : stars.values()) {
+                    if (star != satellite && star.bindsThrough(satellite.subjectVar(), replicatedRange)) {
+                        star.join(satellite);
+                        stars.values().remove(satellite);
+                        changed = true;
+                        break;
+                    }
+                }
+                if (changed) {
+                    break;
+                }
+            }
+        }
+    }
+
+    private static boolean addToStar(StatementPattern pattern, Map<Object, StarGroup> stars,
+            ReplicatedVocabulary replication) {
         if (pattern.getContextVar() != null || pattern.getScope() != StatementPattern.Scope.DEFAULT_CONTEXTS) {
             return false;
         }
@@ -128,7 +166,14 @@ final class StarPushdown {
         }
         Object key = constant != null ? constant : "?" + subject.getName();
         StarGroup star = stars.computeIfAbsent(key, k -> new StarGroup(constant == null ? subject.getName() : null, constant));
-        star.addPattern(triple, text.variables(), text.names(), pattern.getObjectVar().hasValue());
+        Value predicate = pattern.getPredicateVar().getValue();
+        Value object = pattern.getObjectVar().getValue();
+        boolean replicationPattern = predicate != null && predicate.isIRI() && replication.replicates(
+                predicate.stringValue(), object != null && object.isIRI() ? object.stringValue() : null);
+        star.addPattern(triple, text.variables(), text.names(), object != null, replicationPattern);
+        if (predicate != null && predicate.isIRI() && object == null) {
+            star.addObjectLink(predicate.stringValue(), pattern.getObjectVar().getName());
+        }
         return true;
     }
 

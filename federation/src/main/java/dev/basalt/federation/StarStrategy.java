@@ -59,7 +59,7 @@ final class StarStrategy extends SparqlFederationEvalStrategy {
         RewritingStrategyFactory.keepOptionalFiltersInPlace(expr);
         if (stars != null && stats instanceof FederationEvaluationStatistics federated
                 && !namesDataset(federated.getQueryInfo().getDataset())) {
-            StarPushdown.rewrite(expr);
+            StarPushdown.rewrite(expr, stars.replication(), stars.replicatedRange());
             QueryInfo info = federated.getQueryInfo();
             expr.visit(new AbstractQueryModelVisitor<RuntimeException>() {
                 @Override

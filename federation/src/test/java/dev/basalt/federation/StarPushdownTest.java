@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -111,12 +112,32 @@ class StarPushdownTest {
         assertFalse(negation.contains("Filter") || negation.contains("LeftJoin"), negation);
     }
 
+    @Test
+    void aStarOverReplicatedSubjectsJoinsTheStarThatBindsIt() {
+        String query = "SELECT * WHERE { ?o bsbm:product ?p ; bsbm:vendor ?v . ?v rdfs:label ?vl ; bsbm:country ?c ."
+                + " ?p rdfs:label ?pl FILTER(?vl != ?pl) }";
+        Set<String> vendorRange = Set.of("http://example.org/shop/vocabulary/vendor");
+        String joined = rewrite(query, vendorRange);
+        assertEquals(2, count(joined, "StarGroup"), joined); // the offer with its vendor, and the product
+        assertTrue(joined.contains("StarGroup (?o) { ?o <http://example.org/shop/vocabulary/product> ?p ."
+                + " ?o <http://example.org/shop/vocabulary/vendor> ?v . ?v <http://www.w3.org/2000/01/rdf-schema#label> ?vl ."),
+                joined);
+        assertEquals(3, count(rewrite(query, Set.of()), "StarGroup"));
+        // a vendor bound only inside an OPTIONAL is not joined into the required star
+        String optional = rewrite("SELECT * WHERE { ?v rdfs:label ?vl OPTIONAL { ?o bsbm:vendor ?v } }", vendorRange);
+        assertEquals(2, count(optional, "StarGroup"), optional);
+    }
+
     private static String rewrite(String query) {
+        return rewrite(query, Set.of());
+    }
+
+    private static String rewrite(String query, Set<String> replicatedRange) {
         TupleExpr expr = new QueryRoot(new SPARQLParser().parseQuery(TinyShop.PREFIXES + query, null).getTupleExpr());
         RewritingStrategyFactory.dropDuplicatePatterns(expr);
         RewritingStrategyFactory.filterOptionalPartsFirst(expr);
         RewritingStrategyFactory.keepOptionalFiltersInPlace(expr);
-        StarPushdown.rewrite(expr);
+        StarPushdown.rewrite(expr, ReplicatedVocabulary.schema(), replicatedRange);
         return expr.toString();
     }
 

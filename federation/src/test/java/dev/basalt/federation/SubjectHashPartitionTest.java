@@ -79,4 +79,47 @@ class SubjectHashPartitionTest {
                 () -> new ShardSplitter(new SubjectHashPartition(2)).split(List.of(ttl), dir.resolve("out")));
         assertTrue(e.getMessage().contains("N-Triples"), e.getMessage());
     }
+
+    @Test
+    void ontologySubjectsAndConfiguredClassesGoToEveryShardWithAllTheirStatements() throws IOException {
+        Path nt = dir.resolve("onto.nt");
+        String owl = "http://www.w3.org/2002/07/owl#";
+        String rdfs = "http://www.w3.org/2000/01/rdf-schema#";
+        String type = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>";
+        StringBuilder data = new StringBuilder();
+        // the label comes before the statement that makes the subject a schema subject: both passes matter
+        data.append("<http://ex.org/Student> <" + rdfs + "label> \"student\" .\n");
+        data.append("<http://ex.org/Student> <" + rdfs + "subClassOf> <http://ex.org/Person> .\n");
+        data.append("<http://ex.org/knows> " + type + " <" + owl + "TransitiveProperty> .\n");
+        data.append("_:r <" + owl + "onProperty> <http://ex.org/knows> .\n");
+        data.append("<http://ex.org/country1> " + type + " <http://ex.org/Country> .\n");
+        data.append("<http://ex.org/country1> <" + rdfs + "label> \"Country 1\" .\n");
+        for (int i = 0; i < 40; i++) {
+            data.append("<http://ex.org/s" + i + "> " + type + " <http://ex.org/Student> .\n");
+        }
+        Files.writeString(nt, data);
+        SubjectHashPartition partition = new SubjectHashPartition(3);
+        ShardSplitter.Split split = new ShardSplitter(partition, ReplicatedVocabulary.with(List.of(),
+                List.of("http://ex.org/Country"))).split(List.of(nt), dir.resolve("out"));
+        assertEquals(46, split.total());
+        assertEquals(6, split.replicated());
+        assertEquals(40 + 3 * 6, split.statements()[0] + split.statements()[1] + split.statements()[2]);
+        for (Path shard : split.files()) {
+            String text = Files.readString(shard);
+            for (String expected : List.of("\"student\"", "subClassOf", "TransitiveProperty", "_:r ", "\"Country 1\"",
+                    "<http://ex.org/country1> " + type)) {
+                assertTrue(text.contains(expected), shard + " lacks " + expected);
+            }
+        }
+        for (int i = 0; i < 40; i++) {
+            String line = "<http://ex.org/s" + i + "> ";
+            for (int shard = 0; shard < 3; shard++) {
+                assertEquals(shard == partition.shardOf("http://ex.org/s" + i),
+                        Files.readString(split.files().get(shard)).contains(line), line + " on shard " + shard);
+            }
+        }
+        // without the configured class only the schema is replicated
+        ShardSplitter.Split schemaOnly = new ShardSplitter(partition).split(List.of(nt), dir.resolve("out2"));
+        assertEquals(4, schemaOnly.replicated());
+    }
 }

@@ -112,7 +112,7 @@ public final class FederationBench {
 				for (int i = 0; i < memberCpu.length; i++) {
 					memberCpu[i] = -ServerProcess.cpuSeconds(memberProcesses.get(i));
 				}
-				double federationLoad = partitionedLoad(java, members, options.data(), work.resolve("federation-load.log"));
+				double federationLoad = partitionedLoad(java, members, frontUrl, options.data(), work.resolve("federation-load.log"));
 				for (int i = 0; i < memberCpu.length; i++) {
 					memberCpu[i] += ServerProcess.cpuSeconds(memberProcesses.get(i));
 				}
@@ -131,7 +131,7 @@ public final class FederationBench {
 				Path lubm = work.resolve("lubm-" + options.lubmUniversities() + ".nt");
 				new LubmGenerator(options.lubmUniversities(), options.seed()).write(lubm);
 				upload(singleUrl, lubm);
-				partitionedLoad(java, members, lubm, work.resolve("federation-load-lubm.log"));
+				partitionedLoad(java, members, frontUrl, lubm, work.resolve("federation-load-lubm.log"));
 				Map<String, String> check = new LinkedHashMap<>();
 				int mismatches = lubmCheck(singleUrl, frontUrl, check);
 				return outcome.withLubm(check, mismatches);
@@ -139,12 +139,25 @@ public final class FederationBench {
 		}
 	}
 
-	/** Runs the partitioning loader in its own JVM; returns its wall-clock seconds. */
-	private double partitionedLoad(String java, List<String> members, Path data, Path log)
+	/**
+	 * Runs the partitioning loader in its own JVM, which then tells the front to refresh what it learned
+	 * from the data; returns its wall-clock seconds.
+	 */
+	private double partitionedLoad(String java, List<String> members, String frontUrl, Path data, Path log)
 			throws IOException, InterruptedException {
 		long started = System.nanoTime();
-		List<String> load = List.of(java, "-Xmx1g", "-jar", options.federationJar().toString(), "load", "--members",
-				String.join(",", members), "--work", options.workDir().resolve("split").toString(), data.toString());
+		List<String> load = new ArrayList<>(List.of(java, "-Xmx1g", "-jar", options.federationJar().toString(), "load",
+				"--members", String.join(",", members), "--work", options.workDir().resolve("split").toString(), "--front",
+				frontUrl));
+		// the loader must replicate what the front was told is replicated
+		String[] front = options.frontOptions().trim().split("\\s+");
+		for (int i = 0; i + 1 < front.length; i++) {
+			if (front[i].startsWith("--replicate-")) {
+				load.add(front[i]);
+				load.add(front[++i]);
+			}
+		}
+		load.add(data.toString());
 		Process loader = new ProcessBuilder(load).redirectErrorStream(true).redirectOutput(log.toFile()).start();
 		if (loader.waitFor() != 0) {
 			throw new IOException("the partitioning loader failed; see " + log);
@@ -311,7 +324,23 @@ public final class FederationBench {
 		return (System.nanoTime() - started) / 1e9;
 	}
 
+	private static final java.util.concurrent.atomic.AtomicInteger NEXT_PORT = new java.util.concurrent.atomic.AtomicInteger(
+			Integer.getInteger("basalt.bench.firstPort", 0));
+
+	/**
+	 * A free loopback port; with {@code -Dbasalt.bench.firstPort=N} the next free one from N on (for a
+	 * shared machine where each user keeps to a port range).
+	 */
 	private static int freePort() throws IOException {
+		int from = NEXT_PORT.get();
+		for (int port = from; from > 0 && port < from + 1000; port++) {
+			try (java.net.ServerSocket s = new java.net.ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
+				NEXT_PORT.set(port + 1);
+				return port;
+			} catch (IOException taken) {
+				// try the next one
+			}
+		}
 		try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
 			return s.getLocalPort();
 		}
