@@ -8,8 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.client.RaftClientConfigKeys;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.protocol.Message;
@@ -18,7 +20,6 @@ import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
-import org.apache.ratis.retry.RetryPolicies;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
@@ -40,19 +41,21 @@ final class ReplicaNode implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaNode.class);
     /** The largest change set one log entry carries; a larger transaction is refused at commit. */
     static final int MAX_ENTRY_BYTES = 16 << 20;
-    private static final TimeDuration RETRY_SLEEP = TimeDuration.valueOf(100, java.util.concurrent.TimeUnit.MILLISECONDS);
+    private static final long RETRY_SLEEP_MILLIS = 100;
 
     private final ReplicationSettings settings;
     private final StoreStateMachine stateMachine;
     private final RaftServer server;
     private final RaftClient client;
+    private final CommitRetryPolicy retryPolicy;
 
     private ReplicaNode(ReplicationSettings settings, StoreStateMachine stateMachine, RaftServer server,
-            RaftClient client) {
+            RaftClient client, CommitRetryPolicy retryPolicy) {
         this.settings = settings;
         this.stateMachine = stateMachine;
         this.server = server;
         this.client = client;
+        this.retryPolicy = retryPolicy;
     }
 
     /** Starts the Raft server with its log under {@code raftDir}; it replays the log into the store. */
@@ -68,15 +71,22 @@ final class ReplicaNode implements AutoCloseable {
                 .setOption(RaftStorage.StartupOption.RECOVER)
                 .build();
         server.start();
-        int attempts = (int) Math.max(1, settings.commitTimeoutMillis() / RETRY_SLEEP.toLong(java.util.concurrent.TimeUnit.MILLISECONDS));
+        // one attempt waits at most a third of the commit timeout (1 to 3 s), and the retries stop
+        // when the commit timeout is spent, however the attempts fail
+        long attemptMillis = Math.max(1_000, Math.min(3_000, settings.commitTimeoutMillis() / 3));
+        RaftProperties clientProperties = new RaftProperties(properties);
+        RaftClientConfigKeys.Rpc.setRequestTimeout(clientProperties,
+                TimeDuration.valueOf(attemptMillis, TimeUnit.MILLISECONDS));
+        CommitRetryPolicy retryPolicy = new CommitRetryPolicy(
+                Math.max(RETRY_SLEEP_MILLIS, settings.commitTimeoutMillis() - attemptMillis), RETRY_SLEEP_MILLIS);
         RaftClient client = RaftClient.newBuilder()
-                .setProperties(properties)
+                .setProperties(clientProperties)
                 .setRaftGroup(group)
-                .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(attempts, RETRY_SLEEP))
+                .setRetryPolicy(retryPolicy)
                 .build();
         LOG.info("replica {} of cluster '{}' listening for Raft on port {}, peers {}", settings.nodeId(),
                 settings.cluster(), settings.raftPort(), settings.peersString());
-        return new ReplicaNode(settings, stateMachine, server, client);
+        return new ReplicaNode(settings, stateMachine, server, client, retryPolicy);
     }
 
     static RaftGroup group(ReplicationSettings settings) {
@@ -146,6 +156,7 @@ final class ReplicaNode implements AutoCloseable {
                     + " bytes of changes; this one has " + entry.length + ": commit it in smaller transactions");
         }
         RaftClientReply reply = client.io().send(Message.valueOf(UnsafeByteOperations.unsafeWrap(entry)));
+        retryPolicy.forget(reply.getCallId());
         if (!reply.isSuccess()) {
             throw new IOException("replication log refused the commit: " + reply.getException(), reply.getException());
         }
@@ -170,6 +181,7 @@ final class ReplicaNode implements AutoCloseable {
      */
     long leaderAppliedIndex() throws IOException {
         RaftClientReply reply = client.io().sendReadOnly(Message.EMPTY);
+        retryPolicy.forget(reply.getCallId());
         if (!reply.isSuccess()) {
             throw new IOException("linearizable read refused: " + reply.getException(), reply.getException());
         }
