@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.ratis.client.RaftClient;
@@ -29,6 +30,8 @@ import org.apache.ratis.util.TimeDuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.basalt.replication.log.LogEntries;
+
 /**
  * One member of the Raft group: the Ratis server (log, elections, replication over gRPC) driving
  * a {@link StoreStateMachine}, and a Ratis client through which this node submits its commits. The
@@ -39,7 +42,10 @@ import org.slf4j.LoggerFactory;
  */
 final class ReplicaNode implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaNode.class);
-    /** The largest change set one log entry carries; a larger transaction is refused at commit. */
+    /**
+     * The largest log entry the Raft limits below are sized for (a piece of a split transaction is at
+     * most {@link ReplicationSettings#MAX_PIECE_BYTES} plus a header).
+     */
     static final int MAX_ENTRY_BYTES = 16 << 20;
     private static final long RETRY_SLEEP_MILLIS = 100;
 
@@ -144,23 +150,59 @@ final class ReplicaNode implements AutoCloseable {
     }
 
     /**
-     * Submits one change set and returns its log index once a majority has it and this replica has
-     * applied it.
+     * Submits one encoded change set and returns its log index once a majority has it and this
+     * replica has applied it. A change set larger than the settings' piece size goes as parts and a
+     * commit entry (docs/replication.md, "Large transactions"); if a part fails, an abort entry is
+     * sent (best effort) and the commit fails.
      *
      * @throws IOException if no majority acknowledged it within the commit timeout (the entry may
-     *                     still commit later: the outcome is unknown), or if applying it failed
+     *                     still commit later: the outcome is unknown), if the replicas refused a split
+     *                     transaction, or if applying it failed
      */
-    long commit(byte[] entry) throws IOException {
-        if (entry.length > MAX_ENTRY_BYTES) {
-            throw new IOException("a replicated transaction may hold at most " + MAX_ENTRY_BYTES
-                    + " bytes of changes; this one has " + entry.length + ": commit it in smaller transactions");
+    long commit(byte[] changeSet) throws IOException {
+        if (changeSet.length <= settings.pieceBytes()) {
+            return awaitApplied(submit(changeSet));
         }
+        long transaction = ThreadLocalRandom.current().nextLong();
+        List<byte[]> pieces = LogEntries.split(changeSet, transaction, settings.pieceBytes());
+        for (int i = 0; i < pieces.size() - 1; i++) {
+            try {
+                submit(pieces.get(i));
+            } catch (IOException e) {
+                abort(transaction);
+                throw new IOException("part " + (i + 1) + " of " + pieces.size() + " of a " + changeSet.length
+                        + "-byte transaction: " + e.getMessage(), e);
+            }
+        }
+        return awaitApplied(submit(pieces.get(pieces.size() - 1)));
+    }
+
+    private void abort(long transaction) {
+        try {
+            submit(LogEntries.abort(transaction));
+        } catch (IOException e) {
+            LOG.warn("could not abort split transaction {} ({}); the replicas drop its parts after {} entries",
+                    Long.toHexString(transaction), e.getMessage(), StoreStateMachine.EXPIRE_ENTRIES);
+        }
+    }
+
+    /**
+     * Appends one log entry through the leader; returns its index once a majority has it (not yet
+     * applied here). A reply with content is a refusal by the state machine.
+     */
+    long submit(byte[] entry) throws IOException {
         RaftClientReply reply = client.io().send(Message.valueOf(UnsafeByteOperations.unsafeWrap(entry)));
         retryPolicy.forget(reply.getCallId());
         if (!reply.isSuccess()) {
             throw new IOException("replication log refused the commit: " + reply.getException(), reply.getException());
         }
-        long index = reply.getLogIndex();
+        if (!reply.getMessage().getContent().isEmpty()) {
+            throw new IOException("the replicas refused the transaction: " + reply.getMessage().getContent().toStringUtf8());
+        }
+        return reply.getLogIndex();
+    }
+
+    private long awaitApplied(long index) throws IOException {
         try {
             if (!stateMachine.awaitApplied(index, settings.commitTimeoutMillis())) {
                 Throwable failure = stateMachine.failure();

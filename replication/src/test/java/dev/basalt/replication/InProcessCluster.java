@@ -24,6 +24,7 @@ final class InProcessCluster implements AutoCloseable {
     private final List<BasaltRepository> nodes = new ArrayList<>();
     private final long commitTimeoutMillis;
     private final long snapshotEvery;
+    private int pieceBytes = ReplicationSettings.DEFAULT_PIECE_BYTES;
     /** links[i][j] carries what node i sends to node j; null when the cluster is not linked. */
     private LinkProxy[][] links;
 
@@ -104,6 +105,12 @@ final class InProcessCluster implements AutoCloseable {
         }
     }
 
+    /** Sets the piece size of split transactions for nodes started from now on. */
+    InProcessCluster pieceBytes(int bytes) {
+        this.pieceBytes = bytes;
+        return this;
+    }
+
     InProcessCluster startAll() {
         for (int i = 0; i < nodes.size(); i++) {
             start(i);
@@ -115,7 +122,7 @@ final class InProcessCluster implements AutoCloseable {
         String id = "n" + i;
         // small log segments, so that a purge after a snapshot removes entries a stopped replica needs
         ReplicationSettings settings = new ReplicationSettings(id, peersSeenBy(i), "test", commitTimeoutMillis, snapshotEvery,
-                0, 4096);
+                0, 4096, pieceBytes);
         BasaltRepository repo = new BasaltRepository(
                 new ReplicatedSail(new BasaltStore(dir.resolve(id).toFile()), settings));
         repo.init();
