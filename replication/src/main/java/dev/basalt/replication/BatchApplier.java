@@ -163,7 +163,7 @@ final class BatchApplier implements AutoCloseable {
                     byte[] changeSet = e.changes();
                     if (LogEntries.isPiece(changeSet)) {
                         StagedTransactions.Outcome outcome = staged.accept(e.index(), LogEntries.read(changeSet));
-                        if (outcome == null) {
+                        if (outcome == null || outcome == StagedTransactions.Outcome.REPEATED) {
                             continue;
                         }
                         if (outcome.refusal() != null) {

@@ -20,6 +20,11 @@ import dev.basalt.replication.log.LogEntries;
  * staged, in order (a part lost to an expiry, or a transaction whose parts began before this replica's
  * state), is refused: the transaction is not applied anywhere, and its committer is told.
  *
+ * <p>A part or commit entry can be in the log twice: a client that got no answer (the leader changed)
+ * sends it again, and the new leader may not know the first copy. A repeated part is ignored; a
+ * repeated commit of a transaction applied already (one of the last {@value #REMEMBERED}) is
+ * acknowledged again and applies nothing.
+ *
  * <p>A transaction whose last part lies more than {@code expireEntries} log entries behind is dropped
  * (its committer died between parts). Every decision depends on the log alone, so every replica makes
  * the same ones.
@@ -29,8 +34,12 @@ import dev.basalt.replication.log.LogEntries;
 final class StagedTransactions {
     private static final Logger LOG = LoggerFactory.getLogger(StagedTransactions.class);
 
-    /** Result of a commit: the change set to apply, or null and why not. */
+    /**
+     * Result of a commit: the change set to apply; or null and why not; or, for a commit entry
+     * repeated by a client's retry after its first copy was applied, null and no refusal (nothing to do).
+     */
     record Outcome(byte[] changeSet, String refusal) {
+        static final Outcome REPEATED = new Outcome(null, null);
     }
 
     private static final class Staged {
@@ -46,8 +55,18 @@ final class StagedTransactions {
         }
     }
 
+    /** How many committed transaction ids are remembered to recognize a repeated piece. */
+    static final int REMEMBERED = 4096;
+
     private final long expireEntries;
     private final Map<Long, Staged> open = new LinkedHashMap<>();
+    /** Recently committed transactions (id to the commit's log index), oldest first, at most {@link #REMEMBERED}. */
+    private final LinkedHashMap<Long, Long> committed = new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, Long> eldest) {
+            return size() > REMEMBERED;
+        }
+    };
 
     StagedTransactions(long expireEntries) {
         this.expireEntries = expireEntries;
@@ -61,7 +80,13 @@ final class StagedTransactions {
         expire(index);
         switch (piece.kind()) {
             case LogEntries.PART -> {
+                if (committed.containsKey(piece.transaction())) {
+                    return null; // a retried part of a transaction applied already
+                }
                 Staged staged = open.get(piece.transaction());
+                if (staged != null && piece.number() < staged.next) {
+                    return null; // a retried part, committed twice: the same bytes again
+                }
                 if (staged == null) {
                     if (piece.number() != 0) {
                         return null; // its first parts are not here: the commit will be refused
@@ -86,6 +111,9 @@ final class StagedTransactions {
                 return null;
             }
             default -> {
+                if (committed.containsKey(piece.transaction())) {
+                    return Outcome.REPEATED;
+                }
                 Staged staged = open.remove(piece.transaction());
                 int have = staged == null ? 0 : staged.next;
                 if (have != piece.number()) {
@@ -101,6 +129,7 @@ final class StagedTransactions {
                     }
                 }
                 whole.writeBytes(piece.payload());
+                committed.put(piece.transaction(), index);
                 return new Outcome(whole.toByteArray(), null);
             }
         }
@@ -140,5 +169,6 @@ final class StagedTransactions {
     /** Drops everything (the store was replaced by a snapshot, which holds no staged part). */
     void clear() {
         open.clear();
+        committed.clear();
     }
 }

@@ -86,6 +86,21 @@ class StagedTransactionsTest {
     }
 
     @Test
+    void aRepeatedPartIsIgnoredAndARepeatedCommitAppliesNothingAndIsNotRefused() {
+        StagedTransactions staged = new StagedTransactions(1_000);
+        byte[] whole = bytes(350, 5);
+        List<byte[]> p = LogEntries.split(whole, 3, 100);
+        staged.accept(1, LogEntries.read(p.get(0)));
+        staged.accept(2, LogEntries.read(p.get(1)));
+        staged.accept(3, LogEntries.read(p.get(1))); // a client's retry committed the part again
+        staged.accept(4, LogEntries.read(p.get(2)));
+        assertArrayEquals(whole, staged.accept(5, LogEntries.read(p.get(3))).changeSet());
+        assertTrue(StagedTransactions.Outcome.REPEATED == staged.accept(6, LogEntries.read(p.get(3))));
+        assertNull(staged.accept(7, LogEntries.read(p.get(0))));
+        assertTrue(staged.isEmpty(), "a retried part of a committed transaction was staged again");
+    }
+
+    @Test
     void aTruncatedPieceOrAWholeChangeSetIsNotReadAsAPiece() {
         assertThrows(IllegalArgumentException.class, () -> LogEntries.read(new byte[] {LogEntries.PART, 0, 0}));
         assertThrows(IllegalArgumentException.class, () -> LogEntries.read(new byte[] {1, 0, 0}));
