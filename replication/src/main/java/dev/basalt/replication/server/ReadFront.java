@@ -64,7 +64,8 @@ public final class ReadFront implements AutoCloseable {
     private final List<Node> nodes;
     private final HttpServer http;
     private final ExecutorService pool;
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2)).build();
     private final AtomicInteger next = new AtomicInteger();
     private final Thread checker;
     private volatile boolean[] healthy;
@@ -82,6 +83,9 @@ public final class ReadFront implements AutoCloseable {
 
     /** Starts the front on {@code host:port} (0: a free port) with {@code threads} request threads. */
     public static ReadFront start(String host, int port, List<Node> nodes, int threads) throws IOException {
+        // the JDK server writes an answer's headers and body apart: without TCP_NODELAY each small answer
+        // waits for the client's delayed ACK (about 40 ms); read once, when the first server starts
+        System.setProperty("sun.net.httpserver.nodelay", "true");
         HttpServer http = HttpServer.create(new InetSocketAddress(host, port), 256);
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "front");
