@@ -2,7 +2,9 @@ package dev.basalt.replication;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 
@@ -16,6 +18,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.basalt.replication.log.ChangeSet;
 import dev.basalt.replication.log.ChangeSetCodec;
+import dev.basalt.replication.log.LogEntries;
 
 /**
  * Applies committed log entries to the local store on its own thread, in log order, as many as
@@ -24,6 +27,12 @@ import dev.basalt.replication.log.ChangeSetCodec;
  * writers. Entries at or below the store's applied index are skipped; after each transaction the
  * {@link AppliedIndex} file records the run's last index, and then every entry of the run is
  * reported applied, in order, and its future completed.
+ *
+ * <p>The pieces of a split transaction go to {@link StagedTransactions}; its commit entry applies the
+ * whole change set at the commit's place in the log, or, refused, completes with the reason as its
+ * reply. While pieces are staged, the {@link AppliedIndex} file records at most the index before the
+ * oldest staged piece, so a restart replays them from the log (and re-applies what followed them,
+ * harmlessly: change sets are idempotent).
  *
  * <p>Entries that are not state machine entries (Raft's configuration and leader no-op entries)
  * pass through the same queue, so "applied" never runs ahead of an entry still waiting. If a
@@ -57,6 +66,8 @@ final class BatchApplier implements AutoCloseable {
     private final AppliedIndex appliedFile;
     private final AppliedListener listener;
     private final LinkedBlockingQueue<Entry> queue = new LinkedBlockingQueue<>();
+    /** Pieces of split transactions. Guarded by {@link #lock}. */
+    private final StagedTransactions staged;
     private final Object lock = new Object();
     private final Thread thread;
     /** The last index whose change set is in the store. Guarded by {@link #lock}. */
@@ -67,7 +78,9 @@ final class BatchApplier implements AutoCloseable {
     private volatile Throwable failure;
     private volatile boolean closed;
 
-    BatchApplier(String name, LocalStore store, AppliedIndex appliedFile, long storeApplied, AppliedListener listener) {
+    BatchApplier(String name, LocalStore store, AppliedIndex appliedFile, long storeApplied, AppliedListener listener,
+            long expireEntries) {
+        this.staged = new StagedTransactions(expireEntries);
         this.store = store;
         this.appliedFile = appliedFile;
         this.storeApplied = storeApplied;
@@ -103,9 +116,17 @@ final class BatchApplier implements AutoCloseable {
         }
     }
 
+    /** True while pieces of a split transaction wait for their commit (call inside {@link #exclusive}). */
+    boolean staging() {
+        synchronized (lock) {
+            return !staged.isEmpty();
+        }
+    }
+
     /** After a snapshot was installed in place of the store: it now holds the entries up to {@code index}. */
     void installed(long index) {
         synchronized (lock) {
+            staged.clear();
             storeApplied = index;
             failure = null;
         }
@@ -132,18 +153,35 @@ final class BatchApplier implements AutoCloseable {
     private void process(List<Entry> batch) {
         Entry last = null;
         List<ChangeSet> changes = new ArrayList<>();
+        Map<Long, String> refused = new HashMap<>();
         if (failure == null) {
             try {
                 for (Entry e : batch) {
-                    if (e.changes() != null && e.index() > storeApplied) {
-                        changes.add(ChangeSetCodec.decode(e.changes(), store.valueFactory()));
-                        last = e;
+                    if (e.changes() == null || e.index() <= storeApplied) {
+                        continue;
                     }
+                    byte[] changeSet = e.changes();
+                    if (LogEntries.isPiece(changeSet)) {
+                        StagedTransactions.Outcome outcome = staged.accept(e.index(), LogEntries.read(changeSet));
+                        if (outcome == null || outcome == StagedTransactions.Outcome.REPEATED) {
+                            continue;
+                        }
+                        if (outcome.refusal() != null) {
+                            LOG.warn("split {}", outcome.refusal());
+                            refused.put(e.index(), outcome.refusal());
+                            continue;
+                        }
+                        changeSet = outcome.changeSet();
+                    } else {
+                        staged.expire(e.index());
+                    }
+                    changes.add(ChangeSetCodec.decode(changeSet, store.valueFactory()));
+                    last = e;
                 }
                 if (last != null) {
                     apply(changes);
                     storeApplied = last.index();
-                    appliedFile.write(last.term(), last.index());
+                    appliedFile.write(last.term(), Math.min(last.index(), staged.oldestIndex() - 1));
                 }
             } catch (IOException | RuntimeException e) {
                 failure = e;
@@ -157,7 +195,8 @@ final class BatchApplier implements AutoCloseable {
             if (failed == null) {
                 listener.applied(e.term(), e.index());
                 if (e.done() != null) {
-                    e.done().complete(Message.EMPTY);
+                    String refusal = refused.get(e.index());
+                    e.done().complete(refusal == null ? Message.EMPTY : Message.valueOf(refusal));
                 }
             } else if (e.done() != null) {
                 e.done().completeExceptionally(new IOException("replica cannot apply log entry " + e.index() + ": "

@@ -8,8 +8,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.client.RaftClientConfigKeys;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.protocol.Message;
@@ -18,7 +21,6 @@ import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
-import org.apache.ratis.retry.RetryPolicies;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
@@ -27,6 +29,8 @@ import org.apache.ratis.util.SizeInBytes;
 import org.apache.ratis.util.TimeDuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import dev.basalt.replication.log.LogEntries;
 
 /**
  * One member of the Raft group: the Ratis server (log, elections, replication over gRPC) driving
@@ -38,21 +42,26 @@ import org.slf4j.LoggerFactory;
  */
 final class ReplicaNode implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaNode.class);
-    /** The largest change set one log entry carries; a larger transaction is refused at commit. */
+    /**
+     * The largest log entry the Raft limits below are sized for (a piece of a split transaction is at
+     * most {@link ReplicationSettings#MAX_PIECE_BYTES} plus a header).
+     */
     static final int MAX_ENTRY_BYTES = 16 << 20;
-    private static final TimeDuration RETRY_SLEEP = TimeDuration.valueOf(100, java.util.concurrent.TimeUnit.MILLISECONDS);
+    private static final long RETRY_SLEEP_MILLIS = 100;
 
     private final ReplicationSettings settings;
     private final StoreStateMachine stateMachine;
     private final RaftServer server;
     private final RaftClient client;
+    private final CommitRetryPolicy retryPolicy;
 
     private ReplicaNode(ReplicationSettings settings, StoreStateMachine stateMachine, RaftServer server,
-            RaftClient client) {
+            RaftClient client, CommitRetryPolicy retryPolicy) {
         this.settings = settings;
         this.stateMachine = stateMachine;
         this.server = server;
         this.client = client;
+        this.retryPolicy = retryPolicy;
     }
 
     /** Starts the Raft server with its log under {@code raftDir}; it replays the log into the store. */
@@ -68,15 +77,22 @@ final class ReplicaNode implements AutoCloseable {
                 .setOption(RaftStorage.StartupOption.RECOVER)
                 .build();
         server.start();
-        int attempts = (int) Math.max(1, settings.commitTimeoutMillis() / RETRY_SLEEP.toLong(java.util.concurrent.TimeUnit.MILLISECONDS));
+        // one attempt waits at most a third of the commit timeout (1 to 3 s), and the retries stop
+        // when the commit timeout is spent, however the attempts fail
+        long attemptMillis = Math.max(1_000, Math.min(3_000, settings.commitTimeoutMillis() / 3));
+        RaftProperties clientProperties = new RaftProperties(properties);
+        RaftClientConfigKeys.Rpc.setRequestTimeout(clientProperties,
+                TimeDuration.valueOf(attemptMillis, TimeUnit.MILLISECONDS));
+        CommitRetryPolicy retryPolicy = new CommitRetryPolicy(
+                Math.max(RETRY_SLEEP_MILLIS, settings.commitTimeoutMillis() - attemptMillis), RETRY_SLEEP_MILLIS);
         RaftClient client = RaftClient.newBuilder()
-                .setProperties(properties)
+                .setProperties(clientProperties)
                 .setRaftGroup(group)
-                .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(attempts, RETRY_SLEEP))
+                .setRetryPolicy(retryPolicy)
                 .build();
         LOG.info("replica {} of cluster '{}' listening for Raft on port {}, peers {}", settings.nodeId(),
                 settings.cluster(), settings.raftPort(), settings.peersString());
-        return new ReplicaNode(settings, stateMachine, server, client);
+        return new ReplicaNode(settings, stateMachine, server, client, retryPolicy);
     }
 
     static RaftGroup group(ReplicationSettings settings) {
@@ -134,22 +150,59 @@ final class ReplicaNode implements AutoCloseable {
     }
 
     /**
-     * Submits one change set and returns its log index once a majority has it and this replica has
-     * applied it.
+     * Submits one encoded change set and returns its log index once a majority has it and this
+     * replica has applied it. A change set larger than the settings' piece size goes as parts and a
+     * commit entry (docs/replication.md, "Large transactions"); if a part fails, an abort entry is
+     * sent (best effort) and the commit fails.
      *
      * @throws IOException if no majority acknowledged it within the commit timeout (the entry may
-     *                     still commit later: the outcome is unknown), or if applying it failed
+     *                     still commit later: the outcome is unknown), if the replicas refused a split
+     *                     transaction, or if applying it failed
      */
-    long commit(byte[] entry) throws IOException {
-        if (entry.length > MAX_ENTRY_BYTES) {
-            throw new IOException("a replicated transaction may hold at most " + MAX_ENTRY_BYTES
-                    + " bytes of changes; this one has " + entry.length + ": commit it in smaller transactions");
+    long commit(byte[] changeSet) throws IOException {
+        if (changeSet.length <= settings.pieceBytes()) {
+            return awaitApplied(submit(changeSet));
         }
+        long transaction = ThreadLocalRandom.current().nextLong();
+        List<byte[]> pieces = LogEntries.split(changeSet, transaction, settings.pieceBytes());
+        for (int i = 0; i < pieces.size() - 1; i++) {
+            try {
+                submit(pieces.get(i));
+            } catch (IOException e) {
+                abort(transaction);
+                throw new IOException("part " + (i + 1) + " of " + pieces.size() + " of a " + changeSet.length
+                        + "-byte transaction: " + e.getMessage(), e);
+            }
+        }
+        return awaitApplied(submit(pieces.get(pieces.size() - 1)));
+    }
+
+    private void abort(long transaction) {
+        try {
+            submit(LogEntries.abort(transaction));
+        } catch (IOException e) {
+            LOG.warn("could not abort split transaction {} ({}); the replicas drop its parts after {} entries",
+                    Long.toHexString(transaction), e.getMessage(), StoreStateMachine.EXPIRE_ENTRIES);
+        }
+    }
+
+    /**
+     * Appends one log entry through the leader; returns its index once a majority has it (not yet
+     * applied here). A reply with content is a refusal by the state machine.
+     */
+    long submit(byte[] entry) throws IOException {
         RaftClientReply reply = client.io().send(Message.valueOf(UnsafeByteOperations.unsafeWrap(entry)));
+        retryPolicy.forget(reply.getCallId());
         if (!reply.isSuccess()) {
             throw new IOException("replication log refused the commit: " + reply.getException(), reply.getException());
         }
-        long index = reply.getLogIndex();
+        if (!reply.getMessage().getContent().isEmpty()) {
+            throw new IOException("the replicas refused the transaction: " + reply.getMessage().getContent().toStringUtf8());
+        }
+        return reply.getLogIndex();
+    }
+
+    private long awaitApplied(long index) throws IOException {
         try {
             if (!stateMachine.awaitApplied(index, settings.commitTimeoutMillis())) {
                 Throwable failure = stateMachine.failure();
@@ -170,6 +223,7 @@ final class ReplicaNode implements AutoCloseable {
      */
     long leaderAppliedIndex() throws IOException {
         RaftClientReply reply = client.io().sendReadOnly(Message.EMPTY);
+        retryPolicy.forget(reply.getCallId());
         if (!reply.isSuccess()) {
             throw new IOException("linearizable read refused: " + reply.getException(), reply.getException());
         }

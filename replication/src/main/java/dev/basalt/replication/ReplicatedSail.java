@@ -168,6 +168,11 @@ public final class ReplicatedSail extends SailWrapper implements LocalStore {
         node().setPeers(ReplicationSettings.parsePeers(peers));
     }
 
+    /** Appends one raw log entry (for fault-injection tests: a split transaction's parts alone). */
+    long submit(byte[] entry) throws IOException {
+        return node().submit(entry);
+    }
+
     /** Commits one encoded change set through the log; see {@link ReplicaNode#commit}. */
     long commit(byte[] entry) throws IOException {
         return node().commit(entry);

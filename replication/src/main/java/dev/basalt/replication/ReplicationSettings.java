@@ -11,17 +11,22 @@ import java.util.regex.Pattern;
  * waits for a majority before it fails, and log retention: a snapshot (a hot backup of the store)
  * every {@code snapshotEvery} entries, after which the log is purged up to the snapshot except the
  * last {@code retainEntries} entries (0 for {@code snapshotEvery} keeps the whole log). The log is
- * written in segment files of about {@code segmentBytes}; a purge removes whole segments only.
+ * written in segment files of about {@code segmentBytes}; a purge removes whole segments only. A
+ * transaction whose encoded change set exceeds {@code pieceBytes} is committed as several log
+ * entries of at most that size (docs/replication.md, "Large transactions").
  *
  * <p>Immutable.
  */
 public record ReplicationSettings(String nodeId, Map<String, String> peers, String cluster, long commitTimeoutMillis,
-        long snapshotEvery, long retainEntries, long segmentBytes) {
+        long snapshotEvery, long retainEntries, long segmentBytes, int pieceBytes) {
     public static final String DEFAULT_CLUSTER = "basalt";
     public static final long DEFAULT_COMMIT_TIMEOUT_MILLIS = 30_000;
     public static final long DEFAULT_SNAPSHOT_EVERY = 100_000;
     public static final long DEFAULT_RETAIN_ENTRIES = 10_000;
     public static final long DEFAULT_SEGMENT_BYTES = 8L << 20;
+    public static final int DEFAULT_PIECE_BYTES = 4 << 20;
+    /** The largest piece: below the Raft message limit ({@code ReplicaNode.MAX_ENTRY_BYTES}) with room for headers. */
+    public static final int MAX_PIECE_BYTES = 12 << 20;
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9_-]+");
     private static final Pattern ADDRESS = Pattern.compile("[^\\s:,=]+:\\d{1,5}");
 
@@ -39,6 +44,9 @@ public record ReplicationSettings(String nodeId, Map<String, String> peers, Stri
                         + "' must be ID=HOST:PORT (id of letters, digits, '_', '-')");
             }
         }
+        if (pieceBytes < 1 || pieceBytes > MAX_PIECE_BYTES) {
+            throw new IllegalArgumentException("pieceBytes must be 1.." + MAX_PIECE_BYTES + ", got " + pieceBytes);
+        }
         if (commitTimeoutMillis <= 0 || snapshotEvery < 0 || retainEntries < 0 || segmentBytes < 1024) {
             throw new IllegalArgumentException("commit timeout must be positive, snapshotEvery and retainEntries"
                     + " at least 0, segmentBytes at least 1024; got " + commitTimeoutMillis + ", " + snapshotEvery
@@ -49,7 +57,8 @@ public record ReplicationSettings(String nodeId, Map<String, String> peers, Stri
     /** Settings with the default cluster name, commit timeout and retention. */
     public static ReplicationSettings of(String nodeId, String peers) {
         return new ReplicationSettings(nodeId, parsePeers(peers), DEFAULT_CLUSTER, DEFAULT_COMMIT_TIMEOUT_MILLIS,
-                DEFAULT_SNAPSHOT_EVERY, DEFAULT_RETAIN_ENTRIES, DEFAULT_SEGMENT_BYTES);
+                DEFAULT_SNAPSHOT_EVERY, DEFAULT_RETAIN_ENTRIES, DEFAULT_SEGMENT_BYTES,
+                DEFAULT_PIECE_BYTES);
     }
 
     /** Parses {@code id=host:port,id=host:port,...}. */
@@ -81,11 +90,17 @@ public record ReplicationSettings(String nodeId, Map<String, String> peers, Stri
     }
 
     public ReplicationSettings withCommitTimeoutMillis(long millis) {
-        return new ReplicationSettings(nodeId, peers, cluster, millis, snapshotEvery, retainEntries, segmentBytes);
+        return new ReplicationSettings(nodeId, peers, cluster, millis, snapshotEvery, retainEntries, segmentBytes,
+                pieceBytes);
     }
 
     public ReplicationSettings withRetention(long snapshotEvery, long retainEntries, long segmentBytes) {
         return new ReplicationSettings(nodeId, peers, cluster, commitTimeoutMillis, snapshotEvery, retainEntries,
-                segmentBytes);
+                segmentBytes, pieceBytes);
+    }
+
+    public ReplicationSettings withPieceBytes(int bytes) {
+        return new ReplicationSettings(nodeId, peers, cluster, commitTimeoutMillis, snapshotEvery, retainEntries,
+                segmentBytes, bytes);
     }
 }

@@ -39,6 +39,9 @@ import org.slf4j.LoggerFactory;
  * purge the log up to it and streams it to a replica that needs entries no longer in the log, where
  * {@link #reinitialize()} replaces the store's journal with it.
  *
+ * <p>No snapshot is taken while pieces of a split transaction are staged (they live in the log and in
+ * memory only, not in the store); Ratis asks again later.
+ *
  * <p><b>Failure.</b> If applying an entry fails (a full disk, say), the replica stops applying:
  * that entry and every later one answer with the failure, {@link #failure()} reports it, and the
  * store stays at the last good entry until the node is restarted, when the replay resumes there.
@@ -59,7 +62,17 @@ final class StoreStateMachine extends BaseStateMachine {
     private volatile long applied = -1;
     private volatile int snapshotsInstalled;
 
+    /** Split transactions whose last part lies this many entries behind are dropped (see StagedTransactions). */
+    static final long EXPIRE_ENTRIES = 100_000;
+
+    private final long expireEntries;
+
     StoreStateMachine(LocalStore store, AppliedIndex appliedFile) {
+        this(store, appliedFile, EXPIRE_ENTRIES);
+    }
+
+    StoreStateMachine(LocalStore store, AppliedIndex appliedFile, long expireEntries) {
+        this.expireEntries = expireEntries;
         this.store = store;
         this.appliedFile = appliedFile;
     }
@@ -71,7 +84,7 @@ final class StoreStateMachine extends BaseStateMachine {
             super.initialize(server, groupId, raftStorage);
             storage.init(raftStorage);
             applier = new BatchApplier("basalt-apply-" + server.getId(), store, appliedFile, storeApplied,
-                    this::updateApplied);
+                    this::updateApplied, expireEntries);
         }, IOException.class);
         LOG.info("replica {}: store holds log entries up to {}, latest snapshot {}", server.getId(), storeApplied,
                 storage.getLatestSnapshot());
@@ -167,6 +180,11 @@ final class StoreStateMachine extends BaseStateMachine {
             long latestIndex = latest == null ? -1 : latest.getIndex();
             if (failure() != null || last.getIndex() <= latestIndex || last.getIndex() < storeApplied) {
                 // the store is not exactly at `last` (failed, or replaying below what it already holds)
+                return latestIndex;
+            }
+            if (applier.staging()) {
+                // staged parts are in the log only: the log must not be purged past them
+                LOG.info("no snapshot at log index {}: a split transaction's parts are staged", last.getIndex());
                 return latestIndex;
             }
             File file = storage.getSnapshotFile(last.getTerm(), last.getIndex());

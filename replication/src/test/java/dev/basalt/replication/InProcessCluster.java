@@ -14,7 +14,9 @@ import dev.basalt.sail.repository.BasaltRepository;
 /**
  * Replicas in the test's JVM: each a {@link ReplicatedSail} over its own Basalt store in
  * {@code <dir>/<id>}, on free loopback ports. Nodes can be stopped and started again on the same
- * data. Used by one test thread.
+ * data. A cluster made {@link #linked} has a {@link LinkProxy} on every directed link between two
+ * nodes (each node knows the others by its own proxies' ports), so a test can cut a node off from
+ * the others and heal it. Used by one test thread.
  */
 final class InProcessCluster implements AutoCloseable {
     private final Path dir;
@@ -22,6 +24,9 @@ final class InProcessCluster implements AutoCloseable {
     private final List<BasaltRepository> nodes = new ArrayList<>();
     private final long commitTimeoutMillis;
     private final long snapshotEvery;
+    private int pieceBytes = ReplicationSettings.DEFAULT_PIECE_BYTES;
+    /** links[i][j] carries what node i sends to node j; null when the cluster is not linked. */
+    private LinkProxy[][] links;
 
     InProcessCluster(Path dir, int size, long commitTimeoutMillis, long snapshotEvery) throws IOException {
         this.dir = dir;
@@ -33,10 +38,77 @@ final class InProcessCluster implements AutoCloseable {
         }
     }
 
+    /** A cluster whose nodes reach each other only through {@link LinkProxy}s the test can cut. */
+    static InProcessCluster linked(Path dir, int size, long commitTimeoutMillis) throws IOException {
+        InProcessCluster cluster = new InProcessCluster(dir, size, commitTimeoutMillis, 0);
+        cluster.links = new LinkProxy[size][size];
+        for (int i = 0; i < size; i++) {
+            for (int j = 0; j < size; j++) {
+                if (i != j) {
+                    cluster.links[i][j] = new LinkProxy("n" + i + "-n" + j, cluster.port(j));
+                }
+            }
+        }
+        return cluster;
+    }
+
+    private int port(int node) {
+        String address = peers.get("n" + node);
+        return Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
+    }
+
+    /** Node {@code i}'s view of the members: itself at its own port, the others at its links to them. */
+    private Map<String, String> peersSeenBy(int i) {
+        if (links == null) {
+            return peers;
+        }
+        Map<String, String> view = new LinkedHashMap<>();
+        for (int j = 0; j < nodes.size(); j++) {
+            view.put("n" + j, "127.0.0.1:" + (i == j ? port(j) : links[i][j].port()));
+        }
+        return view;
+    }
+
+    /** Cuts every link to and from node {@code i}: it neither hears nor reaches any other node. */
+    void isolate(int i) {
+        for (int j = 0; j < nodes.size(); j++) {
+            if (i != j) {
+                links[i][j].cut();
+                links[j][i].cut();
+            }
+        }
+    }
+
+    /** Heals every link. */
+    void heal() {
+        for (LinkProxy[] row : links) {
+            for (LinkProxy link : row) {
+                if (link != null) {
+                    link.heal();
+                }
+            }
+        }
+    }
+
+    /** Bytes node {@code i} sent to the others that a cut link dropped. */
+    long droppedFrom(int i) {
+        long bytes = 0;
+        for (int j = 0; j < nodes.size(); j++) {
+            bytes += i == j ? 0 : links[i][j].dropped();
+        }
+        return bytes;
+    }
+
     static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
         }
+    }
+
+    /** Sets the piece size of split transactions for nodes started from now on. */
+    InProcessCluster pieceBytes(int bytes) {
+        this.pieceBytes = bytes;
+        return this;
     }
 
     InProcessCluster startAll() {
@@ -49,8 +121,8 @@ final class InProcessCluster implements AutoCloseable {
     BasaltRepository start(int i) {
         String id = "n" + i;
         // small log segments, so that a purge after a snapshot removes entries a stopped replica needs
-        ReplicationSettings settings = new ReplicationSettings(id, peers, "test", commitTimeoutMillis, snapshotEvery,
-                0, 4096);
+        ReplicationSettings settings = new ReplicationSettings(id, peersSeenBy(i), "test", commitTimeoutMillis, snapshotEvery,
+                0, 4096, pieceBytes);
         BasaltRepository repo = new BasaltRepository(
                 new ReplicatedSail(new BasaltStore(dir.resolve(id).toFile()), settings));
         repo.init();
@@ -60,6 +132,9 @@ final class InProcessCluster implements AutoCloseable {
 
     /** Starts a new, empty node with the next id, its peer list the old members and itself. */
     int addNode() throws IOException {
+        if (links != null) {
+            throw new IllegalStateException("a linked cluster has a fixed membership");
+        }
         peers.put("n" + nodes.size(), "127.0.0.1:" + freePort());
         nodes.add(null);
         start(nodes.size() - 1);
@@ -109,6 +184,15 @@ final class InProcessCluster implements AutoCloseable {
     public void close() {
         for (int i = 0; i < nodes.size(); i++) {
             stop(i);
+        }
+        if (links != null) {
+            for (LinkProxy[] row : links) {
+                for (LinkProxy link : row) {
+                    if (link != null) {
+                        link.close();
+                    }
+                }
+            }
         }
     }
 }

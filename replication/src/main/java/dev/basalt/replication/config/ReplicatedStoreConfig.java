@@ -88,7 +88,8 @@ public final class ReplicatedStoreConfig extends AbstractDelegatingSailImplConfi
                     number(m, node, COMMIT_TIMEOUT, ReplicationSettings.DEFAULT_COMMIT_TIMEOUT_MILLIS),
                     number(m, node, SNAPSHOT_EVERY, ReplicationSettings.DEFAULT_SNAPSHOT_EVERY),
                     number(m, node, RETAIN_ENTRIES, ReplicationSettings.DEFAULT_RETAIN_ENTRIES),
-                    number(m, node, SEGMENT_BYTES, ReplicationSettings.DEFAULT_SEGMENT_BYTES));
+                    number(m, node, SEGMENT_BYTES, ReplicationSettings.DEFAULT_SEGMENT_BYTES),
+                    ReplicationSettings.DEFAULT_PIECE_BYTES);
         } catch (IllegalArgumentException e) {
             throw new SailConfigException("replicated store configuration: " + e.getMessage(), e);
         }

@@ -6,8 +6,9 @@ import java.util.Arrays;
 import dev.basalt.workbench.BasaltServer;
 
 /**
- * {@code java -jar basalt-replica.jar node|cluster ...}: one replica (RDF4J Server and Workbench
- * with a replicated {@code basalt} repository) or a local cluster of replicas as child processes.
+ * {@code java -jar basalt-replica.jar node|cluster|front|write-load ...}: one replica (RDF4J Server and
+ * Workbench with a replicated {@code basalt} repository), a local cluster of replicas as child
+ * processes, a read-spreading front over replicas ({@link ReadFront}), or the write load driver.
  * Command-line entry point only; it prints to the console. Runs on the main thread, which then waits while Jetty's,
  * Raft's and the child processes' threads do the work; only its shutdown hooks run on other threads.
  */
@@ -23,8 +24,10 @@ public final class ReplicaMain {
                 case "node" -> node(ReplicaOptions.parse(rest));
                 case "cluster" -> cluster(rest);
                 case "write-load" -> WriteLoad.run(rest);
+                case "front" -> front(rest);
                 default -> throw new IllegalArgumentException("usage: basalt-replica " + ReplicaOptions.USAGE
-                        + "\n       basalt-replica " + LocalReplicaCluster.USAGE);
+                        + "\n       basalt-replica " + LocalReplicaCluster.USAGE
+                        + "\n       basalt-replica " + ReadFront.USAGE);
             }
         } catch (IllegalArgumentException e) {
             System.err.println("basalt-replica: " + e.getMessage());
@@ -49,6 +52,34 @@ public final class ReplicaMain {
         System.out.println("RDF4J Server:    " + server.serverUrl() + " (repository " + options.repository() + ")");
         System.out.println("RDF4J Workbench: " + server.workbenchUrl());
         System.out.println("data directory:  " + options.dataDir());
+        Thread.currentThread().join();
+    }
+
+    private static void front(String[] args) throws Exception {
+        String host = "127.0.0.1";
+        int port = 8079;
+        int threads = 16;
+        String nodes = null;
+        if (args.length % 2 != 0) {
+            throw new IllegalArgumentException("usage: basalt-replica " + ReadFront.USAGE);
+        }
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            switch (args[i]) {
+                case "--host" -> host = args[i + 1];
+                case "--port" -> port = Integer.parseInt(args[i + 1]);
+                case "--threads" -> threads = Integer.parseInt(args[i + 1]);
+                case "--nodes" -> nodes = args[i + 1];
+                default -> throw new IllegalArgumentException("unknown option '" + args[i] + "'; usage: basalt-replica "
+                        + ReadFront.USAGE);
+            }
+        }
+        if (nodes == null) {
+            throw new IllegalArgumentException("--nodes is required; usage: basalt-replica " + ReadFront.USAGE);
+        }
+        ReadFront front = ReadFront.start(host, port, ReadFront.parseNodes(nodes), threads);
+        Runtime.getRuntime().addShutdownHook(new Thread(front::close));
+        System.out.println("front on http://" + host + ":" + front.port() + "/rdf4j-server/ over " + nodes
+                + ": reads round robin over healthy replicas, writes to the leader");
         Thread.currentThread().join();
     }
 

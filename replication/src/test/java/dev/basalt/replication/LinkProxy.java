@@ -1,0 +1,150 @@
+package dev.basalt.replication;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One direction of a network link between two replicas, as a TCP proxy on a loopback port: every
+ * connection node A opens to node B's Raft port passes through it. While the link is cut, it still
+ * accepts connections and reads what is sent, but forwards nothing and answers nothing (packets
+ * lost, as in a real partition, not refused); when healed, it closes the connections that lost
+ * bytes (as their TCP timeouts would) and forwards again.
+ *
+ * <p>Thread rules: one accepting thread and two pumping threads per connection, all daemons;
+ * {@link #cut}, {@link #heal} and {@link #close} may be called from any thread.
+ */
+final class LinkProxy implements AutoCloseable {
+    private final ServerSocket server;
+    private final int targetPort;
+    private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+    private final AtomicLong forwarded = new AtomicLong();
+    private final AtomicLong dropped = new AtomicLong();
+    private volatile boolean cut;
+    private volatile boolean closed;
+
+    LinkProxy(String name, int targetPort) throws IOException {
+        this.targetPort = targetPort;
+        this.server = new ServerSocket();
+        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        Thread accept = new Thread(this::accept, "link-" + name);
+        accept.setDaemon(true);
+        accept.start();
+    }
+
+    int port() {
+        return server.getLocalPort();
+    }
+
+    /** Bytes forwarded and bytes dropped (sent while the link was cut) so far. */
+    long forwarded() {
+        return forwarded.get();
+    }
+
+    long dropped() {
+        return dropped.get();
+    }
+
+    void cut() {
+        cut = true;
+    }
+
+    void heal() {
+        if (cut) {
+            closeConnections();
+            cut = false;
+        }
+    }
+
+    private void accept() {
+        while (!closed) {
+            try {
+                Socket in = server.accept();
+                open.add(in);
+                Socket out = null;
+                if (!cut) {
+                    try {
+                        out = new Socket(InetAddress.getLoopbackAddress(), targetPort);
+                        open.add(out);
+                    } catch (IOException refused) {
+                        // the target is down: as for a real link, the connection fails
+                        closeQuietly(in);
+                        continue;
+                    }
+                }
+                pump(in, out);
+                pump(out, in);
+            } catch (IOException e) {
+                if (!closed) {
+                    continue;
+                }
+                return;
+            }
+        }
+    }
+
+    /** Copies {@code from} to {@code to} while the link is up; a null end drops everything. */
+    private void pump(Socket from, Socket to) {
+        if (from == null) {
+            return;
+        }
+        Thread t = new Thread(() -> {
+            byte[] buffer = new byte[64 << 10];
+            try (InputStream input = from.getInputStream()) {
+                OutputStream output = to == null ? null : to.getOutputStream();
+                int n;
+                while ((n = input.read(buffer)) >= 0) {
+                    if (cut || output == null) {
+                        dropped.addAndGet(n);
+                    } else {
+                        output.write(buffer, 0, n);
+                        output.flush();
+                        forwarded.addAndGet(n);
+                    }
+                }
+            } catch (IOException e) {
+                // either end closed: close both
+            }
+            closeQuietly(from);
+            closeQuietly(to);
+        }, "link-pump");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private void closeConnections() {
+        for (Socket s : open) {
+            closeQuietly(s);
+        }
+    }
+
+    private void closeQuietly(Socket s) {
+        if (s == null) {
+            return;
+        }
+        open.remove(s);
+        try {
+            s.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            server.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+        closeConnections();
+    }
+}

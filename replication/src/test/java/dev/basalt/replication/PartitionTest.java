@@ -1,0 +1,113 @@
+package dev.basalt.replication;
+
+import static dev.basalt.replication.ReplicatedClusterTest.assertConverged;
+import static dev.basalt.replication.ReplicatedClusterTest.writeBatches;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+
+import org.eclipse.rdf4j.model.IRI;
+import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
+import org.eclipse.rdf4j.repository.RepositoryConnection;
+import org.eclipse.rdf4j.repository.RepositoryException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Network partitions of a three-node cluster whose nodes talk only through {@link LinkProxy}s: a node
+ * cut off from the others (every link to and from it drops its bytes, the node itself keeps running
+ * and takes client writes) acknowledges no write, neither as a follower nor as a leader that lost its
+ * majority; the majority goes on; after healing, the cut-off node converges to the majority's
+ * statements, and a write the minority leader took but could not commit is on no replica.
+ */
+class PartitionTest {
+    /** Commit timeout of the cluster: a write that no majority acknowledges fails after it. */
+    private static final long COMMIT_TIMEOUT_MILLIS = 3_000;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void anIsolatedFollowerAcknowledgesNoWriteAndConvergesAfterHealing() throws Exception {
+        try (InProcessCluster cluster = InProcessCluster.linked(dir, 3, COMMIT_TIMEOUT_MILLIS).startAll()) {
+            int leader = cluster.awaitLeader(20_000);
+            assertTrue(leader >= 0, "no leader elected");
+            writeBatches(cluster.node(leader), "before", 2);
+            assertConverged(cluster);
+            int cut = (leader + 1) % 3;
+            cluster.isolate(cut);
+            String cutBefore = StatementChecksum.of(cluster.node(cut));
+            long cutApplied = cluster.sail(cut).appliedIndex();
+
+            writeBatches(cluster.node(leader), "during", 5);
+            RepositoryException refused = assertThrows(RepositoryException.class,
+                    () -> writeBatches(cluster.node(cut), "isolated", 1));
+            assertTrue(String.valueOf(refused.getMessage()).contains("not acknowledged"), refused.getMessage());
+            assertThrows(Exception.class, () -> cluster.sail(cut).linearizableIndex(COMMIT_TIMEOUT_MILLIS),
+                    "a cut-off replica cannot confirm a linearizable read");
+            assertEquals(cutBefore, StatementChecksum.of(cluster.node(cut)), "the cut-off replica changed");
+            assertEquals(cutApplied, cluster.sail(cut).appliedIndex());
+            assertTrue(cluster.droppedFrom(cut) > 0, "the cut-off replica sent nothing: the cut was not tested");
+
+            cluster.heal();
+            assertConverged(cluster);
+            assertTrue(holds(cluster, cut, "during-4"), "the healed replica lacks the majority's writes");
+        }
+    }
+
+    @Test
+    void aLeaderCutOffFromItsMajorityAcknowledgesNoWriteAndLosesIt() throws Exception {
+        try (InProcessCluster cluster = InProcessCluster.linked(dir, 3, COMMIT_TIMEOUT_MILLIS).startAll()) {
+            int old = cluster.awaitLeader(20_000);
+            assertTrue(old >= 0, "no leader elected");
+            writeBatches(cluster.node(old), "before", 2);
+            assertConverged(cluster);
+            cluster.isolate(old);
+            String oldBefore = StatementChecksum.of(cluster.node(old));
+
+            RepositoryException refused = assertThrows(RepositoryException.class,
+                    () -> writeBatches(cluster.node(old), "minority", 1));
+            assertTrue(String.valueOf(refused.getMessage()).contains("not acknowledged"), refused.getMessage());
+            int next = awaitLeaderOtherThan(cluster, old, 20_000);
+            assertTrue(next >= 0, "the majority elected no leader");
+            writeBatches(cluster.node(next), "majority", 5);
+            assertEquals(oldBefore, StatementChecksum.of(cluster.node(old)), "the minority applied a write");
+
+            cluster.heal();
+            String nextId = "n" + next;
+            long deadline = System.currentTimeMillis() + 20_000;
+            while (!nextId.equals(cluster.sail(old).leaderId()) && System.currentTimeMillis() < deadline) {
+                Thread.sleep(50);
+            }
+            assertFalse(cluster.sail(old).isLeader(), "the old leader did not step down after healing");
+            assertConverged(cluster);
+            for (int i = 0; i < 3; i++) {
+                assertFalse(holds(cluster, i, "minority-0"), "n" + i + " holds the write no majority acknowledged");
+                assertTrue(holds(cluster, i, "majority-4"), "n" + i + " lacks the majority's writes");
+            }
+        }
+    }
+
+    private static int awaitLeaderOtherThan(InProcessCluster cluster, int excluded, long millis) throws Exception {
+        long deadline = System.currentTimeMillis() + millis;
+        do {
+            for (int i = 0; i < cluster.size(); i++) {
+                if (i != excluded && cluster.sail(i).isLeader()) {
+                    return i;
+                }
+            }
+            Thread.sleep(50);
+        } while (System.currentTimeMillis() < deadline);
+        return -1;
+    }
+
+    private static boolean holds(InProcessCluster cluster, int node, String subject) {
+        IRI s = SimpleValueFactory.getInstance().createIRI("http://example.org/", subject);
+        try (RepositoryConnection c = cluster.node(node).getConnection()) {
+            return c.hasStatement(s, null, null, false);
+        }
+    }
+}
