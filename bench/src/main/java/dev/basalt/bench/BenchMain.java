@@ -20,6 +20,7 @@ import dev.basalt.bench.bsbm.BsbmGenerator;
 import dev.basalt.bench.bsbm.BsbmModel;
 import dev.basalt.bench.bsbm.BsbmParameters;
 import dev.basalt.bench.bsbm.BsbmQueries;
+import dev.basalt.bench.coldstart.ColdStartCommand;
 import dev.basalt.bench.compare.Comparison;
 import dev.basalt.bench.compare.EvaluatorCrossCheck;
 import dev.basalt.bench.compare.Results;
@@ -59,7 +60,8 @@ import picocli.CommandLine.Option;
 @Command(name = "basalt-bench", mixinStandardHelpOptions = true, subcommands = { BenchMain.Compare.class, BenchMain.Load.class,
 		BenchMain.GenerateBsbm.class, BenchMain.GenerateLubm.class, BenchMain.BsbmHttp.class, BenchMain.LubmReasoning.class,
 		BenchMain.Ordering.class, BenchMain.NestedGroups.class, BenchMain.Dictionary.class,
-		BenchMain.Federation.class, BenchMain.CrossCheckEvaluators.class, AnalyticBench.class },
+		BenchMain.Federation.class, BenchMain.CrossCheckEvaluators.class, AnalyticBench.class,
+		ColdStartCommand.class },
 		description = "BSBM and LUBM on Basalt and its peers.")
 public final class BenchMain implements Runnable {
 

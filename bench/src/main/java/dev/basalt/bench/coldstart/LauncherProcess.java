@@ -1,0 +1,156 @@
+package dev.basalt.bench.coldstart;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One run of Basalt's launcher ({@code java [JVM options] -jar basalt-server.jar --port P --data DIR
+ * --repository basalt}) as its own process, on a fresh copy of a data directory that holds the
+ * repository already loaded, so every start is the first start of a new JVM over the same data. {@link
+ * #start} returns when the launcher has printed its server URL (Jetty is up and the repository exists),
+ * with the CPU the JVM spent starting; {@link #close} stops it (SIGTERM, a forced kill after 30 s) and
+ * deletes the copy. Its output goes to {@code launcher.log} in the copy's parent.
+ *
+ * <p>Not thread-safe: one thread starts, queries and closes it.
+ */
+final class LauncherProcess implements AutoCloseable {
+	private static final long STARTUP_SECONDS = 300;
+	static final String REPOSITORY = "basalt";
+
+	private final Process process;
+	private final Path data;
+	private final int port;
+
+	private LauncherProcess(Process process, Path data, int port) {
+		this.process = process;
+		this.data = data;
+		this.port = port;
+	}
+
+	/**
+	 * Copies {@code template} to {@code work/data}, starts {@code java} with {@code jvmArgs} on it and waits
+	 * until it serves; fails with the log's last lines if it exits or does not come up in time.
+	 */
+	static LauncherProcess start(String java, List<String> jvmArgs, Path serverJar, Path template, Path work,
+			int port) throws IOException, InterruptedException {
+		Path data = work.resolve("data");
+		deleteTree(data);
+		copyTree(template, data);
+		Path log = work.resolve("launcher.log");
+		List<String> command = new ArrayList<>();
+		command.add(java);
+		command.addAll(jvmArgs);
+		command.addAll(List.of("-jar", serverJar.toString(), "--port", Integer.toString(port), "--data",
+				data.toString(), "--repository", REPOSITORY));
+		Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STARTUP_SECONDS);
+		while (true) {
+			if (Files.exists(log) && Files.readString(log).contains("Basalt on RDF4J Server:")) {
+				return new LauncherProcess(p, data, port);
+			}
+			if (!p.isAlive() || System.nanoTime() > deadline) {
+				p.destroyForcibly().waitFor();
+				throw new IllegalStateException("The launcher `" + String.join(" ", command) + "` did not come up: "
+						+ String.join(" / ", dev.basalt.bench.process.ChildProcess.lastLines(log, 5)) + " (log " + log + ")");
+			}
+			Thread.sleep(50);
+		}
+	}
+
+	/**
+	 * Creates {@code template}: starts the launcher on an empty data directory and loads {@code ntriples}
+	 * into its repository through the SPARQL protocol's statements endpoint, then stops it.
+	 */
+	static void createTemplate(String java, Path serverJar, Path ntriples, Path template, Path work, int port)
+			throws IOException, InterruptedException {
+		Path empty = work.resolve("empty");
+		deleteTree(empty);
+		Files.createDirectories(empty);
+		try (LauncherProcess server = start(java, List.of("-Xmx2g"), serverJar, empty, work, port)) {
+			HttpRequest put = HttpRequest.newBuilder(URI.create(server.endpoint() + "/statements"))
+					.header("Content-Type", "application/n-triples").PUT(HttpRequest.BodyPublishers.ofFile(ntriples))
+					.build();
+			HttpResponse<String> r = HttpClient.newHttpClient().send(put, HttpResponse.BodyHandlers.ofString());
+			if (r.statusCode() / 100 != 2) {
+				throw new IllegalStateException("Loading " + ntriples + " failed: HTTP " + r.statusCode() + " " + r.body());
+			}
+			server.stopProcess();
+			deleteTree(template);
+			copyTree(server.data, template);
+		}
+		deleteTree(empty);
+	}
+
+	/** The repository's SPARQL endpoint. */
+	String endpoint() {
+		return "http://127.0.0.1:" + port + "/rdf4j-server/repositories/" + REPOSITORY;
+	}
+
+	long pid() {
+		return process.pid();
+	}
+
+	private void stopProcess() throws InterruptedException {
+		process.destroy();
+		if (!process.waitFor(30, TimeUnit.SECONDS)) {
+			process.destroyForcibly().waitFor();
+		}
+	}
+
+	@Override
+	public void close() {
+		try {
+			stopProcess();
+			deleteTree(data);
+		} catch (InterruptedException e) {
+			Thread.currentThread().interrupt();
+		} catch (IOException e) {
+			throw new UncheckedIOException("Cannot delete the launcher's data copy " + data, e);
+		}
+	}
+
+	static void copyTree(Path from, Path to) throws IOException {
+		try (var paths = Files.walk(from)) {
+			for (Path p : (Iterable<Path>) paths::iterator) {
+				Path target = to.resolve(from.relativize(p).toString());
+				if (Files.isDirectory(p)) {
+					Files.createDirectories(target);
+				} else {
+					Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
+				}
+			}
+		}
+	}
+
+	static void deleteTree(Path root) throws IOException {
+		if (!Files.exists(root)) {
+			return;
+		}
+		Files.walkFileTree(root, new SimpleFileVisitor<>() {
+			@Override
+			public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+				Files.delete(file);
+				return FileVisitResult.CONTINUE;
+			}
+
+			@Override
+			public FileVisitResult postVisitDirectory(Path dir, IOException exc) throws IOException {
+				Files.delete(dir);
+				return FileVisitResult.CONTINUE;
+			}
+		});
+	}
+}
