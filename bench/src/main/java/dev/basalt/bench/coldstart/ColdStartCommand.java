@@ -56,6 +56,12 @@ public final class ColdStartCommand implements Callable<Integer> {
 	@Option(names = "--template", description = "a launcher data directory holding repository 'basalt' loaded with "
 			+ "the dataset (default WORK/template-PRODUCTS-SEED, made with the first configuration's java if missing)")
 	Path template;
+	@Option(names = "--jfr", description = "record each start with JDK Flight Recorder (profile settings, every "
+			+ "compilation) and print where the warm-up went: compilations, deoptimizations, execution samples "
+			+ "from the first query on")
+	boolean jfr;
+	@Option(names = "--jfr-top", defaultValue = "25", description = "rows per list of the --jfr summary")
+	int jfrTop;
 	@Option(names = "--port", defaultValue = "18380", description = "the launcher's port")
 	int port;
 
@@ -89,8 +95,12 @@ public final class ColdStartCommand implements Callable<Integer> {
 		List<ColdStartRun.Run> runs = new ArrayList<>();
 		for (int r = 1; r <= repeat; r++) {
 			for (ColdStartRun.Config c : parsed) {
-				ColdStartRun.Run run = runner.run(c, r, queries, block);
+				ColdStartRun.Run run = runner.run(c, r, queries, block, jfr);
 				runs.add(run);
+				if (jfr) {
+					System.out.println("JFR " + run.recording() + ", from the first query on:");
+					JfrSummary.of(run.recording(), run.readyAt()).print(jfrTop, System.out::println);
+				}
 				ColdStartReport.summary(List.of(run), coldQueries, warmQueries).stream().skip(2)
 						.forEach(System.out::println);
 			}

@@ -3,6 +3,7 @@ package dev.basalt.bench.coldstart;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -48,7 +49,17 @@ final class ColdStartRun {
 	}
 
 	/** One start of one configuration: its start-up CPU and wall time, then its blocks in order. */
-	record Run(Config config, int repetition, double startCpuSeconds, double startSeconds, List<Block> blocks) {
+	record Run(Config config, int repetition, double startCpuSeconds, double startSeconds, List<Block> blocks,
+			Instant readyAt, Path recording) {
+	}
+
+	/**
+	 * JDK Flight Recorder options for a run that records: the profile settings, with every compilation
+	 * recorded (profile's threshold is 100 ms), written when the JVM exits.
+	 */
+	static String recordingOption(Path file) {
+		return "-XX:StartFlightRecording=filename=" + file + ",settings=profile,dumponexit=true,"
+				+ "jdk.Compilation#threshold=0ms";
 	}
 
 	private final Path serverJar;
@@ -73,19 +84,29 @@ final class ColdStartRun {
 	}
 
 	/** Starts {@code config}'s launcher fresh and sends it {@code queries} queries, sampled every {@code block}. */
-	Run run(Config config, int repetition, int queries, int block) throws IOException, InterruptedException {
+	Run run(Config config, int repetition, int queries, int block, boolean record)
+			throws IOException, InterruptedException {
 		long started = System.nanoTime();
-		try (LauncherProcess server = LauncherProcess.start(config.java(), config.jvmArgs(), serverJar, template, work,
+		Path recording = record ? work.toAbsolutePath().resolve(config.label() + "-" + repetition + ".jfr") : null;
+		List<String> jvmArgs = new ArrayList<>(config.jvmArgs());
+		if (record) {
+			jvmArgs.add(recordingOption(recording));
+		}
+		Instant readyAt;
+		List<Block> blocks = new ArrayList<>();
+		double startSeconds;
+		double startCpu;
+		try (LauncherProcess server = LauncherProcess.start(config.java(), jvmArgs, serverJar, template, work,
 				port)) {
-			double startSeconds = (System.nanoTime() - started) / 1e9;
+			readyAt = Instant.now();
+			startSeconds = (System.nanoTime() - started) / 1e9;
 			ThreadCpu cpu = new ThreadCpu(server.pid());
 			Path perf = HsPerfData.fileOf(server.pid());
 			ThreadCpu.Sample before = cpu.sample();
-			double startCpu = before.total();
+			startCpu = before.total();
 			Map<String, Long> perfBefore = HsPerfData.read(perf);
 			out.accept(String.format(java.util.Locale.ROOT, "%s #%d: launcher up in %.1f s, %.2f s CPU (pid %d)",
 					config.label(), repetition, startSeconds, startCpu, server.pid()));
-			List<Block> blocks = new ArrayList<>();
 			SplittableRandom random = new SplittableRandom(seed);
 			try (SparqlHttpClient client = new SparqlHttpClient(URI.create(server.endpoint()),
 					SparqlHttpClient.Options.DEFAULT)) {
@@ -107,8 +128,8 @@ final class ColdStartRun {
 					}
 				}
 			}
-			return new Run(config, repetition, startCpu, startSeconds, blocks);
 		}
+		return new Run(config, repetition, startCpu, startSeconds, blocks, readyAt, recording);
 	}
 
 	private static long counter(Map<String, Long> perf, String name) {
