@@ -20,6 +20,7 @@ import dev.basalt.bench.bsbm.BsbmGenerator;
 import dev.basalt.bench.bsbm.BsbmModel;
 import dev.basalt.bench.bsbm.BsbmParameters;
 import dev.basalt.bench.bsbm.BsbmQueries;
+import dev.basalt.bench.coldstart.AotTrainCommand;
 import dev.basalt.bench.coldstart.ColdStartCommand;
 import dev.basalt.bench.compare.Comparison;
 import dev.basalt.bench.compare.EvaluatorCrossCheck;
@@ -61,7 +62,7 @@ import picocli.CommandLine.Option;
 		BenchMain.GenerateBsbm.class, BenchMain.GenerateLubm.class, BenchMain.BsbmHttp.class, BenchMain.LubmReasoning.class,
 		BenchMain.Ordering.class, BenchMain.NestedGroups.class, BenchMain.Dictionary.class,
 		BenchMain.Federation.class, BenchMain.CrossCheckEvaluators.class, AnalyticBench.class,
-		ColdStartCommand.class },
+		ColdStartCommand.class, AotTrainCommand.class },
 		description = "BSBM and LUBM on Basalt and its peers.")
 public final class BenchMain implements Runnable {
 

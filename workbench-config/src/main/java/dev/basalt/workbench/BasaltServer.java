@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
 
 import javax.servlet.DispatcherType;
 
@@ -35,6 +36,9 @@ import org.eclipse.jetty.webapp.WebAppContext;
  * server ({@code dev.basalt.workbench.render.XsltRenderFilter}, added to the Workbench webapp the same way), so they
  * need no XSLT in the browser.
  *
+ * <p>On Java 25 and later, with an ahead-of-time cache beside the jar, {@link #main} first starts itself again
+ * with that cache ({@link AotRelaunch}).
+ *
  * <p>Thread-safe: its fields are final and set before {@link #start} returns; Jetty's own threads serve the
  * requests, and {@link #port}, the URLs and {@link #close} may be called from any thread. {@link #start} sets
  * JVM-wide system properties, so one launch at a time per JVM.
@@ -60,6 +64,11 @@ public final class BasaltServer implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             System.err.println("basalt-server: " + e.getMessage());
             System.exit(2);
+            return;
+        }
+        Optional<Integer> child = AotRelaunch.relaunchIfUseful(args, options.home());
+        if (child.isPresent()) {
+            System.exit(child.get());
             return;
         }
         BasaltServer server = start(options);

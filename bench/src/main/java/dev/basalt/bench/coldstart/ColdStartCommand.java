@@ -65,6 +65,25 @@ public final class ColdStartCommand implements Callable<Integer> {
 	@Option(names = "--port", defaultValue = "18380", description = "the launcher's port")
 	int port;
 
+	/**
+	 * {@code template}, or WORK/template-PRODUCTS-SEED made if missing: the BSBM data generated and loaded
+	 * into a launcher started with {@code java} on an empty data directory.
+	 */
+	static Path ensureTemplate(Path template, Path workDir, BsbmModel model, long seed, String java, Path serverJar,
+			int port) throws java.io.IOException, InterruptedException {
+		Files.createDirectories(workDir);
+		Path data = template != null ? template : workDir.resolve("template-" + model.products() + "-" + seed);
+		if (!Files.isDirectory(data)) {
+			Path nt = workDir.resolve("bsbm-" + model.products() + "-" + seed + ".nt");
+			if (!Files.exists(nt)) {
+				new BsbmGenerator(model).write(nt);
+			}
+			System.out.println("loading " + nt + " into a new template " + data);
+			LauncherProcess.createTemplate(java, serverJar, nt, data, workDir, port);
+		}
+		return data;
+	}
+
 	@Override
 	public Integer call() throws Exception {
 		List<Integer> queryMix = BsbmQueries.MIXES.get(mix);
@@ -79,17 +98,8 @@ public final class ColdStartCommand implements Callable<Integer> {
 				throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
 			}
 		}
-		Files.createDirectories(workDir);
 		BsbmModel model = new BsbmModel(products, seed);
-		Path data = template != null ? template : workDir.resolve("template-" + products + "-" + seed);
-		if (!Files.isDirectory(data)) {
-			Path nt = workDir.resolve("bsbm-" + products + "-" + seed + ".nt");
-			if (!Files.exists(nt)) {
-				new BsbmGenerator(model).write(nt);
-			}
-			System.out.println("loading " + nt + " into a new template " + data);
-			LauncherProcess.createTemplate(parsed.get(0).java(), serverJar, nt, data, workDir, port);
-		}
+		Path data = ensureTemplate(template, workDir, model, seed, parsed.get(0).java(), serverJar, port);
 		ColdStartRun runner = new ColdStartRun(serverJar, data, workDir, port, new BsbmParameters(model), queryMix,
 				seed, System.out::println);
 		List<ColdStartRun.Run> runs = new ArrayList<>();

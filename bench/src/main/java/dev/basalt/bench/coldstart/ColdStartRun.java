@@ -101,7 +101,7 @@ final class ColdStartRun {
 			readyAt = Instant.now();
 			startSeconds = (System.nanoTime() - started) / 1e9;
 			ThreadCpu cpu = new ThreadCpu(server.pid());
-			Path perf = HsPerfData.fileOf(server.pid());
+			Path perf = HsPerfData.fileOf(server.serverPid());
 			ThreadCpu.Sample before = cpu.sample();
 			startCpu = before.total();
 			Map<String, Long> perfBefore = HsPerfData.read(perf);

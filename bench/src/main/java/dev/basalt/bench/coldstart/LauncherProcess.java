@@ -21,13 +21,15 @@ import java.util.concurrent.TimeUnit;
  * --repository basalt}) as its own process, on a fresh copy of a data directory that holds the
  * repository already loaded, so every start is the first start of a new JVM over the same data. {@link
  * #start} returns when the launcher has printed its server URL (Jetty is up and the repository exists),
- * with the CPU the JVM spent starting; {@link #close} stops it (SIGTERM, a forced kill after 30 s) and
+ * with the CPU the JVM spent starting; {@link #close} stops it (SIGTERM, a forced kill after 300 s: a JVM that writes an AOT cache or a recording at exit takes a while) and
  * deletes the copy. Its output goes to {@code launcher.log} in the copy's parent.
  *
  * <p>Not thread-safe: one thread starts, queries and closes it.
  */
 final class LauncherProcess implements AutoCloseable {
 	private static final long STARTUP_SECONDS = 300;
+	/** A JVM that writes an AOT cache or a JFR recording at exit may take this long to stop. */
+	private static final long STOP_SECONDS = 300;
 	static final String REPOSITORY = "basalt";
 
 	private final Process process;
@@ -99,13 +101,20 @@ final class LauncherProcess implements AutoCloseable {
 		return "http://127.0.0.1:" + port + "/rdf4j-server/repositories/" + REPOSITORY;
 	}
 
+	/** The launcher process as started (it may have relaunched itself as a child JVM, see {@link #serverPid}). */
 	long pid() {
 		return process.pid();
 	}
 
+	/** The JVM that serves: the launcher's relaunched child if it has one, else the launcher itself. */
+	long serverPid() {
+		return process.descendants().filter(d -> d.info().command().map(c -> c.endsWith("/java")).orElse(false))
+				.mapToLong(ProcessHandle::pid).max().orElse(process.pid());
+	}
+
 	private void stopProcess() throws InterruptedException {
 		process.destroy();
-		if (!process.waitFor(30, TimeUnit.SECONDS)) {
+		if (!process.waitFor(STOP_SECONDS, TimeUnit.SECONDS)) {
 			process.destroyForcibly().waitFor();
 		}
 	}

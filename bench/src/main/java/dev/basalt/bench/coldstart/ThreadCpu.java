@@ -4,11 +4,14 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * CPU time of a running process split by the kind of thread that spent it, read from Linux's
+ * CPU time of a running process (and of the processes it started, such as the launcher's relaunched
+ * JVM) split by the kind of thread that spent it, read from Linux's
  * {@code /proc/PID/task/TID/stat}: the JIT compilers ({@code C1 CompilerThread*}, {@code C2
  * CompilerThread*}), the garbage collector ({@code GC Thread#*}, {@code G1 *}, {@code VM Thread} and
  * the like) and every other thread (request threads above all). Each {@link #sample} adds what each
@@ -45,16 +48,34 @@ final class ThreadCpu {
 		}
 	}
 
-	private final long pid;
+	private final List<Long> pids;
 	private final Map<Long, long[]> lastTicksByThread = new HashMap<>();
 	private final long[] ticksByKind = new long[Kind.values().length];
 
+	/** The CPU of process {@code pid} and of the processes it has started so far (a relaunched JVM). */
 	ThreadCpu(long pid) {
-		this.pid = pid;
+		List<Long> all = new ArrayList<>();
+		all.add(pid);
+		ProcessHandle.of(pid).ifPresent(p -> p.descendants().forEach(d -> all.add(d.pid())));
+		this.pids = List.copyOf(all);
 	}
 
-	/** The process's CPU so far, compiler and GC threads' share included. */
+	/** The processes' CPU so far, compiler and GC threads' share included. */
 	Sample sample() throws IOException {
+		double total = 0;
+		for (long pid : pids) {
+			try {
+				addThreads(pid);
+				total += ticks(Files.readString(Path.of("/proc", Long.toString(pid), "stat"))) / TICKS_PER_SECOND;
+			} catch (java.nio.file.NoSuchFileException ended) {
+				continue; // a process of the tree ended
+			}
+		}
+		return new Sample(total, ticksByKind[Kind.COMPILER.ordinal()] / TICKS_PER_SECOND,
+				ticksByKind[Kind.GC.ordinal()] / TICKS_PER_SECOND);
+	}
+
+	private void addThreads(long pid) throws IOException {
 		Path tasks = Path.of("/proc", Long.toString(pid), "task");
 		try (DirectoryStream<Path> dir = Files.newDirectoryStream(tasks)) {
 			for (Path task : dir) {
@@ -74,9 +95,6 @@ final class ThreadCpu {
 				last[0] = ticks;
 			}
 		}
-		double total = ticks(Files.readString(Path.of("/proc", Long.toString(pid), "stat"))) / TICKS_PER_SECOND;
-		return new Sample(total, ticksByKind[Kind.COMPILER.ordinal()] / TICKS_PER_SECOND,
-				ticksByKind[Kind.GC.ordinal()] / TICKS_PER_SECOND);
 	}
 
 	/** utime + stime of a stat line: fields 14 and 15, counted after the parenthesised command name. */

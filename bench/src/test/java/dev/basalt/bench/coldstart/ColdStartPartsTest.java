@@ -86,4 +86,13 @@ class ColdStartPartsTest {
 		assertEquals("| 1,000 | 3.000 (2.000) |", perBlock.get(2));
 		assertEquals(6, perBlock.size());
 	}
+
+	@Test
+	void javaReleasesAreReadFromTheVersionText() {
+		assertEquals(17, AotTrainCommand.releaseOf("openjdk version \"17.0.15\" 2025-04-15"));
+		assertEquals(25, AotTrainCommand.releaseOf("openjdk version \"25.0.3\" 2026-04-21 LTS"));
+		assertEquals(25, AotTrainCommand.releaseOf("openjdk version \"25\" 2025-09-16"));
+		assertEquals(8, AotTrainCommand.releaseOf("java version \"1.8.0_392\""));
+		assertEquals(0, AotTrainCommand.releaseOf("no java here"));
+	}
 }
