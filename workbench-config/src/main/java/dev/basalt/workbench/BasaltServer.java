@@ -36,8 +36,9 @@ import org.eclipse.jetty.webapp.WebAppContext;
  * server ({@code dev.basalt.workbench.render.XsltRenderFilter}, added to the Workbench webapp the same way), so they
  * need no XSLT in the browser.
  *
- * <p>On Java 25 and later, with an ahead-of-time cache beside the jar, {@link #main} first starts itself again
- * with that cache ({@link AotRelaunch}).
+ * <p>Unless the user set them, {@link #main} first starts itself again with the JVM options that cut the cost of
+ * the first queries after a start (less C2 inlining; on Java 25 and later the ahead-of-time cache beside the jar):
+ * {@link JvmRelaunch}.
  *
  * <p>Thread-safe: its fields are final and set before {@link #start} returns; Jetty's own threads serve the
  * requests, and {@link #port}, the URLs and {@link #close} may be called from any thread. {@link #start} sets
@@ -66,7 +67,8 @@ public final class BasaltServer implements AutoCloseable {
             System.exit(2);
             return;
         }
-        Optional<Integer> child = AotRelaunch.relaunchIfUseful(args, options.home());
+        JvmRelaunch.haltWithParent(System.getenv());
+        Optional<Integer> child = JvmRelaunch.relaunchIfUseful(args, options.home());
         if (child.isPresent()) {
             System.exit(child.get());
             return;
