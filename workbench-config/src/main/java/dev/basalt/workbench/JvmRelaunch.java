@@ -157,7 +157,9 @@ final class JvmRelaunch {
             return Optional.empty();
         }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            child.destroy();
+            // SIGTERM through the handle: Process.destroy would also close the child's standard input, which
+            // its parent-watch thread takes for a killed parent
+            child.toHandle().destroy();
             try {
                 child.waitFor();
             } catch (InterruptedException e) {

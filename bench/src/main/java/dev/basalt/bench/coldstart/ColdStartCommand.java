@@ -28,7 +28,7 @@ import picocli.CommandLine.Option;
 				+ "sends it and prints the server's CPU per query (JIT compiler and GC threads apart) per block of "
 				+ "queries, with the first queries' figure against the warm one.")
 public final class ColdStartCommand implements Callable<Integer> {
-	@Option(names = "--config", required = true, description = "LABEL=JAVA [JVM-OPTION ...]: a launcher "
+	@Option(names = "--config", required = true, description = "LABEL=JAVA [JVM-OPTION ...] [-jar LAUNCHER-JAR]: a launcher "
 			+ "configuration (repeatable), e.g. 'j17=/usr/lib/jvm/java-17-openjdk-amd64/bin/java -Xmx2g'")
 	List<String> configs;
 	@Option(names = "--repeat", defaultValue = "1", description = "starts per configuration, interleaved")

@@ -27,20 +27,40 @@ import dev.basalt.bench.driver.http.SparqlHttpClient;
  */
 final class ColdStartRun {
 
-	/** A launcher configuration: a label, the java executable and the JVM options to start it with. */
-	record Config(String label, String java, List<String> jvmArgs) {
-		/** Parses {@code LABEL=JAVA [JVM-OPTION ...]}, the options separated by spaces. */
+	/**
+	 * A launcher configuration: a label, the java executable, the JVM options to start it with and the
+	 * launcher's jar (null: the run's default).
+	 */
+	record Config(String label, String java, List<String> jvmArgs, Path jar) {
+		Config(String label, String java, List<String> jvmArgs) {
+			this(label, java, jvmArgs, null);
+		}
+
+		/**
+		 * Parses {@code LABEL=JAVA [JVM-OPTION ...] [-jar LAUNCHER-JAR]}, the words separated by spaces; {@code -jar}
+		 * picks another launcher than the run's (e.g. an unchanged build beside a changed one).
+		 */
 		static Config parse(String spec) {
 			int eq = spec.indexOf('=');
 			if (eq <= 0) {
-				throw new IllegalArgumentException("a configuration is LABEL=JAVA [JVM-OPTION ...], got '" + spec + "'");
+				throw new IllegalArgumentException("a configuration is LABEL=JAVA [JVM-OPTION ...] [-jar JAR], got '"
+						+ spec + "'");
 			}
-			List<String> words = Arrays.stream(spec.substring(eq + 1).trim().split("\\s+")).filter(w -> !w.isEmpty())
-					.toList();
+			List<String> words = new ArrayList<>(Arrays.stream(spec.substring(eq + 1).trim().split("\\s+"))
+					.filter(w -> !w.isEmpty()).toList());
 			if (words.isEmpty()) {
 				throw new IllegalArgumentException("configuration '" + spec + "' names no java executable");
 			}
-			return new Config(spec.substring(0, eq), words.get(0), words.subList(1, words.size()));
+			Path jar = null;
+			int j = words.indexOf("-jar");
+			if (j >= 0) {
+				if (j + 1 >= words.size()) {
+					throw new IllegalArgumentException("configuration '" + spec + "': -jar needs a path");
+				}
+				jar = Path.of(words.get(j + 1));
+				words.subList(j, j + 2).clear();
+			}
+			return new Config(spec.substring(0, eq), words.get(0), List.copyOf(words.subList(1, words.size())), jar);
 		}
 	}
 
@@ -96,8 +116,8 @@ final class ColdStartRun {
 		List<Block> blocks = new ArrayList<>();
 		double startSeconds;
 		double startCpu;
-		try (LauncherProcess server = LauncherProcess.start(config.java(), jvmArgs, serverJar, template, work,
-				port)) {
+		try (LauncherProcess server = LauncherProcess.start(config.java(), jvmArgs,
+				config.jar() == null ? serverJar : config.jar(), template, work, port)) {
 			readyAt = Instant.now();
 			startSeconds = (System.nanoTime() - started) / 1e9;
 			ThreadCpu cpu = new ThreadCpu(server.pid());

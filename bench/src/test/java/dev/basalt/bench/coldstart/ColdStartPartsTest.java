@@ -62,6 +62,11 @@ class ColdStartPartsTest {
 		assertEquals("j17", c.label());
 		assertEquals("/opt/java/bin/java", c.java());
 		assertEquals(List.of("-Xmx2g", "-XX:+UseSerialGC"), c.jvmArgs());
+		assertEquals(null, c.jar());
+		ColdStartRun.Config other = ColdStartRun.Config.parse("old=java -Xmx1g -jar /old/basalt-server.jar -Xss1m");
+		assertEquals(java.nio.file.Path.of("/old/basalt-server.jar"), other.jar());
+		assertEquals(List.of("-Xmx1g", "-Xss1m"), other.jvmArgs());
+		assertThrows(IllegalArgumentException.class, () -> ColdStartRun.Config.parse("x=java -jar"));
 		assertThrows(IllegalArgumentException.class, () -> ColdStartRun.Config.parse("java -Xmx1g"));
 		assertThrows(IllegalArgumentException.class, () -> ColdStartRun.Config.parse("x=  "));
 	}
