@@ -33,7 +33,8 @@ import picocli.CommandLine.Option;
 public final class AotTrainCommand implements Callable<Integer> {
 	@Option(names = "--java", required = true, description = "a java executable of release 25 or later")
 	String java;
-	@Option(names = "--queries", defaultValue = "5000", description = "training queries (default ${DEFAULT-VALUE})")
+	@Option(names = "--queries", defaultValue = "30000", description = "training queries (default ${DEFAULT-VALUE}; "
+			+ "a short run leaves profiles that are not the steady state's, see docs/benchmarks-coldstart.md)")
 	int queries;
 	@Option(names = "--products", defaultValue = "2785", description = "BSBM products of the training data")
 	int products;
