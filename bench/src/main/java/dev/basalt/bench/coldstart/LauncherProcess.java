@@ -1,20 +1,18 @@
 package dev.basalt.bench.coldstart;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+
+import dev.basalt.bench.store.DiskUsage;
 
 /**
  * One run of Basalt's launcher ({@code java [JVM options] -jar basalt-server.jar --port P --data DIR
@@ -49,7 +47,7 @@ final class LauncherProcess implements AutoCloseable {
 	static LauncherProcess start(String java, List<String> jvmArgs, Path serverJar, Path template, Path work,
 			int port) throws IOException, InterruptedException {
 		Path data = work.resolve("data");
-		deleteTree(data);
+		DiskUsage.delete(data);
 		copyTree(template, data);
 		Path log = work.resolve("launcher.log");
 		List<String> command = new ArrayList<>();
@@ -79,7 +77,7 @@ final class LauncherProcess implements AutoCloseable {
 	static void createTemplate(String java, Path serverJar, Path ntriples, Path template, Path work, int port)
 			throws IOException, InterruptedException {
 		Path empty = work.resolve("empty");
-		deleteTree(empty);
+		DiskUsage.delete(empty);
 		Files.createDirectories(empty);
 		try (LauncherProcess server = start(java, List.of("-Xmx2g"), serverJar, empty, work, port)) {
 			HttpRequest put = HttpRequest.newBuilder(URI.create(server.endpoint() + "/statements"))
@@ -90,10 +88,10 @@ final class LauncherProcess implements AutoCloseable {
 				throw new IllegalStateException("Loading " + ntriples + " failed: HTTP " + r.statusCode() + " " + r.body());
 			}
 			server.stopProcess();
-			deleteTree(template);
+			DiskUsage.delete(template);
 			copyTree(server.data, template);
 		}
-		deleteTree(empty);
+		DiskUsage.delete(empty);
 	}
 
 	/** The repository's SPARQL endpoint. */
@@ -123,11 +121,9 @@ final class LauncherProcess implements AutoCloseable {
 	public void close() {
 		try {
 			stopProcess();
-			deleteTree(data);
+			DiskUsage.delete(data);
 		} catch (InterruptedException e) {
 			Thread.currentThread().interrupt();
-		} catch (IOException e) {
-			throw new UncheckedIOException("Cannot delete the launcher's data copy " + data, e);
 		}
 	}
 
@@ -144,22 +140,4 @@ final class LauncherProcess implements AutoCloseable {
 		}
 	}
 
-	static void deleteTree(Path root) throws IOException {
-		if (!Files.exists(root)) {
-			return;
-		}
-		Files.walkFileTree(root, new SimpleFileVisitor<>() {
-			@Override
-			public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-				Files.delete(file);
-				return FileVisitResult.CONTINUE;
-			}
-
-			@Override
-			public FileVisitResult postVisitDirectory(Path dir, IOException exc) throws IOException {
-				Files.delete(dir);
-				return FileVisitResult.CONTINUE;
-			}
-		});
-	}
 }
