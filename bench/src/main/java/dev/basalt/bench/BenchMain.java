@@ -399,7 +399,8 @@ public final class BenchMain implements Runnable {
 				+ "counts are compared between the endpoints, after the measurements (so they do not warm the server)")
 		int crossCheck;
 		@Option(names = "--server-pid", description = "process id of the server behind each --endpoint, in the same "
-				+ "order (repeatable): each run then prints the server's CPU seconds (user+sys, from /proc) per query")
+				+ "order (repeatable): each run then prints the server's CPU seconds (user+sys, from /proc, with the "
+				+ "processes it started: the launcher's relaunched JVM) per query")
 		List<Long> serverPids;
 		@Option(names = "--client", defaultValue = "light", description = "light (default): the bench's own SPARQL "
 				+ "protocol client; rdf4j: RDF4J's SPARQLRepository")

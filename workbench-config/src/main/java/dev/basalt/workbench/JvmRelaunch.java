@@ -20,7 +20,9 @@ import java.util.Optional;
  * launcher's jar (classes loaded and linked, JEP 483, and method profiles, JEP 515; made by {@code
  * basalt-bench aot-train}), unless the user chose a cache or class-data archive ({@code -XX:AOTCache},
  * {@code -XX:AOTMode}, {@code -XX:AOTCacheOutput}, {@code -XX:AOTConfiguration}, {@code
- * -XX:SharedArchiveFile}, {@code -Xshare}).
+ * -XX:SharedArchiveFile}, {@code -Xshare});
+ * <li>on earlier releases, under the same condition, the class-data archive {@value #ARCHIVE_FILE} beside
+ * the jar (a dynamic AppCDS archive, made by the same command on that release).
  * </ul>
  * A JVM takes such options only from its command line, which {@code java -jar} leaves to the user, so the
  * launcher starts itself again as a child JVM with its own JVM options plus these, passes the child's
@@ -35,6 +37,8 @@ import java.util.Optional;
  */
 final class JvmRelaunch {
     static final String CACHE_FILE = "basalt-server.aot";
+    /** The class-data archive for Java 17 to 24 (a dynamic AppCDS archive of a training run). */
+    static final String ARCHIVE_FILE = "basalt-server.jsa";
     static final String MARK = "BASALT_SERVER_RELAUNCHED";
     static final String DISABLE_PROPERTY = "basalt.server.relaunch";
     /** The first Java release whose AOT cache keeps method profiles as well as classes (JEP 515). */
@@ -75,10 +79,13 @@ final class JvmRelaunch {
                 add.add(option);
             }
         }
+        boolean ownChoice = jvmOptions.stream().anyMatch(o -> CACHE_CHOICES.stream().anyMatch(o::startsWith));
         Path cache = home.resolve(CACHE_FILE);
-        if (release >= FIRST_AOT_RELEASE && Files.isRegularFile(cache)
-                && jvmOptions.stream().noneMatch(o -> CACHE_CHOICES.stream().anyMatch(o::startsWith))) {
+        Path archive = home.resolve(ARCHIVE_FILE);
+        if (!ownChoice && release >= FIRST_AOT_RELEASE && Files.isRegularFile(cache)) {
             add.add("-XX:AOTCache=" + cache);
+        } else if (!ownChoice && release < FIRST_AOT_RELEASE && Files.isRegularFile(archive)) {
+            add.add("-XX:SharedArchiveFile=" + archive);
         }
         return add;
     }

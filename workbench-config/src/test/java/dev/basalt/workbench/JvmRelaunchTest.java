@@ -43,6 +43,17 @@ class JvmRelaunchTest {
     }
 
     @Test
+    void theClassDataArchiveIsAddedBeforeJava25() throws Exception {
+        Path archive = Files.writeString(home.resolve(JvmRelaunch.ARCHIVE_FILE), "x");
+        List<String> withArchive = new ArrayList<>(COMPILER);
+        withArchive.add("-XX:SharedArchiveFile=" + archive);
+        assertEquals(withArchive, JvmRelaunch.optionsToAdd(17, List.of(), home, Map.of(), null));
+        assertEquals(withArchive, JvmRelaunch.optionsToAdd(24, List.of(), home, Map.of(), null));
+        assertEquals(COMPILER, JvmRelaunch.optionsToAdd(25, List.of(), home, Map.of(), null), "25 takes the AOT cache only");
+        assertEquals(COMPILER, JvmRelaunch.optionsToAdd(17, List.of("-Xshare:off"), home, Map.of(), null));
+    }
+
+    @Test
     void noRelaunchFromTheChildWhenTurnedOffOrWithOptionsOnlyOneJvmMayHave() {
         assertEquals(List.of(), JvmRelaunch.optionsToAdd(25, List.of(), home, Map.of(JvmRelaunch.MARK, "1"), null),
                 "the relaunched child never relaunches");

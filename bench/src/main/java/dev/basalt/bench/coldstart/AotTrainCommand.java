@@ -18,20 +18,21 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code basalt-bench aot-train}: the training run that makes the launcher's ahead-of-time cache for
- * Java 25 and later (JEP 483 classes loaded and linked, JEP 515 method profiles): starts the launcher
- * with {@code -XX:AOTCacheOutput} on a copy of a loaded BSBM data directory, sends it the BSBM explore
- * mix, stops it, and puts the cache the JVM writes at exit beside the launcher's jar as {@code
- * basalt-server.aot}, where the launcher finds it (dev.basalt.workbench.AotRelaunch). Refuses a JVM
- * older than 25.
+ * {@code basalt-bench aot-train}: the training run that makes the launcher's class cache: on Java 25 and
+ * later its ahead-of-time cache (JEP 483 classes loaded and linked, JEP 515 method profiles; {@code
+ * -XX:AOTCacheOutput}, written as {@code basalt-server.aot}), on Java 17 to 24 a dynamic AppCDS archive
+ * ({@code -XX:ArchiveClassesAtExit}, {@code basalt-server.jsa}). It starts the launcher with that option
+ * on a copy of a loaded BSBM data directory, sends it the BSBM explore mix, stops it, and puts what the
+ * JVM writes at exit beside the launcher's jar, where the launcher finds it
+ * (dev.basalt.workbench.JvmRelaunch).
  *
  * <p>Not thread-safe: picocli fills and runs it on the main thread.
  */
 @Command(name = "aot-train", mixinStandardHelpOptions = true,
-		description = "Makes the launcher's ahead-of-time cache (Java 25+): a training run of the BSBM explore mix, "
-				+ "the cache written beside basalt-server.jar as basalt-server.aot.")
+		description = "Makes the launcher's class cache from a training run of the BSBM explore mix: on Java 25+ its "
+				+ "AOT cache (basalt-server.aot), on Java 17-24 an AppCDS archive (basalt-server.jsa), beside basalt-server.jar.")
 public final class AotTrainCommand implements Callable<Integer> {
-	@Option(names = "--java", required = true, description = "a java executable of release 25 or later")
+	@Option(names = "--java", required = true, description = "the java executable the launcher will run on")
 	String java;
 	@Option(names = "--queries", defaultValue = "30000", description = "training queries (default ${DEFAULT-VALUE}; "
 			+ "a short run leaves profiles that are not the steady state's, see docs/benchmarks-coldstart.md)")
@@ -52,18 +53,19 @@ public final class AotTrainCommand implements Callable<Integer> {
 	@Override
 	public Integer call() throws Exception {
 		int release = javaRelease(java);
-		if (release < 25) {
-			System.err.println(java + " is Java " + release + "; the launcher's AOT cache needs Java 25 or later");
+		if (release < 17) {
+			System.err.println(java + " is Java " + release + "; the launcher needs Java 17 or later");
 			return 2;
 		}
+		boolean aot = release >= 25;
 		Path home = serverJar.toAbsolutePath().getParent();
-		Path cache = home.resolve("basalt-server.aot");
-		Path fresh = home.resolve("basalt-server.aot.training");
+		Path cache = home.resolve(aot ? "basalt-server.aot" : "basalt-server.jsa");
+		Path fresh = home.resolve(cache.getFileName() + ".training");
 		Files.deleteIfExists(fresh);
 		BsbmModel model = new BsbmModel(products, seed);
 		Path data = ColdStartCommand.ensureTemplate(template, workDir, model, seed, java, serverJar, port);
 		ColdStartRun.Config config = new ColdStartRun.Config("training", java,
-				List.of("-Xmx2g", "-XX:AOTCacheOutput=" + fresh));
+				List.of("-Xmx2g", (aot ? "-XX:AOTCacheOutput=" : "-XX:ArchiveClassesAtExit=") + fresh));
 		new ColdStartRun(serverJar, data, workDir, port, new BsbmParameters(model), BsbmQueries.REDUCED_MIX, seed,
 				System.out::println).run(config, 1, queries, 1000, false);
 		if (!Files.isRegularFile(fresh) || Files.size(fresh) == 0) {
@@ -71,8 +73,8 @@ public final class AotTrainCommand implements Callable<Integer> {
 			return 1;
 		}
 		Files.move(fresh, cache, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-		System.out.printf(Locale.ROOT, "%s: %,d bytes; the launcher uses it when it runs on Java 25 or later%n", cache,
-				Files.size(cache));
+		System.out.printf(Locale.ROOT, "%s: %,d bytes; the launcher uses it when it runs on Java %s%n", cache,
+				Files.size(cache), aot ? "25 or later" : "17 to 24 (the JDK build that made it)");
 		return 0;
 	}
 
