@@ -20,6 +20,8 @@ import dev.basalt.bench.bsbm.BsbmGenerator;
 import dev.basalt.bench.bsbm.BsbmModel;
 import dev.basalt.bench.bsbm.BsbmParameters;
 import dev.basalt.bench.bsbm.BsbmQueries;
+import dev.basalt.bench.coldstart.AotTrainCommand;
+import dev.basalt.bench.coldstart.ColdStartCommand;
 import dev.basalt.bench.compare.Comparison;
 import dev.basalt.bench.compare.EvaluatorCrossCheck;
 import dev.basalt.bench.compare.Results;
@@ -59,7 +61,8 @@ import picocli.CommandLine.Option;
 @Command(name = "basalt-bench", mixinStandardHelpOptions = true, subcommands = { BenchMain.Compare.class, BenchMain.Load.class,
 		BenchMain.GenerateBsbm.class, BenchMain.GenerateLubm.class, BenchMain.BsbmHttp.class, BenchMain.LubmReasoning.class,
 		BenchMain.Ordering.class, BenchMain.NestedGroups.class, BenchMain.Dictionary.class,
-		BenchMain.Federation.class, BenchMain.CrossCheckEvaluators.class, BenchMain.BsbmStores.class, AnalyticBench.class },
+		BenchMain.Federation.class, BenchMain.CrossCheckEvaluators.class, BenchMain.BsbmStores.class, AnalyticBench.class,
+		ColdStartCommand.class, AotTrainCommand.class },
 		description = "BSBM and LUBM on Basalt and its peers.")
 public final class BenchMain implements Runnable {
 
@@ -399,7 +402,8 @@ public final class BenchMain implements Runnable {
 				+ "counts are compared between the endpoints, after the measurements (so they do not warm the server)")
 		int crossCheck;
 		@Option(names = "--server-pid", description = "process id of the server behind each --endpoint, in the same "
-				+ "order (repeatable): each run then prints the server's CPU seconds (user+sys, from /proc) per query")
+				+ "order (repeatable): each run then prints the server's CPU seconds (user+sys, from /proc, with the "
+				+ "processes it started: the launcher's relaunched JVM) per query")
 		List<Long> serverPids;
 		@Option(names = "--client", defaultValue = "light", description = "light (default): the bench's own SPARQL "
 				+ "protocol client; rdf4j: RDF4J's SPARQLRepository")

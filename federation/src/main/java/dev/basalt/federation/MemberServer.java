@@ -55,13 +55,18 @@ public final class MemberServer implements AutoCloseable {
         this.inference = inference;
     }
 
-    /** The launcher command for {@code java -jar basalt-server.jar} with the given heap (e.g. "1g"). */
+    /**
+     * The launcher command for {@code java -jar basalt-server.jar} with the given heap (e.g. "1g"). The
+     * launcher stays in the started JVM ({@code -Dbasalt.server.relaunch=false}, see docs/operator-guide.md):
+     * {@link #pid} must be the serving process's, which the cluster's tests freeze and stop by signal.
+     */
     public static List<String> jarLauncher(Path serverJar, String heap) {
         if (!Files.isRegularFile(serverJar)) {
             throw new IllegalArgumentException("no Basalt server launcher at " + serverJar.toAbsolutePath()
                     + "; build it with: mvn -B -pl workbench-config -am package -DskipTests, or pass --server-jar");
         }
-        return List.of(javaBinary(), "-Xmx" + heap, "-XX:+UseParallelGC", "-jar", serverJar.toAbsolutePath().toString());
+        return List.of(javaBinary(), "-Xmx" + heap, "-XX:+UseParallelGC", "-Dbasalt.server.relaunch=false", "-jar",
+                serverJar.toAbsolutePath().toString());
     }
 
     static String javaBinary() {

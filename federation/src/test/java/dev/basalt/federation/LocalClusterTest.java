@@ -61,10 +61,12 @@ class LocalClusterTest {
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
+    /** The launcher in the started JVM (no relaunch): the test freezes a member by its pid. */
     static List<String> launcher() {
         String classPath = HOME.resolve("classes") + File.pathSeparator + HOME.resolve("lib") + File.separator + "*";
-        return List.of(MemberServer.javaBinary(), "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
-                classPath, "dev.basalt.workbench.BasaltServer", "--home", HOME.toString());
+        return List.of(MemberServer.javaBinary(), "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-Dbasalt.server.relaunch=false", "-cp", classPath, "dev.basalt.workbench.BasaltServer", "--home",
+                HOME.toString());
     }
 
     @Test

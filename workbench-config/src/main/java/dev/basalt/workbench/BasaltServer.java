@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
 
 import javax.servlet.DispatcherType;
 
@@ -35,6 +36,10 @@ import org.eclipse.jetty.webapp.WebAppContext;
  * server ({@code dev.basalt.workbench.render.XsltRenderFilter}, added to the Workbench webapp the same way), so they
  * need no XSLT in the browser.
  *
+ * <p>Unless the user set them, {@link #main} first starts itself again with the JVM options that cut the cost of
+ * the first queries after a start (less C2 inlining; on Java 25 and later the ahead-of-time cache beside the jar):
+ * {@link JvmRelaunch}.
+ *
  * <p>Thread-safe: its fields are final and set before {@link #start} returns; Jetty's own threads serve the
  * requests, and {@link #port}, the URLs and {@link #close} may be called from any thread. {@link #start} sets
  * JVM-wide system properties, so one launch at a time per JVM.
@@ -60,6 +65,12 @@ public final class BasaltServer implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             System.err.println("basalt-server: " + e.getMessage());
             System.exit(2);
+            return;
+        }
+        JvmRelaunch.haltWithParent(System.getenv());
+        Optional<Integer> child = JvmRelaunch.relaunchIfUseful(args, options.home());
+        if (child.isPresent()) {
+            System.exit(child.get());
             return;
         }
         BasaltServer server = start(options);

@@ -55,9 +55,13 @@ final class LauncherProcess implements AutoCloseable {
         return this;
     }
 
-    /** The child JVM's process id (while it runs). */
+    /**
+     * The serving JVM's process id (while it runs): the launcher's relaunched child JVM if it started one
+     * (docs/operator-guide.md, "JVM options the launcher sets for itself"), else the launcher's own.
+     */
     long pid() {
-        return process.pid();
+        return process.descendants().filter(d -> d.info().command().map(c -> c.endsWith("java")).orElse(false))
+                .mapToLong(ProcessHandle::pid).max().orElse(process.pid());
     }
 
     static int freePort() throws IOException {

@@ -17,8 +17,24 @@ public final class ProcessCpu {
 	private ProcessCpu() {
 	}
 
-	/** User plus system CPU seconds of process {@code pid} so far. */
+	/**
+	 * User plus system CPU seconds of process {@code pid} and of the processes it started that still run
+	 * (the Basalt launcher serves from a child JVM it relaunches itself as) so far.
+	 */
 	public static double seconds(long pid) {
+		double total = own(pid);
+		for (long child : ProcessHandle.of(pid).map(p -> p.descendants().mapToLong(ProcessHandle::pid).toArray())
+				.orElse(new long[0])) {
+			try {
+				total += own(child);
+			} catch (UncheckedIOException ended) {
+				// the child ended meanwhile
+			}
+		}
+		return total;
+	}
+
+	private static double own(long pid) {
 		String stat;
 		try {
 			stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
