@@ -8,10 +8,15 @@ import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.model.ValueFactory;
 
 import dev.basalt.optimizer.access.QuadSource;
+import dev.basalt.optimizer.access.SpatialIndexReader;
+import dev.basalt.store.Snapshot;
 import dev.basalt.store.btree.BTree;
+import dev.basalt.store.lexicon.Lexicon;
 import dev.basalt.store.quads.QuadCursor;
 import dev.basalt.store.quads.QuadIndexes;
 import dev.basalt.store.quads.QuadOrder;
+import dev.basalt.store.spatial.SpatialIndex;
+import dev.basalt.store.spatial.SpatialSearch;
 
 /**
  * The query engine's {@link QuadSource} over one committed {@link ReadView}: the explicit
@@ -36,6 +41,34 @@ final class SnapshotQuadSource implements QuadSource {
                 ? List.of(StatementSet.EXPLICIT, StatementSet.INFERRED)
                 : List.of(StatementSet.EXPLICIT);
         this.vf = vf;
+    }
+
+    /**
+     * The spatial index of a committed view whose index covers its dictionary; null for a live view
+     * (its transaction's index entries are not final until commit) and a stale index.
+     */
+    @Override
+    public SpatialIndexReader spatialIndex() {
+        if (view.live() != null) {
+            return null;
+        }
+        Snapshot s = view.snapshot();
+        BTree tree = view.tree(SpatialIndex.TREE);
+        if (tree == null || !SpatialIndex.isCurrent(s.property(SpatialIndex.PROPERTY), s.property(Lexicon.ALLOCATOR_PROPERTY))) {
+            return null;
+        }
+        SpatialSearch search = new SpatialSearch(tree);
+        return new SpatialIndexReader() {
+            @Override
+            public long[] window(List<double[]> boxes) {
+                return search.window(boxes);
+            }
+
+            @Override
+            public long estimate(List<double[]> boxes) {
+                return search.estimate(boxes);
+            }
+        };
     }
 
     /** A committed snapshot is immutable; its page cache and dictionary caches are thread-safe. */
