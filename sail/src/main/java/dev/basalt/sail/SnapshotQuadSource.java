@@ -9,14 +9,10 @@ import org.eclipse.rdf4j.model.ValueFactory;
 
 import dev.basalt.optimizer.access.QuadSource;
 import dev.basalt.optimizer.access.SpatialIndexReader;
-import dev.basalt.store.Snapshot;
 import dev.basalt.store.btree.BTree;
-import dev.basalt.store.lexicon.Lexicon;
 import dev.basalt.store.quads.QuadCursor;
 import dev.basalt.store.quads.QuadIndexes;
 import dev.basalt.store.quads.QuadOrder;
-import dev.basalt.store.spatial.SpatialIndex;
-import dev.basalt.store.spatial.SpatialSearch;
 
 /**
  * The query engine's {@link QuadSource} over one committed {@link ReadView}: the explicit
@@ -49,26 +45,7 @@ final class SnapshotQuadSource implements QuadSource {
      */
     @Override
     public SpatialIndexReader spatialIndex() {
-        if (view.live() != null) {
-            return null;
-        }
-        Snapshot s = view.snapshot();
-        BTree tree = view.tree(SpatialIndex.TREE);
-        if (tree == null || !SpatialIndex.isCurrent(s.property(SpatialIndex.PROPERTY), s.property(Lexicon.ALLOCATOR_PROPERTY))) {
-            return null;
-        }
-        SpatialSearch search = new SpatialSearch(tree);
-        return new SpatialIndexReader() {
-            @Override
-            public long[] window(List<double[]> boxes) {
-                return search.window(boxes);
-            }
-
-            @Override
-            public long estimate(List<double[]> boxes) {
-                return search.estimate(boxes);
-            }
-        };
+        return view.spatialIndex();
     }
 
     /** A committed snapshot is immutable; its page cache and dictionary caches are thread-safe. */

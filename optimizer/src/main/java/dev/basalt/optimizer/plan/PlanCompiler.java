@@ -139,7 +139,7 @@ public final class PlanCompiler {
         this.scans = new PatternCompiler(source, vars, datasetGraphs, constantIds);
         this.modifiers = new ModifierCompiler(vars, values);
         this.algebra = new AlgebraCompiler(this, vars, source, values, functions);
-        this.scope = new ScopeCompiler(vars, modifiers, algebra);
+        this.scope = new ScopeCompiler(vars, modifiers, algebra, new KnnPlanner(this, vars, source));
         this.spatial = new SpatialOperands(source, vars);
     }
 
