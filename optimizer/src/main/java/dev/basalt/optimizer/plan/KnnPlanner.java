@@ -9,7 +9,6 @@ import org.eclipse.rdf4j.query.algebra.Order;
 import org.eclipse.rdf4j.query.algebra.OrderElem;
 import org.eclipse.rdf4j.query.algebra.StatementPattern;
 import org.eclipse.rdf4j.query.algebra.TupleExpr;
-import org.eclipse.rdf4j.query.algebra.ValueConstant;
 import org.eclipse.rdf4j.query.algebra.ValueExpr;
 import org.eclipse.rdf4j.query.algebra.Var;
 
@@ -45,12 +44,12 @@ final class KnnPlanner {
         }
         OrderElem oe = order.getElements().get(0);
         if (!oe.isAscending() || !(oe.getExpr() instanceof FunctionCall f) || !DISTANCE.equals(f.getURI())
-                || f.getArgs().size() != 3 || !(constant(f.getArgs().get(2)) instanceof IRI unit)) {
+                || f.getArgs().size() != 3 || !(SpatialPredicates.constant(f.getArgs().get(2)) instanceof IRI unit)) {
             return sorted;
         }
         List<ValueExpr> args = f.getArgs();
-        String g = variable(args.get(0)) != null ? variable(args.get(0)) : variable(args.get(1));
-        Value geometry = variable(args.get(0)) != null ? constant(args.get(1)) : constant(args.get(0));
+        String g = SpatialPredicates.variable(args.get(0)) != null ? SpatialPredicates.variable(args.get(0)) : SpatialPredicates.variable(args.get(1));
+        Value geometry = SpatialPredicates.variable(args.get(0)) != null ? SpatialPredicates.constant(args.get(1)) : SpatialPredicates.constant(args.get(0));
         Var o = sp.getObjectVar();
         Var p = sp.getPredicateVar();
         if (g == null || geometry == null || o.hasValue() || !o.getName().equals(g) || !p.hasValue()
@@ -64,16 +63,5 @@ final class KnnPlanner {
         KnnOp op = new KnnOp(sorted, scan, scan.constants()[1], vars.find(g), geometry, unit, keep);
         op.setEstimate(sorted.estimate());
         return op;
-    }
-
-    private static String variable(ValueExpr e) {
-        return e instanceof Var v && !v.hasValue() ? v.getName() : null;
-    }
-
-    private static Value constant(ValueExpr e) {
-        if (e instanceof ValueConstant c) {
-            return c.getValue();
-        }
-        return e instanceof Var v && v.hasValue() ? v.getValue() : null;
     }
 }

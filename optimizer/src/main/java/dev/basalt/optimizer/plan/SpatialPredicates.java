@@ -105,11 +105,13 @@ final class SpatialPredicates {
         }
     }
 
-    private static String variable(ValueExpr e) {
+    /** The name of an unbound variable, or null for anything else. */
+    static String variable(ValueExpr e) {
         return e instanceof Var v && !v.hasValue() ? v.getName() : null;
     }
 
-    private static Value constant(ValueExpr e) {
+    /** The value of a constant (or a variable given a value), or null for anything else. */
+    static Value constant(ValueExpr e) {
         if (e instanceof ValueConstant c) {
             return c.getValue();
         }

@@ -10,6 +10,9 @@ import org.eclipse.rdf4j.model.Literal;
 import org.eclipse.rdf4j.model.Statement;
 import org.eclipse.rdf4j.model.ValueFactory;
 import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
+import org.eclipse.rdf4j.query.BindingSet;
+import org.eclipse.rdf4j.repository.Repository;
+import org.eclipse.rdf4j.repository.RepositoryConnection;
 
 /**
  * Random geometries for the GeoSPARQL tests: points (some on and near the antimeridian and the
@@ -93,6 +96,17 @@ final class GeoData {
             case 4 -> acrossAntimeridian();
             default -> point();
         };
+    }
+
+    /** The rows of a query's ?f and ?g, in the order the store gives them. */
+    static List<String> rows(Repository repo, String query) {
+        List<String> out = new ArrayList<>();
+        try (RepositoryConnection c = repo.getConnection()) {
+            for (BindingSet bs : c.prepareTupleQuery(query).evaluate()) {
+                out.add("f=" + bs.getValue("f") + " g=" + bs.getValue("g"));
+            }
+        }
+        return out;
     }
 
     Literal literal(String wkt) {

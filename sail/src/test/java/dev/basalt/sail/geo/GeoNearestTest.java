@@ -11,7 +11,6 @@ import java.util.Random;
 
 import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.Statement;
-import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.explanation.Explanation;
 import org.eclipse.rdf4j.repository.Repository;
 import org.eclipse.rdf4j.repository.RepositoryConnection;
@@ -93,12 +92,7 @@ class GeoNearestTest {
     }
 
     static List<String> run(Repository repo, String query) {
-        List<String> out = new ArrayList<>();
-        try (RepositoryConnection c = repo.getConnection()) {
-            for (BindingSet bs : c.prepareTupleQuery(query).evaluate()) {
-                out.add("f=" + bs.getValue("f") + " g=" + bs.getValue("g"));
-            }
-        }
+        List<String> out = GeoData.rows(repo, query);
         return out;
     }
 }

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Random;
 
 import org.eclipse.rdf4j.model.Statement;
-import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.explanation.Explanation;
 import org.eclipse.rdf4j.repository.Repository;
 import org.eclipse.rdf4j.repository.RepositoryConnection;
@@ -116,12 +115,7 @@ class GeoSparqlDifferentialTest {
     }
 
     static List<String> run(Repository repo, String query) {
-        List<String> out = new ArrayList<>();
-        try (RepositoryConnection c = repo.getConnection()) {
-            for (BindingSet bs : c.prepareTupleQuery(query).evaluate()) {
-                out.add("f=" + bs.getValue("f") + " g=" + bs.getValue("g"));
-            }
-        }
+        List<String> out = GeoData.rows(repo, query);
         out.sort(null);
         return out;
     }

@@ -468,6 +468,15 @@ public final class LexiconWriter extends LexiconView {
         }
     }
 
+    /**
+     * Keeps no spatial index in this transaction (a scratch store that is never queried spatially,
+     * such as a transaction's spilled changes): geometry terms are not parsed, and the index is left
+     * as it is, so it is no longer current once this transaction adds terms.
+     */
+    public void withoutSpatialIndex() {
+        spatial = null;
+    }
+
     /** True if the store's spatial index covers the dictionary as this transaction sees it. */
     public boolean spatialIndexCurrent() {
         return spatial != null;
