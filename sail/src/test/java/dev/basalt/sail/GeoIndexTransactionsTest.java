@@ -6,11 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedReader;
 import java.io.File;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.ValueFactory;
@@ -20,9 +24,11 @@ import org.eclipse.rdf4j.query.explanation.Explanation;
 import org.eclipse.rdf4j.repository.RepositoryConnection;
 import org.eclipse.rdf4j.repository.sail.SailRepository;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.basalt.sail.config.BasaltStoreConfig;
+import dev.basalt.sail.load.ChildProcess;
 import dev.basalt.store.Snapshot;
 import dev.basalt.store.Store;
 import dev.basalt.store.StoreConfig;
@@ -34,8 +40,8 @@ import dev.basalt.store.spatial.SpatialIndex;
  * The spatial index follows the statements: a window query finds a geometry once its statement
  * commits, not after the statement is removed or its transaction rolled back, sees a
  * transaction's own uncommitted geometries, and answers alike after reopen, from a copy of the
- * journal taken while the store is open (the file a crash leaves), and from a store written
- * without the index (built on open).
+ * journal taken while the store is open, after the writing process is killed, and from a store
+ * written without the index (built on open).
  */
 class GeoIndexTransactionsTest {
     private static final ValueFactory VF = SimpleValueFactory.getInstance();
@@ -130,6 +136,36 @@ class GeoIndexTransactionsTest {
             assertEquals(before, inWindow(recovered));
         } finally {
             recovered.shutDown();
+        }
+    }
+
+    @Test
+    @Timeout(180)
+    void geometriesOfCommitsAcknowledgedBeforeAKillAreFoundThroughTheIndex() throws Exception {
+        Path store = dir.toPath().resolve("killed");
+        Process child = ChildProcess.start(GeoCrashChild.class, store.toString());
+        int acknowledged = -1;
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while (acknowledged < 40 && (line = out.readLine()) != null) {
+                if (line.startsWith("committed ")) {
+                    acknowledged = Integer.parseInt(line.substring("committed ".length()));
+                }
+            }
+            child.destroyForcibly();
+            assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the child JVM did not die");
+        } finally {
+            child.destroyForcibly();
+        }
+        assertTrue(acknowledged >= 40, "the child acknowledged only " + acknowledged + " commits");
+        SailRepository repo = TestRepos.open(store.toFile());
+        try {
+            List<String> found = inWindow(repo);
+            for (int i = 0; i <= acknowledged; i++) {
+                assertTrue(found.contains("s" + i), "acknowledged geometry " + i + " of " + acknowledged + " is not found");
+            }
+        } finally {
+            repo.shutDown();
         }
     }
 

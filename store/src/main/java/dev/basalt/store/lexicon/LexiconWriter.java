@@ -369,6 +369,9 @@ public final class LexiconWriter extends LexiconView {
                 String wkt = SpatialTerms.wkt(key);
                 if (wkt != null) {
                     spatial.add(id, wkt);
+                    if (spatial.pendingCount() >= SpatialIndex.FLUSH_ENTRIES) {
+                        flushSpatial();
+                    }
                 }
             }
             byte[] stored = TermValues.encode(key, this::internPrefix);

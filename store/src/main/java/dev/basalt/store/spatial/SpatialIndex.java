@@ -43,6 +43,14 @@ public final class SpatialIndex {
         return !pending.isEmpty();
     }
 
+    /** Entries collected and not yet written; a writer flushes past {@link #FLUSH_ENTRIES} to bound its heap. */
+    public int pendingCount() {
+        return pending.size();
+    }
+
+    /** Collected entries past which the writer writes them out (about 60 MB of heap). */
+    public static final int FLUSH_ENTRIES = 1 << 20;
+
     /** Writes the collected entries into {@code tree}: bottom-up if it is empty, else in key order. */
     public void flush(BTree tree) {
         if (pending.isEmpty()) {
