@@ -38,8 +38,8 @@ final class KnnPlanner {
 
     /** {@code sorted} wrapped for an index answer if the query has the shape, else {@code sorted} itself. */
     Operator plan(TupleExpr group, Order order, long keep, Operator sorted) throws Unsupported {
-        if (keep < 0 || source.spatialIndex() == null || order.getElements().size() != 1
-                || !(group instanceof StatementPattern sp) || sp.getContextVar() != null) {
+        if (keep < 0 || order.getElements().size() != 1 || !(group instanceof StatementPattern sp)
+                || sp.getContextVar() != null || source.spatialIndex() == null) {
             return sorted;
         }
         OrderElem oe = order.getElements().get(0);
