@@ -24,7 +24,8 @@ public record GeometryBounds(double minLon, double minLat, double maxLon, double
     /** The bounds of a WKT literal's lexical form. */
     public static GeometryBounds of(String wkt) {
         String text = wkt.strip();
-        if (text.startsWith("<")) {
+        boolean crs = text.startsWith("<");
+        if (crs) {
             if (!text.startsWith(CRS84)) {
                 return WORLD;
             }
@@ -52,7 +53,9 @@ public record GeometryBounds(double minLon, double minLat, double maxLon, double
         if (e.getMinX() < -180 || e.getMaxX() > 180 || e.getWidth() > 180) {
             return new GeometryBounds(-180, minLat, 180, maxLat, false);
         }
-        return new GeometryBounds(e.getMinX(), minLat, e.getMaxX(), maxLat, g instanceof Point);
+        // a point with a CRS IRI is kept as a box: RDF4J's functions do not read the IRI, so a distance
+        // from it is an error, which a nearest-point search must not take for a distance
+        return new GeometryBounds(e.getMinX(), minLat, e.getMaxX(), maxLat, g instanceof Point && !crs);
     }
 
     public boolean isWorld() {

@@ -14,8 +14,8 @@ import java.util.List;
  * </pre>
  *
  * A point has one key at level 32; any other geometry one key per cell of the (at most four) cells
- * at its {@link GeoCells#coveringLevel} that cover its {@link GeometryBounds}; the whole world is
- * the one level-0 cell.
+ * at its {@link GeoCells#coveringLevel} (at most 31) that cover its {@link GeometryBounds}; the
+ * whole world is the one level-0 cell.
  *
  * <p>Stateless; any thread may call it.
  */
@@ -36,7 +36,8 @@ public final class SpatialKeys {
         }
         long x1 = GeoCells.lon(b.maxLon());
         long y1 = GeoCells.lat(b.maxLat());
-        int level = b.isWorld() ? 0 : GeoCells.coveringLevel(x0, y0, x1, y1);
+        // level 32 is for points only: a degenerate box (a point with a CRS IRI) takes level 31
+        int level = b.isWorld() ? 0 : Math.min(GeoCells.POINT_LEVEL - 1, GeoCells.coveringLevel(x0, y0, x1, y1));
         int shift = GeoCells.POINT_LEVEL - level;
         for (long cx = x0 >>> shift; cx <= x1 >>> shift; cx++) {
             for (long cy = y0 >>> shift; cy <= y1 >>> shift; cy++) {

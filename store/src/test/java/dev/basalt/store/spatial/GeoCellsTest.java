@@ -61,8 +61,9 @@ class GeoCellsTest {
         assertEquals(GeometryBounds.WORLD, GeometryBounds.of("POINT(1 2"));
         assertEquals(GeometryBounds.WORLD, GeometryBounds.of("POINT EMPTY"));
         assertEquals(GeometryBounds.WORLD, GeometryBounds.of("<http://www.opengis.net/def/crs/EPSG/0/4326> POINT(1 2)"));
-        assertEquals(new GeometryBounds(1, 2, 1, 2, true),
+        assertEquals(new GeometryBounds(1, 2, 1, 2, false),
                 GeometryBounds.of("<http://www.opengis.net/def/crs/OGC/1.3/CRS84> POINT(1 2)"));
+        assertEquals(new GeometryBounds(1, 2, 1, 2, true), GeometryBounds.of(" POINT (1 2) "));
         GeometryBounds across = GeometryBounds.of("POLYGON((170 0, -170 0, -170 10, 170 10, 170 0))");
         assertEquals(new GeometryBounds(-180, 0, 180, 10, false), across);
         assertEquals(new GeometryBounds(-180, 5, 180, 6, false), GeometryBounds.of("LINESTRING(190 5, 200 6)"));
