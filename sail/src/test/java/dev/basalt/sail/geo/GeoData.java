@@ -1,5 +1,6 @@
 package dev.basalt.sail.geo;
 
+import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -13,6 +14,11 @@ import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.repository.Repository;
 import org.eclipse.rdf4j.repository.RepositoryConnection;
+import org.eclipse.rdf4j.repository.sail.SailRepository;
+import org.eclipse.rdf4j.sail.memory.MemoryStore;
+
+import dev.basalt.sail.BasaltStore;
+import dev.basalt.sail.config.BasaltStoreConfig;
 
 /**
  * Random geometries for the GeoSPARQL tests: points (some on and near the antimeridian and the
@@ -96,6 +102,22 @@ final class GeoData {
             case 4 -> acrossAntimeridian();
             default -> point();
         };
+    }
+
+    /** An initialized, non-durable Basalt repository in {@code dir}. */
+    static SailRepository basalt(File dir) {
+        BasaltStoreConfig config = new BasaltStoreConfig();
+        config.setDurable(false);
+        SailRepository repo = new SailRepository(new BasaltStore(dir, config));
+        repo.init();
+        return repo;
+    }
+
+    /** An initialized MemoryStore repository: the reference answers come from it. */
+    static SailRepository memory() {
+        SailRepository repo = new SailRepository(new MemoryStore());
+        repo.init();
+        return repo;
     }
 
     /** The rows of a query's ?f and ?g, in the order the store gives them. */

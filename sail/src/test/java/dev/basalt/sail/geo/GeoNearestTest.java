@@ -15,12 +15,9 @@ import org.eclipse.rdf4j.query.explanation.Explanation;
 import org.eclipse.rdf4j.repository.Repository;
 import org.eclipse.rdf4j.repository.RepositoryConnection;
 import org.eclipse.rdf4j.repository.sail.SailRepository;
-import org.eclipse.rdf4j.sail.memory.MemoryStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.basalt.sail.BasaltStore;
-import dev.basalt.sail.config.BasaltStoreConfig;
 
 /**
  * k-nearest queries ({@code ORDER BY geof:distance(?g, POINT, unit) LIMIT k}) answer as
@@ -57,12 +54,8 @@ class GeoNearestTest {
         }
         all.add(GeoData.VF.createStatement(GeoData.VF.createIRI(GeoData.EX, "crs"), withCrs,
                 data.literal("<http://www.opengis.net/def/crs/OGC/1.3/CRS84> POINT(170 80)")));
-        BasaltStoreConfig config = new BasaltStoreConfig();
-        config.setDurable(false);
-        SailRepository basalt = new SailRepository(new BasaltStore(dir, config));
-        basalt.init();
-        SailRepository memory = new SailRepository(new MemoryStore());
-        memory.init();
+        SailRepository basalt = GeoData.basalt(dir);
+        SailRepository memory = GeoData.memory();
         try {
             for (Repository repo : List.of(basalt, memory)) {
                 try (RepositoryConnection c = repo.getConnection()) {

@@ -13,15 +13,12 @@ import org.eclipse.rdf4j.query.explanation.Explanation;
 import org.eclipse.rdf4j.repository.Repository;
 import org.eclipse.rdf4j.repository.RepositoryConnection;
 import org.eclipse.rdf4j.repository.sail.SailRepository;
-import org.eclipse.rdf4j.sail.memory.MemoryStore;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.basalt.sail.BasaltStore;
-import dev.basalt.sail.config.BasaltStoreConfig;
 
 /**
  * GeoSPARQL on Basalt answers as RDF4J's MemoryStore with RDF4J's GeoSPARQL functions does:
@@ -67,12 +64,8 @@ class GeoSparqlDifferentialTest {
                 removed.add(st);
             }
         }
-        BasaltStoreConfig config = new BasaltStoreConfig();
-        config.setDurable(false);
-        SailRepository basalt = new SailRepository(new BasaltStore(dir, config));
-        basalt.init();
-        SailRepository memory = new SailRepository(new MemoryStore());
-        memory.init();
+        SailRepository basalt = GeoData.basalt(dir);
+        SailRepository memory = GeoData.memory();
         try {
             for (Repository repo : List.of(basalt, memory)) {
                 try (RepositoryConnection c = repo.getConnection()) {
