@@ -29,6 +29,7 @@ import dev.basalt.bench.compare.Settings;
 import dev.basalt.bench.driver.ColdWarmRun;
 import dev.basalt.bench.driver.MixDriver;
 import dev.basalt.bench.federation.FederationBench;
+import dev.basalt.bench.geo.GeoBench;
 import dev.basalt.bench.driver.MixResult;
 import dev.basalt.bench.driver.ProcessCpu;
 import dev.basalt.bench.driver.QueryClient;
@@ -62,7 +63,7 @@ import picocli.CommandLine.Option;
 		BenchMain.GenerateBsbm.class, BenchMain.GenerateLubm.class, BenchMain.BsbmHttp.class, BenchMain.LubmReasoning.class,
 		BenchMain.Ordering.class, BenchMain.NestedGroups.class, BenchMain.Dictionary.class,
 		BenchMain.Federation.class, BenchMain.CrossCheckEvaluators.class, BenchMain.BsbmStores.class, AnalyticBench.class,
-		ColdStartCommand.class, AotTrainCommand.class },
+		ColdStartCommand.class, AotTrainCommand.class, BenchMain.Geo.class },
 		description = "BSBM and LUBM on Basalt and its peers.")
 public final class BenchMain implements Runnable {
 
@@ -595,6 +596,32 @@ public final class BenchMain implements Runnable {
 			System.out.println(o.countsAgree() ? "Result counts agree between the stores."
 					: "RESULT COUNTS DIFFER between the stores");
 			return o.countsAgree() ? 0 : 2;
+		}
+	}
+
+	@Command(name = "geo", mixinStandardHelpOptions = true,
+			description = "GeoSPARQL: random points in Basalt and LmdbStore; window and k-nearest queries on both, "
+					+ "and the bytes of Basalt's spatial index per point.")
+	static final class Geo implements Callable<Integer> {
+		@Option(names = "--points", defaultValue = "1000000")
+		int points;
+		@Option(names = "--windows", defaultValue = "20", description = "window queries on Basalt")
+		int windows;
+		@Option(names = "--lmdb-windows", defaultValue = "3", description = "of those, run on LmdbStore too")
+		int lmdbWindows;
+		@Option(names = "--knn", defaultValue = "200", description = "k-nearest queries on Basalt")
+		int knn;
+		@Option(names = "--lmdb-knn", defaultValue = "2", description = "of those, run on LmdbStore too")
+		int lmdbKnn;
+		@Option(names = "--seed", defaultValue = "35")
+		long seed;
+		@Option(names = "--work-dir", defaultValue = "data/bench-geo")
+		Path workDir;
+
+		@Override
+		public Integer call() throws Exception {
+			GeoBench.run(new GeoBench.Settings(points, windows, lmdbWindows, knn, lmdbKnn, seed, workDir), System.out::println);
+			return 0;
 		}
 	}
 

@@ -117,6 +117,47 @@ public final class MemoryQuadSource implements QuadSource {
         return scanningThreads;
     }
 
+    private boolean spatial;
+
+    /** Serves a spatial index (by testing every geometry term's bounds) from now on, or stops serving one. */
+    public MemoryQuadSource spatial(boolean on) {
+        this.spatial = on;
+        return this;
+    }
+
+    @Override
+    public dev.basalt.optimizer.access.SpatialIndexReader spatialIndex() {
+        if (!spatial) {
+            return null;
+        }
+        return new dev.basalt.optimizer.access.SpatialIndexReader() {
+            @Override
+            public long[] window(List<double[]> boxes) {
+                return values.entrySet().stream().filter(e -> meets(e.getValue(), boxes)).mapToLong(Map.Entry::getKey)
+                        .sorted().toArray();
+            }
+
+            @Override
+            public long estimate(List<double[]> boxes) {
+                return window(boxes).length;
+            }
+        };
+    }
+
+    private static boolean meets(Value v, List<double[]> boxes) {
+        if (!(v instanceof org.eclipse.rdf4j.model.Literal l)
+                || !"http://www.opengis.net/ont/geosparql#wktLiteral".equals(l.getDatatype().stringValue())) {
+            return false;
+        }
+        dev.basalt.store.spatial.GeometryBounds b = dev.basalt.store.spatial.GeometryBounds.of(l.getLabel());
+        for (double[] w : boxes) {
+            if (b.minLon() <= w[2] && b.maxLon() >= w[0] && b.minLat() <= w[3] && b.maxLat() >= w[1]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     public MemoryQuadSource add(Resource s, IRI p, Value o, Resource... context) {
         long c = context.length == 0 || context[0] == null ? TermIds.DEFAULT_GRAPH : intern(context[0]);
         quads.add(new long[] { intern(s), intern(p), intern(o), c });

@@ -27,10 +27,12 @@ import dev.basalt.store.WriteTransaction;
 import dev.basalt.store.journal.JournalMode;
 import dev.basalt.store.journal.StoreException;
 import dev.basalt.store.lexicon.Lexicon;
+import dev.basalt.store.lexicon.LexiconWriter;
 import dev.basalt.store.lexicon.LexiconReader;
 import dev.basalt.store.lexicon.TermIds;
 import dev.basalt.store.quads.QuadIndexes;
 import dev.basalt.store.quads.QuadOrder;
+import dev.basalt.store.spatial.SpatialIndex;
 
 /**
  * The backing {@link SailStore} of a {@link BasaltStore}: one {@link Store} journal holding the
@@ -98,7 +100,9 @@ final class BasaltSailStore implements SailStore {
             List<QuadOrder> orders = indexOrders(store, journal, config);
             InferenceMode mode = config.getInference();
             Reasoner reasoner = mode == InferenceMode.NONE ? null : new Reasoner(mode);
-            BasaltSailStore sail = new BasaltSailStore(store, new Lexicon(config.toLexiconConfig()), orders, reasoner,
+            Lexicon lexicon = new Lexicon(config.toLexiconConfig());
+            buildSpatialIndex(store, lexicon, journal);
+            BasaltSailStore sail = new BasaltSailStore(store, lexicon, orders, reasoner,
                     config.getCompactFreePercent());
             sail.reconcileInference(journal, reasoner);
             return sail;
@@ -151,6 +155,29 @@ final class BasaltSailStore implements SailStore {
             written = true;
         } finally {
             writer.endGroup(group, written);
+        }
+    }
+
+    /**
+     * Builds the spatial index of a store whose index does not cover its dictionary (written by a
+     * Basalt without one, or by a writer that did not keep it): one commit, on open, before any
+     * other writer; nothing when it is current.
+     */
+    private static void buildSpatialIndex(Store store, Lexicon lexicon, Path journal) {
+        try (Snapshot s = store.snapshot()) {
+            if (SpatialIndex.isCurrent(s.property(SpatialIndex.PROPERTY), s.property(Lexicon.ALLOCATOR_PROPERTY))) {
+                return;
+            }
+        }
+        long started = System.nanoTime();
+        try (WriteTransaction tx = store.begin()) {
+            LexiconWriter w = lexicon.writer(tx);
+            long n = w.rebuildSpatialIndex();
+            w.beforeCommit();
+            tx.commit();
+            w.afterCommit();
+            LOG.info("{}: built the spatial index of {} geometry terms in {} ms", journal, n,
+                    (System.nanoTime() - started) / 1_000_000);
         }
     }
 

@@ -13,6 +13,7 @@ import dev.basalt.store.lexicon.Lexicon;
 import dev.basalt.store.lexicon.LexiconReader;
 import dev.basalt.store.quads.QuadIndexes;
 import dev.basalt.store.quads.QuadOrder;
+import dev.basalt.store.spatial.SpatialIndex;
 
 /**
  * Everything a reader needs of one state of the store: the snapshot, its dictionary, the
@@ -34,6 +35,8 @@ final class ReadView {
     private final Map<StatementSet, QuadIndexes> quads;
     private final Function<String, BTree> trees;
     private final LiveReads live;
+    /** The spatial index of a committed view, made on first use; see {@link #spatialIndex}. */
+    private volatile SnapshotSpatialIndex spatial;
 
     ReadView(Snapshot snapshot, Lexicon lexicon, List<QuadOrder> orders) {
         this.snapshot = snapshot;
@@ -64,6 +67,23 @@ final class ReadView {
 
     Snapshot snapshot() {
         return snapshot;
+    }
+
+    /**
+     * The spatial index of a committed view whose index covers its dictionary, kept with the view;
+     * null for a live view (its transaction's entries are not final until commit) and a stale index.
+     */
+    SnapshotSpatialIndex spatialIndex() {
+        SnapshotSpatialIndex s = spatial;
+        if (s == null && live == null) {
+            BTree tree = tree(SpatialIndex.TREE);
+            if (tree != null && SpatialIndex.isCurrent(snapshot.property(SpatialIndex.PROPERTY),
+                    snapshot.property(Lexicon.ALLOCATOR_PROPERTY))) {
+                s = new SnapshotSpatialIndex(this, tree);
+                spatial = s;
+            }
+        }
+        return s;
     }
 
     LexiconReader lexicon() {

@@ -8,6 +8,7 @@ import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.model.ValueFactory;
 
 import dev.basalt.optimizer.access.QuadSource;
+import dev.basalt.optimizer.access.SpatialIndexReader;
 import dev.basalt.store.btree.BTree;
 import dev.basalt.store.quads.QuadCursor;
 import dev.basalt.store.quads.QuadIndexes;
@@ -36,6 +37,15 @@ final class SnapshotQuadSource implements QuadSource {
                 ? List.of(StatementSet.EXPLICIT, StatementSet.INFERRED)
                 : List.of(StatementSet.EXPLICIT);
         this.vf = vf;
+    }
+
+    /**
+     * The spatial index of a committed view whose index covers its dictionary; null for a live view
+     * (its transaction's index entries are not final until commit) and a stale index.
+     */
+    @Override
+    public SpatialIndexReader spatialIndex() {
+        return view.spatialIndex();
     }
 
     /** A committed snapshot is immutable; its page cache and dictionary caches are thread-safe. */

@@ -27,7 +27,7 @@ class LayeringTest {
      * commits with the statements that use it. The cache is a utility used by the B+tree and the
      * lexicon.
      */
-    private static final List<String> LAYERS = List.of("cache", "io", "journal", "btree", "quads", "", "lexicon", "cli");
+    private static final List<String> LAYERS = List.of("cache", "io", "journal", "btree", "quads", "", "spatial", "lexicon", "cli");
 
     @Test
     void packagesDependOnlyOnLowerLayers() throws IOException {

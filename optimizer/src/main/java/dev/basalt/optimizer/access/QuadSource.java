@@ -83,6 +83,14 @@ public interface QuadSource {
         return this::scan;
     }
 
+    /**
+     * The spatial index of this state if it has one that covers every geometry term it holds, else
+     * null (the engine then tests geometries without it).
+     */
+    default SpatialIndexReader spatialIndex() {
+        return null;
+    }
+
     /** The exact number of matches (answers {@code COUNT(*)}). */
     long count(long[] pattern);
 

@@ -95,6 +95,7 @@ public final class PlanCompiler {
     private final AlgebraCompiler algebra;
     private final ScopeCompiler scope;
     private final ValueFunctions functions;
+    private final SpatialOperands spatial;
     /**
      * Ids of the pattern constants looked up so far, shared with the nested compilers: a query
      * names the same term in many patterns (BSBM's product in each of a dozen patterns), and the
@@ -138,7 +139,8 @@ public final class PlanCompiler {
         this.scans = new PatternCompiler(source, vars, datasetGraphs, constantIds);
         this.modifiers = new ModifierCompiler(vars, values);
         this.algebra = new AlgebraCompiler(this, vars, source, values, functions);
-        this.scope = new ScopeCompiler(vars, modifiers, algebra);
+        this.scope = new ScopeCompiler(vars, modifiers, algebra, new KnnPlanner(this, vars, source));
+        this.spatial = new SpatialOperands(source, vars);
     }
 
     /** A compiler with this one's settings and a variable scope of its own (a subquery). */
@@ -402,6 +404,7 @@ public final class PlanCompiler {
         } else if (e instanceof Filter f && pullable(f)) {
             flatten(f.getArg(), atoms, filters);
             filters.add(new GroupFilter(condition(f.getCondition(), f), slots(conditionVars(f.getCondition()))));
+            spatial.addOperands(f.getCondition(), atoms);
         } else if (e instanceof StatementPattern sp) {
             PatternScan scan = scans.scan(sp);
             SlotSet s = new SlotSet();

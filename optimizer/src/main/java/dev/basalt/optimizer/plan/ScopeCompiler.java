@@ -38,11 +38,13 @@ final class ScopeCompiler {
     private final VarTable vars;
     private final ModifierCompiler modifiers;
     private final AlgebraCompiler algebra;
+    private final KnnPlanner knn;
 
-    ScopeCompiler(VarTable vars, ModifierCompiler modifiers, AlgebraCompiler algebra) {
+    ScopeCompiler(VarTable vars, ModifierCompiler modifiers, AlgebraCompiler algebra, KnnPlanner knn) {
         this.vars = vars;
         this.modifiers = modifiers;
         this.algebra = algebra;
+        this.knn = knn;
     }
 
     /** The plan of {@code root} with its modifiers, the subtree below them compiled by {@code subtrees}. */
@@ -105,6 +107,9 @@ final class ScopeCompiler {
             op = modifiers.sort(op, order, keep);
         } else if (order != null && !(orderOverDistinct && distinct != null)) {
             op = modifiers.sort(op, order, distinct == null ? keep : -1);
+            if (distinct == null) {
+                op = knn.plan(e, order, keep, op);
+            }
         }
         List<String> names = new ArrayList<>();
         List<Integer> slots = new ArrayList<>();

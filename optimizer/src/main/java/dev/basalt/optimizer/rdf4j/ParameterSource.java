@@ -6,6 +6,7 @@ import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.model.ValueFactory;
 
 import dev.basalt.optimizer.access.QuadSource;
+import dev.basalt.optimizer.access.SpatialIndexReader;
 import dev.basalt.store.lexicon.TermIds;
 
 /**
@@ -119,6 +120,11 @@ final class ParameterSource implements QuadSource {
     public OrderedScan orderedScan(long[] pattern, int position) {
         long[] p = bind(pattern);
         return p == null ? EMPTY_ORDERED : source.orderedScan(p, position);
+    }
+
+    @Override
+    public SpatialIndexReader spatialIndex() {
+        return source.spatialIndex();
     }
 
     @Override

@@ -74,6 +74,8 @@ final class SpillStore implements AutoCloseable {
         this.store = store;
         this.tx = store.begin();
         this.lexicon = new Lexicon(new LexiconConfig(16, 16, VALUE_CACHE)).writer(tx);
+        // pending changes are never queried spatially: their geometries are indexed when they reach the store
+        lexicon.withoutSpatialIndex();
         this.quads = new QuadIndexes(ORDERS, o -> tx.tree(TREE_PREFIX + o.name()));
     }
 

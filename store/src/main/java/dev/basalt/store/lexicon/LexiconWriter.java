@@ -14,6 +14,7 @@ import org.eclipse.rdf4j.model.Value;
 import dev.basalt.store.WriteTransaction;
 import dev.basalt.store.btree.BTree;
 import dev.basalt.store.io.TaskResults;
+import dev.basalt.store.spatial.SpatialIndex;
 
 /**
  * Adds terms to the dictionary inside the store's one write transaction (see
@@ -62,12 +63,20 @@ public final class LexiconWriter extends LexiconView {
     private TermDictionary newDictionary;
     /** Samples for a dictionary while the store has none; null when it has one or training was tried. */
     private TermDictionaryTraining training;
+    /**
+     * The spatial index entries of the geometry terms this transaction creates, or null if the
+     * store's spatial index is not current (see {@link SpatialIndex}): then it is left alone, and
+     * {@link #rebuildSpatialIndex()} (which the sail runs on open) brings it up to date.
+     */
+    private SpatialIndex spatial;
 
     LexiconWriter(Lexicon lexicon, WriteTransaction tx, TermIdAllocator allocator) {
         super(lexicon, tx.tree(Lexicon.TERM_TO_ID), tx.tree(Lexicon.ID_TO_TERM));
         this.tx = tx;
         this.allocator = allocator;
         this.committed = allocator.copy();
+        this.spatial = SpatialIndex.isCurrent(tx.property(SpatialIndex.PROPERTY), tx.property(Lexicon.ALLOCATOR_PROPERTY))
+                ? new SpatialIndex() : null;
         int limit = lexicon.config().writerCacheSize();
         this.added = new LinkedHashMap<>(16, 0.75f, true) {
             @Override
@@ -142,6 +151,7 @@ public final class LexiconWriter extends LexiconView {
      * this returns.
      */
     public void finishBottomUp() {
+        flushSpatial();
         BottomUpTermIndex entries = bottomUp;
         SpilledTermValues values = spilledValues;
         bottomUp = null;
@@ -362,6 +372,15 @@ public final class LexiconWriter extends LexiconView {
         long id = find(key, prefix);
         if (id == TermIds.NULL) {
             id = allocator.allocate(TermKeys.kind(key));
+            if (spatial != null) {
+                String wkt = SpatialTerms.wkt(key);
+                if (wkt != null) {
+                    spatial.add(id, wkt);
+                    if (spatial.pendingCount() >= SpatialIndex.FLUSH_ENTRIES) {
+                        flushSpatial();
+                    }
+                }
+            }
             byte[] stored = TermValues.encode(key, this::internPrefix, dictionary());
             if (training != null && stored.length > TermCompression.DICTIONARY_THRESHOLD) {
                 train(key);
@@ -491,8 +510,50 @@ public final class LexiconWriter extends LexiconView {
     public void beforeCommit() {
         finishBottomUp();
         if (changed) {
-            tx.setProperty(Lexicon.ALLOCATOR_PROPERTY, allocator.toBytes());
+            byte[] state = allocator.toBytes();
+            tx.setProperty(Lexicon.ALLOCATOR_PROPERTY, state);
+            if (spatial != null) {
+                tx.setProperty(SpatialIndex.PROPERTY, SpatialIndex.coverage(state));
+            }
         }
+    }
+
+    /** Writes the spatial index entries collected so far into the transaction's index tree. */
+    private void flushSpatial() {
+        if (spatial != null && spatial.hasPending()) {
+            spatial.flush(tx.tree(SpatialIndex.TREE));
+        }
+    }
+
+    /**
+     * Keeps no spatial index in this transaction (a scratch store that is never queried spatially,
+     * such as a transaction's spilled changes): geometry terms are not parsed, and the index is left
+     * as it is, so it is no longer current once this transaction adds terms.
+     */
+    public void withoutSpatialIndex() {
+        spatial = null;
+    }
+
+    /** True if the store's spatial index covers the dictionary as this transaction sees it. */
+    public boolean spatialIndexCurrent() {
+        return spatial != null;
+    }
+
+    /**
+     * Builds the spatial index anew from every geometry term of the dictionary (a store written
+     * without it, or by a writer that did not keep it), in this transaction; returns the number of
+     * geometry terms indexed. Terms this transaction adds afterwards are indexed as usual.
+     */
+    public long rebuildSpatialIndex() {
+        finishBottomUp();
+        tx.tree(SpatialIndex.TREE).clear();
+        SpatialIndex index = new SpatialIndex();
+        long n = SpatialTerms.collect(this, idToTerm, index);
+        spatial = index;
+        flushSpatial();
+        tx.setProperty(SpatialIndex.PROPERTY, SpatialIndex.coverage(changed ? allocator.toBytes()
+                : tx.property(Lexicon.ALLOCATOR_PROPERTY)));
+        return n;
     }
 
     /** Publishes the terms this transaction added (the ones still remembered) to the shared caches. */

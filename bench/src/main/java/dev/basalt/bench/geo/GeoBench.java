@@ -1,0 +1,197 @@
+package dev.basalt.bench.geo;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.Set;
+import java.util.function.Consumer;
+
+import org.eclipse.rdf4j.model.IRI;
+import org.eclipse.rdf4j.model.Statement;
+import org.eclipse.rdf4j.model.ValueFactory;
+import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
+import org.eclipse.rdf4j.query.BindingSet;
+import org.eclipse.rdf4j.query.TupleQueryResult;
+import org.eclipse.rdf4j.repository.Repository;
+import org.eclipse.rdf4j.repository.RepositoryConnection;
+import org.eclipse.rdf4j.repository.sail.SailRepository;
+import org.eclipse.rdf4j.sail.lmdb.LmdbStore;
+import org.eclipse.rdf4j.sail.lmdb.config.LmdbStoreConfig;
+
+import dev.basalt.sail.BasaltStore;
+import dev.basalt.sail.config.BasaltStoreConfig;
+import dev.basalt.store.Snapshot;
+import dev.basalt.store.Store;
+import dev.basalt.store.StoreConfig;
+import dev.basalt.store.btree.BTreeStats;
+import dev.basalt.store.spatial.SpatialIndex;
+
+/**
+ * The GeoSPARQL benchmark: random points ({@code ex:pN geo:asWKT "POINT(lon lat)"^^geo:wktLiteral},
+ * uniform over the globe) loaded into Basalt and into RDF4J's LmdbStore (which evaluates the same
+ * queries with RDF4J's GeoSPARQL functions, without a spatial index), then in the same run: window
+ * queries ({@code geof:sfWithin} a box holding about 0.1% of the points), warm, on both; k-nearest
+ * queries ({@code ORDER BY geof:distance LIMIT 10}), warm, on both; and the bytes of Basalt's spatial
+ * index per point. Every answer is compared between the two stores.
+ *
+ * <p>Not thread-safe: one benchmark run on the calling thread.
+ */
+public final class GeoBench {
+    static final String PREFIXES = "PREFIX geo: <http://www.opengis.net/ont/geosparql#> "
+            + "PREFIX geof: <http://www.opengis.net/def/function/geosparql/> "
+            + "PREFIX uom: <http://www.opengis.net/def/uom/OGC/1.0/> ";
+    private static final ValueFactory VF = SimpleValueFactory.getInstance();
+
+    /** What to run. */
+    public record Settings(int points, int windows, int lmdbWindows, int knnQueries, int lmdbKnn, long seed, Path workDir) {
+    }
+
+    private GeoBench() {
+    }
+
+    public static void run(Settings s, Consumer<String> out) throws IOException {
+        Random r = new Random(s.seed());
+        IRI asWkt = VF.createIRI("http://www.opengis.net/ont/geosparql#asWKT");
+        IRI wkt = VF.createIRI("http://www.opengis.net/ont/geosparql#wktLiteral");
+        List<Statement> data = new ArrayList<>(s.points());
+        for (int i = 0; i < s.points(); i++) {
+            double lon = r.nextDouble() * 360 - 180;
+            double lat = Math.toDegrees(Math.asin(r.nextDouble() * 2 - 1)); // uniform over the sphere's area
+            data.add(VF.createStatement(VF.createIRI("http://example.org/p" + i), asWkt,
+                    VF.createLiteral(String.format(Locale.ROOT, "POINT(%.6f %.6f)", lon, lat), wkt)));
+        }
+        Path basaltDir = s.workDir().resolve("basalt");
+        Path lmdbDir = s.workDir().resolve("lmdb");
+        delete(s.workDir());
+        Files.createDirectories(basaltDir);
+        Files.createDirectories(lmdbDir);
+        BasaltStoreConfig bc = new BasaltStoreConfig();
+        Repository basalt = new SailRepository(new BasaltStore(basaltDir.toFile(), bc));
+        basalt.init();
+        Repository lmdb = new SailRepository(new LmdbStore(lmdbDir.toFile(), new LmdbStoreConfig("spoc,posc")));
+        lmdb.init();
+        try {
+            out.accept(String.format(Locale.ROOT, "load %,d points: Basalt %.1f s, LmdbStore %.1f s", s.points(),
+                    load(basalt, data), load(lmdb, data)));
+            data = null;
+            // windows of about 0.1% of the sphere's area, centred away from the poles
+            List<String> windows = new ArrayList<>();
+            for (int i = 0; i < s.windows(); i++) {
+                double lat = r.nextDouble() * 120 - 60;
+                double h = 5.2; // degrees of latitude; the width makes 0.1% of the area at this latitude
+                double area = 0.001 * 4 * Math.PI;
+                double w = Math.toDegrees(area / (Math.sin(Math.toRadians(lat + h / 2)) - Math.sin(Math.toRadians(lat - h / 2))));
+                double lon = r.nextDouble() * (360 - w) - 180;
+                windows.add(PREFIXES + "SELECT ?f WHERE { ?f geo:asWKT ?g . FILTER(geof:sfWithin(?g, \"POLYGON(("
+                        + box(lon, lat - h / 2, lon + w, lat + h / 2) + "))\"^^geo:wktLiteral)) }");
+            }
+            Timing bw = measure(basalt, windows, 3);
+            Timing lw = measure(lmdb, windows.subList(0, Math.min(s.lmdbWindows(), windows.size())), 0);
+            checkSame(basalt, lmdb, windows.subList(0, Math.min(s.lmdbWindows(), windows.size())), out);
+            out.accept(String.format(Locale.ROOT, "window query (%d windows, %.0f rows on average, ~0.1%% of the points), warm median: "
+                    + "Basalt %.2f ms, LmdbStore %.1f ms (%d windows): %.0fx", windows.size(), bw.rows, bw.medianMs,
+                    lw.medianMs, lw.count, lw.medianMs / bw.medianMs));
+            List<String> knn = new ArrayList<>();
+            for (int i = 0; i < s.knnQueries(); i++) {
+                knn.add(PREFIXES + String.format(Locale.ROOT, "SELECT ?f ?g WHERE { ?f geo:asWKT ?g } ORDER BY "
+                        + "geof:distance(?g, \"POINT(%.5f %.5f)\"^^geo:wktLiteral, uom:metre) LIMIT 10",
+                        r.nextDouble() * 360 - 180, r.nextDouble() * 160 - 80));
+            }
+            Timing bk = measure(basalt, knn, 5);
+            List<String> lmdbKnn = knn.subList(0, Math.min(s.lmdbKnn(), knn.size()));
+            Timing lk = measure(lmdb, lmdbKnn, 0);
+            checkSame(basalt, lmdb, lmdbKnn, out);
+            out.accept(String.format(Locale.ROOT, "k-nearest (LIMIT 10, %d points), warm: Basalt median %.2f ms, p95 %.2f ms; "
+                    + "LmdbStore median %.0f ms (%d queries): %.0fx", knn.size(), bk.medianMs, bk.p95Ms, lk.medianMs, lk.count,
+                    lk.medianMs / bk.medianMs));
+        } finally {
+            basalt.shutDown();
+            lmdb.shutDown();
+        }
+        try (Store store = Store.open(basaltDir.resolve(BasaltStore.JOURNAL_FILE), StoreConfig.defaults());
+                Snapshot snap = store.snapshot()) {
+            BTreeStats st = snap.tree(SpatialIndex.TREE).verify();
+            out.accept(String.format(Locale.ROOT, "spatial index: %,d entries, %,d pages, %,d bytes of records: %.1f bytes per point",
+                    st.entries(), st.pages(), st.recordBytes(), (double) st.recordBytes() / s.points()));
+        }
+    }
+
+    private static String box(double x0, double y0, double x1, double y1) {
+        return String.format(Locale.ROOT, "%.5f %.5f, %.5f %.5f, %.5f %.5f, %.5f %.5f, %.5f %.5f", x0, y0, x1, y0, x1, y1, x0, y1,
+                x0, y0);
+    }
+
+    private static double load(Repository repo, List<Statement> data) {
+        long t = System.nanoTime();
+        int batch = 100_000;
+        for (int i = 0; i < data.size(); i += batch) {
+            try (RepositoryConnection c = repo.getConnection()) {
+                c.add(data.subList(i, Math.min(data.size(), i + batch)));
+            }
+        }
+        return (System.nanoTime() - t) / 1e9;
+    }
+
+    private record Timing(double medianMs, double p95Ms, double rows, int count) {
+    }
+
+    /** Runs each query {@code warmups} times unmeasured, then once measured; median and 95th percentile over the queries. */
+    private static Timing measure(Repository repo, List<String> queries, int warmups) {
+        double[] ms = new double[queries.size()];
+        long rows = 0;
+        for (int i = 0; i < queries.size(); i++) {
+            for (int w = 0; w < warmups; w++) {
+                count(repo, queries.get(i));
+            }
+            long t = System.nanoTime();
+            rows += count(repo, queries.get(i));
+            ms[i] = (System.nanoTime() - t) / 1e6;
+        }
+        Arrays.sort(ms);
+        return new Timing(ms[ms.length / 2], ms[Math.min(ms.length - 1, (int) Math.ceil(ms.length * 0.95) - 1)],
+                (double) rows / queries.size(), queries.size());
+    }
+
+    private static int count(Repository repo, String query) {
+        return answers(repo, query).size();
+    }
+
+    private static Set<String> answers(Repository repo, String query) {
+        Set<String> out = new HashSet<>();
+        try (RepositoryConnection c = repo.getConnection(); TupleQueryResult res = c.prepareTupleQuery(query).evaluate()) {
+            for (BindingSet bs : res) {
+                out.add(bs.getValue("f").stringValue());
+            }
+        }
+        return out;
+    }
+
+    private static void checkSame(Repository a, Repository b, List<String> queries, Consumer<String> out) {
+        for (String q : queries) {
+            Set<String> x = answers(a, q);
+            Set<String> y = answers(b, q);
+            if (!x.equals(y)) {
+                throw new IllegalStateException("Basalt and LmdbStore disagree (" + x.size() + " vs " + y.size()
+                        + " answers) on " + q);
+            }
+        }
+        out.accept("answers of " + queries.size() + " queries equal on both stores");
+    }
+
+    private static void delete(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var walk = Files.walk(dir)) {
+            for (Path p : walk.sorted((x, y) -> y.compareTo(x)).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+}
