@@ -121,8 +121,85 @@ public final class ParallelJoin extends Operator {
         return new Cursor(in, ctx, input.open(in, ctx));
     }
 
+    @Override
+    public boolean batchable() {
+        return input.batchable() && body.batchable();
+    }
+
+    /**
+     * The batch form, in the evaluating thread: the body is opened once per batch of the input (a
+     * batch is a chunk) and its batches passed on.
+     */
+    @Override
+    protected BatchCursor doOpenBatch(long[] in, ExecContext ctx) {
+        BatchCursor source = input.openBatch(in, ctx);
+        return new BatchCursor() {
+            BatchCursor chunk;
+            boolean done;
+
+            @Override
+            public Batch next() {
+                while (!done) {
+                    if (chunk != null) {
+                        Batch b = chunk.next();
+                        if (b != null) {
+                            return b;
+                        }
+                        chunk.close();
+                        chunk = null;
+                    }
+                    Batch rows = source.next();
+                    if (rows == null) {
+                        done = true;
+                        break;
+                    }
+                    ctx.checkCancelled();
+                    ctx.offerFeed(ParallelJoin.this.rows, rows);
+                    chunk = body.openBatch(in, ctx);
+                }
+                return null;
+            }
+
+            @Override
+            public void close() {
+                done = true;
+                if (chunk != null) {
+                    chunk.close();
+                    chunk = null;
+                }
+                source.close();
+            }
+        };
+    }
+
     /** The body's first operand: the rows of the chunk the body was opened for. */
     static final class ChunkRows extends Operator {
+        @Override
+        public boolean batchable() {
+            return true;
+        }
+
+        @Override
+        protected BatchCursor doOpenBatch(long[] input, ExecContext ctx) {
+            Batch rows = (Batch) ctx.takeFeed(this);
+            return new BatchCursor() {
+                boolean given;
+
+                @Override
+                public Batch next() {
+                    if (given) {
+                        return null;
+                    }
+                    given = true;
+                    return rows;
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+        }
+
         @Override
         public List<Operator> children() {
             return List.of();
