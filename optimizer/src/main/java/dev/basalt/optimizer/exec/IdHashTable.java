@@ -31,11 +31,20 @@ final class IdHashTable {
         int k = keySlots.length;
         int p = payloadSlots.length;
         this.stride = k + 1 + p;
-        int capacity = Integer.highestOneBit(Math.max(matches, 1) * 2 - 1) << 1;
+        // a power of two at least 4/3 of the matches: at most three quarters full, at least three eighths
+        int capacity = Integer.highestOneBit(Math.max(matches + matches / 3, 1) * 2 - 1);
         this.mask = capacity - 1;
         this.slots = new long[capacity * stride];
         this.next = new int[matches];
+        long touched = 0;
         for (int i = matches - 1; i >= 0; i--) {
+            if (k == 1 && (matches - 1 - i) % TOUCH == 0) {
+                // the slots of the next matches are read first, side by side (see find(Batch, int[]))
+                int m = Math.min(TOUCH, i + 1);
+                for (int j = 0; j < m; j++) {
+                    touched += slots[(hash(keys[i - j] * MIX) & mask) * stride];
+                }
+            }
             int at = find(keys, i * k);
             if (slots[at] != 0) {
                 next[i] = (int) slots[at] - 1;
@@ -46,6 +55,7 @@ final class IdHashTable {
             slots[at] = i + 1;
             System.arraycopy(payload, i * p, slots, at + 1 + k, p);
         }
+        sink = touched;
     }
 
     /**
@@ -91,6 +101,10 @@ final class IdHashTable {
         return new IdHashTable(keySlots, payloadSlots, keys, payload, n);
     }
 
+    private static final long MIX = 0x9E3779B97F4A7C15L;
+    /** Keys whose slots are read before any is compared. */
+    private static final int TOUCH = 256;
+
     private static int hash(long h) {
         return (int) (h ^ h >>> 29);
     }
@@ -110,6 +124,33 @@ final class IdHashTable {
             slot = slot + 1 & mask;
         }
     }
+
+    /**
+     * {@link #find(Batch, int)} of every row of {@code b} into {@code at}. With one key slot, the
+     * table slots of all rows are read first in a loop of independent loads, so that the processor
+     * has many cache misses under way at once instead of one per probe; the probes then find them
+     * in the cache.
+     */
+    void findAll(Batch b, int[] at) {
+        int n = b.size;
+        if (keySlots.length == 1) {
+            long[] keys = b.cols[keySlots[0]];
+            long touched = 0;
+            for (int i = 0; i < n; i++) {
+                int slot = (hash(keys[i] * MIX) & mask) * stride;
+                at[i] = slot;
+                touched += slots[slot];
+            }
+            sink = touched;
+        }
+        for (int i = 0; i < n; i++) {
+            at[i] = find(b, i);
+        }
+    }
+
+    /** Keeps the loads of {@link #findAll} from being left out as unused. */
+    @SuppressWarnings("unused")
+    private static volatile long sink;
 
     /** The table slot (array index) of row {@code i} of {@code b}'s key, or -1 if it has no match. */
     int find(Batch b, int i) {

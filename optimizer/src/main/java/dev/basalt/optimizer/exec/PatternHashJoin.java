@@ -83,6 +83,7 @@ public final class PatternHashJoin extends Operator {
         }
         BatchCursor probe = left.openBatch(input, ctx);
         Batch out = new Batch(input.length);
+        int[] slots = new int[Batch.CAPACITY];
         return new BatchCursor() {
             Batch from;
             int at;
@@ -111,11 +112,12 @@ public final class PatternHashJoin extends Operator {
                             done = true;
                             break;
                         }
+                        table.findAll(from, slots);
                     }
                     // the left rows of this batch with their first match, while the output has room
                     int end = Math.min(from.size, at + Batch.CAPACITY - out.size);
                     while (at < end) {
-                        int slot = table.find(from, at);
+                        int slot = slots[at];
                         if (slot >= 0) {
                             table.bindFirst(out, out.addCopy(from, at), slot);
                             match = table.second(slot);
