@@ -60,6 +60,20 @@ public final class Batch {
         }
     }
 
+    /** A copy of this batch, its columns cut to its rows. */
+    Batch copy() {
+        Batch b = new Batch(cols.length, size);
+        for (int c = 0; c < cols.length; c++) {
+            System.arraycopy(cols[c], 0, b.cols[c], 0, size);
+        }
+        b.size = size;
+        return b;
+    }
+
+    private Batch(int width, int rows) {
+        cols = new long[width][rows];
+    }
+
     /** Row {@code i} as a new array. */
     long[] row(int i) {
         long[] row = new long[cols.length];

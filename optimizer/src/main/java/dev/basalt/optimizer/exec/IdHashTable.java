@@ -118,7 +118,7 @@ final class IdHashTable {
         int slot = hash(h) & mask;
         while (true) {
             int at = slot * stride;
-            if (slots[at] == 0 || Arrays.equals(slots, at + 1, at + stride, keys, from, from + keySlots.length)) {
+            if (slots[at] == 0 || Arrays.equals(slots, at + 1, at + 1 + keySlots.length, keys, from, from + keySlots.length)) {
                 return at;
             }
             slot = slot + 1 & mask;

@@ -75,7 +75,7 @@ public final class ParallelJoin extends Operator {
                 break;
             }
         }
-        if (!joins || bottom.estimate() < MIN_INPUT_ROWS) {
+        if (!joins || !ExecLimits.PARALLEL_FORCED && bottom.estimate() < MIN_INPUT_ROWS) {
             return chain;
         }
         double per = Math.max(bottom.estimate(), 1);
@@ -127,12 +127,16 @@ public final class ParallelJoin extends Operator {
     }
 
     /**
-     * The batch form, in the evaluating thread: the body is opened once per batch of the input (a
-     * batch is a chunk) and its batches passed on.
+     * The batch form: with helper threads, {@link ParallelBatches}; else, in the evaluating thread,
+     * the body opened once per batch of the input (a batch is a chunk) and its batches passed on.
      */
     @Override
     protected BatchCursor doOpenBatch(long[] in, ExecContext ctx) {
         BatchCursor source = input.openBatch(in, ctx);
+        if (ctx.parallelAllowed() && ctx.limits().helperThreads() > 0) {
+            HelperThreads.wake();
+            return new ParallelBatches(rows, body, in, ctx, source, ExecLimits.PARALLEL_CHUNK_ROWS);
+        }
         return new BatchCursor() {
             BatchCursor chunk;
             boolean done;
