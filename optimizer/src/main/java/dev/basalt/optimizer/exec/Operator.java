@@ -76,6 +76,12 @@ public abstract class Operator {
         };
     }
 
+    /** Adds opens and rows made without {@link #open} (a scan run by its join's batch lookups), for EXPLAIN. */
+    final void count(long opened, long rows) {
+        opens += opened;
+        actualRows += rows;
+    }
+
     public final RowCursor open(long[] input, ExecContext ctx) {
         if (!ctx.statistics()) {
             return doOpen(input, ctx);

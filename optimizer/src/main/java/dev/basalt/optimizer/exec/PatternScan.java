@@ -201,6 +201,9 @@ public final class PatternScan extends Operator {
         private QuadSource.Prober prober;
         private QuadSource.Scan scan;
         private int seen;
+        /** Scans started and rows added, for EXPLAIN ({@link ExecContext#statistics}). */
+        private long started;
+        private long added;
 
         Lookup(ExecContext ctx) {
             this.ctx = ctx;
@@ -209,6 +212,7 @@ public final class PatternScan extends Operator {
         /** Starts the matches of {@code row}: opens the scan with its bindings substituted. */
         void start(long[] row) {
             closeScan();
+            started++;
             if (matchesNothing) {
                 return;
             }
@@ -272,6 +276,7 @@ public final class PatternScan extends Operator {
                 }
                 if (agrees) {
                     out.size = n + 1;
+                    added++;
                 }
             }
             return false;
@@ -281,6 +286,13 @@ public final class PatternScan extends Operator {
             if (scan != null) {
                 scan.close();
                 scan = null;
+            }
+        }
+
+        /** Adds this lookup's scans and rows to the operator's EXPLAIN counts. */
+        void countInto() {
+            if (ctx.statistics()) {
+                count(started, added);
             }
         }
 

@@ -94,6 +94,7 @@ public final class PipelineJoin extends Operator {
             @Override
             public void close() {
                 done = true;
+                lookup.countInto();
                 lookup.close();
                 in.close();
             }
