@@ -4,8 +4,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.eclipse.rdf4j.query.QueryInterruptedException;
-
 /**
  * The batch form of a {@link ParallelJoin} with a helper thread: the input's rows are cut into
  * chunks ({@link ExecLimits#PARALLEL_CHUNK_ROWS} rows, a batch by default), and the body runs over
@@ -75,19 +73,7 @@ final class ParallelBatches implements BatchCursor {
         }
 
         void await() {
-            boolean interrupted = false;
-            synchronized (this) {
-                while (!done) {
-                    try {
-                        wait();
-                    } catch (InterruptedException e) {
-                        interrupted = true;
-                    }
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            ParallelJoin.waitUntil(this, () -> done);
         }
     }
 
@@ -136,7 +122,7 @@ final class ParallelBatches implements BatchCursor {
                 runBuffered(other, ctx);
             }
             if (head.error != null) {
-                throw rethrow(head.error);
+                throw ParallelJoin.rethrow(head.error);
             }
         }
         current = head;
@@ -258,29 +244,7 @@ final class ParallelBatches implements BatchCursor {
             }
             source.close();
         } finally {
-            boolean interrupted = false;
-            synchronized (this) {
-                while (helperActive) {
-                    try {
-                        wait();
-                    } catch (InterruptedException e) {
-                        interrupted = true;
-                    }
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            ParallelJoin.waitUntil(this, () -> !helperActive);
         }
-    }
-
-    private static RuntimeException rethrow(Throwable t) {
-        if (t instanceof RuntimeException e) {
-            return e;
-        }
-        if (t instanceof Error e) {
-            throw e;
-        }
-        return new QueryInterruptedException("a helper thread of the query failed", t);
     }
 }

@@ -522,7 +522,7 @@ public final class ParallelJoin extends Operator {
      * Waits on {@code monitor} until {@code condition} (read under it) holds; an interrupt does not
      * end the wait, which is short, and is kept for the caller.
      */
-    private static void waitUntil(Object monitor, BooleanSupplier condition) {
+    static void waitUntil(Object monitor, BooleanSupplier condition) {
         boolean interrupted = false;
         synchronized (monitor) {
             while (!condition.getAsBoolean()) {
@@ -538,7 +538,7 @@ public final class ParallelJoin extends Operator {
         }
     }
 
-    private static RuntimeException rethrow(Throwable t) {
+    static RuntimeException rethrow(Throwable t) {
         if (t instanceof RuntimeException e) {
             return e;
         }
