@@ -109,7 +109,8 @@ public final class ParallelJoin extends Operator {
 
     @Override
     public String describe() {
-        return "ParallelJoin chunks of " + CHUNK;
+        return "ParallelJoin chunks of " + CHUNK
+                + (batchable() ? " (of " + ExecLimits.PARALLEL_CHUNK_ROWS + " when a GROUP BY reads batches)" : "");
     }
 
     @Override
