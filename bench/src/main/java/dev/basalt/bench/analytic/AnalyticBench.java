@@ -119,6 +119,8 @@ public final class AnalyticBench implements Callable<Integer> {
 	int products;
 	@Option(names = "--seed", defaultValue = "808", description = "seed the data was generated with")
 	long seed;
+	@Option(names = "--bi-queries", split = ",", description = "with --bi, only these templates (BI1 ... BI8)")
+	List<String> onlyBi;
 	@Option(names = "--query", split = ",", description = "run only the analytic queries of these names (count4, avgByCountry, "
 			+ "offersXreviews, avgRating; comma-separated), e.g. to profile one")
 	List<String> only;
@@ -342,6 +344,9 @@ public final class AnalyticBench implements Callable<Integer> {
 		BsbmModel model = new BsbmModel(products, seed);
 		Map<String, String[]> sets = new LinkedHashMap<>();
 		for (QueryTemplate t : BsbmBiQueries.ALL) {
+			if (onlyBi != null && !onlyBi.contains(t.name())) {
+				continue;
+			}
 			SplittableRandom r = new SplittableRandom(seed * 31 + 100 + Integer.parseInt(t.name().substring(2)));
 			String[] queries = new String[bi];
 			for (int i = 0; i < bi; i++) {
@@ -373,6 +378,9 @@ public final class AnalyticBench implements Callable<Integer> {
 				Arrays.sort(cpu);
 				System.out.printf(Locale.ROOT, "%-4s wall median %8.1f ms min %8.1f ms | CPU median %8.1f ms min %8.1f ms "
 						+ "| rows %s%n", e.getKey(), wall[runs / 2], wall[0], cpu[runs / 2], cpu[0], Arrays.toString(counts));
+				if (explain) {
+					System.out.println(explain(repo, e.getValue()[0]));
+				}
 			}
 		} finally {
 			repo.shutDown();
