@@ -119,6 +119,13 @@ public final class AnalyticBench implements Callable<Integer> {
 	int products;
 	@Option(names = "--seed", defaultValue = "808", description = "seed the data was generated with")
 	long seed;
+	@Option(names = "--bi-queries", split = ",", description = "with --bi, only these templates (BI1 ... BI8)")
+	List<String> onlyBi;
+	@Option(names = "--query", split = ",", description = "run only the analytic queries of these names (count4, avgByCountry, "
+			+ "offersXreviews, avgRating; comma-separated), e.g. to profile one")
+	List<String> only;
+	@Option(names = "--plans", split = ",", description = "run only these plans (planned, nested-loop; comma-separated)")
+	List<String> onlyPlans;
 
 	public static void main(String[] args) {
 		System.exit(new CommandLine(new AnalyticBench()).execute(args));
@@ -146,12 +153,16 @@ public final class AnalyticBench implements Callable<Integer> {
 		Repository repo = open(true);
 		try {
 			load(repo);
-			for (Query q : QUERIES) {
+			for (Query q : selected()) {
 				long joined = count(repo, q.joinCount() != null ? q.joinCount() : q.text());
 				List<String> variants = List.of(q.text(), q.hinted(NESTED_LOOPS));
 				List<String> names = List.of("planned", "nested-loop");
 				List<double[][]> timings = new ArrayList<>();
 				for (int v = 0; v < variants.size(); v++) {
+					if (onlyPlans != null && !onlyPlans.contains(names.get(v))) {
+						timings.add(null);
+						continue;
+					}
 					try {
 						answers.put(q.name() + " " + names.get(v), rows(repo, variants.get(v)));
 						timings.add(new double[2][runs]);
@@ -198,7 +209,7 @@ public final class AnalyticBench implements Callable<Integer> {
 		Repository rdf4j = open(false);
 		boolean ok = true;
 		try {
-			for (Query q : QUERIES) {
+			for (Query q : selected()) {
 				List<String> expected = rows(rdf4j, q.text());
 				for (var e : answers.entrySet()) {
 					if (e.getKey().startsWith(q.name() + " ")) {
@@ -213,6 +224,10 @@ public final class AnalyticBench implements Callable<Integer> {
 			rdf4j.shutDown();
 		}
 		return ok ? 0 : 2;
+	}
+
+	private List<Query> selected() {
+		return QUERIES.stream().filter(q -> only == null || only.contains(q.name())).toList();
 	}
 
 	private Repository open(boolean nativeEvaluation) {
@@ -329,6 +344,9 @@ public final class AnalyticBench implements Callable<Integer> {
 		BsbmModel model = new BsbmModel(products, seed);
 		Map<String, String[]> sets = new LinkedHashMap<>();
 		for (QueryTemplate t : BsbmBiQueries.ALL) {
+			if (onlyBi != null && !onlyBi.contains(t.name())) {
+				continue;
+			}
 			SplittableRandom r = new SplittableRandom(seed * 31 + 100 + Integer.parseInt(t.name().substring(2)));
 			String[] queries = new String[bi];
 			for (int i = 0; i < bi; i++) {
@@ -360,6 +378,9 @@ public final class AnalyticBench implements Callable<Integer> {
 				Arrays.sort(cpu);
 				System.out.printf(Locale.ROOT, "%-4s wall median %8.1f ms min %8.1f ms | CPU median %8.1f ms min %8.1f ms "
 						+ "| rows %s%n", e.getKey(), wall[runs / 2], wall[0], cpu[runs / 2], cpu[0], Arrays.toString(counts));
+				if (explain) {
+					System.out.println(explain(repo, e.getValue()[0]));
+				}
 			}
 		} finally {
 			repo.shutDown();

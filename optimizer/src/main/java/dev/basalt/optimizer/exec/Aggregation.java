@@ -18,6 +18,18 @@ public interface Aggregation {
 
     void prepare(List<long[]> batch, ExecContext ctx);
 
+    /**
+     * True if {@link GroupOp} may add rows from batches: the accumulators keep no reference to the
+     * row array they are given (it is refilled for the next row). False by default.
+     */
+    default boolean batchable() {
+        return false;
+    }
+
+    /** Like {@link #prepare}, for a batch's rows; only called when {@link #batchable} is true. */
+    default void prepare(Batch batch, ExecContext ctx) {
+    }
+
     /** The aggregates as text, for EXPLAIN. */
     String describe();
 

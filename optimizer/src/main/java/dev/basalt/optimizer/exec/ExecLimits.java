@@ -42,6 +42,16 @@ public record ExecLimits(long sortRows, long distinctRows, long groupRows, long 
     static final long HELPER_SPIN_NANOS = Long.getLong("basalt.exec.helperSpinMicros", 2_000) * 1_000;
     /** Estimated input rows below which a join group never runs in parallel ({@code basalt.exec.parallelMinRows}). */
     static final int PARALLEL_MIN_ROWS = Integer.getInteger("basalt.exec.parallelMinRows", 2 * ParallelJoin.CHUNK);
+    /**
+     * {@code -Dbasalt.exec.parallel=force}: every join chain that can run in chunks does
+     * ({@link ParallelJoin#over} whatever its estimate), and batch chunks are {@value #FORCED_CHUNK_ROWS}
+     * rows, so that tests run every eligible operator on the helper threads.
+     */
+    public static final String PARALLEL = "basalt.exec.parallel";
+    static final boolean PARALLEL_FORCED = "force".equals(System.getProperty(PARALLEL));
+    static final int FORCED_CHUNK_ROWS = 16;
+    /** Input rows per chunk of the batch form of {@link ParallelJoin} ({@link ParallelBatches}). */
+    static final int PARALLEL_CHUNK_ROWS = PARALLEL_FORCED ? FORCED_CHUNK_ROWS : Batch.CAPACITY;
 
     private static final ExecLimits DEFAULTS = new ExecLimits(Long.getLong(SORT_ROWS, 250_000),
             Long.getLong(DISTINCT_ROWS, 500_000), Long.getLong(GROUP_ROWS, 500_000),

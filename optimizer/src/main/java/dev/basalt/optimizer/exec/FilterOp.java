@@ -39,6 +39,74 @@ public final class FilterOp extends Operator {
     }
 
     @Override
+    public boolean batchable() {
+        return input.batchable();
+    }
+
+    /**
+     * The batch form: each input batch's rows are written into row arrays this cursor reuses, the
+     * condition prefetches and tests them (conditions keep no row), and the rows it holds for are
+     * copied to the output batch.
+     */
+    @Override
+    protected BatchCursor doOpenBatch(long[] row, ExecContext ctx) {
+        BatchCursor in = input.openBatch(row, ctx);
+        Batch out = new Batch(row.length);
+        long[][] pool = new long[Batch.CAPACITY][row.length];
+        return new BatchCursor() {
+            final RowsView view = new RowsView(pool);
+
+            @Override
+            public Batch next() {
+                Batch b;
+                while ((b = in.next()) != null) {
+                    ctx.checkCancelled();
+                    for (int i = 0; i < b.size; i++) {
+                        b.copyRow(i, pool[i]);
+                    }
+                    view.size = b.size;
+                    condition.prefetch(view, ctx);
+                    out.size = 0;
+                    for (int i = 0; i < b.size; i++) {
+                        if (condition.test(pool[i], ctx)) {
+                            out.addCopy(b, i);
+                        }
+                    }
+                    if (out.size > 0) {
+                        return out;
+                    }
+                }
+                return null;
+            }
+
+            @Override
+            public void close() {
+                in.close();
+            }
+        };
+    }
+
+    /** The first {@code size} arrays of a pool as a list, for {@link RowFilter#prefetch}. */
+    private static final class RowsView extends java.util.AbstractList<long[]> {
+        final long[][] rows;
+        int size;
+
+        RowsView(long[][] rows) {
+            this.rows = rows;
+        }
+
+        @Override
+        public long[] get(int i) {
+            return rows[i];
+        }
+
+        @Override
+        public int size() {
+            return size;
+        }
+    }
+
+    @Override
     protected RowCursor doOpen(long[] row, ExecContext ctx) {
         RowCursor in = input.open(row, ctx);
         return new RowCursor() {

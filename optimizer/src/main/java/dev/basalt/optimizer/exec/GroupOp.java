@@ -31,17 +31,28 @@ import java.util.function.Supplier;
 public final class GroupOp extends Operator {
     private static final int BATCH = 256;
     private static final int PARTITIONS = 32;
+    /** Batch execution of aggregates, on unless the system property {@value #BATCHES_PROPERTY} is false. */
+    public static final String BATCHES_PROPERTY = "basalt.exec.batches";
+    private static final boolean BATCHES = !"false".equals(System.getProperty(BATCHES_PROPERTY));
     private final Operator input;
     private final int[] groupSlots;
     private final Aggregation aggregation;
     private final String label;
     private final LongAdder spilledRows = new LongAdder();
+    /** Whether the input is read in batches: every operator under it has a batch form, and so do the aggregates. */
+    private final boolean batches;
 
     public GroupOp(Operator input, int[] groupSlots, Aggregation aggregation, String label) {
         this.input = input;
         this.groupSlots = groupSlots.clone();
         this.aggregation = aggregation;
         this.label = label;
+        this.batches = BATCHES && input.batchable() && aggregation.batchable();
+    }
+
+    /** Whether the input is read in {@link Batch}es. */
+    public boolean batches() {
+        return batches;
     }
 
     @Override
@@ -52,6 +63,8 @@ public final class GroupOp extends Operator {
     @Override
     public String describe() {
         return "Group " + label + " " + aggregation.describe()
+                + (batches ? " [batches of " + Batch.CAPACITY + " rows: every operator below has a batch form]"
+                        : " [rows: " + (BATCHES ? rowReason() : "batches switched off") + "]")
                 + (spilledRows.sum() > 0 ? " (spilled " + spilledRows.sum() + " rows)" : "");
     }
 
@@ -65,8 +78,14 @@ public final class GroupOp extends Operator {
             @Override
             public long[] next() {
                 if (out == null) {
-                    try (RowCursor in = input.open(row, ctx)) {
-                        out = aggregate(in::next, row, ctx, 0, pending);
+                    if (batches) {
+                        try (BatchCursor in = input.openBatch(row, ctx)) {
+                            out = aggregateBatches(in, row, ctx, pending);
+                        }
+                    } else {
+                        try (RowCursor in = input.open(row, ctx)) {
+                            out = aggregate(in::next, row, ctx, 0, pending);
+                        }
                     }
                 }
                 while (pos >= out.size()) {
@@ -93,6 +112,26 @@ public final class GroupOp extends Operator {
         };
     }
 
+    /** Why the input is read row by row: the first operator below without a batch form, or the aggregates. */
+    private String rowReason() {
+        if (!aggregation.batchable()) {
+            return "an aggregate keeps its rows";
+        }
+        Operator at = input;
+        while (true) {
+            Operator next = null;
+            for (Operator c : at.children()) {
+                if (!c.batchable()) {
+                    next = c;
+                }
+            }
+            if (next == null) {
+                return at.getClass().getSimpleName() + " has no batch form";
+            }
+            at = next;
+        }
+    }
+
     /** A partition written in pass {@code level - 1}, to aggregate in pass {@code level}. */
     private record Partition(SpillFile file, int level) {
     }
@@ -103,9 +142,7 @@ public final class GroupOp extends Operator {
      */
     private List<long[]> aggregate(Supplier<long[]> source, long[] row, ExecContext ctx, int level,
             ArrayDeque<Partition> pending) {
-        Map<RowKey, Group> groups = new LinkedHashMap<>();
-        long limit = groupSlots.length == 0 ? Long.MAX_VALUE : ctx.limits().groupRows();
-        SpillFile[] partitions = null;
+        Pass pass = new Pass(row, ctx, level);
         try {
             List<long[]> batch = new ArrayList<>(BATCH);
             boolean done = false;
@@ -119,29 +156,102 @@ public final class GroupOp extends Operator {
                 ctx.checkCancelled();
                 aggregation.prepare(batch, ctx);
                 for (long[] b : batch) {
-                    RowKey k = RowKey.solution(b, groupSlots);
-                    Group g = groups.get(k);
-                    if (g == null && groups.size() >= limit) {
-                        if (partitions == null) {
-                            partitions = new SpillFile[PARTITIONS];
-                        }
-                        int part = partition(k, level);
-                        if (partitions[part] == null) {
-                            partitions[part] = SpillFile.create(ctx.limits(), "group", b.length);
-                        }
-                        partitions[part].write(b);
-                        spilledRows.increment();
-                        continue;
-                    }
-                    if (g == null) {
-                        g = new Group(b, aggregation.start());
-                        groups.put(k, g);
-                    }
-                    for (Aggregation.Accumulator a : g.accumulators) {
-                        a.add(b, ctx);
+                    pass.add(b, false);
+                }
+            }
+            pass.handOver(pending);
+        } finally {
+            pass.discard();
+        }
+        return pass.results();
+    }
+
+    /** The first pass over the input's batches: like {@link #aggregate}, each row read into one reused array. */
+    private List<long[]> aggregateBatches(BatchCursor source, long[] row, ExecContext ctx, ArrayDeque<Partition> pending) {
+        Pass pass = new Pass(row, ctx, 0);
+        try {
+            long[] scratch = new long[row.length];
+            Batch b;
+            while ((b = source.next()) != null) {
+                ctx.checkCancelled();
+                aggregation.prepare(b, ctx);
+                if (groupSlots.length == 0) {
+                    pass.addAll(b, scratch);
+                } else {
+                    for (int i = 0; i < b.size; i++) {
+                        b.copyRow(i, scratch);
+                        pass.add(scratch, true);
                     }
                 }
             }
+            pass.handOver(pending);
+        } finally {
+            pass.discard();
+        }
+        return pass.results();
+    }
+
+    /** The groups of one pass and its partitions on disk. Not thread-safe: one open's. */
+    private final class Pass {
+        final Map<RowKey, Group> groups = new LinkedHashMap<>();
+        final long[] row;
+        final ExecContext ctx;
+        final int level;
+        final long limit;
+        SpillFile[] partitions;
+        /** The one group when there are no group slots. */
+        Group all;
+
+        Pass(long[] row, ExecContext ctx, int level) {
+            this.row = row;
+            this.ctx = ctx;
+            this.level = level;
+            this.limit = groupSlots.length == 0 ? Long.MAX_VALUE : ctx.limits().groupRows();
+        }
+
+        /** Adds a row; {@code reused}: the array is refilled after the call, so a group keeps a copy. */
+        void add(long[] b, boolean reused) {
+            if (groupSlots.length == 0) {
+                if (all == null) {
+                    all = new Group(reused ? b.clone() : b, aggregation.start());
+                }
+                for (Aggregation.Accumulator a : all.accumulators) {
+                    a.add(b, ctx);
+                }
+                return;
+            }
+            RowKey k = RowKey.solution(b, groupSlots);
+            Group g = groups.get(k);
+            if (g == null && groups.size() >= limit) {
+                if (partitions == null) {
+                    partitions = new SpillFile[PARTITIONS];
+                }
+                int part = partition(k, level);
+                if (partitions[part] == null) {
+                    partitions[part] = SpillFile.create(ctx.limits(), "group", b.length);
+                }
+                partitions[part].write(b);
+                spilledRows.increment();
+                return;
+            }
+            if (g == null) {
+                g = new Group(reused ? b.clone() : b, aggregation.start());
+                groups.put(k, g);
+            }
+            for (Aggregation.Accumulator a : g.accumulators) {
+                a.add(b, ctx);
+            }
+        }
+
+        /** Adds every row of a batch to the one group (no group slots). */
+        void addAll(Batch b, long[] scratch) {
+            for (int i = 0; i < b.size; i++) {
+                b.copyRow(i, scratch);
+                add(scratch, true);
+            }
+        }
+
+        void handOver(ArrayDeque<Partition> pending) {
             if (partitions != null) {
                 for (SpillFile f : partitions) {
                     if (f != null) {
@@ -151,36 +261,45 @@ public final class GroupOp extends Operator {
                 }
                 partitions = null;
             }
-        } finally {
+        }
+
+        /** Closes the partitions not handed over (failed or cancelled). */
+        void discard() {
             if (partitions != null) {
-                // failed or cancelled before the partitions were handed over
                 for (SpillFile f : partitions) {
                     if (f != null) {
                         f.close();
                     }
                 }
+                partitions = null;
             }
         }
-        if (level == 0 && groups.isEmpty() && groupSlots.length == 0) {
-            groups.put(RowKey.solution(row, groupSlots), new Group(row, aggregation.start()));
+
+        List<long[]> results() {
+            if (all != null) {
+                groups.put(RowKey.solution(row, groupSlots), all);
+            }
+            if (level == 0 && groups.isEmpty() && groupSlots.length == 0) {
+                groups.put(RowKey.solution(row, groupSlots), new Group(row, aggregation.start()));
+            }
+            int[] targets = aggregation.targetSlots();
+            List<long[]> out = new ArrayList<>(groups.size());
+            int n = 0;
+            for (Group g : groups.values()) {
+                if (++n % BATCH == 0) {
+                    ctx.checkCancelled();
+                }
+                long[] result = row.clone();
+                for (int s : groupSlots) {
+                    result[s] = g.first[s];
+                }
+                for (int i = 0; i < targets.length; i++) {
+                    result[targets[i]] = g.accumulators[i].result(ctx);
+                }
+                out.add(result);
+            }
+            return out;
         }
-        int[] targets = aggregation.targetSlots();
-        List<long[]> out = new ArrayList<>(groups.size());
-        int n = 0;
-        for (Group g : groups.values()) {
-            if (++n % BATCH == 0) {
-                ctx.checkCancelled();
-            }
-            long[] result = row.clone();
-            for (int s : groupSlots) {
-                result[s] = g.first[s];
-            }
-            for (int i = 0; i < targets.length; i++) {
-                result[targets[i]] = g.accumulators[i].result(ctx);
-            }
-            out.add(result);
-        }
-        return out;
     }
 
     /** The partition of a group key in pass {@code level}: each pass hashes differently, so a partition too large splits again. */

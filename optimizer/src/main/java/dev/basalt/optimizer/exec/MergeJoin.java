@@ -61,6 +61,17 @@ public final class MergeJoin extends Operator {
         return "MergeJoin on slot " + slot + " [" + reason + "]";
     }
 
+    /** Batches of its rows (the merge itself runs row by row), so that an aggregate above takes batches. */
+    @Override
+    public boolean batchable() {
+        return true;
+    }
+
+    @Override
+    protected BatchCursor doOpenBatch(long[] input, ExecContext ctx) {
+        return BatchCursor.of(doOpen(input, ctx), input.length);
+    }
+
     @Override
     protected RowCursor doOpen(long[] input, ExecContext ctx) {
         if (left.matchesNothing() || right.matchesNothing()) {

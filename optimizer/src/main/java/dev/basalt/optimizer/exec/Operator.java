@@ -14,6 +14,11 @@ import java.util.Locale;
  * its own context, and the helper threads of a {@link ParallelJoin}, so subclasses keep each open's
  * state in its cursor or the context; the counts are plain fields, written only by an evaluation that
  * keeps statistics (EXPLAIN), which runs in one thread.
+ *
+ * <p>An operator whose {@link #batchable} is true also runs as {@link #openBatch}: the same rows, in
+ * the same order, in {@link Batch}es of ids by column. A consumer that can take batches (GROUP BY and
+ * the aggregates, {@link GroupOp}) asks for them when its whole input subtree can give them, and
+ * reads rows one at a time otherwise.
  */
 public abstract class Operator {
     private double estimate = -1;
@@ -28,6 +33,54 @@ public abstract class Operator {
     public abstract String describe();
 
     protected abstract RowCursor doOpen(long[] input, ExecContext ctx);
+
+    /**
+     * True if {@link #openBatch} works: this operator has a batch form and so do all the operators it
+     * reads from. False by default.
+     */
+    public boolean batchable() {
+        return false;
+    }
+
+    /** The batch form of {@link #doOpen}; only called when {@link #batchable} is true. */
+    protected BatchCursor doOpenBatch(long[] input, ExecContext ctx) {
+        throw new UnsupportedOperationException(describe() + " has no batch form");
+    }
+
+    /** The rows {@link #open} yields, in {@link Batch}es of the input row's width. */
+    public final BatchCursor openBatch(long[] input, ExecContext ctx) {
+        if (!ctx.statistics()) {
+            return doOpenBatch(input, ctx);
+        }
+        opens++;
+        BatchCursor c = doOpenBatch(input, ctx);
+        boolean timed = ctx.trackTime();
+        return new BatchCursor() {
+            @Override
+            public Batch next() {
+                long t = timed ? System.nanoTime() : 0;
+                Batch b = c.next();
+                if (timed) {
+                    nanos += System.nanoTime() - t;
+                }
+                if (b != null) {
+                    actualRows += b.size;
+                }
+                return b;
+            }
+
+            @Override
+            public void close() {
+                c.close();
+            }
+        };
+    }
+
+    /** Adds opens and rows made without {@link #open} (a scan run by its join's batch lookups), for EXPLAIN. */
+    final void count(long opened, long rows) {
+        opens += opened;
+        actualRows += rows;
+    }
 
     public final RowCursor open(long[] input, ExecContext ctx) {
         if (!ctx.statistics()) {

@@ -75,7 +75,7 @@ public final class ParallelJoin extends Operator {
                 break;
             }
         }
-        if (!joins || bottom.estimate() < MIN_INPUT_ROWS) {
+        if (!joins || !ExecLimits.PARALLEL_FORCED && bottom.estimate() < MIN_INPUT_ROWS) {
             return chain;
         }
         double per = Math.max(bottom.estimate(), 1);
@@ -109,7 +109,8 @@ public final class ParallelJoin extends Operator {
 
     @Override
     public String describe() {
-        return "ParallelJoin chunks of " + CHUNK;
+        return "ParallelJoin chunks of " + CHUNK
+                + (batchable() ? " (of " + ExecLimits.PARALLEL_CHUNK_ROWS + " when a GROUP BY reads batches)" : "");
     }
 
     @Override
@@ -121,8 +122,89 @@ public final class ParallelJoin extends Operator {
         return new Cursor(in, ctx, input.open(in, ctx));
     }
 
+    @Override
+    public boolean batchable() {
+        return input.batchable() && body.batchable();
+    }
+
+    /**
+     * The batch form: with helper threads, {@link ParallelBatches}; else, in the evaluating thread,
+     * the body opened once per batch of the input (a batch is a chunk) and its batches passed on.
+     */
+    @Override
+    protected BatchCursor doOpenBatch(long[] in, ExecContext ctx) {
+        BatchCursor source = input.openBatch(in, ctx);
+        if (ctx.parallelAllowed() && ctx.limits().helperThreads() > 0) {
+            HelperThreads.wake();
+            return new ParallelBatches(rows, body, in, ctx, source, ExecLimits.PARALLEL_CHUNK_ROWS);
+        }
+        return new BatchCursor() {
+            BatchCursor chunk;
+            boolean done;
+
+            @Override
+            public Batch next() {
+                while (!done) {
+                    if (chunk != null) {
+                        Batch b = chunk.next();
+                        if (b != null) {
+                            return b;
+                        }
+                        chunk.close();
+                        chunk = null;
+                    }
+                    Batch rows = source.next();
+                    if (rows == null) {
+                        done = true;
+                        break;
+                    }
+                    ctx.checkCancelled();
+                    ctx.offerFeed(ParallelJoin.this.rows, rows);
+                    chunk = body.openBatch(in, ctx);
+                }
+                return null;
+            }
+
+            @Override
+            public void close() {
+                done = true;
+                if (chunk != null) {
+                    chunk.close();
+                    chunk = null;
+                }
+                source.close();
+            }
+        };
+    }
+
     /** The body's first operand: the rows of the chunk the body was opened for. */
     static final class ChunkRows extends Operator {
+        @Override
+        public boolean batchable() {
+            return true;
+        }
+
+        @Override
+        protected BatchCursor doOpenBatch(long[] input, ExecContext ctx) {
+            Batch rows = (Batch) ctx.takeFeed(this);
+            return new BatchCursor() {
+                boolean given;
+
+                @Override
+                public Batch next() {
+                    if (given) {
+                        return null;
+                    }
+                    given = true;
+                    return rows;
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+        }
+
         @Override
         public List<Operator> children() {
             return List.of();
@@ -441,7 +523,7 @@ public final class ParallelJoin extends Operator {
      * Waits on {@code monitor} until {@code condition} (read under it) holds; an interrupt does not
      * end the wait, which is short, and is kept for the caller.
      */
-    private static void waitUntil(Object monitor, BooleanSupplier condition) {
+    static void waitUntil(Object monitor, BooleanSupplier condition) {
         boolean interrupted = false;
         synchronized (monitor) {
             while (!condition.getAsBoolean()) {
@@ -457,7 +539,7 @@ public final class ParallelJoin extends Operator {
         }
     }
 
-    private static RuntimeException rethrow(Throwable t) {
+    static RuntimeException rethrow(Throwable t) {
         if (t instanceof RuntimeException e) {
             return e;
         }

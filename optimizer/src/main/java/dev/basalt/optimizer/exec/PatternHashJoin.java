@@ -67,6 +67,82 @@ public final class PatternHashJoin extends Operator {
     }
 
     @Override
+    public boolean batchable() {
+        return left.batchable();
+    }
+
+    /**
+     * The batch form: the table holds the matches by columns ({@link IdHashTable}, one per evaluation
+     * like the row table); past the row budget, the left rows' matches are looked up.
+     */
+    @Override
+    protected BatchCursor doOpenBatch(long[] input, ExecContext ctx) {
+        IdHashTable table = ctx.shared(right.columnsKey(), input, () -> IdHashTable.build(right, input, ctx, keySlots));
+        if (table == null) {
+            return PipelineJoin.lookups(left, right, input, ctx);
+        }
+        BatchCursor probe = left.openBatch(input, ctx);
+        Batch out = new Batch(input.length);
+        int[] slots = new int[Batch.CAPACITY];
+        return new BatchCursor() {
+            Batch from;
+            int at;
+            /** The left row's next match past its first, or -1. */
+            int match = -1;
+            boolean done;
+
+            @Override
+            public Batch next() {
+                out.size = 0;
+                while (!done) {
+                    while (match >= 0) {
+                        if (out.full()) {
+                            return out;
+                        }
+                        table.bind(out, out.addCopy(from, at), match);
+                        match = table.next(match);
+                        if (match < 0) {
+                            at++;
+                        }
+                    }
+                    if (from == null || at >= from.size) {
+                        from = probe.next();
+                        at = 0;
+                        if (from == null) {
+                            done = true;
+                            break;
+                        }
+                        table.findAll(from, slots);
+                    }
+                    // the left rows of this batch with their first match, while the output has room
+                    int end = Math.min(from.size, at + Batch.CAPACITY - out.size);
+                    while (at < end) {
+                        int slot = slots[at];
+                        if (slot >= 0) {
+                            table.bindFirst(out, out.addCopy(from, at), slot);
+                            match = table.second(slot);
+                            if (match >= 0) {
+                                break;
+                            }
+                        }
+                        at++;
+                    }
+                    if (match < 0 && out.full()) {
+                        return out;
+                    }
+                }
+                return out.size == 0 ? null : out;
+            }
+
+            @Override
+            public void close() {
+                done = true;
+                probe.close();
+            }
+        };
+    }
+
+    @Override
     protected RowCursor doOpen(long[] input, ExecContext ctx) {
         Table table = ctx.shared(right, input, () -> Table.build(right, input, ctx, keySlots));
         if (table == null) {

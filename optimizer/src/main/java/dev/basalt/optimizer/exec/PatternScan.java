@@ -27,6 +27,8 @@ public final class PatternScan extends Operator {
     private final String label;
     private final long[] contexts;
     private final long[] sortedContexts;
+    /** Names this pattern's column table ({@link IdHashTable}) among an evaluation's shared values. */
+    private final Object columnsKey = new Object();
 
     /**
      * @param constants ids in S, P, O, C positions, 0 where not a constant
@@ -55,6 +57,11 @@ public final class PatternScan extends Operator {
     /** The graphs the scan is restricted to, or null. */
     public long[] contexts() {
         return contexts == null ? null : contexts.clone();
+    }
+
+    /** The key of this pattern's {@link IdHashTable} in {@link ExecContext#shared}: one per pattern, whichever join copy builds it. */
+    Object columnsKey() {
+        return columnsKey;
     }
 
     public String label() {
@@ -146,6 +153,157 @@ public final class PatternScan extends Operator {
                 }
             }
         };
+    }
+
+    @Override
+    public boolean batchable() {
+        return true;
+    }
+
+    @Override
+    protected BatchCursor doOpenBatch(long[] input, ExecContext ctx) {
+        if (matchesNothing) {
+            return BatchCursor.EMPTY;
+        }
+        Lookup lookup = new Lookup(ctx);
+        Batch out = new Batch(input.length);
+        lookup.start(input);
+        return new BatchCursor() {
+            boolean done;
+
+            @Override
+            public Batch next() {
+                if (done) {
+                    return null;
+                }
+                out.size = 0;
+                done = lookup.fill(out, input);
+                return out.size == 0 ? null : out;
+            }
+
+            @Override
+            public void close() {
+                done = true;
+                lookup.close();
+            }
+        };
+    }
+
+    /**
+     * The scans of this pattern for one row after another (the input row, or each left row of a
+     * {@link PipelineJoin}), their matches appended to a {@link Batch}: the batch form of an open per
+     * row, with one prober for all. Not thread-safe: belongs to one batch cursor.
+     */
+    final class Lookup implements AutoCloseable {
+        private final ExecContext ctx;
+        private final long[] quad = new long[4];
+        private final long[] pattern = new long[4];
+        private QuadSource.Prober prober;
+        private QuadSource.Scan scan;
+        private int seen;
+        /** Scans started and rows added, for EXPLAIN ({@link ExecContext#statistics}). */
+        private long started;
+        private long added;
+
+        Lookup(ExecContext ctx) {
+            this.ctx = ctx;
+        }
+
+        /** Starts the matches of {@code row}: opens the scan with its bindings substituted. */
+        void start(long[] row) {
+            closeScan();
+            started++;
+            if (matchesNothing) {
+                return;
+            }
+            for (int i = 0; i < 4; i++) {
+                pattern[i] = constants[i];
+                if (slots[i] >= 0 && constants[i] == TermIds.NULL && row[slots[i]] != TermIds.NULL) {
+                    pattern[i] = row[slots[i]];
+                }
+            }
+            if (namedGraphsOnly && pattern[3] == TermIds.DEFAULT_GRAPH) {
+                return;
+            }
+            if (contexts == null || pattern[3] != TermIds.NULL) {
+                if (contexts != null && !ContextScans.contains(sortedContexts, pattern[3])) {
+                    return;
+                }
+                if (prober == null) {
+                    prober = ctx.prober(PatternScan.this);
+                }
+                scan = prober.scan(pattern);
+            } else {
+                scan = ContextScans.open(ctx.source(), pattern, contexts, sortedContexts);
+            }
+        }
+
+        /**
+         * Appends {@code row} extended by each match of the started scan to {@code out} until it is
+         * full; true when the scan has no more matches.
+         */
+        boolean fill(Batch out, long[] row) {
+            if (scan == null) {
+                return true;
+            }
+            long[][] cols = out.cols;
+            while (out.size < Batch.CAPACITY) {
+                if (!scan.next(quad)) {
+                    closeScan();
+                    return true;
+                }
+                if (++seen % CHECK_EVERY == 0) {
+                    ctx.checkCancelled();
+                }
+                if (namedGraphsOnly && quad[3] == TermIds.DEFAULT_GRAPH) {
+                    continue;
+                }
+                int n = out.size;
+                for (int c = 0; c < cols.length; c++) {
+                    cols[c][n] = row[c];
+                }
+                boolean agrees = true;
+                for (int i = 0; i < 4 && agrees; i++) {
+                    int s = slots[i];
+                    if (s >= 0) {
+                        long held = cols[s][n];
+                        if (held == TermIds.NULL) {
+                            cols[s][n] = quad[i];
+                        } else {
+                            agrees = held == quad[i];
+                        }
+                    }
+                }
+                if (agrees) {
+                    out.size = n + 1;
+                    added++;
+                }
+            }
+            return false;
+        }
+
+        private void closeScan() {
+            if (scan != null) {
+                scan.close();
+                scan = null;
+            }
+        }
+
+        /** Adds this lookup's scans and rows to the operator's EXPLAIN counts. */
+        void countInto() {
+            if (ctx.statistics()) {
+                count(started, added);
+            }
+        }
+
+        @Override
+        public void close() {
+            closeScan();
+            if (prober != null) {
+                ctx.releaseProber(PatternScan.this, prober);
+                prober = null;
+            }
+        }
     }
 
     /** Whether the pattern takes this matching quad (inside {@code GRAPH ?g}, not one of the default graph). */

@@ -37,6 +37,71 @@ public final class PipelineJoin extends Operator {
     }
 
     @Override
+    public boolean batchable() {
+        return left.batchable();
+    }
+
+    @Override
+    protected BatchCursor doOpenBatch(long[] input, ExecContext ctx) {
+        return lookups(left, right, input, ctx);
+    }
+
+    /**
+     * The batch form of the nested loop: each row of {@code left}'s batches extended by the matches
+     * of {@code right} with its bindings substituted (one index descent per row, one prober for all).
+     */
+    static BatchCursor lookups(Operator left, PatternScan right, long[] input, ExecContext ctx) {
+        BatchCursor in = left.openBatch(input, ctx);
+        PatternScan.Lookup lookup = right.new Lookup(ctx);
+        Batch out = new Batch(input.length);
+        long[] row = new long[input.length];
+        return new BatchCursor() {
+            Batch from;
+            int at;
+            boolean started;
+            boolean done;
+
+            @Override
+            public Batch next() {
+                out.size = 0;
+                while (!done) {
+                    if (started) {
+                        if (!lookup.fill(out, row)) {
+                            return out;
+                        }
+                        started = false;
+                        at++;
+                    }
+                    if (out.full()) {
+                        return out;
+                    }
+                    if (from == null || at >= from.size) {
+                        ctx.checkCancelled();
+                        from = in.next();
+                        at = 0;
+                        if (from == null) {
+                            done = true;
+                            break;
+                        }
+                    }
+                    from.copyRow(at, row);
+                    lookup.start(row);
+                    started = true;
+                }
+                return out.size == 0 ? null : out;
+            }
+
+            @Override
+            public void close() {
+                done = true;
+                lookup.countInto();
+                lookup.close();
+                in.close();
+            }
+        };
+    }
+
+    @Override
     protected RowCursor doOpen(long[] input, ExecContext ctx) {
         // one index descent per left row: the scan substitutes the row's bindings into its key
         return CorrelatedJoin.nestedLoop(left, right, input, ctx);

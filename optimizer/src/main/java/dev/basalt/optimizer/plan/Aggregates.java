@@ -17,6 +17,7 @@ import org.eclipse.rdf4j.query.algebra.evaluation.util.MathUtil;
 import org.eclipse.rdf4j.query.algebra.evaluation.util.ValueComparator;
 
 import dev.basalt.optimizer.exec.Aggregation;
+import dev.basalt.optimizer.exec.Batch;
 import dev.basalt.optimizer.exec.ExecContext;
 import dev.basalt.store.lexicon.InlineValues;
 import dev.basalt.store.lexicon.TermIds;
@@ -88,6 +89,17 @@ final class Aggregates implements Aggregation {
 
     @Override
     public void prepare(List<long[]> batch, ExecContext ctx) {
+        cache(ctx).load(batch, valueSlots, ctx, true);
+    }
+
+    /** Every aggregate but COUNT(DISTINCT *), which keeps its rows' arrays as keys. */
+    @Override
+    public boolean batchable() {
+        return specs.stream().noneMatch(s -> s.kind() == Kind.COUNT_ALL && s.distinct());
+    }
+
+    @Override
+    public void prepare(Batch batch, ExecContext ctx) {
         cache(ctx).load(batch, valueSlots, ctx, true);
     }
 

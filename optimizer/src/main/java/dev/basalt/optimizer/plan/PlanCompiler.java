@@ -156,6 +156,33 @@ public final class PlanCompiler {
         return compileScoped(root);
     }
 
+    /**
+     * Like {@link #compileRoot(TupleExpr)}, for a group every row it is opened with binds the
+     * variables {@code boundOutside} (the pattern of an EXISTS under a filter RDF4J's evaluator
+     * runs): the group is ordered and joined as lookups per input row, as an EXISTS inside a Basalt
+     * plan is ({@link AlgebraCompiler#existsCondition}).
+     */
+    public CompiledPlan compileRoot(TupleExpr root, Set<String> boundOutside) throws Unsupported {
+        if (boundOutside.isEmpty() || !(root instanceof StatementPattern || root instanceof Join || root instanceof Filter)) {
+            return compileRoot(root);
+        }
+        if (!containsPattern(root)) {
+            throw new Unsupported(null, "no statement pattern");
+        }
+        return scope.compile(root, e -> {
+            if (e != root) {
+                return compile(e);
+            }
+            Set<Integer> bound = new HashSet<>();
+            for (String n : boundOutside) {
+                if (root.getBindingNames().contains(n)) {
+                    bound.add(vars.slot(n));
+                }
+            }
+            return compileGroup(e, bound);
+        });
+    }
+
     /** Compiles a subtree with this compiler's own variable scope (a plan root or a subquery). */
     CompiledPlan compileScoped(TupleExpr root) throws Unsupported {
         return scope.compile(root, this::compile);

@@ -7,6 +7,7 @@ import java.util.Map;
 import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.query.algebra.evaluation.QueryBindingSet;
 
+import dev.basalt.optimizer.exec.Batch;
 import dev.basalt.optimizer.exec.ExecContext;
 import dev.basalt.store.lexicon.TermIds;
 
@@ -47,6 +48,34 @@ final class ValueCache {
                 }
             }
         }
+        resolve(wanted, n, ctx);
+    }
+
+    /** Like {@link #load(List, int[], ExecContext, boolean)}, for the rows of a batch. */
+    void load(Batch batch, int[] slots, ExecContext ctx, boolean skipInline) {
+        if (slots.length == 0 || batch.size() == 0) {
+            return;
+        }
+        if (values.size() > MAX_ENTRIES) {
+            values.clear();
+        }
+        long[] wanted = new long[batch.size() * slots.length];
+        int n = 0;
+        for (int s : slots) {
+            if (s < 0) {
+                continue;
+            }
+            for (int i = 0; i < batch.size(); i++) {
+                long id = batch.id(i, s);
+                if (id != TermIds.NULL && !(skipInline && TermIds.isInline(id)) && !values.containsKey(id)) {
+                    wanted[n++] = id;
+                }
+            }
+        }
+        resolve(wanted, n, ctx);
+    }
+
+    private void resolve(long[] wanted, int n, ExecContext ctx) {
         if (n == 0) {
             return;
         }

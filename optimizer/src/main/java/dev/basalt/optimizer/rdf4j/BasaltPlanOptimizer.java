@@ -1,5 +1,9 @@
 package dev.basalt.optimizer.rdf4j;
 
+import java.util.Set;
+import org.eclipse.rdf4j.query.algebra.Exists;
+import org.eclipse.rdf4j.query.algebra.Filter;
+import org.eclipse.rdf4j.query.algebra.ValueExpr;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -76,7 +80,7 @@ final class BasaltPlanOptimizer implements QueryOptimizer {
         } else if (!(node instanceof QueryRoot)) {
             try {
                 CompiledPlan plan = new PlanCompiler(source, values, functions, estimator, ordering, dataset)
-                        .compileRoot(node);
+                        .compileRoot(node, boundByFilter(node));
                 node.replaceWith(new BasaltPlanNode(plan, node));
                 stats.planCompiled();
                 return;
@@ -93,6 +97,21 @@ final class BasaltPlanOptimizer implements QueryOptimizer {
         for (TupleExpr child : tupleChildren(node)) {
             replace(child, dataset);
         }
+    }
+
+    /**
+     * The variables every row binds that RDF4J's evaluator tests {@code node} against, when it is the
+     * pattern of an EXISTS in a Filter's condition (the Filter argument's assured bindings); else none.
+     */
+    private static Set<String> boundByFilter(TupleExpr node) {
+        if (!(node.getParentNode() instanceof Exists exists)) {
+            return Set.of();
+        }
+        QueryModelNode at = exists.getParentNode();
+        while (at instanceof ValueExpr) {
+            at = at.getParentNode();
+        }
+        return at instanceof Filter f ? f.getArg().getAssuredBindingNames() : Set.of();
     }
 
     private void fallback(TupleExpr node, String reason) {

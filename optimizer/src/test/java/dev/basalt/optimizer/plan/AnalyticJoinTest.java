@@ -33,7 +33,7 @@ class AnalyticJoinTest {
     private static final ValueFactory VF = SimpleValueFactory.getInstance();
     private static final OrderingPolicy NESTED = OrderingPolicy.DEFAULT.withJoins(OrderingPolicy.Joins.NESTED_LOOP);
     private static final OrderingPolicy FORCED = OrderingPolicy.DEFAULT.withJoins(OrderingPolicy.Joins.HASH_MERGE);
-    private static final String ALL_OFFERS = "?offer :product ?product . ?product :producer ?producer . "
+    static final String ALL_OFFERS = "?offer :product ?product . ?product :producer ?producer . "
             + "?offer :vendor ?vendor . ?vendor :country ?country";
 
     private static IRI iri(String local) {
@@ -44,7 +44,7 @@ class AnalyticJoinTest {
      * {@code offers} offers, each of one of offers / 20 products (a producer each, of 50) and one
      * of 100 vendors (a country each, of 10); {@code reviews} reviews of the products.
      */
-    private static MemoryQuadSource shop(int offers, int reviews) {
+    static MemoryQuadSource shop(int offers, int reviews) {
         MemoryQuadSource src = new MemoryQuadSource().ordered(true);
         int products = offers / 20;
         for (int p = 0; p < products; p++) {
@@ -63,7 +63,7 @@ class AnalyticJoinTest {
         return src;
     }
 
-    private static CompiledPlan compile(MemoryQuadSource src, String select, OrderingPolicy policy) throws Exception {
+    static CompiledPlan compile(MemoryQuadSource src, String select, OrderingPolicy policy) throws Exception {
         TupleExpr e = new SPARQLParser().parseQuery("PREFIX : <" + EX + "> " + select, null).getTupleExpr();
         if (e instanceof QueryRoot root) {
             e = root.getArg();
