@@ -357,6 +357,7 @@ public final class AnalyticBench implements Callable<Integer> {
 		Map<String, long[]> nativeCounts = new LinkedHashMap<>();
 		Repository repo = open(true);
 		try {
+			load(repo);
 			for (var e : sets.entrySet()) {
 				long[] counts = new long[bi];
 				for (int i = 0; i < bi; i++) {

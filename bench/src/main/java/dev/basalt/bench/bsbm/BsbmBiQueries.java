@@ -13,7 +13,8 @@ import dev.basalt.bench.rdf.Rng;
  * The eight query templates of the BSBM V3 Business Intelligence use case (aggregation, grouping,
  * subqueries and large joins over the same dataset as the Explore mix), and their parameters drawn
  * from the generated data: the leaf type of a random product, a random product, producer,
- * country, and three consecutive months within the reviews' dates. Stateless: the templates are
+ * country, and three consecutive months such that the two months BI3 compares lie within the
+ * reviews' publication dates. Stateless: the templates are
  * immutable and {@link #draw} uses only its arguments, so any thread may call it with its own random
  * stream.
  */
@@ -179,6 +180,16 @@ public final class BsbmBiQueries {
 					LIMIT 10
 					"""));
 
+	/**
+	 * BI3 compares the reviews published (dc:date) in month Month1 with those of the month before,
+	 * Month0. Reviews are published in the {@link BsbmModel#REVIEW_DAYS} days up to the dataset's
+	 * current date, so both months are whole months of that range: Month0 from the first whole month
+	 * after its start, Month1 at the latest the last whole month before the current date.
+	 */
+	static final LocalDate FIRST_MONTH0 = BsbmModel.CURRENT_DATE.minusDays(BsbmModel.REVIEW_DAYS).withDayOfMonth(1).plusMonths(1);
+	static final LocalDate LAST_MONTH0 = BsbmModel.CURRENT_DATE.withDayOfMonth(1).minusMonths(2);
+	private static final int MONTH0_CHOICES = (int) FIRST_MONTH0.until(LAST_MONTH0).toTotalMonths() + 1;
+
 	private BsbmBiQueries() {
 	}
 
@@ -199,9 +210,7 @@ public final class BsbmBiQueries {
 		p.put("Country", country(r));
 		p.put("Country1", country(r));
 		p.put("Country2", country(r));
-		// reviews are dated from 1,000 days before the dataset's current date to 30 days after it
-		LocalDate first = BsbmModel.CURRENT_DATE.minusDays(1000).withDayOfMonth(1).plusMonths(1);
-		LocalDate month0 = first.plusMonths(r.nextInt(30));
+		LocalDate month0 = FIRST_MONTH0.plusMonths(r.nextInt(MONTH0_CHOICES));
 		p.put("Month0", month0.toString());
 		p.put("Month1", month0.plusMonths(1).toString());
 		p.put("Month2", month0.plusMonths(2).toString());

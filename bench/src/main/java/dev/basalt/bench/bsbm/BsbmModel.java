@@ -43,6 +43,8 @@ public final class BsbmModel {
 	static final int REVIEWS_PER_PRODUCT = 10;
 	/** The date the queries treat as "now" (Q7, Q10), as in the BSBM test driver. */
 	static final LocalDate CURRENT_DATE = LocalDate.of(2008, 6, 20);
+	/** A review is written within this many days before {@link #CURRENT_DATE} and published (dc:date) between then and that date. */
+	static final int REVIEW_DAYS = 365;
 
 	final long seed;
 	final int products;
@@ -236,7 +238,7 @@ public final class BsbmModel {
 		SplittableRandom r = Rng.of(seed, KIND_REVIEW, id);
 		int product = normalInRange(r, 2, products, 4);
 		int reviewer = reviewerOf(id);
-		double reviewed = -365 * r.nextDouble();
+		double reviewed = -REVIEW_DAYS * r.nextDouble();
 		String title = Words.text(r, 4, 15);
 		String text = Words.text(r, 50, 200);
 		int[] ratings = new int[4];
