@@ -49,8 +49,8 @@ import picocli.CommandLine.Option;
  * store is opened by one phase at a time.
  *
  * <p>Other modes, on the same store: {@code --bi N} runs the 8 BSBM Business Intelligence queries
- * ({@link BsbmBiQueries}) with N parameter sets each and compares their result counts with RDF4J's
- * evaluator; {@code --explore-plans N} prints and {@code --explore-times N} times the 12 Explore
+ * ({@link BsbmBiQueries}) with N parameter sets each and compares their result counts (which decide
+ * the exit status) and rows with RDF4J's evaluator; {@code --explore-plans N} prints and {@code --explore-times N} times the 12 Explore
  * queries, to compare the plans and times of two builds.
  *
  * <p>It has a {@code main} of its own so that it can run over an older engine's classes (put that
@@ -113,7 +113,7 @@ public final class AnalyticBench implements Callable<Integer> {
 	int exploreTimes;
 	@Option(names = "--bi", description = "instead of the analytic queries, run the 8 BSBM Business Intelligence "
 			+ "queries with this many parameter sets each: times (--runs rounds after --warmup rounds) and result "
-			+ "counts, compared set by set with RDF4J's evaluator")
+			+ "counts, compared set by set with RDF4J's evaluator (the rows too, reported beside the counts)")
 	int bi;
 	@Option(names = "--products", defaultValue = "2785", description = "product count the data was generated with")
 	int products;
@@ -355,15 +355,19 @@ public final class AnalyticBench implements Callable<Integer> {
 			sets.put(t.name(), queries);
 		}
 		Map<String, long[]> nativeCounts = new LinkedHashMap<>();
+		Map<String, List<List<String>>> nativeRows = new LinkedHashMap<>();
 		Repository repo = open(true);
 		try {
 			load(repo);
 			for (var e : sets.entrySet()) {
 				long[] counts = new long[bi];
+				List<List<String>> answers = new ArrayList<>();
 				for (int i = 0; i < bi; i++) {
-					counts[i] = rows(repo, e.getValue()[i]).size();
+					answers.add(rows(repo, e.getValue()[i]));
+					counts[i] = answers.get(i).size();
 				}
 				nativeCounts.put(e.getKey(), counts);
+				nativeRows.put(e.getKey(), answers);
 				double[] wall = new double[runs];
 				double[] cpu = new double[runs];
 				for (int round = -warmup; round < runs; round++) {
@@ -394,14 +398,19 @@ public final class AnalyticBench implements Callable<Integer> {
 		try {
 			for (var e : sets.entrySet()) {
 				long[] counts = new long[bi];
+				List<List<String>> answers = new ArrayList<>();
 				long t0 = System.nanoTime();
 				for (int i = 0; i < bi; i++) {
-					counts[i] = rows(rdf4j, e.getValue()[i]).size();
+					answers.add(rows(rdf4j, e.getValue()[i]));
+					counts[i] = answers.get(i).size();
 				}
+				double ms = (System.nanoTime() - t0) / 1e6 / bi;
 				boolean same = Arrays.equals(counts, nativeCounts.get(e.getKey()));
 				ok &= same;
-				System.out.printf(Locale.ROOT, "%-4s RDF4J's evaluator %s %s (%.1f ms per query)%n", e.getKey(),
-						Arrays.toString(counts), same ? "equal" : "DIFFER", (System.nanoTime() - t0) / 1e6 / bi);
+				// the counts decide the exit status; the rows (values as written, sorted) are reported beside them
+				boolean sameRows = answers.equals(nativeRows.get(e.getKey()));
+				System.out.printf(Locale.ROOT, "%-4s RDF4J's evaluator %s %s, rows %s (%.1f ms per query)%n", e.getKey(),
+						Arrays.toString(counts), same ? "equal" : "DIFFER", sameRows ? "equal" : "differ", ms);
 			}
 		} finally {
 			rdf4j.shutDown();
