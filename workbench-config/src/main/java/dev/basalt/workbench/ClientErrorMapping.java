@@ -17,27 +17,22 @@ import javax.servlet.WriteListener;
 import javax.servlet.http.HttpServletResponse;
 import javax.servlet.http.HttpServletResponseWrapper;
 
+import dev.basalt.sail.errors.FailureStatus;
+
 /**
  * Gives RDF4J Server's answers to a client's mistakes a 4xx status where RDF4J Server 5.0.3 answers 500 and
  * nothing below the servlet layer can make it answer otherwise, so a client (and a monitoring system counting
- * 5xx) can tell its own error from the server's. The cases, each found by {@code RestFuzzTest}:
- * <ul>
- * <li>a query or update nested deeper than a request thread's stack (the parser or an algebra walk overflows
- * it): 400, naming the cause;</li>
- * <li>a request to a transaction id the server does not know ("transaction with id … not registered", e.g.
- * after a restart or a commit): 404;</li>
- * <li>a form body over the launcher's limit ({@link #MAX_FORM_BYTES}): 413.</li>
- * </ul>
- * Malformed uploads are not among them: a {@code basalt:BasaltRepository} connection turns a parser's failure
- * into an {@code RDFParseException}, which RDF4J Server answers with 400 itself, and keeps the store's own
- * failures apart. Every other 500 passes through unchanged. The cases are recognised by RDF4J's and Jetty's
- * messages, which this launcher pins; {@code RestFuzzTest} fails if an upgrade changes them. An answer a
+ * 5xx) can tell its own error from the server's. Which answers change, and to what, is decided by the sail's
+ * {@link FailureStatus} ({@link FailureStatus#ofUncaught} for an exception that escapes RDF4J Server's
+ * handlers, {@link FailureStatus#ofServerError} for a 500 answer's body: a query nested too deeply, an unknown
+ * transaction id, a form body over {@link #MAX_FORM_BYTES}); this filter only holds a 500 answer back and sends
+ * it again under the status and message that class gives. Every other 500 passes through unchanged; an answer a
  * handler already started streaming keeps its status. One instance serves all request threads; it keeps no
  * state of its own.
  */
 public final class ClientErrorMapping implements Filter {
     /** The largest form body (a query or an update sent as a form) the server parses: 16 MiB. */
-    static final int MAX_FORM_BYTES = 16 << 20;
+    static final int MAX_FORM_BYTES = FailureStatus.MAX_FORM_BYTES;
 
     @Override
     public void init(FilterConfig config) {
@@ -60,53 +55,21 @@ public final class ClientErrorMapping implements Filter {
         try {
             chain.doFilter(request, capture);
         } catch (ServletException | RuntimeException | StackOverflowError e) {
-            if (!(rootCause(e) instanceof StackOverflowError) || http.isCommitted()) {
+            FailureStatus.Answer answer = FailureStatus.ofUncaught(e);
+            if (answer == null || http.isCommitted()) {
                 throw e;
             }
             http.reset();
-            answer(http, HttpServletResponse.SC_BAD_REQUEST, TOO_DEEP);
+            answer(http, answer);
             return;
         }
         capture.finish();
     }
 
-    private static Throwable rootCause(Throwable e) {
-        Throwable t = e;
-        while (t.getCause() != null && t.getCause() != t) {
-            t = t.getCause();
-        }
-        return t;
-    }
-
-    /** A status other than 500 for a 500 answer, and the message to send with it (null: keep RDF4J's). */
-    record Mapped(int status, String message) {
-    }
-
-    private static final String TOO_DEEP = "MALFORMED QUERY: nested too deeply for the server to parse or evaluate "
-            + "(the request thread's stack overflowed); flatten or split the query or update";
-
-    /**
-     * The status for a 500 answer with this body, or 500 when it is not a client's mistake this filter knows.
-     */
-    static Mapped classify(String body) {
-        if (body.contains("java.lang.StackOverflowError")) {
-            return new Mapped(HttpServletResponse.SC_BAD_REQUEST, TOO_DEEP);
-        }
-        if (body.contains("transaction with id") && body.contains("not registered")) {
-            return new Mapped(HttpServletResponse.SC_NOT_FOUND, null);
-        }
-        if (body.contains("Unable to parse form content") || body.contains("Form is larger than max length")
-                || body.contains("Form too large")) {
-            return new Mapped(HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, "Request body over the server's form "
-                    + "limit of " + (MAX_FORM_BYTES >> 20) + " MiB: " + body);
-        }
-        return new Mapped(HttpServletResponse.SC_INTERNAL_SERVER_ERROR, null);
-    }
-
-    private static void answer(HttpServletResponse http, int status, String message) throws IOException {
-        http.setStatus(status);
-        http.setContentType("text/plain;charset=UTF-8");
-        byte[] bytes = message.getBytes(StandardCharsets.UTF_8);
+    private static void answer(HttpServletResponse http, FailureStatus.Answer answer) throws IOException {
+        http.setStatus(answer.status());
+        http.setContentType(answer.contentType());
+        byte[] bytes = answer.message().getBytes(StandardCharsets.UTF_8);
         http.setContentLength(bytes.length);
         http.getOutputStream().write(bytes);
     }
@@ -226,7 +189,7 @@ public final class ClientErrorMapping implements Filter {
             }
         }
 
-        /** Sends what was held back: under the status {@link #classify} gives it. */
+        /** Sends what was held back: under the status {@link FailureStatus#ofServerError} gives it. */
         void finish() throws IOException {
             if (writer != null) {
                 writer.flush();
@@ -235,7 +198,7 @@ public final class ClientErrorMapping implements Filter {
                 return;
             }
             String body = errorMessage != null ? errorMessage : held.toString(StandardCharsets.UTF_8);
-            Mapped mapped = classify(body);
+            FailureStatus.Answer mapped = FailureStatus.ofServerError(body);
             String message = mapped.message() != null ? mapped.message() : body;
             if (errorMessage != null) {
                 http.sendError(mapped.status(), message);
@@ -243,8 +206,8 @@ public final class ClientErrorMapping implements Filter {
             }
             http.setStatus(mapped.status());
             byte[] bytes = mapped.message() != null ? message.getBytes(StandardCharsets.UTF_8) : held.toByteArray();
-            if (mapped.message() != null) {
-                http.setContentType("text/plain;charset=UTF-8");
+            if (mapped.contentType() != null) {
+                http.setContentType(mapped.contentType());
             }
             http.setContentLength(bytes.length);
             http.getOutputStream().write(bytes);
