@@ -4,6 +4,9 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.nio.charset.StandardCharsets;
 
 import javax.servlet.Filter;
@@ -27,21 +30,73 @@ import dev.basalt.sail.errors.FailureStatus;
  * handlers, {@link FailureStatus#ofServerError} for a 500 answer's body: a query nested too deeply, an unknown
  * transaction id, a form body over {@link #MAX_FORM_BYTES}); this filter only holds a 500 answer back and sends
  * it again under the status and message that class gives. Every other 500 passes through unchanged; an answer a
- * handler already started streaming keeps its status. One instance serves all request threads; it keeps no
- * state of its own.
+ * handler already started streaming keeps its status.
+ *
+ * <p>Basalt's jars are on the webapp's class path, never on the launcher's, so this filter (a launcher class)
+ * reaches {@code FailureStatus} through the webapp's class loader, by name, when it is initialised; a webapp
+ * without Basalt's sail keeps RDF4J's statuses. One instance serves all request threads; its handles are set
+ * once in {@link #init} and it keeps no other state.
  */
 public final class ClientErrorMapping implements Filter {
     /** The largest form body (a query or an update sent as a form) the server parses: 16 MiB. */
     static final int MAX_FORM_BYTES = FailureStatus.MAX_FORM_BYTES;
+    private static final String FAILURE_STATUS = "dev.basalt.sail.errors.FailureStatus";
+
+    private volatile MethodHandle ofUncaught;
+    private volatile MethodHandle ofServerError;
+    private volatile MethodHandle status;
+    private volatile MethodHandle message;
+    private volatile MethodHandle contentType;
+
+    /** {@code FailureStatus.Answer} seen from the launcher's class loader. */
+    record Mapped(int status, String message, String contentType) {
+    }
 
     @Override
     public void init(FilterConfig config) {
-        // nothing to set up
+        ClassLoader webapp = config.getServletContext().getClassLoader();
+        try {
+            Class<?> statuses = Class.forName(FAILURE_STATUS, true, webapp);
+            Class<?> answer = Class.forName(FAILURE_STATUS + "$Answer", true, webapp);
+            MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+            ofUncaught = lookup.findStatic(statuses, "ofUncaught", MethodType.methodType(answer, Throwable.class));
+            ofServerError = lookup.findStatic(statuses, "ofServerError", MethodType.methodType(answer, String.class));
+            status = lookup.findVirtual(answer, "status", MethodType.methodType(int.class));
+            message = lookup.findVirtual(answer, "message", MethodType.methodType(String.class));
+            contentType = lookup.findVirtual(answer, "contentType", MethodType.methodType(String.class));
+        } catch (ReflectiveOperationException | LinkageError e) {
+            config.getServletContext().log("ClientErrorMapping off: the webapp has no Basalt sail (" + e + ")");
+            ofUncaught = null;
+            ofServerError = null;
+        }
     }
 
     @Override
     public void destroy() {
         // nothing to release
+    }
+
+    /** FailureStatus's answer to an exception that escaped the handlers, or null to let it pass. */
+    private Mapped uncaught(Throwable e) {
+        return ofUncaught == null ? null : mapped(ofUncaught, e);
+    }
+
+    /** FailureStatus's answer to a 500 answer with this body, or null to keep it. */
+    private Mapped serverError(String body) {
+        return ofServerError == null ? null : mapped(ofServerError, body);
+    }
+
+    private Mapped mapped(MethodHandle classify, Object failure) {
+        try {
+            Object answer = classify.invoke(failure);
+            return answer == null ? null
+                    : new Mapped((int) status.invoke(answer), (String) message.invoke(answer),
+                            (String) contentType.invoke(answer));
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException("FailureStatus failed", e);
+        }
     }
 
     @Override
@@ -55,7 +110,7 @@ public final class ClientErrorMapping implements Filter {
         try {
             chain.doFilter(request, capture);
         } catch (ServletException | RuntimeException | StackOverflowError e) {
-            FailureStatus.Answer answer = FailureStatus.ofUncaught(e);
+            Mapped answer = uncaught(e);
             if (answer == null || http.isCommitted()) {
                 throw e;
             }
@@ -66,7 +121,7 @@ public final class ClientErrorMapping implements Filter {
         capture.finish();
     }
 
-    private static void answer(HttpServletResponse http, FailureStatus.Answer answer) throws IOException {
+    private static void answer(HttpServletResponse http, Mapped answer) throws IOException {
         http.setStatus(answer.status());
         http.setContentType(answer.contentType());
         byte[] bytes = answer.message().getBytes(StandardCharsets.UTF_8);
@@ -78,7 +133,7 @@ public final class ClientErrorMapping implements Filter {
      * Passes everything through until the handler sets status 500; from then on the body is held back so that
      * {@link #finish()} can decide the final status from it.
      */
-    private static final class Capture extends HttpServletResponseWrapper {
+    private final class Capture extends HttpServletResponseWrapper {
         private final HttpServletResponse http;
         private final ByteArrayOutputStream held = new ByteArrayOutputStream();
         private boolean holding;
@@ -198,7 +253,8 @@ public final class ClientErrorMapping implements Filter {
                 return;
             }
             String body = errorMessage != null ? errorMessage : held.toString(StandardCharsets.UTF_8);
-            FailureStatus.Answer mapped = FailureStatus.ofServerError(body);
+            Mapped found = serverError(body);
+            Mapped mapped = found != null ? found : new Mapped(HttpServletResponse.SC_INTERNAL_SERVER_ERROR, null, null);
             String message = mapped.message() != null ? mapped.message() : body;
             if (errorMessage != null) {
                 http.sendError(mapped.status(), message);
