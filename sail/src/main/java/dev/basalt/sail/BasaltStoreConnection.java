@@ -26,6 +26,7 @@ import org.eclipse.rdf4j.sail.helpers.DefaultSailChangedEvent;
 import dev.basalt.optimizer.rdf4j.PreparedAlgebra;
 import dev.basalt.optimizer.rdf4j.QueryFallbacks;
 import dev.basalt.optimizer.rdf4j.QueryHints;
+import dev.basalt.sail.errors.FailureStatus;
 import dev.basalt.sail.query.ShapedQuery;
 import dev.basalt.sail.spill.SpillOwner;
 
@@ -167,7 +168,7 @@ public class BasaltStoreConnection extends SailSourceConnection {
         try {
             return QueryHints.strip(tupleExpr);
         } catch (QueryEvaluationException e) {
-            throw ClientErrors.badRequest(e.getMessage());
+            throw FailureStatus.badRequest(e.getMessage());
         }
     }
 
@@ -188,7 +189,7 @@ public class BasaltStoreConnection extends SailSourceConnection {
         if (asOf.equals(servedHint)) {
             return true;
         }
-        throw ClientErrors.badRequest("this connection reads commit point " + past.view().commitCounter()
+        throw FailureStatus.badRequest("this connection reads commit point " + past.view().commitCounter()
                 + " of a Basalt store as of the past and cannot read " + asOf + " (a query hint)");
     }
 

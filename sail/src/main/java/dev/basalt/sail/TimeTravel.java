@@ -11,13 +11,14 @@ import org.eclipse.rdf4j.sail.SailException;
 
 import dev.basalt.optimizer.rdf4j.QueryHints;
 import dev.basalt.optimizer.rdf4j.QueryHints.AsOf;
+import dev.basalt.sail.errors.FailureStatus;
 import dev.basalt.store.journal.CommitPoint;
 
 /**
  * Reads a past commit point for a query that carries an {@code asOfCommit} or {@code asOfTime}
  * hint ({@link QueryHints}): resolves the hint against the store's readable commit points, opens a
  * read-as-of connection on it, and closes that connection with the query's result. A commit point
- * that is not readable is a client error ({@link ClientErrors}, HTTP 400 through RDF4J Server)
+ * that is not readable is a client error ({@link FailureStatus#badRequest}, HTTP 400 through RDF4J Server)
  * naming the readable range. Stateless; any thread may call it, each call working on its own connection.
  */
 final class TimeTravel {
@@ -74,7 +75,7 @@ final class TimeTravel {
         }
         m.append(" (list them with the query hint [] <").append(QueryHints.COMMIT_POINTS).append("> true;")
                 .append(" a store in RW mode keeps past commit points for its historyRetention, WORM keeps all)");
-        return ClientErrors.badRequest(m.toString());
+        return FailureStatus.badRequest(m.toString());
     }
 
     private static String text(CommitPoint p) {

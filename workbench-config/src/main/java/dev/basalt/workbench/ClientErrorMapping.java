@@ -4,6 +4,9 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.nio.charset.StandardCharsets;
 
 import javax.servlet.Filter;
@@ -17,36 +20,83 @@ import javax.servlet.WriteListener;
 import javax.servlet.http.HttpServletResponse;
 import javax.servlet.http.HttpServletResponseWrapper;
 
+import dev.basalt.sail.errors.FailureStatus;
+
 /**
  * Gives RDF4J Server's answers to a client's mistakes a 4xx status where RDF4J Server 5.0.3 answers 500 and
  * nothing below the servlet layer can make it answer otherwise, so a client (and a monitoring system counting
- * 5xx) can tell its own error from the server's. The cases, each found by {@code RestFuzzTest}:
- * <ul>
- * <li>a query or update nested deeper than a request thread's stack (the parser or an algebra walk overflows
- * it): 400, naming the cause;</li>
- * <li>a request to a transaction id the server does not know ("transaction with id … not registered", e.g.
- * after a restart or a commit): 404;</li>
- * <li>a form body over the launcher's limit ({@link #MAX_FORM_BYTES}): 413.</li>
- * </ul>
- * Malformed uploads are not among them: a {@code basalt:BasaltRepository} connection turns a parser's failure
- * into an {@code RDFParseException}, which RDF4J Server answers with 400 itself, and keeps the store's own
- * failures apart. Every other 500 passes through unchanged. The cases are recognised by RDF4J's and Jetty's
- * messages, which this launcher pins; {@code RestFuzzTest} fails if an upgrade changes them. An answer a
- * handler already started streaming keeps its status. One instance serves all request threads; it keeps no
- * state of its own.
+ * 5xx) can tell its own error from the server's. Which answers change, and to what, is decided by the sail's
+ * {@link FailureStatus} ({@link FailureStatus#ofUncaught} for an exception that escapes RDF4J Server's
+ * handlers, {@link FailureStatus#ofServerError} for a 500 answer's body: a query nested too deeply, an unknown
+ * transaction id, a form body over {@link #MAX_FORM_BYTES}); this filter only holds a 500 answer back and sends
+ * it again under the status and message that class gives. Every other 500 passes through unchanged; an answer a
+ * handler already started streaming keeps its status.
+ *
+ * <p>Basalt's jars are on the webapp's class path, never on the launcher's, so this filter (a launcher class)
+ * reaches {@code FailureStatus} through the webapp's class loader, by name, when it is initialised; a webapp
+ * without Basalt's sail keeps RDF4J's statuses. One instance serves all request threads; its handles are set
+ * once in {@link #init} and it keeps no other state.
  */
 public final class ClientErrorMapping implements Filter {
     /** The largest form body (a query or an update sent as a form) the server parses: 16 MiB. */
-    static final int MAX_FORM_BYTES = 16 << 20;
+    static final int MAX_FORM_BYTES = FailureStatus.MAX_FORM_BYTES;
+    private static final String FAILURE_STATUS = "dev.basalt.sail.errors.FailureStatus";
+
+    private volatile MethodHandle ofUncaught;
+    private volatile MethodHandle ofServerError;
+    private volatile MethodHandle status;
+    private volatile MethodHandle message;
+    private volatile MethodHandle contentType;
+
+    /** {@code FailureStatus.Answer} seen from the launcher's class loader. */
+    record Mapped(int status, String message, String contentType) {
+    }
 
     @Override
     public void init(FilterConfig config) {
-        // nothing to set up
+        ClassLoader webapp = config.getServletContext().getClassLoader();
+        try {
+            Class<?> statuses = Class.forName(FAILURE_STATUS, true, webapp);
+            Class<?> answer = Class.forName(FAILURE_STATUS + "$Answer", true, webapp);
+            MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+            ofUncaught = lookup.findStatic(statuses, "ofUncaught", MethodType.methodType(answer, Throwable.class));
+            ofServerError = lookup.findStatic(statuses, "ofServerError", MethodType.methodType(answer, String.class));
+            status = lookup.findVirtual(answer, "status", MethodType.methodType(int.class));
+            message = lookup.findVirtual(answer, "message", MethodType.methodType(String.class));
+            contentType = lookup.findVirtual(answer, "contentType", MethodType.methodType(String.class));
+        } catch (ReflectiveOperationException | LinkageError e) {
+            config.getServletContext().log("ClientErrorMapping off: the webapp has no Basalt sail (" + e + ")");
+            ofUncaught = null;
+            ofServerError = null;
+        }
     }
 
     @Override
     public void destroy() {
         // nothing to release
+    }
+
+    /** FailureStatus's answer to an exception that escaped the handlers, or null to let it pass. */
+    private Mapped uncaught(Throwable e) {
+        return ofUncaught == null ? null : mapped(ofUncaught, e);
+    }
+
+    /** FailureStatus's answer to a 500 answer with this body, or null to keep it. */
+    private Mapped serverError(String body) {
+        return ofServerError == null ? null : mapped(ofServerError, body);
+    }
+
+    private Mapped mapped(MethodHandle classify, Object failure) {
+        try {
+            Object answer = classify.invoke(failure);
+            return answer == null ? null
+                    : new Mapped((int) status.invoke(answer), (String) message.invoke(answer),
+                            (String) contentType.invoke(answer));
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException("FailureStatus failed", e);
+        }
     }
 
     @Override
@@ -60,53 +110,21 @@ public final class ClientErrorMapping implements Filter {
         try {
             chain.doFilter(request, capture);
         } catch (ServletException | RuntimeException | StackOverflowError e) {
-            if (!(rootCause(e) instanceof StackOverflowError) || http.isCommitted()) {
+            Mapped answer = uncaught(e);
+            if (answer == null || http.isCommitted()) {
                 throw e;
             }
             http.reset();
-            answer(http, HttpServletResponse.SC_BAD_REQUEST, TOO_DEEP);
+            answer(http, answer);
             return;
         }
         capture.finish();
     }
 
-    private static Throwable rootCause(Throwable e) {
-        Throwable t = e;
-        while (t.getCause() != null && t.getCause() != t) {
-            t = t.getCause();
-        }
-        return t;
-    }
-
-    /** A status other than 500 for a 500 answer, and the message to send with it (null: keep RDF4J's). */
-    record Mapped(int status, String message) {
-    }
-
-    private static final String TOO_DEEP = "MALFORMED QUERY: nested too deeply for the server to parse or evaluate "
-            + "(the request thread's stack overflowed); flatten or split the query or update";
-
-    /**
-     * The status for a 500 answer with this body, or 500 when it is not a client's mistake this filter knows.
-     */
-    static Mapped classify(String body) {
-        if (body.contains("java.lang.StackOverflowError")) {
-            return new Mapped(HttpServletResponse.SC_BAD_REQUEST, TOO_DEEP);
-        }
-        if (body.contains("transaction with id") && body.contains("not registered")) {
-            return new Mapped(HttpServletResponse.SC_NOT_FOUND, null);
-        }
-        if (body.contains("Unable to parse form content") || body.contains("Form is larger than max length")
-                || body.contains("Form too large")) {
-            return new Mapped(HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, "Request body over the server's form "
-                    + "limit of " + (MAX_FORM_BYTES >> 20) + " MiB: " + body);
-        }
-        return new Mapped(HttpServletResponse.SC_INTERNAL_SERVER_ERROR, null);
-    }
-
-    private static void answer(HttpServletResponse http, int status, String message) throws IOException {
-        http.setStatus(status);
-        http.setContentType("text/plain;charset=UTF-8");
-        byte[] bytes = message.getBytes(StandardCharsets.UTF_8);
+    private static void answer(HttpServletResponse http, Mapped answer) throws IOException {
+        http.setStatus(answer.status());
+        http.setContentType(answer.contentType());
+        byte[] bytes = answer.message().getBytes(StandardCharsets.UTF_8);
         http.setContentLength(bytes.length);
         http.getOutputStream().write(bytes);
     }
@@ -115,7 +133,7 @@ public final class ClientErrorMapping implements Filter {
      * Passes everything through until the handler sets status 500; from then on the body is held back so that
      * {@link #finish()} can decide the final status from it.
      */
-    private static final class Capture extends HttpServletResponseWrapper {
+    private final class Capture extends HttpServletResponseWrapper {
         private final HttpServletResponse http;
         private final ByteArrayOutputStream held = new ByteArrayOutputStream();
         private boolean holding;
@@ -226,7 +244,7 @@ public final class ClientErrorMapping implements Filter {
             }
         }
 
-        /** Sends what was held back: under the status {@link #classify} gives it. */
+        /** Sends what was held back: under the status {@link FailureStatus#ofServerError} gives it. */
         void finish() throws IOException {
             if (writer != null) {
                 writer.flush();
@@ -235,7 +253,8 @@ public final class ClientErrorMapping implements Filter {
                 return;
             }
             String body = errorMessage != null ? errorMessage : held.toString(StandardCharsets.UTF_8);
-            Mapped mapped = classify(body);
+            Mapped found = serverError(body);
+            Mapped mapped = found != null ? found : new Mapped(HttpServletResponse.SC_INTERNAL_SERVER_ERROR, null, null);
             String message = mapped.message() != null ? mapped.message() : body;
             if (errorMessage != null) {
                 http.sendError(mapped.status(), message);
@@ -243,8 +262,8 @@ public final class ClientErrorMapping implements Filter {
             }
             http.setStatus(mapped.status());
             byte[] bytes = mapped.message() != null ? message.getBytes(StandardCharsets.UTF_8) : held.toByteArray();
-            if (mapped.message() != null) {
-                http.setContentType("text/plain;charset=UTF-8");
+            if (mapped.contentType() != null) {
+                http.setContentType(mapped.contentType());
             }
             http.setContentLength(bytes.length);
             http.getOutputStream().write(bytes);

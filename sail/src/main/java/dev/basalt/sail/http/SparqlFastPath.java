@@ -29,7 +29,6 @@ import org.eclipse.rdf4j.query.GraphQuery;
 import org.eclipse.rdf4j.query.GraphQueryResult;
 import org.eclipse.rdf4j.query.Query;
 import org.eclipse.rdf4j.query.QueryEvaluationException;
-import org.eclipse.rdf4j.query.QueryInterruptedException;
 import org.eclipse.rdf4j.query.QueryLanguage;
 import org.eclipse.rdf4j.query.QueryResultHandlerException;
 import org.eclipse.rdf4j.query.QueryResults;
@@ -48,6 +47,7 @@ import org.eclipse.rdf4j.rio.RDFWriterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.basalt.sail.errors.FailureStatus;
 import dev.basalt.sail.repository.BasaltRepository;
 
 /**
@@ -61,7 +61,8 @@ import dev.basalt.sail.repository.BasaltRepository;
  * requests and repositories, and every request that fails before its result is evaluated (a malformed query, a
  * bad parameter, no acceptable format, an evaluation that fails at once), which RDF4J Server then answers with
  * its own error. A failure while the result is written is answered as RDF4J Server's result views answer it;
- * a client that leaves ends the query (the write fails, the result and connection are closed).
+ * a client that leaves ends the query (the write fails, the result and connection are closed); the status and
+ * message of such a failure are {@link FailureStatus#whileWritingResult}'s.
  *
  * <p>Its counts are the MBean {@code dev.basalt:type=SparqlFastPath,context=PATH} ({@link SparqlFastPathMXBean}).
  * Off when the system property {@value #ENABLED_PROPERTY} is {@code false}, or when the webapp is not RDF4J
@@ -275,12 +276,8 @@ public final class SparqlFastPath implements Filter, SparqlFastPathMXBean {
             }
             writer.end();
             sink.drain();
-        } catch (QueryInterruptedException e) {
-            response.sendError(HttpServletResponse.SC_SERVICE_UNAVAILABLE, "Query evaluation took too long");
-        } catch (QueryEvaluationException e) {
-            response.sendError(HttpServletResponse.SC_INTERNAL_SERVER_ERROR, "Query evaluation error: " + e.getMessage());
-        } catch (QueryResultHandlerException e) {
-            response.sendError(HttpServletResponse.SC_INTERNAL_SERVER_ERROR, "Serialization error: " + e.getMessage());
+        } catch (QueryEvaluationException | QueryResultHandlerException e) {
+            sendError(response, FailureStatus.whileWritingResult(e));
         }
     }
 
@@ -289,12 +286,8 @@ public final class SparqlFastPath implements Filter, SparqlFastPathMXBean {
         head(request, response, factory.getRDFFormat());
         try (GraphQueryResult statements = result; OutputStream out = response.getOutputStream()) {
             QueryResults.report(statements, factory.getWriter(out));
-        } catch (QueryInterruptedException e) {
-            response.sendError(HttpServletResponse.SC_SERVICE_UNAVAILABLE, "Query evaluation took too long");
-        } catch (QueryEvaluationException e) {
-            response.sendError(HttpServletResponse.SC_INTERNAL_SERVER_ERROR, "Query evaluation error: " + e.getMessage());
-        } catch (RDFHandlerException e) {
-            response.sendError(HttpServletResponse.SC_INTERNAL_SERVER_ERROR, "Serialization error: " + e.getMessage());
+        } catch (QueryEvaluationException | RDFHandlerException e) {
+            sendError(response, FailureStatus.whileWritingResult(e));
         }
     }
 
@@ -306,6 +299,11 @@ public final class SparqlFastPath implements Filter, SparqlFastPathMXBean {
         } catch (QueryResultHandlerException e) {
             throw e.getCause() instanceof IOException io ? io : new IOException(e);
         }
+    }
+
+    /** Answers a failure while a result is written with the status and message {@link FailureStatus} gives it. */
+    private static void sendError(HttpServletResponse response, FailureStatus.Answer answer) throws IOException {
+        response.sendError(answer.status(), answer.message());
     }
 
     /** Status and headers as RDF4J Server's result views set them. */

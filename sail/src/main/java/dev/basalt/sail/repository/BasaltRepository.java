@@ -46,6 +46,7 @@ import org.eclipse.rdf4j.sail.StackableSail;
 
 import dev.basalt.optimizer.rdf4j.PreparedAlgebra;
 import dev.basalt.sail.BasaltStore;
+import dev.basalt.sail.errors.FailureStatus;
 import dev.basalt.sail.query.QueryFront;
 import dev.basalt.sail.query.ShapedQuery;
 
@@ -203,14 +204,14 @@ public class BasaltRepository extends SailRepository {
             try {
                 add.run();
             } catch (EOFException | CharConversionException | UTFDataFormatException | UnsupportedEncodingException e) {
-                throw ParseFailures.malformed(format, e);
+                throw FailureStatus.malformedUpload(format, e);
             } catch (StuckParserGuard.Stuck e) {
                 throw e.parseError();
             } catch (RuntimeException e) {
-                if (e instanceof RDFParseException || ParseFailures.fromStore(e)) {
+                if (e instanceof RDFParseException || FailureStatus.fromStore(e)) {
                     throw e;
                 }
-                throw ParseFailures.malformed(format, e);
+                throw FailureStatus.malformedUpload(format, e);
             }
         }
 
