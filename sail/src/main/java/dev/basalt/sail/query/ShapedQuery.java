@@ -16,7 +16,11 @@ import dev.basalt.optimizer.rdf4j.PreparedAlgebra;
  */
 public final class ShapedQuery extends QueryRoot {
     private final TupleExpr tree;
-    private final PreparedAlgebra prepared;
+    /**
+     * Not part of the tree's serialized form: RDF4J's {@code ParentReferenceChecker} (active with assertions on)
+     * serializes trees, and a deserialized copy is no shaped query of this evaluation anyway.
+     */
+    private final transient PreparedAlgebra prepared;
 
     public ShapedQuery(TupleExpr tree, PreparedAlgebra prepared) {
         this.arg = tree; // not setArg: the parsed query's tree keeps its parent
