@@ -31,8 +31,10 @@ final class IdHashTable {
         int k = keySlots.length;
         int p = payloadSlots.length;
         this.stride = k + 1 + p;
-        // a power of two at least 4/3 of the matches: at most three quarters full, at least three eighths
-        int capacity = Integer.highestOneBit(Math.max(matches + matches / 3, 1) * 2 - 1);
+        // the least power of two above 4/3 of the matches: at most three quarters full, and never full, so
+        // that a probe of an absent key always reaches an empty slot (a full table of one or two matches
+        // made such a probe loop for ever)
+        int capacity = Integer.highestOneBit((matches + matches / 3 + 1) * 2 - 1);
         this.mask = capacity - 1;
         this.slots = new long[capacity * stride];
         this.next = new int[matches];

@@ -29,7 +29,7 @@ import dev.basalt.optimizer.exec.RowCursor;
  * forced) gives the same rows.
  */
 class AnalyticJoinTest {
-    private static final String EX = "http://example.org/";
+    static final String EX = "http://example.org/";
     private static final ValueFactory VF = SimpleValueFactory.getInstance();
     private static final OrderingPolicy NESTED = OrderingPolicy.DEFAULT.withJoins(OrderingPolicy.Joins.NESTED_LOOP);
     private static final OrderingPolicy FORCED = OrderingPolicy.DEFAULT.withJoins(OrderingPolicy.Joins.HASH_MERGE);

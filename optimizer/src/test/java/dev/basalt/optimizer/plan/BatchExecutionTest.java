@@ -10,8 +10,12 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 
+import org.eclipse.rdf4j.model.IRI;
+import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import dev.basalt.optimizer.MemoryQuadSource;
 import dev.basalt.optimizer.exec.Batch;
@@ -101,6 +105,41 @@ class BatchExecutionTest {
                 assertTrue(expected.equals(batchRows(op, width, new ExecContext(SHOP, false, tiny).withoutStatistics())),
                         "past the table budget: " + where);
             }
+        }
+    }
+
+    private static IRI iri(String local) {
+        return SimpleValueFactory.getInstance().createIRI(AnalyticJoinTest.EX, local);
+    }
+
+    /**
+     * A hash table of one, two or three matches probed with keys it does not hold (whichever side
+     * the join builds, both hold one or two keys the other lacks): the batch probe ends at an empty
+     * slot (a table of one or two matches used to be full, and such a probe looped for ever), and the
+     * forced hash join answers what the nested loops do.
+     */
+    @Test
+    // a separate thread: a probe that loops for ever ignores interrupts, and the test must still end
+    @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aSmallHashTableAnswersProbesOfAbsentKeys() throws Exception {
+        for (int built = 1; built <= 3; built++) {
+            MemoryQuadSource src = new MemoryQuadSource().ordered(true);
+            for (int p = 0; p < built; p++) {
+                src.add(iri("product" + p), iri("producer"), iri("producer" + p));
+            }
+            // two offers: one of product0, one of a product the table never holds
+            src.add(iri("offer0"), iri("product"), iri("product0"));
+            src.add(iri("offer1"), iri("product"), iri("product5"));
+            src.concurrentReads(true);
+            String where = "?offer :product ?product . ?product :producer ?producer";
+            CompiledPlan forced = PlanShapeTest.compile(src, where, FORCED);
+            CompiledPlan nested = PlanShapeTest.compile(src, where, NESTED);
+            Operator op = batchable(forced.root());
+            assertTrue(op != null, forced.explain());
+            int expected = rows(nested.root(), nested.vars().size(), new ExecContext(src, false).withoutStatistics()).size();
+            assertEquals(1, expected);
+            assertEquals(expected, batchRows(op, forced.vars().size(), new ExecContext(src, false).withoutStatistics()).size(),
+                    built + " matches\n" + forced.explain());
         }
     }
 
