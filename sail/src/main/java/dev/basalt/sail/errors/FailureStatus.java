@@ -173,6 +173,26 @@ public final class FailureStatus {
     }
 
     /**
+     * The answer to a failure while a query is parsed, prepared or its evaluation started on a request thread:
+     * {@link Failure#NESTED_TOO_DEEP} for a {@link StackOverflowError}, and for an {@link IndexOutOfBoundsException}
+     * thrown by RDF4J's SPARQL parser, whose tree builder's node stack is left short when an overflow unwinds it
+     * (the overflow then surfaces as that exception); null for any other failure.
+     */
+    public static Answer ofQueryPreparation(Throwable e) {
+        if (e instanceof StackOverflowError) {
+            return new Answer(Failure.NESTED_TOO_DEEP, TOO_DEEP, PLAIN_TEXT);
+        }
+        if (e instanceof IndexOutOfBoundsException) {
+            for (StackTraceElement frame : e.getStackTrace()) {
+                if (frame.getClassName().startsWith("org.eclipse.rdf4j.query.parser.sparql.")) {
+                    return new Answer(Failure.NESTED_TOO_DEEP, TOO_DEEP, PLAIN_TEXT);
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
      * The answer to an exception that escaped RDF4J Server's handlers: {@link Failure#NESTED_TOO_DEEP} when its
      * root cause is a {@link StackOverflowError} (the parser or an algebra walk overflowed the request thread's
      * stack), null when it is not a client's mistake and passes on unchanged.

@@ -221,7 +221,17 @@ public final class SparqlFastPath implements Filter, SparqlFastPathMXBean {
                     return false;
                 }
             } catch (RuntimeException | StackOverflowError e) {
-                return false; // RDF4J Server answers with its own error
+                FailureStatus.Answer tooDeep = FailureStatus.ofQueryPreparation(e);
+                if (tooDeep == null) {
+                    return false; // RDF4J Server answers with its own error
+                }
+                // answered here: RDF4J Server would parse the query again and could overflow at another place
+                response.setStatus(tooDeep.status());
+                response.setContentType(tooDeep.contentType());
+                byte[] body = tooDeep.message().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                response.setContentLength(body.length);
+                response.getOutputStream().write(body);
+                return true;
             }
             Object factory = negotiate(request, response, registry);
             if (factory == null) {

@@ -163,4 +163,26 @@ class FailureStatusTest {
         e.setStackTrace(frames);
         return e;
     }
+
+    /**
+     * A query whose preparation overflowed the stack is nested too deeply, also when the overflow surfaced as the
+     * parser's node-stack IndexOutOfBoundsException; any other failure is left to RDF4J Server.
+     */
+    @Test
+    void anOverflowWhilePreparingIsNestedTooDeep() {
+        assertEquals(400, FailureStatus.ofQueryPreparation(new StackOverflowError()).status());
+        IndexOutOfBoundsException parser = new IndexOutOfBoundsException("Index -1 out of bounds for length 0");
+        parser.setStackTrace(new StackTraceElement[] { new StackTraceElement("java.util.ArrayList", "remove", null, 1),
+                new StackTraceElement("org.eclipse.rdf4j.query.parser.sparql.ast.JJTSyntaxTreeBuilderState", "popNode",
+                        null, 1) });
+        FailureStatus.Answer answer = FailureStatus.ofQueryPreparation(parser);
+        assertEquals(400, answer.status());
+        assertEquals(FailureStatus.PLAIN_TEXT, answer.contentType());
+        assertTrue(answer.message().startsWith("MALFORMED QUERY: nested too deeply"), answer.message());
+        IndexOutOfBoundsException elsewhere = new IndexOutOfBoundsException("Index -1 out of bounds for length 0");
+        elsewhere.setStackTrace(new StackTraceElement[] { new StackTraceElement("java.util.ArrayList", "remove", null, 1),
+                new StackTraceElement("dev.basalt.sail.Something", "run", null, 1) });
+        assertNull(FailureStatus.ofQueryPreparation(elsewhere));
+        assertNull(FailureStatus.ofQueryPreparation(new IllegalStateException("no")));
+    }
 }
