@@ -685,14 +685,32 @@ public final class BenchMain implements Runnable {
 		@Option(names = "--lubm-universities", defaultValue = "1", description = "LUBM universities added after the "
 				+ "BSBM runs and compared on the 14 queries (0: skip)")
 		int lubmUniversities;
+		@Option(names = "--single-url", description = "attach: a running single server's repository URL (already "
+				+ "loaded); with --front-url nothing is started or loaded")
+		String singleUrl;
+		@Option(names = "--front-url", description = "attach: a running front's SPARQL endpoint over loaded members")
+		String frontUrl;
+		@Option(names = "--single-pid", defaultValue = "0", description = "attach: the single server's process id (CPU)")
+		long singlePid;
+		@Option(names = "--front-pid", defaultValue = "0", description = "attach: the front's process id (CPU)")
+		long frontPid;
+		@Option(names = "--member-pids", split = ",", description = "attach: the members' process ids (CPU)")
+		List<Long> memberPids = new java.util.ArrayList<>();
+		@Option(names = "--profile", defaultValue = "0", description = "attach: parameter sets per query of a per-query"
+				+ " profile (time, CPU of each process, member requests) after the runs; 0: none")
+		int profile;
 
 		@Override
 		public Integer call() throws Exception {
 			FederationBench.Options o = new FederationBench.Options(data, products, seed, shards, workDir.toAbsolutePath(),
 					federationJar, serverJar, memberHeap, singleHeap, parameterSets, warmupMixes, seconds, runs, frontOptions,
 					lubmUniversities);
-			FederationBench.Outcome outcome = new FederationBench(o, System.out::println).run();
-			String report = FederationBench.report(o, outcome);
+			FederationBench bench = new FederationBench(o, System.out::println);
+			FederationBench.Outcome outcome = frontUrl == null ? bench.run()
+					: bench.runAttached(new FederationBench.Attached(singleUrl, frontUrl, singlePid, frontPid, memberPids,
+							profile));
+			String report = FederationBench.report(o, outcome) + (bench.profile().isEmpty() ? ""
+					: "\n" + bench.profile());
 			System.out.println(report);
 			java.nio.file.Files.writeString(workDir.resolve("federation-report.md"), report);
 			return outcome.mismatches() == 0 ? 0 : 2;

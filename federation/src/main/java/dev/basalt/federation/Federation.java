@@ -44,10 +44,12 @@ public final class Federation implements AutoCloseable {
     private final AtomicLong requestsSent;
     private final StarEvaluator stars;
     private final ReplicatedVocabulary replication;
+    private final List<MemberHttp> direct;
 
     private Federation(List<Member> members, FedXRepository repository, List<SPARQLRepository> repositories,
             List<SharedHttpClientSessionManager> clients, ExecutorService starRequests, AtomicLong requestsSent,
-            StarEvaluator stars, ReplicatedVocabulary replication) {
+            StarEvaluator stars, ReplicatedVocabulary replication, List<MemberHttp> direct) {
+        this.direct = direct;
         this.stars = stars;
         this.replication = replication;
         this.members = members;
@@ -68,6 +70,7 @@ public final class Federation implements AutoCloseable {
         List<Endpoint> endpoints = new ArrayList<>();
         List<SharedHttpClientSessionManager> clients = new ArrayList<>();
         List<SPARQLRepository> repositories = new ArrayList<>();
+        List<MemberHttp> direct = new ArrayList<>();
         int starThreads = settings.joinWorkerThreads() + settings.unionWorkerThreads();
         int connections = Math.max(settings.joinWorkerThreads(), settings.unionWorkerThreads()) + settings.httpThreads()
                 + starThreads;
@@ -93,6 +96,7 @@ public final class Federation implements AutoCloseable {
             // down and re-creates its HTTP client (which would drop the timeouts above).
             sparql.init();
             repositories.add(sparql);
+            direct.add(new MemberHttp(member.id(), member.repositoryUrl(), sessions.getHttpClient()));
             endpoints.add(EndpointFactory.loadEndpoint(member.id(), sparql));
         }
         FedXConfig config = new FedXConfig()
@@ -110,8 +114,10 @@ public final class Federation implements AutoCloseable {
             return t;
         });
         StarEvaluator stars = settings.starPushdown()
-                ? new StarEvaluator(endpoints, starRequests, settings.boundJoinBlockSize(), settings.replication()) : null;
+                ? new StarEvaluator(starRequests, settings.boundJoinBlockSize(), settings.replication(),
+                        direct.stream().map(StarEvaluator::viaHttp).toList()) : null;
         if (stars != null) {
+            stars.setQueryTimeoutMillis(settings.queryTimeout().toMillis());
             stars.setReplicatedRange(ReplicatedRanges.learn(repositories, settings.replication()));
         }
         FedXRepository repository = FedXFactory.newFederation().withMembers(endpoints).withConfig(config)
@@ -120,7 +126,7 @@ public final class Federation implements AutoCloseable {
         LOG.info("FedX federation over {} members (star pushdown {}): {}", members.size(),
                 settings.starPushdown() ? "on" : "off", members.stream().map(Member::describe).toList());
         return new Federation(List.copyOf(members), repository, repositories, clients, starRequests, requestsSent, stars,
-                settings.replication());
+                settings.replication(), List.copyOf(direct));
     }
 
     /**
@@ -177,6 +183,29 @@ public final class Federation implements AutoCloseable {
         java.util.Set<String> ranges = ReplicatedRanges.learn(repositories, replication);
         stars.setReplicatedRange(ranges);
         return ranges;
+    }
+
+    /**
+     * The member that answers a query whole ({@link WholeQueryRoute}), or null when it needs several
+     * members or FedX; {@code plan} comes from {@link #directPlan}.
+     */
+    MemberHttp wholeQueryMember(org.eclipse.rdf4j.query.algebra.TupleExpr plan) {
+        int shard = WholeQueryRoute.member(plan, stars);
+        return shard < 0 ? null : direct.get(shard);
+    }
+
+    /**
+     * The query's rewritten algebra when the front evaluates it itself ({@link DirectEvaluation}: data
+     * read through stars only), else null (FedX answers it; always null with star pushdown off).
+     */
+    org.eclipse.rdf4j.query.algebra.TupleExpr directPlan(org.eclipse.rdf4j.query.parser.ParsedQuery query) {
+        return DirectEvaluation.plan(query, stars);
+    }
+
+    /** The solutions of a plan from {@link #directPlan}. */
+    org.eclipse.rdf4j.common.iteration.CloseableIteration<org.eclipse.rdf4j.query.BindingSet> evaluateDirect(
+            org.eclipse.rdf4j.query.algebra.TupleExpr plan) {
+        return DirectEvaluation.evaluate(plan, stars);
     }
 
     public FedXRepository repository() {

@@ -73,18 +73,12 @@ final class ResultWriter {
             }
             if (query instanceof BooleanQuery ask) {
                 BooleanQueryResultFormat format = pick(wanted, BOOLEAN, "ASK");
-                boolean answer = ask.evaluate();
-                if (format == ASK_CSV || format == ASK_TSV) {
-                    out.writeBytes(("_askResult" + (format == ASK_CSV ? "\r\n" : "\n") + answer
-                            + (format == ASK_CSV ? "\r\n" : "\n")).getBytes(StandardCharsets.UTF_8));
-                } else {
-                    QueryResultIO.createBooleanWriter(format, out).handleBoolean(answer);
-                }
+                writeBoolean(format, ask.evaluate(), out);
                 return new Answer(format.getDefaultMIMEType() + "; charset=UTF-8", out.toByteArray());
             }
             if (query instanceof GraphQuery graph) {
                 RDFFormat format = pick(wanted, GRAPH, "CONSTRUCT/DESCRIBE");
-                graph.evaluate(Rio.createWriter(format, out));
+                graph.evaluate(new DistinctStatements(Rio.createWriter(format, out)));
                 return new Answer(format.getDefaultMIMEType() + "; charset=UTF-8", out.toByteArray());
             }
         } catch (RuntimeException e) {
@@ -92,6 +86,106 @@ final class ResultWriter {
             throw tooLarge.isPresent() ? tooLarge.get() : e;
         }
         throw new IllegalArgumentException("unsupported query form: " + query.getClass().getSimpleName());
+    }
+
+    /**
+     * Writes the answer of a query evaluated by the front itself ({@link DirectEvaluation}): {@code rows}
+     * are its solutions (for CONSTRUCT, the template's subject, predicate, object and context
+     * bindings), closed here.
+     */
+    static Answer write(org.eclipse.rdf4j.query.parser.ParsedQuery query,
+            org.eclipse.rdf4j.common.iteration.CloseableIteration<org.eclipse.rdf4j.query.BindingSet> rows, String accept,
+            long maxBytes) {
+        SparqlFront.BoundedBuffer out = new SparqlFront.BoundedBuffer(maxBytes);
+        List<String> wanted = acceptedTypes(accept);
+        try (rows) {
+            if (query instanceof org.eclipse.rdf4j.query.parser.ParsedTupleQuery) {
+                TupleQueryResultFormat format = pick(wanted, TUPLE, "SELECT");
+                org.eclipse.rdf4j.query.resultio.TupleQueryResultWriter writer = QueryResultIO.createTupleWriter(format, out);
+                writer.startQueryResult(new ArrayList<>(query.getTupleExpr().getBindingNames()));
+                while (rows.hasNext()) {
+                    writer.handleSolution(rows.next());
+                }
+                writer.endQueryResult();
+                return new Answer(format.getDefaultMIMEType() + "; charset=UTF-8", out.toByteArray());
+            }
+            if (query instanceof org.eclipse.rdf4j.query.parser.ParsedBooleanQuery) {
+                BooleanQueryResultFormat format = pick(wanted, BOOLEAN, "ASK");
+                writeBoolean(format, rows.hasNext(), out);
+                return new Answer(format.getDefaultMIMEType() + "; charset=UTF-8", out.toByteArray());
+            }
+            if (query instanceof org.eclipse.rdf4j.query.parser.ParsedGraphQuery graph) {
+                RDFFormat format = pick(wanted, GRAPH, "CONSTRUCT/DESCRIBE");
+                org.eclipse.rdf4j.rio.RDFHandler writer = new DistinctStatements(Rio.createWriter(format, out));
+                writer.startRDF();
+                graph.getQueryNamespaces().forEach(writer::handleNamespace);
+                while (rows.hasNext()) {
+                    org.eclipse.rdf4j.model.Statement st = DirectEvaluation.statement(rows.next());
+                    if (st != null) {
+                        writer.handleStatement(st);
+                    }
+                }
+                writer.endRDF();
+                return new Answer(format.getDefaultMIMEType() + "; charset=UTF-8", out.toByteArray());
+            }
+        } catch (RuntimeException e) {
+            Optional<TooLarge> tooLarge = causeOf(e, TooLarge.class);
+            throw tooLarge.isPresent() ? tooLarge.get() : e;
+        }
+        throw new IllegalArgumentException("unsupported query form: " + query.getClass().getSimpleName());
+    }
+
+    private static void writeBoolean(BooleanQueryResultFormat format, boolean answer, java.io.OutputStream out) {
+        if (format == ASK_CSV || format == ASK_TSV) {
+            try {
+                out.write(("_askResult" + (format == ASK_CSV ? "\r\n" : "\n") + answer
+                        + (format == ASK_CSV ? "\r\n" : "\n")).getBytes(StandardCharsets.UTF_8));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        } else {
+            QueryResultIO.createBooleanWriter(format, out).handleBoolean(answer);
+        }
+    }
+
+    /**
+     * The media type the answer to {@code query} is written in for this Accept header when a member
+     * writes it (the same choice {@link #evaluate} makes), or null for an ASK answer in CSV or TSV, which
+     * only the front writes. Throws {@link NotAcceptable} like {@link #evaluate}.
+     */
+    static String memberWrittenType(org.eclipse.rdf4j.query.parser.ParsedQuery query, String accept) {
+        List<String> wanted = acceptedTypes(accept);
+        if (query instanceof org.eclipse.rdf4j.query.parser.ParsedTupleQuery) {
+            return pick(wanted, TUPLE, "SELECT").getDefaultMIMEType();
+        }
+        if (query instanceof org.eclipse.rdf4j.query.parser.ParsedBooleanQuery) {
+            BooleanQueryResultFormat format = pick(wanted, BOOLEAN, "ASK");
+            return format == ASK_CSV || format == ASK_TSV ? null : format.getDefaultMIMEType();
+        }
+        if (query instanceof org.eclipse.rdf4j.query.parser.ParsedGraphQuery) {
+            return pick(wanted, GRAPH, "CONSTRUCT/DESCRIBE").getDefaultMIMEType();
+        }
+        return null;
+    }
+
+    /**
+     * Passes each statement on once: a CONSTRUCT or DESCRIBE answer is a set of statements, and FedX
+     * returns a statement once per member that holds it (a replicated subject is whole on every
+     * member, so DESCRIBE of a reviewer repeated each of its statements once per member).
+     */
+    static final class DistinctStatements extends org.eclipse.rdf4j.rio.helpers.RDFHandlerWrapper {
+        private final java.util.Set<org.eclipse.rdf4j.model.Statement> seen = new java.util.HashSet<>();
+
+        DistinctStatements(org.eclipse.rdf4j.rio.RDFHandler out) {
+            super(out);
+        }
+
+        @Override
+        public void handleStatement(org.eclipse.rdf4j.model.Statement st) {
+            if (seen.add(st)) {
+                super.handleStatement(st);
+            }
+        }
     }
 
     /** The first format of {@code offered} that the client accepts, in the client's order of preference. */

@@ -15,6 +15,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.eclipse.rdf4j.query.MalformedQueryException;
+import org.eclipse.rdf4j.query.QueryLanguage;
+import org.eclipse.rdf4j.query.algebra.TupleExpr;
+import org.eclipse.rdf4j.query.parser.ParsedQuery;
+import org.eclipse.rdf4j.query.parser.QueryParserUtil;
 import org.eclipse.rdf4j.repository.RepositoryConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,7 +31,8 @@ import com.sun.net.httpserver.HttpServer;
  * {@code query=}, POST form-encoded or {@code application/sparql-query}) on {@code /sparql}, answered
  * by FedX over the members. {@code GET /health} answers 200 when every member answers, 503 naming
  * those that do not. {@code POST /refresh} makes the front forget what it learned from the members'
- * data ({@link Federation#refresh()}); loads call it.
+ * data ({@link Federation#refresh()}); loads call it. {@code GET /stats} answers counters, one
+ * {@code name value} line each ({@code member-requests}: HTTP requests sent to members so far).
  *
  * <p>An answer is complete or it is an error: the front evaluates the whole query into a bounded
  * buffer ({@link FrontSettings#maxResultBytes()}) before it sends a byte, so a member that fails
@@ -85,6 +90,7 @@ public final class SparqlFront implements AutoCloseable {
         server.createContext(PATH, front::handleQuery);
         server.createContext("/health", front::handleHealth);
         server.createContext(REFRESH_PATH, front::handleRefresh);
+        server.createContext("/stats", front::handleStats);
         server.start();
         LOG.info("federation front serving SPARQL on http://{}:{}{}", host, front.port(), PATH);
         return front;
@@ -105,6 +111,13 @@ public final class SparqlFront implements AutoCloseable {
             String body = down.isEmpty() ? "all " + federation.members().size() + " members answer\n"
                     : String.join("\n", down) + "\n";
             send(exchange, down.isEmpty() ? 200 : 503, "text/plain; charset=UTF-8", body.getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    /** {@code GET /stats}: counters as {@code name value} lines (HTTP requests sent to members so far). */
+    private void handleStats(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            sendText(exchange, 200, "member-requests " + federation.requestsSent());
         }
     }
 
@@ -132,8 +145,42 @@ public final class SparqlFront implements AutoCloseable {
                 return;
             }
             String accept = exchange.getRequestHeaders().getFirst("Accept");
-            try (RepositoryConnection connection = federation.repository().getConnection()) {
-                ResultWriter.Answer answer = ResultWriter.evaluate(connection, query, accept, settings.maxResultBytes());
+            ParsedQuery parsed;
+            try {
+                parsed = QueryParserUtil.parseQuery(QueryLanguage.SPARQL, query, null);
+            } catch (MalformedQueryException e) {
+                sendText(exchange, 400, "malformed query: " + e.getMessage());
+                return;
+            }
+            TupleExpr plan;
+            try {
+                plan = federation.directPlan(parsed);
+            } catch (RuntimeException e) {
+                LOG.debug("the front cannot plan the query itself, FedX answers it: {}", e.toString());
+                plan = null;
+            }
+            try {
+                if (forwarded(exchange, parsed, plan, query, accept)) {
+                    return;
+                }
+            } catch (ResultWriter.NotAcceptable e) {
+                sendText(exchange, 406, e.getMessage());
+                return;
+            } catch (ResultWriter.TooLarge e) {
+                sendText(exchange, 413, e.getMessage());
+                return;
+            } catch (RuntimeException e) {
+                LOG.debug("forwarding the whole query failed, the front answers it: {}", e.toString());
+            }
+            try {
+                ResultWriter.Answer answer;
+                if (plan != null) {
+                    answer = ResultWriter.write(parsed, federation.evaluateDirect(plan), accept, settings.maxResultBytes());
+                } else {
+                    try (RepositoryConnection connection = federation.repository().getConnection()) {
+                        answer = ResultWriter.evaluate(connection, query, accept, settings.maxResultBytes());
+                    }
+                }
                 send(exchange, 200, answer.contentType(), answer.bytes());
             } catch (MalformedQueryException e) {
                 sendText(exchange, 400, "malformed query: " + e.getMessage());
@@ -154,6 +201,30 @@ public final class SparqlFront implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /**
+     * Sends a query that one member answers whole ({@link WholeQueryRoute}) to that member and passes its
+     * answer on; false (nothing sent to the client) when the query is not such a query or the member
+     * did not answer it with HTTP 200, and FedX answers it instead.
+     */
+    private boolean forwarded(HttpExchange exchange, ParsedQuery parsed, TupleExpr plan, String query, String accept)
+            throws IOException {
+        MemberHttp member = federation.wholeQueryMember(plan);
+        if (member == null) {
+            return false;
+        }
+        String type = ResultWriter.memberWrittenType(parsed, accept);
+        if (type == null) {
+            return false;
+        }
+        MemberHttp.Forwarded answer = member.forward(query, type, settings.maxResultBytes());
+        if (answer.status() != 200) {
+            LOG.debug("member {} answered a forwarded query with HTTP {}; FedX answers it", member.name(), answer.status());
+            return false;
+        }
+        send(exchange, 200, answer.contentType(), answer.body());
+        return true;
     }
 
     /** The query of a protocol request, or an IllegalArgumentException saying what is wrong with it. */

@@ -47,19 +47,33 @@ import org.eclipse.rdf4j.query.impl.EmptyBindingSet;
 final class StarEvaluator {
     static final String ROW = "basalt_row";
 
-    private final List<Endpoint> endpoints;
+    /** Where a star's SELECT goes: one member, answering its solutions whole. */
+    interface Source {
+        String name();
+
+        List<BindingSet> select(String query, QueryInfo info);
+    }
+
+    private final List<Source> endpoints;
     private final SubjectHashPartition partition;
     private final ExecutorService pool;
     private final int blockSize;
     private final ReplicatedVocabulary replication;
     private final AtomicInteger turn = new AtomicInteger();
     private volatile Set<String> replicatedRange = Set.of();
+    private volatile long queryTimeoutMillis = 300_000;
 
     StarEvaluator(List<Endpoint> endpoints, ExecutorService pool, int blockSize) {
         this(endpoints, pool, blockSize, ReplicatedVocabulary.schema());
     }
 
     StarEvaluator(List<Endpoint> endpoints, ExecutorService pool, int blockSize, ReplicatedVocabulary replication) {
+        this(pool, blockSize, replication, endpoints.stream().map(StarEvaluator::viaFedX).toList());
+    }
+
+    /** Stars sent to {@code sources}, in shard order (the Basalt front: {@link MemberHttp}). */
+    StarEvaluator(ExecutorService pool, int blockSize, ReplicatedVocabulary replication, List<Source> sources) {
+        List<Source> endpoints = sources;
         this.endpoints = List.copyOf(endpoints);
         this.partition = new SubjectHashPartition(endpoints.size());
         this.pool = pool;
@@ -80,6 +94,21 @@ final class StarEvaluator {
         this.replicatedRange = Set.copyOf(predicates);
     }
 
+    /** The longest wait for a star's answers when no FedX query (with its own time limit) is given. */
+    void setQueryTimeoutMillis(long millis) {
+        this.queryTimeoutMillis = millis;
+    }
+
+    /** The shard that owns a subject IRI. */
+    int ownerOf(String subject) {
+        return partition.shardOf(subject);
+    }
+
+    /** A member for work any member can do (replicated subjects), taken in turn. */
+    int anyMember() {
+        return Math.floorMod(turn.getAndIncrement(), endpoints.size());
+    }
+
     /** Rows of a join's left side handed to {@link #join} at once: eight bound-join blocks, sent together. */
     int chunkRows() {
         return blockSize * 8;
@@ -87,7 +116,8 @@ final class StarEvaluator {
 
     /**
      * The star joined with each of {@code left}'s rows, in row order; with {@code optional}, a row the
-     * star does not match is kept as it is (a left join).
+     * star does not match is kept as it is (a left join). {@code info} is FedX's query (its time limit),
+     * or null outside FedX ({@link DirectEvaluation}).
      */
     List<BindingSet> join(StarGroup star, List<BindingSet> left, boolean optional, QueryInfo info) {
         TreeSet<String> bound = new TreeSet<>();
@@ -115,8 +145,8 @@ final class StarEvaluator {
             for (int shard = 0; shard < endpoints.size(); shard++) {
                 if (!rowsOf.get(shard).isEmpty()) {
                     String query = query(star, values, left, rowsOf.get(shard));
-                    Endpoint endpoint = endpoints.get(shard);
-                    requests.add(new Request(endpoint, shard, pool.submit(() -> fetch(endpoint, query, info))));
+                    Source endpoint = endpoints.get(shard);
+                    requests.add(new Request(endpoint, shard, pool.submit(() -> endpoint.select(query, info))));
                 }
             }
         }
@@ -190,6 +220,36 @@ final class StarEvaluator {
         return query.append(star.body()).append(" }").toString();
     }
 
+    /** A source that asks through FedX's endpoint (its SPARQL client or a local repository). */
+    static Source viaFedX(Endpoint endpoint) {
+        return new Source() {
+            @Override
+            public String name() {
+                return endpoint.getName();
+            }
+
+            @Override
+            public List<BindingSet> select(String query, QueryInfo info) {
+                return fetch(endpoint, query, info);
+            }
+        };
+    }
+
+    /** A source over the front's own HTTP requests to a member. */
+    static Source viaHttp(MemberHttp member) {
+        return new Source() {
+            @Override
+            public String name() {
+                return member.name();
+            }
+
+            @Override
+            public List<BindingSet> select(String query, QueryInfo info) {
+                return member.select(query);
+            }
+        };
+    }
+
     private static List<BindingSet> fetch(Endpoint endpoint, String query, QueryInfo info) {
         List<BindingSet> rows = new ArrayList<>();
         try (CloseableIteration<BindingSet> result = endpoint.getTripleSource()
@@ -208,7 +268,8 @@ final class StarEvaluator {
     private void collect(List<Request> requests, StarGroup star, int everyRow, List<List<BindingSet>> matches,
             QueryInfo info) {
         String subject = star.subjectVar() != null && !star.replicated() ? star.sparqlName(star.subjectVar()) : null;
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(1, info.getMaxRemainingTimeMS()));
+        long remaining = info != null ? info.getMaxRemainingTimeMS() : queryTimeoutMillis;
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(1, remaining));
         try {
             for (Request request : requests) {
                 List<BindingSet> answer;
@@ -217,14 +278,14 @@ final class StarEvaluator {
                 } catch (ExecutionException e) {
                     Throwable cause = e.getCause();
                     throw cause instanceof QueryEvaluationException q ? q
-                            : new QueryEvaluationException("member " + request.endpoint().getName()
+                            : new QueryEvaluationException("member " + request.endpoint().name()
                                     + " failed on a star subquery: " + cause, cause);
                 } catch (TimeoutException e) {
-                    throw new QueryEvaluationException("member " + request.endpoint().getName()
+                    throw new QueryEvaluationException("member " + request.endpoint().name()
                             + " did not answer a star subquery within the query's time", e);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    throw new QueryEvaluationException("interrupted while waiting for " + request.endpoint().getName(), e);
+                    throw new QueryEvaluationException("interrupted while waiting for " + request.endpoint().name(), e);
                 }
                 for (BindingSet row : answer) {
                     if (subject != null && !owns(request.shard(), row.getValue(subject))) {
@@ -259,6 +320,6 @@ final class StarEvaluator {
         matches.get(row).add(match);
     }
 
-    private record Request(Endpoint endpoint, int shard, Future<List<BindingSet>> answer) {
+    private record Request(Source endpoint, int shard, Future<List<BindingSet>> answer) {
     }
 }

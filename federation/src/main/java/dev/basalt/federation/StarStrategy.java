@@ -127,7 +127,7 @@ final class StarStrategy extends SparqlFederationEvalStrategy {
      * The left side's rows joined with a star a chunk at a time (several bound-join blocks, sent
      * together), so that a large left side is never held whole. Read by one consumer at a time.
      */
-    private static final class ChunkedJoin extends LookAheadIteration<BindingSet> {
+    static final class ChunkedJoin extends LookAheadIteration<BindingSet> {
         private final CloseableIteration<BindingSet> left;
         private final Function<List<BindingSet>, List<BindingSet>> join;
         private final int chunk;

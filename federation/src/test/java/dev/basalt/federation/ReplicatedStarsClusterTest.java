@@ -85,6 +85,18 @@ class ReplicatedStarsClusterTest {
                         .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
                 assertEquals(200, refreshed.statusCode(), refreshed.body());
                 assertTrue(refreshed.body().contains(TinyShop.EX + "vocabulary/vendor"), refreshed.body());
+                // DESCRIBE of a replicated subject: every member holds the vendor whole, the answer has
+                // each of its statements once (FedX returned one copy per member)
+                String describe = TinyShop.PREFIXES + "DESCRIBE ?v WHERE { ex:offer1 bsbm:vendor ?v }";
+                org.eclipse.rdf4j.model.Model want = org.eclipse.rdf4j.query.QueryResults.asModel(
+                        c.prepareGraphQuery(describe).evaluate());
+                HttpResponse<String> described = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+                        cluster.frontUrl())).header("Content-Type", "application/sparql-query")
+                        .header("Accept", "application/n-triples").POST(HttpRequest.BodyPublishers.ofString(describe))
+                        .build(), HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, described.statusCode(), described.body());
+                assertEquals(3, want.size());
+                assertEquals(want.size(), described.body().lines().filter(l -> !l.isBlank()).count(), described.body());
                 String page = cluster.registerWithWorkbench();
                 assertTrue(page.endsWith("/rdf4j-workbench/repositories/federation/summary"), page);
                 String viaServer = cluster.members().get(0).repositoryUrl().replace("/repositories/basalt",

@@ -46,6 +46,15 @@ public final class FederationBench {
 			int runs, String frontOptions, int lubmUniversities) {
 	}
 
+	/**
+	 * Servers already running and loaded (no start, no load): the single server's and the front's
+	 * URLs, and the process ids whose CPU is counted (the front's; the members', summed; the single
+	 * server's).
+	 */
+	public record Attached(String singleUrl, String frontUrl, long singlePid, long frontPid, List<Long> memberPids,
+			int profileInstances) {
+	}
+
 	/** What one run measured. */
 	public record Outcome(double singleLoadSeconds, double federationLoadSeconds, String federationLoadLine,
 			Map<String, String> crossCheck, int mismatches, List<MixResult> single, List<MixResult> federation,
@@ -77,6 +86,36 @@ public final class FederationBench {
 	public FederationBench(Options options, Consumer<String> progress) {
 		this.options = options;
 		this.progress = progress;
+	}
+
+	/**
+	 * Measures servers that already run and hold the data ({@link Attached}): the cross-check, the
+	 * measured runs, then with {@code profileInstances > 0} a per-query profile ({@link QueryProfile}).
+	 */
+	public Outcome runAttached(Attached a) {
+		ProcessHandle singleProcess = process(a.singlePid());
+		ProcessHandle front = process(a.frontPid());
+		List<ProcessHandle> members = a.memberPids().stream().map(FederationBench::process).toList();
+		java.util.function.Supplier<double[]> cpu = () -> new double[] { ServerProcess.cpuSeconds(singleProcess),
+				ServerProcess.cpuSeconds(front), members.stream().mapToDouble(ServerProcess::cpuSeconds).sum() };
+		double[] queryCpu = new double[3];
+		Outcome outcome = measure(a.singleUrl(), a.frontUrl(), 0, 0, "", cpu, queryCpu);
+		outcome = outcome.withCpu(new Cpu(0, new double[0], queryCpu[0], queryCpu[1], queryCpu[2]));
+		if (a.profileInstances() > 0) {
+			profile = new QueryProfile(a.singleUrl(), a.frontUrl(), cpu, options, progress).run(a.profileInstances());
+		}
+		return outcome;
+	}
+
+	private String profile = "";
+
+	/** The per-query profile of {@link #runAttached}, as a Markdown table (empty without one). */
+	public String profile() {
+		return profile;
+	}
+
+	private static ProcessHandle process(long pid) {
+		return ProcessHandle.of(pid).orElseThrow(() -> new IllegalArgumentException("no process " + pid));
 	}
 
 	public Outcome run() throws IOException, InterruptedException {

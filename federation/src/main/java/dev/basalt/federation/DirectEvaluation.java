@@ -1,0 +1,193 @@
+package dev.basalt.federation;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.eclipse.rdf4j.common.iteration.CloseableIteration;
+import org.eclipse.rdf4j.common.iteration.CloseableIteratorIteration;
+import org.eclipse.rdf4j.common.iteration.EmptyIteration;
+import org.eclipse.rdf4j.model.IRI;
+import org.eclipse.rdf4j.model.Resource;
+import org.eclipse.rdf4j.model.Statement;
+import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.model.ValueFactory;
+import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
+import org.eclipse.rdf4j.query.BindingSet;
+import org.eclipse.rdf4j.query.Dataset;
+import org.eclipse.rdf4j.query.algebra.ArbitraryLengthPath;
+import org.eclipse.rdf4j.query.algebra.Join;
+import org.eclipse.rdf4j.query.algebra.LeftJoin;
+import org.eclipse.rdf4j.query.algebra.QueryModelNode;
+import org.eclipse.rdf4j.query.algebra.Service;
+import org.eclipse.rdf4j.query.algebra.StatementPattern;
+import org.eclipse.rdf4j.query.algebra.TupleExpr;
+import org.eclipse.rdf4j.query.algebra.ZeroLengthPath;
+import org.eclipse.rdf4j.query.algebra.evaluation.QueryEvaluationStep;
+import org.eclipse.rdf4j.query.algebra.evaluation.TripleSource;
+import org.eclipse.rdf4j.query.algebra.evaluation.impl.DefaultEvaluationStrategy;
+import org.eclipse.rdf4j.query.algebra.evaluation.impl.QueryEvaluationContext;
+import org.eclipse.rdf4j.query.algebra.helpers.AbstractQueryModelVisitor;
+import org.eclipse.rdf4j.query.impl.EmptyBindingSet;
+import org.eclipse.rdf4j.query.parser.ParsedDescribeQuery;
+import org.eclipse.rdf4j.query.parser.ParsedQuery;
+
+/**
+ * Evaluates, without FedX, a query that after {@link StarPushdown} reads data through stars only (no
+ * statement pattern left to FedX, no GRAPH, path, SERVICE or FROM): RDF4J's standard evaluation of
+ * the algebra, with each {@link StarGroup} answered by {@link StarEvaluator} (a star alone, or the
+ * right side of a join or of an OPTIONAL without condition, a chunk of left rows at a time, owner-only
+ * routing of bound subjects). FedX would plan and evaluate such a query the same way — its source
+ * selection never sees a star — so going around it saves its per-query planning and scheduling and
+ * the second parse of the query. The arguments of a join of stars are ordered greedily by
+ * {@link StarCostModel}, as FedX's join optimizer orders them. DESCRIBE is left to FedX.
+ *
+ * <p>One instance per query, used by the front's request thread that evaluates it; star requests run
+ * on the federation's request pool.
+ */
+final class DirectEvaluation extends DefaultEvaluationStrategy {
+    private static final TripleSource NO_STATEMENTS = new TripleSource() {
+        @Override
+        public CloseableIteration<? extends Statement> getStatements(Resource subj, IRI pred, Value obj,
+                Resource... contexts) {
+            return new EmptyIteration<>();
+        }
+
+        @Override
+        public ValueFactory getValueFactory() {
+            return SimpleValueFactory.getInstance();
+        }
+    };
+
+    private final StarEvaluator stars;
+
+    private DirectEvaluation(StarEvaluator stars, Dataset dataset) {
+        super(NO_STATEMENTS, dataset, null);
+        this.stars = stars;
+    }
+
+    /**
+     * The query's rewritten algebra when it reads data through stars only, else null (FedX answers it).
+     */
+    static TupleExpr plan(ParsedQuery query, StarEvaluator stars) {
+        if (stars == null || query instanceof ParsedDescribeQuery || namesDataset(query.getDataset())) {
+            return null;
+        }
+        TupleExpr expr = query.getTupleExpr().clone();
+        RewritingStrategyFactory.dropDuplicatePatterns(expr);
+        RewritingStrategyFactory.filterOptionalPartsFirst(expr);
+        RewritingStrategyFactory.keepOptionalFiltersInPlace(expr);
+        StarPushdown.rewrite(expr, stars.replication(), stars.replicatedRange());
+        boolean[] other = new boolean[1];
+        List<Join> joins = new ArrayList<>();
+        expr.visit(new AbstractQueryModelVisitor<RuntimeException>() {
+            @Override
+            protected void meetNode(QueryModelNode node) {
+                if (node instanceof StatementPattern || node instanceof Service || node instanceof ArbitraryLengthPath
+                        || node instanceof ZeroLengthPath) {
+                    other[0] = true;
+                    return;
+                }
+                if (node instanceof Join join && !(join.getParentNode() instanceof Join)) {
+                    joins.add(join);
+                }
+                super.meetNode(node);
+            }
+        });
+        if (other[0]) {
+            return null;
+        }
+        joins.forEach(DirectEvaluation::orderJoin);
+        return expr;
+    }
+
+    /** The solutions of a planned query ({@link #plan}), read by the calling thread. */
+    static CloseableIteration<BindingSet> evaluate(TupleExpr plan, StarEvaluator stars) {
+        DirectEvaluation strategy = new DirectEvaluation(stars, null);
+        return strategy.precompile(plan).evaluate(EmptyBindingSet.getInstance());
+    }
+
+    /** A CONSTRUCT solution as a statement ({@code subject}, {@code predicate}, {@code object}, {@code context}), or null. */
+    static Statement statement(BindingSet row) {
+        Value s = row.getValue("subject");
+        Value p = row.getValue("predicate");
+        Value o = row.getValue("object");
+        Value c = row.getValue("context");
+        if (!(s instanceof Resource subject) || !(p instanceof IRI predicate) || o == null) {
+            return null;
+        }
+        ValueFactory vf = SimpleValueFactory.getInstance();
+        return c instanceof Resource context ? vf.createStatement(subject, predicate, o, context)
+                : vf.createStatement(subject, predicate, o);
+    }
+
+    @Override
+    public QueryEvaluationStep precompile(TupleExpr expr, QueryEvaluationContext context) {
+        if (expr instanceof StarGroup star) {
+            return bindings -> rows(stars.join(star, List.of(bindings), false, null));
+        }
+        if (expr instanceof Join join && join.getRightArg() instanceof StarGroup star) {
+            QueryEvaluationStep left = precompile(join.getLeftArg(), context);
+            return bindings -> new StarStrategy.ChunkedJoin(left.evaluate(bindings),
+                    rows -> stars.join(star, rows, false, null), stars.chunkRows());
+        }
+        if (expr instanceof LeftJoin leftJoin && !leftJoin.hasCondition()
+                && leftJoin.getRightArg() instanceof StarGroup star) {
+            QueryEvaluationStep left = precompile(leftJoin.getLeftArg(), context);
+            return bindings -> new StarStrategy.ChunkedJoin(left.evaluate(bindings),
+                    rows -> stars.join(star, rows, true, null), stars.chunkRows());
+        }
+        return super.precompile(expr, context);
+    }
+
+    private static CloseableIteration<BindingSet> rows(List<BindingSet> rows) {
+        return new CloseableIteratorIteration<>(rows.iterator());
+    }
+
+    /**
+     * Rebuilds a join tree left-deep with its arguments in greedy {@link StarCostModel} order (the
+     * cheapest argument given what the chosen ones bind, next); arguments other than stars keep
+     * their place after the stars chosen before them.
+     */
+    private static void orderJoin(Join root) {
+        List<TupleExpr> args = new ArrayList<>();
+        flatten(root, args);
+        if (args.stream().noneMatch(a -> a instanceof StarGroup)) {
+            return;
+        }
+        List<TupleExpr> ordered = new ArrayList<>();
+        java.util.Set<String> bound = new java.util.HashSet<>();
+        List<TupleExpr> left = new ArrayList<>(args);
+        while (!left.isEmpty()) {
+            TupleExpr best = null;
+            double bestCost = Double.MAX_VALUE;
+            for (TupleExpr arg : left) {
+                double cost = arg instanceof StarGroup ? StarCostModel.INSTANCE.estimateCost(arg, bound) : 500;
+                if (cost < bestCost) {
+                    best = arg;
+                    bestCost = cost;
+                }
+            }
+            left.remove(best);
+            ordered.add(best);
+            bound.addAll(best.getBindingNames());
+        }
+        TupleExpr tree = ordered.get(0);
+        for (int i = 1; i < ordered.size(); i++) {
+            tree = new Join(tree, ordered.get(i));
+        }
+        root.replaceWith(tree);
+    }
+
+    private static void flatten(TupleExpr expr, List<TupleExpr> out) {
+        if (expr instanceof Join join) {
+            flatten(join.getLeftArg(), out);
+            flatten(join.getRightArg(), out);
+        } else {
+            out.add(expr);
+        }
+    }
+
+    private static boolean namesDataset(Dataset dataset) {
+        return dataset != null && (!dataset.getDefaultGraphs().isEmpty() || !dataset.getNamedGraphs().isEmpty());
+    }
+}

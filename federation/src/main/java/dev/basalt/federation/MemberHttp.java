@@ -1,0 +1,121 @@
+package dev.basalt.federation;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import org.apache.http.HttpEntity;
+import org.apache.http.HttpResponse;
+import org.apache.http.client.HttpClient;
+import org.apache.http.client.entity.UrlEncodedFormEntity;
+import org.apache.http.client.methods.HttpPost;
+import org.apache.http.message.BasicNameValuePair;
+import org.apache.http.util.EntityUtils;
+import org.eclipse.rdf4j.query.BindingSet;
+import org.eclipse.rdf4j.query.QueryEvaluationException;
+import org.eclipse.rdf4j.query.resultio.QueryResultIO;
+import org.eclipse.rdf4j.query.resultio.TupleQueryResultFormat;
+import org.eclipse.rdf4j.query.resultio.TupleQueryResultParser;
+import org.eclipse.rdf4j.query.resultio.helpers.QueryResultCollector;
+
+/**
+ * The front's own requests to one member's SPARQL endpoint, on the member's pooled HTTP client (kept-alive
+ * connections, the member timeout): a star's SELECT answered in RDF4J's binary results format and read
+ * on the calling thread, and a whole query sent on with the client's chosen format and its answer
+ * returned as bytes ({@link #forward}). RDF4J's SPARQL client, which FedX uses, reads every answer on a
+ * background thread and hands rows over a queue; a star's answer is small and read at once, so the
+ * calling thread reads it itself.
+ *
+ * <p>Thread-safe: each call makes its own request; the HTTP client is shared and thread-safe.
+ */
+final class MemberHttp {
+    static final String BINARY = TupleQueryResultFormat.BINARY.getDefaultMIMEType();
+
+    private final String name;
+    private final String url;
+    private final HttpClient client;
+
+    MemberHttp(String name, String url, HttpClient client) {
+        this.name = name;
+        this.url = url;
+        this.client = client;
+    }
+
+    String name() {
+        return name;
+    }
+
+    /** The solutions of a SELECT query, read whole. */
+    List<BindingSet> select(String query) {
+        HttpPost post = post(query, BINARY);
+        try {
+            HttpResponse response = client.execute(post);
+            HttpEntity entity = response.getEntity();
+            try {
+                int status = response.getStatusLine().getStatusCode();
+                if (status != 200) {
+                    throw new QueryEvaluationException("member " + name + " answered HTTP " + status + ": "
+                            + (entity == null ? "" : EntityUtils.toString(entity, StandardCharsets.UTF_8)));
+                }
+                TupleQueryResultParser parser = QueryResultIO.createTupleParser(TupleQueryResultFormat.BINARY);
+                QueryResultCollector rows = new QueryResultCollector();
+                parser.setQueryResultHandler(rows);
+                try (InputStream in = entity.getContent()) {
+                    parser.parseQueryResult(in);
+                }
+                return rows.getBindingSets();
+            } finally {
+                EntityUtils.consumeQuietly(entity);
+            }
+        } catch (IOException e) {
+            post.abort();
+            throw new QueryEvaluationException("member " + name + " failed on a star subquery: " + e, e);
+        } catch (RuntimeException e) {
+            post.abort();
+            throw e;
+        }
+    }
+
+    /** A member's answer passed on unread: its HTTP status, content type and body. */
+    record Forwarded(int status, String contentType, byte[] body) {
+    }
+
+    /**
+     * Sends {@code query} asking for {@code mimeType} and returns the answer's bytes, at most {@code maxBytes}
+     * of them (more is a {@link ResultWriter.TooLarge}).
+     */
+    Forwarded forward(String query, String mimeType, long maxBytes) {
+        HttpPost post = post(query, mimeType);
+        try {
+            HttpResponse response = client.execute(post);
+            HttpEntity entity = response.getEntity();
+            try {
+                SparqlFront.BoundedBuffer body = new SparqlFront.BoundedBuffer(maxBytes);
+                if (entity != null) {
+                    try (InputStream in = entity.getContent()) {
+                        in.transferTo(body);
+                    }
+                }
+                String type = entity == null || entity.getContentType() == null ? mimeType
+                        : entity.getContentType().getValue();
+                return new Forwarded(response.getStatusLine().getStatusCode(), type, body.toByteArray());
+            } finally {
+                EntityUtils.consumeQuietly(entity);
+            }
+        } catch (IOException e) {
+            post.abort();
+            throw new QueryEvaluationException("member " + name + " failed on a forwarded query: " + e, e);
+        } catch (RuntimeException e) {
+            post.abort();
+            throw e;
+        }
+    }
+
+    private HttpPost post(String query, String accept) {
+        HttpPost post = new HttpPost(url);
+        post.setHeader("Accept", accept);
+        post.setEntity(new UrlEncodedFormEntity(List.of(new BasicNameValuePair("query", query)), StandardCharsets.UTF_8));
+        return post;
+    }
+}
