@@ -28,7 +28,6 @@ import org.eclipse.rdf4j.query.algebra.evaluation.impl.DefaultEvaluationStrategy
 import org.eclipse.rdf4j.query.algebra.evaluation.impl.QueryEvaluationContext;
 import org.eclipse.rdf4j.query.algebra.helpers.AbstractQueryModelVisitor;
 import org.eclipse.rdf4j.query.impl.EmptyBindingSet;
-import org.eclipse.rdf4j.query.parser.ParsedDescribeQuery;
 import org.eclipse.rdf4j.query.parser.ParsedQuery;
 
 /**
@@ -39,7 +38,7 @@ import org.eclipse.rdf4j.query.parser.ParsedQuery;
  * routing of bound subjects). FedX would plan and evaluate such a query the same way — its source
  * selection never sees a star — so going around it saves its per-query planning and scheduling and
  * the second parse of the query. The arguments of a join of stars are ordered greedily by
- * {@link StarCostModel}, as FedX's join optimizer orders them. DESCRIBE is left to FedX.
+ * {@link StarCostModel}, as FedX's join optimizer orders them. DESCRIBE: {@link DirectDescribe}.
  *
  * <p>One instance per query, used by the front's request thread that evaluates it; star requests run
  * on the federation's request pool.
@@ -67,9 +66,10 @@ final class DirectEvaluation extends DefaultEvaluationStrategy {
 
     /**
      * The query's rewritten algebra when it reads data through stars only, else null (FedX answers it).
+     * A DESCRIBE's plan keeps its describe operator on top ({@link DirectDescribe} answers it).
      */
     static TupleExpr plan(ParsedQuery query, StarEvaluator stars) {
-        if (stars == null || query instanceof ParsedDescribeQuery || namesDataset(query.getDataset())) {
+        if (stars == null || StarStrategy.namesDataset(query.getDataset())) {
             return null;
         }
         TupleExpr expr = query.getTupleExpr().clone();
@@ -185,9 +185,5 @@ final class DirectEvaluation extends DefaultEvaluationStrategy {
         } else {
             out.add(expr);
         }
-    }
-
-    private static boolean namesDataset(Dataset dataset) {
-        return dataset != null && (!dataset.getDefaultGraphs().isEmpty() || !dataset.getNamedGraphs().isEmpty());
     }
 }

@@ -202,6 +202,14 @@ public final class Federation implements AutoCloseable {
         return DirectEvaluation.plan(query, stars);
     }
 
+    /**
+     * The statements a planned DESCRIBE ({@link #directPlan}) gives, or null when FedX must answer it
+     * ({@link DirectDescribe}).
+     */
+    java.util.List<org.eclipse.rdf4j.model.Statement> describeDirect(org.eclipse.rdf4j.query.algebra.TupleExpr plan) {
+        return DirectDescribe.describe(DirectDescribe.where(plan), stars);
+    }
+
     /** The solutions of a plan from {@link #directPlan}. */
     org.eclipse.rdf4j.common.iteration.CloseableIteration<org.eclipse.rdf4j.query.BindingSet> evaluateDirect(
             org.eclipse.rdf4j.query.algebra.TupleExpr plan) {

@@ -115,24 +115,37 @@ final class ResultWriter {
                 return new Answer(format.getDefaultMIMEType() + "; charset=UTF-8", out.toByteArray());
             }
             if (query instanceof org.eclipse.rdf4j.query.parser.ParsedGraphQuery graph) {
-                RDFFormat format = pick(wanted, GRAPH, "CONSTRUCT/DESCRIBE");
-                org.eclipse.rdf4j.rio.RDFHandler writer = new DistinctStatements(Rio.createWriter(format, out));
-                writer.startRDF();
-                graph.getQueryNamespaces().forEach(writer::handleNamespace);
+                pick(wanted, GRAPH, "CONSTRUCT/DESCRIBE"); // refuse an unacceptable format before evaluating
+                List<org.eclipse.rdf4j.model.Statement> statements = new ArrayList<>();
                 while (rows.hasNext()) {
                     org.eclipse.rdf4j.model.Statement st = DirectEvaluation.statement(rows.next());
                     if (st != null) {
-                        writer.handleStatement(st);
+                        statements.add(st);
                     }
                 }
-                writer.endRDF();
-                return new Answer(format.getDefaultMIMEType() + "; charset=UTF-8", out.toByteArray());
+                return write(graph, statements, accept, maxBytes);
             }
         } catch (RuntimeException e) {
             Optional<TooLarge> tooLarge = causeOf(e, TooLarge.class);
             throw tooLarge.isPresent() ? tooLarge.get() : e;
         }
         throw new IllegalArgumentException("unsupported query form: " + query.getClass().getSimpleName());
+    }
+
+    /**
+     * Writes statements (a CONSTRUCT or DESCRIBE answered by the front, {@link DirectEvaluation},
+     * {@link DirectDescribe}) in the client's format, each once.
+     */
+    static Answer write(org.eclipse.rdf4j.query.parser.ParsedGraphQuery query,
+            List<org.eclipse.rdf4j.model.Statement> statements, String accept, long maxBytes) {
+        RDFFormat format = pick(acceptedTypes(accept), GRAPH, "CONSTRUCT/DESCRIBE");
+        SparqlFront.BoundedBuffer out = new SparqlFront.BoundedBuffer(maxBytes);
+        org.eclipse.rdf4j.rio.RDFHandler writer = new DistinctStatements(Rio.createWriter(format, out));
+        writer.startRDF();
+        query.getQueryNamespaces().forEach(writer::handleNamespace);
+        statements.forEach(writer::handleStatement);
+        writer.endRDF();
+        return new Answer(format.getDefaultMIMEType() + "; charset=UTF-8", out.toByteArray());
     }
 
     private static void writeBoolean(BooleanQueryResultFormat format, boolean answer, java.io.OutputStream out) {

@@ -173,10 +173,17 @@ public final class SparqlFront implements AutoCloseable {
                 LOG.debug("forwarding the whole query failed, the front answers it: {}", e.toString());
             }
             try {
-                ResultWriter.Answer answer;
-                if (plan != null) {
+                ResultWriter.Answer answer = null;
+                if (plan != null && DirectDescribe.where(plan) != null) {
+                    List<org.eclipse.rdf4j.model.Statement> described = federation.describeDirect(plan);
+                    if (described != null) {
+                        answer = ResultWriter.write((org.eclipse.rdf4j.query.parser.ParsedGraphQuery) parsed, described,
+                                accept, settings.maxResultBytes());
+                    }
+                } else if (plan != null) {
                     answer = ResultWriter.write(parsed, federation.evaluateDirect(plan), accept, settings.maxResultBytes());
-                } else {
+                }
+                if (answer == null) {
                     try (RepositoryConnection connection = federation.repository().getConnection()) {
                         answer = ResultWriter.evaluate(connection, query, accept, settings.maxResultBytes());
                     }

@@ -307,6 +307,44 @@ final class StarEvaluator {
         }
     }
 
+    /**
+     * Sends {@code query} to every member at once and returns the rows whose {@code subjectVar} value the
+     * answering member owns (or that cannot be placed), waiting at most the query timeout.
+     */
+    List<BindingSet> everyMemberOwned(String query, String subjectVar) {
+        List<Future<List<BindingSet>>> answers = new ArrayList<>();
+        for (Source source : endpoints) {
+            answers.add(pool.submit(() -> source.select(query, null)));
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(queryTimeoutMillis);
+        List<BindingSet> rows = new ArrayList<>();
+        try {
+            for (int shard = 0; shard < answers.size(); shard++) {
+                String name = endpoints.get(shard).name();
+                List<BindingSet> answer;
+                try {
+                    answer = answers.get(shard).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (ExecutionException e) {
+                    throw e.getCause() instanceof QueryEvaluationException q ? q
+                            : new QueryEvaluationException("member " + name + " failed: " + e.getCause(), e.getCause());
+                } catch (TimeoutException e) {
+                    throw new QueryEvaluationException("member " + name + " did not answer within the query's time", e);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new QueryEvaluationException("interrupted while waiting for " + name, e);
+                }
+                for (BindingSet row : answer) {
+                    if (owns(shard, row.getValue(subjectVar))) {
+                        rows.add(row);
+                    }
+                }
+            }
+        } finally {
+            answers.forEach(a -> a.cancel(true));
+        }
+        return rows;
+    }
+
     /** Whether {@code shard} owns {@code subject}, or the subject cannot be placed (not an IRI). */
     private boolean owns(int shard, Value subject) {
         return subject == null || !subject.isIRI() || endpoints.size() == 1

@@ -74,7 +74,8 @@ final class StarStrategy extends SparqlFederationEvalStrategy {
         return super.optimize(expr, stats, bindings);
     }
 
-    private static boolean namesDataset(Dataset dataset) {
+    /** Whether a query's dataset names graphs (FROM or FROM NAMED). */
+    static boolean namesDataset(Dataset dataset) {
         return dataset != null && (!dataset.getDefaultGraphs().isEmpty() || !dataset.getNamedGraphs().isEmpty());
     }
 

@@ -20,7 +20,8 @@ import org.eclipse.rdf4j.query.algebra.helpers.AbstractQueryModelVisitor;
  * no rows read or written by the front. DESCRIBE never qualifies: its answer includes the
  * statements that have a described resource as object, whose subjects other members own.
  *
- * <p>Stateless; {@link #member} only reads the plan.
+ * <p>Thread rules: stateless; {@link #member} only reads the plan it is given, so any number of request
+ * threads call it at once.
  */
 final class WholeQueryRoute {
     private WholeQueryRoute() {
@@ -31,8 +32,8 @@ final class WholeQueryRoute {
      * query's algebra as {@link DirectEvaluation#plan} rewrote it (null: FedX answers the query).
      */
     static int member(TupleExpr plan, StarEvaluator stars) {
-        if (plan == null) {
-            return -1;
+        if (plan == null || DirectDescribe.where(plan) != null) {
+            return -1; // DESCRIBE also returns statements with a described resource as object: every member's
         }
         List<StarGroup> found = new ArrayList<>();
         plan.visit(new AbstractQueryModelVisitor<RuntimeException>() {
