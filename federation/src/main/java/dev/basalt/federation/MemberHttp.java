@@ -48,33 +48,20 @@ final class MemberHttp {
 
     /** The solutions of a SELECT query, read whole. */
     List<BindingSet> select(String query) {
-        HttpPost post = post(query, BINARY);
-        try {
-            HttpResponse response = client.execute(post);
-            HttpEntity entity = response.getEntity();
-            try {
-                int status = response.getStatusLine().getStatusCode();
-                if (status != 200) {
-                    throw new QueryEvaluationException("member " + name + " answered HTTP " + status + ": "
-                            + (entity == null ? "" : EntityUtils.toString(entity, StandardCharsets.UTF_8)));
-                }
-                TupleQueryResultParser parser = QueryResultIO.createTupleParser(TupleQueryResultFormat.BINARY);
-                QueryResultCollector rows = new QueryResultCollector();
-                parser.setQueryResultHandler(rows);
-                try (InputStream in = entity.getContent()) {
-                    parser.parseQueryResult(in);
-                }
-                return rows.getBindingSets();
-            } finally {
-                EntityUtils.consumeQuietly(entity);
+        return exchange(query, BINARY, "a star subquery", (response, entity) -> {
+            int status = response.getStatusLine().getStatusCode();
+            if (status != 200) {
+                throw new QueryEvaluationException("member " + name + " answered HTTP " + status + ": "
+                        + (entity == null ? "" : EntityUtils.toString(entity, StandardCharsets.UTF_8)));
             }
-        } catch (IOException e) {
-            post.abort();
-            throw new QueryEvaluationException("member " + name + " failed on a star subquery: " + e, e);
-        } catch (RuntimeException e) {
-            post.abort();
-            throw e;
-        }
+            TupleQueryResultParser parser = QueryResultIO.createTupleParser(TupleQueryResultFormat.BINARY);
+            QueryResultCollector rows = new QueryResultCollector();
+            parser.setQueryResultHandler(rows);
+            try (InputStream in = entity.getContent()) {
+                parser.parseQueryResult(in);
+            }
+            return rows.getBindingSets();
+        });
     }
 
     /** A member's answer passed on unread: its HTTP status, content type and body. */
@@ -86,26 +73,38 @@ final class MemberHttp {
      * of them (more is a {@link ResultWriter.TooLarge}).
      */
     Forwarded forward(String query, String mimeType, long maxBytes) {
-        HttpPost post = post(query, mimeType);
+        return exchange(query, mimeType, "a forwarded query", (response, entity) -> {
+            SparqlFront.BoundedBuffer body = new SparqlFront.BoundedBuffer(maxBytes);
+            if (entity != null) {
+                try (InputStream in = entity.getContent()) {
+                    in.transferTo(body);
+                }
+            }
+            String type = entity == null || entity.getContentType() == null ? mimeType
+                    : entity.getContentType().getValue();
+            return new Forwarded(response.getStatusLine().getStatusCode(), type, body.toByteArray());
+        });
+    }
+
+    /** Reads a member's response; the entity is released afterwards. */
+    private interface Reader<T> {
+        T read(HttpResponse response, HttpEntity entity) throws IOException;
+    }
+
+    /** One POST of {@code query}; a failed request is aborted, so its connection is not reused. */
+    private <T> T exchange(String query, String accept, String what, Reader<T> reader) {
+        HttpPost post = post(query, accept);
         try {
             HttpResponse response = client.execute(post);
             HttpEntity entity = response.getEntity();
             try {
-                SparqlFront.BoundedBuffer body = new SparqlFront.BoundedBuffer(maxBytes);
-                if (entity != null) {
-                    try (InputStream in = entity.getContent()) {
-                        in.transferTo(body);
-                    }
-                }
-                String type = entity == null || entity.getContentType() == null ? mimeType
-                        : entity.getContentType().getValue();
-                return new Forwarded(response.getStatusLine().getStatusCode(), type, body.toByteArray());
+                return reader.read(response, entity);
             } finally {
                 EntityUtils.consumeQuietly(entity);
             }
         } catch (IOException e) {
             post.abort();
-            throw new QueryEvaluationException("member " + name + " failed on a forwarded query: " + e, e);
+            throw new QueryEvaluationException("member " + name + " failed on " + what + ": " + e, e);
         } catch (RuntimeException e) {
             post.abort();
             throw e;

@@ -222,32 +222,20 @@ final class StarEvaluator {
 
     /** A source that asks through FedX's endpoint (its SPARQL client or a local repository). */
     static Source viaFedX(Endpoint endpoint) {
-        return new Source() {
-            @Override
-            public String name() {
-                return endpoint.getName();
-            }
-
-            @Override
-            public List<BindingSet> select(String query, QueryInfo info) {
-                return fetch(endpoint, query, info);
-            }
-        };
+        return new NamedSource(endpoint.getName(), (query, info) -> fetch(endpoint, query, info));
     }
 
     /** A source over the front's own HTTP requests to a member. */
     static Source viaHttp(MemberHttp member) {
-        return new Source() {
-            @Override
-            public String name() {
-                return member.name();
-            }
+        return new NamedSource(member.name(), (query, info) -> member.select(query));
+    }
 
-            @Override
-            public List<BindingSet> select(String query, QueryInfo info) {
-                return member.select(query);
-            }
-        };
+    private record NamedSource(String name, java.util.function.BiFunction<String, QueryInfo, List<BindingSet>> ask)
+            implements Source {
+        @Override
+        public List<BindingSet> select(String query, QueryInfo info) {
+            return ask.apply(query, info);
+        }
     }
 
     private static List<BindingSet> fetch(Endpoint endpoint, String query, QueryInfo info) {
