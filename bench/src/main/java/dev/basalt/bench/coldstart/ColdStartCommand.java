@@ -23,7 +23,8 @@ import picocli.CommandLine.Option;
  * {@code basalt-bench coldstart}: how much more server CPU a query costs right after the launcher
  * starts than once it is warm, per launcher configuration (java executable and JVM options), each
  * started fresh on a copy of the same loaded data directory, repetitions interleaved (A B A B) so
- * that the machine's load falls on all of them alike. See docs/benchmarks-coldstart.md.
+ * that the machine's load falls on all of them alike; with {@code --oxigraph}, {@code oxigraph serve} beside them in
+ * each repetition. See docs/benchmarks-coldstart.md.
  *
  * <p>Not thread-safe: picocli fills and runs it on the main thread.
  */

@@ -20,9 +20,9 @@ import dev.basalt.bench.oxigraph.OxigraphServer;
 
 /**
  * Replays the BSBM explore mix, as the BSBM test driver sends it (one client, GET, SPARQL/XML, RDF/XML
- * for graph answers), against a launcher started fresh for the run, and records per block of queries
- * the server process's CPU (all of it, its JIT compiler threads', its GC threads'), the JIT's compile
- * count and time from the JVM's performance counters, and the wall time. The query sequence is a
+ * for graph answers), against a launcher (or {@code oxigraph serve}) started fresh for the run, and records
+ * per block of queries the server process's CPU (all of it, its JIT compiler threads', its GC threads'), the
+ * JIT's compile count and time from the JVM's performance counters (none for Oxigraph), and the wall time. The query sequence is a
  * function of the seed, the same for every configuration and repetition.
  *
  * <p>Not thread-safe: one run at a time.
