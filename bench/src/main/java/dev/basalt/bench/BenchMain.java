@@ -77,7 +77,7 @@ public final class BenchMain implements Runnable {
 	}
 
 	@Command(name = "compare", mixinStandardHelpOptions = true,
-			description = "Runs BSBM and LUBM on every store side by side and writes docs/benchmarks.md with charts.")
+			description = "Runs BSBM and LUBM on every store side by side and writes docs/benchmarks-compare.md with charts.")
 	static final class Compare implements Callable<Integer> {
 		@Option(names = "--scale", defaultValue = "1m", description = "tiny, 1m, 10m or 100m (default: ${DEFAULT-VALUE})")
 		String scale;
@@ -116,7 +116,7 @@ public final class BenchMain implements Runnable {
 		Map<String, String> loadLimit;
 		@Option(names = "--work-dir", description = "generated data and store directories (default data/bench)")
 		Path workDir;
-		@Option(names = "--report", description = "report file; charts go beside it (default docs/benchmarks.md)")
+		@Option(names = "--report", description = "report file; charts go beside it (default docs/benchmarks-compare.md)")
 		Path report;
 		@Option(names = "--lubm-ontology", description = "univ-bench.owl (default ../shared/lubm/univ-bench.owl)")
 		Path ontology;

@@ -1,5 +1,6 @@
 package dev.basalt.bench.coldstart;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,6 +12,9 @@ import dev.basalt.bench.bsbm.BsbmGenerator;
 import dev.basalt.bench.bsbm.BsbmModel;
 import dev.basalt.bench.bsbm.BsbmParameters;
 import dev.basalt.bench.bsbm.BsbmQueries;
+import dev.basalt.bench.oxigraph.Oxigraph;
+import dev.basalt.bench.oxigraph.OxigraphInstall;
+import dev.basalt.bench.store.DiskUsage;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -19,7 +23,8 @@ import picocli.CommandLine.Option;
  * {@code basalt-bench coldstart}: how much more server CPU a query costs right after the launcher
  * starts than once it is warm, per launcher configuration (java executable and JVM options), each
  * started fresh on a copy of the same loaded data directory, repetitions interleaved (A B A B) so
- * that the machine's load falls on all of them alike. See docs/benchmarks-coldstart.md.
+ * that the machine's load falls on all of them alike; with {@code --oxigraph}, {@code oxigraph serve} beside them in
+ * each repetition. See docs/benchmarks-coldstart.md.
  *
  * <p>Not thread-safe: picocli fills and runs it on the main thread.
  */
@@ -64,6 +69,13 @@ public final class ColdStartCommand implements Callable<Integer> {
 	int jfrTop;
 	@Option(names = "--port", defaultValue = "18380", description = "the launcher's port")
 	int port;
+	@Option(names = "--oxigraph", description = "also start `oxigraph serve` fresh for each repetition, on a store "
+			+ "loaded with the same data (WORK/oxigraph-PRODUCTS-SEED, made with `oxigraph load` if missing), and "
+			+ "send it the same queries: the peer side by side in the same run")
+	boolean oxigraph;
+	@Option(names = "--python", defaultValue = "python3", description = "the Python that installs Oxigraph "
+			+ OxigraphInstall.VERSION + " into WORK/oxigraph-venv for --oxigraph")
+	String python;
 
 	/**
 	 * {@code template}, or WORK/template-PRODUCTS-SEED made if missing: the BSBM data generated and loaded
@@ -84,6 +96,37 @@ public final class ColdStartCommand implements Callable<Integer> {
 		return data;
 	}
 
+	/** Oxigraph installed into WORK/oxigraph-venv; fails naming why it could not be. */
+	private Oxigraph oxigraph() {
+		OxigraphInstall.Outcome outcome = new OxigraphInstall(python, workDir.resolve("oxigraph-venv"),
+				System.out::println).prepare();
+		if (outcome.oxigraph() == null) {
+			throw new IllegalStateException("--oxigraph: " + outcome.skipReason());
+		}
+		return outcome.oxigraph();
+	}
+
+	/** WORK/oxigraph-PRODUCTS-SEED, loaded from the N-Triples file the template was made from if missing. */
+	private Path oxigraphStore(Oxigraph oxi, BsbmModel model) throws IOException, InterruptedException {
+		Path store = workDir.resolve("oxigraph-" + model.products() + "-" + seed);
+		if (!Files.isDirectory(store)) {
+			Path nt = workDir.resolve("bsbm-" + model.products() + "-" + seed + ".nt");
+			if (!Files.exists(nt)) {
+				new BsbmGenerator(model).write(nt);
+			}
+			Path partial = workDir.resolve(store.getFileName() + ".loading");
+			DiskUsage.delete(partial);
+			System.out.println("loading " + nt + " into Oxigraph at " + store);
+			Process p = new ProcessBuilder(oxi.loadCommand(partial, nt)).redirectErrorStream(true)
+					.redirectOutput(workDir.resolve("oxigraph-load.log").toFile()).start();
+			if (p.waitFor() != 0) {
+				throw new IllegalStateException("oxigraph load failed; see " + workDir.resolve("oxigraph-load.log"));
+			}
+			Files.move(partial, store);
+		}
+		return store;
+	}
+
 	@Override
 	public Integer call() throws Exception {
 		List<Integer> queryMix = BsbmQueries.MIXES.get(mix);
@@ -102,8 +145,16 @@ public final class ColdStartCommand implements Callable<Integer> {
 		Path data = ensureTemplate(template, workDir, model, seed, parsed.get(0).java(), serverJar, port);
 		ColdStartRun runner = new ColdStartRun(serverJar, data, workDir, port, new BsbmParameters(model), queryMix,
 				seed, System.out::println);
+		Oxigraph oxi = oxigraph ? oxigraph() : null;
+		Path oxiStore = oxi == null ? null : oxigraphStore(oxi, model);
 		List<ColdStartRun.Run> runs = new ArrayList<>();
 		for (int r = 1; r <= repeat; r++) {
+			if (oxi != null) {
+				ColdStartRun.Run run = runner.runOxigraph(oxi, oxiStore, r, queries, block);
+				runs.add(run);
+				ColdStartReport.summary(List.of(run), coldQueries, warmQueries).stream().skip(2)
+						.forEach(System.out::println);
+			}
 			for (ColdStartRun.Config c : parsed) {
 				ColdStartRun.Run run = runner.run(c, r, queries, block, jfr);
 				runs.add(run);

@@ -15,12 +15,14 @@ import dev.basalt.bench.bsbm.BsbmParameters;
 import dev.basalt.bench.bsbm.BsbmQueries;
 import dev.basalt.bench.driver.QueryTemplate;
 import dev.basalt.bench.driver.http.SparqlHttpClient;
+import dev.basalt.bench.oxigraph.Oxigraph;
+import dev.basalt.bench.oxigraph.OxigraphServer;
 
 /**
  * Replays the BSBM explore mix, as the BSBM test driver sends it (one client, GET, SPARQL/XML, RDF/XML
- * for graph answers), against a launcher started fresh for the run, and records per block of queries
- * the server process's CPU (all of it, its JIT compiler threads', its GC threads'), the JIT's compile
- * count and time from the JVM's performance counters, and the wall time. The query sequence is a
+ * for graph answers), against a launcher (or {@code oxigraph serve}) started fresh for the run, and records
+ * per block of queries the server process's CPU (all of it, its JIT compiler threads', its GC threads'), the
+ * JIT's compile count and time from the JVM's performance counters (none for Oxigraph), and the wall time. The query sequence is a
  * function of the seed, the same for every configuration and repetition.
  *
  * <p>Not thread-safe: one run at a time.
@@ -112,40 +114,61 @@ final class ColdStartRun {
 		if (record) {
 			jvmArgs.add(recordingOption(recording));
 		}
-		Instant readyAt;
-		List<Block> blocks = new ArrayList<>();
-		double startSeconds;
-		double startCpu;
 		try (LauncherProcess server = LauncherProcess.start(config.java(), jvmArgs,
 				config.jar() == null ? serverJar : config.jar(), template, work, port)) {
-			readyAt = Instant.now();
-			startSeconds = (System.nanoTime() - started) / 1e9;
-			ThreadCpu cpu = new ThreadCpu(server.pid());
-			Path perf = HsPerfData.fileOf(server.serverPid());
-			ThreadCpu.Sample before = cpu.sample();
-			startCpu = before.total();
-			Map<String, Long> perfBefore = HsPerfData.read(perf);
-			out.accept(String.format(java.util.Locale.ROOT, "%s #%d: launcher up in %.1f s, %.2f s CPU (pid %d)",
-					config.label(), repetition, startSeconds, startCpu, server.pid()));
-			SplittableRandom random = new SplittableRandom(seed);
-			try (SparqlHttpClient client = new SparqlHttpClient(URI.create(server.endpoint()),
-					SparqlHttpClient.Options.DEFAULT)) {
-				long blockStart = System.nanoTime();
-				for (int i = 1; i <= queries; i++) {
-					int number = mix.get((i - 1) % mix.size());
-					QueryTemplate t = BsbmQueries.ALL.get(number - 1);
-					client.count(t.form(), t.instantiate(parameters.draw(number, random)));
-					if (i % block == 0 || i == queries) {
-						long now = System.nanoTime();
-						ThreadCpu.Sample s = cpu.sample();
-						Map<String, Long> p = HsPerfData.read(perf);
-						blocks.add(new Block(i, (now - blockStart) / 1e9, s.minus(before),
-								counter(p, "sun.ci.totalCompiles") - counter(perfBefore, "sun.ci.totalCompiles"),
-								compileSeconds(p) - compileSeconds(perfBefore)));
-						before = s;
-						perfBefore = p;
-						blockStart = System.nanoTime();
-					}
+			return replay(config, repetition, started, server.pid(), server.serverPid(), server.endpoint(), queries,
+					block, recording);
+		}
+	}
+
+	/**
+	 * Starts {@code oxigraph serve} fresh on {@code location} (a store loaded with the same data) and sends it
+	 * the same query sequence: the peer compiled ahead of time, measured the same way in the same run.
+	 */
+	Run runOxigraph(Oxigraph oxigraph, Path location, int repetition, int queries, int block)
+			throws IOException, InterruptedException {
+		long started = System.nanoTime();
+		Config config = new Config("oxigraph", oxigraph.cli().toString(), List.of());
+		try (OxigraphServer server = OxigraphServer.start(oxigraph, location, work.resolve("oxigraph.log"))) {
+			return replay(config, repetition, started, server.pid(), server.pid(), server.endpoint(), queries, block,
+					null);
+		}
+	}
+
+	/**
+	 * Sends {@code queries} queries of the seeded sequence to {@code endpoint} and samples, every {@code block},
+	 * the CPU of process {@code pid} (with its descendants) and the JIT counters of JVM {@code jvmPid} (none for
+	 * a process that is no JVM).
+	 */
+	private Run replay(Config config, int repetition, long started, long pid, long jvmPid, String endpoint,
+			int queries, int block, Path recording) throws IOException, InterruptedException {
+		List<Block> blocks = new ArrayList<>();
+		Instant readyAt = Instant.now();
+		double startSeconds = (System.nanoTime() - started) / 1e9;
+		ThreadCpu cpu = new ThreadCpu(pid);
+		Path perf = HsPerfData.fileOf(jvmPid);
+		ThreadCpu.Sample before = cpu.sample();
+		double startCpu = before.total();
+		Map<String, Long> perfBefore = HsPerfData.read(perf);
+		out.accept(String.format(java.util.Locale.ROOT, "%s #%d: server up in %.1f s, %.2f s CPU (pid %d)",
+				config.label(), repetition, startSeconds, startCpu, pid));
+		SplittableRandom random = new SplittableRandom(seed);
+		try (SparqlHttpClient client = new SparqlHttpClient(URI.create(endpoint), SparqlHttpClient.Options.DEFAULT)) {
+			long blockStart = System.nanoTime();
+			for (int i = 1; i <= queries; i++) {
+				int number = mix.get((i - 1) % mix.size());
+				QueryTemplate t = BsbmQueries.ALL.get(number - 1);
+				client.count(t.form(), t.instantiate(parameters.draw(number, random)));
+				if (i % block == 0 || i == queries) {
+					long now = System.nanoTime();
+					ThreadCpu.Sample s = cpu.sample();
+					Map<String, Long> p = HsPerfData.read(perf);
+					blocks.add(new Block(i, (now - blockStart) / 1e9, s.minus(before),
+							counter(p, "sun.ci.totalCompiles") - counter(perfBefore, "sun.ci.totalCompiles"),
+							compileSeconds(p) - compileSeconds(perfBefore)));
+					before = s;
+					perfBefore = p;
+					blockStart = System.nanoTime();
 				}
 			}
 		}

@@ -63,7 +63,7 @@ public final class Settings {
 	/** Whether LUBM is also loaded without inference, for a plain load rate (costs a second load per store). */
 	public boolean lubmPlainLoad;
 	public Path workDir = Path.of("data", "bench");
-	public Path reportFile = Path.of("docs", "benchmarks.md");
+	public Path reportFile = Path.of("docs", "benchmarks-compare.md");
 	public Path ontology = Path.of("..", "shared", "lubm", "univ-bench.owl");
 	public boolean keepData;
 	/** The Python interpreter that creates Oxigraph's virtual environment, when Oxigraph takes part. */

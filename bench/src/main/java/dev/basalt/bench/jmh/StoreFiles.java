@@ -41,7 +41,7 @@ final class StoreFiles {
         }
     }
 
-    /** One line in the run log that docs/benchmarks.md quotes: bytes on disk after a load. */
+    /** One line in the run log that docs/benchmarks-store.md quotes: bytes on disk after a load. */
     static void report(String engine, String load, long keys, long afterCommit, long afterClose) {
         System.out.printf("%n[store-size] engine=%s load=%s keys=%d bytesAfterCommit=%d bytesAfterClose=%d bytesPerKey=%.1f%n",
                 engine, load, keys, afterCommit, afterClose, afterClose / (double) keys);

@@ -102,6 +102,11 @@ public final class OxigraphServer implements AutoCloseable {
 		}
 	}
 
+	/** The server's process id, for reading its CPU time. */
+	public long pid() {
+		return process.pid();
+	}
+
 	@Override
 	public void close() {
 		repository.shutDown();

@@ -23,7 +23,7 @@ import dev.basalt.bench.rdf.TripleCounts;
 import dev.basalt.bench.store.StoreSetup;
 
 /**
- * Writes {@code docs/benchmarks.md} and the PNG charts beside it from one run's {@link Results}.
+ * Writes {@code docs/benchmarks-compare.md} and the PNG charts beside it from one run's {@link Results}.
  *
  * <p>Not thread-safe: one report, written once on the calling thread.
  */
