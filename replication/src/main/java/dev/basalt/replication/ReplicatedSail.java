@@ -144,6 +144,11 @@ public final class ReplicatedSail extends SailWrapper implements LocalStore {
         return node().stateMachine().snapshotsInstalled();
     }
 
+    /** Store transactions this replica applied through the bulk loader since it started (for tests). */
+    int bulkApplied() {
+        return node().stateMachine().bulkApplied();
+    }
+
     /** See {@link ReplicaMXBean#linearizableIndex}. */
     public long linearizableIndex(long timeoutMillis) throws IOException, InterruptedException {
         ReplicaNode n = node();
@@ -208,6 +213,11 @@ public final class ReplicatedSail extends SailWrapper implements LocalStore {
     @Override
     public SailConnection connection() {
         return store().getConnection();
+    }
+
+    @Override
+    public Path tempDir() {
+        return store().getDataDir().toPath();
     }
 
     @Override
