@@ -76,6 +76,10 @@ final class BatchApplier implements AutoCloseable {
     private long submitted;
     private long processed;
     private volatile Throwable failure;
+    /** Set by {@link #apply(List, boolean)} once it tried the bulk path. Applier thread only. */
+    private boolean bulkTried;
+    /** Transactions applied with the bulk path (for tests). Applier thread writes; any thread reads. */
+    private volatile int bulkApplied;
     private volatile boolean closed;
 
     BatchApplier(String name, LocalStore store, AppliedIndex appliedFile, long storeApplied, AppliedListener listener,
@@ -205,8 +209,35 @@ final class BatchApplier implements AutoCloseable {
         }
     }
 
-    /** Applies the change sets in order as one store transaction. */
+    /**
+     * Applies the change sets in order as one store transaction, a large addition through the bulk
+     * loader ({@link BulkApply}); if that transaction fails after taking the bulk path, it is rolled
+     * back and applied again statement by statement.
+     */
     private void apply(List<ChangeSet> changeSets) {
+        boolean bulk = false;
+        try {
+            bulk = apply(changeSets, true);
+        } catch (RuntimeException e) {
+            if (!bulkTried) {
+                throw e;
+            }
+            LOG.warn("applying a change set through the bulk loader failed ({}); applying it statement by statement",
+                    e.toString());
+            apply(changeSets, false);
+        }
+        if (bulk) {
+            bulkApplied++;
+        }
+    }
+
+    int bulkApplied() {
+        return bulkApplied;
+    }
+
+    private boolean apply(List<ChangeSet> changeSets, boolean allowBulk) {
+        bulkTried = false;
+        boolean bulk = false;
         try (SailConnection c = store.connection()) {
             c.begin(IsolationLevels.READ_COMMITTED);
             for (ChangeSet changes : changeSets) {
@@ -221,12 +252,20 @@ final class BatchApplier implements AutoCloseable {
                     c.removeStatements(st.getSubject(), st.getPredicate(), st.getObject(),
                             new Resource[] {st.getContext()});
                 }
+                if (allowBulk && BulkApply.eligible(changes.added())) {
+                    bulkTried = true;
+                    if (BulkApply.add(c, changes.added(), store.tempDir())) {
+                        bulk = true;
+                        continue;
+                    }
+                }
                 for (Statement st : changes.added()) {
                     c.addStatement(st.getSubject(), st.getPredicate(), st.getObject(), new Resource[] {st.getContext()});
                 }
             }
             c.commit();
         }
+        return bulk;
     }
 
     @Override

@@ -19,6 +19,9 @@ interface LocalStore {
     /** A connection to the local store itself, bypassing replication. */
     SailConnection connection();
 
+    /** A directory for temporary files of the store's writes (the bulk loader's sort runs). */
+    Path tempDir();
+
     /** Writes the newest commit point to the new file {@code target}. */
     void backup(Path target) throws IOException;
 

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
 
 import org.eclipse.rdf4j.common.transaction.IsolationLevel;
 import org.eclipse.rdf4j.common.transaction.IsolationLevels;
@@ -22,7 +23,8 @@ import dev.basalt.store.StoreBackup;
 
 /**
  * A Basalt store replicated over a Raft group (docs/replication.md). Connections read the local
- * store; a transaction's writes are recorded as a {@link dev.basalt.replication.log.ChangeSet} and,
+ * store; a transaction's writes are recorded as a {@link dev.basalt.replication.log.ChangeSet} (a
+ * transaction that reads begins a local transaction for its view, see {@link ReplicatedConnection}) and,
  * at commit, submitted as one log entry, which the {@link StoreStateMachine} of every replica (this
  * one included) applies in log order. The local store is written by the state machine only, so all
  * replicas hold the same statements after the same entries. {@code commit()} returns once a majority
@@ -46,6 +48,9 @@ public final class ReplicatedSail extends SailWrapper implements LocalStore {
     private final ReplicationSettings settings;
     private volatile ReplicaNode node;
     private volatile ReplicaMBean.Registration mbean;
+    /** Transactions begun on this sail's connections, and those of them that began a local transaction. */
+    final LongAdder transactionsBegun = new LongAdder();
+    final LongAdder localTransactionsBegun = new LongAdder();
 
     /** A replicated sail whose Basalt store is set later ({@link #setBaseSail}), as RDF4J stacks sails. */
     public ReplicatedSail(ReplicationSettings settings) {
@@ -139,6 +144,11 @@ public final class ReplicatedSail extends SailWrapper implements LocalStore {
         return node().stateMachine().snapshotsInstalled();
     }
 
+    /** Store transactions this replica applied through the bulk loader since it started (for tests). */
+    int bulkApplied() {
+        return node().stateMachine().bulkApplied();
+    }
+
     /** See {@link ReplicaMXBean#linearizableIndex}. */
     public long linearizableIndex(long timeoutMillis) throws IOException, InterruptedException {
         ReplicaNode n = node();
@@ -203,6 +213,11 @@ public final class ReplicatedSail extends SailWrapper implements LocalStore {
     @Override
     public SailConnection connection() {
         return store().getConnection();
+    }
+
+    @Override
+    public Path tempDir() {
+        return store().getDataDir().toPath();
     }
 
     @Override

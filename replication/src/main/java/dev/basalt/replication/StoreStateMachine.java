@@ -151,6 +151,12 @@ final class StoreStateMachine extends BaseStateMachine {
         return snapshotsInstalled;
     }
 
+    /** Store transactions applied through the bulk loader since the replica started. */
+    int bulkApplied() {
+        BatchApplier a = applier;
+        return a == null ? 0 : a.bulkApplied();
+    }
+
     /** Null while the replica applies the log, else why it stopped. */
     Throwable failure() {
         BatchApplier a = applier;

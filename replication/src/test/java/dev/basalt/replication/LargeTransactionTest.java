@@ -88,6 +88,73 @@ class LargeTransactionTest {
         }
     }
 
+    /**
+     * A large addition is applied through the bulk loader on every replica and arrives unchanged
+     * (language tags, datatypes, non-ASCII text, graphs); one with a blank node, or with an IRI that
+     * N-Quads would not carry unchanged, is applied statement by statement, keeping the node's label
+     * and the IRI; one the loader refuses (a malformed language tag) is applied
+     * statement by statement after the bulk attempt failed.
+     */
+    @Test
+    void aLargeAdditionIsAppliedThroughTheBulkLoaderUnchanged() throws Exception {
+        try (InProcessCluster cluster = new InProcessCluster(dir, 3, 60_000, 0).startAll()) {
+            int leader = cluster.awaitLeader(20_000);
+            assertTrue(leader >= 0, "no leader elected");
+            int n = BulkApply.MIN_STATEMENTS;
+            IRI p = VF.createIRI("http://example.org/p");
+            IRI g = VF.createIRI("http://example.org/g");
+            try (RepositoryConnection c = cluster.node(leader).getConnection()) {
+                c.begin();
+                for (int i = 0; i < n; i++) {
+                    c.add(subject("bulk", i), p, VF.createLiteral(i));
+                }
+                c.add(subject("bulk", 0), p, VF.createLiteral("chat \u00e9t\u00e9 \"quoted\"\n", "fr"), g);
+                c.add(subject("bulk", 0), p, VF.createLiteral("2026-11-29", VF.createIRI(
+                        "http://www.w3.org/2001/XMLSchema#date")));
+                c.commit();
+            }
+            for (int i = 0; i < 3; i++) {
+                assertTrue(cluster.sail(i).awaitApplied(cluster.sail(leader).appliedIndex(), 30_000), "n" + i);
+                assertEquals(1, cluster.sail(i).bulkApplied(), "n" + i + " did not take the bulk path");
+            }
+            try (RepositoryConnection c = cluster.node(leader).getConnection()) {
+                c.begin();
+                for (int i = 0; i < n; i++) {
+                    c.add(subject("blank", i), p, VF.createBNode("b" + (i % 7)));
+                }
+                c.commit();
+                c.begin();
+                for (int i = 0; i < n; i++) {
+                    c.add(subject("refused", i), p, VF.createLiteral("text " + i, "not a tag"));
+                }
+                c.commit();
+                c.begin();
+                for (int i = 0; i < n; i++) {
+                    c.add(subject("iri", i), p, VF.createLiteral(i));
+                }
+                c.add(subject("bulk", 1), p, VF.createIRI("http://example.org/with space"));
+                c.commit();
+            }
+            assertConverged(cluster);
+            for (int i = 0; i < 3; i++) {
+                assertEquals(1, cluster.sail(i).bulkApplied(), "n" + i);
+                try (RepositoryConnection c = cluster.node(i).getConnection()) {
+                    assertEquals(4L * n + 3, c.size(), "n" + i);
+                    assertTrue(c.hasStatement(subject("bulk", 0), p,
+                            VF.createLiteral("chat \u00e9t\u00e9 \"quoted\"\n", "fr"), false, g), "n" + i);
+                    assertTrue(c.hasStatement(subject("bulk", 0), p, VF.createLiteral("2026-11-29",
+                            VF.createIRI("http://www.w3.org/2001/XMLSchema#date")), false), "n" + i);
+                    assertTrue(c.hasStatement(subject("bulk", n - 1), p, VF.createLiteral(n - 1), false), "n" + i);
+                    assertTrue(c.hasStatement(subject("blank", 3), p, VF.createBNode("b3"), false), "n" + i);
+                    assertTrue(c.hasStatement(subject("refused", 5), p, VF.createLiteral("text 5", "not a tag"), false),
+                            "n" + i);
+                    assertTrue(c.hasStatement(subject("bulk", 1), p, VF.createIRI("http://example.org/with space"),
+                            false), "n" + i);
+                }
+            }
+        }
+    }
+
     @Test
     @Tag("long")
     void aTransactionLargerThanSixteenMebibytesCommitsThroughTheLeader() throws Exception {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigInteger;
 import java.nio.file.Path;
+import java.util.List;
 
 import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.ValueFactory;
@@ -74,6 +75,70 @@ class ReplicatedClusterTest {
                 assertFalse(c.hasStatement(ex("gone"), null, null, false));
             }
         }
+    }
+
+    /**
+     * A transaction that only writes is executed once, by the log's apply (no local transaction is
+     * begun for it); one that reads sees its own pending writes, recorded before the read and after.
+     */
+    @Test
+    void writeOnlyTransactionsRunOnceAndReadsSeeTheTransactionsWrites() throws Exception {
+        try (InProcessCluster cluster = new InProcessCluster(dir, 3, 20_000, 0).startAll()) {
+            int leader = cluster.awaitLeader(20_000);
+            assertTrue(leader >= 0, "no leader elected");
+            ReplicatedSail sail = cluster.sail(leader);
+            try (RepositoryConnection c = cluster.node(leader).getConnection()) {
+                c.begin();
+                c.add(ex("w"), ex("p"), VF.createLiteral(1));
+                c.add(ex("w"), ex("p"), VF.createLiteral(2), ex("g"));
+                c.remove(ex("w"), ex("p"), VF.createLiteral(2), ex("g"));
+                c.setNamespace("w", EX + "w/");
+                assertEquals(EX + "w/", c.getNamespace("w"), "a recorded namespace unseen");
+                c.commit();
+                c.add(ex("w"), ex("p"), VF.createLiteral(3));
+                c.prepareUpdate("INSERT DATA { <" + EX + "w> <" + EX + "p> 4 . GRAPH <" + EX + "g> { <" + EX
+                        + "w> <" + EX + "q> 5 } }").execute();
+                c.begin();
+                c.add(ex("dropped"), ex("p"), VF.createLiteral(1));
+                c.rollback();
+                assertEquals(0, sail.localTransactionsBegun.sum(), "a write-only transaction began a local one");
+                assertTrue(sail.transactionsBegun.sum() >= 4, "transactions begun: " + sail.transactionsBegun.sum());
+
+                c.begin();
+                c.add(ex("r"), ex("p"), VF.createLiteral(1));
+                c.setNamespace("r", EX + "r/");
+                assertTrue(c.hasStatement(ex("r"), ex("p"), VF.createLiteral(1), false), "a pending add unseen");
+                assertEquals(EX + "r/", c.getNamespace("r"));
+                c.add(ex("r"), ex("p"), VF.createLiteral(2));
+                assertEquals(2, c.getStatements(ex("r"), null, null, false).stream().count());
+                c.remove(ex("r"), null, null);
+                c.add(ex("r"), ex("p"), VF.createLiteral(3));
+                assertEquals(1, c.getStatements(ex("r"), null, null, false).stream().count());
+                c.commit();
+                assertEquals(1, sail.localTransactionsBegun.sum());
+                // statements written earlier in the same request are seen by a later operation's WHERE
+                c.prepareUpdate("INSERT DATA { <" + EX + "u> <" + EX + "p> 1 , 2 } ; DELETE WHERE { <" + EX
+                        + "u> <" + EX + "p> ?o } ; INSERT DATA { <" + EX + "u> <" + EX + "p> 3 }").execute();
+                assertEquals(2, sail.localTransactionsBegun.sum());
+            }
+            assertConverged(cluster);
+            try (RepositoryConnection c = cluster.node((leader + 1) % 3).getConnection()) {
+                assertEquals(List.of("1", "3", "4", "5"), objects(c, ex("w"), null));
+                assertEquals(List.of("5"), objects(c, ex("w"), ex("g")));
+                assertEquals(List.of("3"), objects(c, ex("r"), null));
+                assertEquals(List.of("3"), objects(c, ex("u"), null));
+                assertFalse(c.hasStatement(ex("dropped"), null, null, false));
+                assertEquals(EX + "w/", c.getNamespace("w"));
+                assertEquals(EX + "r/", c.getNamespace("r"));
+            }
+        }
+    }
+
+    /** The objects of {@code subject}'s statements in {@code graph} (null: every graph), sorted. */
+    private static List<String> objects(RepositoryConnection c, IRI subject, IRI graph) {
+        var statements = graph == null ? c.getStatements(subject, null, null, false)
+                : c.getStatements(subject, null, null, false, graph);
+        return statements.stream().map(st -> st.getObject().stringValue()).sorted().toList();
     }
 
     @Test
