@@ -124,6 +124,9 @@ public final class GeoBench {
                     + "LmdbStore %s (%d queries): median %.0fx", knn.size(), bk.summary(), lk.summary(), lk.count,
                     lk.medianMs() / bk.medianMs()));
             slowest(bk, out);
+            out.accept(String.format(Locale.ROOT, "control: a busy loop of %.2f ms of CPU (the k-nearest CPU median), timed "
+                    + "the same way %d times: %s", bk.cpu[bk.cpu.length / 2], knn.size(), spin(bk.cpu[bk.cpu.length / 2],
+                    knn.size(), 5)));
             // the query points a latitude/longitude grid makes hardest: near the poles and across the antimeridian
             Random edge = new Random(s.seed() + 1);
             List<String> polar = new ArrayList<>();
@@ -257,6 +260,32 @@ public final class GeoBench {
         Arrays.sort(single);
         Arrays.sort(cpu);
         return new Timing(ms, single, cpu, (double) rows / queries.size(), queries.size(), slowest, slowestMs);
+    }
+
+    /**
+     * Wall time of a busy loop that uses {@code cpuMs} of CPU, each the median of {@code repeats}:
+     * what the machine's load alone adds to a query of that much CPU.
+     */
+    private static String spin(double cpuMs, int times, int repeats) {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        double[] ms = new double[times];
+        long sink = 0;
+        for (int i = 0; i < times; i++) {
+            double[] wall = new double[repeats];
+            for (int k = 0; k < repeats; k++) {
+                long c = threads.getCurrentThreadCpuTime();
+                long t = System.nanoTime();
+                while (threads.getCurrentThreadCpuTime() - c < cpuMs * 1e6) {
+                    sink += System.identityHashCode(wall);
+                }
+                wall[k] = (System.nanoTime() - t) / 1e6;
+            }
+            Arrays.sort(wall);
+            ms[i] = wall[repeats / 2];
+        }
+        Arrays.sort(ms);
+        return String.format(Locale.ROOT, "wall median %.2f ms, p95 %.2f ms, max %.2f ms%s", ms[times / 2],
+                ms[Math.min(times - 1, (int) Math.ceil(times * 0.95) - 1)], ms[times - 1], sink == 42 ? " " : "");
     }
 
     private static int count(Repository repo, String query) {
