@@ -1,6 +1,7 @@
 package dev.basalt.bench.geo;
 
 import java.io.IOException;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
@@ -191,10 +192,11 @@ public final class GeoBench {
      * Times of a set of queries: median, 95th percentile and maximum over the queries of each query's
      * wall time (the median of its measured runs), of its first measured run alone, and of its CPU
      * time on the calling thread (the median of its runs, which leaves out the waits for a core a
-     * loaded machine adds); and the slowest queries, slowest first.
+     * loaded machine adds, and garbage collections); how many measured runs met a collection; and
+     * the slowest queries, slowest first.
      */
     private record Timing(double[] wall, double[] single, double[] cpu, double rows, int count, List<String> slowest,
-            double[] slowestMs) {
+            double[] slowestMs, int gcRuns, int runs) {
         double medianMs() {
             return wall.length == 0 ? Double.NaN : wall[wall.length / 2];
         }
@@ -204,8 +206,9 @@ public final class GeoBench {
                 return "not run";
             }
             return String.format(Locale.ROOT, "median %.2f ms, p95 %.2f ms, max %.2f ms (CPU median %.2f, p95 %.2f, max %.2f; "
-                    + "single run median %.2f, p95 %.2f, max %.2f)", medianMs(), p95(wall), wall[wall.length - 1], cpu[cpu.length / 2],
-                    p95(cpu), cpu[cpu.length - 1], single[single.length / 2], p95(single), single[single.length - 1]);
+                    + "single run median %.2f, p95 %.2f, max %.2f; %d of %d measured runs met a garbage collection)", medianMs(),
+                    p95(wall), wall[wall.length - 1], cpu[cpu.length / 2], p95(cpu), cpu[cpu.length - 1],
+                    single[single.length / 2], p95(single), single[single.length - 1], gcRuns, runs);
         }
 
         private static double p95(double[] sorted) {
@@ -216,12 +219,13 @@ public final class GeoBench {
     /** Runs each query {@code warmups} times unmeasured, then {@code repeats} times measured. */
     private static Timing measure(Repository repo, List<String> queries, int warmups, int repeats) {
         if (queries.isEmpty()) {
-            return new Timing(new double[0], new double[0], new double[0], 0, 0, List.of(), new double[0]);
+            return new Timing(new double[0], new double[0], new double[0], 0, 0, List.of(), new double[0], 0, 0);
         }
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         double[] ms = new double[queries.size()];
         double[] single = new double[queries.size()];
         double[] cpu = new double[queries.size()];
+        int gcRuns = 0;
         long rows = 0;
         for (int i = 0; i < queries.size(); i++) {
             for (int w = 0; w < warmups; w++) {
@@ -230,11 +234,15 @@ public final class GeoBench {
             double[] wall = new double[repeats];
             double[] cpuRun = new double[repeats];
             for (int k = 0; k < repeats; k++) {
+                long collections = collections();
                 long c = threads.getCurrentThreadCpuTime();
                 long t = System.nanoTime();
                 int n = count(repo, queries.get(i));
                 wall[k] = (System.nanoTime() - t) / 1e6;
                 cpuRun[k] = (threads.getCurrentThreadCpuTime() - c) / 1e6;
+                if (collections() != collections) {
+                    gcRuns++;
+                }
                 if (k == 0) {
                     rows += n;
                 }
@@ -259,7 +267,8 @@ public final class GeoBench {
         Arrays.sort(ms);
         Arrays.sort(single);
         Arrays.sort(cpu);
-        return new Timing(ms, single, cpu, (double) rows / queries.size(), queries.size(), slowest, slowestMs);
+        return new Timing(ms, single, cpu, (double) rows / queries.size(), queries.size(), slowest, slowestMs, gcRuns,
+                queries.size() * repeats);
     }
 
     /**
@@ -286,6 +295,14 @@ public final class GeoBench {
         Arrays.sort(ms);
         return String.format(Locale.ROOT, "wall median %.2f ms, p95 %.2f ms, max %.2f ms%s", ms[times / 2],
                 ms[Math.min(times - 1, (int) Math.ceil(times * 0.95) - 1)], ms[times - 1], sink == 42 ? " " : "");
+    }
+
+    private static long collections() {
+        long n = 0;
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            n += Math.max(0, gc.getCollectionCount());
+        }
+        return n;
     }
 
     private static int count(Repository repo, String query) {
