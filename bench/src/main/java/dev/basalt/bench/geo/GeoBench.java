@@ -105,8 +105,8 @@ public final class GeoBench {
                 windows.add(PREFIXES + "SELECT ?f WHERE { ?f geo:asWKT ?g . FILTER(geof:sfWithin(?g, \"POLYGON(("
                         + box(lon, lat - h / 2, lon + w, lat + h / 2) + "))\"^^geo:wktLiteral)) }");
             }
-            Timing bw = measure(basalt, windows, 3, 1);
-            Timing lw = measure(lmdb, windows.subList(0, Math.min(s.lmdbWindows(), windows.size())), 0, 1);
+            Timing bw = measure(basalt, windows, 3, 1, false);
+            Timing lw = measure(lmdb, windows.subList(0, Math.min(s.lmdbWindows(), windows.size())), 0, 1, false);
             checkSame(basalt, lmdb, windows.subList(0, Math.min(s.lmdbWindows(), windows.size())), out);
             if (!windows.isEmpty()) {
                 out.accept(String.format(Locale.ROOT, "window query (%d windows, %.0f rows on average, ~0.1%% of the points), "
@@ -117,17 +117,14 @@ public final class GeoBench {
             for (int i = 0; i < s.knnQueries(); i++) {
                 knn.add(knnQuery(r.nextDouble() * 360 - 180, r.nextDouble() * 160 - 80));
             }
-            Timing bk = measure(basalt, knn, 5, 5);
+            Timing bk = measure(basalt, knn, 5, 5, true);
             List<String> lmdbKnn = knn.subList(0, Math.min(s.lmdbKnn(), knn.size()));
-            Timing lk = measure(lmdb, lmdbKnn, 0, 1);
+            Timing lk = measure(lmdb, lmdbKnn, 0, 1, false);
             checkSame(basalt, lmdb, lmdbKnn, out);
             out.accept(String.format(Locale.ROOT, "k-nearest (LIMIT 10, %d points, latitudes -80..80), warm: Basalt %s; "
                     + "LmdbStore %s (%d queries): median %.0fx", knn.size(), bk.summary(), lk.summary(), lk.count,
                     lk.medianMs() / bk.medianMs()));
             slowest(bk, out);
-            out.accept(String.format(Locale.ROOT, "control: a busy loop of %.2f ms of CPU (the k-nearest CPU median), timed "
-                    + "the same way %d times: %s", bk.cpu[bk.cpu.length / 2], knn.size(), spin(bk.cpu[bk.cpu.length / 2],
-                    knn.size(), 5)));
             // the query points a latitude/longitude grid makes hardest: near the poles and across the antimeridian
             Random edge = new Random(s.seed() + 1);
             List<String> polar = new ArrayList<>();
@@ -137,12 +134,12 @@ public final class GeoBench {
                 antimeridian.add(knnQuery((edge.nextBoolean() ? 1 : -1) * (179.9 + edge.nextDouble() * 0.1),
                         edge.nextDouble() * 160 - 80));
             }
-            Timing bp = measure(basalt, polar, 5, 5);
+            Timing bp = measure(basalt, polar, 5, 5, true);
             checkSame(basalt, lmdb, polar.subList(0, Math.min(1, s.lmdbKnn())), out);
             out.accept(String.format(Locale.ROOT, "k-nearest near the poles (%d points, |latitude| 88..90), warm: Basalt %s",
                     polar.size(), bp.summary()));
             slowest(bp, out);
-            Timing ba = measure(basalt, antimeridian, 5, 5);
+            Timing ba = measure(basalt, antimeridian, 5, 5, true);
             checkSame(basalt, lmdb, antimeridian.subList(0, Math.min(1, s.lmdbKnn())), out);
             out.accept(String.format(Locale.ROOT, "k-nearest at the antimeridian (%d points, |longitude| 179.9..180), warm: "
                     + "Basalt %s", antimeridian.size(), ba.summary()));
@@ -192,10 +189,11 @@ public final class GeoBench {
      * Times of a set of queries: median, 95th percentile and maximum over the queries of each query's
      * wall time (the median of its measured runs), of its first measured run alone, and of its CPU
      * time on the calling thread (the median of its runs, which leaves out the waits for a core a
-     * loaded machine adds, and garbage collections); how many measured runs met a collection; and
-     * the slowest queries, slowest first.
+     * loaded machine adds, and garbage collections); how many measured runs met a collection; the
+     * wall time of a busy loop of each query's CPU time run right after it (what the machine alone
+     * adds at that moment); and the slowest queries, slowest first.
      */
-    private record Timing(double[] wall, double[] single, double[] cpu, double rows, int count, List<String> slowest,
+    private record Timing(double[] wall, double[] single, double[] cpu, double[] control, double rows, int count, List<String> slowest,
             double[] slowestMs, int gcRuns, int runs) {
         double medianMs() {
             return wall.length == 0 ? Double.NaN : wall[wall.length / 2];
@@ -208,7 +206,10 @@ public final class GeoBench {
             return String.format(Locale.ROOT, "median %.2f ms, p95 %.2f ms, max %.2f ms (CPU median %.2f, p95 %.2f, max %.2f; "
                     + "single run median %.2f, p95 %.2f, max %.2f; %d of %d measured runs met a garbage collection)", medianMs(),
                     p95(wall), wall[wall.length - 1], cpu[cpu.length / 2], p95(cpu), cpu[cpu.length - 1],
-                    single[single.length / 2], p95(single), single[single.length - 1], gcRuns, runs);
+                    single[single.length / 2], p95(single), single[single.length - 1], gcRuns, runs)
+                    + (control.length == 0 ? "" : String.format(Locale.ROOT, "; control: a busy loop of each query's CPU median, "
+                            + "timed the same way right after it, wall median %.2f ms, p95 %.2f ms, max %.2f ms",
+                            control[control.length / 2], p95(control), control[control.length - 1]));
         }
 
         private static double p95(double[] sorted) {
@@ -217,14 +218,15 @@ public final class GeoBench {
     }
 
     /** Runs each query {@code warmups} times unmeasured, then {@code repeats} times measured. */
-    private static Timing measure(Repository repo, List<String> queries, int warmups, int repeats) {
+    private static Timing measure(Repository repo, List<String> queries, int warmups, int repeats, boolean withControl) {
         if (queries.isEmpty()) {
-            return new Timing(new double[0], new double[0], new double[0], 0, 0, List.of(), new double[0], 0, 0);
+            return new Timing(new double[0], new double[0], new double[0], new double[0], 0, 0, List.of(), new double[0], 0, 0);
         }
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         double[] ms = new double[queries.size()];
         double[] single = new double[queries.size()];
         double[] cpu = new double[queries.size()];
+        double[] control = new double[withControl ? queries.size() : 0];
         int gcRuns = 0;
         long rows = 0;
         for (int i = 0; i < queries.size(); i++) {
@@ -252,6 +254,14 @@ public final class GeoBench {
             Arrays.sort(cpuRun);
             ms[i] = wall[repeats / 2];
             cpu[i] = cpuRun[repeats / 2];
+            if (withControl) {
+                double[] spins = new double[repeats];
+                for (int k = 0; k < repeats; k++) {
+                    spins[k] = spin(threads, cpu[i]);
+                }
+                Arrays.sort(spins);
+                control[i] = spins[repeats / 2];
+            }
         }
         Integer[] order = new Integer[ms.length];
         for (int i = 0; i < order.length; i++) {
@@ -267,34 +277,20 @@ public final class GeoBench {
         Arrays.sort(ms);
         Arrays.sort(single);
         Arrays.sort(cpu);
-        return new Timing(ms, single, cpu, (double) rows / queries.size(), queries.size(), slowest, slowestMs, gcRuns,
+        Arrays.sort(control);
+        return new Timing(ms, single, cpu, control, (double) rows / queries.size(), queries.size(), slowest, slowestMs, gcRuns,
                 queries.size() * repeats);
     }
 
-    /**
-     * Wall time of a busy loop that uses {@code cpuMs} of CPU, each the median of {@code repeats}:
-     * what the machine's load alone adds to a query of that much CPU.
-     */
-    private static String spin(double cpuMs, int times, int repeats) {
-        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        double[] ms = new double[times];
+    /** Wall time in ms of a busy loop that uses {@code cpuMs} of the thread's CPU. */
+    private static double spin(ThreadMXBean threads, double cpuMs) {
+        long c = threads.getCurrentThreadCpuTime();
+        long t = System.nanoTime();
         long sink = 0;
-        for (int i = 0; i < times; i++) {
-            double[] wall = new double[repeats];
-            for (int k = 0; k < repeats; k++) {
-                long c = threads.getCurrentThreadCpuTime();
-                long t = System.nanoTime();
-                while (threads.getCurrentThreadCpuTime() - c < cpuMs * 1e6) {
-                    sink += System.identityHashCode(wall);
-                }
-                wall[k] = (System.nanoTime() - t) / 1e6;
-            }
-            Arrays.sort(wall);
-            ms[i] = wall[repeats / 2];
+        while (threads.getCurrentThreadCpuTime() - c < cpuMs * 1e6) {
+            sink += System.nanoTime();
         }
-        Arrays.sort(ms);
-        return String.format(Locale.ROOT, "wall median %.2f ms, p95 %.2f ms, max %.2f ms%s", ms[times / 2],
-                ms[Math.min(times - 1, (int) Math.ceil(times * 0.95) - 1)], ms[times - 1], sink == 42 ? " " : "");
+        return (System.nanoTime() - t) / 1e6 + (sink == 42 ? 1e-9 : 0);
     }
 
     private static long collections() {
