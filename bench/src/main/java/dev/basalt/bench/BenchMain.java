@@ -617,10 +617,13 @@ public final class BenchMain implements Runnable {
 		long seed;
 		@Option(names = "--work-dir", defaultValue = "data/bench-geo")
 		Path workDir;
+		@Option(names = "--reuse", description = "keep the stores a run with the same --points and --seed loaded in --work-dir")
+		boolean reuse;
 
 		@Override
 		public Integer call() throws Exception {
-			GeoBench.run(new GeoBench.Settings(points, windows, lmdbWindows, knn, lmdbKnn, seed, workDir), System.out::println);
+			GeoBench.run(new GeoBench.Settings(points, windows, lmdbWindows, knn, lmdbKnn, seed, workDir, reuse),
+					System.out::println);
 			return 0;
 		}
 	}

@@ -46,8 +46,8 @@ final class SnapshotSpatialIndex implements SpatialIndexReader {
     }
 
     @Override
-    public NearestPoints nearest(double lon, double lat) {
-        return new NearestPoints(tree, lon, lat);
+    public NearestPoints nearest(double lon, double lat, long expected) {
+        return new NearestPoints(tree, lon, lat, expected);
     }
 
     /** Worked out once per predicate and view: a scan of the predicate's statements against the sorted point ids. */

@@ -20,10 +20,10 @@ public interface SpatialIndexReader {
     long[] window(List<double[]> boxes);
 
     /**
-     * A best-first search of the indexed points by distance from (lon, lat), or null if this index
-     * cannot give one.
+     * A search of the indexed points in order of distance from (lon, lat), sized for about
+     * {@code expected} of them (more can be read), or null if this index cannot give one.
      */
-    default NearestPoints nearest(double lon, double lat) {
+    default NearestPoints nearest(double lon, double lat, long expected) {
         return null;
     }
 

@@ -18,8 +18,8 @@ import dev.basalt.store.spatial.NearestPoints;
 
 /**
  * {@code ?s P ?g} ordered by {@code geof:distance(?g, POINT, unit)} ascending, first {@code keep}
- * rows: the k nearest points from the spatial index's best-first search instead of sorting every
- * statement. Candidates come in ascending order of a lower bound of their distance; each is given
+ * rows: the k nearest points from the spatial index's expanding ring search instead of sorting
+ * every statement. Candidates come in ascending order of a lower bound of their distance; each is given
  * its exact distance by RDF4J's {@code geof:distance} (the function the ORDER BY would call), and
  * one is taken when no later candidate can be nearer. Its statements (the pattern with {@code ?g}
  * bound) follow in distance order until {@code keep} rows are out and the next candidate is
@@ -104,7 +104,7 @@ public final class KnnOp extends Operator {
             return null;
         }
         double perUnit = SpatialWindow.degrees(1, unit.stringValue());
-        NearestPoints search = index.nearest(b.minLon(), b.minLat());
+        NearestPoints search = index.nearest(b.minLon(), b.minLat(), keep);
         if (search == null || !(perUnit > 0)) {
             return null;
         }

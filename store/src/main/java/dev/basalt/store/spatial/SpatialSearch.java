@@ -107,6 +107,40 @@ public final class SpatialSearch {
         return Arrays.copyOf(ids, w);
     }
 
+    /** Receives point entries: the Z code of the point's cell and its term id. */
+    @FunctionalInterface
+    public interface PointVisitor {
+        void point(long z, long id);
+    }
+
+    /**
+     * Visits the point entries (level {@value GeoCells#POINT_LEVEL}) whose cell numbers are in one
+     * of the boxes (as {@link #window} takes them); a point in two overlapping boxes is visited twice.
+     * Entries of other geometries are skipped.
+     */
+    public void points(List<double[]> boxes, PointVisitor visitor) {
+        for (double[] b : boxes) {
+            Box box = new Box(GeoCells.lon(b[0]), GeoCells.lat(b[1]), GeoCells.lon(b[2]), GeoCells.lat(b[3]));
+            for (Cell c : decompose(box)) {
+                long end = GeoCells.cellEnd(c.start(), c.level());
+                BTreeCursor cur = tree.cursor(SpatialKeys.zKey(c.start()), end == -1L ? null : SpatialKeys.zKey(end + 1));
+                boolean inside = c.level() == GeoCells.POINT_LEVEL || box.holds(GeoCells.x(c.start()), GeoCells.y(c.start()),
+                        GeoCells.x(c.start()) + GeoCells.cellSide(c.level()) - 1,
+                        GeoCells.y(c.start()) + GeoCells.cellSide(c.level()) - 1);
+                while (cur.next()) {
+                    byte[] k = cur.key();
+                    if (SpatialKeys.level(k) != GeoCells.POINT_LEVEL) {
+                        continue;
+                    }
+                    long z = SpatialKeys.z(k);
+                    if (inside || box.meets(GeoCells.x(z), GeoCells.y(z), GeoCells.x(z), GeoCells.y(z))) {
+                        visitor.point(z, SpatialKeys.id(k));
+                    }
+                }
+            }
+        }
+    }
+
     /** Entries in the cells the window decomposes into: an estimate of {@link #window}'s size (before its tests). */
     public long estimate(List<double[]> boxes) {
         long total = 0;
