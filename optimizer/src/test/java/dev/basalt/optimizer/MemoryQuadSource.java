@@ -15,7 +15,9 @@ import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.model.ValueFactory;
 import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
 
+import dev.basalt.optimizer.access.DerivedValues;
 import dev.basalt.optimizer.access.QuadSource;
+import dev.basalt.store.cache.ClockCache;
 import dev.basalt.store.lexicon.InlineValues;
 import dev.basalt.store.lexicon.TermIds;
 
@@ -29,6 +31,7 @@ public final class MemoryQuadSource implements QuadSource {
     private final Map<Value, Long> ids = new HashMap<>();
     private final Map<Long, Value> values = new HashMap<>();
     private final List<long[]> quads = new ArrayList<>();
+    private final Map<Object, ClockCache<Value>> derived = new ConcurrentHashMap<>();
     private long counter;
     private volatile boolean concurrentReads;
     private final Set<String> scanningThreads = ConcurrentHashMap.newKeySet();
@@ -247,6 +250,23 @@ public final class MemoryQuadSource implements QuadSource {
                     : InlineValues.isInline(id) ? InlineValues.decode(id, vf) : values.get(id);
         }
         return out;
+    }
+
+    /** Like the store's: one small cache per function, for the life of the twin (its ids are never reused). */
+    @Override
+    public DerivedValues derivedValues(Object function) {
+        ClockCache<Value> cache = derived.computeIfAbsent(function, k -> new ClockCache<>(64, 1, v -> 1));
+        return new DerivedValues() {
+            @Override
+            public Value get(long id) {
+                return cache.get(id);
+            }
+
+            @Override
+            public void put(long id, Value value) {
+                cache.put(id, value);
+            }
+        };
     }
 
     @Override
