@@ -8,13 +8,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 
 import org.eclipse.rdf4j.repository.Repository;
 import org.eclipse.rdf4j.repository.sparql.SPARQLRepository;
 
 import dev.basalt.bench.analytic.AnalyticBench;
+import dev.basalt.bench.bsbm.BsbmBiQueries;
 import dev.basalt.bench.bsbm.BsbmCrossCheck;
 import dev.basalt.bench.bsbm.BsbmGenerator;
 import dev.basalt.bench.bsbm.BsbmModel;
@@ -33,6 +37,7 @@ import dev.basalt.bench.geo.GeoBench;
 import dev.basalt.bench.driver.MixResult;
 import dev.basalt.bench.driver.ProcessCpu;
 import dev.basalt.bench.driver.QueryClient;
+import dev.basalt.bench.driver.QueryTemplate;
 import dev.basalt.bench.driver.http.GraphFormat;
 import dev.basalt.bench.driver.http.ResultFormat;
 import dev.basalt.bench.driver.http.SparqlHttpClient;
@@ -375,9 +380,10 @@ public final class BenchMain implements Runnable {
 	}
 
 	@Command(name = "bsbm-http", mixinStandardHelpOptions = true,
-			description = "Runs the BSBM Explore mix over the SPARQL protocol against endpoints already loaded with "
-					+ "the dataset generate-bsbm wrote for the same --products and --seed (e.g. RDF4J Server "
-					+ "repositories). With several endpoints, result counts are cross-checked between them.")
+			description = "Runs the BSBM Explore mix (or the Business Intelligence mix, --mix bi) over the SPARQL "
+					+ "protocol against endpoints already loaded with the dataset generate-bsbm wrote for the same "
+					+ "--products and --seed (e.g. RDF4J Server repositories). With several endpoints, result counts "
+					+ "are cross-checked between them.")
 	static final class BsbmHttp implements Callable<Integer> {
 		@Option(names = "--endpoint", required = true, description = "SPARQL query endpoint URL; repeatable")
 		List<String> endpoints;
@@ -385,7 +391,8 @@ public final class BenchMain implements Runnable {
 		int products;
 		@Option(names = "--seed", defaultValue = "808")
 		long seed;
-		@Option(names = "--mix", defaultValue = "full", description = "full or reduced")
+		@Option(names = "--mix", defaultValue = "full", description = "full or reduced (Explore), or bi: the 8 "
+				+ "Business Intelligence queries once each per mix, parameters drawn by BsbmBiQueries")
 		String mix;
 		@Option(names = "--clients", defaultValue = "1")
 		int clients;
@@ -426,9 +433,15 @@ public final class BenchMain implements Runnable {
 		public Integer call() {
 			BsbmModel model = new BsbmModel(products, seed);
 			BsbmParameters parameters = new BsbmParameters(model);
-			List<Integer> queries = BsbmQueries.MIXES.get(mix);
+			boolean bi = mix.equals("bi");
+			List<QueryTemplate> templates = bi ? BsbmBiQueries.ALL : BsbmQueries.ALL;
+			BiFunction<Integer, SplittableRandom, Map<String, String>> draw = bi
+					? (n, r) -> BsbmBiQueries.draw(model, n, r)
+					: parameters::draw;
+			List<Integer> queries = bi ? IntStream.rangeClosed(1, templates.size()).boxed().toList()
+					: BsbmQueries.MIXES.get(mix);
 			if (queries == null) {
-				throw new CommandLine.ParameterException(new CommandLine(this), "--mix must be full or reduced");
+				throw new CommandLine.ParameterException(new CommandLine(this), "--mix must be full, reduced or bi");
 			}
 			Map<String, Supplier<QueryClient>> clientsOf = new LinkedHashMap<>();
 			List<Repository> repositories = new ArrayList<>();
@@ -459,7 +472,7 @@ public final class BenchMain implements Runnable {
 			}
 			int status = 0;
 			try {
-				MixDriver driver = new MixDriver(BsbmQueries.ALL, queries, parameters::draw);
+				MixDriver driver = new MixDriver(templates, queries, draw);
 				ColdWarmRun phases = new ColdWarmRun(driver, System.out::println);
 				List<ColdWarmRun.Outcome> outcomes = new ArrayList<>();
 				for (Map.Entry<String, Supplier<QueryClient>> e : clientsOf.entrySet()) {
@@ -471,7 +484,7 @@ public final class BenchMain implements Runnable {
 				Map<String, Map<String, Long>> counts = new LinkedHashMap<>();
 				for (Map.Entry<String, Supplier<QueryClient>> e : clientsOf.entrySet()) {
 					try (QueryClient c = e.getValue().get()) {
-						BsbmCrossCheck.counts(c, parameters, seed, crossCheck).forEach((q, perSet) -> counts
+						BsbmCrossCheck.counts(c, templates, draw, seed, crossCheck).forEach((q, perSet) -> counts
 								.computeIfAbsent(q, k -> new LinkedHashMap<>()).put(e.getKey(), Arrays.stream(perSet).sum()));
 					}
 				}

@@ -15,6 +15,7 @@ import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.model.ValueFactory;
 import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
 
+import dev.basalt.optimizer.access.DerivedValues;
 import dev.basalt.optimizer.access.QuadSource;
 import dev.basalt.store.lexicon.InlineValues;
 import dev.basalt.store.lexicon.TermIds;
@@ -29,6 +30,7 @@ public final class MemoryQuadSource implements QuadSource {
     private final Map<Value, Long> ids = new HashMap<>();
     private final Map<Long, Value> values = new HashMap<>();
     private final List<long[]> quads = new ArrayList<>();
+    private final Map<Object, DerivedValues> derived = new ConcurrentHashMap<>();
     private long counter;
     private volatile boolean concurrentReads;
     private final Set<String> scanningThreads = ConcurrentHashMap.newKeySet();
@@ -247,6 +249,30 @@ public final class MemoryQuadSource implements QuadSource {
                     : InlineValues.isInline(id) ? InlineValues.decode(id, vf) : values.get(id);
         }
         return out;
+    }
+
+    /** Like the store's: one small cache per function, for the life of the twin (its ids are never reused). */
+    @Override
+    public DerivedValues derivedValues(Object function) {
+        return derived.computeIfAbsent(function, k -> new SmallDerivedValues());
+    }
+
+    /** At most 64 entries, then it starts over: the twin's tests also see values computed again. */
+    private static final class SmallDerivedValues implements DerivedValues {
+        private final Map<Long, Value> values = new ConcurrentHashMap<>();
+
+        @Override
+        public void put(long id, Value value) {
+            if (values.size() >= 64) {
+                values.clear();
+            }
+            values.put(id, value);
+        }
+
+        @Override
+        public Value get(long id) {
+            return values.get(id);
+        }
     }
 
     @Override

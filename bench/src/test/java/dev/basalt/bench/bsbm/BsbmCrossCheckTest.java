@@ -20,6 +20,20 @@ import dev.basalt.bench.driver.QueryTemplate;
 class BsbmCrossCheckTest {
 
 	@Test
+	void biInstancesAreDrawnPerTemplateNumberAndFillEveryPlaceholder() {
+		BsbmModel model = new BsbmModel(100, 808);
+		for (QueryTemplate t : BsbmBiQueries.ALL) {
+			String[] a = BsbmCrossCheck.instances(t, (n, r) -> BsbmBiQueries.draw(model, n, r), 808, 3);
+			String[] b = BsbmCrossCheck.instances(t, (n, r) -> BsbmBiQueries.draw(model, n, r), 808, 3);
+			assertEquals(3, a.length, t.name());
+			for (int i = 0; i < a.length; i++) {
+				assertEquals(a[i], b[i], t.name() + ": the same seed gives the same sets");
+				assertFalse(a[i].contains("%"), t.name() + " left a placeholder: " + a[i]);
+			}
+		}
+	}
+
+	@Test
 	void onlyQ9IsADescribe() {
 		for (QueryTemplate t : BsbmQueries.ALL) {
 			assertEquals(t.name().equals("Q9"), BsbmCrossCheck.isDescribe(t), t.name());

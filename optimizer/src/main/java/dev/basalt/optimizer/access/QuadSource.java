@@ -110,5 +110,14 @@ public interface QuadSource {
     /** Values of many ids at once (index-aligned); null for 0 and the default graph. */
     Value[] resolve(long[] ids);
 
+    /**
+     * The store's shared cache of the values derived from committed terms by the pure function
+     * named by {@code function} (compared by {@code equals}); null where the source has no such
+     * cache (the default) or its ids may be uncommitted.
+     */
+    default DerivedValues derivedValues(Object function) {
+        return null;
+    }
+
     ValueFactory valueFactory();
 }

@@ -1,10 +1,15 @@
 package dev.basalt.optimizer.plan;
 
+import java.util.List;
 import java.util.function.Function;
 
 import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
 import org.eclipse.rdf4j.query.BindingSet;
+import org.eclipse.rdf4j.query.algebra.evaluation.QueryBindingSet;
 
+import dev.basalt.optimizer.access.DerivedValues;
+import dev.basalt.optimizer.exec.Batch;
 import dev.basalt.optimizer.exec.ExecContext;
 import dev.basalt.store.lexicon.TermIds;
 
@@ -12,7 +17,14 @@ import dev.basalt.store.lexicon.TermIds;
  * The argument of an aggregate on one row: a variable's id (no value needed to count or to tell
  * values apart: ids are terms), a constant, or an expression RDF4J evaluates on the row's values
  * (an error is "no value", as in RDF4J's GroupIterator).
- * Immutable; its RDF4J expression holds the evaluation it was made for, so a plan with one is never
+ *
+ * <p>A <em>derived</em> argument is an expression of one variable that depends on that variable's
+ * term alone ({@link DerivedExpressions}, such as {@code xsd:decimal(str(?price))}): its value per
+ * term id is kept in the store's shared cache for that expression ({@code QuadSource#derivedValues}),
+ * so each stored term is read from the dictionary and computed once across queries, not once per
+ * row; query-local ids, and sources without such a cache, take the ordinary path.
+ *
+ * <p>Immutable; its RDF4J expression holds the evaluation it was made for, so a plan with one is never
  * kept for a query shape, and one thread of that evaluation calls it.
  */
 final class AggregateArg {
@@ -21,13 +33,23 @@ final class AggregateArg {
     private final Function<BindingSet, Value> expr;
     private final String[] names;
     private final int[] slots;
+    /** The shared cache's key for a derived argument, else null. */
+    private final Object derivedKey;
+    /** Marks an id whose derived value is an error, in the shared cache (which holds no nulls). */
+    private static final Value ERROR = SimpleValueFactory.getInstance().createBNode("basalt-derived-error");
 
-    private AggregateArg(int slot, Value constant, Function<BindingSet, Value> expr, String[] names, int[] slots) {
+    private AggregateArg(int slot, Value constant, Function<BindingSet, Value> expr, String[] names, int[] slots,
+            Object derivedKey) {
         this.slot = slot;
         this.constant = constant;
         this.expr = expr;
         this.names = names;
         this.slots = slots;
+        this.derivedKey = derivedKey;
+    }
+
+    private AggregateArg(int slot, Value constant, Function<BindingSet, Value> expr, String[] names, int[] slots) {
+        this(slot, constant, expr, names, slots, null);
     }
 
     static AggregateArg variable(int slot) {
@@ -40,6 +62,80 @@ final class AggregateArg {
 
     static AggregateArg expression(Function<BindingSet, Value> expr, String[] names, int[] slots) {
         return new AggregateArg(-1, null, expr, names, slots);
+    }
+
+    /**
+     * An expression of the one variable {@code name} (at {@code slot}) whose value depends on that
+     * variable's term only; {@code key} names the expression for the store's shared cache.
+     */
+    static AggregateArg derived(Function<BindingSet, Value> expr, String name, int slot, Object key) {
+        return new AggregateArg(-1, null, expr, new String[] { name }, new int[] { slot }, key);
+    }
+
+    /** Whether its values come from the store's shared cache per id (see {@link #prepare}). */
+    boolean isDerived() {
+        return derivedKey != null && slots[0] >= 0;
+    }
+
+    /**
+     * For a derived argument: reads, in one call, the terms of the batch's ids whose derived value is
+     * not cached yet (the others need no term).
+     */
+    void prepare(Batch batch, ValueCache cache, ExecContext ctx) {
+        DerivedValues memo = memo(ctx);
+        long[] missing = new long[batch.size()];
+        int n = 0;
+        for (int i = 0; i < batch.size(); i++) {
+            long id = batch.id(i, slots[0]);
+            if (memo == null || !cachable(id) || memo.get(id) == null) {
+                missing[n++] = id;
+            }
+        }
+        cache.loadIds(missing, n, ctx);
+    }
+
+    /** Like {@link #prepare(Batch, ValueCache, ExecContext)} for rows. */
+    void prepare(List<long[]> rows, ValueCache cache, ExecContext ctx) {
+        DerivedValues memo = memo(ctx);
+        long[] missing = new long[rows.size()];
+        int n = 0;
+        for (long[] row : rows) {
+            long id = row[slots[0]];
+            if (memo == null || !cachable(id) || memo.get(id) == null) {
+                missing[n++] = id;
+            }
+        }
+        cache.loadIds(missing, n, ctx);
+    }
+
+    private static boolean cachable(long id) {
+        return ExecContext.isBound(id) && !TermIds.isLocal(id);
+    }
+
+    /** The evaluation's handle on the shared cache of this expression (null: none). */
+    private DerivedValues memo(ExecContext ctx) {
+        return ctx.scratch(this, () -> new Memo(ctx.source().derivedValues(derivedKey))).cache();
+    }
+
+    private record Memo(DerivedValues cache) {
+    }
+
+    private Value derivedValue(long id, ValueCache cache, ExecContext ctx) {
+        DerivedValues memo = cachable(id) ? memo(ctx) : null;
+        Value v = memo == null ? null : memo.get(id);
+        if (v != null) {
+            return v == ERROR ? null : v;
+        }
+        QueryBindingSet bs = new QueryBindingSet(1);
+        Value term = cache.value(id, ctx);
+        if (term != null) {
+            bs.addBinding(names[0], term);
+        }
+        v = expr.apply(bs);
+        if (memo != null) {
+            memo.put(id, v == null ? ERROR : v);
+        }
+        return v;
     }
 
     /** A plain variable: counting it needs no values. */
@@ -75,6 +171,9 @@ final class AggregateArg {
         }
         if (constant != null) {
             return constant;
+        }
+        if (isDerived()) {
+            return derivedValue(row[slots[0]], cache, ctx);
         }
         return expr.apply(cache.bindings(row, names, slots, ctx));
     }

@@ -1,5 +1,7 @@
 package dev.basalt.optimizer.plan;
 
+import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -50,6 +52,8 @@ final class Aggregates implements Aggregation {
     private final List<Spec> specs;
     private final boolean strict;
     private final int[] valueSlots;
+    /** Arguments whose values come per id from the store's shared cache ({@link AggregateArg#isDerived}). */
+    private final List<AggregateArg> derived;
     /**
      * Values of the evaluation's ids, kept in its context: query-local ids are an evaluation's own, and a plan
      * kept for a query shape is run by many evaluations, also at once.
@@ -62,15 +66,19 @@ final class Aggregates implements Aggregation {
         this.specs = List.copyOf(specs);
         this.strict = strict;
         Set<Integer> slots = new HashSet<>();
+        List<AggregateArg> derivedArgs = new ArrayList<>();
         for (Spec s : specs) {
             boolean counts = s.kind() == Kind.COUNT || s.kind() == Kind.COUNT_ALL;
-            if (s.arg() != null && (!counts || !s.arg().isVariable())) {
+            if (s.arg() != null && s.arg().isDerived()) {
+                derivedArgs.add(s.arg());
+            } else if (s.arg() != null && (!counts || !s.arg().isVariable())) {
                 for (int slot : s.arg().slots()) {
                     slots.add(slot);
                 }
             }
         }
         this.valueSlots = slots.stream().mapToInt(Integer::intValue).filter(i -> i >= 0).toArray();
+        this.derived = List.copyOf(derivedArgs);
     }
 
     @Override
@@ -90,6 +98,9 @@ final class Aggregates implements Aggregation {
     @Override
     public void prepare(List<long[]> batch, ExecContext ctx) {
         cache(ctx).load(batch, valueSlots, ctx, true);
+        for (AggregateArg a : derived) {
+            a.prepare(batch, cache(ctx), ctx);
+        }
     }
 
     /** Every aggregate but COUNT(DISTINCT *), which keeps its rows' arrays as keys. */
@@ -101,6 +112,9 @@ final class Aggregates implements Aggregation {
     @Override
     public void prepare(Batch batch, ExecContext ctx) {
         cache(ctx).load(batch, valueSlots, ctx, true);
+        for (AggregateArg a : derived) {
+            a.prepare(batch, cache(ctx), ctx);
+        }
     }
 
     @Override
@@ -190,13 +204,19 @@ final class Aggregates implements Aggregation {
     /**
      * SUM and AVG: RDF4J checks DISTINCT before the type for AVG, after "is a literal" for SUM. A
      * variable's inline xsd:integer ids are added on the ids, in exact long arithmetic, without
-     * materializing them ({@link #small}); the long sum joins the literal sum before any other value
-     * and at the end, so the result is RDF4J's (integer addition is exact in both).
+     * materializing them ({@link #small}); xsd:integer and xsd:decimal literals are added into one
+     * {@code BigDecimal} ({@link #big}), without a literal per row. Both partial sums join the literal
+     * sum before any value of another type and at the end: additions of integers and decimals are
+     * exact, value and scale alike, in any order, so the result is RDF4J's.
      */
     private final class Sum extends Base {
         Literal sum = ZERO;
         /** The sum of the inline xsd:integer values not yet added to {@link #sum}. */
         long small;
+        /** The sum of the xsd:integer and xsd:decimal literals not yet added to {@link #sum}. */
+        BigDecimal big;
+        /** Whether {@link #big} holds a decimal (else only integers: its sum is an integer). */
+        boolean bigDecimal;
         /**
          * Whether {@link #sum} is an integer or a decimal, whose additions are exact: only then may
          * integers be added apart (a float or double sum rounds at each addition, in input order).
@@ -219,10 +239,6 @@ final class Aggregates implements Aggregation {
             if (slot >= 0 && exact && addInline(row[slot])) {
                 return;
             }
-            flush();
-            if (error) {
-                return;
-            }
             Value v = value(row, ctx);
             boolean avg = spec.kind() == Kind.AVG;
             if (avg && !fresh(v)) {
@@ -233,6 +249,14 @@ final class Aggregates implements Aggregation {
                     return;
                 }
                 CoreDatatype.XSD type = l.getCoreDatatype().asXSDDatatypeOrNull();
+                if (exact && addExact(l, type)) {
+                    count++;
+                    return;
+                }
+                flush();
+                if (error) {
+                    return;
+                }
                 if (type != null && type.isNumericDatatype()) {
                     sum = add(sum, l);
                     error = sum == null;
@@ -262,12 +286,34 @@ final class Aggregates implements Aggregation {
             return true;
         }
 
+        /** Adds an xsd:integer or xsd:decimal literal to {@link #big}; false for any other or an ill-typed one. */
+        private boolean addExact(Literal l, CoreDatatype.XSD type) {
+            if (type != CoreDatatype.XSD.DECIMAL && type != CoreDatatype.XSD.INTEGER) {
+                return false;
+            }
+            BigDecimal d;
+            try {
+                d = l.decimalValue();
+            } catch (NumberFormatException illTyped) {
+                return false;
+            }
+            big = big == null ? d : big.add(d);
+            bigDecimal |= type == CoreDatatype.XSD.DECIMAL;
+            return true;
+        }
+
         private void flush() {
             if (small != 0 && sum != null) {
                 sum = add(sum, VF.createLiteral(Long.toString(small), CoreDatatype.XSD.INTEGER));
                 error = sum == null;
             }
             small = 0;
+            if (big != null && sum != null) {
+                sum = add(sum, bigDecimal ? VF.createLiteral(big)
+                        : VF.createLiteral(big.toBigIntegerExact().toString(), CoreDatatype.XSD.INTEGER));
+                error = sum == null;
+            }
+            big = null;
         }
 
         @Override

@@ -193,6 +193,10 @@ final class ModifierCompiler {
             return AggregateArg.constant(c.getValue());
         }
         Expression x = expression(e, owner);
+        String derived = DerivedExpressions.variable(e);
+        if (derived != null && x.slots.length == 1 && x.slots[0] >= 0) {
+            return AggregateArg.derived(x.function, derived, x.slots[0], DerivedExpressions.key(e));
+        }
         return AggregateArg.expression(x.function, x.names, x.slots);
     }
 

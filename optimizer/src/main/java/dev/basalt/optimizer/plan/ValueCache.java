@@ -1,8 +1,7 @@
 package dev.basalt.optimizer.plan;
 
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 
 import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.query.algebra.evaluation.QueryBindingSet;
@@ -14,12 +13,13 @@ import dev.basalt.store.lexicon.TermIds;
 /**
  * Materialized values of ids for operators that compare or compute on values: {@link #load}
  * resolves the ids of a batch of rows in one call; {@link #value} falls back to resolving one id.
- * Bounded: past {@value #MAX_ENTRIES} entries it starts over (values are re-read when needed).
+ * Bounded: at most about {@value #MAX_ENTRIES} values, the least recently used of an id's set
+ * making room for a new one ({@link IdValueLru}); a value evicted is read again when needed.
  * Not thread-safe: each evaluation (and each thread of it) has its own, in its context's scratch.
  */
 final class ValueCache {
     private static final int MAX_ENTRIES = 200_000;
-    private final Map<Long, Value> values = new HashMap<>();
+    private final IdValueLru values = new IdValueLru(MAX_ENTRIES);
 
     /** Resolves, in one call, the ids in the given slots of the rows that are not cached yet. */
     void load(List<long[]> rows, int[] slots, ExecContext ctx) {
@@ -35,15 +35,12 @@ final class ValueCache {
         if (slots.length == 0 || rows.isEmpty()) {
             return;
         }
-        if (values.size() > MAX_ENTRIES) {
-            values.clear();
-        }
         long[] wanted = new long[rows.size() * slots.length];
         int n = 0;
         for (long[] r : rows) {
             for (int s : slots) {
                 long id = s < 0 ? TermIds.NULL : r[s];
-                if (id != TermIds.NULL && !(skipInline && TermIds.isInline(id)) && !values.containsKey(id)) {
+                if (ExecContext.isBound(id) && !(skipInline && TermIds.isInline(id)) && !values.contains(id)) {
                     wanted[n++] = id;
                 }
             }
@@ -56,9 +53,6 @@ final class ValueCache {
         if (slots.length == 0 || batch.size() == 0) {
             return;
         }
-        if (values.size() > MAX_ENTRIES) {
-            values.clear();
-        }
         long[] wanted = new long[batch.size() * slots.length];
         int n = 0;
         for (int s : slots) {
@@ -67,7 +61,7 @@ final class ValueCache {
             }
             for (int i = 0; i < batch.size(); i++) {
                 long id = batch.id(i, s);
-                if (id != TermIds.NULL && !(skipInline && TermIds.isInline(id)) && !values.containsKey(id)) {
+                if (ExecContext.isBound(id) && !(skipInline && TermIds.isInline(id)) && !values.contains(id)) {
                     wanted[n++] = id;
                 }
             }
@@ -75,14 +69,28 @@ final class ValueCache {
         resolve(wanted, n, ctx);
     }
 
+    /** Resolves, in one call, those of the first {@code n} ids that are bound and not cached yet. */
+    void loadIds(long[] ids, int n, ExecContext ctx) {
+        int m = 0;
+        long[] wanted = new long[n];
+        for (int i = 0; i < n; i++) {
+            if (ExecContext.isBound(ids[i]) && !values.contains(ids[i])) {
+                wanted[m++] = ids[i];
+            }
+        }
+        resolve(wanted, m, ctx);
+    }
+
     private void resolve(long[] wanted, int n, ExecContext ctx) {
         if (n == 0) {
             return;
         }
-        long[] distinct = java.util.Arrays.stream(wanted, 0, n).distinct().toArray();
+        long[] distinct = Arrays.stream(wanted, 0, n).distinct().toArray();
         Value[] vs = ctx.resolve(distinct);
         for (int i = 0; i < distinct.length; i++) {
-            values.put(distinct[i], vs[i]);
+            if (vs[i] != null) {
+                values.put(distinct[i], vs[i]);
+            }
         }
     }
 
@@ -94,7 +102,9 @@ final class ValueCache {
         Value v = values.get(id);
         if (v == null) {
             v = ctx.resolve(id);
-            values.put(id, v);
+            if (v != null) {
+                values.put(id, v);
+            }
         }
         return v;
     }

@@ -5,6 +5,7 @@ import java.util.Map;
 import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.model.ValueFactory;
 
+import dev.basalt.optimizer.access.DerivedValues;
 import dev.basalt.optimizer.access.QuadSource;
 import dev.basalt.optimizer.access.SpatialIndexReader;
 import dev.basalt.store.lexicon.TermIds;
@@ -159,6 +160,11 @@ final class ParameterSource implements QuadSource {
     @Override
     public Value[] resolve(long[] ids) {
         return source.resolve(ids);
+    }
+
+    @Override
+    public DerivedValues derivedValues(Object function) {
+        return source.derivedValues(function);
     }
 
     @Override

@@ -36,7 +36,7 @@ import dev.basalt.optimizer.NativeRunner;
  */
 class SolutionModifiersTest {
     static final String EX = "http://example.org/";
-    static final String PREFIX = "PREFIX ex: <" + EX + "> ";
+    static final String PREFIX = "PREFIX ex: <" + EX + "> PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> ";
     private static NativeRunner runner;
 
     @BeforeAll
@@ -93,6 +93,13 @@ class SolutionModifiersTest {
         for (int i = 0; i < 25; i++) {
             out.add(vf.createStatement(vf.createIRI(EX, "s" + i), vf.createIRI(EX, "k"), vf.createLiteral("k" + i % 4)));
         }
+        // prices of a custom datatype, as in BSBM: numbers only through a cast of their lexical form
+        String[] prices = { "3.50", "7", "12.125", "0.1", "-2.00", "1e3", "n/a", "99.99" };
+        for (int i = 0; i < 25; i++) {
+            out.add(vf.createStatement(vf.createIRI(EX, "s" + i), vf.createIRI(EX, "price"),
+                    vf.createLiteral(prices[i % prices.length] + (i >= prices.length ? String.valueOf(i % 3) : ""),
+                            vf.createIRI(EX, "USD"))));
+        }
         // a store holds a statement once
         return new ArrayList<>(new LinkedHashSet<>(out));
     }
@@ -143,6 +150,16 @@ class SolutionModifiersTest {
                 // integers summed on their ids, then with decimals and doubles in input order
                 "SELECT ?k (SUM(?w) AS ?t) (AVG(?w) AS ?a) WHERE { ?s ex:k ?k . ?s ex:w ?w } GROUP BY ?k",
                 "SELECT ?k (SUM(?x) AS ?t) (AVG(?x) AS ?a) WHERE { ?s ex:k ?k { ?s ex:w ?x } UNION { ?s ex:n ?x } } "
+                        + "GROUP BY ?k",
+                // casts of one variable, computed once per term id and kept in the source's shared cache
+                "SELECT ?k (AVG(xsd:decimal(str(?p))) AS ?a) (SUM(xsd:float(xsd:string(?p))) AS ?f) "
+                        + "(MIN(xsd:double(str(?p))) AS ?m) WHERE { ?s ex:k ?k . ?s ex:price ?p } GROUP BY ?k",
+                "SELECT ?s (AVG(xsd:decimal(str(?o))) AS ?a) (SUM(xsd:double(?o)) AS ?d) "
+                        + "(MAX(xsd:integer(str(?o))) AS ?m) (COUNT(xsd:boolean(?o)) AS ?c) WHERE { ?s ex:v ?o } GROUP BY ?s",
+                "SELECT (SUM(xsd:decimal(?n)) AS ?t) (AVG(DISTINCT xsd:decimal(str(?n))) AS ?a) "
+                        + "(AVG(xsd:decimal(str(?n))) AS ?b) WHERE { ?s ex:n ?n }",
+                // exact sums: integers and decimals added apart, then with the doubles
+                "SELECT ?k (SUM(?n) AS ?t) (AVG(?n) AS ?a) (SUM(xsd:decimal(?n)) AS ?d) WHERE { ?s ex:k ?k . ?s ex:n ?n } "
                         + "GROUP BY ?k");
     }
 

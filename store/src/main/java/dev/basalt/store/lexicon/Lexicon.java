@@ -1,6 +1,8 @@
 package dev.basalt.store.lexicon;
 
 import java.util.Arrays;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 import org.eclipse.rdf4j.model.Value;
 
@@ -46,6 +48,7 @@ public final class Lexicon {
     private final Cache<Value, Long> ids;
     private final KeyPrefixes prefixes = new KeyPrefixes();
     private final TermDictionary.Cache dictionaries = new TermDictionary.Cache();
+    private final ConcurrentHashMap<Object, ClockCache<?>> derived = new ConcurrentHashMap<>();
 
     public Lexicon(LexiconConfig config) {
         this.config = config;
@@ -108,8 +111,21 @@ public final class Lexicon {
         return state == null ? LexiconCounts.EMPTY : LexiconCounts.of(TermIdAllocator.fromBytes(state));
     }
 
+    /**
+     * A cache of values derived from committed terms by a pure function (such as a literal's value
+     * under a cast), one per {@code function} key (compared by {@code equals}), made by {@code make}
+     * on first use and kept for the life of this lexicon. Keys are term ids: since ids are never
+     * reused, a committed id's derived value stays valid; ids of uncommitted terms must not be
+     * cached here. {@link #clearCaches} empties them too.
+     */
+    @SuppressWarnings("unchecked")
+    public <V> ClockCache<V> derivedCache(Object function, Supplier<ClockCache<V>> make) {
+        return (ClockCache<V>) derived.computeIfAbsent(function, k -> make.get());
+    }
+
     /** Drops every cached mapping (for tests and after external changes to the store). */
     public void clearCaches() {
+        derived.values().forEach(ClockCache::invalidateAll);
         values.invalidateAll();
         ids.invalidateAll();
         prefixes.clear();

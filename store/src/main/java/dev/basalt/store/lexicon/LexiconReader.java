@@ -1,6 +1,9 @@
 package dev.basalt.store.lexicon;
 
+import java.util.function.Supplier;
+
 import dev.basalt.store.btree.BTree;
+import dev.basalt.store.cache.ClockCache;
 
 /**
  * The dictionary as of one committed commit point (see {@link Lexicon#reader(dev.basalt.store.Snapshot)}).
@@ -24,6 +27,15 @@ public final class LexiconReader extends LexiconView {
         super(lexicon, termToId, idToTerm);
         this.prefixes = prefixes;
         this.uncommitted = uncommitted;
+    }
+
+    /**
+     * The lexicon's cache of values derived by {@code function} ({@link Lexicon#derivedCache}) for a
+     * reader of a committed snapshot, whose ids are all committed; null for a reader of a write
+     * transaction.
+     */
+    public <V> ClockCache<V> derivedCache(Object function, Supplier<ClockCache<V>> make) {
+        return uncommitted == null ? lexicon.derivedCache(function, make) : null;
     }
 
     @Override
