@@ -1,7 +1,5 @@
 package dev.basalt.sail;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Set;
 
 import org.eclipse.rdf4j.model.IRI;
@@ -9,15 +7,16 @@ import org.eclipse.rdf4j.model.Resource;
 import org.eclipse.rdf4j.model.Statement;
 import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.sail.SailException;
-import org.eclipse.rdf4j.sail.base.SailSink;
 
 import dev.basalt.sail.spill.OverflowModelFactory;
 
 /**
- * Writes one statement set of the backing store. Every call goes straight into the store's open
- * write transaction through {@link StoreWriter}; {@link #flush()} commits it durably (or leaves
- * that to the enclosing commit group, whose end commits). RDF4J's transaction branches obtain a
- * sink only when they flush, which a connection does inside its commit group.
+ * Writes one statement set of the backing store when an RDF4J branch flushes into it. Changes are
+ * buffered in a {@link WriteBatch}; a full batch, and at {@link #flush()} the rest, goes into the
+ * store's open write transaction through {@link StoreWriter#write}; {@link #flush()} then commits
+ * it durably (or leaves that to the enclosing commit group, whose end commits). RDF4J's
+ * transaction branches obtain a sink only when they flush, which a connection does inside its
+ * commit group.
  *
  * <p>A sink of a SERIALIZABLE branch carries the transaction's {@link ObservedReads}: observed
  * patterns are recorded, and {@link #prepare()} and again {@link #flush()} (inside the commit
@@ -26,19 +25,37 @@ import dev.basalt.sail.spill.OverflowModelFactory;
  * <p>Thread rules: one sink serves one branch flush in one thread; the {@link StoreWriter} serializes the
  * writes and refuses a thread that does not hold the open commit group.
  */
-final class BasaltSailSink implements SailSink {
-    /** Statements written per batch when a whole change set is flushed. */
-    static final int BATCH = 20_000;
-    private final StoreWriter writer;
-    private final StatementSet set;
+final class BasaltSailSink extends BatchingSink {
     private final ObservedReads reads;
     private boolean unflushed;
 
     /** @param reads the SERIALIZABLE transaction's observed reads, or null below SERIALIZABLE */
     BasaltSailSink(StoreWriter writer, StatementSet set, ObservedReads reads) {
-        this.writer = writer;
-        this.set = set;
+        super(writer, set);
         this.reads = reads;
+    }
+
+    @Override
+    void ensureUsable() {
+        // a branch flush: nothing refuses it before the writer does
+    }
+
+    @Override
+    void changed() {
+        if (batch.isFull()) {
+            write();
+        }
+    }
+
+    private void write() {
+        unflushed = true;
+        writer.write(batch.take());
+    }
+
+    private void writeBuffered() {
+        if (!batch.isEmpty()) {
+            write();
+        }
     }
 
     @Override
@@ -53,6 +70,7 @@ final class BasaltSailSink implements SailSink {
         if (reads != null) {
             reads.check();
         }
+        writeBuffered();
         unflushed = false;
         writer.flush();
     }
@@ -60,6 +78,7 @@ final class BasaltSailSink implements SailSink {
     @Override
     public void close() throws SailException {
         try {
+            batch.discard();
             if (unflushed) {
                 unflushed = false;
                 writer.discard();
@@ -72,58 +91,23 @@ final class BasaltSailSink implements SailSink {
     }
 
     @Override
-    public void setNamespace(String prefix, String name) throws SailException {
-        write(s -> s.setNamespace(prefix, name));
-    }
-
-    @Override
-    public void removeNamespace(String prefix) throws SailException {
-        write(s -> s.removeNamespace(prefix));
-    }
-
-    @Override
-    public void clearNamespaces() throws SailException {
-        write(WriteSession::clearNamespaces);
-    }
-
-    @Override
-    public void clear(Resource... contexts) throws SailException {
-        write(s -> s.clear(set, contexts));
-    }
-
-    @Override
     public void observe(Resource subj, IRI pred, Value obj, Resource... contexts) throws SailException {
         if (reads != null) {
             reads.observe(subj, pred, obj, contexts);
         }
     }
 
-    @Override
-    public void approve(Resource subj, IRI pred, Value obj, Resource ctx) throws SailException {
-        write(s -> s.add(set, subj, pred, obj, ctx));
-    }
-
     /**
      * Streams a change set's additions into the store in batches, so a change set spilled to disk
      * is never held in the heap; then releases its spill store, as this sink is the last reader of
-     * a change set (the RDF4J branch drops it right after flushing it here).
+     * a change set (the RDF4J branch drops it right after flushing it here). The last batch is
+     * written before the release: nothing buffered refers to a released spill store.
      */
     @Override
     public void approveAll(Set<Statement> approved, Set<Resource> approvedContexts) {
         try {
-            List<Statement> batch = new ArrayList<>(BATCH);
-            for (Statement st : approved) {
-                batch.add(st);
-                if (batch.size() == BATCH) {
-                    List<Statement> full = batch;
-                    write(s -> s.addAll(set, full));
-                    batch = new ArrayList<>(BATCH);
-                }
-            }
-            if (!batch.isEmpty()) {
-                List<Statement> rest = batch;
-                write(s -> s.addAll(set, rest));
-            }
+            super.approveAll(approved, approvedContexts);
+            writeBuffered();
         } finally {
             OverflowModelFactory.release(approved);
         }
@@ -133,31 +117,10 @@ final class BasaltSailSink implements SailSink {
     @Override
     public void deprecateAll(Set<Statement> deprecated) {
         try {
-            List<Statement> batch = new ArrayList<>(BATCH);
-            for (Statement st : deprecated) {
-                batch.add(st);
-                if (batch.size() == BATCH) {
-                    List<Statement> full = batch;
-                    write(s -> full.forEach(x -> s.remove(set, x)));
-                    batch = new ArrayList<>(BATCH);
-                }
-            }
-            if (!batch.isEmpty()) {
-                List<Statement> rest = batch;
-                write(s -> rest.forEach(x -> s.remove(set, x)));
-            }
+            super.deprecateAll(deprecated);
+            writeBuffered();
         } finally {
             OverflowModelFactory.release(deprecated);
         }
-    }
-
-    @Override
-    public void deprecate(Statement statement) throws SailException {
-        write(s -> s.remove(set, statement));
-    }
-
-    private void write(java.util.function.Consumer<WriteSession> change) {
-        unflushed = true;
-        writer.write(change);
     }
 }

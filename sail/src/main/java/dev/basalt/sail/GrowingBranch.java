@@ -202,13 +202,6 @@ final class GrowingBranch implements SailSource {
         }
 
         @Override
-        public void approveAll(Set<Statement> approved, Set<Resource> approvedContexts) {
-            for (Statement st : approved) {
-                approve(st);
-            }
-        }
-
-        @Override
         public void deprecate(Statement statement) throws SailException {
             busy(() -> current().deprecate(statement));
         }

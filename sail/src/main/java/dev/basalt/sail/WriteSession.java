@@ -32,7 +32,6 @@ import dev.basalt.store.quads.QuadOrder;
  * serializes every call; not thread-safe itself.
  */
 final class WriteSession {
-    private static final int CLEAR_BATCH = 10_000;
     private final WriteTransaction tx;
     private final Lexicon dictionary;
     private final LexiconWriter lexicon;
@@ -231,13 +230,13 @@ final class WriteSession {
         while (true) {
             List<long[]> batch = new ArrayList<>();
             QuadCursor cursor = q.scan(pattern);
-            while (batch.size() < CLEAR_BATCH && cursor.next()) {
+            while (batch.size() < WriteBatch.SIZE && cursor.next()) {
                 batch.add(cursor.quad().clone());
             }
             for (long[] quad : batch) {
                 changed |= q.remove(quad);
             }
-            if (batch.size() < CLEAR_BATCH) {
+            if (batch.size() < WriteBatch.SIZE) {
                 return;
             }
         }

@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * If another commit came first, the transaction stays in its branch for good.</li>
  * </ul>
  * Promotion never waits: if another connection holds the writer, the transaction tries again after
- * {@link UnisolatedSink#BATCH} more additions.
+ * {@link WriteBatch#SIZE} more additions.
  *
  * <p>A promoted transaction that stays idle (no operation of its connection under way) for longer
  * than {@code largeTransactionIdleSeconds} while another connection waits to commit loses the
@@ -135,7 +135,7 @@ final class WriteThroughTransaction implements StoreWriter.Preemptible {
     boolean promote(Runnable handOver) {
         StoreWriter writer = backing.writer();
         if (!writer.tryBeginGroup(owner, this)) {
-            nextTry = additions + UnisolatedSink.BATCH;
+            nextTry = additions + WriteBatch.SIZE;
             return false;
         }
         ReadSource.Lease base = backing.latest().acquire();
