@@ -73,7 +73,7 @@ public class BasaltStoreConnection extends SailSourceConnection {
         this.store = store;
         this.changes = new DefaultSailChangedEvent(sail);
         this.inferences = past == null && backing.reasoner() != null
-                ? new TransactionInferences(backing.reasoner(), backing, sail.getValueFactory())
+                ? new TransactionInferences(backing.reasoner(), backing.latest(), sail.getValueFactory())
                 : null;
     }
 

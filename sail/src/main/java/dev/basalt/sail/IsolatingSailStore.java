@@ -179,7 +179,7 @@ final class IsolatingSailStore extends SailStoreBase {
             if (set != StatementSet.EXPLICIT || level == null) {
                 return branch;
             }
-            WriteThroughTransaction t = new WriteThroughTransaction(backing, IsolatingSailStore.this, level,
+            WriteThroughTransaction t = new WriteThroughTransaction(backing.writer(), backing.latest(), IsolatingSailStore.this, level,
                     largeTransactionThreshold, largeTransactionIdleSeconds);
             transaction = t;
             GrowingBranch growing = new GrowingBranch(branch, t, set, backing.getValueFactory());

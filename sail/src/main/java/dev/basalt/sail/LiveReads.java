@@ -26,7 +26,7 @@ import org.eclipse.rdf4j.sail.SailException;
  * <p>Thread rules: used by the transaction's connection, one thread at a time; the views read
  * trees that only that connection's writes change.
  */
-final class LiveReads implements ReadSource {
+final class LiveReads implements ReadSource, LiveTransaction {
     private final StoreWriter writer;
     private final Object owner;
     private final ReadSource.Lease base;
@@ -130,7 +130,8 @@ final class LiveReads implements ReadSource {
      * Registers a reader that keeps a cursor between calls; {@code detach} is run before the
      * transaction's next write. Returns what unregisters it.
      */
-    synchronized Runnable track(Runnable detach) {
+    @Override
+    public synchronized Runnable track(Runnable detach) {
         tracked.add(detach);
         return () -> {
             synchronized (LiveReads.this) {
@@ -149,7 +150,8 @@ final class LiveReads implements ReadSource {
         detach.forEach(Runnable::run);
     }
 
-    synchronized boolean isEnded() {
+    @Override
+    public synchronized boolean isEnded() {
         return ended || killed;
     }
 

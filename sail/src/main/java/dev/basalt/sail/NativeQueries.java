@@ -6,14 +6,18 @@ import java.util.NoSuchElementException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.eclipse.rdf4j.common.iteration.CloseableIteration;
+import org.eclipse.rdf4j.model.ValueFactory;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.Dataset;
 import org.eclipse.rdf4j.query.algebra.evaluation.EvaluationStrategy;
+import org.eclipse.rdf4j.query.algebra.evaluation.EvaluationStrategyFactory;
 import org.eclipse.rdf4j.query.algebra.evaluation.TripleSource;
+import org.eclipse.rdf4j.query.algebra.evaluation.federation.FederatedServiceResolver;
 import org.eclipse.rdf4j.query.algebra.evaluation.impl.DefaultEvaluationStrategy;
 import org.eclipse.rdf4j.query.algebra.evaluation.impl.DefaultEvaluationStrategyFactory;
 
 import dev.basalt.optimizer.access.QuadSource;
+import dev.basalt.optimizer.exec.ExecLimits;
 import dev.basalt.optimizer.exec.HelperThreads;
 import dev.basalt.optimizer.rdf4j.BasaltEvaluationStrategy;
 import dev.basalt.optimizer.plan.CardinalityEstimator;
@@ -39,6 +43,24 @@ import dev.basalt.optimizer.rdf4j.QueryFallbacks;
  * query's threads one at a time.
  */
 final class NativeQueries {
+    /**
+     * What a session needs of the store it evaluates for: the store's evaluation settings, read at
+     * each query (the store is the {@link BasaltStore}).
+     */
+    interface Host {
+        EvaluationStrategyFactory getEvaluationStrategyFactory();
+
+        ValueFactory getValueFactory();
+
+        FederatedServiceResolver getFederatedServiceResolver();
+
+        long getIterationCacheSyncThreshold();
+
+        boolean isTrackResultSize();
+
+        ExecLimits getExecLimits();
+    }
+
     private final boolean enabled;
     private final NativeQueryStats stats = new NativeQueryStats();
     /** Estimates shared by the queries of the newest state, one cache per statement-set choice. */
@@ -73,7 +95,7 @@ final class NativeQueries {
      * must run it all. The session holds a lease on the snapshot until its result is closed.
      * {@code explained} (null unless the evaluation is an EXPLAIN's) receives what is left to RDF4J.
      */
-    Session open(BasaltStore sail, ReadSource reads, boolean readAsOf, boolean includeInferred,
+    Session open(Host sail, ReadSource reads, boolean readAsOf, boolean includeInferred,
             boolean transactionActive, boolean serializable, OrderingPolicy ordering, QueryFallbacks explained) {
         if (!enabled) {
             return null;
@@ -99,7 +121,7 @@ final class NativeQueries {
     }
 
     final class Session {
-        private final BasaltStore sail;
+        private final Host sail;
         private final ReadSource.Lease lease;
         private final boolean inTransaction;
         private final SnapshotQuadSource source;
@@ -115,7 +137,7 @@ final class NativeQueries {
         /** What may do the query's RDF4J optimizations for its shape, or null ({@link PreparedAlgebra}). */
         private PreparedAlgebra prepared;
 
-        private Session(BasaltStore sail, ReadSource.Lease lease, boolean includeInferred, boolean readAsOf,
+        private Session(Host sail, ReadSource.Lease lease, boolean includeInferred, boolean readAsOf,
                 boolean inTransaction, OrderingPolicy ordering, QueryFallbacks explained) {
             this.sail = sail;
             this.explained = explained;

@@ -25,7 +25,7 @@ import dev.basalt.store.spatial.SpatialIndex;
  * <p>A <em>live</em> view ({@link #live()} not null) reads the store's open write transaction as a
  * large transaction ({@link WriteThroughTransaction}) has written it so far, over the commit point
  * that transaction builds on ({@link #snapshot()}). Its trees change when that transaction writes
- * again; a reader that keeps a cursor between calls registers with {@link LiveReads#track} to be
+ * again; a reader that keeps a cursor between calls registers with {@link LiveTransaction#track} to be
  * told before that happens. Once the transaction has ended the view is unreadable
  * ({@link #ensureReadable()}).
  */
@@ -34,7 +34,7 @@ final class ReadView {
     private final LexiconReader lexicon;
     private final Map<StatementSet, QuadIndexes> quads;
     private final Function<String, BTree> trees;
-    private final LiveReads live;
+    private final LiveTransaction live;
     /** The spatial index of a committed view, made on first use; see {@link #spatialIndex}. */
     private volatile SnapshotSpatialIndex spatial;
 
@@ -57,7 +57,7 @@ final class ReadView {
      * @param live  the transaction's reads
      */
     ReadView(Snapshot base, LexiconReader lexicon, Map<StatementSet, QuadIndexes> quads, Function<String, BTree> trees,
-            LiveReads live) {
+            LiveTransaction live) {
         this.snapshot = base;
         this.lexicon = lexicon;
         this.quads = new EnumMap<>(quads);
@@ -109,7 +109,7 @@ final class ReadView {
     }
 
     /** The reads of the large transaction this live view shows, or null for a commit point. */
-    LiveReads live() {
+    LiveTransaction live() {
         return live;
     }
 

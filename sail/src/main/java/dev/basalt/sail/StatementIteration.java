@@ -59,7 +59,7 @@ final class StatementIteration extends LookAheadIteration<Statement> {
         this.patterns = patterns;
         this.boundValues = boundValues;
         this.vf = vf;
-        LiveReads live = lease.view().live();
+        LiveTransaction live = lease.view().live();
         this.untrack = live == null ? null : live.track(this::detach);
     }
 

@@ -1,9 +1,12 @@
 package dev.basalt.sail;
 
 import java.nio.file.Path;
+import java.util.function.BiFunction;
+import java.util.function.Supplier;
 
 import javax.management.ObjectName;
 
+import dev.basalt.store.StoreStats;
 import dev.basalt.store.journal.StoreException;
 
 /**
@@ -14,10 +17,19 @@ import dev.basalt.store.journal.StoreException;
  * not have Basalt's exception classes). Thread-safe: each call is one store operation.
  */
 final class StoreOperations implements StoreOperationsMXBean {
-    private final BasaltStore store;
+    private final Supplier<StoreStats> stats;
+    private final Supplier<?> compaction;
+    private final BiFunction<Path, Long, ?> backup;
 
-    StoreOperations(BasaltStore store) {
-        this.store = store;
+    /**
+     * @param stats      the store's figures
+     * @param compaction compacts the store online; its result's text is the answer
+     * @param backup     writes a hot backup of a commit point (-1: the newest) to a file; its result's text is the answer
+     */
+    StoreOperations(Supplier<StoreStats> stats, Supplier<?> compaction, BiFunction<Path, Long, ?> backup) {
+        this.stats = stats;
+        this.compaction = compaction;
+        this.backup = backup;
     }
 
     /** {@code dev.basalt:type=Store,store="<absolute data directory>"}. */
@@ -27,17 +39,17 @@ final class StoreOperations implements StoreOperationsMXBean {
 
     @Override
     public long getCommitCounter() {
-        return store.storeStats().journal().commitCounter();
+        return stats.get().journal().commitCounter();
     }
 
     @Override
     public long getFileBytes() {
-        return store.storeStats().journal().fileBytes();
+        return stats.get().journal().fileBytes();
     }
 
     @Override
     public int getOpenReaders() {
-        return store.storeStats().journal().openReaders();
+        return stats.get().journal().openReaders();
     }
 
     @Override
@@ -48,7 +60,7 @@ final class StoreOperations implements StoreOperationsMXBean {
     @Override
     public String compact() {
         try {
-            return store.compact().toString();
+            return compaction.get().toString();
         } catch (StoreException | org.eclipse.rdf4j.sail.SailException e) {
             throw new IllegalStateException(e.getMessage());
         }
@@ -57,7 +69,7 @@ final class StoreOperations implements StoreOperationsMXBean {
     @Override
     public String backupCommit(String targetFile, long commitCounter) {
         try {
-            return store.backup(Path.of(targetFile), commitCounter).toString();
+            return backup.apply(Path.of(targetFile), commitCounter).toString();
         } catch (StoreException | org.eclipse.rdf4j.sail.SailException e) {
             throw new IllegalStateException(e.getMessage());
         }

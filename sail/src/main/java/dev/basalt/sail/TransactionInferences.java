@@ -53,7 +53,7 @@ final class TransactionInferences {
     /** Explicit statements of the store past which a schema change is not previewed. */
     static final long FULL_CLOSURE_LIMIT = 200_000;
     private final Reasoner reasoner;
-    private final BasaltSailStore backing;
+    private final ReadSource latest;
     private final ValueFactory vf;
     private final Set<Statement> changed = new LinkedHashSet<>();
     private boolean overflowed;
@@ -69,9 +69,9 @@ final class TransactionInferences {
     /** True once the preview changed a schema statement. */
     private boolean schemaChanged;
 
-    TransactionInferences(Reasoner reasoner, BasaltSailStore backing, ValueFactory vf) {
+    TransactionInferences(Reasoner reasoner, ReadSource latest, ValueFactory vf) {
         this.reasoner = reasoner;
-        this.backing = backing;
+        this.latest = latest;
         this.vf = vf;
     }
 
@@ -176,7 +176,7 @@ final class TransactionInferences {
      */
     private void preview(Predicate<Statement> explicitNow, Set<Statement> added, Set<Statement> removed) {
         if (base == null) {
-            base = backing.latest().acquire();
+            base = latest.acquire();
             ReadView view = base.view();
             terms = new PendingTerms(view.lexicon(), vf);
             closure = new PreviewClosure(view.quads(StatementSet.EXPLICIT), view.quads(StatementSet.INFERRED));

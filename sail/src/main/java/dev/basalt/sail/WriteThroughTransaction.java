@@ -50,7 +50,8 @@ final class WriteThroughTransaction implements StoreWriter.Preemptible {
             + "an operation for longer than largeTransactionIdleSeconds while another connection waited to commit; "
             + "roll it back and run it again (commit it before waiting for other transactions)";
     private static final Logger LOG = LoggerFactory.getLogger(WriteThroughTransaction.class);
-    private final BasaltSailStore backing;
+    private final StoreWriter writer;
+    private final ReadSource latest;
     private final Object owner;
     private final IsolationLevel level;
     private final long threshold;
@@ -78,15 +79,16 @@ final class WriteThroughTransaction implements StoreWriter.Preemptible {
      * @param idleSeconds how long the promoted transaction may hold the writer without an operation
      *                    while another connection waits to commit
      */
-    WriteThroughTransaction(BasaltSailStore backing, Object owner, IsolationLevel level, long threshold,
+    WriteThroughTransaction(StoreWriter writer, ReadSource latest, Object owner, IsolationLevel level, long threshold,
             long idleSeconds) {
-        this.backing = backing;
+        this.writer = writer;
+        this.latest = latest;
         this.owner = owner;
         this.level = level;
         this.threshold = threshold;
         this.idleNanos = idleSeconds * 1_000_000_000L;
         this.nextTry = threshold;
-        try (ReadSource.Lease lease = backing.latest().acquire()) {
+        try (ReadSource.Lease lease = latest.acquire()) {
             this.startCounter = lease.view().commitCounter();
         }
     }
@@ -96,7 +98,7 @@ final class WriteThroughTransaction implements StoreWriter.Preemptible {
     }
 
     StoreWriter writer() {
-        return backing.writer();
+        return writer;
     }
 
     Object owner() {
@@ -133,12 +135,11 @@ final class WriteThroughTransaction implements StoreWriter.Preemptible {
      * @throws SailException from {@code handOver}; the transaction can then only be rolled back
      */
     boolean promote(Runnable handOver) {
-        StoreWriter writer = backing.writer();
         if (!writer.tryBeginGroup(owner, this)) {
             nextTry = additions + WriteBatch.SIZE;
             return false;
         }
-        ReadSource.Lease base = backing.latest().acquire();
+        ReadSource.Lease base = latest.acquire();
         boolean done = false;
         try {
             if (level.isCompatibleWith(IsolationLevels.SNAPSHOT) && base.view().commitCounter() != startCounter) {
@@ -245,12 +246,12 @@ final class WriteThroughTransaction implements StoreWriter.Preemptible {
             lost = preempted;
         }
         if (lost) {
-            backing.writer().forgetPreempted(owner);
+            writer.forgetPreempted(owner);
             if (success) {
                 throw new SailException(PREEMPTED);
             }
             return;
         }
-        backing.writer().endGroup(owner, success);
+        writer.endGroup(owner, success);
     }
 }
