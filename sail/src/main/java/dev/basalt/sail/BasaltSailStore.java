@@ -30,6 +30,12 @@ import dev.basalt.store.lexicon.TermIds;
 import dev.basalt.store.quads.QuadIndexes;
 import dev.basalt.store.quads.QuadOrder;
 import dev.basalt.store.spatial.SpatialIndex;
+import dev.basalt.sail.ops.CompactionPolicy;
+import dev.basalt.sail.read.LatestSnapshots;
+import dev.basalt.sail.read.ReadSource;
+import dev.basalt.sail.read.ReadView;
+import dev.basalt.sail.read.StatementSet;
+import dev.basalt.sail.write.StoreWriter;
 
 /**
  * The backing {@link SailStore} of a {@link BasaltStore}: one {@link Store} journal holding the

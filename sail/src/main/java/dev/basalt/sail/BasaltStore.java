@@ -34,6 +34,14 @@ import dev.basalt.store.journal.CommitPoint;
 import dev.basalt.store.journal.StoreException;
 import dev.basalt.store.lexicon.Lexicon;
 import dev.basalt.store.lexicon.LexiconCounts;
+import dev.basalt.sail.ops.StoreMBeans;
+import dev.basalt.sail.ops.StoreOperations;
+import dev.basalt.sail.ops.StoreOperationsMXBean;
+import dev.basalt.sail.query.NativeQueries;
+import dev.basalt.sail.query.NativeQueriesMetrics;
+import dev.basalt.sail.read.FixedSnapshot;
+import dev.basalt.sail.read.ReadSource;
+import dev.basalt.sail.read.StatementSet;
 
 /**
  * Basalt as an RDF4J {@link org.eclipse.rdf4j.sail.NotifyingSail}: a persistent quad store in one

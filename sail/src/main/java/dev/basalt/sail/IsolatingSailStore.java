@@ -7,6 +7,12 @@ import org.eclipse.rdf4j.sail.base.BackingSailSource;
 import org.eclipse.rdf4j.sail.base.SailDataset;
 import org.eclipse.rdf4j.sail.base.SailSink;
 import org.eclipse.rdf4j.sail.base.SailSource;
+import dev.basalt.sail.read.StatementSet;
+import dev.basalt.sail.write.BulkWrite;
+import dev.basalt.sail.write.GrowingBranch;
+import dev.basalt.sail.write.StoreWriter;
+import dev.basalt.sail.write.UnisolatedSink;
+import dev.basalt.sail.write.WriteThroughTransaction;
 
 /**
  * The {@link org.eclipse.rdf4j.sail.base.SailStore} that {@link BasaltStoreConnection}s use: it gives each connection's

@@ -2,6 +2,9 @@ package dev.basalt.sail;
 
 import org.eclipse.rdf4j.model.ValueFactory;
 import org.eclipse.rdf4j.sail.SailException;
+import dev.basalt.sail.read.FixedSnapshot;
+import dev.basalt.sail.read.ReadSource;
+import dev.basalt.sail.read.ReadView;
 
 /**
  * A read-only {@link org.eclipse.rdf4j.sail.base.SailStore} over one past commit point, for a read-as-of connection: its

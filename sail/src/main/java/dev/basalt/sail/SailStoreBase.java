@@ -4,6 +4,11 @@ import org.eclipse.rdf4j.model.ValueFactory;
 import org.eclipse.rdf4j.query.algebra.evaluation.impl.EvaluationStatistics;
 import org.eclipse.rdf4j.sail.base.SailSource;
 import org.eclipse.rdf4j.sail.base.SailStore;
+import dev.basalt.sail.read.BasaltEvaluationStatistics;
+import dev.basalt.sail.read.ReadSource;
+import dev.basalt.sail.read.StatementSet;
+import dev.basalt.sail.write.BasaltSailSource;
+import dev.basalt.sail.write.StoreWriter;
 
 /**
  * What Basalt's three {@link SailStore}s share: a value factory, the two statement sets as

@@ -32,6 +32,8 @@ import org.eclipse.rdf4j.rio.RDFParseException;
 import org.eclipse.rdf4j.sail.SailException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import dev.basalt.sail.write.UnisolatedSink;
+import dev.basalt.sail.write.WriteBatch;
 
 /**
  * Updates at isolation NONE write through to the store in batches ({@link UnisolatedSink}): the
