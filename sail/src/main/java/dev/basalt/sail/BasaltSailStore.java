@@ -8,11 +8,8 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 import org.eclipse.rdf4j.model.Resource;
-import org.eclipse.rdf4j.model.ValueFactory;
 import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
-import org.eclipse.rdf4j.query.algebra.evaluation.impl.EvaluationStatistics;
 import org.eclipse.rdf4j.sail.SailException;
-import org.eclipse.rdf4j.sail.base.SailSource;
 import org.eclipse.rdf4j.sail.base.SailStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,6 +30,12 @@ import dev.basalt.store.lexicon.TermIds;
 import dev.basalt.store.quads.QuadIndexes;
 import dev.basalt.store.quads.QuadOrder;
 import dev.basalt.store.spatial.SpatialIndex;
+import dev.basalt.sail.ops.CompactionPolicy;
+import dev.basalt.sail.read.LatestSnapshots;
+import dev.basalt.sail.read.ReadSource;
+import dev.basalt.sail.read.ReadView;
+import dev.basalt.sail.read.StatementSet;
+import dev.basalt.sail.write.StoreWriter;
 
 /**
  * The backing {@link SailStore} of a {@link BasaltStore}: one {@link Store} journal holding the
@@ -47,7 +50,7 @@ import dev.basalt.store.spatial.SpatialIndex;
  * <p>Thread-safe: shared by every connection of the store; reads lease views from the synchronized {@link
  * LatestSnapshots} and the synchronized {@link StoreWriter} serializes the writes.
  */
-final class BasaltSailStore implements SailStore {
+final class BasaltSailStore extends SailStoreBase {
     static final String INDEXES_PROPERTY = "sail.indexes";
     /** The rule set the inferred statements are closed under (absent: none); docs/FORMAT.md 5.1. */
     static final String INFERENCE_PROPERTY = "sail.inference";
@@ -58,9 +61,6 @@ final class BasaltSailStore implements SailStore {
     private final List<QuadOrder> orders;
     private final LatestSnapshots latest;
     private final StoreWriter writer;
-    private final ValueFactory vf = SimpleValueFactory.getInstance();
-    private final SailSource explicit;
-    private final SailSource inferred;
     /** The store's reasoner, or null when it keeps no closure. */
     private final Reasoner reasoner;
     /** Serializes online compactions (operator-started and automatic ones). */
@@ -68,18 +68,24 @@ final class BasaltSailStore implements SailStore {
     private final CompactionPolicy policy;
 
     private BasaltSailStore(Store store, Lexicon lexicon, List<QuadOrder> orders, Reasoner reasoner, int compactFreePercent) {
+        this(store, lexicon, List.copyOf(orders), new LatestSnapshots(store, lexicon, List.copyOf(orders)), reasoner,
+                compactFreePercent);
+    }
+
+    private BasaltSailStore(Store store, Lexicon lexicon, List<QuadOrder> orders, LatestSnapshots latest,
+            Reasoner reasoner, int compactFreePercent) {
+        super(SimpleValueFactory.getInstance(), latest);
         this.store = store;
         this.lexicon = lexicon;
-        this.orders = List.copyOf(orders);
+        this.orders = orders;
         this.reasoner = reasoner;
-        this.latest = new LatestSnapshots(store, lexicon, this.orders);
+        this.latest = latest;
         this.policy = new CompactionPolicy(store, compactFreePercent, this::compactOnline);
         this.writer = new StoreWriter(store, lexicon, this.orders, () -> {
             latest.invalidate();
             policy.afterCommit();
         }, reasoner);
-        this.explicit = new BasaltSailSource(latest, writer, StatementSet.EXPLICIT, vf);
-        this.inferred = new BasaltSailSource(latest, writer, StatementSet.INFERRED, vf);
+        statementSets(latest, writer);
     }
 
     /** The reasoner that keeps the store's closure, or null when the store keeps none. */
@@ -253,26 +259,6 @@ final class BasaltSailStore implements SailStore {
             n += quads.count(new long[] { 0, 0, 0, id });
         }
         return n;
-    }
-
-    @Override
-    public ValueFactory getValueFactory() {
-        return vf;
-    }
-
-    @Override
-    public EvaluationStatistics getEvaluationStatistics() {
-        return new BasaltEvaluationStatistics(latest);
-    }
-
-    @Override
-    public SailSource getExplicitSailSource() {
-        return explicit;
-    }
-
-    @Override
-    public SailSource getInferredSailSource() {
-        return inferred;
     }
 
     /**

@@ -34,6 +34,14 @@ import dev.basalt.store.journal.CommitPoint;
 import dev.basalt.store.journal.StoreException;
 import dev.basalt.store.lexicon.Lexicon;
 import dev.basalt.store.lexicon.LexiconCounts;
+import dev.basalt.sail.ops.StoreMBeans;
+import dev.basalt.sail.ops.StoreOperations;
+import dev.basalt.sail.ops.StoreOperationsMXBean;
+import dev.basalt.sail.query.NativeQueries;
+import dev.basalt.sail.query.NativeQueriesMetrics;
+import dev.basalt.sail.read.FixedSnapshot;
+import dev.basalt.sail.read.ReadSource;
+import dev.basalt.sail.read.StatementSet;
 
 /**
  * Basalt as an RDF4J {@link org.eclipse.rdf4j.sail.NotifyingSail}: a persistent quad store in one
@@ -57,7 +65,7 @@ import dev.basalt.store.lexicon.LexiconCounts;
  * threads; what initialization creates is published through volatile fields, and the one thread-local
  * hand-off is listed in {@link Rdf4jInternals}.
  */
-public class BasaltStore extends AbstractNotifyingSail implements FederatedServiceResolverClient {
+public class BasaltStore extends AbstractNotifyingSail implements FederatedServiceResolverClient, NativeQueries.Host {
     public static final String JOURNAL_FILE = "basalt.jnl";
     /** Subdirectory of the data directory holding spilled pending changes (deleted on close and on open). */
     public static final String SPILL_DIR = "spill";
@@ -172,7 +180,7 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
                 config.getLargeTransactionIdleSeconds());
         metrics = StoreMBeans.publish(new NativeQueriesMetrics(nativeQueries.stats(), nativeQueries::running),
                 NativeQueriesMetrics.objectName(dir.toPath()), "native query counters");
-        operations = StoreMBeans.publish(new StoreOperations(this), StoreOperations.objectName(dir.toPath()),
+        operations = StoreMBeans.publish(new StoreOperations(this::storeStats, this::compact, this::backup), StoreOperations.objectName(dir.toPath()),
                 "store operations");
         LOG.debug("opened Basalt store {} with statement indexes {}", dir, BasaltSailStore.names(backing.orders()));
     }

@@ -29,6 +29,15 @@ import dev.basalt.optimizer.rdf4j.QueryHints;
 import dev.basalt.sail.errors.FailureStatus;
 import dev.basalt.sail.query.ShapedQuery;
 import dev.basalt.sail.spill.SpillOwner;
+import dev.basalt.sail.query.NativeQueries;
+import dev.basalt.sail.query.SessionDataset;
+import dev.basalt.sail.read.ReadSource;
+import dev.basalt.sail.read.StatementSet;
+import dev.basalt.sail.write.BulkWrite;
+import dev.basalt.sail.write.StoreWriter;
+import dev.basalt.sail.write.TransactionInferences;
+import dev.basalt.sail.write.UnisolatedSink;
+import dev.basalt.sail.write.WriteThroughTransaction;
 
 /**
  * A connection to a {@link BasaltStore}, built on RDF4J's {@link SailSourceConnection}: changes
@@ -73,7 +82,7 @@ public class BasaltStoreConnection extends SailSourceConnection {
         this.store = store;
         this.changes = new DefaultSailChangedEvent(sail);
         this.inferences = past == null && backing.reasoner() != null
-                ? new TransactionInferences(backing.reasoner(), backing, sail.getValueFactory())
+                ? new TransactionInferences(backing.reasoner(), backing.latest(), sail.getValueFactory())
                 : null;
     }
 

@@ -2,16 +2,20 @@ package dev.basalt.sail;
 
 import org.eclipse.rdf4j.common.transaction.IsolationLevel;
 import org.eclipse.rdf4j.model.ModelFactory;
-import org.eclipse.rdf4j.model.ValueFactory;
-import org.eclipse.rdf4j.query.algebra.evaluation.impl.EvaluationStatistics;
 import org.eclipse.rdf4j.sail.SailException;
+import org.eclipse.rdf4j.sail.base.BackingSailSource;
 import org.eclipse.rdf4j.sail.base.SailDataset;
 import org.eclipse.rdf4j.sail.base.SailSink;
 import org.eclipse.rdf4j.sail.base.SailSource;
-import org.eclipse.rdf4j.sail.base.SailStore;
+import dev.basalt.sail.read.StatementSet;
+import dev.basalt.sail.write.BulkWrite;
+import dev.basalt.sail.write.GrowingBranch;
+import dev.basalt.sail.write.StoreWriter;
+import dev.basalt.sail.write.UnisolatedSink;
+import dev.basalt.sail.write.WriteThroughTransaction;
 
 /**
- * The {@link SailStore} that {@link BasaltStoreConnection}s use: it gives each connection's
+ * The {@link org.eclipse.rdf4j.sail.base.SailStore} that {@link BasaltStoreConnection}s use: it gives each connection's
  * transaction its own RDF4J branch and keeps no shared layer of its own, so a commit is in the
  * journal, durably, when {@code commit()} returns.
  *
@@ -43,11 +47,9 @@ import org.eclipse.rdf4j.sail.base.SailStore;
  * transaction fields are volatile because RDF4J may fork and flush in another thread than the one that
  * began the transaction); the backing store it wraps is shared and thread-safe.
  */
-final class IsolatingSailStore implements SailStore {
+final class IsolatingSailStore extends SailStoreBase {
     private final BasaltSailStore backing;
     private final ModelFactory changeSets;
-    private final SailSource explicit;
-    private final SailSource inferred;
     private final long largeTransactionThreshold;
     private final long largeTransactionIdleSeconds;
     /** The isolation level of the connection's transaction being begun or under way. */
@@ -64,12 +66,13 @@ final class IsolatingSailStore implements SailStore {
      */
     IsolatingSailStore(BasaltSailStore backing, ModelFactory changeSets, long largeTransactionThreshold,
             long largeTransactionIdleSeconds) {
+        super(backing.getValueFactory(), backing.latest());
         this.backing = backing;
         this.changeSets = changeSets;
         this.largeTransactionThreshold = largeTransactionThreshold;
         this.largeTransactionIdleSeconds = largeTransactionIdleSeconds;
-        this.explicit = new Source(backing.getExplicitSailSource(), StatementSet.EXPLICIT);
-        this.inferred = new Source(backing.getInferredSailSource(), StatementSet.INFERRED);
+        sources(new Source(backing.getExplicitSailSource(), StatementSet.EXPLICIT),
+                new Source(backing.getInferredSailSource(), StatementSet.INFERRED));
     }
 
     /** A view of the same store for one connection, the owner of that connection's commit groups. */
@@ -163,31 +166,11 @@ final class IsolatingSailStore implements SailStore {
     }
 
     @Override
-    public ValueFactory getValueFactory() {
-        return backing.getValueFactory();
-    }
-
-    @Override
-    public EvaluationStatistics getEvaluationStatistics() {
-        return backing.getEvaluationStatistics();
-    }
-
-    @Override
-    public SailSource getExplicitSailSource() {
-        return explicit;
-    }
-
-    @Override
-    public SailSource getInferredSailSource() {
-        return inferred;
-    }
-
-    @Override
     public void close() throws SailException {
         backing.close();
     }
 
-    private final class Source implements SailSource {
+    private final class Source extends BackingSailSource {
         private final SailSource committed;
         private final StatementSet set;
 
@@ -202,7 +185,7 @@ final class IsolatingSailStore implements SailStore {
             if (set != StatementSet.EXPLICIT || level == null) {
                 return branch;
             }
-            WriteThroughTransaction t = new WriteThroughTransaction(backing, IsolatingSailStore.this, level,
+            WriteThroughTransaction t = new WriteThroughTransaction(backing.writer(), backing.latest(), IsolatingSailStore.this, level,
                     largeTransactionThreshold, largeTransactionIdleSeconds);
             transaction = t;
             GrowingBranch growing = new GrowingBranch(branch, t, set, backing.getValueFactory());
@@ -218,21 +201,6 @@ final class IsolatingSailStore implements SailStore {
         @Override
         public SailDataset dataset(IsolationLevel level) throws SailException {
             return committed.dataset(level);
-        }
-
-        @Override
-        public void prepare() {
-            // nothing pending
-        }
-
-        @Override
-        public void flush() {
-            // nothing pending
-        }
-
-        @Override
-        public void close() {
-            // nothing held
         }
     }
 }

@@ -6,6 +6,9 @@ import java.lang.reflect.InvocationTargetException;
 import org.eclipse.rdf4j.model.ModelFactory;
 import org.eclipse.rdf4j.sail.SailException;
 import org.eclipse.rdf4j.sail.base.SailSource;
+import dev.basalt.sail.query.SessionDataset;
+import dev.basalt.sail.read.ObservedReads;
+import dev.basalt.sail.write.BasaltSailSource;
 
 /**
  * Every place where Basalt depends on RDF4J behaviour that is not part of RDF4J's documented API,

@@ -12,6 +12,8 @@ import dev.basalt.store.WriteTransaction;
 import dev.basalt.store.btree.BTreeConfig;
 import dev.basalt.store.lexicon.Lexicon;
 import dev.basalt.store.quads.QuadOrder;
+import dev.basalt.sail.read.NamespaceTable;
+import dev.basalt.sail.read.StatementSet;
 
 /**
  * Where a {@link BasaltStore} keeps its data inside the store (docs/FORMAT.md section 5), for the

@@ -127,7 +127,7 @@ class ConfigTest {
         values.put("Repository ID", "test-basalt");
         values.put("Repository title", "Test Basalt");
         values.put("Journal mode", "WORM");
-        values.put("Durable commits (fsync)", "false");
+        values.put(dev.basalt.sail.config.BasaltSettings.DURABLE.label(), "false");
         values.put("Query shapes", "250");
         values.put("Keep shape plans", "false");
         String rendered = t.render(values);

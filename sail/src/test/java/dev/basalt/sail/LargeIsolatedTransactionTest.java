@@ -34,6 +34,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.basalt.sail.config.BasaltStoreConfig;
+import dev.basalt.sail.write.WriteThroughTransaction;
 
 /**
  * Isolated transactions past {@code largeTransactionThreshold} (lowered to {@value #THRESHOLD}) write

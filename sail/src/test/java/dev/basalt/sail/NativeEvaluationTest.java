@@ -45,6 +45,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import dev.basalt.optimizer.rdf4j.NativeQueryStats;
 import dev.basalt.optimizer.rdf4j.QueryFallbacks;
+import dev.basalt.sail.query.NativeQueriesMetrics;
 
 /**
  * Result equivalence of native evaluation against RDF4J's MemoryStore on randomized data (fixed

@@ -24,6 +24,7 @@ import dev.basalt.sail.cli.CliAccess;
 import dev.basalt.sail.config.BasaltStoreConfig;
 import dev.basalt.store.journal.JournalMode;
 import dev.basalt.store.journal.JournalStats;
+import dev.basalt.sail.ops.CompactionPolicy;
 
 /**
  * Online compaction of a repository: started by {@code basalt compact --jmx} against the process

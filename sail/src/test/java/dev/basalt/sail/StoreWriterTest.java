@@ -17,6 +17,9 @@ import org.eclipse.rdf4j.repository.sail.SailRepository;
 import org.eclipse.rdf4j.sail.SailException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import dev.basalt.sail.read.StatementSet;
+import dev.basalt.sail.write.StoreWriter;
+import dev.basalt.sail.write.WriteSession;
 
 /**
  * The writer's group rules: a commit that reaches the writer after it was closed fails instead of

@@ -24,6 +24,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.basalt.store.lexicon.TermIds;
+import dev.basalt.sail.query.SnapshotQuadSource;
+import dev.basalt.sail.query.TransactionQuadSource;
+import dev.basalt.sail.read.ReadSource;
 
 /**
  * Planning inside a transaction does not iterate large patterns: {@link TransactionQuadSource}'s

@@ -32,12 +32,14 @@ import org.eclipse.rdf4j.rio.RDFParseException;
 import org.eclipse.rdf4j.sail.SailException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import dev.basalt.sail.write.UnisolatedSink;
+import dev.basalt.sail.write.WriteBatch;
 
 /**
  * Updates at isolation NONE write through to the store in batches ({@link UnisolatedSink}): the
  * result equals an isolated load, a failed operation leaves nothing behind (also after reopening),
  * readers keep their commit point, other writers wait, and removals keep their place among
- * additions. The loads are larger than {@link UnisolatedSink#BATCH}, so the operation is written
+ * additions. The loads are larger than {@link WriteBatch#SIZE}, so the operation is written
  * in several batches inside one open store transaction.
  */
 class UnisolatedLoadTest {
@@ -216,7 +218,7 @@ class UnisolatedLoadTest {
                         seen.add(it.next());
                     }
                     loader.begin(IsolationLevels.NONE);
-                    for (int i = 0; i < 2 * UnisolatedSink.BATCH; i++) {
+                    for (int i = 0; i < 2 * WriteBatch.SIZE; i++) {
                         loader.add(iri("new/" + i), iri("p/2"), VF.createLiteral(i));
                     }
                     // half-written: batches are in the store's open transaction, not visible
@@ -251,7 +253,7 @@ class UnisolatedLoadTest {
                     other.get(30, TimeUnit.SECONDS);
                 }
                 try (RepositoryConnection fresh = repo.getConnection()) {
-                    assertEquals(1000 + 2 * UnisolatedSink.BATCH + 1, fresh.size());
+                    assertEquals(1000 + 2 * WriteBatch.SIZE + 1, fresh.size());
                     assertFalse(fresh.hasStatement(iri("same"), null, null, false));
                 }
             }

@@ -32,8 +32,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.basalt.sail.NativeQueriesMXBean;
-import dev.basalt.sail.StoreOperationsMXBean;
+import dev.basalt.sail.query.NativeQueriesMXBean;
+import dev.basalt.sail.ops.StoreOperationsMXBean;
 
 /**
  * Acceptance 3 of issue 18 against the launcher in a child JVM: a SELECT of 1,000,000 rows streams

@@ -639,9 +639,10 @@ public class BasaltStoreConfig extends BaseSailConfig {
         });
     }
 
+    /** Runs {@code action} on the property's value; a blank value (a template field left empty) leaves it unset. */
     private static void literal(Model m, Resource node, IRI property, Consumer<Literal> action) {
         Optional<Literal> l = Models.objectLiteral(m.getStatements(node, property, null));
-        l.ifPresent(action);
+        l.filter(v -> !v.getLabel().isBlank()).ifPresent(action);
     }
 
     private static long number(Literal l, IRI property) {

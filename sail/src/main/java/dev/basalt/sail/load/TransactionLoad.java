@@ -16,7 +16,7 @@ import org.eclipse.rdf4j.rio.RioSetting;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.basalt.sail.BulkWrite;
+import dev.basalt.sail.write.BulkWrite;
 import dev.basalt.store.WriteTransaction;
 import dev.basalt.store.lexicon.LexiconWriter;
 import dev.basalt.store.quads.QuadOrder;

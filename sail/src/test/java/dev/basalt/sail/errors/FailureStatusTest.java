@@ -148,7 +148,7 @@ class FailureStatusTest {
         assertFalse(FailureStatus.fromStore(thrownIn("org.eclipse.rdf4j.rio.turtle.TurtleParser")));
         assertTrue(FailureStatus.fromStore(thrownIn("org.eclipse.rdf4j.repository.base.Connection")));
         assertTrue(FailureStatus.fromStore(thrownIn("org.eclipse.rdf4j.sail.helpers.Sink")));
-        assertTrue(FailureStatus.fromStore(thrownIn("dev.basalt.sail.StoreWriter")));
+        assertTrue(FailureStatus.fromStore(thrownIn("dev.basalt.sail.write.StoreWriter")));
         assertTrue(FailureStatus.fromStore(thrownIn()), "no frame: the store's, never hidden as a 400");
     }
 

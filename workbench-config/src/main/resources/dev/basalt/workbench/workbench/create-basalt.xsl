@@ -76,28 +76,28 @@
 					</tr>
 					<tr>
 						<th>Leaf page entries</th>
-						<td><input type="text" id="leafMaxEntries" name="Leaf page entries" size="16" value="128" /></td>
-						<td>Most entries of a B+tree leaf page.</td>
+						<td><input type="text" id="leafMaxEntries" name="Leaf page entries" size="16" value="" /></td>
+						<td>Most entries of a B+tree leaf page; empty: as many as a 4 KiB page holds (statement indexes, at most 2,048).</td>
 					</tr>
 					<tr>
 						<th>Internal page children</th>
-						<td><input type="text" id="internalMaxEntries" name="Internal page children" size="16" value="128" /></td>
-						<td>Most children of a B+tree internal page (at least 3).</td>
+						<td><input type="text" id="internalMaxEntries" name="Internal page children" size="16" value="" /></td>
+						<td>Most children of a B+tree internal page (at least 3); empty: the B+tree's default.</td>
 					</tr>
 					<tr>
 						<th>Page cache bytes</th>
-						<td><input type="text" id="pageCacheBytes" name="Page cache bytes" size="16" value="67108864" /></td>
-						<td>Byte budget of the decoded-page cache.</td>
+						<td><input type="text" id="pageCacheBytes" name="Page cache bytes" size="16" value="" /></td>
+						<td>Byte budget of the decoded-page cache; empty: 1/8 of the max heap, at least 64 MiB.</td>
 					</tr>
 					<tr>
 						<th>Value cache size</th>
-						<td><input type="text" id="valueCacheSize" name="Value cache size" size="16" value="100000" /></td>
-						<td>Entries of the lexicon's id-to-value cache.</td>
+						<td><input type="text" id="valueCacheSize" name="Value cache size" size="16" value="" /></td>
+						<td>Entries of the lexicon's id-to-value cache; empty: sized from the max heap.</td>
 					</tr>
 					<tr>
 						<th>Value id cache size</th>
-						<td><input type="text" id="valueIdCacheSize" name="Value id cache size" size="16" value="100000" /></td>
-						<td>Entries of the lexicon's value-to-id cache.</td>
+						<td><input type="text" id="valueIdCacheSize" name="Value id cache size" size="16" value="" /></td>
+						<td>Entries of the lexicon's value-to-id cache; empty: 100000.</td>
 					</tr>
 					<tr>
 						<th>Spill threshold</th>

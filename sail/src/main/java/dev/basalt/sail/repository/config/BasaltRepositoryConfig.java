@@ -12,6 +12,7 @@ import org.eclipse.rdf4j.repository.config.RepositoryConfigException;
 import org.eclipse.rdf4j.repository.sail.config.SailRepositoryConfig;
 import org.eclipse.rdf4j.sail.config.SailImplConfig;
 
+import dev.basalt.sail.config.BasaltSettings;
 import dev.basalt.sail.config.BasaltStoreSchema;
 import dev.basalt.sail.repository.BasaltRepository;
 
@@ -29,12 +30,10 @@ import dev.basalt.sail.repository.BasaltRepository;
  */
 public class BasaltRepositoryConfig extends SailRepositoryConfig {
     /** Query shapes the repository keeps parsed, a non-negative integer; 0 turns the cache off. */
-    public static final IRI QUERY_SHAPES = SimpleValueFactory.getInstance()
-            .createIRI(BasaltStoreSchema.NAMESPACE, "queryShapes");
+    public static final IRI QUERY_SHAPES = BasaltSettings.QUERY_SHAPES.iri();
 
     /** Whether compiled plans are kept with the query shapes, a boolean; false compiles every query. */
-    public static final IRI SHAPE_PLANS = SimpleValueFactory.getInstance()
-            .createIRI(BasaltStoreSchema.NAMESPACE, "shapePlans");
+    public static final IRI SHAPE_PLANS = BasaltSettings.SHAPE_PLANS.iri();
 
     private int queryShapes = BasaltRepository.DEFAULT_QUERY_SHAPES;
     private boolean shapePlans = true;

@@ -1,0 +1,259 @@
+package dev.basalt.sail.query;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.eclipse.rdf4j.common.iteration.CloseableIteration;
+import org.eclipse.rdf4j.model.ValueFactory;
+import org.eclipse.rdf4j.query.BindingSet;
+import org.eclipse.rdf4j.query.Dataset;
+import org.eclipse.rdf4j.query.algebra.evaluation.EvaluationStrategy;
+import org.eclipse.rdf4j.query.algebra.evaluation.EvaluationStrategyFactory;
+import org.eclipse.rdf4j.query.algebra.evaluation.TripleSource;
+import org.eclipse.rdf4j.query.algebra.evaluation.federation.FederatedServiceResolver;
+import org.eclipse.rdf4j.query.algebra.evaluation.impl.DefaultEvaluationStrategy;
+import org.eclipse.rdf4j.query.algebra.evaluation.impl.DefaultEvaluationStrategyFactory;
+
+import dev.basalt.optimizer.access.QuadSource;
+import dev.basalt.optimizer.exec.ExecLimits;
+import dev.basalt.optimizer.exec.HelperThreads;
+import dev.basalt.optimizer.rdf4j.BasaltEvaluationStrategy;
+import dev.basalt.optimizer.plan.CardinalityEstimator;
+import dev.basalt.optimizer.plan.EstimateCache;
+import dev.basalt.optimizer.plan.OrderingPolicy;
+import dev.basalt.optimizer.rdf4j.NativeQueryStats;
+import dev.basalt.optimizer.rdf4j.PreparedAlgebra;
+import dev.basalt.optimizer.rdf4j.QueryFallbacks;
+import dev.basalt.sail.read.BasaltEvaluationStatistics;
+import dev.basalt.sail.read.ReadSource;
+import dev.basalt.sail.read.ReadView;
+import dev.basalt.sail.read.StatementSet;
+
+/**
+ * Decides per query whether Basalt's native engine takes part, and holds what it reads. Outside a
+ * transaction the native engine reads the newest commit point (every commit is in the store when
+ * {@code commit()} returns); inside one it reads the triple source RDF4J's evaluator would read for
+ * the query, the transaction's branch ({@link TransactionQuadSource}), so a SPARQL update's WHERE
+ * clause sees exactly what RDF4J's would (the state before the update's own changes). Queries with
+ * a dataset (FROM / FROM NAMED) are compiled with RDF4J's dataset semantics ({@code DatasetGraphs}).
+ * RDF4J's evaluator runs the whole query, counted as a fallback, only inside a SERIALIZABLE
+ * transaction (its observed reads must be the patterns RDF4J's evaluator reads) or when a custom
+ * evaluation strategy factory is configured; nothing is counted when native evaluation is off.
+ *
+ * <p>Thread-safe: one instance per store, shared by every connection; its counters and estimate caches
+ * allow concurrent use, and each query's state lives in the {@code Session} it opens, used by that
+ * query's threads one at a time.
+ */
+public final class NativeQueries {
+    /**
+     * What a session needs of the store it evaluates for: the store's evaluation settings, read at
+     * each query (the store is the {@code BasaltStore}).
+     */
+    public interface Host {
+        EvaluationStrategyFactory getEvaluationStrategyFactory();
+
+        ValueFactory getValueFactory();
+
+        FederatedServiceResolver getFederatedServiceResolver();
+
+        long getIterationCacheSyncThreshold();
+
+        boolean isTrackResultSize();
+
+        ExecLimits getExecLimits();
+    }
+
+    private final boolean enabled;
+    private final NativeQueryStats stats = new NativeQueryStats();
+    /** Estimates shared by the queries of the newest state, one cache per statement-set choice. */
+    private final EstimateCache explicitEstimates = new EstimateCache(ESTIMATE_CACHE_ENTRIES);
+    private final EstimateCache inferredEstimates = new EstimateCache(ESTIMATE_CACHE_ENTRIES);
+    /** Range counts RDF4J's join optimizer asks for (both statement sets), shared likewise. */
+    private final EstimateCache rdf4jCounts = new EstimateCache(ESTIMATE_CACHE_ENTRIES);
+    private static final int ESTIMATE_CACHE_ENTRIES = 100_000;
+    /** Sessions opened and not yet closed: native evaluations whose result is still open. */
+    private final AtomicInteger running = new AtomicInteger();
+
+    public NativeQueries(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public NativeQueryStats stats() {
+        return stats;
+    }
+
+    /** Native evaluations under way now: opened, result not yet closed (each holds a snapshot lease). */
+    public int running() {
+        return running.get();
+    }
+
+    /** False when the store is configured to leave every query to RDF4J's evaluator. */
+    public boolean enabled() {
+        return enabled;
+    }
+
+    /**
+     * A native session for one query evaluation over {@code reads}, or null if RDF4J's evaluator
+     * must run it all. The session holds a lease on the snapshot until its result is closed.
+     * {@code explained} (null unless the evaluation is an EXPLAIN's) receives what is left to RDF4J.
+     */
+    public Session open(Host sail, ReadSource reads, boolean readAsOf, boolean includeInferred,
+            boolean transactionActive, boolean serializable, OrderingPolicy ordering, QueryFallbacks explained) {
+        if (!enabled) {
+            return null;
+        }
+        String reason = null;
+        if (transactionActive && serializable) {
+            // native join orders read other patterns than RDF4J's evaluator would, so the observed
+            // reads (and the conflicts they report) would differ; RDF4J runs these queries
+            reason = "SerializableTransaction";
+        } else if (sail.getEvaluationStrategyFactory().getClass() != DefaultEvaluationStrategyFactory.class) {
+            reason = "CustomEvaluationStrategyFactory";
+        }
+        if (reason != null) {
+            stats.fallback(reason, "whole query evaluated by RDF4J");
+            if (explained != null) {
+                explained.wholeQuery(reason);
+            }
+            return null;
+        }
+        // every commit is in the store when commit() returns, so the newest commit point is the
+        // committed state a query outside a transaction must see
+        return new Session(sail, reads.acquire(), includeInferred, readAsOf, transactionActive, ordering, explained);
+    }
+
+    public final class Session {
+        private final Host sail;
+        private final ReadSource.Lease lease;
+        private final boolean inTransaction;
+        private final SnapshotQuadSource source;
+        private final CardinalityEstimator estimator;
+        private final OrderingPolicy ordering;
+        private final Map<CardinalityEstimator.Key, Double> counts;
+        private final QueryFallbacks explained;
+        /** Whether a kept plan of the query's shape may run: a query of the newest committed state. */
+        private final boolean newestState;
+        private final boolean includeInferred;
+        private final long state;
+        private boolean closed;
+        /** What may do the query's RDF4J optimizations for its shape, or null ({@link PreparedAlgebra}). */
+        private PreparedAlgebra prepared;
+
+        private Session(Host sail, ReadSource.Lease lease, boolean includeInferred, boolean readAsOf,
+                boolean inTransaction, OrderingPolicy ordering, QueryFallbacks explained) {
+            this.sail = sail;
+            this.explained = explained;
+            this.lease = lease;
+            this.inTransaction = inTransaction;
+            this.source = new SnapshotQuadSource(lease.view(), includeInferred, sail.getValueFactory());
+            this.ordering = ordering;
+            // past states are not shared: a read-as-of query gets estimates of its own
+            long state = lease.view().commitCounter();
+            this.state = state;
+            this.newestState = !readAsOf;
+            this.includeInferred = includeInferred;
+            this.estimator = readAsOf ? new CardinalityEstimator(source)
+                    : new CardinalityEstimator(source, (includeInferred ? inferredEstimates : explicitEstimates)
+                            .forState(state));
+            this.counts = readAsOf ? new HashMap<>() : rdf4jCounts.forState(state);
+            // from compilation to the result's close this query has a core; helper threads count on it
+            HelperThreads.evaluationStarted();
+            running.incrementAndGet();
+        }
+
+        public void prepareWith(PreparedAlgebra prepared) {
+            this.prepared = prepared;
+        }
+
+        /**
+         * Basalt's strategy in place of the one RDF4J's settings produced (its mode is kept).
+         * {@code tripleSource} is what RDF4J's evaluator reads for this query; inside a
+         * transaction the native engine reads it too, with estimates of its own.
+         */
+        public EvaluationStrategy strategy(EvaluationStrategy rdf4j, Dataset dataset, TripleSource tripleSource) {
+            QuadSource read = inTransaction
+                    ? new TransactionQuadSource(tripleSource, source, lease.view().lexicon(), sail.getValueFactory())
+                    : source;
+            CardinalityEstimator est = inTransaction ? new CardinalityEstimator(read) : estimator;
+            BasaltEvaluationStrategy s = new BasaltEvaluationStrategy(tripleSource, dataset,
+                    sail.getFederatedServiceResolver(), sail.getIterationCacheSyncThreshold(),
+                    new BasaltEvaluationStatistics(this::reuse, counts), sail.isTrackResultSize(),
+                    read, stats, est, ordering);
+            s.setExecLimits(sail.getExecLimits());
+            if (rdf4j instanceof DefaultEvaluationStrategy d) {
+                s.setQueryEvaluationMode(d.getQueryEvaluationMode());
+            }
+            if (explained != null) {
+                s.recordFallbacksIn(explained);
+            }
+            s.prepareWith(prepared);
+            if (!inTransaction && newestState) {
+                // the shape's plans (kept by the query front door with the shape) differ by statement-set choice
+                s.reusePlans(includeInferred ? StatementSet.INFERRED : StatementSet.EXPLICIT, state);
+            }
+            return s;
+        }
+
+        /** A non-owning lease on the session's view, for the statistics RDF4J's optimizers ask for. */
+        private ReadSource.Lease reuse() {
+            return new ReadSource.Lease() {
+                @Override
+                public ReadView view() {
+                    return lease.view();
+                }
+
+                @Override
+                public ReadSource.Lease share() {
+                    return this;
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+        }
+
+        /** The query's result, releasing the snapshot when it is closed. */
+        public CloseableIteration<? extends BindingSet> attach(CloseableIteration<? extends BindingSet> result) {
+            return new CloseableIteration<BindingSet>() {
+                @Override
+                public boolean hasNext() {
+                    return result.hasNext();
+                }
+
+                @Override
+                public BindingSet next() {
+                    if (!result.hasNext()) {
+                        throw new NoSuchElementException();
+                    }
+                    return result.next();
+                }
+
+                @Override
+                public void remove() {
+                    result.remove();
+                }
+
+                @Override
+                public void close() {
+                    try {
+                        result.close();
+                    } finally {
+                        Session.this.close();
+                    }
+                }
+            };
+        }
+
+        public void close() {
+            if (!closed) {
+                closed = true;
+                running.decrementAndGet();
+                HelperThreads.evaluationEnded();
+                lease.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,323 @@
+package dev.basalt.sail.query;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.model.ValueFactory;
+
+import dev.basalt.optimizer.access.DerivedValues;
+import dev.basalt.optimizer.access.QuadSource;
+import dev.basalt.optimizer.access.SpatialIndexReader;
+import dev.basalt.store.btree.BTree;
+import dev.basalt.store.cache.ClockCache;
+import dev.basalt.store.quads.QuadCursor;
+import dev.basalt.store.quads.QuadIndexes;
+import dev.basalt.store.quads.QuadOrder;
+import dev.basalt.sail.read.ReadView;
+import dev.basalt.sail.read.StatementSet;
+
+/**
+ * The query engine's {@link QuadSource} over one committed {@link ReadView}: the explicit
+ * statement set, plus the inferred one when the query includes inferred statements (a statement
+ * is in at most one set, so scans simply concatenate; an inferred set that is empty in the
+ * snapshot, as in a store without inferencing, is left out). Counts are exact: read matches for a
+ * small count, else range counts of the counted B+trees; samples are entries at evenly spaced ranks of the pattern's key range
+ * ({@link BTree#entryAt}), so sampling costs one descent per sampled quad.
+ *
+ * <p>Thread rules: the view it reads is immutable, so concurrent queries may share it; the cursors it
+ * opens are each read by one thread at a time.
+ */
+public final class SnapshotQuadSource implements QuadSource {
+    /** Entries of each derived-value cache ({@link #derivedValues}): BSBM 10M's 570,000 offer prices fit. */
+    private static final long DERIVED_CACHE_ENTRIES = 1L << 20;
+    private final ReadView view;
+    private final List<StatementSet> sets;
+    private final ValueFactory vf;
+
+    public SnapshotQuadSource(ReadView view, boolean includeInferred, ValueFactory vf) {
+        this.view = view;
+        // an empty set would still cost every scan, probe and count a second index lookup
+        this.sets = includeInferred && view.quads(StatementSet.INFERRED).size() > 0
+                ? List.of(StatementSet.EXPLICIT, StatementSet.INFERRED)
+                : List.of(StatementSet.EXPLICIT);
+        this.vf = vf;
+    }
+
+    /**
+     * The spatial index of a committed view whose index covers its dictionary; null for a live view
+     * (its transaction's index entries are not final until commit) and a stale index.
+     */
+    @Override
+    public SpatialIndexReader spatialIndex() {
+        return view.spatialIndex();
+    }
+
+    /** A committed snapshot is immutable; its page cache and dictionary caches are thread-safe. */
+    @Override
+    public boolean concurrentReads() {
+        return true;
+    }
+
+    @Override
+    public Scan scan(long[] pattern) {
+        QuadCursor[] cursors = new QuadCursor[sets.size()];
+        for (int s = 0; s < cursors.length; s++) {
+            cursors[s] = view.quads(sets.get(s)).scan(pattern);
+        }
+        return new Concatenation(cursors);
+    }
+
+    /** Reuses one cursor per statement set from scan to scan ({@link QuadIndexes#rescan}). */
+    @Override
+    public Prober prober() {
+        QuadCursor[] cursors = new QuadCursor[sets.size()];
+        return pattern -> {
+            for (int s = 0; s < cursors.length; s++) {
+                cursors[s] = view.quads(sets.get(s)).rescan(cursors[s], pattern);
+            }
+            return new Concatenation(cursors);
+        };
+    }
+
+    /** The statement sets' matches one set after the other (a statement is in one set only). */
+    private static final class Concatenation implements Scan {
+        private final QuadCursor[] cursors;
+        private int i;
+
+        Concatenation(QuadCursor[] cursors) {
+            this.cursors = cursors;
+        }
+
+        @Override
+        public boolean next(long[] quad) {
+            while (i < cursors.length) {
+                QuadCursor c = cursors[i];
+                if (c.next()) {
+                    System.arraycopy(c.quad(), 0, quad, 0, 4);
+                    return true;
+                }
+                i++;
+            }
+            return false;
+        }
+
+        @Override
+        public void close() {
+            i = cursors.length;
+        }
+    }
+
+    /** Entries a merge join's seek steps over before it repositions the cursor instead. */
+    private static final int STEP_AHEAD = 8;
+
+    @Override
+    public boolean canOrder(long[] pattern, int position) {
+        for (StatementSet set : sets) {
+            if (view.quads(set).orderFollowing(pattern, position) < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * One cursor per statement set on the index ordering the pattern by {@code position}, merged
+     * by that position's id (a statement is in one set only, but the same subject may be in both).
+     */
+    @Override
+    public OrderedScan orderedScan(long[] pattern, int position) {
+        if (!canOrder(pattern, position)) {
+            return null;
+        }
+        long[] constants = pattern.clone();
+        int n = sets.size();
+        return new OrderedScan() {
+            final QuadCursor[] cursors = new QuadCursor[n];
+            final long[][] heads = new long[n][4];
+            final boolean[] live = new boolean[n];
+            int last = -1;
+            boolean done;
+
+            @Override
+            public boolean seek(long min, long[] quad) {
+                if (last < 0 || done) {
+                    done = false;
+                    for (int s = 0; s < n; s++) {
+                        reposition(s, min);
+                    }
+                    return emit(quad);
+                }
+                for (int s = 0; s < n; s++) {
+                    // a target a few entries ahead is reached by stepping; farther, by a (finger) seek
+                    int steps = 0;
+                    while (live[s] && Long.compareUnsigned(heads[s][position], min) < 0 && steps++ < STEP_AHEAD) {
+                        advance(s);
+                    }
+                    if (live[s] && Long.compareUnsigned(heads[s][position], min) < 0) {
+                        reposition(s, min);
+                    }
+                }
+                return emit(quad);
+            }
+
+            private void reposition(int s, long min) {
+                cursors[s] = view.quads(sets.get(s)).seek(cursors[s], constants, position, min);
+                advance(s);
+            }
+
+            @Override
+            public boolean next(long[] quad) {
+                if (done) {
+                    return false;
+                }
+                if (last < 0) {
+                    return seek(0, quad);
+                }
+                advance(last);
+                return emit(quad);
+            }
+
+            private void advance(int s) {
+                live[s] = cursors[s].next();
+                if (live[s]) {
+                    System.arraycopy(cursors[s].quad(), 0, heads[s], 0, 4);
+                }
+            }
+
+            private boolean emit(long[] quad) {
+                int best = -1;
+                for (int s = 0; s < n; s++) {
+                    if (live[s] && (best < 0 || Long.compareUnsigned(heads[s][position], heads[best][position]) < 0)) {
+                        best = s;
+                    }
+                }
+                last = best;
+                if (best < 0) {
+                    done = true;
+                    return false;
+                }
+                System.arraycopy(heads[best], 0, quad, 0, 4);
+                return true;
+            }
+
+            @Override
+            public void close() {
+                done = true;
+            }
+        };
+    }
+
+    /** Matches {@link #count} reads itself before it asks for a range count. */
+    private static final int SCANNED_COUNT = 8;
+
+    /**
+     * A pattern with few matches (one subject's values of a property, the usual constant pattern of
+     * a short query) is counted by reading them: one descent of the index, where a range count
+     * descends twice and sums child counts at every level. Beyond {@value #SCANNED_COUNT} matches
+     * the range count answers.
+     */
+    @Override
+    public long count(long[] pattern) {
+        long n = 0;
+        for (StatementSet set : sets) {
+            QuadIndexes quads = view.quads(set);
+            QuadCursor c = quads.scan(pattern);
+            int read = 0;
+            while (read <= SCANNED_COUNT && c.next()) {
+                read++;
+            }
+            n += read <= SCANNED_COUNT ? read : quads.count(pattern);
+        }
+        return n;
+    }
+
+    @Override
+    public long[][] sample(long[] pattern, int k) {
+        List<Range> ranges = new ArrayList<>();
+        long total = 0;
+        for (StatementSet set : sets) {
+            QuadIndexes quads = view.quads(set);
+            QuadOrder order = quads.orders().get(quads.bestOrder(pattern));
+            BTree tree = view.snapshot().tree(set.treeName(order));
+            if (tree == null) {
+                continue;
+            }
+            if (order.boundPrefix(pattern) != QuadOrder.boundCount(pattern)) {
+                return firstMatches(pattern, k);
+            }
+            byte[] lo = order.lowerBound(pattern);
+            long from = tree.rank(lo);
+            long n = tree.rangeCount(lo, order.upperBound(pattern));
+            ranges.add(new Range(tree, order, from, n));
+            total += n;
+        }
+        int m = (int) Math.min(k, total);
+        long[][] out = new long[m][];
+        for (int i = 0; i < m; i++) {
+            long pos = total <= k ? i : (long) ((i + 0.5) * total / m);
+            for (Range r : ranges) {
+                if (pos < r.count) {
+                    Map.Entry<byte[], byte[]> e = r.tree.entryAt(r.from + pos);
+                    long[] q = new long[4];
+                    r.order.decode(e.getKey(), q);
+                    out[i] = q;
+                    break;
+                }
+                pos -= r.count;
+            }
+        }
+        return out;
+    }
+
+    private long[][] firstMatches(long[] pattern, int k) {
+        List<long[]> out = new ArrayList<>();
+        try (Scan s = scan(pattern)) {
+            long[] q = new long[4];
+            while (out.size() < k && s.next(q)) {
+                out.add(q.clone());
+            }
+        }
+        return out.toArray(new long[0][]);
+    }
+
+    private record Range(BTree tree, QuadOrder order, long from, long count) {
+    }
+
+    @Override
+    public long lookup(Value value) {
+        return view.lexicon().lookup(value);
+    }
+
+    @Override
+    public Value[] resolve(long[] ids) {
+        return view.lexicon().resolveAll(ids, vf);
+    }
+
+    /**
+     * One cache per function for the life of the store's lexicon ({@code Lexicon#derivedCache}); none
+     * for a view of a write transaction, whose ids may be uncommitted.
+     */
+    @Override
+    public DerivedValues derivedValues(Object function) {
+        ClockCache<Value> cache = view.lexicon().derivedCache(function,
+                () -> new ClockCache<>(DERIVED_CACHE_ENTRIES, 1, v -> 1));
+        return cache == null ? null : new DerivedValues() {
+            @Override
+            public Value get(long id) {
+                return cache.get(id);
+            }
+
+            @Override
+            public void put(long id, Value value) {
+                cache.put(id, value);
+            }
+        };
+    }
+
+    @Override
+    public ValueFactory valueFactory() {
+        return vf;
+    }
+}
