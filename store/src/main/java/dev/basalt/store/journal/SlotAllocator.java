@@ -442,7 +442,12 @@ final class SlotAllocator {
             if (wasFull) {
                 withFree.get(r.classIndex).add(r);
             }
-            if (r.usedCount == 0) {
+            if (r.usedCount == 0 && r.carvedUncommitted && plan == null) {
+                // carved and emptied in this transaction (a bulk merge's old pages): no commit point
+                // knows it, so its space serves every class at once rather than only after the commit
+                removeRegion(r);
+                addFreeExtent(r.offset, r.endOffset() - r.offset);
+            } else if (r.usedCount == 0) {
                 emptied.add(r);
             }
             return;

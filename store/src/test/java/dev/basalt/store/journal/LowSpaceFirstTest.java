@@ -91,6 +91,29 @@ class LowSpaceFirstTest {
                 "once committed, a free 5120-byte slot serves the smaller class");
     }
 
+    /**
+     * A region carved in this transaction whose slots are all released again (a bulk merge frees
+     * the tree it rebuilt) is free space at once: a record of another class takes it before the
+     * file grows, instead of after the commit.
+     */
+    @Test
+    void aRegionEmptiedInTheTransactionThatCarvedItServesEveryClassAtOnce() {
+        SlotAllocator a = new SlotAllocator(START, 0, "test");
+        long[] pages = new long[40];
+        for (int i = 0; i < pages.length; i++) {
+            pages[i] = a.allocate(8000);
+        }
+        long end = a.fileEnd;
+        for (long p : pages) {
+            a.release(p);
+        }
+        assertFalse(a.freeExtents.isEmpty(), "the emptied regions are free extents");
+        for (int i = 0; i < 60; i++) {
+            assertEquals(4096, Addresses.span(a.allocate(4000)));
+        }
+        assertEquals(end, a.fileEnd, "the 4 KiB records went into the freed space");
+    }
+
     private static boolean hasFreeSlotOfClass(SlotAllocator a, int c) {
         return a.regions.values().stream().anyMatch(r -> r.classIndex == c && r.hasFree());
     }
