@@ -167,13 +167,18 @@ public final class LexiconWriter extends LexiconView {
         bottomUp = null;
         spilledValues = null;
         if (entries == null) {
-            if (values != null) { // TERM2ID was written when the entries passed their budget
+            if (values != null) {
                 values.writeTo(idToTerm);
             }
             return;
         }
-        if (values == null) {
+        if (values == null || !termToId.isEmpty()) {
+            // a merge into TERM2ID (the budget was passed) frees the tree's previous pages: it goes
+            // first, so that ID2TERM's pages fill that space rather than leave it free in the file
             entries.writeTo(termToId);
+            if (values != null) {
+                values.writeTo(idToTerm);
+            }
             return;
         }
         // TERM2ID's keys are sorted on another thread while this one writes ID2TERM
