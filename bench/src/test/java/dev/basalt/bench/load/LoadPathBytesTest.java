@@ -41,10 +41,11 @@ import dev.basalt.store.StoreSizes;
  * interleave their allocations. So the whole-dictionary and the budgeted loads must give every
  * tree the same bytes in slots, exactly. The file sizes still differ a little: which slots of the
  * regions the two threads carve stay free at the end depends on their interleaving, and the budgeted
- * load's merges free earlier versions of TERM2ID inside the file, which later pages mostly take.
- * In repeated runs the whole-dictionary load took 49.33 to 49.49 bytes/triple (before these fixes
- * 48.6 to 50.3, nearly all of it in the spoc order's slots), the budgeted one 0.6% to 0.8% more,
- * the repository's 0.3% to 0.8% less; the bounds are 1.5% for both.
+ * load's merges free earlier versions of TERM2ID inside the file, which ID2TERM's pages then take.
+ * In repeated runs the whole-dictionary load took 44.35 to 44.45 bytes/triple (cspo left empty: all
+ * quads are in the default graph; with cspo 49.33 to 49.49, and before these fixes 48.6 to 50.3,
+ * nearly all of the spread in the spoc order's slots), the budgeted one 0.2% less to 0.1% more,
+ * the repository's 0.1% to 0.4% less; the bounds are 1.5% for both.
  */
 class LoadPathBytesTest {
 	private static final double REPOSITORY_BOUND = 0.015;
