@@ -40,7 +40,7 @@ enum StatementSet {
 
     /** The set's statement indices in a write transaction, keeping the property above up to date. */
     QuadIndexes writable(dev.basalt.store.WriteTransaction tx, java.util.List<QuadOrder> orders) {
-        QuadIndexes q = new QuadIndexes(orders, o -> tx.tree(treeName(o)), tx.property(defaultGraphOnlyProperty()) != null);
+        QuadIndexes q = new QuadIndexes(orders, o -> tx.tree(treeName(o)), tx.property(defaultGraphOnlyProperty()) != null ? dev.basalt.store.lexicon.TermIds.DEFAULT_GRAPH : 0);
         q.onContextOrdersBuilt(() -> tx.setProperty(defaultGraphOnlyProperty(), null));
         return q;
     }

@@ -2,7 +2,6 @@ package dev.basalt.store.quads;
 
 import dev.basalt.store.btree.BTree;
 import dev.basalt.store.btree.BTreeCursor;
-import dev.basalt.store.lexicon.TermIds;
 
 import java.util.AbstractMap;
 import java.util.ArrayList;
@@ -20,7 +19,7 @@ import java.util.function.Function;
  *
  * <p><b>Default graph only.</b> While every quad of the set is in the default graph, the orders
  * that start with the context and then follow the primary order ({@code cspo} beside
- * {@code spoc}) may be left empty ({@link #QuadIndexes(List, Function, boolean)}): such an order
+ * {@code spoc}) may be left empty ({@link #QuadIndexes(List, Function, long)}): such an order
  * would hold the primary order's keys with one constant in front. Reads then use the other orders
  * (a pattern's default-graph context selects every quad, a named graph none), and the first quad
  * added in a named graph builds those orders from the primary one, bottom-up in one pass (its keys
@@ -49,6 +48,8 @@ public final class QuadIndexes {
     private final boolean[] deferrable;
     /** Every quad is in the default graph and the {@link #deferrable} orders are empty. */
     private boolean defaultGraphOnly;
+    /** The default graph's context id while {@link #defaultGraphOnly}. */
+    private final long defaultGraph;
     private Runnable onContextOrdersBuilt = () -> { };
 
     /**
@@ -56,14 +57,15 @@ public final class QuadIndexes {
      * @param tree   the B+tree holding a given order, for reading or writing
      */
     public QuadIndexes(List<QuadOrder> orders, Function<QuadOrder, BTree> tree) {
-        this(orders, tree, false);
+        this(orders, tree, 0);
     }
 
     /**
-     * @param defaultGraphOnly every quad of the trees is in the default graph, and the orders that
-     *                         {@link #isDeferrable} are empty (see the class comment)
+     * @param defaultGraphOnly not 0: the default graph's context id, which every quad of the trees
+     *                         has, the orders that {@link #isDeferrable} being empty (see the class
+     *                         comment); 0: every order is kept
      */
-    public QuadIndexes(List<QuadOrder> orders, Function<QuadOrder, BTree> tree, boolean defaultGraphOnly) {
+    public QuadIndexes(List<QuadOrder> orders, Function<QuadOrder, BTree> tree, long defaultGraphOnly) {
         if (orders.isEmpty()) {
             throw new IllegalArgumentException("at least one statement index order is needed");
         }
@@ -82,7 +84,8 @@ public final class QuadIndexes {
             deferrable[i] = isDeferrable(this.orders.get(i), this.orders.get(0));
             any |= deferrable[i];
         }
-        this.defaultGraphOnly = defaultGraphOnly && any;
+        this.defaultGraphOnly = defaultGraphOnly != 0 && any;
+        this.defaultGraph = defaultGraphOnly;
     }
 
     /**
@@ -128,7 +131,7 @@ public final class QuadIndexes {
 
     /** Builds the orders left empty while every quad was in the default graph, before {@code quad} (ids in S, P, O, C) is added. */
     private void beforeAdding(long context) {
-        if (defaultGraphOnly && context != TermIds.DEFAULT_GRAPH) {
+        if (defaultGraphOnly && context != defaultGraph) {
             buildContextOrders();
         }
     }
@@ -178,7 +181,7 @@ public final class QuadIndexes {
         if (!defaultGraphOnly || pattern[3] == 0) {
             return pattern;
         }
-        if (pattern[3] != TermIds.DEFAULT_GRAPH) {
+        if (pattern[3] != defaultGraph) {
             return null;
         }
         long[] p = pattern.clone();

@@ -38,7 +38,7 @@ class DefaultGraphOnlyTest {
         assertTrue(QuadIndexes.isDeferrable(QuadOrder.parse("cpos"), QuadOrder.parse("posc")));
         assertFalse(QuadIndexes.isDeferrable(QuadOrder.parse("cpos"), QuadOrder.parse("spoc")));
         assertFalse(QuadIndexes.isDeferrable(QuadOrder.parse("ospc"), QuadOrder.parse("spoc")));
-        assertFalse(new QuadIndexes(List.of(QuadOrder.parse("spoc"), QuadOrder.parse("cpos")), o -> null, true)
+        assertFalse(new QuadIndexes(List.of(QuadOrder.parse("spoc"), QuadOrder.parse("cpos")), o -> null, TermIds.DEFAULT_GRAPH)
                 .defaultGraphOnly(), "no order can wait: every order is kept");
     }
 
@@ -48,7 +48,7 @@ class DefaultGraphOnlyTest {
         try (Store store = Store.open(dir.resolve("q.jnl"), StoreConfig.defaults());
                 WriteTransaction tx = store.begin()) {
             QuadIndexes full = new QuadIndexes(ORDERS, o -> tx.tree("f." + o.name()));
-            QuadIndexes lazy = new QuadIndexes(ORDERS, o -> tx.tree("l." + o.name()), true);
+            QuadIndexes lazy = new QuadIndexes(ORDERS, o -> tx.tree("l." + o.name()), TermIds.DEFAULT_GRAPH);
             int[] built = { 0 };
             lazy.onContextOrdersBuilt(() -> built[0]++);
             assertTrue(lazy.defaultGraphOnly());
