@@ -197,7 +197,7 @@ final class BasaltSailStore extends SailStoreBase {
             List<QuadOrder> orders = BasaltStoreConfig.parseIndexes(
                     requested != null ? requested : BasaltStoreConfig.DEFAULT_INDEXES);
             try (WriteTransaction tx = store.begin()) {
-                tx.setProperty(INDEXES_PROPERTY, names(orders).getBytes(StandardCharsets.UTF_8));
+                SailLayout.recordIndexes(tx, orders);
                 tx.commit();
             }
             return orders;

@@ -11,6 +11,7 @@ import dev.basalt.store.StoreConfig;
 import dev.basalt.store.WriteTransaction;
 import dev.basalt.store.btree.BTreeConfig;
 import dev.basalt.store.lexicon.Lexicon;
+import dev.basalt.store.quads.QuadIndexes;
 import dev.basalt.store.quads.QuadOrder;
 import dev.basalt.sail.read.NamespaceTable;
 import dev.basalt.sail.read.StatementSet;
@@ -103,6 +104,38 @@ public final class SailLayout {
                 .leafMaxEntries(2 * base.leafMaxEntries()).build();
         return config.withTreesStartingWith(Lexicon.ID_TO_TERM, idToTerm).withTreesStartingWith(Lexicon.TERM_TO_ID,
                 termToId);
+    }
+
+    /**
+     * Records {@code orders} in a new store's transaction: the orders, and that its context-first
+     * orders wait for the first quad in a named graph (both sets are empty, so every quad is in the
+     * default graph); see {@link QuadIndexes}.
+     */
+    public static void recordIndexes(WriteTransaction tx, List<QuadOrder> orders) {
+        tx.setProperty(INDEXES_PROPERTY, indexesProperty(orders));
+        boolean deferrable = orders.stream().skip(1).anyMatch(o -> QuadIndexes.isDeferrable(o, orders.get(0)));
+        for (StatementSet set : StatementSet.values()) {
+            String primary = set.treeName(orders.get(0));
+            if (deferrable && (!tx.hasTree(primary) || tx.tree(primary).isEmpty())) {
+                tx.setProperty(set.defaultGraphOnlyProperty(), "true".getBytes(StandardCharsets.UTF_8));
+            }
+        }
+    }
+
+    /** The explicit statement indices in a write transaction (they build their context-first orders when needed). */
+    public static QuadIndexes explicitIndexes(WriteTransaction tx, List<QuadOrder> orders) {
+        return StatementSet.EXPLICIT.writable(tx, orders);
+    }
+
+    /** The inferred statement indices in a write transaction, as {@link #explicitIndexes}. */
+    public static QuadIndexes inferredIndexes(WriteTransaction tx, List<QuadOrder> orders) {
+        return StatementSet.INFERRED.writable(tx, orders);
+    }
+
+    /** Whether the store (as of {@code snapshot}) leaves a statement set's context-first orders empty. */
+    public static boolean defaultGraphOnly(Snapshot snapshot, boolean explicit) {
+        StatementSet set = explicit ? StatementSet.EXPLICIT : StatementSet.INFERRED;
+        return snapshot.property(set.defaultGraphOnlyProperty()) != null;
     }
 
     /** Tree of the explicit statements in one order, e.g. {@code q.e.spoc}. */

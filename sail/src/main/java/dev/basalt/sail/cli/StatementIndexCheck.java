@@ -7,12 +7,16 @@ import dev.basalt.sail.SailLayout;
 import dev.basalt.store.Snapshot;
 import dev.basalt.store.btree.BTree;
 import dev.basalt.store.btree.BTreeCursor;
+import dev.basalt.store.lexicon.TermIds;
+import dev.basalt.store.quads.QuadIndexes;
 import dev.basalt.store.quads.QuadOrder;
 
 /**
  * Checks that every statement index order of a set holds the same quads (equal sizes, and every
  * key of each secondary order found in the primary one; keys in a tree are distinct, so that is
- * set equality) and that no quad is both explicit and inferred. Reads one snapshot.
+ * set equality) and that no quad is both explicit and inferred. A context-first order that the
+ * store leaves empty while every quad of the set is in the default graph must be empty, and the
+ * primary order must then hold no quad in a named graph. Reads one snapshot.
  *
  * <p>Thread-safe: stateless; it reads only the snapshot it is given.
  */
@@ -44,10 +48,27 @@ final class StatementIndexCheck {
         BTree primary = s.tree(primaryName);
         long size = primary == null ? 0 : primary.size();
         long[] quad = new long[4];
+        boolean defaultGraphOnly = SailLayout.defaultGraphOnly(s, explicit);
+        if (defaultGraphOnly && primary != null) {
+            BTreeCursor c = primary.cursor(null, null);
+            while (c.next() && problems.size() < 20) {
+                primaryOrder.decode(c.key(), quad);
+                if (quad[QuadOrder.C] != TermIds.DEFAULT_GRAPH) {
+                    problems.add(primaryName + " holds " + describe(primaryOrder, c.key())
+                            + " in a named graph, but the store records that every quad of the set is in the default graph");
+                }
+            }
+        }
         for (QuadOrder o : orders.subList(1, orders.size())) {
             String name = name(o, explicit);
             BTree t = s.tree(name);
             long n = t == null ? 0 : t.size();
+            if (defaultGraphOnly && QuadIndexes.isDeferrable(o, primaryOrder)) {
+                if (n != 0) {
+                    problems.add(name + " holds " + n + " quads but is left empty while every quad is in the default graph");
+                }
+                continue;
+            }
             if (n != size) {
                 problems.add(name + " holds " + n + " quads but " + primaryName + " holds " + size);
                 continue;

@@ -185,7 +185,7 @@ public final class BasaltLoader {
             if (stored == null) {
                 List<QuadOrder> orders = BasaltStoreConfig.parseIndexes(
                         requested != null ? requested : BasaltStoreConfig.DEFAULT_INDEXES);
-                tx.setProperty(SailLayout.INDEXES_PROPERTY, SailLayout.indexesProperty(orders));
+                SailLayout.recordIndexes(tx, orders);
                 return orders;
             }
             if (requested != null && !BasaltStoreConfig.parseIndexes(requested).equals(stored)) {

@@ -27,6 +27,10 @@ import dev.basalt.store.quads.QuadOrder;
  * primary keys are read once and walked beside the sorted quads, so only the quads it holds are
  * looked up in it.
  *
+ * A context-first order that the store leaves empty while every quad is in the default graph
+ * ({@link QuadIndexes}) stays so when the write holds no quad in a named graph; else it is built
+ * from the primary order before anything is written.
+ *
  * <p>Not thread-safe: run by the loader's loading thread, in the load's one write transaction.
  */
 final class IndexBuilder {
@@ -36,10 +40,25 @@ final class IndexBuilder {
 
     private final WriteTransaction tx;
     private final List<QuadOrder> orders;
+    private final QuadIndexes explicit;
 
-    IndexBuilder(WriteTransaction tx, List<QuadOrder> orders) {
+    /** @param namedGraphs whether the quads to write hold one in a named graph */
+    IndexBuilder(WriteTransaction tx, List<QuadOrder> orders, boolean namedGraphs) {
         this.tx = tx;
         this.orders = orders;
+        this.explicit = SailLayout.explicitIndexes(tx, orders);
+        if (namedGraphs) {
+            // the context-first orders the store left empty are built from the primary one first
+            explicit.keepContextOrders();
+        }
+    }
+
+    /**
+     * Whether order {@code i} is written: not a context-first order that the store leaves empty
+     * while every quad is in the default graph (as every quad of this write is then too).
+     */
+    boolean writes(int i) {
+        return explicit.kept(i);
     }
 
     /**
@@ -107,7 +126,7 @@ final class IndexBuilder {
         if (!tx.hasTree(name) || tx.tree(name).isEmpty()) {
             return null;
         }
-        QuadIndexes inferred = new QuadIndexes(orders, o -> tx.tree(SailLayout.inferredTree(o)));
+        QuadIndexes inferred = SailLayout.inferredIndexes(tx, orders);
         BTree tree = tx.tree(name);
         if (tree.size() > REBUILD_LIMIT) {
             return inferred::remove;

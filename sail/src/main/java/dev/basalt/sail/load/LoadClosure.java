@@ -43,8 +43,8 @@ final class LoadClosure {
             return false;
         }
         long start = System.nanoTime();
-        QuadIndexes explicit = new QuadIndexes(orders, o -> tx.tree(SailLayout.explicitTree(o)));
-        QuadIndexes inferred = new QuadIndexes(orders, o -> tx.tree(SailLayout.inferredTree(o)));
+        QuadIndexes explicit = SailLayout.explicitIndexes(tx, orders);
+        QuadIndexes inferred = SailLayout.inferredIndexes(tx, orders);
         Runnable clear = () -> orders.forEach(o -> tx.tree(SailLayout.inferredTree(o)).clear());
         long n = new Reasoner(mode).closeFully(new ClosureStore(explicit, inferred, clear),
                 ReasonerTerms.of(lex::getOrCreate, id -> lex.resolve(id, SimpleValueFactory.getInstance())));

@@ -97,11 +97,14 @@ final class QuadPipeline {
     /** Builds the indices; stops early (to wait for its failure) if {@code dictionary} (or null) has failed. */
     private static long writeIndexes(WriteTransaction tx, List<QuadOrder> orders, QuadSorter sorter, long read,
             LoadProgress progress, Supplier<Duration> elapsed, Consumer<long[]> newQuads, DictionaryWrite dictionary) {
-        IndexBuilder builder = new IndexBuilder(tx, orders);
+        IndexBuilder builder = new IndexBuilder(tx, orders, sorter.namedGraphs());
         long added = 0;
         for (int i = 0; i < orders.size(); i++) {
             if (dictionary != null && dictionary.failed()) {
                 return added;
+            }
+            if (!builder.writes(i)) {
+                continue;
             }
             progress.building(orders.get(i).name(), i + 1, orders.size(), elapsed.get());
             try (SortedQuads quads = sorter.sorted(i)) {

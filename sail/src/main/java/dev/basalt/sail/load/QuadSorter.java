@@ -40,6 +40,7 @@ final class QuadSorter implements AutoCloseable {
     private final ExecutorService worker;
     private long[] filling;
     private int count;
+    private boolean namedGraphs;
     /** The second fill buffer once a spill has been started; owned by the worker while its spill runs. */
     private long[] spare;
     /** Sort buffer and radix scratch of the worker's spills. */
@@ -70,6 +71,7 @@ final class QuadSorter implements AutoCloseable {
 
     /** Appends a quad with ids in S, P, O, C positions. */
     void add(long[] quad) {
+        namedGraphs |= quad[3] != dev.basalt.store.lexicon.TermIds.DEFAULT_GRAPH;
         if (filling == null) {
             filling = new long[4 * capacity];
         } else if (count == capacity) {
@@ -77,6 +79,11 @@ final class QuadSorter implements AutoCloseable {
         }
         System.arraycopy(quad, 0, filling, 4 * count, 4);
         count++;
+    }
+
+    /** Whether a quad added so far is in a named graph. */
+    boolean namedGraphs() {
+        return namedGraphs;
     }
 
     /**

@@ -43,7 +43,8 @@ public final class ReadView {
         this.lexicon = lexicon.reader(snapshot);
         this.quads = new EnumMap<>(StatementSet.class);
         for (StatementSet set : StatementSet.values()) {
-            quads.put(set, new QuadIndexes(orders, o -> snapshot.tree(set.treeName(o))));
+            quads.put(set, new QuadIndexes(orders, o -> snapshot.tree(set.treeName(o)),
+                    snapshot.property(set.defaultGraphOnlyProperty()) != null ? dev.basalt.store.lexicon.TermIds.DEFAULT_GRAPH : 0));
         }
         this.trees = snapshot::tree;
         this.live = null;

@@ -1,5 +1,6 @@
 package dev.basalt.sail.read;
 
+import dev.basalt.store.quads.QuadIndexes;
 import dev.basalt.store.quads.QuadOrder;
 
 /**
@@ -26,5 +27,21 @@ public enum StatementSet {
 
     public String treeName(QuadOrder order) {
         return treePrefix + order.name();
+    }
+
+    /**
+     * Store property present ({@code "true"}) while every quad of this set is in the default graph
+     * and its context-first orders are left empty ({@link QuadIndexes#isDeferrable}); absent once
+     * they are kept (and in stores made before such orders could wait). docs/FORMAT.md 5.5.
+     */
+    String defaultGraphOnlyProperty() {
+        return "sail.defaultGraphOnly." + name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** The set's statement indices in a write transaction, keeping the property above up to date. */
+    QuadIndexes writable(dev.basalt.store.WriteTransaction tx, java.util.List<QuadOrder> orders) {
+        QuadIndexes q = new QuadIndexes(orders, o -> tx.tree(treeName(o)), tx.property(defaultGraphOnlyProperty()) != null ? dev.basalt.store.lexicon.TermIds.DEFAULT_GRAPH : 0);
+        q.onContextOrdersBuilt(() -> tx.setProperty(defaultGraphOnlyProperty(), null));
+        return q;
     }
 }

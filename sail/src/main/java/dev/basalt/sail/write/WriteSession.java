@@ -59,7 +59,7 @@ public final class WriteSession {
     }
 
     private QuadIndexes quads(StatementSet set) {
-        return quads.computeIfAbsent(set, s -> new QuadIndexes(orders, o -> tx.tree(s.treeName(o))));
+        return quads.computeIfAbsent(set, s -> s.writable(tx, orders));
     }
 
     /**
@@ -285,7 +285,8 @@ public final class WriteSession {
     ReadView readView(Snapshot base, LiveReads live) {
         Map<StatementSet, QuadIndexes> views = new EnumMap<>(StatementSet.class);
         for (StatementSet set : StatementSet.values()) {
-            views.put(set, new QuadIndexes(orders, o -> existing(set.treeName(o))));
+            views.put(set, new QuadIndexes(orders, o -> existing(set.treeName(o)),
+                    tx.property(set.defaultGraphOnlyProperty()) != null ? TermIds.DEFAULT_GRAPH : 0));
         }
         return new ReadView(base, dictionary.reader(lexicon), views, this::existing, live);
     }

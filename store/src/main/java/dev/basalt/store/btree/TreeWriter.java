@@ -321,6 +321,26 @@ final class TreeWriter {
         tree.height = built.height();
     }
 
+    /**
+     * Builds the tree again bottom-up from the merge of its entries with {@code sortedEntries}
+     * (strictly ascending, none of their keys in the tree), then releases the old pages; an empty
+     * tree is simply loaded. The old pages are read to the end before any is released.
+     */
+    void mergeBottomUp(Iterator<? extends Map.Entry<byte[], byte[]>> sortedEntries) {
+        if (tree.size == 0) {
+            bulkLoad(sortedEntries);
+            return;
+        }
+        BulkBuilder builder = new BulkBuilder(new PageIO(io.store(), null), config);
+        BTreeCheckpoint built = builder.build(new MergedEntries(tree.cursor(null, null), sortedEntries));
+        clear();
+        builder.forEachWritten(ledger::written);
+        tree.rootAddress = built.rootAddress();
+        tree.rootChecksum = built.rootChecksum();
+        tree.size = built.entryCount();
+        tree.height = built.height();
+    }
+
     /** Frees what this transaction wrote and returns the tree to the last checkpoint. */
     void abandon() {
         ledger.abandon();

@@ -23,6 +23,11 @@ final class Region {
     int bitmapCrc;
     /** Online compaction empties this region: no slot of it is handed out (see {@link CompactionPlan}). */
     boolean evacuating;
+    /**
+     * Carved since the last commit: its free slots are its own class's space being filled now, not
+     * space a shift of record sizes stranded, so records of smaller classes leave them alone.
+     */
+    boolean carvedUncommitted;
     private int searchHint;
 
     Region(int classIndex, long offset, int slotCount, BitSet used) {

@@ -89,7 +89,9 @@ final class SlotAllocator {
      * keeps the file's tail free, so a compaction has less to move and what it frees below its cut
      * is used again rather than the file growing; the fallbacks before growing let steady writes
      * whose pages move between classes use the space other classes left (empty regions become free
-     * extents at each commit, see {@link #dissolveEmptyRegions}).
+     * extents at each commit, see {@link #dissolveEmptyRegions}). Slots of a larger class are taken
+     * only from regions carved before this commit ({@link Region#carvedUncommitted}), so a record's
+     * slot size does not depend on how the writers of one transaction interleave.
      */
     long allocate(int recordBytes) {
         int c = SizeClasses.classFor(recordBytes);
@@ -243,6 +245,9 @@ final class SlotAllocator {
             java.util.TreeSet<Region> candidates = withFree.get(k);
             for (java.util.Iterator<Region> it = candidates.iterator(); it.hasNext(); ) {
                 Region r = it.next();
+                if (r.carvedUncommitted) {
+                    continue; // its own class is filling it (see Region#carvedUncommitted)
+                }
                 long address = takeListed(r, it);
                 if (address != NULL_ADDRESS) {
                     return address;
@@ -258,6 +263,7 @@ final class SlotAllocator {
     }
 
     private long takeFromNew(Region r) {
+        r.carvedUncommitted = true;
         addRegion(r);
         long off = take(r);
         if (!r.hasFree()) {
@@ -364,6 +370,9 @@ final class SlotAllocator {
                 if (use != Use.ANY && r.evacuating) {
                     continue;
                 }
+                if (k > c && use == Use.ANY && r.carvedUncommitted) {
+                    continue; // its own class is filling it (see Region#carvedUncommitted)
+                }
                 long address = takeListed(r, it);
                 if (address != NULL_ADDRESS) {
                     return address;
@@ -433,7 +442,12 @@ final class SlotAllocator {
             if (wasFull) {
                 withFree.get(r.classIndex).add(r);
             }
-            if (r.usedCount == 0) {
+            if (r.usedCount == 0 && r.carvedUncommitted && plan == null) {
+                // carved and emptied in this transaction (a bulk merge's old pages): no commit point
+                // knows it, so its space serves every class at once rather than only after the commit
+                removeRegion(r);
+                addFreeExtent(r.offset, r.endOffset() - r.offset);
+            } else if (r.usedCount == 0) {
                 emptied.add(r);
             }
             return;
@@ -490,6 +504,7 @@ final class SlotAllocator {
     void markCommitted() {
         for (Region r : dirty) {
             r.fresh.clear();
+            r.carvedUncommitted = false;
         }
         dirty.clear();
         freshExtents.clear();

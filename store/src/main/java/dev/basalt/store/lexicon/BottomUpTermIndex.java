@@ -10,8 +10,9 @@ import dev.basalt.store.btree.BTree;
 
 /**
  * The TERM2ID entries that a transaction adds to an empty dictionary, held in memory instead of
- * in the tree, and written into the empty tree bottom-up, in key order, into full pages at the end
- * ({@link #writeTo}). Inserting each new term into the tree costs a descent, a search and a page
+ * in the tree, and written into the tree bottom-up, in key order, into full pages at the end
+ * ({@link #writeTo}; merged with what the tree holds when a memory budget made the writer write
+ * an earlier index of this kind). Inserting each new term into the tree costs a descent, a search and a page
  * split now and then; here it costs a hash probe, and the whole tree one sort and one pass.
  *
  * <p>Keys are TERM2ID keys (a full term key, or the hashed key of a long term with its ordinal),
@@ -113,8 +114,9 @@ final class BottomUpTermIndex {
     }
 
     /**
-     * Fills the empty tree {@code termToId} with the entries (value: the 8-byte id) in key order,
-     * bottom-up, and empties this index.
+     * Adds the entries (value: the 8-byte id) to {@code termToId}, which holds none of their keys,
+     * in key order, bottom-up: loads the tree if it is empty, else builds it again from the merge
+     * ({@link BTree#bulkMerge}); and empties this index.
      */
     void writeTo(BTree termToId) {
         writeTo(termToId, sortedOrder());
@@ -129,7 +131,7 @@ final class BottomUpTermIndex {
         size = 0;
         bytes = 0;
         table = newTable(2);
-        termToId.bulkLoad(new Iterator<Map.Entry<byte[], byte[]>>() {
+        termToId.bulkMerge(new Iterator<Map.Entry<byte[], byte[]>>() {
             private int next;
 
             @Override

@@ -15,6 +15,8 @@ import dev.basalt.store.WriteTransaction;
 import dev.basalt.store.btree.BTree;
 import dev.basalt.store.io.TaskResults;
 import dev.basalt.store.spatial.SpatialIndex;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Adds terms to the dictionary inside the store's one write transaction (see
@@ -28,6 +30,7 @@ import dev.basalt.store.spatial.SpatialIndex;
  * thread-safe, like the transaction.
  */
 public final class LexiconWriter extends LexiconView {
+    private static final Logger LOG = LoggerFactory.getLogger(LexiconWriter.class);
     private final WriteTransaction tx;
     private final TermIdAllocator allocator;
     private final TermIdAllocator committed;
@@ -56,6 +59,10 @@ public final class LexiconWriter extends LexiconView {
     private SpilledTermValues spilledValues;
     /** Heap bytes the bottom-up entries may take; past it they are written and the rest inserted one by one. */
     private long bottomUpBudget;
+    /** Terms created since {@link #startBottomUp(Path, long)}. */
+    private long bottomUpTerms;
+    /** Times the in-memory TERM2ID entries were merged into the tree at their budget. */
+    private int bottomUpMerges;
     /** The Zstandard dictionary new values are compressed with, or null; looked up at the first new term. */
     private TermDictionary dictionary;
     private boolean dictionaryLooked;
@@ -128,9 +135,11 @@ public final class LexiconWriter extends LexiconView {
 
     /**
      * {@link #startBottomUp(Path)} with the entries' memory bounded: once they take about
-     * {@code budgetBytes} of heap they are written into TERM2ID (still bottom-up, into the empty
-     * tree) and later terms are inserted into it one by one, so a dictionary larger than the heap
-     * allows is still loaded. ID2TERM values spilled to files stay there to the end, whatever the
+     * {@code budgetBytes} of heap they are merged into TERM2ID bottom-up (the tree is built again
+     * from its entries and them, {@link BTree#bulkMerge}) and the in-memory index starts empty
+     * again, so a dictionary larger than the heap allows is still loaded, with the same ids (terms
+     * are numbered in the order they come) and TERM2ID's pages full; a term not in memory is looked
+     * up in the tree. ID2TERM values spilled to files stay there to the end, whatever the
      * budget: ID2TERM is always written bottom-up, in id order, by {@link #finishBottomUp()} (ids
      * only grow, so inserting them one by one would split every leaf in two and leave it half full).
      */
@@ -138,6 +147,7 @@ public final class LexiconWriter extends LexiconView {
         if (bottomUp == null && termToId.isEmpty()) {
             bottomUp = new BottomUpTermIndex();
             bottomUpBudget = budgetBytes;
+            bottomUpTerms = 0;
             if (spillDirectory != null && idToTerm.isEmpty()) {
                 spilledValues = new SpilledTermValues(spillDirectory);
             }
@@ -157,13 +167,18 @@ public final class LexiconWriter extends LexiconView {
         bottomUp = null;
         spilledValues = null;
         if (entries == null) {
-            if (values != null) { // TERM2ID was written when the entries passed their budget
+            if (values != null) {
                 values.writeTo(idToTerm);
             }
             return;
         }
-        if (values == null) {
+        if (values == null || !termToId.isEmpty()) {
+            // a merge into TERM2ID (the budget was passed) frees the tree's previous pages: it goes
+            // first, so that ID2TERM's pages fill that space rather than leave it free in the file
             entries.writeTo(termToId);
+            if (values != null) {
+                values.writeTo(idToTerm);
+            }
             return;
         }
         // TERM2ID's keys are sorted on another thread while this one writes ID2TERM
@@ -205,14 +220,28 @@ public final class LexiconWriter extends LexiconView {
             return super.find(fullKey, prefix);
         }
         if (prefix == null) {
-            return bottomUp.get(fullKey);
+            long id = bottomUp.get(fullKey);
+            return id != TermIds.NULL || termToId.isEmpty() ? id : super.find(fullKey, null);
         }
         for (int ordinal = 0; ; ordinal++) {
-            long id = bottomUp.get(LargeTermKeys.withOrdinal(prefix, ordinal));
+            long id = bottomUpEntry(LargeTermKeys.withOrdinal(prefix, ordinal));
             if (id == TermIds.NULL || Arrays.equals(fullKey(id, storedValue(id)), fullKey)) {
                 return id;
             }
         }
+    }
+
+    /**
+     * While TERM2ID is built bottom-up: the id under a TERM2ID key, in memory or in the part of the
+     * tree already merged ({@link #mergeBottomUp}); {@link TermIds#NULL} if neither has it.
+     */
+    private long bottomUpEntry(byte[] t2iKey) {
+        long id = bottomUp.get(t2iKey);
+        if (id == TermIds.NULL && !termToId.isEmpty()) {
+            byte[] v = termToId.get(t2iKey);
+            id = v == null ? TermIds.NULL : Lexicon.getLong(v);
+        }
+        return id;
     }
 
     /** Entries under a long term's {@link LargeTermKeys#prefix}: the ordinal of the next one. */
@@ -221,10 +250,43 @@ public final class LexiconWriter extends LexiconView {
             return Math.toIntExact(termToId.rangeCount(prefix, Lexicon.prefixEnd(prefix)));
         }
         int ordinal = 0;
-        while (bottomUp.get(LargeTermKeys.withOrdinal(prefix, ordinal)) != TermIds.NULL) {
+        while (bottomUpEntry(LargeTermKeys.withOrdinal(prefix, ordinal)) != TermIds.NULL) {
             ordinal++;
         }
         return ordinal;
+    }
+
+    /** Times the in-memory TERM2ID entries were merged into the tree because they reached their budget. */
+    int bottomUpMerges() {
+        return bottomUpMerges;
+    }
+
+    /**
+     * Whether the in-memory TERM2ID entries are due to be merged into the tree: their heap and the
+     * spilled values' offsets ({@link SpilledTermValues#bytesPerTerm} for every term of the load,
+     * which stay in memory to the end) pass the budget, and the entries take at least a quarter of
+     * it (so a load whose offsets alone near the budget still merges in large steps, not per term).
+     */
+    private boolean bottomUpFull() {
+        long entries = bottomUp.bytes();
+        return entries + bottomUpTerms * SpilledTermValues.bytesPerTerm() > bottomUpBudget
+                && entries >= bottomUpBudget / 4;
+    }
+
+    /**
+     * Merges the in-memory TERM2ID entries into the tree bottom-up (one sequential rebuild of the
+     * tree, {@link BTree#bulkMerge}) and goes on with an empty in-memory index: ids are still handed
+     * out in the order terms come, TERM2ID's pages are full, and the heap the entries took is free.
+     */
+    private void mergeBottomUp() {
+        BottomUpTermIndex entries = bottomUp;
+        bottomUp = new BottomUpTermIndex();
+        long t0 = System.nanoTime();
+        int n = entries.size();
+        entries.writeTo(termToId);
+        bottomUpMerges++;
+        LOG.info("{} in-memory dictionary entries merged bottom-up into TERM2ID (now {} entries) in {} ms", n,
+                termToId.size(), (System.nanoTime() - t0) / 1_000_000);
     }
 
     @Override
@@ -396,10 +458,9 @@ public final class LexiconWriter extends LexiconView {
             }
             if (bottomUp != null) {
                 bottomUp.put(t2iKey, id);
-                if (bottomUp.bytes() + bottomUp.size() * SpilledTermValues.bytesPerTerm() > bottomUpBudget) {
-                    BottomUpTermIndex entries = bottomUp;
-                    bottomUp = null; // from now on TERM2ID is the tree; ID2TERM values keep going to their files
-                    entries.writeTo(termToId);
+                bottomUpTerms++;
+                if (bottomUpFull()) {
+                    mergeBottomUp();
                 }
             } else {
                 termToId.put(t2iKey, idKey(id));

@@ -62,6 +62,62 @@ class LowSpaceFirstTest {
         assertEquals(end, Addresses.offset(address), "the new region is made at the file's end");
     }
 
+    /**
+     * Two writers of one transaction (a load's index builds and its dictionary write) fill regions
+     * of neighbouring classes at once: a record never takes a larger class's slot in a region carved
+     * in this transaction, else the slots each tree's records occupy would depend on how the two
+     * threads interleave.
+     */
+    @Test
+    void aRegionCarvedInThisTransactionKeepsItsSlotsForItsOwnClass() {
+        SlotAllocator a = new SlotAllocator(START, 0, "test");
+        int small = SizeClasses.classFor(4096);
+        long large = a.allocate(4500); // carves a region of 5120-byte slots with free slots left
+        assertEquals(SizeClasses.SLOT_BYTES[small + 1], Addresses.span(large));
+        long address = a.allocate(4096);
+        assertEquals(4096, Addresses.span(address), "a region of its own class, not a free 5120-byte slot");
+        for (int i = 0; i < 200; i++) {
+            assertEquals(4096, Addresses.span(a.allocate(4000)));
+            assertEquals(5120, Addresses.span(a.allocate(4500)));
+        }
+        while (!hasFreeSlotOfClass(a, small + 1)) {
+            a.allocate(4500);
+        }
+        a.markCommitted();
+        while (hasFreeSlotOfClass(a, small)) {
+            a.allocate(4000);
+        }
+        assertEquals(5120, Addresses.span(a.allocate(4000)),
+                "once committed, a free 5120-byte slot serves the smaller class");
+    }
+
+    /**
+     * A region carved in this transaction whose slots are all released again (a bulk merge frees
+     * the tree it rebuilt) is free space at once: a record of another class takes it before the
+     * file grows, instead of after the commit.
+     */
+    @Test
+    void aRegionEmptiedInTheTransactionThatCarvedItServesEveryClassAtOnce() {
+        SlotAllocator a = new SlotAllocator(START, 0, "test");
+        long[] pages = new long[40];
+        for (int i = 0; i < pages.length; i++) {
+            pages[i] = a.allocate(8000);
+        }
+        long end = a.fileEnd;
+        for (long p : pages) {
+            a.release(p);
+        }
+        assertFalse(a.freeExtents.isEmpty(), "the emptied regions are free extents");
+        for (int i = 0; i < 60; i++) {
+            assertEquals(4096, Addresses.span(a.allocate(4000)));
+        }
+        assertEquals(end, a.fileEnd, "the 4 KiB records went into the freed space");
+    }
+
+    private static boolean hasFreeSlotOfClass(SlotAllocator a, int c) {
+        return a.regions.values().stream().anyMatch(r -> r.classIndex == c && r.hasFree());
+    }
+
     @Test
     void aSlotUpToTwiceTheSizeIsTakenBeforeTheFileGrows() {
         SlotAllocator a = new SlotAllocator(START, 0, "test");
