@@ -1,5 +1,10 @@
 package dev.basalt.sail.read;
 
+import java.util.List;
+import java.util.Locale;
+
+import dev.basalt.store.WriteTransaction;
+import dev.basalt.store.lexicon.TermIds;
 import dev.basalt.store.quads.QuadIndexes;
 import dev.basalt.store.quads.QuadOrder;
 
@@ -32,15 +37,16 @@ public enum StatementSet {
     /**
      * Store property present ({@code "true"}) while every quad of this set is in the default graph
      * and its context-first orders are left empty ({@link QuadIndexes#isDeferrable}); absent once
-     * they are kept (and in stores made before such orders could wait). docs/FORMAT.md 5.5.
+     * they are kept (and in stores made before such orders could wait). docs/FORMAT.md §5.1, §5.3.
      */
-    String defaultGraphOnlyProperty() {
-        return "sail.defaultGraphOnly." + name().toLowerCase(java.util.Locale.ROOT);
+    public String defaultGraphOnlyProperty() {
+        return "sail.defaultGraphOnly." + name().toLowerCase(Locale.ROOT);
     }
 
     /** The set's statement indices in a write transaction, keeping the property above up to date. */
-    QuadIndexes writable(dev.basalt.store.WriteTransaction tx, java.util.List<QuadOrder> orders) {
-        QuadIndexes q = new QuadIndexes(orders, o -> tx.tree(treeName(o)), tx.property(defaultGraphOnlyProperty()) != null ? dev.basalt.store.lexicon.TermIds.DEFAULT_GRAPH : 0);
+    public QuadIndexes writable(WriteTransaction tx, List<QuadOrder> orders) {
+        long defaultGraphOnly = tx.property(defaultGraphOnlyProperty()) != null ? TermIds.DEFAULT_GRAPH : 0;
+        QuadIndexes q = new QuadIndexes(orders, o -> tx.tree(treeName(o)), defaultGraphOnly);
         q.onContextOrdersBuilt(() -> tx.setProperty(defaultGraphOnlyProperty(), null));
         return q;
     }
