@@ -29,7 +29,7 @@ public enum BasaltSettings {
     HISTORY_RETENTION("historyRetention", Scope.STORE, "History retention", "PT0S", "PT1H",
             "`PT0S` (ISO-8601 duration a superseded commit stays readable in RW mode)"),
     STATEMENT_INDEXES("statementIndexes", Scope.STORE, "Statement indexes", "spoc,posc,ospc,cspo", "spoc,posc",
-            "`spoc,posc,ospc,cspo`; fixed at creation"),
+            "`spoc,posc,ospc,cspo`; fixed at creation (`cspo` is built when the first statement in a named graph is added, see below)"),
     DURABLE("durable", Scope.STORE, "Durable commits", "true|false", "false", "`true` (fsync at every commit)"),
     LEAF_MAX_ENTRIES("leafMaxEntries", Scope.STORE, "Leaf page entries", "", "256",
             "empty = automatic: statement index leaves hold as many entries as a 4 KiB page holds, at most 2,048"),
