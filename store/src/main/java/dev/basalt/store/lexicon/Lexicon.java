@@ -50,6 +50,9 @@ public final class Lexicon {
     private final TermDictionary.Cache dictionaries = new TermDictionary.Cache();
     private final ConcurrentHashMap<Object, ClockCache<?>> derived = new ConcurrentHashMap<>();
 
+    /** Most derived-value caches a lexicon keeps ({@link #derivedCache}); each may hold up to its own bound. */
+    public static final int MAX_DERIVED_CACHES = 16;
+
     public Lexicon(LexiconConfig config) {
         this.config = config;
         // maintenance on the calling thread, as in the page cache: no common-pool wake-up per access
@@ -116,11 +119,19 @@ public final class Lexicon {
      * under a cast), one per {@code function} key (compared by {@code equals}), made by {@code make}
      * on first use and kept for the life of this lexicon. Keys are term ids: since ids are never
      * reused, a committed id's derived value stays valid; ids of uncommitted terms must not be
-     * cached here. {@link #clearCaches} empties them too.
+     * cached here. {@link #clearCaches} empties them too. At most {@link #MAX_DERIVED_CACHES}
+     * functions get a cache, the first ones asked for: past that, a new function gets null (its
+     * values are then derived afresh), so queries with ever new expressions cannot grow the heap
+     * without bound.
      */
     @SuppressWarnings("unchecked")
     public <V> ClockCache<V> derivedCache(Object function, Supplier<ClockCache<V>> make) {
-        return (ClockCache<V>) derived.computeIfAbsent(function, k -> make.get());
+        ClockCache<?> cache = derived.get(function);
+        if (cache == null && derived.size() < MAX_DERIVED_CACHES) {
+            // two threads may both pass the size check: the bound can be passed by a few, never without limit
+            cache = derived.computeIfAbsent(function, k -> make.get());
+        }
+        return (ClockCache<V>) cache;
     }
 
     /** Drops every cached mapping (for tests and after external changes to the store). */

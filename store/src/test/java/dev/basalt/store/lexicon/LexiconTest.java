@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.basalt.store.Snapshot;
 import dev.basalt.store.WriteTransaction;
+import dev.basalt.store.cache.ClockCache;
 
 /** The dictionary over a real store: round trips, large terms, triple terms, counts, caches and rollback. */
 class LexiconTest extends StoreFixture {
@@ -127,5 +128,21 @@ class LexiconTest extends StoreFixture {
             lexicon.clearCaches();
             assertEquals(TermIds.NULL, lexicon.reader(before).lookup(later));
         }
+    }
+
+    @Test
+    void derivedCachesAreKeptForAtMostTheirBoundOfFunctions() {
+        Lexicon lexicon = new Lexicon(new LexiconConfig(1000, 1000, 100));
+        List<ClockCache<Value>> made = new ArrayList<>();
+        for (int f = 0; f < Lexicon.MAX_DERIVED_CACHES; f++) {
+            ClockCache<Value> c = lexicon.derivedCache("f" + f,
+                    () -> new ClockCache<>(100, 1, v -> 1));
+            assertTrue(c != null, "function " + f + " gets a cache");
+            made.add(c);
+        }
+        assertNull(lexicon.derivedCache("one more", () -> new ClockCache<Value>(100, 1, v -> 1)),
+                "past the bound a new function gets no cache");
+        assertTrue(made.get(3) == lexicon.derivedCache("f3", () -> new ClockCache<Value>(100, 1, v -> 1)),
+                "a function that has a cache keeps it");
     }
 }
