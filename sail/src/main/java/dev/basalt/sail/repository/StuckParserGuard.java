@@ -106,7 +106,8 @@ final class StuckParserGuard {
      * RDF4J's loader, whose parsers read through this guard's counting {@link #stream} or {@link #reader}.
      * A gzip or zip stream is handed to RDF4J's loader as it is: it decompresses it and loads the
      * decompressed stream (each entry of a zip) through this loader again, so the count is of the bytes
-     * the parser reads, not of the compressed ones.
+     * the parser reads, not of the compressed ones. Binary RDF is parsed by {@link BinaryRdfUpload}, whose
+     * declared lengths cannot make the parser allocate more than the upload holds.
      */
     RDFLoader loader(ParserConfig config, ValueFactory values) {
         return new RDFLoader(config, values) {
@@ -116,6 +117,8 @@ final class StuckParserGuard {
                 InputStream marked = in.markSupported() ? in : new BufferedInputStream(in, 1024);
                 if (ZipUtil.isZipStream(marked) || GZipUtil.isGZipStream(marked)) {
                     super.load(marked, baseUri, dataFormat, handler);
+                } else if (RDFFormat.BINARY.equals(dataFormat)) {
+                    BinaryRdfUpload.parse(stream(marked), baseUri, config, values, handler);
                 } else {
                     super.load(stream(marked), baseUri, dataFormat, handler);
                 }
