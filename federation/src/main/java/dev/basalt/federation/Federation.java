@@ -96,7 +96,7 @@ public final class Federation implements AutoCloseable {
             // down and re-creates its HTTP client (which would drop the timeouts above).
             sparql.init();
             repositories.add(sparql);
-            direct.add(new MemberHttp(member.id(), member.repositoryUrl(), sessions.getHttpClient()));
+            direct.add(new MemberHttp(member.id(), member.repositoryUrl(), sessions.getHttpClient(), timeoutMillis));
             endpoints.add(EndpointFactory.loadEndpoint(member.id(), sparql));
         }
         FedXConfig config = new FedXConfig()
@@ -206,14 +206,15 @@ public final class Federation implements AutoCloseable {
      * The statements a planned DESCRIBE ({@link #directPlan}) gives, or null when FedX must answer it
      * ({@link DirectDescribe}).
      */
-    java.util.List<org.eclipse.rdf4j.model.Statement> describeDirect(org.eclipse.rdf4j.query.algebra.TupleExpr plan) {
-        return DirectDescribe.describe(DirectDescribe.where(plan), stars);
+    java.util.List<org.eclipse.rdf4j.model.Statement> describeDirect(org.eclipse.rdf4j.query.algebra.TupleExpr plan,
+            FrontQuery query) {
+        return DirectDescribe.describe(DirectDescribe.where(plan), stars, query);
     }
 
-    /** The solutions of a plan from {@link #directPlan}. */
+    /** The solutions of a plan from {@link #directPlan}, within {@code query}'s deadline. */
     org.eclipse.rdf4j.common.iteration.CloseableIteration<org.eclipse.rdf4j.query.BindingSet> evaluateDirect(
-            org.eclipse.rdf4j.query.algebra.TupleExpr plan) {
-        return DirectEvaluation.evaluate(plan, stars);
+            org.eclipse.rdf4j.query.algebra.TupleExpr plan, FrontQuery query) {
+        return DirectEvaluation.evaluate(plan, stars, query);
     }
 
     public FedXRepository repository() {
