@@ -47,7 +47,8 @@ import org.eclipse.rdf4j.query.algebra.Union;
  * evaluated. Only a query where this saves requests is batched.
  *
  * <p>Thread rules: stateless; {@link #askAhead} runs on the query's request thread before evaluation,
- * the requests on the federation's request pool; the branch futures are read by the request thread.
+ * the requests on the federation's request pool but the last, which the request thread sends itself;
+ * the branch futures are read by the request thread.
  */
 final class StarBatch {
     /** The variable that numbers a batch's branches in the members' answers. */
@@ -87,6 +88,7 @@ final class StarBatch {
         for (int branch = 0; branch < found.size(); branch++) {
             perStar.add(new ArrayList<>(Collections.nCopies(members, null)));
         }
+        List<java.util.concurrent.FutureTask<List<BindingSet>>> tasks = new ArrayList<>();
         for (int shard = 0; shard < members; shard++) {
             List<Integer> branches = branchesOf.get(shard);
             if (branches.isEmpty()) {
@@ -98,7 +100,8 @@ final class StarBatch {
                 text.append(i == 0 ? " { VALUES ?" : " UNION { VALUES ?").append(BRANCH).append(" { ").append(branch)
                         .append(" } ").append(found.get(branch).body()).append(" }");
             }
-            Future<List<BindingSet>> answer = stars.submit(shard, text.append(" }").toString(), query);
+            java.util.concurrent.FutureTask<List<BindingSet>> answer = stars.task(shard, text.append(" }").toString(), query);
+            tasks.add(answer);
             query.sentAhead(answer);
             for (int branch : branches) {
                 perStar.get(branch).set(shard, new Branch(answer, branch));
@@ -107,6 +110,7 @@ final class StarBatch {
         for (int branch = 0; branch < found.size(); branch++) {
             query.askedAhead(found.get(branch), perStar.get(branch));
         }
+        stars.start(tasks);
     }
 
     /** Adds to {@code out} the stars under {@code node} that no row can bind a variable of ({@code bound}: names rows may bind). */

@@ -8,6 +8,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -41,8 +42,9 @@ import org.eclipse.rdf4j.query.impl.EmptyBindingSet;
  * with a replication pattern matches replicated subjects only, which every member holds whole: it
  * goes to one member, taken in turn.
  *
- * <p>Thread-safe: it keeps no state between calls; requests run on the federation's request pool and
- * the calling thread waits for them, at most for the query's remaining time.
+ * <p>Thread-safe: it keeps no state between calls; of one call's requests, all but the last run on the
+ * federation's request pool and the last on the calling thread, which then waits for the others, at
+ * most for the query's remaining time.
  */
 final class StarEvaluator {
     static final String ROW = "basalt_row";
@@ -138,10 +140,23 @@ final class StarEvaluator {
         return all;
     }
 
-    /** Sends {@code text} to one member on the request pool, waiting at most the query's remaining time. */
-    Future<List<BindingSet>> submit(int shard, String text, FrontQuery query) {
+    /** A request of {@code text} to one member, not started, waiting at most the query's remaining time. */
+    FutureTask<List<BindingSet>> task(int shard, String text, FrontQuery query) {
         Source endpoint = endpoints.get(shard);
-        return pool.submit(() -> endpoint.select(text, null, query.remainingMillis()));
+        return new FutureTask<>(() -> endpoint.select(text, null, query.remainingMillis()));
+    }
+
+    /**
+     * Starts requests: all but the last on the request pool, the last on the calling thread, which would
+     * otherwise only wait (one thread handoff less per star, and no pool thread for a one-member star).
+     */
+    void start(List<FutureTask<List<BindingSet>>> tasks) {
+        for (int i = 0; i < tasks.size() - 1; i++) {
+            pool.execute(tasks.get(i));
+        }
+        if (!tasks.isEmpty()) {
+            tasks.get(tasks.size() - 1).run();
+        }
     }
 
     /** {@link #join(StarGroup, List, boolean, QueryInfo, FrontQuery)} inside FedX. */
@@ -181,6 +196,7 @@ final class StarEvaluator {
         int anyMember = star.replicated() ? Math.floorMod(turn.getAndIncrement(), endpoints.size()) : -1;
         // Without a VALUES block every row gets the same answer: ask once, on the first row's route.
         int step = values.isEmpty() ? Math.max(1, left.size()) : blockSize;
+        List<FutureTask<List<BindingSet>>> tasks = new ArrayList<>();
         for (int from = ahead != null ? left.size() : 0; from < left.size(); from += step) {
             int to = values.isEmpty() ? from + 1 : Math.min(left.size(), from + step);
             List<List<Integer>> rowsOf = new ArrayList<>();
@@ -194,10 +210,13 @@ final class StarEvaluator {
                 if (!rowsOf.get(shard).isEmpty()) {
                     String query = query(star, values, left, rowsOf.get(shard));
                     Source endpoint = endpoints.get(shard);
-                    requests.add(new Request(endpoint, shard, pool.submit(() -> endpoint.select(query, info, timeout))));
+                    FutureTask<List<BindingSet>> task = new FutureTask<>(() -> endpoint.select(query, info, timeout));
+                    tasks.add(task);
+                    requests.add(new Request(endpoint, shard, task));
                 }
             }
         }
+        start(tasks);
         List<List<BindingSet>> matches = new ArrayList<>(Collections.nCopies(left.size(), null));
         collect(requests, star, values.isEmpty() ? left.size() : -1, matches, info, front);
         List<BindingSet> out = new ArrayList<>();
@@ -362,10 +381,11 @@ final class StarEvaluator {
      */
     List<BindingSet> everyMemberOwned(String query, String subjectVar, FrontQuery front) {
         long timeout = front != null ? front.remainingMillis() : queryTimeoutMillis;
-        List<Future<List<BindingSet>>> answers = new ArrayList<>();
+        List<FutureTask<List<BindingSet>>> answers = new ArrayList<>();
         for (Source source : endpoints) {
-            answers.add(pool.submit(() -> source.select(query, null, timeout)));
+            answers.add(new FutureTask<>(() -> source.select(query, null, timeout)));
         }
+        start(answers);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeout);
         List<BindingSet> rows = new ArrayList<>();
         try {

@@ -205,17 +205,25 @@ class DirectEvaluationTest {
         }
     }
 
-    /** A member in process: counts its requests; with {@code delayMillis}, sleeps that long before answering. */
+    /**
+     * A member in process: counts its requests; with {@code delayMillis}, answers that late, or fails when
+     * that is longer than the time the request was given (as a socket read timeout does).
+     */
     private record Counting(String name, SailRepository member, long delayMillis) implements StarEvaluator.Source {
         @Override
         public List<BindingSet> select(String query, QueryInfo info, long timeoutMillis) {
             requests.incrementAndGet();
             if (delayMillis > 0) {
+                // like a socket read timeout: the member gives up after the time it was given
                 try {
-                    Thread.sleep(Math.min(delayMillis, timeoutMillis + 5_000));
+                    Thread.sleep(Math.min(delayMillis, timeoutMillis));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new QueryEvaluationException("interrupted", e);
+                }
+                if (delayMillis > timeoutMillis) {
+                    throw new QueryEvaluationException("member " + name + " failed on a star subquery: read timed out"
+                            + " after " + timeoutMillis + " ms");
                 }
             }
             try (RepositoryConnection c = member.getConnection()) {
