@@ -44,9 +44,9 @@ final class DirectDescribe {
      * The statements that describe what {@code where} binds, or null when blank nodes are involved (the
      * caller then lets FedX answer).
      */
-    static List<Statement> describe(TupleExpr where, StarEvaluator stars) {
+    static List<Statement> describe(TupleExpr where, StarEvaluator stars, FrontQuery front) {
         Set<IRI> described = new LinkedHashSet<>();
-        try (CloseableIteration<BindingSet> rows = DirectEvaluation.evaluate(where, stars)) {
+        try (CloseableIteration<BindingSet> rows = DirectEvaluation.evaluate(where, stars, front)) {
             while (rows.hasNext()) {
                 for (Binding binding : rows.next()) {
                     Value value = binding.getValue();
@@ -69,7 +69,7 @@ final class DirectDescribe {
         }
         query.append(" } { ?v ?p ?o BIND(?v AS ?s) } UNION { ?s ?p ?v BIND(?v AS ?o) } }");
         Set<Statement> seen = new LinkedHashSet<>();
-        for (BindingSet row : stars.everyMemberOwned(query.toString(), "s")) {
+        for (BindingSet row : stars.everyMemberOwned(query.toString(), "s", front)) {
             Value s = row.getValue("s");
             Value p = row.getValue("p");
             Value o = row.getValue("o");

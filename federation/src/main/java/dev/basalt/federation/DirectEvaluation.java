@@ -40,6 +40,10 @@ import org.eclipse.rdf4j.query.parser.ParsedQuery;
  * the second parse of the query. The arguments of a join of stars are ordered greedily by
  * {@link StarCostModel}, as FedX's join optimizer orders them. DESCRIBE: {@link DirectDescribe}.
  *
+ * <p>The query's deadline ({@link FrontQuery}) bounds the evaluation: every operator checks it as it reads
+ * a row, and star requests wait at most the time left, so a query past its timeout stops with a
+ * {@link org.eclipse.rdf4j.query.QueryInterruptedException} wherever its time goes.
+ *
  * <p>One instance per query, used by the front's request thread that evaluates it; star requests run
  * on the federation's request pool.
  */
@@ -58,10 +62,12 @@ final class DirectEvaluation extends DefaultEvaluationStrategy {
     };
 
     private final StarEvaluator stars;
+    private final FrontQuery query;
 
-    private DirectEvaluation(StarEvaluator stars, Dataset dataset) {
+    private DirectEvaluation(StarEvaluator stars, Dataset dataset, FrontQuery query) {
         super(NO_STATEMENTS, dataset, null);
         this.stars = stars;
+        this.query = query;
     }
 
     /**
@@ -100,9 +106,14 @@ final class DirectEvaluation extends DefaultEvaluationStrategy {
         return expr;
     }
 
-    /** The solutions of a planned query ({@link #plan}), read by the calling thread. */
-    static CloseableIteration<BindingSet> evaluate(TupleExpr plan, StarEvaluator stars) {
-        DirectEvaluation strategy = new DirectEvaluation(stars, null);
+    /**
+     * The solutions of a planned query ({@link #plan}), read by the calling thread; the stars that do not
+     * depend on other rows are asked first, together ({@link StarBatch}). Every operator stops with the
+     * query's timeout error once {@code query}'s deadline has passed.
+     */
+    static CloseableIteration<BindingSet> evaluate(TupleExpr plan, StarEvaluator stars, FrontQuery query) {
+        StarBatch.askAhead(plan, stars, query);
+        DirectEvaluation strategy = new DirectEvaluation(stars, null, query);
         return strategy.precompile(plan).evaluate(EmptyBindingSet.getInstance());
     }
 
@@ -120,23 +131,67 @@ final class DirectEvaluation extends DefaultEvaluationStrategy {
                 : vf.createStatement(subject, predicate, o);
     }
 
+    /** Every operator's rows pass a check of the query's deadline ({@link Deadline}). */
     @Override
     public QueryEvaluationStep precompile(TupleExpr expr, QueryEvaluationContext context) {
+        QueryEvaluationStep step = step(expr, context);
+        return bindings -> {
+            query.check();
+            return new Deadline(step.evaluate(bindings), query);
+        };
+    }
+
+    private QueryEvaluationStep step(TupleExpr expr, QueryEvaluationContext context) {
         if (expr instanceof StarGroup star) {
-            return bindings -> rows(stars.join(star, List.of(bindings), false, null));
+            return bindings -> rows(stars.join(star, List.of(bindings), false, null, query));
         }
         if (expr instanceof Join join && join.getRightArg() instanceof StarGroup star) {
             QueryEvaluationStep left = precompile(join.getLeftArg(), context);
             return bindings -> new StarStrategy.ChunkedJoin(left.evaluate(bindings),
-                    rows -> stars.join(star, rows, false, null), stars.chunkRows());
+                    rows -> stars.join(star, rows, false, null, query), stars.chunkRows());
         }
         if (expr instanceof LeftJoin leftJoin && !leftJoin.hasCondition()
                 && leftJoin.getRightArg() instanceof StarGroup star) {
             QueryEvaluationStep left = precompile(leftJoin.getLeftArg(), context);
             return bindings -> new StarStrategy.ChunkedJoin(left.evaluate(bindings),
-                    rows -> stars.join(star, rows, true, null), stars.chunkRows());
+                    rows -> stars.join(star, rows, true, null, query), stars.chunkRows());
         }
         return super.precompile(expr, context);
+    }
+
+    /**
+     * An operator's rows, each read after a check of the query's deadline: whatever loop reads them (a
+     * join, a sort, an aggregate, the answer's writer) stops with the timeout error once it has passed.
+     */
+    private static final class Deadline implements CloseableIteration<BindingSet> {
+        private final CloseableIteration<BindingSet> rows;
+        private final FrontQuery query;
+
+        Deadline(CloseableIteration<BindingSet> rows, FrontQuery query) {
+            this.rows = rows;
+            this.query = query;
+        }
+
+        @Override
+        public boolean hasNext() {
+            query.check();
+            return rows.hasNext();
+        }
+
+        @Override
+        public BindingSet next() {
+            return rows.next();
+        }
+
+        @Override
+        public void remove() {
+            rows.remove();
+        }
+
+        @Override
+        public void close() {
+            rows.close();
+        }
     }
 
     private static CloseableIteration<BindingSet> rows(List<BindingSet> rows) {

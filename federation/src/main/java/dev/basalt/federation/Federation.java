@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.http.HttpRequestInterceptor;
 import org.apache.http.client.config.RequestConfig;
 import org.apache.http.client.protocol.HttpClientContext;
+import org.apache.http.impl.client.CloseableHttpClient;
 import org.apache.http.impl.client.DefaultHttpRequestRetryHandler;
 import org.apache.http.impl.client.HttpClients;
 import org.eclipse.rdf4j.federated.FedXConfig;
@@ -45,11 +46,14 @@ public final class Federation implements AutoCloseable {
     private final StarEvaluator stars;
     private final ReplicatedVocabulary replication;
     private final List<MemberHttp> direct;
+    private final List<CloseableHttpClient> directClients;
 
     private Federation(List<Member> members, FedXRepository repository, List<SPARQLRepository> repositories,
             List<SharedHttpClientSessionManager> clients, ExecutorService starRequests, AtomicLong requestsSent,
-            StarEvaluator stars, ReplicatedVocabulary replication, List<MemberHttp> direct) {
+            StarEvaluator stars, ReplicatedVocabulary replication, List<MemberHttp> direct,
+            List<CloseableHttpClient> directClients) {
         this.direct = direct;
+        this.directClients = directClients;
         this.stars = stars;
         this.replication = replication;
         this.members = members;
@@ -71,6 +75,7 @@ public final class Federation implements AutoCloseable {
         List<SharedHttpClientSessionManager> clients = new ArrayList<>();
         List<SPARQLRepository> repositories = new ArrayList<>();
         List<MemberHttp> direct = new ArrayList<>();
+        List<CloseableHttpClient> leanClients = new ArrayList<>();
         int starThreads = settings.joinWorkerThreads() + settings.unionWorkerThreads();
         int connections = Math.max(settings.joinWorkerThreads(), settings.unionWorkerThreads()) + settings.httpThreads()
                 + starThreads;
@@ -96,7 +101,23 @@ public final class Federation implements AutoCloseable {
             // down and re-creates its HTTP client (which would drop the timeouts above).
             sparql.init();
             repositories.add(sparql);
-            direct.add(new MemberHttp(member.id(), member.repositoryUrl(), sessions.getHttpClient()));
+            // The front's own requests (MemberHttp) on a client without the protocol steps they never use
+            // (cookies, authentication cache, redirects, compression): less work per request.
+            CloseableHttpClient lean = HttpClients.custom()
+                    .useSystemProperties()
+                    .setDefaultRequestConfig(timeouts)
+                    .setRetryHandler(new DefaultHttpRequestRetryHandler(1, true))
+                    .addInterceptorLast((HttpRequestInterceptor) (request, context) -> requestsSent.incrementAndGet())
+                    .disableCookieManagement()
+                    .disableAuthCaching()
+                    .disableRedirectHandling()
+                    .disableContentCompression()
+                    .evictIdleConnections(30, TimeUnit.SECONDS)
+                    .setMaxConnPerRoute(connections)
+                    .setMaxConnTotal(connections)
+                    .build();
+            leanClients.add(lean);
+            direct.add(new MemberHttp(member.id(), member.repositoryUrl(), lean, timeoutMillis));
             endpoints.add(EndpointFactory.loadEndpoint(member.id(), sparql));
         }
         FedXConfig config = new FedXConfig()
@@ -126,7 +147,7 @@ public final class Federation implements AutoCloseable {
         LOG.info("FedX federation over {} members (star pushdown {}): {}", members.size(),
                 settings.starPushdown() ? "on" : "off", members.stream().map(Member::describe).toList());
         return new Federation(List.copyOf(members), repository, repositories, clients, starRequests, requestsSent, stars,
-                settings.replication(), List.copyOf(direct));
+                settings.replication(), List.copyOf(direct), List.copyOf(leanClients));
     }
 
     /**
@@ -206,14 +227,15 @@ public final class Federation implements AutoCloseable {
      * The statements a planned DESCRIBE ({@link #directPlan}) gives, or null when FedX must answer it
      * ({@link DirectDescribe}).
      */
-    java.util.List<org.eclipse.rdf4j.model.Statement> describeDirect(org.eclipse.rdf4j.query.algebra.TupleExpr plan) {
-        return DirectDescribe.describe(DirectDescribe.where(plan), stars);
+    java.util.List<org.eclipse.rdf4j.model.Statement> describeDirect(org.eclipse.rdf4j.query.algebra.TupleExpr plan,
+            FrontQuery query) {
+        return DirectDescribe.describe(DirectDescribe.where(plan), stars, query);
     }
 
-    /** The solutions of a plan from {@link #directPlan}. */
+    /** The solutions of a plan from {@link #directPlan}, within {@code query}'s deadline. */
     org.eclipse.rdf4j.common.iteration.CloseableIteration<org.eclipse.rdf4j.query.BindingSet> evaluateDirect(
-            org.eclipse.rdf4j.query.algebra.TupleExpr plan) {
-        return DirectEvaluation.evaluate(plan, stars);
+            org.eclipse.rdf4j.query.algebra.TupleExpr plan, FrontQuery query) {
+        return DirectEvaluation.evaluate(plan, stars, query);
     }
 
     public FedXRepository repository() {
@@ -240,6 +262,13 @@ public final class Federation implements AutoCloseable {
             }
             for (SharedHttpClientSessionManager client : clients) {
                 client.shutDown();
+            }
+            for (CloseableHttpClient client : directClients) {
+                try {
+                    client.close();
+                } catch (java.io.IOException e) {
+                    LOG.debug("closing a member's HTTP client: {}", e.toString());
+                }
             }
         }
     }

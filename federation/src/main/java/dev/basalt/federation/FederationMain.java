@@ -39,10 +39,12 @@ public final class FederationMain implements Runnable {
         @Option(names = "--port", description = "port of the SPARQL front (default ${DEFAULT-VALUE})")
         int port = 8090;
 
-        @Option(names = "--member-timeout", description = "seconds to wait for one member's answer (default ${DEFAULT-VALUE})")
+        @Option(names = "--member-timeout", description = "seconds a member may take to connect or to send more of its answer; a request"
+                + " never waits past its query's timeout either (default ${DEFAULT-VALUE})")
         long memberTimeoutSeconds = FrontSettings.defaults().memberTimeout().toSeconds();
 
-        @Option(names = "--query-timeout", description = "seconds a federated query may run (default ${DEFAULT-VALUE})")
+        @Option(names = "--query-timeout", description = "seconds a federated query may run, member requests and the front's own"
+                + " evaluation included (default ${DEFAULT-VALUE})")
         long queryTimeoutSeconds = FrontSettings.defaults().queryTimeout().toSeconds();
 
         @Option(names = "--bound-join-block-size", description = "bindings per bound-join request (default ${DEFAULT-VALUE})")

@@ -6,9 +6,11 @@ import java.time.Duration;
  * Settings of the FedX front. The bound-join block size and worker threads default to FedX's own
  * values; docs/benchmarks-federation.md measures the block size.
  *
- * @param memberTimeout       longest wait for one member's answer (connect or read); past it the query
+ * @param memberTimeout       longest wait for a member to connect or to send more of its answer; a request
+ *                            also waits no longer than its query's remaining time. Past either the query
  *                            fails naming that member
- * @param queryTimeout        longest a whole federated query may run
+ * @param queryTimeout        longest a whole federated query may run, member requests and the front's own
+ *                            evaluation included
  * @param boundJoinBlockSize  bindings FedX sends to a member in one bound-join request (a VALUES block)
  * @param joinWorkerThreads   FedX's threads for join requests, shared by all queries
  * @param unionWorkerThreads  FedX's threads for requests sent to all members at once
@@ -40,6 +42,11 @@ public record FrontSettings(Duration memberTimeout, Duration queryTimeout, int b
 
     public FrontSettings withMemberTimeout(Duration timeout) {
         return new FrontSettings(timeout, queryTimeout, boundJoinBlockSize, joinWorkerThreads, unionWorkerThreads,
+                sourceSelectionCache, maxResultBytes, httpThreads, starPushdown, replication);
+    }
+
+    public FrontSettings withQueryTimeout(Duration timeout) {
+        return new FrontSettings(memberTimeout, timeout, boundJoinBlockSize, joinWorkerThreads, unionWorkerThreads,
                 sourceSelectionCache, maxResultBytes, httpThreads, starPushdown, replication);
     }
 

@@ -8,9 +8,10 @@ import java.util.List;
 import org.apache.http.HttpEntity;
 import org.apache.http.HttpResponse;
 import org.apache.http.client.HttpClient;
-import org.apache.http.client.entity.UrlEncodedFormEntity;
+import org.apache.http.client.config.RequestConfig;
 import org.apache.http.client.methods.HttpPost;
-import org.apache.http.message.BasicNameValuePair;
+import org.apache.http.entity.ByteArrayEntity;
+import org.apache.http.entity.ContentType;
 import org.apache.http.util.EntityUtils;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.QueryEvaluationException;
@@ -21,7 +22,8 @@ import org.eclipse.rdf4j.query.resultio.helpers.QueryResultCollector;
 
 /**
  * The front's own requests to one member's SPARQL endpoint, on the member's pooled HTTP client (kept-alive
- * connections, the member timeout): a star's SELECT answered in RDF4J's binary results format and read
+ * connections), each waiting at most the member timeout or the query's remaining time, whichever is
+ * shorter, for a connection or the next bytes of the answer: a star's SELECT answered in RDF4J's binary results format and read
  * on the calling thread, and a whole query sent on with the client's chosen format and its answer
  * returned as bytes ({@link #forward}). RDF4J's SPARQL client, which FedX uses, reads every answer on a
  * background thread and hands rows over a queue; a star's answer is small and read at once, so the
@@ -31,24 +33,31 @@ import org.eclipse.rdf4j.query.resultio.helpers.QueryResultCollector;
  */
 final class MemberHttp {
     static final String BINARY = TupleQueryResultFormat.BINARY.getDefaultMIMEType();
+    private static final ContentType SPARQL_QUERY = ContentType.create("application/sparql-query", StandardCharsets.UTF_8);
 
     private final String name;
     private final String url;
     private final HttpClient client;
+    private final long memberTimeoutMillis;
 
-    MemberHttp(String name, String url, HttpClient client) {
+    /** @param memberTimeoutMillis the longest wait for a connection or the next bytes of an answer ({@code --member-timeout}) */
+    MemberHttp(String name, String url, HttpClient client, long memberTimeoutMillis) {
         this.name = name;
         this.url = url;
         this.client = client;
+        this.memberTimeoutMillis = memberTimeoutMillis;
     }
 
     String name() {
         return name;
     }
 
-    /** The solutions of a SELECT query, read whole. */
-    List<BindingSet> select(String query) {
-        return exchange(query, BINARY, "a star subquery", (response, entity) -> {
+    /**
+     * The solutions of a SELECT query, read whole; the member may take at most {@code timeoutMillis} (the
+     * query's remaining time) or the member timeout, whichever is shorter, to connect or to send more.
+     */
+    List<BindingSet> select(String query, long timeoutMillis) {
+        return exchange(query, BINARY, "a star subquery", timeoutMillis, (response, entity) -> {
             int status = response.getStatusLine().getStatusCode();
             if (status != 200) {
                 throw new QueryEvaluationException("member " + name + " answered HTTP " + status + ": "
@@ -72,8 +81,8 @@ final class MemberHttp {
      * Sends {@code query} asking for {@code mimeType} and returns the answer's bytes, at most {@code maxBytes}
      * of them (more is a {@link ResultWriter.TooLarge}).
      */
-    Forwarded forward(String query, String mimeType, long maxBytes) {
-        return exchange(query, mimeType, "a forwarded query", (response, entity) -> {
+    Forwarded forward(String query, String mimeType, long maxBytes, long timeoutMillis) {
+        return exchange(query, mimeType, "a forwarded query", timeoutMillis, (response, entity) -> {
             SparqlFront.BoundedBuffer body = new SparqlFront.BoundedBuffer(maxBytes);
             if (entity != null) {
                 try (InputStream in = entity.getContent()) {
@@ -92,8 +101,11 @@ final class MemberHttp {
     }
 
     /** One POST of {@code query}; a failed request is aborted, so its connection is not reused. */
-    private <T> T exchange(String query, String accept, String what, Reader<T> reader) {
+    private <T> T exchange(String query, String accept, String what, long timeoutMillis, Reader<T> reader) {
         HttpPost post = post(query, accept);
+        int timeout = (int) Math.max(1, Math.min(Integer.MAX_VALUE, Math.min(memberTimeoutMillis, timeoutMillis)));
+        post.setConfig(RequestConfig.custom().setConnectTimeout(timeout).setConnectionRequestTimeout(timeout)
+                .setSocketTimeout(timeout).build());
         try {
             HttpResponse response = client.execute(post);
             HttpEntity entity = response.getEntity();
@@ -111,10 +123,14 @@ final class MemberHttp {
         }
     }
 
+    /**
+     * The query sent directly as the body ({@code application/sparql-query}, SPARQL 1.1 protocol), not
+     * form-encoded: neither the front nor the member spends time percent-encoding and decoding it.
+     */
     private HttpPost post(String query, String accept) {
         HttpPost post = new HttpPost(url);
         post.setHeader("Accept", accept);
-        post.setEntity(new UrlEncodedFormEntity(List.of(new BasicNameValuePair("query", query)), StandardCharsets.UTF_8));
+        post.setEntity(new ByteArrayEntity(query.getBytes(StandardCharsets.UTF_8), SPARQL_QUERY));
         return post;
     }
 }

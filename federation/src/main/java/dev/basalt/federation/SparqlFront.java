@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.eclipse.rdf4j.query.MalformedQueryException;
+import org.eclipse.rdf4j.query.QueryInterruptedException;
 import org.eclipse.rdf4j.query.QueryLanguage;
 import org.eclipse.rdf4j.query.algebra.TupleExpr;
 import org.eclipse.rdf4j.query.parser.ParsedQuery;
@@ -136,6 +137,7 @@ public final class SparqlFront implements AutoCloseable {
     }
 
     private void handleQuery(HttpExchange exchange) throws IOException {
+        FrontQuery deadline = new FrontQuery(settings.queryTimeout());
         try (exchange) {
             String query;
             try {
@@ -160,7 +162,7 @@ public final class SparqlFront implements AutoCloseable {
                 plan = null;
             }
             try {
-                if (forwarded(exchange, parsed, plan, query, accept)) {
+                if (forwarded(exchange, parsed, plan, query, accept, deadline)) {
                     return;
                 }
             } catch (ResultWriter.NotAcceptable e) {
@@ -175,13 +177,14 @@ public final class SparqlFront implements AutoCloseable {
             try {
                 ResultWriter.Answer answer = null;
                 if (plan != null && DirectDescribe.where(plan) != null) {
-                    List<org.eclipse.rdf4j.model.Statement> described = federation.describeDirect(plan);
+                    List<org.eclipse.rdf4j.model.Statement> described = federation.describeDirect(plan, deadline);
                     if (described != null) {
                         answer = ResultWriter.write((org.eclipse.rdf4j.query.parser.ParsedGraphQuery) parsed, described,
                                 accept, settings.maxResultBytes());
                     }
                 } else if (plan != null) {
-                    answer = ResultWriter.write(parsed, federation.evaluateDirect(plan), accept, settings.maxResultBytes());
+                    answer = ResultWriter.write(parsed, federation.evaluateDirect(plan, deadline), accept,
+                            settings.maxResultBytes());
                 }
                 if (answer == null) {
                     try (RepositoryConnection connection = federation.repository().getConnection()) {
@@ -197,7 +200,11 @@ public final class SparqlFront implements AutoCloseable {
                 sendText(exchange, 413, e.getMessage());
             } catch (RuntimeException e) {
                 List<String> down = probe.unavailable();
-                if (down.isEmpty()) {
+                if (down.isEmpty() && (deadline.expired() || e instanceof QueryInterruptedException)) {
+                    LOG.info("federated query stopped at its timeout: {}", e.toString());
+                    sendText(exchange, 503, e instanceof QueryInterruptedException ? e.getMessage()
+                            : deadline.timedOut().getMessage() + ". Cause: " + e);
+                } else if (down.isEmpty()) {
                     LOG.warn("federated query failed with every member answering: {}", e.toString(), e);
                     sendText(exchange, 500, "the federated query failed: " + e);
                 } else {
@@ -207,6 +214,8 @@ public final class SparqlFront implements AutoCloseable {
                             + " the front uses it again on the next query. Cause: " + e);
                 }
             }
+        } finally {
+            deadline.cancelAhead();
         }
     }
 
@@ -215,8 +224,8 @@ public final class SparqlFront implements AutoCloseable {
      * answer on; false (nothing sent to the client) when the query is not such a query or the member
      * did not answer it with HTTP 200, and FedX answers it instead.
      */
-    private boolean forwarded(HttpExchange exchange, ParsedQuery parsed, TupleExpr plan, String query, String accept)
-            throws IOException {
+    private boolean forwarded(HttpExchange exchange, ParsedQuery parsed, TupleExpr plan, String query, String accept,
+            FrontQuery deadline) throws IOException {
         MemberHttp member = federation.wholeQueryMember(plan);
         if (member == null) {
             return false;
@@ -225,7 +234,7 @@ public final class SparqlFront implements AutoCloseable {
         if (type == null) {
             return false;
         }
-        MemberHttp.Forwarded answer = member.forward(query, type, settings.maxResultBytes());
+        MemberHttp.Forwarded answer = member.forward(query, type, settings.maxResultBytes(), deadline.remainingMillis());
         if (answer.status() != 200) {
             LOG.debug("member {} answered a forwarded query with HTTP {}; FedX answers it", member.name(), answer.status());
             return false;

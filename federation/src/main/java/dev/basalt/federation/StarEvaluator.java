@@ -8,6 +8,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -41,8 +42,9 @@ import org.eclipse.rdf4j.query.impl.EmptyBindingSet;
  * with a replication pattern matches replicated subjects only, which every member holds whole: it
  * goes to one member, taken in turn.
  *
- * <p>Thread-safe: it keeps no state between calls; requests run on the federation's request pool and
- * the calling thread waits for them, at most for the query's remaining time.
+ * <p>Thread-safe: it keeps no state between calls; of one call's requests, all but the last run on the
+ * federation's request pool and the last on the calling thread, which then waits for the others, at
+ * most for the query's remaining time.
  */
 final class StarEvaluator {
     static final String ROW = "basalt_row";
@@ -51,7 +53,8 @@ final class StarEvaluator {
     interface Source {
         String name();
 
-        List<BindingSet> select(String query, QueryInfo info);
+        /** The solutions of {@code query}; {@code timeoutMillis} the longest wait for the member's answer. */
+        List<BindingSet> select(String query, QueryInfo info, long timeoutMillis);
     }
 
     private final List<Source> endpoints;
@@ -114,12 +117,60 @@ final class StarEvaluator {
         return blockSize * 8;
     }
 
+    /** The number of members (shards). */
+    int memberCount() {
+        return endpoints.size();
+    }
+
+    /**
+     * The shards a star goes to when no row binds its variables: its owner for a constant subject, one
+     * member taken in turn for a star over replicated subjects, else every member.
+     */
+    List<Integer> routeAlone(StarGroup star) {
+        if (star.subjectValue() != null) {
+            return List.of(partition.shardOf(star.subjectValue().stringValue()));
+        }
+        if (star.replicated()) {
+            return List.of(anyMember());
+        }
+        List<Integer> all = new ArrayList<>();
+        for (int shard = 0; shard < endpoints.size(); shard++) {
+            all.add(shard);
+        }
+        return all;
+    }
+
+    /** A request of {@code text} to one member, not started, waiting at most the query's remaining time. */
+    FutureTask<List<BindingSet>> task(int shard, String text, FrontQuery query) {
+        Source endpoint = endpoints.get(shard);
+        return new FutureTask<>(() -> endpoint.select(text, null, query.remainingMillis()));
+    }
+
+    /**
+     * Starts requests: all but the last on the request pool, the last on the calling thread, which would
+     * otherwise only wait (one thread handoff less per star, and no pool thread for a one-member star).
+     */
+    void start(List<FutureTask<List<BindingSet>>> tasks) {
+        for (int i = 0; i < tasks.size() - 1; i++) {
+            pool.execute(tasks.get(i));
+        }
+        if (!tasks.isEmpty()) {
+            tasks.get(tasks.size() - 1).run();
+        }
+    }
+
+    /** {@link #join(StarGroup, List, boolean, QueryInfo, FrontQuery)} inside FedX. */
+    List<BindingSet> join(StarGroup star, List<BindingSet> left, boolean optional, QueryInfo info) {
+        return join(star, left, optional, info, null);
+    }
+
     /**
      * The star joined with each of {@code left}'s rows, in row order; with {@code optional}, a row the
      * star does not match is kept as it is (a left join). {@code info} is FedX's query (its time limit),
-     * or null outside FedX ({@link DirectEvaluation}).
+     * or null outside FedX; {@code front} is the query the front evaluates itself ({@link DirectEvaluation}:
+     * its deadline and the stars asked ahead, {@link StarBatch}), or null inside FedX.
      */
-    List<BindingSet> join(StarGroup star, List<BindingSet> left, boolean optional, QueryInfo info) {
+    List<BindingSet> join(StarGroup star, List<BindingSet> left, boolean optional, QueryInfo info, FrontQuery front) {
         TreeSet<String> bound = new TreeSet<>();
         for (BindingSet row : left) {
             for (String name : row.getBindingNames()) {
@@ -130,10 +181,23 @@ final class StarEvaluator {
         }
         List<String> values = new ArrayList<>(bound);
         List<Request> requests = new ArrayList<>();
+        List<Future<List<BindingSet>>> ahead = front != null && values.isEmpty() && !left.isEmpty()
+                ? front.askedAhead(star) : null;
+        if (ahead != null) {
+            // every row gets the answer asked ahead on the star's route (StarBatch)
+            for (int shard = 0; shard < ahead.size(); shard++) {
+                if (ahead.get(shard) != null) {
+                    requests.add(new Request(endpoints.get(shard), shard, ahead.get(shard)));
+                }
+            }
+        }
+        long timeout = info != null ? info.getMaxRemainingTimeMS()
+                : front != null ? front.remainingMillis() : queryTimeoutMillis;
         int anyMember = star.replicated() ? Math.floorMod(turn.getAndIncrement(), endpoints.size()) : -1;
         // Without a VALUES block every row gets the same answer: ask once, on the first row's route.
         int step = values.isEmpty() ? Math.max(1, left.size()) : blockSize;
-        for (int from = 0; from < left.size(); from += step) {
+        List<FutureTask<List<BindingSet>>> tasks = new ArrayList<>();
+        for (int from = ahead != null ? left.size() : 0; from < left.size(); from += step) {
             int to = values.isEmpty() ? from + 1 : Math.min(left.size(), from + step);
             List<List<Integer>> rowsOf = new ArrayList<>();
             for (int shard = 0; shard < endpoints.size(); shard++) {
@@ -146,12 +210,15 @@ final class StarEvaluator {
                 if (!rowsOf.get(shard).isEmpty()) {
                     String query = query(star, values, left, rowsOf.get(shard));
                     Source endpoint = endpoints.get(shard);
-                    requests.add(new Request(endpoint, shard, pool.submit(() -> endpoint.select(query, info))));
+                    FutureTask<List<BindingSet>> task = new FutureTask<>(() -> endpoint.select(query, info, timeout));
+                    tasks.add(task);
+                    requests.add(new Request(endpoint, shard, task));
                 }
             }
         }
+        start(tasks);
         List<List<BindingSet>> matches = new ArrayList<>(Collections.nCopies(left.size(), null));
-        collect(requests, star, values.isEmpty() ? left.size() : -1, matches, info);
+        collect(requests, star, values.isEmpty() ? left.size() : -1, matches, info, front);
         List<BindingSet> out = new ArrayList<>();
         for (int i = 0; i < left.size(); i++) {
             List<BindingSet> found = matches.get(i);
@@ -162,10 +229,14 @@ final class StarEvaluator {
                 continue;
             }
             for (BindingSet match : found) {
+                if (front != null && (out.size() & 1023) == 1023) {
+                    front.check(); // a large product of rows stops at the query's deadline
+                }
                 QueryBindingSet merged = new QueryBindingSet(left.get(i));
                 for (Binding binding : match) {
                     String name = star.variableOf(binding.getName());
-                    if (!ROW.equals(binding.getName()) && !merged.hasBinding(name)) {
+                    if (!ROW.equals(binding.getName()) && !StarBatch.BRANCH.equals(binding.getName())
+                            && !merged.hasBinding(name)) {
                         merged.addBinding(name, binding.getValue());
                     }
                 }
@@ -222,19 +293,23 @@ final class StarEvaluator {
 
     /** A source that asks through FedX's endpoint (its SPARQL client or a local repository). */
     static Source viaFedX(Endpoint endpoint) {
-        return new NamedSource(endpoint.getName(), (query, info) -> fetch(endpoint, query, info));
+        return new NamedSource(endpoint.getName(), (query, info, timeout) -> fetch(endpoint, query, info));
     }
 
     /** A source over the front's own HTTP requests to a member. */
     static Source viaHttp(MemberHttp member) {
-        return new NamedSource(member.name(), (query, info) -> member.select(query));
+        return new NamedSource(member.name(), (query, info, timeout) -> member.select(query, timeout));
     }
 
-    private record NamedSource(String name, java.util.function.BiFunction<String, QueryInfo, List<BindingSet>> ask)
-            implements Source {
+    /** How a source asks: the query, FedX's query info (or null) and the longest wait. */
+    interface Ask {
+        List<BindingSet> select(String query, QueryInfo info, long timeoutMillis);
+    }
+
+    private record NamedSource(String name, Ask ask) implements Source {
         @Override
-        public List<BindingSet> select(String query, QueryInfo info) {
-            return ask.apply(query, info);
+        public List<BindingSet> select(String query, QueryInfo info, long timeoutMillis) {
+            return ask.select(query, info, timeoutMillis);
         }
     }
 
@@ -254,9 +329,10 @@ final class StarEvaluator {
      * (no VALUES block: the answers match every input row alike) each answer goes to all rows.
      */
     private void collect(List<Request> requests, StarGroup star, int everyRow, List<List<BindingSet>> matches,
-            QueryInfo info) {
+            QueryInfo info, FrontQuery front) {
         String subject = star.subjectVar() != null && !star.replicated() ? star.sparqlName(star.subjectVar()) : null;
-        long remaining = info != null ? info.getMaxRemainingTimeMS() : queryTimeoutMillis;
+        long remaining = info != null ? info.getMaxRemainingTimeMS()
+                : front != null ? front.remainingMillis() : queryTimeoutMillis;
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(1, remaining));
         try {
             for (Request request : requests) {
@@ -269,8 +345,12 @@ final class StarEvaluator {
                             : new QueryEvaluationException("member " + request.endpoint().name()
                                     + " failed on a star subquery: " + cause, cause);
                 } catch (TimeoutException e) {
-                    throw new QueryEvaluationException("member " + request.endpoint().name()
-                            + " did not answer a star subquery within the query's time", e);
+                    String what = "member " + request.endpoint().name() + " did not answer a star subquery";
+                    throw front != null ? front.timedOut(what, e)
+                            : new QueryEvaluationException(what + " within the query's time", e);
+                } catch (java.util.concurrent.CancellationException e) {
+                    throw new QueryEvaluationException("a star subquery to member " + request.endpoint().name()
+                            + " was cancelled", e);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new QueryEvaluationException("interrupted while waiting for " + request.endpoint().name(), e);
@@ -299,12 +379,14 @@ final class StarEvaluator {
      * Sends {@code query} to every member at once and returns the rows whose {@code subjectVar} value the
      * answering member owns (or that cannot be placed), waiting at most the query timeout.
      */
-    List<BindingSet> everyMemberOwned(String query, String subjectVar) {
-        List<Future<List<BindingSet>>> answers = new ArrayList<>();
+    List<BindingSet> everyMemberOwned(String query, String subjectVar, FrontQuery front) {
+        long timeout = front != null ? front.remainingMillis() : queryTimeoutMillis;
+        List<FutureTask<List<BindingSet>>> answers = new ArrayList<>();
         for (Source source : endpoints) {
-            answers.add(pool.submit(() -> source.select(query, null)));
+            answers.add(new FutureTask<>(() -> source.select(query, null, timeout)));
         }
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(queryTimeoutMillis);
+        start(answers);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeout);
         List<BindingSet> rows = new ArrayList<>();
         try {
             for (int shard = 0; shard < answers.size(); shard++) {

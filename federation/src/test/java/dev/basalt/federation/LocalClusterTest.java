@@ -83,7 +83,9 @@ class LocalClusterTest {
             assertEquals(expected, sizes[0] + sizes[1], "statements on the members");
             assertTrue(sizes[0] > expected / 4 && sizes[1] > expected / 4, "both shards hold data: " + sizes[0] + "/" + sizes[1]);
 
-            FrontSettings settings = FrontSettings.defaults().withMemberTimeout(Duration.ofSeconds(3));
+            // No member timeout of its own: a member's reads wait for the query's remaining time, so a slow
+            // member on a loaded machine still answers, and a frozen one fails the query at its timeout.
+            FrontSettings settings = FrontSettings.defaults().withQueryTimeout(Duration.ofSeconds(12));
             SparqlFront front = cluster.startFront(settings, 0);
             ports.add(front.port());
             for (int i = 0; i < 2; i++) {
@@ -102,6 +104,7 @@ class LocalClusterTest {
                 }
                 starsTakeFewerRequests(cluster.members(), settings, c);
                 everyFormatIsServed(cluster, c);
+                aQueryPastItsTimeoutIsAnsweredWithATimeoutError(cluster.members());
 
                 String probe = TinyShop.PREFIXES + TinyShop.queries().get(3);
                 List<String> want = solutions(c, probe);
@@ -114,7 +117,9 @@ class LocalClusterTest {
                     HttpResponse<String> frozen = query(cluster, probe);
                     assertEquals(503, frozen.statusCode(), frozen.body());
                     assertTrue(frozen.body().contains(named) && frozen.body().contains("did not answer"), frozen.body());
-                    assertTrue(System.nanoTime() - started < 30_000_000_000L, "a frozen member must time out");
+                    long waited = System.nanoTime() - started;
+                    assertTrue(waited > 11_000_000_000L && waited < 30_000_000_000L,
+                            "a frozen member fails the query at its 12 s timeout, after " + waited / 1_000_000 + " ms");
                 } finally {
                     signal("CONT", member.pid());
                 }
@@ -199,6 +204,26 @@ class LocalClusterTest {
                     + "SELECT ?l ?f WHERE { ex:product6 rdfs:label ?l ; bsbm:productFeature ?f }");
             assertEquals(2, owner.solutions().size());
             assertEquals(1, owner.requests(), "a constant-subject star goes to its owner only");
+        }
+    }
+
+    /**
+     * A query whose rows the front joins and sorts for longer than its timeout (four label stars joined on
+     * nothing, ordered) is answered 503 with the timeout error, not after the whole product.
+     */
+    private void aQueryPastItsTimeoutIsAnsweredWithATimeoutError(List<Member> members) throws Exception {
+        FrontSettings settings = FrontSettings.defaults().withQueryTimeout(Duration.ofSeconds(1));
+        try (SparqlFront front = SparqlFront.start(Federation.open(members, settings), settings, "127.0.0.1", 0)) {
+            String query = TinyShop.PREFIXES + "SELECT * WHERE { ?a rdfs:label ?w . ?b rdfs:label ?x ."
+                    + " ?c rdfs:label ?y . ?d rdfs:label ?z } ORDER BY ?w ?x ?y ?z LIMIT 5";
+            long started = System.nanoTime();
+            HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + front.port()
+                    + SparqlFront.PATH + "?query=" + URLEncoder.encode(query, StandardCharsets.UTF_8)))
+                    .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
+            long millis = (System.nanoTime() - started) / 1_000_000;
+            assertEquals(503, answer.statusCode(), answer.body());
+            assertTrue(answer.body().contains("did not finish within its timeout of 1000 ms"), answer.body());
+            assertTrue(millis < 15_000, "answered after " + millis + " ms");
         }
     }
 
