@@ -210,9 +210,10 @@ final class BatchApplier implements AutoCloseable {
     }
 
     /**
-     * Applies the change sets in order as one store transaction, a large addition through the bulk
-     * loader ({@link BulkApply}); if that transaction fails after taking the bulk path, it is rolled
-     * back and applied again statement by statement.
+     * Applies the change sets in order as one store transaction, a large addition through the
+     * store's bulk write path ({@link BulkApply}); if that transaction fails after taking the bulk
+     * path (a full temporary disk for its sort runs, say), it is rolled back and applied again
+     * statement by statement.
      */
     private void apply(List<ChangeSet> changeSets) {
         boolean bulk = false;
