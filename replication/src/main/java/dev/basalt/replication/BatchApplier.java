@@ -34,6 +34,9 @@ import dev.basalt.replication.log.LogEntries;
  * oldest staged piece, so a restart replays them from the log (and re-applies what followed them,
  * harmlessly: change sets are idempotent).
  *
+ * <p>A group entry's change sets (concurrent transactions committed as one entry) are applied in
+ * their order in the group, as entries of their own would be.
+ *
  * <p>Entries that are not state machine entries (Raft's configuration and leader no-op entries)
  * pass through the same queue, so "applied" never runs ahead of an entry still waiting. If a
  * transaction fails, the applier stops: that run and every later entry fail with the cause and
@@ -179,7 +182,13 @@ final class BatchApplier implements AutoCloseable {
                     } else {
                         staged.expire(e.index());
                     }
-                    changes.add(ChangeSetCodec.decode(changeSet, store.valueFactory()));
+                    if (LogEntries.isGroup(changeSet)) {
+                        for (byte[] member : LogEntries.members(changeSet)) {
+                            changes.add(ChangeSetCodec.decode(member, store.valueFactory()));
+                        }
+                    } else {
+                        changes.add(ChangeSetCodec.decode(changeSet, store.valueFactory()));
+                    }
                     last = e;
                 }
                 if (last != null) {
