@@ -145,7 +145,10 @@ public final class ReplicatedSail extends SailWrapper implements LocalStore {
     }
 
     /** Store transactions this replica applied through the bulk loader since it started (for tests). */
-    /** Log entries this node's commits were sent in, and the transactions in them (group commit). */
+    /**
+     * Log entries this node's commits were sent in, the transactions in them (group commit), and
+     * the entries its own server took in process as leader.
+     */
     long[] groupCounts() {
         return node().groupCounts();
     }
