@@ -1,9 +1,14 @@
 #!/bin/bash
-# side-by-side write bench: one server vs 3 replicas through the leader (ports 18080-18099)
+# Write cost side by side (docs/benchmarks-replication.md): one server and three replicas on this
+# machine, small transactions through the leader (two rounds), then a BSBM N-Triples file uploaded as
+# one request to each. Ports 18080-18095. Run from the project root after
+# `mvn -pl replication -am package -DskipTests`; BSBM=path of the N-Triples file (basalt-bench
+# generate-bsbm --products 2785 --out FILE), DATA=a scratch directory (deleted and refilled).
 set -u
-J=/work/wt-ratis4/replication/target/basalt-replica.jar
-H=/work/wt-ratis4/replication/target
-R=/work/data-ratis4/run
+J=replication/target/basalt-replica.jar
+H=replication/target
+BSBM=${BSBM:?set BSBM to a BSBM N-Triples file}
+R=${DATA:?set DATA to a scratch directory}/run
 rm -rf $R; mkdir -p $R
 JO="-Xmx1536m -XX:+UseParallelGC"
 nice java $JO -cp $J dev.basalt.workbench.BasaltServer --home $H --port 18090 --data $R/sa > $R/sa.log 2>&1 &
@@ -35,7 +40,7 @@ TCK=$(getconf CLK_TCK)
 up() { # url pids...
   local url=$1; shift; local before=(); for p in "$@"; do before+=($(cpu $p)); done
   local t0=$(date +%s.%N)
-  curl -s -o /dev/null -w '%{http_code}' -X POST -T /work/data-ratis4/bsbm1m.nt -H 'Content-Type: application/n-triples' $url/statements
+  curl -s -o /dev/null -w '%{http_code}' -X POST -T $BSBM -H 'Content-Type: application/n-triples' $url/statements
   local t1=$(date +%s.%N); echo " wall $(echo "$t1 - $t0" | bc) s, load $(cut -d' ' -f1-3 /proc/loadavg)"
   local k=0; for p in "$@"; do echo "  pid $p cpu $(echo "scale=2; ($(cpu $p) - ${before[$k]}) / $TCK" | bc) s"; k=$((k+1)); done
 }
