@@ -63,8 +63,10 @@ class FailoverIT {
 
     private void soak(int kills, int clients, long minMillis) throws Exception {
         String jar = System.getProperty("basalt.replica.jar", "target/basalt-replica.jar");
-        List<String> launcher = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx384m", "-XX:+UseSerialGC", "-jar", jar);
+        List<String> launcher = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-Xmx384m", "-XX:+UseSerialGC"));
+        launcher.addAll(LocalReplicaCluster.COMPILER_OPTIONS);
+        launcher.addAll(List.of("-jar", jar));
         long started = System.currentTimeMillis();
         try (LocalReplicaCluster cluster = LocalReplicaCluster.start(launcher, 3, dir, 0, 0);
                 ReplicaProbe probe = new ReplicaProbe(cluster.peers())) {
