@@ -154,13 +154,7 @@ final class StatementReader implements TermBatchSource {
         if (ended) {
             return null;
         }
-        Object item;
-        try {
-            item = queue.take();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LoadException("interrupted while waiting for the parser", e);
-        }
+        Object item = PrefetchedQuads.take(queue, "the parser");
         if (item instanceof Future<?> chunk) {
             item = chunkResult(chunk);
         }

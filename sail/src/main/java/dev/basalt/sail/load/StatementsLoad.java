@@ -119,13 +119,7 @@ public final class StatementsLoad implements BulkWrite {
             if (ended) {
                 return null;
             }
-            Object item;
-            try {
-                item = queue.take();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new LoadException("interrupted while waiting for a batch of statements", e);
-            }
+            Object item = PrefetchedQuads.take(queue, "a batch of statements");
             if (item == END) {
                 ended = true;
                 return null;
