@@ -17,7 +17,10 @@ import dev.basalt.replication.log.LogEntries;
  * than once per transaction. One entry is in flight at a time; a change set that arrives alone goes
  * as a plain change set entry. A group holds change sets up to {@code maxBytes} together (at least
  * one). The transactions of a group succeed or fail together: every member gets the group's log
- * index, or the group's failure. Grouping changes nothing in what each transaction does: the applier
+ * index, or the group's failure. A change set still waiting when the commit timeout has passed
+ * since it arrived (the entry ahead of it unacknowledged all that time: no majority) fails unsent,
+ * so a commit ends within about twice the commit timeout: its wait in the queue and its entry's own
+ * attempts. Grouping changes nothing in what each transaction does: the applier
  * applies the members in order, as entries of their own in that order would be applied, and each
  * change set was computed on its own snapshot (blind writes, docs/replication.md "Isolation").
  *
@@ -30,11 +33,12 @@ final class GroupCommitter implements AutoCloseable {
         long send(byte[] entry) throws IOException;
     }
 
-    private record Pending(byte[] changeSet, CompletableFuture<Long> index) {
+    private record Pending(byte[] changeSet, CompletableFuture<Long> index, long queuedNanos) {
     }
 
     private final Sender sender;
     private final int maxBytes;
+    private final long timeoutNanos;
     private final Thread thread;
     /** Change sets waiting for the next entry. Guarded by {@code this}. */
     private List<Pending> waiting = new ArrayList<>();
@@ -43,9 +47,10 @@ final class GroupCommitter implements AutoCloseable {
     private volatile long entries;
     private volatile long changeSets;
 
-    GroupCommitter(String name, Sender sender, int maxBytes) {
+    GroupCommitter(String name, Sender sender, int maxBytes, long timeoutMillis) {
         this.sender = sender;
         this.maxBytes = maxBytes;
+        this.timeoutNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         this.thread = new Thread(this::run, name);
         thread.setDaemon(true);
         thread.start();
@@ -56,7 +61,7 @@ final class GroupCommitter implements AutoCloseable {
      * is waiting, and returns the index of the log entry that holds it, once committed by a majority.
      */
     long submit(byte[] changeSet) throws IOException {
-        Pending p = new Pending(changeSet, new CompletableFuture<>());
+        Pending p = new Pending(changeSet, new CompletableFuture<>(), System.nanoTime());
         synchronized (this) {
             if (closed) {
                 throw new IOException("the replica is closing");
@@ -99,12 +104,27 @@ final class GroupCommitter implements AutoCloseable {
                 }
                 group = take();
             }
-            send(group);
+            if (!group.isEmpty()) {
+                send(group);
+            }
         }
     }
 
-    /** Takes the waiting change sets that fit one entry, in arrival order. Caller holds {@code this}. */
+    /**
+     * Takes the waiting change sets that fit one entry, in arrival order, after failing those that
+     * waited longer than the commit timeout behind an earlier entry: they were never sent, so their
+     * transactions are not committed. Caller holds {@code this}.
+     */
     private List<Pending> take() {
+        long now = System.nanoTime();
+        while (!waiting.isEmpty() && now - waiting.get(0).queuedNanos() >= timeoutNanos) {
+            waiting.remove(0).index().completeExceptionally(new IOException("commit not sent: an earlier log entry"
+                    + " of this node was still unacknowledged after the commit timeout; the transaction is not"
+                    + " committed"));
+        }
+        if (waiting.isEmpty()) {
+            return List.of();
+        }
         int bytes = 0;
         int n = 0;
         while (n < waiting.size() && (n == 0 || bytes + waiting.get(n).changeSet().length + 5 <= maxBytes)) {

@@ -78,7 +78,7 @@ final class ReplicaNode implements AutoCloseable {
         this.retryPolicy = retryPolicy;
         this.groupId = group(settings).getGroupId();
         this.groups = new GroupCommitter("basalt-group-commit-" + settings.nodeId(), this::submit,
-                settings.pieceBytes());
+                settings.pieceBytes(), settings.commitTimeoutMillis());
     }
 
     /** Starts the Raft server with its log under {@code raftDir}; it replays the log into the store. */

@@ -19,7 +19,8 @@ import dev.basalt.replication.log.LogEntries;
 
 /**
  * Change sets committed while an entry is in flight go together in the next entry, in arrival order,
- * within the size bound; a lone one goes as it is; a failed send fails every member of its group.
+ * within the size bound; a lone one goes as it is; a failed send fails every member of its group; one
+ * that waited longer than the commit timeout behind a stuck entry fails unsent.
  */
 class GroupCommitterTest {
     @Test
@@ -37,7 +38,7 @@ class GroupCommitterTest {
             }
             return 100L + sent.size();
         };
-        try (GroupCommitter groups = new GroupCommitter("test-groups", sender, 40)) {
+        try (GroupCommitter groups = new GroupCommitter("test-groups", sender, 40, 60_000)) {
             CompletableFuture<Long> first = commit(groups, bytes(0, 10));
             assertTrue(firstSent.await(10, TimeUnit.SECONDS));
             List<CompletableFuture<Long>> later = new ArrayList<>();
@@ -72,7 +73,7 @@ class GroupCommitterTest {
             }
             throw new IOException("commit not acknowledged");
         };
-        try (GroupCommitter groups = new GroupCommitter("test-groups", sender, 1 << 20)) {
+        try (GroupCommitter groups = new GroupCommitter("test-groups", sender, 1 << 20, 60_000)) {
             CompletableFuture<Long> first = commit(groups, bytes(0, 3));
             Thread.sleep(200);
             CompletableFuture<Long> a = commit(groups, bytes(1, 3));
@@ -84,6 +85,34 @@ class GroupCommitterTest {
                 ExecutionException e = assertThrows(ExecutionException.class, () -> f.get(10, TimeUnit.SECONDS));
                 assertTrue(e.getCause().getMessage().contains("commit not acknowledged"), e.getCause().toString());
             }
+        }
+    }
+
+    @Test
+    void aChangeSetWaitingLongerThanTheCommitTimeoutFailsUnsent() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        List<byte[]> sent = new ArrayList<>();
+        GroupCommitter.Sender sender = entry -> {
+            synchronized (sent) {
+                sent.add(entry);
+            }
+            await(release);
+            return 9;
+        };
+        try (GroupCommitter groups = new GroupCommitter("test-groups", sender, 1 << 20, 300)) {
+            CompletableFuture<Long> stuck = commit(groups, bytes(0, 3));
+            Thread.sleep(100);
+            CompletableFuture<Long> behind = commit(groups, bytes(1, 3));
+            Thread.sleep(600);
+            release.countDown();
+            assertEquals(9L, stuck.get(10, TimeUnit.SECONDS));
+            ExecutionException e = assertThrows(ExecutionException.class, () -> behind.get(10, TimeUnit.SECONDS));
+            assertTrue(e.getCause().getMessage().contains("not committed"), e.getCause().toString());
+            synchronized (sent) {
+                assertEquals(1, sent.size(), "the expired change set was sent");
+            }
+            // a change set arriving afterwards goes as usual
+            assertEquals(9L, commit(groups, bytes(2, 3)).get(10, TimeUnit.SECONDS));
         }
     }
 
