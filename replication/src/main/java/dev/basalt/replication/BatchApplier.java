@@ -83,6 +83,8 @@ final class BatchApplier implements AutoCloseable {
     private boolean bulkTried;
     /** Transactions applied with the bulk path (for tests). Applier thread writes; any thread reads. */
     private volatile int bulkApplied;
+    /** Bulk attempts that failed and were applied again statement by statement. Applier thread writes; any thread reads. */
+    private volatile int bulkFallbacks;
     private volatile boolean closed;
 
     BatchApplier(String name, LocalStore store, AppliedIndex appliedFile, long storeApplied, AppliedListener listener,
@@ -234,6 +236,7 @@ final class BatchApplier implements AutoCloseable {
             }
             LOG.warn("applying a change set through the bulk loader failed ({}); applying it statement by statement",
                     e.toString());
+            bulkFallbacks++;
             apply(changeSets, false);
         }
         if (bulk) {
@@ -243,6 +246,11 @@ final class BatchApplier implements AutoCloseable {
 
     int bulkApplied() {
         return bulkApplied;
+    }
+
+    /** Store transactions applied statement by statement after their bulk attempt failed (for tests). */
+    int bulkFallbacks() {
+        return bulkFallbacks;
     }
 
     private boolean apply(List<ChangeSet> changeSets, boolean allowBulk) {

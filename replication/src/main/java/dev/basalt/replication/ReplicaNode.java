@@ -8,20 +8,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.client.RaftClientConfigKeys;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
-import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
-import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
@@ -42,8 +37,7 @@ import dev.basalt.replication.log.LogEntries;
  * a {@link StoreStateMachine}, and a Ratis client through which this node submits its commits. The
  * client sends each entry to the leader wherever it runs, so a commit on a follower is forwarded;
  * {@link #commit} returns once the entry is committed by a majority and applied here. Concurrent
- * small commits share log entries ({@link GroupCommitter}); on the leader, entries go to its own
- * Raft server in process rather than through the client's gRPC.
+ * small commits share log entries ({@link GroupCommitter}).
  *
  * <p>Thread-safe: any number of threads may commit at once (entries are ordered by the log).
  */
@@ -62,12 +56,6 @@ final class ReplicaNode implements AutoCloseable {
     private final RaftClient client;
     private final CommitRetryPolicy retryPolicy;
     private final GroupCommitter groups;
-    /** The client id and call ids of entries this node, as leader, hands its own Raft server. */
-    private final ClientId localClient = ClientId.randomId();
-    private final AtomicLong localCalls = new AtomicLong();
-    /** Entries the local server, as leader, took in process. */
-    private final AtomicLong localEntries = new AtomicLong();
-    private final RaftGroupId groupId;
 
     private ReplicaNode(ReplicationSettings settings, StoreStateMachine stateMachine, RaftServer server,
             RaftClient client, CommitRetryPolicy retryPolicy) {
@@ -76,7 +64,6 @@ final class ReplicaNode implements AutoCloseable {
         this.server = server;
         this.client = client;
         this.retryPolicy = retryPolicy;
-        this.groupId = group(settings).getGroupId();
         this.groups = new GroupCommitter("basalt-group-commit-" + settings.nodeId(), this::submit,
                 settings.pieceBytes(), settings.commitTimeoutMillis());
     }
@@ -208,60 +195,10 @@ final class ReplicaNode implements AutoCloseable {
      * applied here). A reply with content is a refusal by the state machine.
      */
     long submit(byte[] entry) throws IOException {
-        Message message = Message.valueOf(UnsafeByteOperations.unsafeWrap(entry));
-        if (isLeader()) {
-            Long index = submitLocally(message);
-            if (index != null) {
-                localEntries.incrementAndGet();
-                return index;
-            }
-        }
-        RaftClientReply reply = client.io().send(message);
+        RaftClientReply reply = client.io().send(Message.valueOf(UnsafeByteOperations.unsafeWrap(entry)));
         retryPolicy.forget(reply.getCallId());
         if (!reply.isSuccess()) {
             throw new IOException("replication log refused the commit: " + reply.getException(), reply.getException());
-        }
-        if (!reply.getMessage().getContent().isEmpty()) {
-            throw new IOException("the replicas refused the transaction: " + reply.getMessage().getContent().toStringUtf8());
-        }
-        return reply.getLogIndex();
-    }
-
-    /**
-     * Hands an entry to this node's own Raft server, the leader, in process: no gRPC round trip
-     * through the client. Answers null, having appended nothing, if the server is not (or no longer,
-     * or not yet) the leader: the caller then sends it through the client, which finds the leader.
-     * Any other failure happens after the entry may have been appended, so the outcome is unknown.
-     */
-    private Long submitLocally(Message message) throws IOException {
-        RaftClientRequest request = RaftClientRequest.newBuilder()
-                .setClientId(localClient)
-                .setServerId(server.getId())
-                .setGroupId(groupId)
-                .setCallId(localCalls.incrementAndGet())
-                .setMessage(message)
-                .setType(RaftClientRequest.writeRequestType())
-                .build();
-        RaftClientReply reply;
-        try {
-            reply = server.submitClientRequestAsync(request).get(settings.commitTimeoutMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted waiting for a majority; the outcome is unknown");
-        } catch (TimeoutException e) {
-            throw new IOException("commit not acknowledged by a majority within " + settings.commitTimeoutMillis()
-                    + " ms; the outcome is unknown");
-        } catch (ExecutionException e) {
-            throw new IOException("commit not acknowledged (" + e.getCause() + "); the outcome is unknown", e.getCause());
-        }
-        if (!reply.isSuccess()) {
-            if (reply.getNotLeaderException() != null || reply.getLeaderNotReadyException() != null
-                    || reply.getLeaderSteppingDownException() != null
-                    || reply.getTransferLeadershipException() != null) {
-                return null;
-            }
-            throw new IOException("commit not acknowledged (" + reply.getException() + "); the outcome is unknown",
-                    reply.getException());
         }
         if (!reply.getMessage().getContent().isEmpty()) {
             throw new IOException("the replicas refused the transaction: " + reply.getMessage().getContent().toStringUtf8());
@@ -309,10 +246,9 @@ final class ReplicaNode implements AutoCloseable {
         return server.getDivision(group(settings).getGroupId()).getInfo().getCurrentRole().name();
     }
 
-    /** Log entries this node's group commit sent, the change sets in them, and entries its server took in process. */
+    /** Log entries this node's group commit sent, and the change sets in them. */
     long[] groupCounts() {
-        long[] c = groups.counts();
-        return new long[] {c[0], c[1], localEntries.get()};
+        return groups.counts();
     }
 
     StoreStateMachine stateMachine() {
@@ -325,7 +261,7 @@ final class ReplicaNode implements AutoCloseable {
 
     /** True if this node is the leader of the group now. */
     boolean isLeader() throws IOException {
-        return server.getDivision(groupId).getInfo().isLeader();
+        return server.getDivision(group(settings).getGroupId()).getInfo().isLeader();
     }
 
     @Override

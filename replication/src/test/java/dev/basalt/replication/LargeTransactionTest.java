@@ -119,7 +119,10 @@ class LargeTransactionTest {
             }
             assertConverged(cluster);
             for (int i = 0; i < 3; i++) {
-                assertEquals(2, cluster.sail(i).bulkApplied(), "n" + i + " did not take the bulk path");
+                // at least 2: a leader change during the commit may append a transaction twice (a
+                // client retry at the new leader), harmlessly (change sets are idempotent)
+                assertTrue(cluster.sail(i).bulkApplied() >= 2, "n" + i + " did not take the bulk path");
+                assertEquals(0, cluster.sail(i).bulkFallbacks(), "n" + i + " fell back to statement by statement");
                 try (RepositoryConnection c = cluster.node(i).getConnection()) {
                     Set<Statement> held = new HashSet<>();
                     c.getStatements(null, null, null, false).forEach(held::add);

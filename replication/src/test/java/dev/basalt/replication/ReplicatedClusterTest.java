@@ -79,8 +79,7 @@ class ReplicatedClusterTest {
 
     /**
      * Eight writers committing at once through the leader and a follower: their transactions share
-     * log entries (group commit), the leader hands its entries to its own server in process, and
-     * every transaction is on every replica, once.
+     * log entries (group commit) and every one of them is on every replica, once.
      */
     @Test
     void concurrentTransactionsShareLogEntriesAndAllArrive() throws Exception {
@@ -115,8 +114,6 @@ class ReplicatedClusterTest {
             long[] counts = cluster.sail(leader).groupCounts();
             assertEquals(writers / 2 * transactions, counts[1]);
             assertTrue(counts[0] < counts[1], "no transactions shared an entry: " + counts[0] + " entries");
-            assertTrue(counts[2] > 0, "the leader sent all its entries through its client");
-            assertEquals(0, cluster.sail((leader + 1) % 3).groupCounts()[2], "a follower's server took entries");
             for (int i = 0; i < 3; i++) {
                 try (RepositoryConnection c = cluster.node(i).getConnection()) {
                     assertEquals(writers * transactions * 10, c.size(), "n" + i);
