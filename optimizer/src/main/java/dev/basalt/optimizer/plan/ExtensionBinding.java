@@ -26,7 +26,7 @@ import dev.basalt.store.lexicon.TermIds;
  * The id and copy forms are thread-safe (a constant's id is cached per evaluation in a volatile
  * holder). The expression form holds RDF4J's evaluation step, made on first use under its lock; a plan kept
  * for a query shape holds one only for an expression whose value depends on its operands alone
- * ({@code dev.basalt.optimizer.rdf4j.PureExpressions}), and concurrent evaluations of that plan share it.
+ * (the RDF4J glue's {@code PureExpressions}), and concurrent evaluations of that plan share it.
  */
 abstract class ExtensionBinding implements RowBinding {
     final int target;
