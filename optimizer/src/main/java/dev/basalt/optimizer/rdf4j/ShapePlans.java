@@ -134,16 +134,22 @@ public final class ShapePlans {
     static boolean compile(QueryRoot template, QuadSource parameters, ValueFunctions functions, Dataset dataset,
             OrderingPolicy ordering, NativeQueryStats stats) {
         boolean[] usesValues = { false };
+        // only the compilation's own calls are checked: a kept plan's conditions also make steps per evaluation
+        boolean[] compiling = { true };
         ValueFunctions watched = new ValueFunctions() {
             @Override
             public Predicate<BindingSet> compile(ValueExpr condition) {
-                usesValues[0] |= !PureExpressions.test(condition);
+                if (compiling[0]) {
+                    usesValues[0] |= !PureExpressions.test(condition);
+                }
                 return functions.compile(condition);
             }
 
             @Override
             public Function<BindingSet, Value> evaluator(ValueExpr expr) {
-                usesValues[0] |= !PureExpressions.test(expr);
+                if (compiling[0]) {
+                    usesValues[0] |= !PureExpressions.test(expr);
+                }
                 return functions.evaluator(expr);
             }
 
@@ -154,6 +160,7 @@ public final class ShapePlans {
         };
         new BasaltPlanOptimizer(parameters, watched, watched, new NativeQueryStats(), new CardinalityEstimator(parameters),
                 ordering).optimize(template, dataset, EmptyBindingSet.getInstance());
+        compiling[0] = false;
         if (usesValues[0]) {
             return false;
         }
