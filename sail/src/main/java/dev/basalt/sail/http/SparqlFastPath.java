@@ -66,7 +66,8 @@ import dev.basalt.sail.repository.BasaltRepository;
  *
  * <p>Its counts are the MBean {@code dev.basalt:type=SparqlFastPath,context=PATH} ({@link SparqlFastPathMXBean}).
  * Off when the system property {@value #ENABLED_PROPERTY} is {@code false}, or when the webapp is not RDF4J
- * Server. Thread-safe: one instance serves all request threads; its state is set once.
+ * Server. Thread-safe: one instance serves all request threads; its state is set once, and the formats it
+ * remembers per {@code Accept} header are in a concurrent map.
  */
 public final class SparqlFastPath implements Filter, SparqlFastPathMXBean {
     /** {@code -Dbasalt.server.fastQueries=false} sends every request to RDF4J Server's own handling. */
