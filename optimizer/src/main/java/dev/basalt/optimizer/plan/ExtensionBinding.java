@@ -24,8 +24,9 @@ import dev.basalt.store.lexicon.TermIds;
  * copy of an unbound variable) sets the target to {@link ExecContext#UNBOUND_BY_ERROR}, as RDF4J's
  * Extension keeps the name with no value.
  * The id and copy forms are thread-safe (a constant's id is cached per evaluation in a volatile
- * holder); the expression form holds RDF4J's evaluation step of one evaluation (such a plan is not
- * kept) and is applied by its one thread.
+ * holder). The expression form holds RDF4J's evaluation step, made on first use under its lock; a plan kept
+ * for a query shape holds one only for an expression whose value depends on its operands alone
+ * (the RDF4J glue's {@code PureExpressions}), and concurrent evaluations of that plan share it.
  */
 abstract class ExtensionBinding implements RowBinding {
     final int target;
@@ -90,7 +91,7 @@ abstract class ExtensionBinding implements RowBinding {
         private final ValueFunctions functions;
         private final int[] slots;
         private final String[] names;
-        private Function<BindingSet, Value> function;
+        private volatile Function<BindingSet, Value> function;
 
         Computed(int target, String targetName, ValueExpr expr, ValueFunctions functions, int[] slots,
                 String[] names) {
@@ -103,9 +104,7 @@ abstract class ExtensionBinding implements RowBinding {
 
         @Override
         public void apply(List<long[]> rows, ExecContext ctx) {
-            if (function == null) {
-                function = functions.evaluator(expr);
-            }
+            Function<BindingSet, Value> function = function();
             Map<Long, Value> values = materialize(rows, ctx);
             for (long[] r : rows) {
                 QueryBindingSet bs = new QueryBindingSet(slots.length);
@@ -118,6 +117,20 @@ abstract class ExtensionBinding implements RowBinding {
                 Value result = function.apply(bs);
                 r[target] = result != null ? ctx.idOf(result) : ExecContext.UNBOUND_BY_ERROR;
             }
+        }
+
+        private Function<BindingSet, Value> function() {
+            Function<BindingSet, Value> f = function;
+            if (f == null) {
+                synchronized (this) {
+                    f = function;
+                    if (f == null) {
+                        f = functions.evaluator(expr);
+                        function = f;
+                    }
+                }
+            }
+            return f;
         }
 
         private Map<Long, Value> materialize(List<long[]> rows, ExecContext ctx) {

@@ -67,7 +67,11 @@ import dev.basalt.optimizer.plan.ValueFunctions;
 public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
     private final QuadSource source;
     private final NativeQueryStats stats;
-    private final BasaltPlanOptimizer basalt;
+    /** Basalt's step of the pipeline, made on first use (a query that runs its shape's kept plan needs none). */
+    private BasaltPlanOptimizer basalt;
+    private final CardinalityEstimator estimator;
+    /** Where this evaluation's fallbacks are recorded for its EXPLAIN, or null. */
+    private QueryFallbacks fallbackRecord;
     /** The statistics RDF4J's join optimizer reads after Basalt's step. */
     private final PlanAwareStatistics planAwareStatistics;
     private boolean trackTime;
@@ -101,8 +105,7 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
         this.trackResultSize = trackResultSize;
         this.source = source;
         this.stats = stats;
-        ValueFunctions functions = valueConditions();
-        this.basalt = new BasaltPlanOptimizer(source, functions, functions, stats, estimator, ordering);
+        this.estimator = estimator;
         this.ordering = ordering;
         this.planAwareStatistics = new PlanAwareStatistics(statistics);
         setOptimizerPipeline(this::optimizers);
@@ -111,7 +114,18 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
     private List<QueryOptimizer> optimizers() {
         List<QueryOptimizer> standard = new ArrayList<>();
         new StandardQueryOptimizerPipeline(this, tripleSource, planAwareStatistics).getOptimizers().forEach(standard::add);
-        return withBasalt(standard, basalt);
+        return withBasalt(standard, basalt());
+    }
+
+    private BasaltPlanOptimizer basalt() {
+        if (basalt == null) {
+            ValueFunctions functions = valueConditions();
+            basalt = new BasaltPlanOptimizer(source, functions, functions, stats, estimator, ordering);
+            if (fallbackRecord != null) {
+                basalt.recordIn(fallbackRecord);
+            }
+        }
+        return basalt;
     }
 
     /**
@@ -158,7 +172,7 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
             }
         }
         List<QueryOptimizer> all = optimizers();
-        int at = all.indexOf(basalt);
+        int at = all.indexOf(basalt());
         QueryRoot optimized = prepared.optimized(root, dataset, bindings, getQueryEvaluationMode(),
                 tree -> optimize(all.subList(0, at), tree, bindings));
         optimize(all.subList(at, all.size()), optimized, bindings);
@@ -168,7 +182,7 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
     /** Runs the optimizers of this strategy's pipeline that come before Basalt's step on {@code root}. */
     public void optimizeBeforeBasalt(QueryRoot root, BindingSet bindings) {
         List<QueryOptimizer> all = optimizers();
-        optimize(all.subList(0, all.indexOf(basalt)), root, bindings);
+        optimize(all.subList(0, all.indexOf(basalt())), root, bindings);
     }
 
     private void optimize(List<QueryOptimizer> optimizers, TupleExpr root, BindingSet bindings) {
@@ -218,7 +232,10 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
 
     /** Note the nodes this evaluation leaves to RDF4J in {@code record}, for its EXPLAIN. */
     public void recordFallbacksIn(QueryFallbacks record) {
-        basalt.recordIn(record);
+        this.fallbackRecord = record;
+        if (basalt != null) {
+            basalt.recordIn(record);
+        }
     }
 
     QuadSource quadSource() {

@@ -39,6 +39,15 @@ public final class NativeQueryStats {
         shapePlansReused.increment();
     }
 
+    /**
+     * A query shape whose plans cannot be kept: its queries compile a plan each; the reason is counted with the
+     * fallback reasons ({@link #fallbackReasons}) as "shape plan not kept: REASON".
+     */
+    void shapePlanRefused(String reason) {
+        countReason("shape plan not kept: " + reason);
+        LOG.debug("plans of a query shape not kept: {}", reason);
+    }
+
     /** Plans compiled for query shapes to be kept. */
     public long shapePlansKept() {
         return shapePlansKept.sum();

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -52,10 +53,13 @@ import dev.basalt.store.lexicon.TermIds;
  * or a constant of a FILTER's or an OPTIONAL's condition (the compiled condition takes each evaluation's constants
  * from the same values); not a VALUES operand or a constant of any other expression, whose values the compiled
  * operators hold;</li>
- * <li>the whole query under its root is one Basalt plan (or a DESCRIBE of its results), compiled without RDF4J value functions (which hold
- * the evaluation they were made for) and without EXISTS (whose filter keeps per-evaluation state);</li>
+ * <li>the whole query under its root is one Basalt plan (or a DESCRIBE of its results), compiled without RDF4J value
+ * functions other than those of {@link PureExpressions} (others may hold the evaluation they were made for) and
+ * without EXISTS (whose filter keeps per-evaluation state);</li>
  * <li>each parameter's term is in the store for the compiling query (a missing constant would let the compiler
- * see a pattern that matches nothing).</li>
+ * order joins for a pattern that matches nothing), except after {@value #MAX_MISSES} queries of the shape that
+ * each missed a constant: such a constant may be one of the shape's own, missing for every query, and the
+ * plan is then compiled with it (join orders are a matter of speed, never of answers).</li>
  * </ul>
  * Plan choices depend on statistics only for speed, never for results, and a constant that the store does not
  * hold makes its patterns match nothing at run time. Plans are kept per state of the store (commit counter):
@@ -68,7 +72,14 @@ import dev.basalt.store.lexicon.TermIds;
  * kept plan is run by concurrent evaluations, each with its own context and without operator statistics.
  */
 public final class ShapePlans {
+    /**
+     * Queries of the shape that could not make its plan because a pattern constant was not in the store; past
+     * this many, the plan is compiled with such a constant anyway (a constant of the shape itself, the same in
+     * every query, may never be in the store).
+     */
+    static final int MAX_MISSES = 2;
     private final Map<Key, Entry> entries = new ConcurrentHashMap<>();
+    private final AtomicInteger misses = new AtomicInteger();
 
     /** The ordering policy and statement-set choice a plan is compiled for. */
     private record Key(OrderingPolicy ordering, Object partition) {
@@ -123,16 +134,22 @@ public final class ShapePlans {
     static boolean compile(QueryRoot template, QuadSource parameters, ValueFunctions functions, Dataset dataset,
             OrderingPolicy ordering, NativeQueryStats stats) {
         boolean[] usesValues = { false };
+        // only the compilation's own calls are checked: a kept plan's conditions also make steps per evaluation
+        boolean[] compiling = { true };
         ValueFunctions watched = new ValueFunctions() {
             @Override
             public Predicate<BindingSet> compile(ValueExpr condition) {
-                usesValues[0] = true;
+                if (compiling[0]) {
+                    usesValues[0] |= !PureExpressions.test(condition);
+                }
                 return functions.compile(condition);
             }
 
             @Override
             public Function<BindingSet, Value> evaluator(ValueExpr expr) {
-                usesValues[0] = true;
+                if (compiling[0]) {
+                    usesValues[0] |= !PureExpressions.test(expr);
+                }
                 return functions.evaluator(expr);
             }
 
@@ -143,6 +160,7 @@ public final class ShapePlans {
         };
         new BasaltPlanOptimizer(parameters, watched, watched, new NativeQueryStats(), new CardinalityEstimator(parameters),
                 ordering).optimize(template, dataset, EmptyBindingSet.getInstance());
+        compiling[0] = false;
         if (usesValues[0]) {
             return false;
         }
@@ -177,7 +195,7 @@ public final class ShapePlans {
         if (entry != null && entry.state > state) {
             return null; // a query on an older state plans on its own
         }
-        Entry made = make(shape, state, source, compiler);
+        Entry made = make(shape, state, source, compiler, stats);
         if (made == null) {
             return null;
         }
@@ -205,29 +223,33 @@ public final class ShapePlans {
     }
 
     /** The entry for {@code shape} at {@code state}; null when this query cannot make it (a constant not in the store). */
-    private static Entry make(PreparedAlgebra.Shape shape, long state, QuadSource source, Compiler compiler) {
+    private Entry make(PreparedAlgebra.Shape shape, long state, QuadSource source, Compiler compiler,
+            NativeQueryStats stats) {
         QueryRoot tree = shape.template().clone();
         new ParentReferenceCleaner().optimize(tree, null, null);
         List<Value> inPatterns = new ArrayList<>();
         List<Value> bound = new ArrayList<>();
         if (!parameters(shape, tree, inPatterns, bound)) {
-            return new Entry(state, null, false, null, null);
+            return refused(state, "a constant outside a pattern, BIND, CONSTRUCT template or condition, or EXISTS", stats);
         }
         Value[] order = inPatterns.toArray(new Value[0]);
         long[] ids = ids(shape, order, source);
         if (ids == null) {
-            return new Entry(state, null, false, null, null);
+            return refused(state, "a constant without a value for the query", stats);
         }
         Map<Value, Integer> index = new HashMap<>();
+        boolean missing = false;
         for (int i = 0; i < ids.length; i++) {
-            if (ids[i] == TermIds.NULL) {
-                return null;
-            }
+            missing |= ids[i] == TermIds.NULL;
             index.put(order[i], i);
+        }
+        if (missing && misses.incrementAndGet() <= MAX_MISSES) {
+            stats.shapePlanRefused("a constant not in the store (tried again with the next query)");
+            return null;
         }
         Value[] constants = bound.toArray(new Value[0]);
         if (!compiler.compile(tree, new ParameterSource(source, ids, index))) {
-            return new Entry(state, null, false, null, null);
+            return refused(state, "an RDF4J value function in the plan that is not a pure expression", stats);
         }
         if (tree.getArg() instanceof BasaltPlanNode node) {
             return new Entry(state, node, false, order, constants);
@@ -235,6 +257,12 @@ public final class ShapePlans {
         if (tree.getArg() instanceof DescribeOperator d && d.getArg() instanceof BasaltPlanNode node) {
             return new Entry(state, node, true, order, constants);
         }
+        return refused(state, "not one Basalt plan under the root: " + tree.getArg().getSignature(), stats);
+    }
+
+    /** The mark that the shape's plans cannot be kept at {@code state}, its reason counted. */
+    private static Entry refused(long state, String reason, NativeQueryStats stats) {
+        stats.shapePlanRefused(reason);
         return new Entry(state, null, false, null, null);
     }
 

@@ -66,7 +66,8 @@ import dev.basalt.sail.repository.BasaltRepository;
  *
  * <p>Its counts are the MBean {@code dev.basalt:type=SparqlFastPath,context=PATH} ({@link SparqlFastPathMXBean}).
  * Off when the system property {@value #ENABLED_PROPERTY} is {@code false}, or when the webapp is not RDF4J
- * Server. Thread-safe: one instance serves all request threads; its state is set once.
+ * Server. Thread-safe: one instance serves all request threads; its state is set once, and the formats it
+ * remembers per {@code Accept} header are in a concurrent map.
  */
 public final class SparqlFastPath implements Filter, SparqlFastPathMXBean {
     /** {@code -Dbasalt.server.fastQueries=false} sends every request to RDF4J Server's own handling. */
@@ -251,14 +252,41 @@ public final class SparqlFastPath implements Filter, SparqlFastPathMXBean {
         }
     }
 
-    /** RDF4J Server's choice of writer for the request's Accept header, or null if it finds none. */
+    /**
+     * RDF4J Server's choice of writer for the request's Accept header, or null if it finds none. Without an
+     * {@code Accept} parameter the choice depends on the registry and the Accept header lines alone, so it is
+     * remembered per registry and header text ({@link #negotiated}, at most {@value #MAX_NEGOTIATED}); a
+     * remembered choice sets the {@code Vary} header as RDF4J Server's negotiation does.
+     */
     private Object negotiate(QueryRequest request, HttpServletResponse response, FileFormatServiceRegistry<?, ?> registry) {
+        HttpServletRequest negotiation = request.forNegotiation();
+        Negotiated key = negotiation.getParameter("Accept") == null
+                ? new Negotiated(registry, java.util.Collections.list(negotiation.getHeaders("Accept")))
+                : null;
+        Object known = key == null ? null : negotiated.get(key);
+        if (known != null) {
+            response.setHeader("Vary", "Accept");
+            return known;
+        }
+        Object chosen;
         try {
-            return acceptableService.invoke(request.forNegotiation(), response, registry);
+            chosen = acceptableService.invoke(negotiation, response, registry);
         } catch (Throwable e) {
             return null; // RDF4J Server answers 406 (or 400 for a bad Accept parameter) itself
         }
+        if (key != null && chosen != null && negotiated.size() < MAX_NEGOTIATED) {
+            negotiated.putIfAbsent(key, chosen);
+        }
+        return chosen;
     }
+
+    /** A result registry and the Accept header lines of a request without an {@code Accept} parameter. */
+    private record Negotiated(FileFormatServiceRegistry<?, ?> registry, java.util.List<String> accept) {
+    }
+
+    /** Distinct negotiations remembered; further ones are negotiated per request. */
+    static final int MAX_NEGOTIATED = 256;
+    private final java.util.Map<Negotiated, Object> negotiated = new java.util.concurrent.ConcurrentHashMap<>();
 
     private static void close(Object result) {
         if (result instanceof AutoCloseable c) {

@@ -3,7 +3,6 @@ package dev.basalt.sail.query;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -76,7 +75,7 @@ final class QueryShape {
         private final Map<String, String> prefixes = new HashMap<>();
         /** A base IRI is in effect: IRIs are resolved against it, so they all stay in the key. */
         private boolean relativeBase;
-        /** Upper-cased previous two key tokens, for the context rules. */
+        /** The previous two key tokens as written (compared ignoring case), for the context rules. */
         private String previous = "";
         private String beforePrevious = "";
         private String previousAsWritten = "";
@@ -163,10 +162,10 @@ final class QueryShape {
         }
 
         private void iri(String iri, int start) {
-            boolean declaration = previous.equals("BASE") || beforePrevious.equals("PREFIX")
-                    || previous.equals("FROM") || previous.equals("NAMED") || previous.equals("USING")
-                    || previous.equals("WITH") || previous.equals("^^");
-            if (beforePrevious.equals("PREFIX") && previous.endsWith(":")) {
+            boolean declaration = previous.equalsIgnoreCase("BASE") || beforePrevious.equalsIgnoreCase("PREFIX")
+                    || previous.equalsIgnoreCase("FROM") || previous.equalsIgnoreCase("NAMED")
+                    || previous.equalsIgnoreCase("USING") || previous.equalsIgnoreCase("WITH") || previous.equals("^^");
+            if (beforePrevious.equalsIgnoreCase("PREFIX") && previous.endsWith(":")) {
                 prefixes.put(previousAsWritten.substring(0, previousAsWritten.length() - 1), iri);
             }
             if (!declaration && !relativeBase && isAbsolute(iri) && !followedByParenthesis()) {
@@ -254,7 +253,8 @@ final class QueryShape {
             String text = q.substring(start, j);
             pos = j;
             char before = start > 0 ? q.charAt(start - 1) : ' ';
-            if (previous.equals("LIMIT") || previous.equals("OFFSET") || before == '+' || before == '-') {
+            if (previous.equalsIgnoreCase("LIMIT") || previous.equalsIgnoreCase("OFFSET") || before == '+'
+                    || before == '-') {
                 keyToken(text);
             } else {
                 slot(kind, text, start, j);
@@ -308,8 +308,8 @@ final class QueryShape {
                 String name = q.substring(start, j);
                 pos = j;
                 boolean declared = prefixes.containsKey(prefix);
-                if (plain && declared && j > localStart && !previous.equals("^^") && !previous.equals("PREFIX")
-                        && !followedByParenthesis()) {
+                if (plain && declared && j > localStart && !previous.equals("^^")
+                        && !previous.equalsIgnoreCase("PREFIX") && !followedByParenthesis()) {
                     slot(Kind.PREFIXED_NAME, name, start, j);
                 } else {
                     keyToken(name);
@@ -336,9 +336,9 @@ final class QueryShape {
         private void keyToken(String token) {
             key.append(token).append('\u0000');
             beforePrevious = previous;
-            previous = Character.isLetter(token.charAt(0)) ? token.toUpperCase(Locale.ROOT) : token;
+            previous = token; // no upper-cased copy per token: the rules compare ignoring case
             previousAsWritten = token;
-            if (previous.equals("BASE")) {
+            if (previous.equalsIgnoreCase("BASE")) {
                 // BASE belongs to the prologue, so no IRI of the body was read before it
                 relativeBase = true;
             }

@@ -247,6 +247,34 @@ class ShapePlansTest extends CachedAgainstReference {
         }
     }
 
+    /**
+     * BSBM's Q10 form: an ORDER BY over a cast (an RDF4J expression of its operands alone) and a pattern constant
+     * of the shape that the store does not hold (a vendor country nobody has): after the queries that fill the
+     * stages and {@code ShapePlans.MAX_MISSES} queries that miss the constant, the shape's plan is kept and every
+     * further query runs it, answering as the reference store; an ORDER BY over {@code RAND()} is never kept.
+     */
+    @Test
+    void castOrderingsAndAConstantMissingFromTheStoreRunKeptPlans() {
+        fillBoth();
+        String q10 = PREFIX + "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> SELECT ?s ?l WHERE { "
+                + "?s ex:producer ex:maker%d ; rdfs:label ?l OPTIONAL { ?s ex:country ex:nowhere } } "
+                + "ORDER BY DESC(xsd:double(STRLEN(str(?l)))) ?s LIMIT 7";
+        long kept = stats().shapePlansKept();
+        long reused = stats().shapePlansReused();
+        List<List<String>> answers = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            answers.add(same(String.format(q10, i % 4)));
+        }
+        assertEquals(kept + 1, stats().shapePlansKept(), "plans compiled for the shape");
+        assertEquals(reused + 5, stats().shapePlansReused(), "evaluations that ran the kept plan");
+        assertTrue(answers.stream().distinct().count() == 4, "the constants change the answer");
+        String random = PREFIX + "SELECT ?s WHERE { ?s ex:producer ex:maker%d } ORDER BY RAND() LIMIT 3";
+        for (int i = 0; i < 6; i++) {
+            answer(cached, String.format(random, i % 4));
+        }
+        assertEquals(kept + 1, stats().shapePlansKept(), "an ORDER BY RAND() shape keeps no plan");
+    }
+
     @Test
     void shapesWithValuesConstantsAreCompiledPerQuery() {
         fillBoth();
