@@ -20,7 +20,6 @@ import org.eclipse.rdf4j.sail.base.config.BaseSailConfig;
 import org.eclipse.rdf4j.sail.config.SailConfigException;
 
 import dev.basalt.optimizer.exec.ExecLimits;
-import dev.basalt.sail.SailLayout;
 import dev.basalt.sail.spill.SpillPolicy;
 import dev.basalt.store.StoreConfig;
 import dev.basalt.store.btree.BTreeConfig;
@@ -61,7 +60,7 @@ public class BasaltStoreConfig extends BaseSailConfig {
     private InferenceMode inference = InferenceMode.NONE;
 
     public BasaltStoreConfig() {
-        super(BasaltStoreFactory.SAIL_TYPE);
+        super(BasaltStoreSchema.SAIL_TYPE);
     }
 
     public JournalMode getJournalMode() {
@@ -474,7 +473,7 @@ public class BasaltStoreConfig extends BaseSailConfig {
         if (internalMaxEntries > 0) {
             tree.internalMaxEntries(internalMaxEntries);
         }
-        return SailLayout.withLexiconTrees(SailLayout.withStatementTrees(d.withJournal(journal)
+        return TreeSettings.withLexiconTrees(TreeSettings.withStatementTrees(d.withJournal(journal)
                 .withDefaultTree(tree.build())
                 .withPageCacheBytes(pageCacheBytes >= 0 ? pageCacheBytes : defaultPageCacheBytes())));
     }

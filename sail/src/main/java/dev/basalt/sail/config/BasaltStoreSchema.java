@@ -11,6 +11,8 @@ import org.eclipse.rdf4j.model.IRI;
 public final class BasaltStoreSchema {
     public static final String NAMESPACE = "http://basalt.dev/config/sail#";
     public static final String PREFIX = "basalt";
+    /** The sail type of a Basalt store's sail node ({@code config:sail.type}). */
+    public static final String SAIL_TYPE = "basalt:BasaltStore";
 
     /** "RW" (default) or "WORM"; only matters when the store is created. */
     public static final IRI JOURNAL_MODE = BasaltSettings.JOURNAL_MODE.iri();
