@@ -38,6 +38,10 @@ public final class BasaltStoreSchema {
     public static final IRI LARGE_TRANSACTION_THRESHOLD = BasaltSettings.LARGE_TRANSACTION_THRESHOLD.iri();
     /** Seconds such a transaction may hold the writer idle while another connection waits to commit. */
     public static final IRI LARGE_TRANSACTION_IDLE_SECONDS = BasaltSettings.LARGE_TRANSACTION_IDLE_SECONDS.iri();
+    /** Whether GROUP BY reads its input in batches ("true"/"false"; unset = the JVM-wide default, true). */
+    public static final IRI BATCHES = BasaltSettings.BATCHES.iri();
+    /** When join chains run in chunks on helper threads: "auto", "force" or "off" (unset = the JVM-wide default, auto). */
+    public static final IRI PARALLEL = BasaltSettings.PARALLEL.iri();
     /** Evaluate queries with Basalt's own engine where it can (default true); false = RDF4J's evaluator only. */
     public static final IRI NATIVE_EVALUATION = BasaltSettings.NATIVE_EVALUATION.iri();
     /** {@code none}, {@code rdfs} or {@code owl-rl}: the rules kept materialized (docs/sail.md, "Reasoning"). */
