@@ -51,7 +51,7 @@ public record ExecLimits(long sortRows, long distinctRows, long groupRows, long 
      */
     public static final String PARALLEL = "basalt.exec.parallel";
     /** The parallel mode of a store that does not set one ({@value #PARALLEL}, else {@code auto}). */
-    public static final ParallelMode DEFAULT_PARALLEL = ParallelMode.parse(System.getProperty(PARALLEL, "auto"));
+    public static final ParallelMode DEFAULT_PARALLEL = defaultParallel();
     /**
      * {@value #BATCHES}: whether a store that does not set {@code basalt:batches} lets GROUP BY read
      * its input in batches ({@code false} turns them off; default on).
@@ -65,6 +65,14 @@ public record ExecLimits(long sortRows, long distinctRows, long groupRows, long 
             Long.getLong(HASH_JOIN_ROWS, 4_000_000), Long.getLong(PATH_NODES, 4_000_000),
             Path.of(System.getProperty(SPILL_DIR, System.getProperty("java.io.tmpdir"))),
             Math.max(0, Integer.getInteger(QUERY_HELPERS, HELPER_POOL_SIZE)));
+
+    private static ParallelMode defaultParallel() {
+        try {
+            return ParallelMode.parse(System.getProperty(PARALLEL, "auto"));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("system property " + PARALLEL + ": " + e.getMessage(), e);
+        }
+    }
 
     public ExecLimits {
         if (sortRows < 1 || distinctRows < 1 || groupRows < 1 || hashJoinRows < 1 || pathNodes < 1) {
