@@ -23,6 +23,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.basalt.optimizer.exec.ExecLimits;
+import dev.basalt.optimizer.plan.OrderingPolicy;
 import dev.basalt.optimizer.rdf4j.NativeQueryStats;
 import dev.basalt.sail.config.BasaltStoreConfig;
 import dev.basalt.sail.spill.OverflowModelFactory;
@@ -84,6 +85,8 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
     private final NativeQueries nativeQueries;
     /** Bounds of this store's query evaluations, from its configuration when it opens. */
     private volatile ExecLimits execLimits = ExecLimits.defaults();
+    /** How this store's plans order joins and execute (batches, parallel joins), from its configuration. */
+    private volatile OrderingPolicy orderingPolicy = OrderingPolicy.DEFAULT;
     /** The native query counters published over JMX while the store is open. */
     private StoreMBeans.Registration metrics;
     /** The store's operations (hot backup, online compaction) published over JMX while it is open. */
@@ -173,6 +176,7 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
             throw new SailException(e.getMessage(), e);
         }
         execLimits = config.toExecLimits();
+        orderingPolicy = config.toOrderingPolicy();
         Path spillDir = dir.toPath().resolve(SPILL_DIR);
         OverflowModelFactory.deleteLeftovers(spillDir);
         changeSets = new OverflowModelFactory(config.toSpillPolicy(spillDir));
@@ -361,6 +365,15 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
     /** Bounds of this store's query evaluations (row budgets, spill directory, helper threads). */
     public ExecLimits getExecLimits() {
         return execLimits;
+    }
+
+    /**
+     * The plan compiler's policy for this store's queries before hints: its batch and parallel
+     * execution settings ({@code basalt:batches}, {@code basalt:parallel}) over
+     * {@link OrderingPolicy#DEFAULT}.
+     */
+    public OrderingPolicy getOrderingPolicy() {
+        return orderingPolicy;
     }
 
     NativeQueries nativeQueries() {

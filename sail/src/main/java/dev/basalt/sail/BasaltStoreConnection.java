@@ -248,7 +248,8 @@ public class BasaltStoreConnection extends SailSourceConnection {
         }
         NativeQueries.Session session = basalt.nativeQueries().open(basalt, past != null ? past.reads() : backing.latest(),
                 past != null, includeInferred, isActive(),
-                isActive() && getTransactionIsolation().isCompatibleWith(IsolationLevels.SERIALIZABLE), hinted.policy(),
+                isActive() && getTransactionIsolation().isCompatibleWith(IsolationLevels.SERIALIZABLE),
+                hinted.policy(basalt.getOrderingPolicy()),
                 explaining.get());
         if (session == null) {
             return super.evaluateInternal(tupleExpr, dataset, bindings, includeInferred);

@@ -33,7 +33,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.basalt.sail.config.BasaltStoreConfig;
-import dev.basalt.sail.config.BasaltStoreFactory;
 import dev.basalt.sail.config.BasaltStoreSchema;
 import dev.basalt.sail.repository.BasaltRepository;
 import dev.basalt.store.journal.JournalMode;

@@ -1,6 +1,7 @@
 package dev.basalt.sail;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
@@ -25,6 +26,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+
+import dev.basalt.sail.config.BasaltStoreConfig;
 
 /**
  * Groups large enough for {@code ParallelJoin} (a helper thread shares their lookups) answer as
@@ -99,6 +102,49 @@ class ParallelQueriesTest {
                     + "SELECT * WHERE { ?p a ex:Type1 . ?p ex:num ?n . ?p ex:feature ?f }")
                     .explain(Explanation.Level.Executed).toString();
             assertTrue(plan.contains("ParallelJoin"), plan);
+        }
+    }
+
+    /**
+     * A store's settings {@code basalt:parallel} and {@code basalt:batches} reach its plans: off, the
+     * large group stays on the query's thread and GROUP BY reads rows; forced, a group of a few rows
+     * runs in chunks too; the answers stay the same.
+     */
+    @Test
+    void theStoreSettingsDecideParallelJoinsAndBatches(@TempDir File off, @TempDir File forced) {
+        String large = "SELECT * WHERE { ?p a ex:Type1 . ?p ex:num ?n . ?p ex:feature ?f }";
+        String small = "SELECT * WHERE { ex:product5 ex:feature ?f . ?p ex:feature ?f . ?p ex:num ?n }";
+        String group = "SELECT ?f (COUNT(*) AS ?c) WHERE { ?p a ex:Type1 . ?p ex:feature ?f } GROUP BY ?f";
+        BasaltStoreConfig offConfig = TestRepos.fastConfig();
+        offConfig.setParallel(dev.basalt.optimizer.exec.ParallelMode.OFF);
+        offConfig.setBatches(false);
+        BasaltStoreConfig forcedConfig = TestRepos.fastConfig();
+        forcedConfig.setParallel(dev.basalt.optimizer.exec.ParallelMode.FORCE);
+        SailRepository noParallel = TestRepos.open(off, offConfig);
+        SailRepository allParallel = TestRepos.open(forced, forcedConfig);
+        try {
+            List<Statement> data = products(3000);
+            TestRepos.addAll(data, noParallel, allParallel);
+            assertEquals(false, ((BasaltStore) noParallel.getSail()).getOrderingPolicy().batches());
+            assertFalse(explain(noParallel, large).contains("ParallelJoin"), explain(noParallel, large));
+            assertTrue(explain(noParallel, group).contains("[rows: batches switched off]"), explain(noParallel, group));
+            assertTrue(explain(basalt, group).contains("[batches of"), explain(basalt, group));
+            assertTrue(explain(allParallel, small).contains("ParallelJoin"), explain(allParallel, small));
+            for (String q : List.of(large, small, group)) {
+                List<String> expected = NativeEvaluationTest.run(basalt, q);
+                assertEquals(expected, NativeEvaluationTest.run(noParallel, q), q);
+                assertEquals(expected, NativeEvaluationTest.run(allParallel, q), q);
+            }
+        } finally {
+            noParallel.shutDown();
+            allParallel.shutDown();
+        }
+    }
+
+    private static String explain(SailRepository repo, String query) {
+        try (RepositoryConnection c = repo.getConnection()) {
+            return c.prepareTupleQuery(QueryLanguage.SPARQL, "PREFIX ex: <" + EX + "> " + query)
+                    .explain(Explanation.Level.Executed).toString();
         }
     }
 

@@ -78,6 +78,21 @@ public interface QuadSource {
         return false;
     }
 
+    /**
+     * Up to {@code k} matches in scan order: the {@link #sample} of a source (or of a pattern) whose
+     * index cannot pick matches spread over the range by rank.
+     */
+    default long[][] firstMatches(long[] pattern, int k) {
+        java.util.List<long[]> out = new java.util.ArrayList<>();
+        try (Scan s = scan(pattern)) {
+            long[] q = new long[4];
+            while (out.size() < k && s.next(q)) {
+                out.add(q.clone());
+            }
+        }
+        return out.toArray(new long[0][]);
+    }
+
     /** A {@link Prober}; by default each scan is independent. */
     default Prober prober() {
         return this::scan;

@@ -21,8 +21,10 @@ import java.nio.file.Path;
  * {@code basalt.exec.sortRows} (250,000), {@code basalt.exec.distinctRows} (500,000),
  * {@code basalt.exec.groupRows} (500,000), {@code basalt.exec.hashJoinRows} (4,000,000),
  * {@code basalt.exec.pathNodes} (4,000,000), {@code basalt.exec.spillDir} (java.io.tmpdir) and
- * {@code basalt.exec.queryHelpers} (the pool size), and the JVM-wide settings of the shared helper
- * pool {@link #HELPER_POOL_SIZE}, {@link #HELPER_SPIN_NANOS} and {@link #PARALLEL_MIN_ROWS}.
+ * {@code basalt.exec.queryHelpers} (the pool size), the defaults of two settings of the plan
+ * compiler's {@code OrderingPolicy}, {@link #DEFAULT_PARALLEL} and {@link #DEFAULT_BATCHES}, and the
+ * JVM-wide settings of the shared helper pool {@link #HELPER_POOL_SIZE}, {@link #HELPER_SPIN_NANOS}
+ * and {@link #PARALLEL_MIN_ROWS}.
  */
 public record ExecLimits(long sortRows, long distinctRows, long groupRows, long hashJoinRows, long pathNodes,
         Path spillDir, int helperThreads) {
@@ -43,21 +45,34 @@ public record ExecLimits(long sortRows, long distinctRows, long groupRows, long 
     /** Estimated input rows below which a join group never runs in parallel ({@code basalt.exec.parallelMinRows}). */
     static final int PARALLEL_MIN_ROWS = Integer.getInteger("basalt.exec.parallelMinRows", 2 * ParallelJoin.CHUNK);
     /**
-     * {@code -Dbasalt.exec.parallel=force}: every join chain that can run in chunks does
-     * ({@link ParallelJoin#over} whatever its estimate), and batch chunks are {@value #FORCED_CHUNK_ROWS}
-     * rows, so that tests run every eligible operator on the helper threads.
+     * {@value #PARALLEL}: the {@link ParallelMode} of a store that does not set {@code basalt:parallel}
+     * ({@code auto}, {@code force} or {@code off}; default {@code auto}). {@code force} lets a whole
+     * test run (e.g. the differential tester) run every eligible operator on the helper threads.
      */
     public static final String PARALLEL = "basalt.exec.parallel";
-    static final boolean PARALLEL_FORCED = "force".equals(System.getProperty(PARALLEL));
-    static final int FORCED_CHUNK_ROWS = 16;
-    /** Input rows per chunk of the batch form of {@link ParallelJoin} ({@link ParallelBatches}). */
-    static final int PARALLEL_CHUNK_ROWS = PARALLEL_FORCED ? FORCED_CHUNK_ROWS : Batch.CAPACITY;
+    /** The parallel mode of a store that does not set one ({@value #PARALLEL}, else {@code auto}). */
+    public static final ParallelMode DEFAULT_PARALLEL = defaultParallel();
+    /**
+     * {@value #BATCHES}: whether a store that does not set {@code basalt:batches} lets GROUP BY read
+     * its input in batches ({@code false} turns them off; default on).
+     */
+    public static final String BATCHES = "basalt.exec.batches";
+    /** Batch execution for a store that does not set it ({@value #BATCHES}, else true). */
+    public static final boolean DEFAULT_BATCHES = !"false".equals(System.getProperty(BATCHES));
 
     private static final ExecLimits DEFAULTS = new ExecLimits(Long.getLong(SORT_ROWS, 250_000),
             Long.getLong(DISTINCT_ROWS, 500_000), Long.getLong(GROUP_ROWS, 500_000),
             Long.getLong(HASH_JOIN_ROWS, 4_000_000), Long.getLong(PATH_NODES, 4_000_000),
             Path.of(System.getProperty(SPILL_DIR, System.getProperty("java.io.tmpdir"))),
             Math.max(0, Integer.getInteger(QUERY_HELPERS, HELPER_POOL_SIZE)));
+
+    private static ParallelMode defaultParallel() {
+        try {
+            return ParallelMode.parse(System.getProperty(PARALLEL, "auto"));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("system property " + PARALLEL + ": " + e.getMessage(), e);
+        }
+    }
 
     public ExecLimits {
         if (sortRows < 1 || distinctRows < 1 || groupRows < 1 || hashJoinRows < 1 || pathNodes < 1) {

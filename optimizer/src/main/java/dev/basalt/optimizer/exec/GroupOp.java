@@ -31,23 +31,24 @@ import java.util.function.Supplier;
 public final class GroupOp extends Operator {
     private static final int BATCH = 256;
     private static final int PARTITIONS = 32;
-    /** Batch execution of aggregates, on unless the system property {@value #BATCHES_PROPERTY} is false. */
-    public static final String BATCHES_PROPERTY = "basalt.exec.batches";
-    private static final boolean BATCHES = !"false".equals(System.getProperty(BATCHES_PROPERTY));
     private final Operator input;
     private final int[] groupSlots;
     private final Aggregation aggregation;
     private final String label;
     private final LongAdder spilledRows = new LongAdder();
-    /** Whether the input is read in batches: every operator under it has a batch form, and so do the aggregates. */
+    /** Whether batch execution was allowed (the store's {@code basalt:batches}). */
+    private final boolean batchesAllowed;
+    /** Whether the input is read in batches: allowed, every operator under it has a batch form, and so do the aggregates. */
     private final boolean batches;
 
-    public GroupOp(Operator input, int[] groupSlots, Aggregation aggregation, String label) {
+    /** {@code batchesAllowed}: whether the input may be read in batches (the plan's {@code OrderingPolicy}). */
+    public GroupOp(Operator input, int[] groupSlots, Aggregation aggregation, String label, boolean batchesAllowed) {
         this.input = input;
         this.groupSlots = groupSlots.clone();
         this.aggregation = aggregation;
         this.label = label;
-        this.batches = BATCHES && input.batchable() && aggregation.batchable();
+        this.batchesAllowed = batchesAllowed;
+        this.batches = batchesAllowed && input.batchable() && aggregation.batchable();
     }
 
     /** Whether the input is read in {@link Batch}es. */
@@ -64,7 +65,7 @@ public final class GroupOp extends Operator {
     public String describe() {
         return "Group " + label + " " + aggregation.describe()
                 + (batches ? " [batches of " + Batch.CAPACITY + " rows: every operator below has a batch form]"
-                        : " [rows: " + (BATCHES ? rowReason() : "batches switched off") + "]")
+                        : " [rows: " + (batchesAllowed ? rowReason() : "batches switched off") + "]")
                 + (spilledRows.sum() > 0 ? " (spilled " + spilledRows.sum() + " rows)" : "");
     }
 

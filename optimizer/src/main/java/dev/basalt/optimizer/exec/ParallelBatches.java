@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * The batch form of a {@link ParallelJoin} with a helper thread: the input's rows are cut into
- * chunks ({@link ExecLimits#PARALLEL_CHUNK_ROWS} rows, a batch by default), and the body runs over
+ * chunks (a batch of rows, or {@link ParallelJoin#FORCED_CHUNK_ROWS} under {@link ParallelMode#FORCE}), and the body runs over
  * each chunk, in the evaluating thread or an idle helper ({@link HelperThreads}). Output keeps the
  * order of the serial plan: the evaluating thread streams the chunk whose turn it is when nobody has
  * taken it; a chunk run ahead of its turn (by the helper, or by the evaluating thread while it waits

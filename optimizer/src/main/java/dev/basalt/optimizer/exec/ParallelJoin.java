@@ -40,22 +40,33 @@ public final class ParallelJoin extends Operator {
     /** How long the evaluating thread spins for a chunk a helper is running before it sleeps. */
     private static final long AWAIT_SPIN_NANOS = 500_000;
 
+    /** Input rows per chunk of the batch form ({@link ParallelBatches}) under {@link ParallelMode#FORCE}. */
+    static final int FORCED_CHUNK_ROWS = 16;
+
     private final Operator input;
     private final ChunkRows rows;
     private final Operator body;
+    /** Input rows per chunk of the batch form: a batch, or {@link #FORCED_CHUNK_ROWS} when forced. */
+    private final int batchChunkRows;
 
-    private ParallelJoin(Operator input, ChunkRows rows, Operator body) {
+    private ParallelJoin(Operator input, ChunkRows rows, Operator body, int batchChunkRows) {
         this.input = input;
         this.rows = rows;
         this.body = body;
+        this.batchChunkRows = batchChunkRows;
     }
 
     /**
      * {@code chain} with its lookups run by chunks if it is a left-deep chain of pipeline joins and
-     * thread-safe filters over an operand estimated at {@link #MIN_INPUT_ROWS} rows or more; else
-     * {@code chain} itself.
+     * thread-safe filters and {@code mode} allows: under {@link ParallelMode#AUTO} over an operand
+     * estimated at {@link #MIN_INPUT_ROWS} rows or more, under {@link ParallelMode#FORCE} whatever its
+     * estimate; else (and always under {@link ParallelMode#OFF}) {@code chain} itself.
      */
-    public static Operator over(Operator chain) {
+    public static Operator over(Operator chain, ParallelMode mode) {
+        if (mode == ParallelMode.OFF) {
+            return chain;
+        }
+        boolean forced = mode == ParallelMode.FORCE;
         List<Operator> spine = new ArrayList<>();
         boolean joins = false;
         Operator bottom = chain;
@@ -75,7 +86,7 @@ public final class ParallelJoin extends Operator {
                 break;
             }
         }
-        if (!joins || !ExecLimits.PARALLEL_FORCED && bottom.estimate() < MIN_INPUT_ROWS) {
+        if (!joins || !forced && bottom.estimate() < MIN_INPUT_ROWS) {
             return chain;
         }
         double per = Math.max(bottom.estimate(), 1);
@@ -89,7 +100,7 @@ public final class ParallelJoin extends Operator {
                     : new FilterOp(body, ((FilterOp) s).condition());
             body.setEstimate(s.estimate() / per);
         }
-        ParallelJoin op = new ParallelJoin(bottom, leaf, body);
+        ParallelJoin op = new ParallelJoin(bottom, leaf, body, forced ? FORCED_CHUNK_ROWS : Batch.CAPACITY);
         op.setEstimate(chain.estimate());
         return op;
     }
@@ -110,7 +121,7 @@ public final class ParallelJoin extends Operator {
     @Override
     public String describe() {
         return "ParallelJoin chunks of " + CHUNK
-                + (batchable() ? " (of " + ExecLimits.PARALLEL_CHUNK_ROWS + " when a GROUP BY reads batches)" : "");
+                + (batchable() ? " (of " + batchChunkRows + " when a GROUP BY reads batches)" : "");
     }
 
     @Override
@@ -136,7 +147,7 @@ public final class ParallelJoin extends Operator {
         BatchCursor source = input.openBatch(in, ctx);
         if (ctx.parallelAllowed() && ctx.limits().helperThreads() > 0) {
             HelperThreads.wake();
-            return new ParallelBatches(rows, body, in, ctx, source, ExecLimits.PARALLEL_CHUNK_ROWS);
+            return new ParallelBatches(rows, body, in, ctx, source, batchChunkRows);
         }
         return new BatchCursor() {
             BatchCursor chunk;

@@ -57,9 +57,12 @@ final class ModifierCompiler {
     private static final String DEFAULT_SEPARATOR = " ";
     private final VarTable vars;
     private final ValueFunctions functions;
+    private final boolean batches;
 
-    ModifierCompiler(VarTable vars, ValueConditions values) {
+    /** {@code batches}: whether a GROUP BY may read its input in batches ({@link OrderingPolicy#batches()}). */
+    ModifierCompiler(VarTable vars, ValueConditions values, boolean batches) {
         this.vars = vars;
+        this.batches = batches;
         this.functions = values instanceof ValueFunctions f ? f : null;
     }
 
@@ -108,7 +111,7 @@ final class ModifierCompiler {
             boolean strict = functions != null && functions.strictComparison();
             String label = groupSlots.length == 0 ? "(all)" : g.getGroupBindingNames().stream()
                     .map(n -> "?" + n).reduce((a, b) -> a + " " + b).orElse("");
-            op = new GroupOp(in, groupSlots, new Aggregates(specs, strict), label);
+            op = new GroupOp(in, groupSlots, new Aggregates(specs, strict), label, batches);
         }
         op.setEstimate(groupSlots.length == 0 ? 1 : Math.max(1, in.estimate() / 2));
         return op;

@@ -2,6 +2,9 @@ package dev.basalt.optimizer.plan;
 
 import java.util.function.DoubleSupplier;
 
+import dev.basalt.optimizer.exec.ExecLimits;
+import dev.basalt.optimizer.exec.ParallelMode;
+
 /**
  * How the {@link PlanCompiler} orders the patterns of a join group. {@link Mode#STATIC} is the greedy
  * order from range counts and sampled fan-outs; {@link Mode#RUNTIME} always runs the
@@ -18,9 +21,16 @@ import java.util.function.DoubleSupplier;
  * pattern or a merge of two ordered scans), {@link Joins#NESTED_LOOP} always by index lookups,
  * {@link Joins#HASH_MERGE} by a merge or hash join wherever one is possible (tests and benchmarks
  * compare these with the costed plan; the answers are the same).
+ *
+ * <p>{@code batches} says whether a GROUP BY may read its input in batches, and {@code parallel}
+ * when a join chain runs in chunks on helper threads ({@link ParallelMode}): a store's settings
+ * {@code basalt:batches} and {@code basalt:parallel}, which a plan is compiled for (a kept plan is
+ * kept per policy). {@link #DEFAULT} takes them from {@link ExecLimits#DEFAULT_BATCHES} and
+ * {@link ExecLimits#DEFAULT_PARALLEL} (the JVM-wide defaults); {@link #withExecution} sets a store's.
  * Immutable; safe to share between threads.
  */
-public record OrderingPolicy(Mode mode, int runtimeMinPatterns, double runtimeMinRows, int cutoff, Joins joins) {
+public record OrderingPolicy(Mode mode, int runtimeMinPatterns, double runtimeMinRows, int cutoff, Joins joins,
+        boolean batches, ParallelMode parallel) {
     public enum Mode {
         STATIC, RUNTIME, AUTO
     }
@@ -36,9 +46,15 @@ public record OrderingPolicy(Mode mode, int runtimeMinPatterns, double runtimeMi
         this(mode, runtimeMinPatterns, runtimeMinRows, cutoff, Joins.COST);
     }
 
+    /** A policy with the JVM-wide defaults of batch and parallel execution. */
+    public OrderingPolicy(Mode mode, int runtimeMinPatterns, double runtimeMinRows, int cutoff, Joins joins) {
+        this(mode, runtimeMinPatterns, runtimeMinRows, cutoff, joins, ExecLimits.DEFAULT_BATCHES,
+                ExecLimits.DEFAULT_PARALLEL);
+    }
+
     public OrderingPolicy {
-        if (mode == null || joins == null) {
-            throw new IllegalArgumentException("ordering mode or join choice is null");
+        if (mode == null || joins == null || parallel == null) {
+            throw new IllegalArgumentException("ordering mode, join choice or parallel mode is null");
         }
         if (runtimeMinPatterns < 2) {
             throw new IllegalArgumentException("runtimeMinPatterns must be at least 2, was " + runtimeMinPatterns);
@@ -49,11 +65,16 @@ public record OrderingPolicy(Mode mode, int runtimeMinPatterns, double runtimeMi
     }
 
     public OrderingPolicy withMode(Mode m) {
-        return new OrderingPolicy(m, runtimeMinPatterns, runtimeMinRows, cutoff, joins);
+        return new OrderingPolicy(m, runtimeMinPatterns, runtimeMinRows, cutoff, joins, batches, parallel);
     }
 
     public OrderingPolicy withJoins(Joins j) {
-        return new OrderingPolicy(mode, runtimeMinPatterns, runtimeMinRows, cutoff, j);
+        return new OrderingPolicy(mode, runtimeMinPatterns, runtimeMinRows, cutoff, j, batches, parallel);
+    }
+
+    /** This policy with a store's batch and parallel execution settings. */
+    public OrderingPolicy withExecution(boolean batchesAllowed, ParallelMode parallelMode) {
+        return new OrderingPolicy(mode, runtimeMinPatterns, runtimeMinRows, cutoff, joins, batchesAllowed, parallelMode);
     }
 
     /** Whether a group of {@code patterns} patterns, whose static plan makes {@code staticRows} rows, is ordered at runtime. */

@@ -137,7 +137,7 @@ public final class PlanCompiler {
         this.costs = new JoinCostModel(estimator);
         this.orderer = new JoinOrderer(source, vars, ordering, costs);
         this.scans = new PatternCompiler(source, vars, datasetGraphs, constantIds);
-        this.modifiers = new ModifierCompiler(vars, values);
+        this.modifiers = new ModifierCompiler(vars, values, ordering.batches());
         this.algebra = new AlgebraCompiler(this, vars, source, values, functions);
         this.scope = new ScopeCompiler(vars, modifiers, algebra, new KnnPlanner(this, vars, source));
         this.spatial = new SpatialOperands(source, vars);
@@ -375,7 +375,7 @@ public final class PlanCompiler {
             cur.setEstimate(rows);
         }
         // a group evaluated once per query (not per row of an outer join) may split its lookups over chunks
-        return preBound.isEmpty() ? ParallelJoin.over(cur) : cur;
+        return preBound.isEmpty() ? ParallelJoin.over(cur, ordering.parallel()) : cur;
     }
 
     private static Operator patternJoin(JoinChoice joins, Operator left, PatternScan scan, double rows, SlotSet certain,

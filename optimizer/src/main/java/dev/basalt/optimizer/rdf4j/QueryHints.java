@@ -61,7 +61,12 @@ public final class QueryHints {
             boolean commitPoints) {
         /** The default ordering policy with the hinted mode and join choice. */
         public OrderingPolicy policy() {
-            OrderingPolicy p = mode == null ? OrderingPolicy.DEFAULT : OrderingPolicy.DEFAULT.withMode(mode);
+            return policy(OrderingPolicy.DEFAULT);
+        }
+
+        /** A store's ordering policy ({@code base}) with the hinted mode and join choice. */
+        public OrderingPolicy policy(OrderingPolicy base) {
+            OrderingPolicy p = mode == null ? base : base.withMode(mode);
             return joins == null ? p : p.withJoins(joins);
         }
 

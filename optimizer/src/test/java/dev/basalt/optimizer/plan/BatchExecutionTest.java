@@ -200,6 +200,18 @@ class BatchExecutionTest {
         assertTrue(grouped.explain().contains("spilled"), grouped.explain());
     }
 
+    /** A policy without batches (a store's {@code basalt:batches false}) keeps GROUP BY on rows, with the same answers. */
+    @Test
+    void aPolicyWithoutBatchesReadsRows() throws Exception {
+        String query = "SELECT ?country (COUNT(*) AS ?n) WHERE { " + AnalyticJoinTest.ALL_OFFERS + " } GROUP BY ?country";
+        CompiledPlan batched = select(query);
+        CompiledPlan rows = AnalyticJoinTest.compile(SHOP, query,
+                FORCED.withExecution(false, dev.basalt.optimizer.exec.ParallelMode.AUTO));
+        assertTrue(batched.explain().contains("[batches of 1024 rows"), batched.explain());
+        assertTrue(rows.explain().contains("[rows: batches switched off]"), rows.explain());
+        assertEquals(answers(batched, ExecLimits.defaults()), answers(rows, ExecLimits.defaults()));
+    }
+
     @Test
     void anOperatorWithoutBatchFormKeepsItsGroupOnRows() throws Exception {
         CompiledPlan plan = select("SELECT (COUNT(*) AS ?n) WHERE { ?offer :vendor ?vendor "

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import dev.basalt.optimizer.MemoryQuadSource;
 import dev.basalt.optimizer.exec.ExecContext;
 import dev.basalt.optimizer.exec.HelperThreads;
+import dev.basalt.optimizer.exec.ParallelMode;
 import dev.basalt.optimizer.exec.RowCursor;
 
 /**
@@ -109,6 +110,20 @@ class ParallelJoinTest {
         MemoryQuadSource src = things(100, 1);
         CompiledPlan plan = PlanShapeTest.compile(src, CHAIN, OrderingPolicy.DEFAULT);
         assertFalse(plan.explain().contains("ParallelJoin"), plan.explain());
+    }
+
+    /** The policy's parallel mode (a store's {@code basalt:parallel}): forced, a small input runs in chunks; off, a large one does not. */
+    @Test
+    void thePolicyForcesOrForbidsChunks() throws Exception {
+        MemoryQuadSource small = things(100, 1);
+        CompiledPlan forced = PlanShapeTest.compile(small, CHAIN,
+                OrderingPolicy.DEFAULT.withExecution(true, ParallelMode.FORCE));
+        assertTrue(forced.explain().startsWith("ParallelJoin"), forced.explain());
+        assertEquals(rows(PlanShapeTest.compile(small, CHAIN, OrderingPolicy.DEFAULT.withExecution(true, ParallelMode.OFF)),
+                new ExecContext(small, false)), rows(forced, parallel(small)));
+        MemoryQuadSource large = things(1500, 2);
+        CompiledPlan off = PlanShapeTest.compile(large, CHAIN, OrderingPolicy.DEFAULT.withExecution(true, ParallelMode.OFF));
+        assertFalse(off.explain().contains("ParallelJoin"), off.explain());
     }
 
     @Test

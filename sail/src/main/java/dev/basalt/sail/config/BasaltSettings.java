@@ -70,6 +70,12 @@ public enum BasaltSettings {
     COMPACT_FREE_PERCENT("compactFreePercent", Scope.STORE, "Compact at free percent", "0", "70",
             "0 = never; else the store compacts itself online when this percent of the journal file is not used"
                     + " (see \"Compacting a store\")"),
+    BATCHES("batches", Scope.STORE, "Batch execution", "true|false", "false",
+            "`true`: a GROUP BY whose input operators all have a batch form reads it in batches of rows; unset ="
+                    + " the JVM-wide default `-Dbasalt.exec.batches` (true)"),
+    PARALLEL("parallel", Scope.STORE, "Parallel joins", "auto|force|off", "force",
+            "`auto`: a join chain over 128 estimated rows or more runs in chunks on helper threads; `force`: every"
+                    + " chain that can, `off`: none; unset = the JVM-wide default `-Dbasalt.exec.parallel` (auto)"),
     NATIVE_EVALUATION("nativeEvaluation", Scope.STORE, "Native evaluation", "true|false", "false",
             "`true`: Basalt's engine evaluates what it supports; `false`: RDF4J's evaluator only"),
     INFERENCE("inference", Scope.STORE, "Inference", "none|rdfs|owl-rl", "rdfs",

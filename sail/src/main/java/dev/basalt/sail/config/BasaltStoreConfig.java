@@ -20,7 +20,8 @@ import org.eclipse.rdf4j.sail.base.config.BaseSailConfig;
 import org.eclipse.rdf4j.sail.config.SailConfigException;
 
 import dev.basalt.optimizer.exec.ExecLimits;
-import dev.basalt.sail.SailLayout;
+import dev.basalt.optimizer.exec.ParallelMode;
+import dev.basalt.optimizer.plan.OrderingPolicy;
 import dev.basalt.sail.spill.SpillPolicy;
 import dev.basalt.store.StoreConfig;
 import dev.basalt.store.btree.BTreeConfig;
@@ -61,7 +62,7 @@ public class BasaltStoreConfig extends BaseSailConfig {
     private InferenceMode inference = InferenceMode.NONE;
 
     public BasaltStoreConfig() {
-        super(BasaltStoreFactory.SAIL_TYPE);
+        super(BasaltStoreSchema.SAIL_TYPE);
     }
 
     public JournalMode getJournalMode() {
@@ -206,6 +207,10 @@ public class BasaltStoreConfig extends BaseSailConfig {
     private Duration readerWarnAge;
     private long maxFileBytes = -1;
     private boolean journalModeSet;
+    /** Batch execution of GROUP BY; null for the JVM-wide default ({@link ExecLimits#DEFAULT_BATCHES}). */
+    private Boolean batches;
+    /** When join chains run in parallel; null for the JVM-wide default ({@link ExecLimits#DEFAULT_PARALLEL}). */
+    private ParallelMode parallel;
 
     /** True if the journal mode was configured (set or parsed), so an existing store in another mode is refused. */
     public boolean isJournalModeSet() {
@@ -313,6 +318,36 @@ public class BasaltStoreConfig extends BaseSailConfig {
         this.maxFileBytes = maxFileBytes;
     }
 
+    /**
+     * Whether a GROUP BY may read its input in batches (see docs/optimizer.md); null (unset) takes
+     * the JVM-wide default, {@code -Dbasalt.exec.batches} or true.
+     */
+    public Boolean getBatches() {
+        return batches;
+    }
+
+    public void setBatches(Boolean batches) {
+        this.batches = batches;
+    }
+
+    /**
+     * When the plan compiler runs a join chain in chunks on helper threads ({@link ParallelMode});
+     * null (unset) takes the JVM-wide default, {@code -Dbasalt.exec.parallel} or {@code auto}.
+     */
+    public ParallelMode getParallel() {
+        return parallel;
+    }
+
+    public void setParallel(ParallelMode parallel) {
+        this.parallel = parallel;
+    }
+
+    /** The plan compiler's policy for this store's queries: its batch and parallel settings over {@link OrderingPolicy#DEFAULT}. */
+    public OrderingPolicy toOrderingPolicy() {
+        OrderingPolicy d = OrderingPolicy.DEFAULT;
+        return d.withExecution(batches != null ? batches : d.batches(), parallel != null ? parallel : d.parallel());
+    }
+
     /** The bounds of this store's query evaluations: the configured values over {@link ExecLimits#defaults()}. */
     public ExecLimits toExecLimits() {
         ExecLimits d = ExecLimits.defaults();
@@ -362,6 +397,12 @@ public class BasaltStoreConfig extends BaseSailConfig {
         if (maxFileBytes >= 0) {
             m.add(node, BasaltStoreSchema.MAX_FILE_BYTES, vf.createLiteral(maxFileBytes));
         }
+        if (batches != null) {
+            m.add(node, BasaltStoreSchema.BATCHES, vf.createLiteral(batches));
+        }
+        if (parallel != null) {
+            m.add(node, BasaltStoreSchema.PARALLEL, vf.createLiteral(parallel.label()));
+        }
     }
 
     private void parseExecutionSettings(Model m, Resource node) {
@@ -384,6 +425,15 @@ public class BasaltStoreConfig extends BaseSailConfig {
             }
         });
         literal(m, node, BasaltStoreSchema.MAX_FILE_BYTES, l -> maxFileBytes = rows(l, BasaltStoreSchema.MAX_FILE_BYTES));
+        literal(m, node, BasaltStoreSchema.BATCHES, l -> batches = bool(l, BasaltStoreSchema.BATCHES));
+        literal(m, node, BasaltStoreSchema.PARALLEL, l -> {
+            try {
+                parallel = ParallelMode.parse(l.getLabel());
+            } catch (IllegalArgumentException e) {
+                throw new SailConfigException(BasaltStoreSchema.PARALLEL + " must be auto, force or off, found '"
+                        + l.getLabel() + "'");
+            }
+        });
     }
 
     /** A non-negative long (0 = unset for row budgets, no limit for maxFileBytes). */
@@ -474,7 +524,7 @@ public class BasaltStoreConfig extends BaseSailConfig {
         if (internalMaxEntries > 0) {
             tree.internalMaxEntries(internalMaxEntries);
         }
-        return SailLayout.withLexiconTrees(SailLayout.withStatementTrees(d.withJournal(journal)
+        return TreeSettings.withLexiconTrees(TreeSettings.withStatementTrees(d.withJournal(journal)
                 .withDefaultTree(tree.build())
                 .withPageCacheBytes(pageCacheBytes >= 0 ? pageCacheBytes : defaultPageCacheBytes())));
     }
@@ -613,21 +663,9 @@ public class BasaltStoreConfig extends BaseSailConfig {
                 l -> largeTransactionThreshold = number(l, BasaltStoreSchema.LARGE_TRANSACTION_THRESHOLD));
         literal(m, node, BasaltStoreSchema.LARGE_TRANSACTION_IDLE_SECONDS,
                 l -> largeTransactionIdleSeconds = (int) number(l, BasaltStoreSchema.LARGE_TRANSACTION_IDLE_SECONDS));
-        literal(m, node, BasaltStoreSchema.DURABLE, l -> {
-            String b = l.getLabel().trim();
-            if (!b.equals("true") && !b.equals("false")) {
-                throw new SailConfigException(BasaltStoreSchema.DURABLE + " must be true or false, found '" + b + "'");
-            }
-            durable = Boolean.parseBoolean(b);
-        });
-        literal(m, node, BasaltStoreSchema.NATIVE_EVALUATION, l -> {
-            String b = l.getLabel().trim();
-            if (!b.equals("true") && !b.equals("false")) {
-                throw new SailConfigException(BasaltStoreSchema.NATIVE_EVALUATION + " must be true or false, found '"
-                        + b + "'");
-            }
-            nativeEvaluation = Boolean.parseBoolean(b);
-        });
+        literal(m, node, BasaltStoreSchema.DURABLE, l -> durable = bool(l, BasaltStoreSchema.DURABLE));
+        literal(m, node, BasaltStoreSchema.NATIVE_EVALUATION,
+                l -> nativeEvaluation = bool(l, BasaltStoreSchema.NATIVE_EVALUATION));
         parseExecutionSettings(m, node);
         parseCompactionSettings(m, node);
         literal(m, node, BasaltStoreSchema.INFERENCE, l -> {
@@ -643,6 +681,14 @@ public class BasaltStoreConfig extends BaseSailConfig {
     private static void literal(Model m, Resource node, IRI property, Consumer<Literal> action) {
         Optional<Literal> l = Models.objectLiteral(m.getStatements(node, property, null));
         l.filter(v -> !v.getLabel().isBlank()).ifPresent(action);
+    }
+
+    private static boolean bool(Literal l, IRI property) {
+        String b = l.getLabel().trim();
+        if (!b.equals("true") && !b.equals("false")) {
+            throw new SailConfigException(property + " must be true or false, found '" + b + "'");
+        }
+        return Boolean.parseBoolean(b);
     }
 
     private static long number(Literal l, IRI property) {

@@ -11,6 +11,8 @@ import org.eclipse.rdf4j.model.IRI;
 public final class BasaltStoreSchema {
     public static final String NAMESPACE = "http://basalt.dev/config/sail#";
     public static final String PREFIX = "basalt";
+    /** The sail type of a Basalt store's sail node ({@code config:sail.type}). */
+    public static final String SAIL_TYPE = "basalt:BasaltStore";
 
     /** "RW" (default) or "WORM"; only matters when the store is created. */
     public static final IRI JOURNAL_MODE = BasaltSettings.JOURNAL_MODE.iri();
@@ -36,6 +38,10 @@ public final class BasaltStoreSchema {
     public static final IRI LARGE_TRANSACTION_THRESHOLD = BasaltSettings.LARGE_TRANSACTION_THRESHOLD.iri();
     /** Seconds such a transaction may hold the writer idle while another connection waits to commit. */
     public static final IRI LARGE_TRANSACTION_IDLE_SECONDS = BasaltSettings.LARGE_TRANSACTION_IDLE_SECONDS.iri();
+    /** Whether GROUP BY reads its input in batches ("true"/"false"; unset = the JVM-wide default, true). */
+    public static final IRI BATCHES = BasaltSettings.BATCHES.iri();
+    /** When join chains run in chunks on helper threads: "auto", "force" or "off" (unset = the JVM-wide default, auto). */
+    public static final IRI PARALLEL = BasaltSettings.PARALLEL.iri();
     /** Evaluate queries with Basalt's own engine where it can (default true); false = RDF4J's evaluator only. */
     public static final IRI NATIVE_EVALUATION = BasaltSettings.NATIVE_EVALUATION.iri();
     /** {@code none}, {@code rdfs} or {@code owl-rl}: the rules kept materialized (docs/sail.md, "Reasoning"). */

@@ -271,17 +271,6 @@ public final class SnapshotQuadSource implements QuadSource {
         return out;
     }
 
-    private long[][] firstMatches(long[] pattern, int k) {
-        List<long[]> out = new ArrayList<>();
-        try (Scan s = scan(pattern)) {
-            long[] q = new long[4];
-            while (out.size() < k && s.next(q)) {
-                out.add(q.clone());
-            }
-        }
-        return out.toArray(new long[0][]);
-    }
-
     private record Range(BTree tree, QuadOrder order, long from, long count) {
     }
 

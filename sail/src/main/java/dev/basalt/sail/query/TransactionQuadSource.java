@@ -1,8 +1,5 @@
 package dev.basalt.sail.query;
 
-import java.util.ArrayList;
-import java.util.List;
-
 import org.eclipse.rdf4j.common.iteration.CloseableIteration;
 import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.Resource;
@@ -141,14 +138,8 @@ public final class TransactionQuadSource implements QuadSource {
 
     @Override
     public long[][] sample(long[] pattern, int k) {
-        List<long[]> out = new ArrayList<>();
-        try (Scan s = scan(pattern)) {
-            long[] q = new long[4];
-            while (out.size() < k && s.next(q)) {
-                out.add(q.clone());
-            }
-        }
-        return out.toArray(new long[0][]);
+        // a transaction's state has no ranks over its pending changes
+        return firstMatches(pattern, k);
     }
 
     @Override

@@ -35,7 +35,9 @@ import dev.basalt.sail.repository.config.BasaltRepositoryConfig;
  * Every place the settings table {@link BasaltSettings} drives agrees with it: the vocabulary's
  * constants, the configuration codec (each setting's example survives parse and export), the
  * Console template ({@code basalt.ttl}: each setting's line, and its defaults parse and validate),
- * and the operator guide's settings table (one generated row per setting, nothing stale). The
+ * the stacked templates ({@code basalt-rdfs.ttl}, {@code basalt-lucene.ttl}: each store setting's
+ * line, and their defaults give a valid store configuration), and the operator guide's settings
+ * table (one generated row per setting, nothing stale). The
  * Workbench's template and form are checked by the workbench-config module's
  * {@code CreateFormSettingsTest}.
  */
@@ -86,6 +88,37 @@ class SettingsTableTest {
     }
 
     @Test
+    void stackedTemplatesAskForEveryStoreSetting() {
+        for (String name : List.of("basalt-rdfs", "basalt-lucene")) {
+            String template = template(name);
+            List<String> expected = new ArrayList<>();
+            for (BasaltSettings s : BasaltSettings.values()) {
+                if (s.scope() == BasaltSettings.Scope.STORE) {
+                    expected.add(s.templateLine() + " ;");
+                }
+            }
+            List<String> lines = template.lines().map(String::trim)
+                    .filter(l -> l.startsWith(BasaltStoreSchema.PREFIX + ":")).collect(Collectors.toList());
+            assertEquals(expected, lines, "basalt: lines of " + name + ".ttl, in table order");
+            // the sails stacked on top are not on this module's class path: the Basalt node is read alone
+            Model filled = fill(template, Map.of());
+            List<org.eclipse.rdf4j.model.Resource> nodes = new ArrayList<>(filled.filter(null,
+                    SimpleValueFactory.getInstance().createIRI("tag:rdf4j.org,2023:config/sail.type"),
+                    SimpleValueFactory.getInstance().createLiteral(BasaltStoreSchema.SAIL_TYPE)).subjects());
+            assertEquals(1, nodes.size(), name + ": one Basalt store in the stack");
+            BasaltStoreConfig store = new BasaltStoreConfig();
+            store.parse(filled, nodes.get(0));
+            store.validate();
+            assertEquals(BasaltStoreConfig.DEFAULT_INDEXES, store.getStatementIndexes(), name);
+            assertEquals(dev.basalt.optimizer.exec.ParallelMode.AUTO, store.getParallel(), name);
+            Model exported = new LinkedHashModel();
+            store.export(exported);
+            assertEquals(List.of(BasaltStoreConfig.DEFAULT_INDEXES), exported.filter(null, BasaltStoreSchema.STATEMENT_INDEXES, null)
+                    .objects().stream().map(v -> v.stringValue()).collect(Collectors.toList()), name);
+        }
+    }
+
+    @Test
     void consoleTemplateDefaultsMakeAValidConfiguration() {
         Model filled = fill(consoleTemplate(), Map.of());
         RepositoryConfig config = RepositoryConfig.create(filled, null);
@@ -112,9 +145,13 @@ class SettingsTableTest {
     }
 
     private static String consoleTemplate() {
+        return template("basalt");
+    }
+
+    private static String template(String name) {
         try (InputStream in = BasaltSettings.class.getResourceAsStream(
-                "/org/eclipse/rdf4j/repository/config/basalt.ttl")) {
-            assertTrue(in != null, "basalt.ttl on the class path");
+                "/org/eclipse/rdf4j/repository/config/" + name + ".ttl")) {
+            assertTrue(in != null, name + ".ttl on the class path");
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new AssertionError(e);

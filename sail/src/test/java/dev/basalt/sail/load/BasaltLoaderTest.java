@@ -67,7 +67,7 @@ class BasaltLoaderTest {
 
     /**
      * ID2TERM keeps a long literal's compressed text in its leaf (dictionary pages of at most
-     * {@link SailLayout#LEXICON_PAGE_BYTES}, values up to a quarter of that inline): random
+     * {@link dev.basalt.sail.config.TreeSettings#LEXICON_PAGE_BYTES}, values up to a quarter of that inline): random
      * 1,200-character labels compress to far more than the default 256-byte inline threshold.
      */
     @Test
@@ -90,7 +90,7 @@ class BasaltLoaderTest {
             BTreeStats i2t = s.tree(Lexicon.ID_TO_TERM).verify();
             assertEquals(0, i2t.largeValues(), "large-value records in ID2TERM");
             assertTrue(i2t.leafBytes() > 200 * 800, "the texts are in the leaves: " + i2t);
-            assertTrue(i2t.recordBytes() <= i2t.pages() * SailLayout.LEXICON_PAGE_BYTES, i2t.toString());
+            assertTrue(i2t.recordBytes() <= i2t.pages() * dev.basalt.sail.config.TreeSettings.LEXICON_PAGE_BYTES, i2t.toString());
         }
         LoadTestData.addThroughRepository(tmp.resolve("added"), List.of(file));
         assertSameStores(tmp.resolve("loaded"), tmp.resolve("added"));

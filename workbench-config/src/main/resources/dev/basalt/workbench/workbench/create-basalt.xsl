@@ -170,6 +170,27 @@
 						<td>Compact the store online when this share of its file is free (0 = never).</td>
 					</tr>
 					<tr>
+						<th>Batch execution</th>
+						<td>
+							<select id="batches" name="Batch execution">
+								<option selected="selected" value="true">true</option>
+								<option value="false">false</option>
+							</select>
+						</td>
+						<td>A GROUP BY whose input operators all have a batch form reads it in batches of rows.</td>
+					</tr>
+					<tr>
+						<th>Parallel joins</th>
+						<td>
+							<select id="parallel" name="Parallel joins">
+								<option selected="selected" value="auto">auto (chains over 128 estimated rows)</option>
+								<option value="force">force (every chain that can)</option>
+								<option value="off">off</option>
+							</select>
+						</td>
+						<td>When a join chain runs in chunks on helper threads.</td>
+					</tr>
+					<tr>
 						<th>Native evaluation</th>
 						<td>
 							<select id="nativeEvaluation" name="Native evaluation">

@@ -1,20 +1,23 @@
-package dev.basalt.sail.config;
+package dev.basalt.sail;
 
 import org.eclipse.rdf4j.sail.Sail;
 import org.eclipse.rdf4j.sail.config.SailConfigException;
 import org.eclipse.rdf4j.sail.config.SailFactory;
 import org.eclipse.rdf4j.sail.config.SailImplConfig;
 
-import dev.basalt.sail.BasaltStore;
+import dev.basalt.sail.config.BasaltStoreConfig;
+import dev.basalt.sail.config.BasaltStoreSchema;
 
 /**
  * Creates {@link BasaltStore}s from configuration; registered through
- * {@code META-INF/services/org.eclipse.rdf4j.sail.config.SailFactory} under {@value #SAIL_TYPE}.
+ * {@code META-INF/services/org.eclipse.rdf4j.sail.config.SailFactory} under {@value #SAIL_TYPE}. It
+ * lives beside the store, not in {@code config}: the configuration knows nothing of the store it
+ * configures (the store reads it), so the two packages form no cycle.
  *
  * <p>Thread-safe: stateless.
  */
 public final class BasaltStoreFactory implements SailFactory {
-    public static final String SAIL_TYPE = "basalt:BasaltStore";
+    public static final String SAIL_TYPE = BasaltStoreSchema.SAIL_TYPE;
 
     @Override
     public String getSailType() {
