@@ -96,13 +96,15 @@ public final class SailLayout {
      * slot class and pointer cost more than the value's share of a leaf), and TERM2ID leaves hold
      * up to twice the default entries, so that their bytes rather than their count end a page.
      * On BSBM 2M the store took 9.6% fewer bytes (99.5 to 90.0 MB) with the same record payload.
-     * Both trees write their pages Zstandard-compressed (TERM2ID leaves 2.5x fewer bytes on BSBM 1M,
-     * ID2TERM leaves, whose long values are already compressed one by one, 1.1x).
+     * TERM2ID writes its pages Zstandard-compressed (2.5x fewer bytes on BSBM 1M); ID2TERM does not:
+     * its long values are compressed one by one already, so its pages shrink by 1.13x only, and a
+     * query resolving one term would decompress a whole 8 KB page on a page-cache miss
+     * (docs/benchmarks-size.md).
      */
     public static StoreConfig withLexiconTrees(StoreConfig config) {
         BTreeConfig base = config.defaultTree();
         BTreeConfig idToTerm = base.toBuilder().maxPageBytes(LEXICON_PAGE_BYTES)
-                .inlineValueThreshold(LEXICON_PAGE_BYTES / 4).compressPages(true).build();
+                .inlineValueThreshold(LEXICON_PAGE_BYTES / 4).build();
         BTreeConfig termToId = base.toBuilder().maxPageBytes(LEXICON_PAGE_BYTES)
                 .leafMaxEntries(2 * base.leafMaxEntries()).compressPages(true).build();
         return config.withTreesStartingWith(Lexicon.ID_TO_TERM, idToTerm).withTreesStartingWith(Lexicon.TERM_TO_ID,
