@@ -1,7 +1,6 @@
 package dev.basalt.store.btree;
 
 import java.util.Arrays;
-import java.util.concurrent.ArrayBlockingQueue;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -11,6 +10,7 @@ import com.github.luben.zstd.ZstdCompressCtx;
 import com.github.luben.zstd.ZstdDecompressCtx;
 import com.github.luben.zstd.ZstdException;
 
+import dev.basalt.store.io.NativePool;
 import dev.basalt.store.journal.CorruptRecordException;
 
 /**
@@ -27,8 +27,7 @@ import dev.basalt.store.journal.CorruptRecordException;
  * only when a page enters the page cache (docs/benchmarks-size.md).
  *
  * <p>Contexts hold native memory that zstd-jni frees only on {@code close()}, so calls borrow one
- * from a small bounded pool and close one that does not fit back, as the lexicon's term
- * compression does. Thread-safe.
+ * from a small bounded {@link NativePool}. Thread-safe.
  */
 final class PageCompression {
     /** Level 1: on BSBM 1M's pages level 3 saves under 1 % more and compresses at half the speed. */
@@ -36,9 +35,20 @@ final class PageCompression {
     /** Longest page held (the varint must fit 31 bits; pages are far smaller). */
     static final int MAX_PAGE_BYTES = 1 << 26;
 
-    private static final int POOL_SIZE = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
-    private static final ArrayBlockingQueue<ZstdCompressCtx> COMPRESSORS = new ArrayBlockingQueue<>(POOL_SIZE);
-    private static final ArrayBlockingQueue<ZstdDecompressCtx> DECOMPRESSORS = new ArrayBlockingQueue<>(POOL_SIZE);
+    private static final NativePool<ZstdCompressCtx> COMPRESSORS = new NativePool<>(() -> {
+        ZstdCompressCtx ctx = new ZstdCompressCtx();
+        ctx.setLevel(LEVEL);
+        ctx.setMagicless(true);
+        ctx.setDictID(false);
+        ctx.setChecksum(false);
+        ctx.setContentSize(false);
+        return ctx;
+    });
+    private static final NativePool<ZstdDecompressCtx> DECOMPRESSORS = new NativePool<>(() -> {
+        ZstdDecompressCtx ctx = new ZstdDecompressCtx();
+        ctx.setMagicless(true);
+        return ctx;
+    });
     private static final Logger LOG = LoggerFactory.getLogger(PageCompression.class);
     private static volatile boolean unavailable;
 
@@ -58,21 +68,11 @@ final class PageCompression {
         byte[] out = new byte[head + (int) Zstd.compressBound(page.length)];
         int n;
         try {
-            ZstdCompressCtx ctx = COMPRESSORS.poll();
-            if (ctx == null) {
-                ctx = new ZstdCompressCtx();
-                ctx.setLevel(LEVEL);
-                ctx.setMagicless(true);
-                ctx.setDictID(false);
-                ctx.setChecksum(false);
-                ctx.setContentSize(false);
-            }
+            ZstdCompressCtx ctx = COMPRESSORS.take();
             try {
                 n = ctx.compressByteArray(out, head, out.length - head, page, 0, page.length);
             } finally {
-                if (!COMPRESSORS.offer(ctx)) {
-                    ctx.close();
-                }
+                COMPRESSORS.give(ctx);
             }
         } catch (ZstdException e) {
             throw new IllegalStateException("compressing a page of " + page.length + " bytes failed: " + e.getMessage(), e);
@@ -119,17 +119,11 @@ final class PageCompression {
         byte[] page = new byte[length];
         int n;
         try {
-            ZstdDecompressCtx ctx = DECOMPRESSORS.poll();
-            if (ctx == null) {
-                ctx = new ZstdDecompressCtx();
-                ctx.setMagicless(true);
-            }
+            ZstdDecompressCtx ctx = DECOMPRESSORS.take();
             try {
                 n = ctx.decompressByteArray(page, 0, length, record, from, record.length - from);
             } finally {
-                if (!DECOMPRESSORS.offer(ctx)) {
-                    ctx.close();
-                }
+                DECOMPRESSORS.give(ctx);
             }
         } catch (ZstdException e) {
             throw new CorruptRecordException(address, "compressed B+tree page is corrupt: " + e.getMessage());

@@ -106,7 +106,7 @@ class PageCompressionTest {
                     run.keys = BTreeModelTest::quadKey;
                     run.emptyValues = true;
                 }
-                run.run(15_000);
+                run.run(8_000);
                 run.tree.verify();
                 bytes[c] = run.store.bytesStored();
             }
