@@ -99,6 +99,7 @@ final class BasaltSailStore extends SailStoreBase {
         try {
             try (Snapshot s = store.snapshot()) {
                 Lexicon.requireReadable(s);
+                StatementSet.requireLayout(s.property(StatementSet.LAYOUT_PROPERTY));
             } catch (StoreException e) {
                 throw new StoreException(journal + ": " + e.getMessage(), e);
             }

@@ -50,10 +50,12 @@ public final class SailLayout {
     /**
      * Records {@code orders} in a new store's transaction: the orders, and that its context-first
      * orders wait for the first quad in a named graph (both sets are empty, so every quad is in the
-     * default graph); see {@link QuadIndexes}.
+     * default graph), and the sail layout version that says so (docs/FORMAT.md §5.1); see
+     * {@link QuadIndexes}.
      */
     public static void recordIndexes(WriteTransaction tx, List<QuadOrder> orders) {
         tx.setProperty(INDEXES_PROPERTY, indexesProperty(orders));
+        tx.setProperty(StatementSet.LAYOUT_PROPERTY, new byte[] { (byte) StatementSet.LAYOUT_VERSION });
         boolean deferrable = orders.stream().skip(1).anyMatch(o -> QuadIndexes.isDeferrable(o, orders.get(0)));
         for (StatementSet set : StatementSet.values()) {
             String primary = set.treeName(orders.get(0));
@@ -76,7 +78,7 @@ public final class SailLayout {
     /** Whether the store (as of {@code snapshot}) leaves a statement set's context-first orders empty. */
     public static boolean defaultGraphOnly(Snapshot snapshot, boolean explicit) {
         StatementSet set = explicit ? StatementSet.EXPLICIT : StatementSet.INFERRED;
-        return snapshot.property(set.defaultGraphOnlyProperty()) != null;
+        return set.defaultGraphOnly(snapshot::property) != 0;
     }
 
     /** Tree of the explicit statements in one order, e.g. {@code q.e.spoc}. */

@@ -22,7 +22,15 @@ import java.util.TreeMap;
  */
 record CommitRecord(long counter, long timeMillis, BTreeCheckpoint commitIndex,
                     Map<String, BTreeCheckpoint> trees, Map<String, byte[]> properties) {
-    static final int VERSION = 1;
+    /**
+     * The version this Basalt writes. Version 2 has version 1's layout; it marks a store written by
+     * a Basalt that checks the sail layout property ({@code sail.layout}, docs/FORMAT.md §5.1), so a
+     * Basalt that reads only version 1, which would take the statement orders a newer sail layout
+     * leaves empty for complete ones, refuses the store instead.
+     */
+    static final int VERSION = 2;
+    /** The oldest version this Basalt reads. */
+    static final int OLDEST_READABLE_VERSION = 1;
     static final CommitRecord EMPTY = new CommitRecord(0, 0, BTreeCheckpoint.EMPTY, Map.of(), Map.of());
 
     CommitRecord {
@@ -31,6 +39,11 @@ record CommitRecord(long counter, long timeMillis, BTreeCheckpoint commitIndex,
     }
 
     ByteBuffer encode() {
+        return encode(VERSION);
+    }
+
+    /** The record in the layout of {@code version} (1 or 2, which differ only in this byte); tests write version 1. */
+    ByteBuffer encode(int version) {
         int size = 1 + 8 + 8 + BTreeCheckpoint.ENCODED_BYTES + 4 + 4;
         for (Map.Entry<String, BTreeCheckpoint> e : trees.entrySet()) {
             size += 2 + utf8(e.getKey()).length + BTreeCheckpoint.ENCODED_BYTES;
@@ -39,7 +52,7 @@ record CommitRecord(long counter, long timeMillis, BTreeCheckpoint commitIndex,
             size += 2 + utf8(e.getKey()).length + 4 + e.getValue().length;
         }
         ByteBuffer b = ByteBuffer.allocate(size);
-        b.put((byte) VERSION).putLong(counter).putLong(timeMillis).put(commitIndex.toBytes());
+        b.put((byte) version).putLong(counter).putLong(timeMillis).put(commitIndex.toBytes());
         b.putInt(trees.size());
         for (Map.Entry<String, BTreeCheckpoint> e : trees.entrySet()) {
             putName(b, e.getKey());
@@ -56,8 +69,10 @@ record CommitRecord(long counter, long timeMillis, BTreeCheckpoint commitIndex,
     static CommitRecord decode(ByteBuffer b, long address) {
         try {
             int version = b.get() & 0xff;
-            if (version != VERSION) {
-                throw new CorruptRecordException(address, "commit record version " + version + " is unknown to this Basalt");
+            if (version < OLDEST_READABLE_VERSION || version > VERSION) {
+                throw new CorruptRecordException(address, "commit record version " + version
+                        + " is unknown to this Basalt, which reads versions " + OLDEST_READABLE_VERSION + " to " + VERSION
+                        + (version > VERSION ? ": the store was written by a later Basalt; open it with that release" : ""));
             }
             long counter = b.getLong();
             long time = b.getLong();

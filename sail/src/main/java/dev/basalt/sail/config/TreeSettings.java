@@ -34,8 +34,9 @@ public final class TreeSettings {
     /**
      * {@code config} with settings for the statement index trees of both sets: those of its
      * default tree, with keys declared as tuples of four term ids, so their leaves are written as
-     * delta-coded id-tuple leaves (docs/FORMAT.md section 3), and pages of
-     * {@link #STATEMENT_PAGE_BYTES}.
+     * delta-coded id-tuple leaves (docs/FORMAT.md section 3), pages of
+     * {@link #STATEMENT_PAGE_BYTES} before compression, and pages written Zstandard-compressed
+     * (on BSBM 1M 2.4x fewer bytes: docs/benchmarks-size.md).
      */
     public static StoreConfig withStatementTrees(StoreConfig config) {
         BTreeConfig base = config.defaultTree();
@@ -43,7 +44,7 @@ public final class TreeSettings {
         int entries = base.leafMaxEntries() != BTreeConfig.DEFAULT.leafMaxEntries() ? base.leafMaxEntries()
                 : STATEMENT_LEAF_ENTRIES;
         BTreeConfig statements = base.toBuilder().idTupleWidth(QuadOrder.KEY_BYTES / Long.BYTES)
-                .leafMaxEntries(entries).maxPageBytes(STATEMENT_PAGE_BYTES).build();
+                .leafMaxEntries(entries).maxPageBytes(STATEMENT_PAGE_BYTES).compressPages(true).build();
         for (StatementSet set : StatementSet.values()) {
             config = config.withTreesStartingWith(set.treePrefix(), statements);
         }
@@ -63,13 +64,17 @@ public final class TreeSettings {
      * slot class and pointer cost more than the value's share of a leaf), and TERM2ID leaves hold
      * up to twice the default entries, so that their bytes rather than their count end a page.
      * On BSBM 2M the store took 9.6% fewer bytes (99.5 to 90.0 MB) with the same record payload.
+     * TERM2ID writes its pages Zstandard-compressed (2.5x fewer bytes on BSBM 1M); ID2TERM does not:
+     * its long values are compressed one by one already, so its pages shrink by 1.13x only, and a
+     * query resolving one term would decompress a whole 8 KB page on a page-cache miss
+     * (docs/benchmarks-size.md).
      */
     public static StoreConfig withLexiconTrees(StoreConfig config) {
         BTreeConfig base = config.defaultTree();
         BTreeConfig idToTerm = base.toBuilder().maxPageBytes(LEXICON_PAGE_BYTES)
                 .inlineValueThreshold(LEXICON_PAGE_BYTES / 4).build();
         BTreeConfig termToId = base.toBuilder().maxPageBytes(LEXICON_PAGE_BYTES)
-                .leafMaxEntries(2 * base.leafMaxEntries()).build();
+                .leafMaxEntries(2 * base.leafMaxEntries()).compressPages(true).build();
         return config.withTreesStartingWith(Lexicon.ID_TO_TERM, idToTerm).withTreesStartingWith(Lexicon.TERM_TO_ID,
                 termToId);
     }

@@ -44,7 +44,7 @@ public final class ReadView {
         this.quads = new EnumMap<>(StatementSet.class);
         for (StatementSet set : StatementSet.values()) {
             quads.put(set, new QuadIndexes(orders, o -> snapshot.tree(set.treeName(o)),
-                    snapshot.property(set.defaultGraphOnlyProperty()) != null ? dev.basalt.store.lexicon.TermIds.DEFAULT_GRAPH : 0));
+                    set.defaultGraphOnly(snapshot::property)));
         }
         this.trees = snapshot::tree;
         this.live = null;

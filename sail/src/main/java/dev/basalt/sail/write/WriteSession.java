@@ -286,7 +286,7 @@ public final class WriteSession {
         Map<StatementSet, QuadIndexes> views = new EnumMap<>(StatementSet.class);
         for (StatementSet set : StatementSet.values()) {
             views.put(set, new QuadIndexes(orders, o -> existing(set.treeName(o)),
-                    tx.property(set.defaultGraphOnlyProperty()) != null ? TermIds.DEFAULT_GRAPH : 0));
+                    set.defaultGraphOnly(tx::property)));
         }
         return new ReadView(base, dictionary.reader(lexicon), views, this::existing, live);
     }

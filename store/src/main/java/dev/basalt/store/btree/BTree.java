@@ -48,7 +48,7 @@ public final class BTree {
 
     private BTree(RecordStore store, BTreeCheckpoint checkpoint, BTreeConfig config, PageCache cache, boolean writable) {
         this.config = Objects.requireNonNull(config, "config");
-        this.io = new PageIO(Objects.requireNonNull(store, "store"), cache);
+        this.io = new PageIO(Objects.requireNonNull(store, "store"), cache, config.compressPages());
         resetTo(Objects.requireNonNull(checkpoint, "checkpoint"));
         this.writer = writable ? new TreeWriter(this, config, io, checkpoint) : null;
     }
@@ -76,7 +76,7 @@ public final class BTree {
      */
     public static BTreeCheckpoint bulkBuild(RecordStore store, BTreeConfig config,
                                             Iterator<? extends Map.Entry<byte[], byte[]>> sortedEntries) {
-        return new BulkBuilder(new PageIO(store, null), config).build(sortedEntries);
+        return new BulkBuilder(new PageIO(store, null, config.compressPages()), config).build(sortedEntries);
     }
 
     /**

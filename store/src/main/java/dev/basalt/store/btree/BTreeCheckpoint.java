@@ -12,14 +12,15 @@ import java.nio.ByteBuffer;
  * (1 byte, {@value #FORMAT_VERSION}), height (1 byte), root address (8), root CRC32C (4), entry
  * count (8). The commit record that embeds it carries the checksum. The version is the page format
  * the tree's pages may use: a version-1 checkpoint's tree holds only version-1 page kinds, a
- * version-2 one may also hold id-tuple leaves. This build reads both and writes version 2, so a
- * Basalt that reads only version 1 refuses a store this build has written when it opens it,
- * rather than failing later on a page it cannot read.
+ * version-2 one may also hold id-tuple leaves, a version-3 one also compressed pages. This build
+ * reads all three and writes version 3, so a Basalt that reads only older versions refuses a
+ * store this build has written when it opens it, rather than failing later on a page it cannot
+ * read.
  *
  * <p>Immutable; safe to share between threads.
  */
 public record BTreeCheckpoint(long rootAddress, int rootChecksum, long entryCount, int height) {
-    public static final int FORMAT_VERSION = 2;
+    public static final int FORMAT_VERSION = 3;
     /** The oldest checkpoint version this build reads. */
     public static final int OLDEST_READABLE_VERSION = 1;
     public static final int ENCODED_BYTES = 22;

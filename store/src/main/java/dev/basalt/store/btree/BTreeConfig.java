@@ -25,9 +25,14 @@ package dev.basalt.store.btree;
  *                               8-byte ids (statement indices: 4), whose leaves are then written
  *                               as id-tuple leaves (delta-coded ids, docs/FORMAT.md); a leaf
  *                               holding a key of another length is still written front-coded
+ * @param compressPages          write each page as a Zstandard-compressed record where that is
+ *                               shorter (page format 3, docs/FORMAT.md); readers take either form
+ *                               whatever this says. The page size limits above are of the coded
+ *                               page before compression
  */
 public record BTreeConfig(int leafMaxEntries, int internalMaxEntries, int maxPageBytes, int restartInterval,
-                          int inlineValueThreshold, int writeRetentionCapacity, int idTupleWidth) {
+                          int inlineValueThreshold, int writeRetentionCapacity, int idTupleWidth,
+                          boolean compressPages) {
 
     /** Longest key a tree accepts; longer keys belong in a hash or a large value. */
     public static final int MAX_KEY_BYTES = 16 * 1024;
@@ -68,12 +73,13 @@ public record BTreeConfig(int leafMaxEntries, int internalMaxEntries, int maxPag
     public Builder toBuilder() {
         return new Builder().leafMaxEntries(leafMaxEntries).internalMaxEntries(internalMaxEntries)
                 .maxPageBytes(maxPageBytes).restartInterval(restartInterval).inlineValueThreshold(inlineValueThreshold)
-                .writeRetentionCapacity(writeRetentionCapacity).idTupleWidth(idTupleWidth);
+                .writeRetentionCapacity(writeRetentionCapacity).idTupleWidth(idTupleWidth)
+                .compressPages(compressPages);
     }
 
     /**
      * Builder with the defaults: 128/128 entries, 16 KiB pages, restarts every 8 keys, 256-byte
-     * inline values, 1024 retained dirty pages, any keys (front-coded leaves).
+     * inline values, 1024 retained dirty pages, any keys (front-coded leaves), pages uncompressed.
      */
     public static final class Builder {
         private int leafMaxEntries = 128;
@@ -86,6 +92,7 @@ public record BTreeConfig(int leafMaxEntries, int internalMaxEntries, int maxPag
         private int inlineValueThreshold = 256;
         private int writeRetentionCapacity = 1024;
         private int idTupleWidth;
+        private boolean compressPages;
 
         public Builder leafMaxEntries(int n) {
             this.leafMaxEntries = n;
@@ -123,9 +130,15 @@ public record BTreeConfig(int leafMaxEntries, int internalMaxEntries, int maxPag
             return this;
         }
 
+        /** Pages are written Zstandard-compressed where that is shorter (page format 3). */
+        public Builder compressPages(boolean compress) {
+            this.compressPages = compress;
+            return this;
+        }
+
         public BTreeConfig build() {
             return new BTreeConfig(leafMaxEntries, internalMaxEntries, maxPageBytes, restartInterval,
-                    inlineValueThreshold, writeRetentionCapacity, idTupleWidth);
+                    inlineValueThreshold, writeRetentionCapacity, idTupleWidth, compressPages);
         }
     }
 }

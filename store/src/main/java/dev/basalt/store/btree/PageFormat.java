@@ -13,8 +13,8 @@ import java.util.Arrays;
  * the one thread coding a page.
  */
 final class PageFormat {
-    /** The page format this build writes: version 1's kinds plus the id-tuple leaf. */
-    static final int FORMAT_VERSION = 2;
+    /** The page format this build writes: version 2's kinds plus the compressed page. */
+    static final int FORMAT_VERSION = 3;
     /** Front-coded leaf (format 1). */
     static final byte LEAF = 0x11;
     /** Internal page (format 1). */
@@ -23,6 +23,8 @@ final class PageFormat {
     static final byte LARGE_VALUE = 0x13;
     /** Leaf of fixed-width id-tuple keys, delta-coded (format 2; {@link IdTupleCoding}). */
     static final byte ID_TUPLE_LEAF = 0x24;
+    /** A leaf or internal page of format 1 or 2, Zstandard-compressed (format 3; {@link PageCompression}). */
+    static final byte COMPRESSED_PAGE = 0x35;
 
     /** Leaf header: kind (1), entry count (4), restart interval (1); the restart table follows. */
     static final int LEAF_HEADER_BYTES = 6;

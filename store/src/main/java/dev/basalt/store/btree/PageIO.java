@@ -16,11 +16,23 @@ import java.nio.ByteBuffer;
 final class PageIO {
     private final RecordStore store;
     private final PageCache cache;
+    /** Whether pages are written compressed where that is shorter ({@link BTreeConfig#compressPages()}). */
+    private final boolean compress;
 
     /** @param cache the shared page cache, or null to decode on every read */
     PageIO(RecordStore store, PageCache cache) {
+        this(store, cache, false);
+    }
+
+    /**
+     * @param cache    the shared page cache, or null to decode on every read
+     * @param compress write each page as a compressed record ({@link PageCompression}) when that is
+     *                 shorter; pages of either form are read regardless
+     */
+    PageIO(RecordStore store, PageCache cache, boolean compress) {
         this.store = store;
         this.cache = cache;
+        this.compress = compress;
     }
 
     RecordStore store() {
@@ -87,6 +99,9 @@ final class PageIO {
     }
 
     static Page decode(long address, int checksum, byte[] bytes) {
+        if (bytes.length > 0 && bytes[0] == PageFormat.COMPRESSED_PAGE) {
+            bytes = PageCompression.decompress(address, bytes);
+        }
         try {
             if (bytes.length > 0 && bytes[0] == PageFormat.LEAF) {
                 return LeafPage.decode(address, checksum, bytes);
@@ -104,10 +119,16 @@ final class PageIO {
                 + " (kind byte " + (bytes.length == 0 ? "missing" : String.format("0x%02x", bytes[0])) + ")");
     }
 
+    /** The record of a coded page: compressed if this tree compresses and that is shorter. */
+    private byte[] record(byte[] encoded) {
+        return compress ? PageCompression.compress(encoded) : encoded;
+    }
+
     /** Writes an encoded page, caches its decoded form and returns it. */
     Page writePage(byte[] encoded) {
-        long address = store.write(ByteBuffer.wrap(encoded));
-        Page page = decode(address, Checksums.crc32c(encoded, 0, encoded.length), encoded);
+        byte[] record = record(encoded);
+        long address = store.write(ByteBuffer.wrap(record));
+        Page page = decode(address, Checksums.crc32c(record, 0, record.length), encoded);
         if (cache != null) {
             cache.put(page);
         }
@@ -123,8 +144,9 @@ final class PageIO {
      * building thread never reads back); cheaper than {@link #writePage} by the decoding.
      */
     Written writeUncached(byte[] encoded) {
-        long address = store.write(ByteBuffer.wrap(encoded));
-        return new Written(address, Checksums.crc32c(encoded, 0, encoded.length));
+        byte[] record = record(encoded);
+        long address = store.write(ByteBuffer.wrap(record));
+        return new Written(address, Checksums.crc32c(record, 0, record.length));
     }
 
     LargeValue writeLargeValue(byte[] value) {

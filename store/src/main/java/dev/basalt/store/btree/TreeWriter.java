@@ -310,7 +310,7 @@ final class TreeWriter {
         if (tree.size != 0) {
             throw new IllegalStateException("bulk load needs an empty tree; this one holds " + tree.size + " entries");
         }
-        BulkBuilder builder = new BulkBuilder(new PageIO(io.store(), null), config);
+        BulkBuilder builder = new BulkBuilder(new PageIO(io.store(), null, config.compressPages()), config);
         BTreeCheckpoint built = builder.build(sortedEntries);
         builder.forEachWritten(ledger::written);
         queue.clear();
@@ -331,7 +331,7 @@ final class TreeWriter {
             bulkLoad(sortedEntries);
             return;
         }
-        BulkBuilder builder = new BulkBuilder(new PageIO(io.store(), null), config);
+        BulkBuilder builder = new BulkBuilder(new PageIO(io.store(), null, config.compressPages()), config);
         BTreeCheckpoint built = builder.build(new MergedEntries(tree.cursor(null, null), sortedEntries));
         clear();
         builder.forEachWritten(ledger::written);

@@ -126,8 +126,8 @@ public final class LexiconWriter extends LexiconView {
      * terms. If {@code spillDirectory} is not null, their ID2TERM values are appended to files
      * there and written into ID2TERM bottom-up, in id order, at the same time (the caller deletes
      * the directory; {@link #discardBottomUp()} closes the files of a load that fails). Keys and
-     * ID2TERM values are the same as without it; ids are handed out in the order the terms come,
-     * not in key order per batch. Returns whether it did.
+     * ID2TERM values are the same as without it, and so are the ids: in the order the terms come.
+     * Returns whether it did.
      */
     public boolean startBottomUp(Path spillDirectory) {
         return startBottomUp(spillDirectory, Runtime.getRuntime().maxMemory() / 3);
@@ -315,8 +315,9 @@ public final class LexiconWriter extends LexiconView {
     }
 
     /**
-     * Ids of many terms, adding new ones; new terms are inserted in key order (in the order they
-     * come while TERM2ID is built bottom-up, {@link #startBottomUp()}).
+     * Ids of many terms, adding new ones: terms are looked up in key order, and new ones are
+     * numbered in the order they first occur in the batch (as while TERM2ID is built bottom-up,
+     * {@link #startBottomUp()}).
      */
     public long[] getOrCreateAll(List<? extends Value> values) {
         long[] inline = new long[values.size()];
@@ -379,18 +380,44 @@ public final class LexiconWriter extends LexiconView {
         for (int m = 0; m < missCount; m++) {
             order[m] = misses[m];
         }
+        // looked up in key order, so the batch touches each TERM2ID page once (the sort is stable:
+        // the first of equal keys is the term's first occurrence in the batch) ...
         Arrays.sort(order, (a, b) -> Arrays.compareUnsigned(keys[a], keys[b]));
+        int[] firstOf = new int[ids.length];
+        byte[][] prefixes = new byte[ids.length][];
+        int[] created = new int[missCount];
+        int createdCount = 0;
         int previous = -1;
         for (int i : order) {
             // equal keys are neighbours once sorted: a term repeated in the batch is created once
             if (previous >= 0 && Arrays.equals(keys[previous], keys[i])) {
-                ids[i] = ids[previous];
+                firstOf[i] = firstOf[previous];
+                continue;
+            }
+            firstOf[i] = i;
+            prefixes[i] = largePrefixes != null ? largePrefixes[i]
+                    : LargeTermKeys.isLarge(keys[i]) ? LargeTermKeys.prefix(keys[i]) : null;
+            ids[i] = find(keys[i], prefixes[i]);
+            if (ids[i] == TermIds.NULL) {
+                created[createdCount++] = i;
             } else {
-                byte[] prefix = largePrefixes != null ? largePrefixes[i]
-                        : LargeTermKeys.isLarge(keys[i]) ? LargeTermKeys.prefix(keys[i]) : null;
-                ids[i] = create(values.get(i), keys[i], prefix);
+                remember(values.get(i), keys[i], ids[i]);
             }
             previous = i;
+        }
+        // ... and new terms numbered in the order they first occur, as a load into an empty store
+        // numbers them, so their ids do not depend on where batches end
+        Arrays.sort(created, 0, createdCount);
+        for (int c = 0; c < createdCount; c++) {
+            int i = created[c];
+            ids[i] = insert(keys[i], prefixes[i]);
+            remember(values.get(i), keys[i], ids[i]);
+        }
+        for (int m = 0; m < missCount; m++) {
+            int i = misses[m];
+            if (firstOf[i] != i) {
+                ids[i] = ids[firstOf[i]];
+            }
         }
         return ids;
     }
@@ -433,40 +460,52 @@ public final class LexiconWriter extends LexiconView {
     private long create(Value value, byte[] key, byte[] prefix) {
         long id = find(key, prefix);
         if (id == TermIds.NULL) {
-            id = allocator.allocate(TermKeys.kind(key));
-            if (spatial != null) {
-                String wkt = SpatialTerms.wkt(key);
-                if (wkt != null) {
-                    spatial.add(id, wkt);
-                    if (spatial.pendingCount() >= SpatialIndex.FLUSH_ENTRIES) {
-                        flushSpatial();
-                    }
-                }
-            }
-            byte[] stored = TermValues.encode(key, this::internPrefix, dictionary());
-            if (training != null && stored.length > TermCompression.DICTIONARY_THRESHOLD) {
-                train(key);
-            }
-            if (spilledValues != null) {
-                spilledValues.put(id, stored);
-            } else {
-                idToTerm.put(idKey(id), stored);
-            }
-            byte[] t2iKey = key;
-            if (prefix != null) {
-                t2iKey = LargeTermKeys.withOrdinal(prefix, ordinalsUnder(prefix));
-            }
-            if (bottomUp != null) {
-                bottomUp.put(t2iKey, id);
-                bottomUpTerms++;
-                if (bottomUpFull()) {
-                    mergeBottomUp();
-                }
-            } else {
-                termToId.put(t2iKey, idKey(id));
-            }
-            changed = true;
+            id = insert(key, prefix);
         }
+        remember(value, key, id);
+        return id;
+    }
+
+    /** Numbers a term that {@link #find} did not find and stores it in both trees; returns its id. */
+    private long insert(byte[] key, byte[] prefix) {
+        long id = allocator.allocate(TermKeys.kind(key));
+        if (spatial != null) {
+            String wkt = SpatialTerms.wkt(key);
+            if (wkt != null) {
+                spatial.add(id, wkt);
+                if (spatial.pendingCount() >= SpatialIndex.FLUSH_ENTRIES) {
+                    flushSpatial();
+                }
+            }
+        }
+        byte[] stored = TermValues.encode(key, this::internPrefix, dictionary());
+        if (training != null && stored.length > TermCompression.DICTIONARY_THRESHOLD) {
+            train(key);
+        }
+        if (spilledValues != null) {
+            spilledValues.put(id, stored);
+        } else {
+            idToTerm.put(idKey(id), stored);
+        }
+        byte[] t2iKey = key;
+        if (prefix != null) {
+            t2iKey = LargeTermKeys.withOrdinal(prefix, ordinalsUnder(prefix));
+        }
+        if (bottomUp != null) {
+            bottomUp.put(t2iKey, id);
+            bottomUpTerms++;
+            if (bottomUpFull()) {
+                mergeBottomUp();
+            }
+        } else {
+            termToId.put(t2iKey, idKey(id));
+        }
+        changed = true;
+        return id;
+    }
+
+    /** Caches the id of a term found or created: by value, or by key for a term known only by its key. */
+    private void remember(Value value, byte[] key, long id) {
         if (value == null) {
             if (bottomUp == null) { // else the bottom-up index remembers it
                 int slot = keyCacheSlot(key);
@@ -478,7 +517,6 @@ public final class LexiconWriter extends LexiconView {
         } else {
             added.put(value, id);
         }
-        return id;
     }
 
     /** The number of a key's first {@code length} bytes as a key prefix, interned if new; 0 past {@link KeyPrefixes#LIMIT}. */

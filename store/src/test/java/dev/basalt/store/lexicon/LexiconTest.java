@@ -34,6 +34,45 @@ class LexiconTest extends StoreFixture {
         return terms;
     }
 
+    /**
+     * A batch into a dictionary that is not empty numbers its new terms in the order they first
+     * occur (whatever their keys' order), finds the known ones, and gives a repeated term one id;
+     * so the ids of a load do not depend on where its batches end.
+     */
+    @Test
+    void newTermsOfABatchAreNumberedInTheOrderTheyFirstOccur() {
+        IRI known = VF.createIRI("http://example.org/m");
+        try (WriteTransaction tx = store.begin()) {
+            LexiconWriter w = lexicon.writer(tx);
+            w.getOrCreate(known);
+            w.beforeCommit();
+            tx.commit();
+            w.afterCommit();
+        }
+        lexicon.clearCaches();
+        List<Value> batch = List.of(VF.createIRI("http://example.org/z"), known, VF.createIRI("http://example.org/a"),
+                VF.createIRI("http://example.org/z"), VF.createLiteral("a literal longer than seven bytes"),
+                VF.createIRI("http://example.org/b"));
+        long[] ids;
+        try (WriteTransaction tx = store.begin()) {
+            LexiconWriter w = lexicon.writer(tx);
+            ids = w.getOrCreateAll(batch);
+            w.beforeCommit();
+            tx.commit();
+            w.afterCommit();
+        }
+        try (Snapshot s = store.snapshot()) {
+            assertEquals(ids[1], lexicon.reader(s).lookup(known));
+        }
+        assertEquals(ids[0], ids[3], "a repeated term has one id");
+        assertTrue(ids[0] < ids[2] && ids[2] < ids[5], "IRIs numbered z, a, b as they occur");
+        for (int i : new int[] { 0, 2, 4, 5 }) {
+            try (Snapshot s = store.snapshot()) {
+                assertEquals(batch.get(i), lexicon.reader(s).resolve(ids[i], VF));
+            }
+        }
+    }
+
     @Test
     void termsRoundTripAndSurviveReopen() {
         List<Value> terms = sampleTerms();
