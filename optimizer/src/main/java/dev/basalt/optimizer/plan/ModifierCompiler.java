@@ -44,7 +44,8 @@ import dev.basalt.optimizer.plan.PlanCompiler.Unsupported;
  * {@link PlanCompiler}. An Extension whose elements are all aggregates is compiled as its argument:
  * it only names the aggregates the Group below computes; an Extension with other expressions is
  * not handled here. COUNT(*) (or the
- * COUNT of a variable) of one statement pattern without GROUP BY becomes a {@link RangeCountOp}.
+ * COUNT of a variable) of one statement pattern without GROUP BY becomes a {@link RangeCountOp}; a
+ * COUNT(*) of several may become a {@link dev.basalt.optimizer.exec.CountJoinOp} ({@link CountJoinPlanner}).
  * ORDER BY keys and aggregate arguments that are not plain variables need {@link ValueFunctions}.
  * Not thread-safe: made and used by one query's plan compiler, in the compiling thread.
  */
@@ -58,9 +59,12 @@ final class ModifierCompiler {
     private final VarTable vars;
     private final ValueFunctions functions;
 
-    ModifierCompiler(VarTable vars, ValueConditions values) {
+    private final CountJoinPlanner countJoins;
+
+    ModifierCompiler(VarTable vars, ValueConditions values, CountJoinPlanner countJoins) {
         this.vars = vars;
         this.functions = values instanceof ValueFunctions f ? f : null;
+        this.countJoins = countJoins;
     }
 
     /**
@@ -89,7 +93,7 @@ final class ModifierCompiler {
         return false;
     }
 
-    Operator group(TupleExpr e, Subtrees subtrees) throws Unsupported {
+    Operator group(TupleExpr e, Subtrees subtrees, boolean outerBound) throws Unsupported {
         if (e instanceof Extension x) {
             // its aggregates are the values the Group below binds: nothing to compute here
             return subtrees.compile(x.getArg());
@@ -109,6 +113,13 @@ final class ModifierCompiler {
             String label = groupSlots.length == 0 ? "(all)" : g.getGroupBindingNames().stream()
                     .map(n -> "?" + n).reduce((a, b) -> a + " " + b).orElse("");
             op = new GroupOp(in, groupSlots, new Aggregates(specs, strict), label);
+            Aggregates.Spec only = specs.size() == 1 ? specs.get(0) : null;
+            if (groupSlots.length == 0 && only != null && only.kind() == Aggregates.Kind.COUNT_ALL && !only.distinct()) {
+                Operator counted = countJoins.plan(g.getArg(), in, op, only.target(), outerBound);
+                if (counted != null) {
+                    return counted;
+                }
+            }
         }
         op.setEstimate(groupSlots.length == 0 ? 1 : Math.max(1, in.estimate() / 2));
         return op;
