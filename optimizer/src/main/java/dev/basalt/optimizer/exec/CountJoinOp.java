@@ -7,8 +7,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.eclipse.rdf4j.model.base.CoreDatatype;
-
 /**
  * {@code COUNT(*)} without GROUP BY of a join of statement patterns whose join graph is a tree
  * (every variable in at most two patterns, the patterns joined pairwise by one variable each, no
@@ -133,28 +131,7 @@ public final class CountJoinOp extends Operator {
     @Override
     protected RowCursor doOpen(long[] input, ExecContext ctx) {
         Long n = count(input, ctx);
-        if (n == null) {
-            return rows.open(input, ctx);
-        }
-        long[] row = input.clone();
-        row[target] = ctx.idOf(ctx.source().valueFactory().createLiteral(Long.toString(n), CoreDatatype.XSD.INTEGER));
-        return new RowCursor() {
-            boolean done;
-
-            @Override
-            public long[] next() {
-                if (done) {
-                    return null;
-                }
-                done = true;
-                return row;
-            }
-
-            @Override
-            public void close() {
-                done = true;
-            }
-        };
+        return n == null ? rows.open(input, ctx) : RangeCountOp.countRow(input, target, n, ctx);
     }
 
     /** The count, or null past the memory budget. */

@@ -27,7 +27,7 @@ class CountJoinTest {
     private static final MemoryQuadSource SHOP = shop();
 
     private static MemoryQuadSource shop() {
-        MemoryQuadSource src = AnalyticJoinTest.shop(6_000, 3_000);
+        MemoryQuadSource src = AnalyticJoinTest.shop(2_000, 600);
         String ex = AnalyticJoinTest.EX;
         // multiplicities above one and keys that find nothing on the other side
         for (int v = 0; v < 100; v += 7) {
@@ -76,7 +76,7 @@ class CountJoinTest {
             assertEquals(expected, count(forced, ExecLimits.defaults().withHashJoinRows(10)), where);
             assertEquals(expected, count(plan(where, OrderingPolicy.DEFAULT), ExecLimits.defaults()), where);
         }
-        assertEquals("6000", count(plan("?offer :product ?product . ?offer :vendor ?vendor", FORCED),
+        assertEquals("2000", count(plan("?offer :product ?product . ?offer :vendor ?vendor", FORCED),
                 ExecLimits.defaults()));
     }
 
