@@ -37,8 +37,8 @@ import dev.basalt.sail.repository.BasaltRepository;
  * {@code -Dbasalt.exec.parallel=force} to have the planned joins it falls back to run in parallel.
  */
 class CountJoinDifferentialTest {
-    private static final int DATASETS = 8;
-    private static final int QUERIES = 40;
+    private static final int DATASETS = 6;
+    private static final int QUERIES = 30;
     private static final String HINT = "[] <http://basalt.dev/hint#joins> \"hash-merge\" .";
 
     @TempDir
