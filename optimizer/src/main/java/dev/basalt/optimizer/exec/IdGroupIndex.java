@@ -1,7 +1,5 @@
 package dev.basalt.optimizer.exec;
 
-import java.util.Arrays;
-
 /**
  * The groups of a GROUP BY on one slot by the raw id in that slot, for {@link GroupOp}'s batch form:
  * an open-addressing table (linear probing) of primitive ids to objects, so that the rows of a group
@@ -61,15 +59,5 @@ final class IdGroupIndex<G> {
     private static int slot(long id, int mask) {
         long h = id * 0x9E3779B97F4A7C15L;
         return (int) (h ^ h >>> 32) & mask;
-    }
-
-    /** Ids held, for tests. */
-    int size() {
-        return size;
-    }
-
-    @Override
-    public String toString() {
-        return "IdGroupIndex" + Arrays.toString(new int[] { size });
     }
 }
