@@ -37,6 +37,18 @@ public interface Aggregation {
     interface Accumulator {
         void add(long[] row, ExecContext ctx);
 
+        /**
+         * Adds every row of {@code batch} in order, as {@link #add} of each would; {@code scratch}
+         * (of the batch's width) is the caller's array to read rows into. Only called when
+         * {@link Aggregation#batchable} is true.
+         */
+        default void addAll(Batch batch, long[] scratch, ExecContext ctx) {
+            for (int i = 0; i < batch.size; i++) {
+                batch.copyRow(i, scratch);
+                add(scratch, ctx);
+            }
+        }
+
         /** The aggregate's id (via {@link ExecContext#idOf}), or {@link dev.basalt.store.lexicon.TermIds#NULL} on error. */
         long result(ExecContext ctx);
     }

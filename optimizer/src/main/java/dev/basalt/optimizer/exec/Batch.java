@@ -31,6 +31,20 @@ public final class Batch {
         return cols[slot][row];
     }
 
+    /** The number of rows with at least one bound slot (COUNT(*) counts only those). */
+    public int nonEmptyRows() {
+        int n = 0;
+        for (int i = 0; i < size; i++) {
+            for (long[] col : cols) {
+                if (col[i] != 0) {
+                    n++;
+                    break;
+                }
+            }
+        }
+        return n;
+    }
+
     boolean full() {
         return size == CAPACITY;
     }

@@ -178,6 +178,8 @@ public final class GroupOp extends Operator {
                 aggregation.prepare(b, ctx);
                 if (groupSlots.length == 0) {
                     pass.addAll(b, scratch);
+                } else if (groupSlots.length == 1) {
+                    pass.addByOneSlot(b, scratch);
                 } else {
                     for (int i = 0; i < b.size; i++) {
                         b.copyRow(i, scratch);
@@ -202,6 +204,8 @@ public final class GroupOp extends Operator {
         SpillFile[] partitions;
         /** The one group when there are no group slots. */
         Group all;
+        /** The held groups by the id of the one group slot (batches grouped on one slot), or null. */
+        IdGroupIndex<Group> byId;
 
         Pass(long[] row, ExecContext ctx, int level) {
             this.row = row;
@@ -210,8 +214,11 @@ public final class GroupOp extends Operator {
             this.limit = groupSlots.length == 0 ? Long.MAX_VALUE : ctx.limits().groupRows();
         }
 
-        /** Adds a row; {@code reused}: the array is refilled after the call, so a group keeps a copy. */
-        void add(long[] b, boolean reused) {
+        /**
+         * Adds a row; {@code reused}: the array is refilled after the call, so a group keeps a copy.
+         * Returns the row's group, or null when the row went to a partition on disk.
+         */
+        Group add(long[] b, boolean reused) {
             if (groupSlots.length == 0) {
                 if (all == null) {
                     all = new Group(reused ? b.clone() : b, aggregation.start());
@@ -219,7 +226,7 @@ public final class GroupOp extends Operator {
                 for (Aggregation.Accumulator a : all.accumulators) {
                     a.add(b, ctx);
                 }
-                return;
+                return all;
             }
             RowKey k = RowKey.solution(b, groupSlots);
             Group g = groups.get(k);
@@ -233,7 +240,7 @@ public final class GroupOp extends Operator {
                 }
                 partitions[part].write(b);
                 spilledRows.increment();
-                return;
+                return null;
             }
             if (g == null) {
                 g = new Group(reused ? b.clone() : b, aggregation.start());
@@ -242,13 +249,45 @@ public final class GroupOp extends Operator {
             for (Aggregation.Accumulator a : g.accumulators) {
                 a.add(b, ctx);
             }
+            return g;
         }
 
-        /** Adds every row of a batch to the one group (no group slots). */
+        /** Adds every row of a batch to the one group (no group slots), each accumulator a batch at a time. */
         void addAll(Batch b, long[] scratch) {
+            if (b.size == 0) {
+                return;
+            }
+            if (all == null) {
+                b.copyRow(0, scratch);
+                all = new Group(scratch.clone(), aggregation.start());
+            }
+            for (Aggregation.Accumulator a : all.accumulators) {
+                a.addAll(b, scratch, ctx);
+            }
+        }
+
+        /**
+         * Adds every row of a batch grouped on one slot: a row whose id was seen finds its group by
+         * {@link #byId} without a key object; the others take {@link #add}, which also spills.
+         */
+        void addByOneSlot(Batch b, long[] scratch) {
+            if (byId == null) {
+                byId = new IdGroupIndex<>();
+            }
+            long[] keys = b.cols[groupSlots[0]];
             for (int i = 0; i < b.size; i++) {
                 b.copyRow(i, scratch);
-                add(scratch, true);
+                Group g = byId.get(keys[i]);
+                if (g == null) {
+                    g = add(scratch, true);
+                    if (g != null) {
+                        byId.put(keys[i], g);
+                    }
+                    continue;
+                }
+                for (Aggregation.Accumulator a : g.accumulators) {
+                    a.add(scratch, ctx);
+                }
             }
         }
 

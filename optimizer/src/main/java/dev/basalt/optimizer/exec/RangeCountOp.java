@@ -37,7 +37,11 @@ public final class RangeCountOp extends Operator {
 
     @Override
     protected RowCursor doOpen(long[] input, ExecContext ctx) {
-        long n = count(input, ctx);
+        return countRow(input, target, count(input, ctx), ctx);
+    }
+
+    /** One row: {@code input} with the count {@code n} (an xsd:integer) in {@code target}. */
+    static RowCursor countRow(long[] input, int target, long n, ExecContext ctx) {
         long[] row = input.clone();
         row[target] = ctx.idOf(ctx.source().valueFactory().createLiteral(Long.toString(n), CoreDatatype.XSD.INTEGER));
         return new RowCursor() {

@@ -114,10 +114,62 @@ final class AggregateArg {
 
     /** The evaluation's handle on the shared cache of this expression (null: none). */
     private DerivedValues memo(ExecContext ctx) {
-        return ctx.scratch(this, () -> new Memo(ctx.source().derivedValues(derivedKey))).cache();
+        return ctx.scratch(this, () -> new Held(Memo.over(ctx.source().derivedValues(derivedKey)))).memo();
     }
 
-    private record Memo(DerivedValues cache) {
+    /** The evaluation's memo, or null where the source has no shared cache (held so that null is kept too). */
+    private record Held(Memo memo) {
+    }
+
+    /**
+     * The evaluation's view of the shared cache: a small direct-mapped table of its own in front of
+     * it, which {@link #prepare} fills with the ids of the batch it reads, so that the rows of that
+     * batch then find their values in it instead of probing the shared concurrent cache a second
+     * time. An id's entry may be overwritten by another id's at any time; a hit is always the value
+     * held for that id. Belongs to one evaluation thread, like the {@link ExecContext#scratch} that
+     * holds it.
+     */
+    private static final class Memo implements DerivedValues {
+        /** Entries of the local table: a batch's ids, with room so that few of them share one. */
+        private static final int LOCAL_ENTRIES = 4 * Batch.CAPACITY;
+        private final DerivedValues shared;
+        private final long[] ids = new long[LOCAL_ENTRIES];
+        private final Value[] values = new Value[LOCAL_ENTRIES];
+
+        private Memo(DerivedValues shared) {
+            this.shared = shared;
+        }
+
+        static Memo over(DerivedValues shared) {
+            return shared == null ? null : new Memo(shared);
+        }
+
+        private static int at(long id) {
+            long h = id * 0x9E3779B97F4A7C15L;
+            return (int) (h >>> 52) & (LOCAL_ENTRIES - 1);
+        }
+
+        @Override
+        public Value get(long id) {
+            int at = at(id);
+            if (ids[at] == id && values[at] != null) {
+                return values[at];
+            }
+            Value v = shared.get(id);
+            if (v != null) {
+                ids[at] = id;
+                values[at] = v;
+            }
+            return v;
+        }
+
+        @Override
+        public void put(long id, Value value) {
+            shared.put(id, value);
+            int at = at(id);
+            ids[at] = id;
+            values[at] = value;
+        }
     }
 
     private Value derivedValue(long id, ValueCache cache, ExecContext ctx) {
@@ -131,7 +183,8 @@ final class AggregateArg {
         if (term != null) {
             bs.addBinding(names[0], term);
         }
-        v = expr.apply(bs);
+        // a number is kept with its exact value, so that SUM and AVG do not parse its label per row
+        v = ParsedDecimalLiteral.of(expr.apply(bs));
         if (memo != null) {
             memo.put(id, v == null ? ERROR : v);
         }

@@ -196,6 +196,15 @@ final class Aggregates implements Aggregation {
         }
 
         @Override
+        public void addAll(Batch batch, long[] scratch, ExecContext ctx) {
+            if (seen == null) {
+                n += batch.nonEmptyRows();
+            } else {
+                super.addAll(batch, scratch, ctx);
+            }
+        }
+
+        @Override
         public long result(ExecContext ctx) {
             return ctx.idOf(VF.createLiteral(Long.toString(n), CoreDatatype.XSD.INTEGER));
         }
@@ -217,6 +226,10 @@ final class Aggregates implements Aggregation {
         BigDecimal big;
         /** Whether {@link #big} holds a decimal (else only integers: its sum is an integer). */
         boolean bigDecimal;
+        /** The sum of the unscaled values of scale {@link #unscaledScale} not yet added to {@link #big}. */
+        long unscaledSum;
+        /** The scale of {@link #unscaledSum}, or -1 while it holds nothing. */
+        int unscaledScale = -1;
         /**
          * Whether {@link #sum} is an integer or a decimal, whose additions are exact: only then may
          * integers be added apart (a float or double sum rounds at each addition, in input order).
@@ -291,6 +304,11 @@ final class Aggregates implements Aggregation {
             if (type != CoreDatatype.XSD.DECIMAL && type != CoreDatatype.XSD.INTEGER) {
                 return false;
             }
+            if (l instanceof ParsedDecimalLiteral p && p.compact()) {
+                addUnscaled(p.unscaled(), p.scale());
+                bigDecimal |= type == CoreDatatype.XSD.DECIMAL;
+                return true;
+            }
             BigDecimal d;
             try {
                 d = l.decimalValue();
@@ -302,7 +320,36 @@ final class Aggregates implements Aggregation {
             return true;
         }
 
+        /**
+         * Adds {@code unscaled} × 10^-{@code scale} to {@link #unscaledSum} while its scale is the
+         * same and the long sum does not overflow; else first moves that sum into {@link #big}.
+         */
+        private void addUnscaled(long unscaled, int scale) {
+            if (scale == unscaledScale) {
+                long s = unscaledSum + unscaled;
+                // no overflow: the operands' signs differ, or the result's sign is theirs
+                if (((unscaledSum ^ s) & (unscaled ^ s)) >= 0) {
+                    unscaledSum = s;
+                    return;
+                }
+            }
+            moveUnscaled();
+            unscaledSum = unscaled;
+            unscaledScale = scale;
+        }
+
+        /** Adds {@link #unscaledSum} to {@link #big} and clears it. */
+        private void moveUnscaled() {
+            if (unscaledScale >= 0) {
+                BigDecimal d = BigDecimal.valueOf(unscaledSum, unscaledScale);
+                big = big == null ? d : big.add(d);
+                unscaledSum = 0;
+                unscaledScale = -1;
+            }
+        }
+
         private void flush() {
+            moveUnscaled();
             if (small != 0 && sum != null) {
                 sum = add(sum, VF.createLiteral(Long.toString(small), CoreDatatype.XSD.INTEGER));
                 error = sum == null;

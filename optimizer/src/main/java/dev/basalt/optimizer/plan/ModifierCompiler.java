@@ -44,7 +44,8 @@ import dev.basalt.optimizer.plan.PlanCompiler.Unsupported;
  * {@link PlanCompiler}. An Extension whose elements are all aggregates is compiled as its argument:
  * it only names the aggregates the Group below computes; an Extension with other expressions is
  * not handled here. COUNT(*) (or the
- * COUNT of a variable) of one statement pattern without GROUP BY becomes a {@link RangeCountOp}.
+ * COUNT of a variable) of one statement pattern without GROUP BY becomes a {@link RangeCountOp}; a
+ * COUNT(*) of several may become a {@link dev.basalt.optimizer.exec.CountJoinOp} ({@link CountJoinPlanner}).
  * ORDER BY keys and aggregate arguments that are not plain variables need {@link ValueFunctions}.
  * Not thread-safe: made and used by one query's plan compiler, in the compiling thread.
  */
@@ -59,11 +60,14 @@ final class ModifierCompiler {
     private final ValueFunctions functions;
     private final boolean batches;
 
+    private final CountJoinPlanner countJoins;
+
     /** {@code batches}: whether a GROUP BY may read its input in batches ({@link OrderingPolicy#batches()}). */
-    ModifierCompiler(VarTable vars, ValueConditions values, boolean batches) {
+    ModifierCompiler(VarTable vars, ValueConditions values, boolean batches, CountJoinPlanner countJoins) {
         this.vars = vars;
         this.batches = batches;
         this.functions = values instanceof ValueFunctions f ? f : null;
+        this.countJoins = countJoins;
     }
 
     /**
@@ -92,7 +96,7 @@ final class ModifierCompiler {
         return false;
     }
 
-    Operator group(TupleExpr e, Subtrees subtrees) throws Unsupported {
+    Operator group(TupleExpr e, Subtrees subtrees, boolean outerBound) throws Unsupported {
         if (e instanceof Extension x) {
             // its aggregates are the values the Group below binds: nothing to compute here
             return subtrees.compile(x.getArg());
@@ -112,6 +116,13 @@ final class ModifierCompiler {
             String label = groupSlots.length == 0 ? "(all)" : g.getGroupBindingNames().stream()
                     .map(n -> "?" + n).reduce((a, b) -> a + " " + b).orElse("");
             op = new GroupOp(in, groupSlots, new Aggregates(specs, strict), label, batches);
+            Aggregates.Spec only = specs.size() == 1 ? specs.get(0) : null;
+            if (groupSlots.length == 0 && only != null && only.kind() == Aggregates.Kind.COUNT_ALL && !only.distinct()) {
+                Operator counted = countJoins.plan(g.getArg(), in, op, only.target(), outerBound);
+                if (counted != null) {
+                    return counted;
+                }
+            }
         }
         op.setEstimate(groupSlots.length == 0 ? 1 : Math.max(1, in.estimate() / 2));
         return op;

@@ -137,7 +137,8 @@ public final class PlanCompiler {
         this.costs = new JoinCostModel(estimator);
         this.orderer = new JoinOrderer(source, vars, ordering, costs);
         this.scans = new PatternCompiler(source, vars, datasetGraphs, constantIds);
-        this.modifiers = new ModifierCompiler(vars, values, ordering.batches());
+        this.modifiers = new ModifierCompiler(vars, values, ordering.batches(),
+                new CountJoinPlanner(this::scanOf, estimator, ordering.joins()));
         this.algebra = new AlgebraCompiler(this, vars, source, values, functions);
         this.scope = new ScopeCompiler(vars, modifiers, algebra, new KnnPlanner(this, vars, source));
         this.spatial = new SpatialOperands(source, vars);
@@ -196,7 +197,7 @@ public final class PlanCompiler {
             return compileLeftJoin(lj);
         }
         if (ModifierCompiler.isAggregation(e)) {
-            return modifiers.group(e, this::compile);
+            return modifiers.group(e, this::compile, !outerBound.isEmpty());
         }
         if (e instanceof Union u) {
             Operator l = compile(u.getLeftArg());

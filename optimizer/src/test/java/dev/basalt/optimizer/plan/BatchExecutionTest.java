@@ -173,11 +173,15 @@ class BatchExecutionTest {
             perCountry.merge(String.valueOf(SHOP.resolve(new long[] { r.get(country) })[0]), 1, Integer::sum);
         }
 
-        CompiledPlan count = select("SELECT (COUNT(*) AS ?n) WHERE { " + AnalyticJoinTest.ALL_OFFERS + " }");
+        // two counts: a GROUP BY of all rows (COUNT(*) alone of these patterns is counted per join key)
+        CompiledPlan count = select("SELECT (COUNT(*) AS ?n) (COUNT(?vendor) AS ?m) WHERE { " + AnalyticJoinTest.ALL_OFFERS + " }");
         assertTrue(count.explain().contains("[batches of 1024 rows: every operator below has a batch form]"),
                 count.explain());
-        assertEquals(List.of("[\"" + joined.size() + "\"^^<http://www.w3.org/2001/XMLSchema#integer>]"),
-                answers(count, ExecLimits.defaults()));
+        String n = "\"" + joined.size() + "\"^^<http://www.w3.org/2001/XMLSchema#integer>";
+        assertEquals(List.of("[" + n + ", " + n + "]"), answers(count, ExecLimits.defaults()));
+        CompiledPlan countAlone = select("SELECT (COUNT(*) AS ?n) WHERE { " + AnalyticJoinTest.ALL_OFFERS + " }");
+        assertTrue(countAlone.explain().startsWith("CountJoin"), countAlone.explain());
+        assertEquals(List.of("[" + n + "]"), answers(countAlone, ExecLimits.defaults()));
 
         CompiledPlan grouped = select("SELECT ?country (COUNT(*) AS ?n) (MIN(?vendor) AS ?v) WHERE { "
                 + AnalyticJoinTest.ALL_OFFERS + " } GROUP BY ?country");

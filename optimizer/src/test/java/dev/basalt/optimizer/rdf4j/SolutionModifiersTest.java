@@ -100,6 +100,12 @@ class SolutionModifiersTest {
                     vf.createLiteral(prices[i % prices.length] + (i >= prices.length ? String.valueOf(i % 3) : ""),
                             vf.createIRI(EX, "USD"))));
         }
+        // prices of 18 digits, whose sums overflow a long of their unscaled digits, in two scales
+        for (int i = 0; i < 40; i++) {
+            String label = i % 10 == 9 ? "0.5" : i % 10 == 4 ? "7" : "99999999999999" + (10 + i % 90) + "." + (10 + i % 89);
+            out.add(vf.createStatement(vf.createIRI(EX, "s" + i % 25), vf.createIRI(EX, "big"),
+                    vf.createLiteral(label, vf.createIRI(EX, "USD"))));
+        }
         // a store holds a statement once
         return new ArrayList<>(new LinkedHashSet<>(out));
     }
@@ -128,6 +134,11 @@ class SolutionModifiersTest {
     static Stream<String> groupQueries() {
         return Stream.of(
                 "SELECT ?s (COUNT(*) AS ?c) WHERE { ?s ?p ?o } GROUP BY ?s",
+                // exact decimal sums of cast prices: long sums per scale, moved to a BigDecimal on overflow
+                "SELECT ?k (SUM(xsd:decimal(str(?b))) AS ?t) (AVG(xsd:decimal(str(?b))) AS ?a) "
+                        + "WHERE { ?s ex:k ?k . ?s ex:big ?b } GROUP BY ?k",
+                "SELECT (SUM(xsd:decimal(str(?b))) AS ?t) (AVG(xsd:decimal(str(?b))) AS ?a) "
+                        + "(MIN(xsd:decimal(str(?b))) AS ?m) (COUNT(*) AS ?c) WHERE { ?s ex:big ?b }",
                 "SELECT ?s (COUNT(?w) AS ?c) (COUNT(DISTINCT ?o) AS ?d) (COUNT(DISTINCT *) AS ?e) "
                         + "WHERE { ?s ex:v ?o OPTIONAL { ?s ex:w ?w } } GROUP BY ?s",
                 "SELECT ?s (SUM(?n) AS ?sum) (AVG(?n) AS ?avg) (MIN(?n) AS ?min) (MAX(?n) AS ?max) "

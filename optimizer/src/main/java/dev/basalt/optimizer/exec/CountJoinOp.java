@@ -1,0 +1,191 @@
+package dev.basalt.optimizer.exec;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code COUNT(*)} without GROUP BY of a join of statement patterns whose join graph is a tree
+ * (every variable in at most two patterns, the patterns joined pairwise by one variable each, no
+ * cycle), counted without making a joined row: each pattern is scanned once, from the leaves of the
+ * tree to its root, and a pattern's match adds to its parent's key (the id of the variable they
+ * share) the product of the counts its own children's keys carry ({@link IdCounts}); the root's
+ * matches add those products up. That is the number of rows of the join, since the tree's patterns
+ * are independent given the ids of the variables they share (counting by variable elimination, the
+ * semi-join program of an acyclic join). The input row's bindings are substituted into every
+ * pattern, as a scan does.
+ *
+ * <p>Memory: a pattern's counts hold one entry per distinct key; past
+ * {@link ExecLimits#hashJoinRows()} of them the operator counts with {@code rows} instead (a
+ * {@link GroupOp} over the joins the compiler planned). Yields one row: the input row with the count
+ * (an xsd:integer) in the target slot. Thread rules: immutable once built; each open's counts live
+ * in that open, on the thread of its query.
+ */
+public final class CountJoinOp extends Operator {
+    private final PatternScan[] patterns;
+    /** Per pattern: its parent's index, -1 for the root. */
+    private final int[] parent;
+    /** Per pattern: the slot it shares with its parent (-1 for the root). */
+    private final int[] parentSlot;
+    /** The patterns' indices, every pattern after its children (the root last). */
+    private final int[] order;
+    private final int target;
+    private final Operator rows;
+    private final String reason;
+
+    private CountJoinOp(PatternScan[] patterns, int[] parent, int[] parentSlot, int[] order, int target,
+            Operator rows, String reason) {
+        this.patterns = patterns;
+        this.parent = parent;
+        this.parentSlot = parentSlot;
+        this.order = order;
+        this.target = target;
+        this.rows = rows;
+        this.reason = reason;
+    }
+
+    /**
+     * The count of the join of {@code patterns} rooted at pattern {@code root}, or null if their join
+     * graph is not a tree (or a pattern has no variable).
+     *
+     * @param rows the plan that counts the same join row by row, used past the memory budget
+     * @param reason why the compiler chose it, for EXPLAIN, or null
+     */
+    public static CountJoinOp of(List<PatternScan> patterns, int root, int target, Operator rows, String reason) {
+        int n = patterns.size();
+        Map<Integer, List<Integer>> holders = new HashMap<>();
+        for (int i = 0; i < n; i++) {
+            int[] slots = Arrays.stream(patterns.get(i).slots()).filter(s -> s >= 0).distinct().toArray();
+            if (slots.length == 0) {
+                return null;
+            }
+            for (int s : slots) {
+                holders.computeIfAbsent(s, k -> new ArrayList<>()).add(i);
+            }
+        }
+        // edges: the variables of exactly two patterns; a tree has n - 1 of them and reaches every pattern
+        List<int[]> edges = new ArrayList<>();
+        for (Map.Entry<Integer, List<Integer>> e : holders.entrySet()) {
+            List<Integer> at = e.getValue();
+            if (at.size() > 2) {
+                return null;
+            }
+            if (at.size() == 2) {
+                edges.add(new int[] { at.get(0), at.get(1), e.getKey() });
+            }
+        }
+        if (edges.size() != n - 1) {
+            return null;
+        }
+        int[] parent = new int[n];
+        int[] parentSlot = new int[n];
+        Arrays.fill(parent, -2);
+        parent[root] = -1;
+        parentSlot[root] = -1;
+        int[] visit = new int[n];
+        int seen = 0;
+        ArrayDeque<Integer> queue = new ArrayDeque<>(List.of(root));
+        while (!queue.isEmpty()) {
+            int p = queue.poll();
+            visit[seen++] = p;
+            for (int[] e : edges) {
+                int other = e[0] == p ? e[1] : e[1] == p ? e[0] : -1;
+                if (other >= 0 && other != parent[p]) {
+                    if (parent[other] != -2) {
+                        return null;
+                    }
+                    parent[other] = p;
+                    parentSlot[other] = e[2];
+                    queue.add(other);
+                }
+            }
+        }
+        if (seen != n) {
+            return null;
+        }
+        // breadth-first from the root, reversed: every pattern after its children
+        int[] order = new int[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = visit[n - 1 - i];
+        }
+        return new CountJoinOp(patterns.toArray(new PatternScan[0]), parent, parentSlot, order, target, rows, reason);
+    }
+
+    @Override
+    public List<Operator> children() {
+        List<Operator> out = new ArrayList<>();
+        for (int i : order) {
+            out.add(patterns[i]);
+        }
+        return out;
+    }
+
+    @Override
+    public String describe() {
+        return "CountJoin (counts per join key, leaves to root, no joined rows)" + (reason == null ? "" : " [" + reason + "]");
+    }
+
+    @Override
+    protected RowCursor doOpen(long[] input, ExecContext ctx) {
+        Long n = count(input, ctx);
+        return n == null ? rows.open(input, ctx) : RangeCountOp.countRow(input, target, n, ctx);
+    }
+
+    /** The count, or null past the memory budget. */
+    private Long count(long[] input, ExecContext ctx) {
+        long budget = ctx.limits().hashJoinRows();
+        IdCounts[] counts = new IdCounts[patterns.length];
+        long total = 0;
+        long[] weights = new long[Batch.CAPACITY];
+        for (int p : order) {
+            List<Integer> kids = new ArrayList<>();
+            for (int c = 0; c < patterns.length; c++) {
+                if (parent[c] == p) {
+                    kids.add(c);
+                }
+            }
+            // sized by the pattern's estimate (its distinct keys are at most its matches), bounded by the budget
+            IdCounts out = parent[p] >= 0 ? new IdCounts(Math.min(budget, (long) Math.max(0, patterns[p].estimate()))) : null;
+            try (BatchCursor c = patterns[p].openBatch(input, ctx)) {
+                Batch b;
+                while ((b = c.next()) != null) {
+                    ctx.checkCancelled();
+                    int size = b.size;
+                    Arrays.fill(weights, 0, size, 1L);
+                    for (int k : kids) {
+                        long[] keys = b.cols[parentSlot[k]];
+                        IdCounts from = counts[k];
+                        for (int i = 0; i < size; i++) {
+                            if (weights[i] != 0) {
+                                weights[i] = Math.multiplyExact(weights[i], from.get(keys[i]));
+                            }
+                        }
+                    }
+                    if (out == null) {
+                        for (int i = 0; i < size; i++) {
+                            total = Math.addExact(total, weights[i]);
+                        }
+                        continue;
+                    }
+                    long[] keys = b.cols[parentSlot[p]];
+                    for (int i = 0; i < size; i++) {
+                        if (weights[i] != 0) {
+                            out.add(keys[i], weights[i]);
+                        }
+                    }
+                    if (out.size() > budget) {
+                        return null;
+                    }
+                }
+            }
+            for (int k : kids) {
+                counts[k] = null;
+            }
+            counts[p] = out;
+        }
+        return total;
+    }
+}

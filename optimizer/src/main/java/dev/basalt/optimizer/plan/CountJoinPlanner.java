@@ -1,0 +1,98 @@
+package dev.basalt.optimizer.plan;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+import org.eclipse.rdf4j.query.algebra.Join;
+import org.eclipse.rdf4j.query.algebra.StatementPattern;
+import org.eclipse.rdf4j.query.algebra.TupleExpr;
+
+import dev.basalt.optimizer.exec.CountJoinOp;
+import dev.basalt.optimizer.exec.Operator;
+import dev.basalt.optimizer.plan.PlanCompiler.Unsupported;
+
+/**
+ * Decides whether a {@code COUNT(*)} without GROUP BY over a group of statement patterns is counted
+ * by a {@link CountJoinOp} (each pattern scanned once, counts per join key, no joined row) instead of
+ * by the planned joins: the patterns' join graph must be a tree, the group's input must bind none of
+ * its variables, and by the estimates the patterns' matches, all scanned, must be at most
+ * {@code patterns - 1} times the joined rows (which the planned joins make, each with a lookup or
+ * probe per join step). The query hint {@code joins} forces the choice: nested loops never count
+ * this way, hash-and-merge always where the shape allows.
+ * Not thread-safe: one query's compiler uses it in the compiling thread.
+ */
+final class CountJoinPlanner {
+    /** The scan of one pattern, dataset applied ({@link PlanCompiler#scanOf}). */
+    interface Scans {
+        dev.basalt.optimizer.exec.PatternScan scan(StatementPattern sp) throws Unsupported;
+    }
+
+    private final Scans scans;
+    private final CardinalityEstimator estimator;
+    private final OrderingPolicy.Joins joins;
+
+    CountJoinPlanner(Scans scans, CardinalityEstimator estimator, OrderingPolicy.Joins joins) {
+        this.scans = scans;
+        this.estimator = estimator;
+        this.joins = joins;
+    }
+
+    /**
+     * A {@link CountJoinOp} for the count of {@code arg} into {@code target}, or null where it does
+     * not apply or does not win by the estimates.
+     *
+     * @param planned the compiled {@code arg} (its estimate is the joined rows)
+     * @param rows the group that counts {@code planned}'s rows, kept for counts past the memory budget
+     * @param outerBound whether the group's input may bind variables (a correlated group)
+     */
+    Operator plan(TupleExpr arg, Operator planned, Operator rows, int target, boolean outerBound) throws Unsupported {
+        if (joins == OrderingPolicy.Joins.NESTED_LOOP || outerBound) {
+            return null;
+        }
+        List<StatementPattern> patterns = new ArrayList<>();
+        if (!collect(arg, patterns) || patterns.size() < 2) {
+            return null;
+        }
+        List<dev.basalt.optimizer.exec.PatternScan> compiled = new ArrayList<>();
+        double scanned = 0;
+        int root = 0;
+        double largest = -1;
+        for (StatementPattern sp : patterns) {
+            dev.basalt.optimizer.exec.PatternScan scan = scans.scan(sp);
+            double est = estimator.estimate(scan, Set.of());
+            scan.setEstimate(est);
+            if (est > largest) {
+                largest = est;
+                root = compiled.size();
+            }
+            scanned += est;
+            compiled.add(scan);
+        }
+        double joined = Math.max(planned.estimate(), 0);
+        double bound = (patterns.size() - 1) * joined;
+        if (joins != OrderingPolicy.Joins.HASH_MERGE && scanned > bound) {
+            return null;
+        }
+        String reason = String.format(Locale.ROOT, "scan %.3g matches %s %d x %.3g joined rows estimated",
+                scanned, scanned <= bound ? "<=" : ">", patterns.size() - 1, joined);
+        CountJoinOp op = CountJoinOp.of(compiled, root, target, rows, reason);
+        if (op != null) {
+            op.setEstimate(1);
+        }
+        return op;
+    }
+
+    /** Adds the patterns of a tree of joins of patterns; false for anything else in it. */
+    private static boolean collect(TupleExpr e, List<StatementPattern> out) {
+        if (e instanceof StatementPattern sp) {
+            out.add(sp);
+            return true;
+        }
+        if (e instanceof Join j) {
+            return collect(j.getLeftArg(), out) && collect(j.getRightArg(), out);
+        }
+        return false;
+    }
+}
