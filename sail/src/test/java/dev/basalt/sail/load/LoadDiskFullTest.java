@@ -57,11 +57,13 @@ class LoadDiskFullTest {
     void fullDiskWhileBuildingTheIndicesLeavesTheStoreUnchanged() throws Exception {
         Path mount = mount("index-fs");
         try {
-            // 1,000 subjects and inline integer objects: a few KB of dictionary, megabytes of quads
+            // 1,000 subjects and inline integer objects: a few KB of dictionary, megabytes of quads; the
+            // integers are random (40 bits), so compressed index pages cannot fit them in the tmpfs either
             Path big = tmp.resolve("many-quads.nt");
+            java.util.SplittableRandom random = new java.util.SplittableRandom(7);
             try (BufferedWriter w = Files.newBufferedWriter(big, StandardCharsets.UTF_8)) {
                 for (int i = 0; i < 900_000; i++) {
-                    w.write("<http://example.org/s" + (i % 1000) + "> <http://example.org/p> \"" + i
+                    w.write("<http://example.org/s" + (i % 1000) + "> <http://example.org/p> \"" + random.nextLong(1L << 40)
                             + "\"^^<http://www.w3.org/2001/XMLSchema#integer> .\n");
                 }
             }
