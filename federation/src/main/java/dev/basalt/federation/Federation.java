@@ -117,7 +117,8 @@ public final class Federation implements AutoCloseable {
                     .setMaxConnTotal(connections)
                     .build();
             leanClients.add(lean);
-            direct.add(new MemberHttp(member.id(), member.repositoryUrl(), lean, timeoutMillis));
+            direct.add(new MemberHttp(member.id(), member.repositoryUrl(), lean, timeoutMillis,
+                    settings.maxMemberRows()));
             endpoints.add(EndpointFactory.loadEndpoint(member.id(), sparql));
         }
         FedXConfig config = new FedXConfig()

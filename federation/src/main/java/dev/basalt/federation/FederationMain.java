@@ -59,6 +59,10 @@ public final class FederationMain implements Runnable {
         @Option(names = "--max-result-bytes", description = "largest answer the front buffers (default ${DEFAULT-VALUE})")
         long maxResultBytes = FrontSettings.defaults().maxResultBytes();
 
+        @Option(names = "--max-member-rows", description = "most rows the front reads from one member's answer to a"
+                + " star subquery; it holds them in memory while it joins (default ${DEFAULT-VALUE})")
+        long maxMemberRows = FrontSettings.defaults().maxMemberRows();
+
         @Option(names = "--star-pushdown", negatable = true, defaultValue = "true", fallbackValue = "true",
                 description = "send the patterns sharing a subject to the members as one subquery (default ${DEFAULT-VALUE};"
                         + " --no-star-pushdown leaves every pattern to FedX)")
@@ -67,7 +71,7 @@ public final class FederationMain implements Runnable {
         FrontSettings settings(ReplicatedVocabulary replication) {
             FrontSettings d = FrontSettings.defaults();
             return new FrontSettings(Duration.ofSeconds(memberTimeoutSeconds), Duration.ofSeconds(queryTimeoutSeconds),
-                    boundJoinBlockSize, joinThreads, unionThreads, d.sourceSelectionCache(), maxResultBytes,
+                    boundJoinBlockSize, joinThreads, unionThreads, d.sourceSelectionCache(), maxResultBytes, maxMemberRows,
                     d.httpThreads(), starPushdown, replication);
         }
     }

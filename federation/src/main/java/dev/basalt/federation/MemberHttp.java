@@ -39,13 +39,18 @@ final class MemberHttp {
     private final String url;
     private final HttpClient client;
     private final long memberTimeoutMillis;
+    private final long maxRows;
 
-    /** @param memberTimeoutMillis the longest wait for a connection or the next bytes of an answer ({@code --member-timeout}) */
-    MemberHttp(String name, String url, HttpClient client, long memberTimeoutMillis) {
+    /**
+     * @param memberTimeoutMillis the longest wait for a connection or the next bytes of an answer ({@code --member-timeout})
+     * @param maxRows             the most rows read from one answer to a star subquery ({@code --max-member-rows})
+     */
+    MemberHttp(String name, String url, HttpClient client, long memberTimeoutMillis, long maxRows) {
         this.name = name;
         this.url = url;
         this.client = client;
         this.memberTimeoutMillis = memberTimeoutMillis;
+        this.maxRows = maxRows;
     }
 
     String name() {
@@ -54,7 +59,10 @@ final class MemberHttp {
 
     /**
      * The solutions of a SELECT query, read whole; the member may take at most {@code timeoutMillis} (the
-     * query's remaining time) or the member timeout, whichever is shorter, to connect or to send more.
+     * query's remaining time) or the member timeout, whichever is shorter, to connect or to send more. An
+     * answer of more than {@code maxRows} rows is a {@link ResultWriter.TooLarge}: reading stops there, so a
+     * query such as {@code SELECT * { ?s ?p ?o } LIMIT 1} (whose LIMIT the front applies after the members
+     * answer) fails with 413 rather than filling the front's heap.
      */
     List<BindingSet> select(String query, long timeoutMillis) {
         return exchange(query, BINARY, "a star subquery", timeoutMillis, (response, entity) -> {
@@ -64,7 +72,20 @@ final class MemberHttp {
                         + (entity == null ? "" : EntityUtils.toString(entity, StandardCharsets.UTF_8)));
             }
             TupleQueryResultParser parser = QueryResultIO.createTupleParser(TupleQueryResultFormat.BINARY);
-            QueryResultCollector rows = new QueryResultCollector();
+            QueryResultCollector rows = new QueryResultCollector() {
+                private long count;
+
+                @Override
+                public void handleSolution(BindingSet solution) {
+                    if (++count > maxRows) {
+                        throw new ResultWriter.TooLarge("member " + name + " answered a star subquery with more than "
+                                + maxRows + " rows, which the front would hold in memory (--max-member-rows " + maxRows
+                                + "); the front applies LIMIT only after the members answer, so narrow the query's"
+                                + " patterns or start the front with a larger --max-member-rows");
+                    }
+                    super.handleSolution(solution);
+                }
+            };
             parser.setQueryResultHandler(rows);
             try (InputStream in = entity.getContent()) {
                 parser.parseQueryResult(in);

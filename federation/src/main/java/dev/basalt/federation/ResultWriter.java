@@ -51,7 +51,7 @@ final class ResultWriter {
         }
     }
 
-    /** The answer outgrew the front's buffer. */
+    /** The answer outgrew the front's buffer, or a member's answer the rows the front holds (answered 413). */
     static final class TooLarge extends RuntimeException {
         TooLarge(String message) {
             super(message);
@@ -251,7 +251,7 @@ final class ResultWriter {
         return choices.stream().map(Choice::type).toList();
     }
 
-    private static <T extends Throwable> Optional<T> causeOf(Throwable e, Class<T> type) {
+    static <T extends Throwable> Optional<T> causeOf(Throwable e, Class<T> type) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (type.isInstance(t)) {
                 return Optional.of(type.cast(t));

@@ -199,6 +199,11 @@ public final class SparqlFront implements AutoCloseable {
             } catch (ResultWriter.TooLarge e) {
                 sendText(exchange, 413, e.getMessage());
             } catch (RuntimeException e) {
+                java.util.Optional<ResultWriter.TooLarge> tooLarge = ResultWriter.causeOf(e, ResultWriter.TooLarge.class);
+                if (tooLarge.isPresent()) {
+                    sendText(exchange, 413, tooLarge.get().getMessage());
+                    return;
+                }
                 List<String> down = probe.unavailable();
                 if (down.isEmpty() && (deadline.expired() || e instanceof QueryInterruptedException)) {
                     LOG.info("federated query stopped at its timeout: {}", e.toString());

@@ -341,6 +341,9 @@ final class StarEvaluator {
                     answer = request.answer().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
                 } catch (ExecutionException e) {
                     Throwable cause = e.getCause();
+                    if (cause instanceof ResultWriter.TooLarge tooLarge) {
+                        throw tooLarge;
+                    }
                     throw cause instanceof QueryEvaluationException q ? q
                             : new QueryEvaluationException("member " + request.endpoint().name()
                                     + " failed on a star subquery: " + cause, cause);
@@ -395,6 +398,9 @@ final class StarEvaluator {
                 try {
                     answer = answers.get(shard).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
                 } catch (ExecutionException e) {
+                    if (e.getCause() instanceof ResultWriter.TooLarge tooLarge) {
+                        throw tooLarge;
+                    }
                     throw e.getCause() instanceof QueryEvaluationException q ? q
                             : new QueryEvaluationException("member " + name + " failed: " + e.getCause(), e.getCause());
                 } catch (TimeoutException e) {

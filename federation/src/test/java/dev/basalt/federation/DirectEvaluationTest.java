@@ -169,6 +169,33 @@ class DirectEvaluationTest {
         assertTrue(e.getMessage().contains("shard-2"), e.getMessage());
     }
 
+    @Test
+    void aMemberAnswerOverTheRowLimitIsTooLargeNotAMemberFailure() {
+        // as MemberHttp fails past --max-member-rows: the front answers 413, not 500 or 503
+        List<StarEvaluator.Source> sources = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            String name = "shard-" + i;
+            sources.add(new StarEvaluator.Source() {
+                @Override
+                public String name() {
+                    return name;
+                }
+
+                @Override
+                public List<BindingSet> select(String query, org.eclipse.rdf4j.federated.structures.QueryInfo info, long timeoutMillis) {
+                    throw new ResultWriter.TooLarge("member " + name + " answered more than the limit");
+                }
+            });
+        }
+        StarEvaluator limited = new StarEvaluator(pool, 4, ReplicatedVocabulary.schema(), sources);
+        String text = TinyShop.PREFIXES + TinyShop.queries().get(0);
+        TupleExpr plan = DirectEvaluation.plan(parse(text), limited);
+        assertNotNull(plan);
+        ResultWriter.TooLarge e = assertThrows(ResultWriter.TooLarge.class,
+                () -> direct(limited, plan, Duration.ofSeconds(30)));
+        assertTrue(e.getMessage().contains("more than the limit"), e.getMessage());
+    }
+
     private static void assertRequests(String text, int expected) {
         TupleExpr plan = DirectEvaluation.plan(parse(text), stars);
         assertNotNull(plan, text);
