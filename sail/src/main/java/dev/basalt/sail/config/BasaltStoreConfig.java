@@ -1,21 +1,12 @@
 package dev.basalt.sail.config;
 
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
-import java.util.Optional;
-import java.util.function.Consumer;
 
-import org.eclipse.rdf4j.model.IRI;
-import org.eclipse.rdf4j.model.Literal;
 import org.eclipse.rdf4j.model.Model;
 import org.eclipse.rdf4j.model.Resource;
-import org.eclipse.rdf4j.model.ValueFactory;
-import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
-import org.eclipse.rdf4j.model.util.Models;
 import org.eclipse.rdf4j.sail.base.config.BaseSailConfig;
 import org.eclipse.rdf4j.sail.config.SailConfigException;
 
@@ -24,8 +15,6 @@ import dev.basalt.optimizer.exec.ParallelMode;
 import dev.basalt.optimizer.plan.OrderingPolicy;
 import dev.basalt.sail.spill.SpillPolicy;
 import dev.basalt.store.StoreConfig;
-import dev.basalt.store.btree.BTreeConfig;
-import dev.basalt.store.journal.JournalConfig;
 import dev.basalt.store.journal.JournalMode;
 import dev.basalt.store.lexicon.LexiconConfig;
 import dev.basalt.store.quads.QuadOrder;
@@ -35,6 +24,10 @@ import dev.basalt.store.quads.QuadOrder;
  * {@link BasaltStoreSchema} vocabulary. Unset numeric settings (-1) take the store's defaults.
  * Journal mode and statement indexes are fixed when the store is created: an existing store
  * keeps its own, and a configuration that names different ones is refused when the store opens.
+ * This class holds the settings, checks them ({@link #validate()}) and keeps RDF4J's
+ * {@code SailImplConfig} contract; it hands the RDF form to {@link StoreConfigCodec}, the
+ * translation into store, lexicon, spill and query settings to {@link StoreConfigTranslator}, and
+ * the sizes of caches left unset to {@link HeapBudget}.
  *
  * <p>Not thread-safe: a mutable bean; fill it in one thread before handing it to a store, which reads it
  * while initializing.
@@ -344,24 +337,12 @@ public class BasaltStoreConfig extends BaseSailConfig {
 
     /** The plan compiler's policy for this store's queries: its batch and parallel settings over {@link OrderingPolicy#DEFAULT}. */
     public OrderingPolicy toOrderingPolicy() {
-        OrderingPolicy d = OrderingPolicy.DEFAULT;
-        return d.withExecution(batches != null ? batches : d.batches(), parallel != null ? parallel : d.parallel());
+        return StoreConfigTranslator.orderingPolicy(this);
     }
 
     /** The bounds of this store's query evaluations: the configured values over {@link ExecLimits#defaults()}. */
     public ExecLimits toExecLimits() {
-        ExecLimits d = ExecLimits.defaults();
-        return new ExecLimits(sortRows > 0 ? sortRows : d.sortRows(), distinctRows > 0 ? distinctRows : d.distinctRows(),
-                groupRows > 0 ? groupRows : d.groupRows(), hashJoinRows > 0 ? hashJoinRows : d.hashJoinRows(),
-                pathNodes > 0 ? pathNodes : d.pathNodes(),
-                spillDirectory != null ? java.nio.file.Path.of(spillDirectory) : d.spillDir(),
-                helperThreads >= 0 ? helperThreads : d.helperThreads());
-    }
-
-    /** The journal settings of this section over {@code journal}. */
-    private JournalConfig withJournalKnobs(JournalConfig journal) {
-        JournalConfig j = readerWarnAge != null ? journal.withReaderWarnAge(readerWarnAge) : journal;
-        return maxFileBytes >= 0 ? j.withMaxFileBytes(maxFileBytes) : j;
+        return StoreConfigTranslator.execLimits(this);
     }
 
     private static long positiveOrUnset(String name, long value) {
@@ -372,82 +353,6 @@ public class BasaltStoreConfig extends BaseSailConfig {
         return value;
     }
 
-    private void exportExecutionSettings(Model m, Resource node) {
-        ValueFactory vf = SimpleValueFactory.getInstance();
-        long[] rows = { sortRows, distinctRows, groupRows, hashJoinRows, pathNodes };
-        IRI[] rowProperties = { BasaltStoreSchema.SORT_ROWS, BasaltStoreSchema.DISTINCT_ROWS,
-                BasaltStoreSchema.GROUP_ROWS, BasaltStoreSchema.HASH_JOIN_ROWS, BasaltStoreSchema.PATH_NODES };
-        for (int i = 0; i < rows.length; i++) {
-            if (rows[i] > 0) {
-                m.add(node, rowProperties[i], vf.createLiteral(rows[i]));
-            }
-        }
-        if (spillDirectory != null) {
-            m.add(node, BasaltStoreSchema.SPILL_DIRECTORY, vf.createLiteral(spillDirectory));
-        }
-        if (helperThreads >= 0) {
-            m.add(node, BasaltStoreSchema.HELPER_THREADS, vf.createLiteral(helperThreads));
-        }
-        if (queryTimeoutSeconds > 0) {
-            m.add(node, BasaltStoreSchema.QUERY_TIMEOUT_SECONDS, vf.createLiteral(queryTimeoutSeconds));
-        }
-        if (readerWarnAge != null) {
-            m.add(node, BasaltStoreSchema.READER_WARN_AGE, vf.createLiteral(readerWarnAge.toString()));
-        }
-        if (maxFileBytes >= 0) {
-            m.add(node, BasaltStoreSchema.MAX_FILE_BYTES, vf.createLiteral(maxFileBytes));
-        }
-        if (batches != null) {
-            m.add(node, BasaltStoreSchema.BATCHES, vf.createLiteral(batches));
-        }
-        if (parallel != null) {
-            m.add(node, BasaltStoreSchema.PARALLEL, vf.createLiteral(parallel.label()));
-        }
-    }
-
-    private void parseExecutionSettings(Model m, Resource node) {
-        literal(m, node, BasaltStoreSchema.SORT_ROWS, l -> sortRows = rows(l, BasaltStoreSchema.SORT_ROWS));
-        literal(m, node, BasaltStoreSchema.DISTINCT_ROWS, l -> distinctRows = rows(l, BasaltStoreSchema.DISTINCT_ROWS));
-        literal(m, node, BasaltStoreSchema.GROUP_ROWS, l -> groupRows = rows(l, BasaltStoreSchema.GROUP_ROWS));
-        literal(m, node, BasaltStoreSchema.HASH_JOIN_ROWS, l -> hashJoinRows = rows(l, BasaltStoreSchema.HASH_JOIN_ROWS));
-        literal(m, node, BasaltStoreSchema.PATH_NODES, l -> pathNodes = rows(l, BasaltStoreSchema.PATH_NODES));
-        literal(m, node, BasaltStoreSchema.SPILL_DIRECTORY, l -> setSpillDirectory(l.getLabel()));
-        literal(m, node, BasaltStoreSchema.HELPER_THREADS, l -> helperThreads = "-1".equals(l.getLabel().trim()) ? -1
-                : (int) number(l, BasaltStoreSchema.HELPER_THREADS));
-        literal(m, node, BasaltStoreSchema.QUERY_TIMEOUT_SECONDS,
-                l -> queryTimeoutSeconds = (int) number(l, BasaltStoreSchema.QUERY_TIMEOUT_SECONDS));
-        literal(m, node, BasaltStoreSchema.READER_WARN_AGE, l -> {
-            try {
-                readerWarnAge = Duration.parse(l.getLabel().trim());
-            } catch (DateTimeParseException e) {
-                throw new SailConfigException(BasaltStoreSchema.READER_WARN_AGE
-                        + " must be an ISO-8601 duration such as PT10M, found '" + l.getLabel() + "'");
-            }
-        });
-        literal(m, node, BasaltStoreSchema.MAX_FILE_BYTES, l -> maxFileBytes = rows(l, BasaltStoreSchema.MAX_FILE_BYTES));
-        literal(m, node, BasaltStoreSchema.BATCHES, l -> batches = bool(l, BasaltStoreSchema.BATCHES));
-        literal(m, node, BasaltStoreSchema.PARALLEL, l -> {
-            try {
-                parallel = ParallelMode.parse(l.getLabel());
-            } catch (IllegalArgumentException e) {
-                throw new SailConfigException(BasaltStoreSchema.PARALLEL + " must be auto, force or off, found '"
-                        + l.getLabel() + "'");
-            }
-        });
-    }
-
-    /** A non-negative long (0 = unset for row budgets, no limit for maxFileBytes). */
-    private static long rows(Literal l, IRI property) {
-        try {
-            long v = Long.parseLong(l.getLabel().trim());
-            if (v >= 0) {
-                return property.equals(BasaltStoreSchema.MAX_FILE_BYTES) || v > 0 ? v : -1;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new SailConfigException(property + " must be a non-negative integer, found '" + l.getLabel() + "'");
-    }
     // ---- end of execution limits and tuning knobs ----
 
     // ---- online compaction policy ----
@@ -466,23 +371,6 @@ public class BasaltStoreConfig extends BaseSailConfig {
             throw new IllegalArgumentException("compactFreePercent must be 0 (never) to 99, not " + compactFreePercent);
         }
         this.compactFreePercent = compactFreePercent;
-    }
-
-    private void exportCompactionSettings(Model m, Resource node) {
-        if (compactFreePercent > 0) {
-            m.add(node, BasaltStoreSchema.COMPACT_FREE_PERCENT, SimpleValueFactory.getInstance().createLiteral(compactFreePercent));
-        }
-    }
-
-    private void parseCompactionSettings(Model m, Resource node) {
-        literal(m, node, BasaltStoreSchema.COMPACT_FREE_PERCENT, l -> {
-            long v = number(l, BasaltStoreSchema.COMPACT_FREE_PERCENT);
-            if (v > 99) {
-                throw new SailConfigException(BasaltStoreSchema.COMPACT_FREE_PERCENT + " must be 0 (never) to 99, found '"
-                        + l.getLabel() + "'");
-            }
-            compactFreePercent = (int) v;
-        });
     }
     // ---- end of online compaction policy ----
 
@@ -514,56 +402,27 @@ public class BasaltStoreConfig extends BaseSailConfig {
 
     /** The store settings this configuration asks for. */
     public StoreConfig toStoreConfig() {
-        StoreConfig d = StoreConfig.defaults();
-        JournalConfig journal = withJournalKnobs(d.journal().withMode(journalMode).withHistoryRetention(historyRetention)
-                .withDurable(durable));
-        BTreeConfig.Builder tree = BTreeConfig.builder();
-        if (leafMaxEntries > 0) {
-            tree.leafMaxEntries(leafMaxEntries);
-        }
-        if (internalMaxEntries > 0) {
-            tree.internalMaxEntries(internalMaxEntries);
-        }
-        return TreeSettings.withLexiconTrees(TreeSettings.withStatementTrees(d.withJournal(journal)
-                .withDefaultTree(tree.build())
-                .withPageCacheBytes(pageCacheBytes >= 0 ? pageCacheBytes : defaultPageCacheBytes())));
+        return StoreConfigTranslator.storeConfig(this);
     }
 
-    /**
-     * The page cache when none is configured: an eighth of the JVM's maximum heap, at least 64 MiB
-     * (128 MiB at {@code -Xmx1g}). A fixed 64 MiB held a third of a 1M-triple store's pages and
-     * left short queries spending their time re-reading and re-checking pages the OS had cached.
-     */
+    /** The page cache when none is configured: see {@link HeapBudget#pageCacheBytes()}. */
     public static long defaultPageCacheBytes() {
-        return Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 8);
+        return HeapBudget.pageCacheBytes();
     }
 
     /** Spilling of pending changes into temporary stores under {@code directory}. */
     public SpillPolicy toSpillPolicy(java.nio.file.Path directory) {
-        SpillPolicy d = SpillPolicy.defaults(directory);
-        return spillThreshold < 0 ? d
-                : new SpillPolicy(spillThreshold, d.minFreeHeapFraction(), directory);
+        return StoreConfigTranslator.spillPolicy(this, directory);
     }
 
+    /** The lexicon's cache sizes this configuration asks for. */
     public LexiconConfig toLexiconConfig() {
-        LexiconConfig d = LexiconConfig.DEFAULT;
-        return new LexiconConfig(valueCacheSize >= 0 ? valueCacheSize : defaultValueCacheSize(),
-                valueIdCacheSize >= 0 ? valueIdCacheSize : d.idCacheSize(), d.writerCacheSize());
+        return StoreConfigTranslator.lexiconConfig(this);
     }
 
-    /**
-     * The id → value cache when none is configured: an eighth of the JVM's maximum heap at about
-     * 384 bytes an entry, at least 100,000 entries (349,525 at {@code -Xmx1g}, 1,048,576 at
-     * {@code -Xmx3g}). Results and ORDER BY keys are values: at 10M triples a fixed 100,000 entries
-     * made BSBM's label sorts re-read most labels from the dictionary on every query, and LUBM's
-     * type scans (Q6: 785,679 students at LUBM(75)) re-read every term when the cache held fewer
-     * entries than the answer has: 1,000-1,300 ms CPU a run with 524,288 entries, 180-230 ms with
-     * 2,000,000 (-Xmx3g). A larger page cache did not help them (768 MiB instead of 384 MiB: the
-     * same CPU time).
-     */
+    /** The id → value cache when none is configured: see {@link HeapBudget#valueCacheSize()}. */
     public static int defaultValueCacheSize() {
-        return (int) Math.min(Integer.MAX_VALUE,
-                Math.max(LexiconConfig.DEFAULT.valueCacheSize(), Runtime.getRuntime().maxMemory() / 8 / 384));
+        return HeapBudget.valueCacheSize();
     }
 
     @Override
@@ -588,118 +447,13 @@ public class BasaltStoreConfig extends BaseSailConfig {
     @Override
     public Resource export(Model m) {
         Resource node = super.export(m);
-        ValueFactory vf = SimpleValueFactory.getInstance();
-        m.setNamespace(BasaltStoreSchema.PREFIX, BasaltStoreSchema.NAMESPACE);
-        m.add(node, BasaltStoreSchema.JOURNAL_MODE, vf.createLiteral(journalMode.name()));
-        m.add(node, BasaltStoreSchema.HISTORY_RETENTION, vf.createLiteral(historyRetention.toString()));
-        if (statementIndexes != null) {
-            m.add(node, BasaltStoreSchema.STATEMENT_INDEXES, vf.createLiteral(statementIndexes));
-        }
-        if (leafMaxEntries > 0) {
-            m.add(node, BasaltStoreSchema.LEAF_MAX_ENTRIES, vf.createLiteral(leafMaxEntries));
-        }
-        if (internalMaxEntries > 0) {
-            m.add(node, BasaltStoreSchema.INTERNAL_MAX_ENTRIES, vf.createLiteral(internalMaxEntries));
-        }
-        if (pageCacheBytes >= 0) {
-            m.add(node, BasaltStoreSchema.PAGE_CACHE_BYTES, vf.createLiteral(pageCacheBytes));
-        }
-        if (valueCacheSize >= 0) {
-            m.add(node, BasaltStoreSchema.VALUE_CACHE_SIZE, vf.createLiteral(valueCacheSize));
-        }
-        if (valueIdCacheSize >= 0) {
-            m.add(node, BasaltStoreSchema.VALUE_ID_CACHE_SIZE, vf.createLiteral(valueIdCacheSize));
-        }
-        m.add(node, BasaltStoreSchema.DURABLE, vf.createLiteral(durable));
-        if (spillThreshold > 0) {
-            m.add(node, BasaltStoreSchema.SPILL_THRESHOLD, vf.createLiteral(spillThreshold));
-        }
-        if (largeTransactionThreshold != DEFAULT_LARGE_TRANSACTION_THRESHOLD) {
-            m.add(node, BasaltStoreSchema.LARGE_TRANSACTION_THRESHOLD, vf.createLiteral(largeTransactionThreshold));
-        }
-        if (largeTransactionIdleSeconds != DEFAULT_LARGE_TRANSACTION_IDLE_SECONDS) {
-            m.add(node, BasaltStoreSchema.LARGE_TRANSACTION_IDLE_SECONDS, vf.createLiteral(largeTransactionIdleSeconds));
-        }
-        m.add(node, BasaltStoreSchema.NATIVE_EVALUATION, vf.createLiteral(nativeEvaluation));
-        exportExecutionSettings(m, node);
-        exportCompactionSettings(m, node);
-        if (inference != InferenceMode.NONE) {
-            m.add(node, BasaltStoreSchema.INFERENCE, vf.createLiteral(inference.label()));
-        }
+        StoreConfigCodec.export(this, m, node);
         return node;
     }
 
     @Override
     public void parse(Model m, Resource node) throws SailConfigException {
         super.parse(m, node);
-        literal(m, node, BasaltStoreSchema.JOURNAL_MODE, l -> {
-            String mode = l.getLabel().trim().toUpperCase(Locale.ROOT);
-            try {
-                setJournalMode(JournalMode.valueOf(mode));
-            } catch (IllegalArgumentException e) {
-                throw new SailConfigException(BasaltStoreSchema.JOURNAL_MODE + " must be RW or WORM, found '"
-                        + l.getLabel() + "'");
-            }
-        });
-        literal(m, node, BasaltStoreSchema.HISTORY_RETENTION, l -> {
-            try {
-                historyRetention = Duration.parse(l.getLabel().trim());
-            } catch (DateTimeParseException e) {
-                throw new SailConfigException(BasaltStoreSchema.HISTORY_RETENTION
-                        + " must be an ISO-8601 duration such as PT0S, PT30M or P7D, found '" + l.getLabel() + "'");
-            }
-        });
-        literal(m, node, BasaltStoreSchema.STATEMENT_INDEXES, l -> statementIndexes = l.getLabel().trim());
-        literal(m, node, BasaltStoreSchema.LEAF_MAX_ENTRIES, l -> leafMaxEntries = (int) number(l, BasaltStoreSchema.LEAF_MAX_ENTRIES));
-        literal(m, node, BasaltStoreSchema.INTERNAL_MAX_ENTRIES,
-                l -> internalMaxEntries = (int) number(l, BasaltStoreSchema.INTERNAL_MAX_ENTRIES));
-        literal(m, node, BasaltStoreSchema.PAGE_CACHE_BYTES, l -> pageCacheBytes = number(l, BasaltStoreSchema.PAGE_CACHE_BYTES));
-        literal(m, node, BasaltStoreSchema.VALUE_CACHE_SIZE, l -> valueCacheSize = (int) number(l, BasaltStoreSchema.VALUE_CACHE_SIZE));
-        literal(m, node, BasaltStoreSchema.VALUE_ID_CACHE_SIZE,
-                l -> valueIdCacheSize = (int) number(l, BasaltStoreSchema.VALUE_ID_CACHE_SIZE));
-        literal(m, node, BasaltStoreSchema.SPILL_THRESHOLD,
-                l -> spillThreshold = (int) number(l, BasaltStoreSchema.SPILL_THRESHOLD));
-        literal(m, node, BasaltStoreSchema.LARGE_TRANSACTION_THRESHOLD,
-                l -> largeTransactionThreshold = number(l, BasaltStoreSchema.LARGE_TRANSACTION_THRESHOLD));
-        literal(m, node, BasaltStoreSchema.LARGE_TRANSACTION_IDLE_SECONDS,
-                l -> largeTransactionIdleSeconds = (int) number(l, BasaltStoreSchema.LARGE_TRANSACTION_IDLE_SECONDS));
-        literal(m, node, BasaltStoreSchema.DURABLE, l -> durable = bool(l, BasaltStoreSchema.DURABLE));
-        literal(m, node, BasaltStoreSchema.NATIVE_EVALUATION,
-                l -> nativeEvaluation = bool(l, BasaltStoreSchema.NATIVE_EVALUATION));
-        parseExecutionSettings(m, node);
-        parseCompactionSettings(m, node);
-        literal(m, node, BasaltStoreSchema.INFERENCE, l -> {
-            try {
-                inference = InferenceMode.parse(l.getLabel());
-            } catch (IllegalArgumentException e) {
-                throw new SailConfigException(BasaltStoreSchema.INFERENCE + ": " + e.getMessage());
-            }
-        });
-    }
-
-    /** Runs {@code action} on the property's value; a blank value (a template field left empty) leaves it unset. */
-    private static void literal(Model m, Resource node, IRI property, Consumer<Literal> action) {
-        Optional<Literal> l = Models.objectLiteral(m.getStatements(node, property, null));
-        l.filter(v -> !v.getLabel().isBlank()).ifPresent(action);
-    }
-
-    private static boolean bool(Literal l, IRI property) {
-        String b = l.getLabel().trim();
-        if (!b.equals("true") && !b.equals("false")) {
-            throw new SailConfigException(property + " must be true or false, found '" + b + "'");
-        }
-        return Boolean.parseBoolean(b);
-    }
-
-    private static long number(Literal l, IRI property) {
-        try {
-            long v = Long.parseLong(l.getLabel().trim());
-            if (v < 0 || v > Integer.MAX_VALUE && !property.equals(BasaltStoreSchema.PAGE_CACHE_BYTES)) {
-                throw new NumberFormatException();
-            }
-            return v;
-        } catch (NumberFormatException e) {
-            throw new SailConfigException(property + " must be a non-negative integer, found '" + l.getLabel() + "'");
-        }
+        StoreConfigCodec.parse(this, m, node);
     }
 }
