@@ -1,7 +1,6 @@
 package dev.basalt.store.lexicon;
 
 import java.util.Arrays;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.function.IntFunction;
 
 import org.slf4j.Logger;
@@ -12,6 +11,7 @@ import com.github.luben.zstd.ZstdCompressCtx;
 import com.github.luben.zstd.ZstdDecompressCtx;
 import com.github.luben.zstd.ZstdException;
 
+import dev.basalt.store.io.NativePool;
 import dev.basalt.store.journal.StoreException;
 
 /**
@@ -43,13 +43,29 @@ final class TermCompression {
     /** Level of dictionary compression: on BSBM 1M's literals level 3 stores 22 % fewer bytes than level 1. */
     static final int DICTIONARY_LEVEL = 3;
 
-    /** Contexts kept for reuse, of each kind: enough for every core to compress or decompress at once. */
-    private static final int POOL_SIZE = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
-    private static final ArrayBlockingQueue<ZstdCompressCtx> COMPRESSORS = new ArrayBlockingQueue<>(POOL_SIZE);
-    private static final ArrayBlockingQueue<ZstdDecompressCtx> DECOMPRESSORS = new ArrayBlockingQueue<>(POOL_SIZE);
+    /** Contexts kept for reuse, of each kind ({@link NativePool}: enough for every core at once). */
+    private static final NativePool<ZstdCompressCtx> COMPRESSORS = new NativePool<>(() -> {
+        ZstdCompressCtx ctx = new ZstdCompressCtx();
+        ctx.setLevel(LEVEL);
+        ctx.setChecksum(false);
+        ctx.setContentSize(false);
+        return ctx;
+    });
+    private static final NativePool<ZstdDecompressCtx> DECOMPRESSORS = new NativePool<>(ZstdDecompressCtx::new);
     /** Magicless contexts for the dictionary form; each call references its dictionary anew. */
-    private static final ArrayBlockingQueue<ZstdCompressCtx> DICTIONARY_COMPRESSORS = new ArrayBlockingQueue<>(POOL_SIZE);
-    private static final ArrayBlockingQueue<ZstdDecompressCtx> DICTIONARY_DECOMPRESSORS = new ArrayBlockingQueue<>(POOL_SIZE);
+    private static final NativePool<ZstdCompressCtx> DICTIONARY_COMPRESSORS = new NativePool<>(() -> {
+        ZstdCompressCtx ctx = new ZstdCompressCtx();
+        ctx.setMagicless(true);
+        ctx.setDictID(false);
+        ctx.setChecksum(false);
+        ctx.setContentSize(false);
+        return ctx;
+    });
+    private static final NativePool<ZstdDecompressCtx> DICTIONARY_DECOMPRESSORS = new NativePool<>(() -> {
+        ZstdDecompressCtx ctx = new ZstdDecompressCtx();
+        ctx.setMagicless(true);
+        return ctx;
+    });
     private static final Logger LOG = LoggerFactory.getLogger(TermCompression.class);
     private static volatile boolean unavailable;
 
@@ -70,19 +86,11 @@ final class TermCompression {
         int n;
         try {
             out = new byte[head + (int) Zstd.compressBound(fullKey.length)];
-            ZstdCompressCtx ctx = COMPRESSORS.poll();
-            if (ctx == null) {
-                ctx = new ZstdCompressCtx();
-                ctx.setLevel(LEVEL);
-                ctx.setChecksum(false);
-                ctx.setContentSize(false);
-            }
+            ZstdCompressCtx ctx = COMPRESSORS.take();
             try {
                 n = ctx.compressByteArray(out, head, out.length - head, fullKey, 0, fullKey.length);
             } finally {
-                if (!COMPRESSORS.offer(ctx)) {
-                    ctx.close();
-                }
+                COMPRESSORS.give(ctx);
             }
         } catch (ZstdException e) {
             throw new StoreException("compressing a term key of " + fullKey.length + " bytes failed: " + e.getMessage(), e);
@@ -126,21 +134,12 @@ final class TermCompression {
         byte[] out = new byte[head + (int) Zstd.compressBound(fullKey.length)];
         int n;
         try {
-            ZstdCompressCtx ctx = DICTIONARY_COMPRESSORS.poll();
-            if (ctx == null) {
-                ctx = new ZstdCompressCtx();
-                ctx.setMagicless(true);
-                ctx.setDictID(false);
-                ctx.setChecksum(false);
-                ctx.setContentSize(false);
-            }
+            ZstdCompressCtx ctx = DICTIONARY_COMPRESSORS.take();
             try {
                 ctx.loadDict(dictionary.compressor());
                 n = ctx.compressByteArray(out, head, out.length - head, fullKey, 0, fullKey.length);
             } finally {
-                if (!DICTIONARY_COMPRESSORS.offer(ctx)) {
-                    ctx.close();
-                }
+                DICTIONARY_COMPRESSORS.give(ctx);
             }
         } catch (ZstdException e) {
             throw new StoreException("compressing a term key of " + fullKey.length + " bytes with dictionary "
@@ -176,14 +175,10 @@ final class TermCompression {
      * compressed with it. {@code id} and {@code what} describe the value in errors.
      */
     private static byte[] frame(byte[] stored, int from, int length, TermDictionary dictionary, long id, String what) {
-        ArrayBlockingQueue<ZstdDecompressCtx> pool = dictionary == null ? DECOMPRESSORS : DICTIONARY_DECOMPRESSORS;
+        NativePool<ZstdDecompressCtx> pool = dictionary == null ? DECOMPRESSORS : DICTIONARY_DECOMPRESSORS;
         try {
             byte[] key = new byte[length];
-            ZstdDecompressCtx ctx = pool.poll();
-            if (ctx == null) {
-                ctx = new ZstdDecompressCtx();
-                ctx.setMagicless(dictionary != null);
-            }
+            ZstdDecompressCtx ctx = pool.take();
             int n;
             try {
                 if (dictionary != null) {
@@ -191,9 +186,7 @@ final class TermCompression {
                 }
                 n = ctx.decompressByteArray(key, 0, length, stored, from, stored.length - from);
             } finally {
-                if (!pool.offer(ctx)) {
-                    ctx.close();
-                }
+                pool.give(ctx);
             }
             if (n != length) {
                 throw new IllegalArgumentException("frame holds " + n + " bytes, the value says " + length);
