@@ -50,11 +50,16 @@ import dev.basalt.store.StoreSizes;
  * Before compressed pages, in repeated runs the whole-dictionary load took 44.35 to 44.45 bytes/triple (cspo left empty: all
  * quads are in the default graph; with cspo 49.33 to 49.49, and before these fixes 48.6 to 50.3,
  * nearly all of the spread in the spoc order's slots), the budgeted one 0.2% less to 0.1% more,
- * the repository's 0.1% to 0.4% less; the bounds are 1.5% for both.
+ * the repository's 0.1% to 0.4% less. With compressed pages the records are smaller, so the same free
+ * space weighs more: the whole-dictionary load takes about 34.3 bytes/triple, the repository's within
+ * 0.5% of it, and the budgeted one 0.5% to 1.7% more (34.87 against 34.31 in one clean-clone run),
+ * all of that in free slots, since the per-tree record and slot bounds above held in that run. The
+ * file bounds are 3% for both: a load path that stored a tree twice or skipped page compression
+ * would be off by far more.
  */
 class LoadPathBytesTest {
-	private static final double REPOSITORY_BOUND = 0.015;
-	private static final double BUDGET_BOUND = 0.015;
+	private static final double REPOSITORY_BOUND = 0.03;
+	private static final double BUDGET_BOUND = 0.03;
 	private static final double RECORD_BOUND = 0.001;
 	private static final double SLOT_BOUND = 0.005;
 
