@@ -642,9 +642,11 @@ public final class BenchMain implements Runnable {
 						(System.nanoTime() - t0) / 1e9, bytesBefore);
 				dev.basalt.bench.store.CommitLatency.commit(repository, run + "w", 0, warmup);
 				long t1 = System.nanoTime();
+				long cpu0 = processCpuNanos();
 				long[] nanos = dev.basalt.bench.store.CommitLatency.commit(repository, run, 0, commits);
-				System.out.printf(java.util.Locale.ROOT, "%d warm-up commits, then %d measured in %.2f s%n", warmup,
-						commits, (System.nanoTime() - t1) / 1e9);
+				System.out.printf(java.util.Locale.ROOT, "%d warm-up commits, then %d measured in %.2f s, process CPU "
+						+ "%.2f ms per commit%n", warmup, commits, (System.nanoTime() - t1) / 1e9,
+						(processCpuNanos() - cpu0) / 1e6 / commits);
 				System.out.println(store + ": " + dev.basalt.bench.store.CommitLatency.summarize(nanos).describe());
 			} finally {
 				repository.shutDown();
@@ -653,6 +655,11 @@ public final class BenchMain implements Runnable {
 			System.out.printf(java.util.Locale.ROOT, "%s: %,d bytes on disk after the commits (%+,d)%n", store,
 					bytesAfter, bytesAfter - bytesBefore);
 			return 0;
+		}
+
+		private static long processCpuNanos() {
+			return java.lang.management.ManagementFactory.getOperatingSystemMXBean() instanceof
+					com.sun.management.OperatingSystemMXBean os ? os.getProcessCpuTime() : 0;
 		}
 	}
 
