@@ -51,6 +51,7 @@ import dev.basalt.bench.ordering.OrderingBench;
 import dev.basalt.bench.rdf.TripleCounts;
 import dev.basalt.bench.report.MachineInfo;
 import dev.basalt.bench.report.ReportWriter;
+import dev.basalt.bench.store.CommitLatencyCommand;
 import dev.basalt.bench.store.DictionaryTiming;
 import dev.basalt.bench.store.StoreSetup;
 import dev.basalt.bench.store.StoreSetups;
@@ -68,7 +69,7 @@ import picocli.CommandLine.Option;
 		BenchMain.GenerateBsbm.class, BenchMain.GenerateLubm.class, BenchMain.BsbmHttp.class, BenchMain.LubmReasoning.class,
 		BenchMain.Ordering.class, BenchMain.NestedGroups.class, BenchMain.Dictionary.class,
 		BenchMain.Federation.class, BenchMain.CrossCheckEvaluators.class, BenchMain.BsbmStores.class, AnalyticBench.class,
-		ColdStartCommand.class, AotTrainCommand.class, BenchMain.Geo.class, BenchMain.CommitLatencyCommand.class },
+		ColdStartCommand.class, AotTrainCommand.class, BenchMain.Geo.class, CommitLatencyCommand.class },
 		description = "BSBM and LUBM on Basalt and its peers.")
 public final class BenchMain implements Runnable {
 
@@ -609,57 +610,6 @@ public final class BenchMain implements Runnable {
 			System.out.println(o.countsAgree() ? "Result counts agree between the stores."
 					: "RESULT COUNTS DIFFER between the stores");
 			return o.countsAgree() ? 0 : 2;
-		}
-	}
-
-	@Command(name = "commit-latency", mixinStandardHelpOptions = true,
-			description = "Opens an existing Basalt store through the Repository API (default, durable settings) and "
-					+ "commits single-statement transactions one after the other: median, 90th and 99th percentile "
-					+ "commit time. The commits stay in the store.")
-	static final class CommitLatencyCommand implements Callable<Integer> {
-		@Option(names = "--store", required = true, description = "directory of a Basalt store")
-		Path store;
-		@Option(names = "--commits", defaultValue = "200", description = "measured commits (default: ${DEFAULT-VALUE})")
-		int commits;
-		@Option(names = "--warmup", defaultValue = "20", description = "commits before the measured ones, not "
-				+ "counted (default: ${DEFAULT-VALUE})")
-		int warmup;
-
-		@Override
-		public Integer call() {
-			if (commits < 1 || warmup < 0) {
-				throw new CommandLine.ParameterException(new CommandLine(this), "--commits must be at least 1 and "
-						+ "--warmup at least 0");
-			}
-			String run = Long.toString(System.currentTimeMillis(), 36);
-			long bytesBefore = dev.basalt.bench.store.DiskUsage.bytes(store);
-			long t0 = System.nanoTime();
-			org.eclipse.rdf4j.sail.Sail sail = StoreSetups.BASALT.createSail(store);
-			org.eclipse.rdf4j.repository.Repository repository = StoreSetups.BASALT.repository(sail);
-			repository.init();
-			try {
-				System.out.printf(java.util.Locale.ROOT, "%s: opened in %.2f s, %,d bytes on disk%n", store,
-						(System.nanoTime() - t0) / 1e9, bytesBefore);
-				dev.basalt.bench.store.CommitLatency.commit(repository, run + "w", 0, warmup);
-				long t1 = System.nanoTime();
-				long cpu0 = processCpuNanos();
-				long[] nanos = dev.basalt.bench.store.CommitLatency.commit(repository, run, 0, commits);
-				System.out.printf(java.util.Locale.ROOT, "%d warm-up commits, then %d measured in %.2f s, process CPU "
-						+ "%.2f ms per commit%n", warmup, commits, (System.nanoTime() - t1) / 1e9,
-						(processCpuNanos() - cpu0) / 1e6 / commits);
-				System.out.println(store + ": " + dev.basalt.bench.store.CommitLatency.summarize(nanos).describe());
-			} finally {
-				repository.shutDown();
-			}
-			long bytesAfter = dev.basalt.bench.store.DiskUsage.bytes(store);
-			System.out.printf(java.util.Locale.ROOT, "%s: %,d bytes on disk after the commits (%+,d)%n", store,
-					bytesAfter, bytesAfter - bytesBefore);
-			return 0;
-		}
-
-		private static long processCpuNanos() {
-			return java.lang.management.ManagementFactory.getOperatingSystemMXBean() instanceof
-					com.sun.management.OperatingSystemMXBean os ? os.getProcessCpuTime() : 0;
 		}
 	}
 

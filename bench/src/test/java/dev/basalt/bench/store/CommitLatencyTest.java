@@ -62,4 +62,19 @@ class CommitLatencyTest {
 			reopened.shutDown();
 		}
 	}
+
+	@Test
+	void theCommandCommitsToAnExistingStoreAndRefusesNoMeasuredCommits(@TempDir Path dir) {
+		Path store = dir.resolve("store");
+		picocli.CommandLine cli = new picocli.CommandLine(new dev.basalt.bench.BenchMain());
+		assertEquals(0, cli.execute("commit-latency", "--store", store.toString(), "--commits", "3", "--warmup", "1"));
+		assertEquals(2, cli.execute("commit-latency", "--store", store.toString(), "--commits", "0"));
+		Repository reopened = StoreSetups.BASALT.repository(StoreSetups.BASALT.createSail(store));
+		reopened.init();
+		try (RepositoryConnection c = reopened.getConnection()) {
+			assertEquals(4, c.size(), "the warm-up and measured commits stay in the store");
+		} finally {
+			reopened.shutDown();
+		}
+	}
 }
