@@ -51,6 +51,7 @@ import dev.basalt.bench.ordering.OrderingBench;
 import dev.basalt.bench.rdf.TripleCounts;
 import dev.basalt.bench.report.MachineInfo;
 import dev.basalt.bench.report.ReportWriter;
+import dev.basalt.bench.store.CommitLatencyCommand;
 import dev.basalt.bench.store.DictionaryTiming;
 import dev.basalt.bench.store.StoreSetup;
 import dev.basalt.bench.store.StoreSetups;
@@ -68,7 +69,7 @@ import picocli.CommandLine.Option;
 		BenchMain.GenerateBsbm.class, BenchMain.GenerateLubm.class, BenchMain.BsbmHttp.class, BenchMain.LubmReasoning.class,
 		BenchMain.Ordering.class, BenchMain.NestedGroups.class, BenchMain.Dictionary.class,
 		BenchMain.Federation.class, BenchMain.CrossCheckEvaluators.class, BenchMain.BsbmStores.class, AnalyticBench.class,
-		ColdStartCommand.class, AotTrainCommand.class, BenchMain.Geo.class },
+		ColdStartCommand.class, AotTrainCommand.class, BenchMain.Geo.class, CommitLatencyCommand.class },
 		description = "BSBM and LUBM on Basalt and its peers.")
 public final class BenchMain implements Runnable {
 

@@ -15,6 +15,7 @@ import dev.basalt.bench.bsbm.BsbmQueries;
 import dev.basalt.bench.driver.MixDriver;
 import dev.basalt.bench.driver.MixResult;
 import dev.basalt.bench.driver.QueryStats;
+import dev.basalt.bench.store.CommitLatency;
 import dev.basalt.bench.store.StoreSetups;
 
 /**
@@ -47,7 +48,7 @@ public final class StoreLayouts {
 	/**
 	 * {@link #run(List, int, long, int, int, int, int, Consumer)}, then {@code inserts} times on each
 	 * store in turn one new statement added and committed in a transaction of its own (durable), and
-	 * the median and 90th percentile of those commits per store.
+	 * the median, 90th and 99th percentile of those commits per store.
 	 */
 	public static Outcome run(List<Path> stores, int products, long seed, int warmupMixes, int mixes, int rounds,
 			int clients, int inserts, Consumer<String> out) {
@@ -118,25 +119,16 @@ public final class StoreLayouts {
 		if (inserts <= 0) {
 			return;
 		}
-		org.eclipse.rdf4j.model.ValueFactory vf = org.eclipse.rdf4j.model.impl.SimpleValueFactory.getInstance();
+		String run = Long.toString(System.currentTimeMillis(), 36);
 		long[][] nanos = new long[stores.size()][inserts];
 		for (int n = 0; n < inserts; n++) {
 			for (int i = 0; i < stores.size(); i++) {
-				try (org.eclipse.rdf4j.repository.RepositoryConnection c = repositories.get(i).getConnection()) {
-					long t0 = System.nanoTime();
-					c.begin();
-					c.add(vf.createIRI("http://example.org/insert/s" + n), vf.createIRI("http://example.org/insert/p"),
-							vf.createLiteral("inserted statement " + n));
-					c.commit();
-					nanos[i][n] = System.nanoTime() - t0;
-				}
+				nanos[i][n] = CommitLatency.commitOne(repositories.get(i), run, n);
 			}
 		}
 		for (int i = 0; i < stores.size(); i++) {
-			java.util.Arrays.sort(nanos[i]);
-			out.accept(String.format(Locale.ROOT, "%s: %d single-statement inserts, each committed: median %.2f ms, "
-					+ "90th percentile %.2f ms", stores.get(i), inserts, nanos[i][inserts / 2] / 1e6,
-					nanos[i][inserts * 9 / 10] / 1e6));
+			out.accept(stores.get(i) + ": single-statement inserts, each committed, "
+					+ CommitLatency.summarize(nanos[i]).describe());
 		}
 	}
 }

@@ -86,14 +86,7 @@ final class PageCompression {
             return page;
         }
         out[0] = PageFormat.COMPRESSED_PAGE;
-        int p = 1;
-        for (int v = page.length; ; v >>>= 7) {
-            if (v < 0x80) {
-                out[p] = (byte) v;
-                break;
-            }
-            out[p++] = (byte) (v & 0x7f | 0x80);
-        }
+        PageFormat.writeVarint(out, 1, page.length);
         return Arrays.copyOf(out, head + n);
     }
 

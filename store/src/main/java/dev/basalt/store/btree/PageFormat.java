@@ -108,6 +108,21 @@ final class PageFormat {
         return (int) packed;
     }
 
+    /**
+     * Writes {@code v} (unsigned) as a varint at {@code b[p]}, seven bits a byte, low bits first,
+     * the high bit set on every byte but the last; returns the position after it. {@code b} must
+     * have {@link #varintSize} bytes from {@code p}.
+     */
+    static int writeVarint(byte[] b, int p, long v) {
+        while ((v & ~0x7fL) != 0) {
+            b[p++] = (byte) ((v & 0x7f) | 0x80);
+            v >>>= 7;
+        }
+        b[p++] = (byte) v;
+        return p;
+    }
+
+    /** Bytes {@link #writeVarint} writes for {@code v}. */
     static int varintSize(long v) {
         int n = 1;
         while ((v & ~0x7fL) != 0) {
@@ -177,11 +192,7 @@ final class PageFormat {
 
         void putVarint(long v) {
             ensure(10);
-            while ((v & ~0x7fL) != 0) {
-                buf[pos++] = (byte) ((v & 0x7f) | 0x80);
-                v >>>= 7;
-            }
-            buf[pos++] = (byte) v;
+            pos = writeVarint(buf, pos, v);
         }
 
         void putBytes(byte[] b, int off, int len) {

@@ -193,6 +193,25 @@ class PageCompressionTest {
         assertRefused(large);
     }
 
+    @Test
+    void theLengthVarintIsTheOnePageFormatReadsAndSizes() {
+        for (int v : new int[] { 0, 1, 0x7f, 0x80, 0x3fff, 0x4000, 4096, 65_536, 0x1fffff, 0x200000, Integer.MAX_VALUE }) {
+            byte[] b = new byte[7];
+            int end = PageFormat.writeVarint(b, 2, v);
+            assertEquals(2 + PageFormat.varintSize(v), end, "end of " + v);
+            long packed = PageFormat.readVarint(b, 2);
+            assertEquals(v, PageFormat.value(packed));
+            assertEquals(end, PageFormat.next(packed));
+        }
+        for (int length : new int[] { 127, 128, 4096, 20_000 }) {
+            byte[] page = new byte[length];
+            page[0] = 1;
+            byte[] record = PageCompression.compress(page);
+            assertEquals(PageFormat.COMPRESSED_PAGE, record[0], "a page of zeros shrinks");
+            assertEquals(length, PageFormat.value(PageFormat.readVarint(record, 1)));
+        }
+    }
+
     private static byte[] withKind(byte[] start, byte kind, int length) {
         byte[] b = Arrays.copyOf(start, Math.max(length, start.length));
         b[0] = kind;
