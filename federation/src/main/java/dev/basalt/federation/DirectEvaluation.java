@@ -103,6 +103,7 @@ final class DirectEvaluation extends DefaultEvaluationStrategy {
             return null;
         }
         joins.forEach(DirectEvaluation::orderJoin);
+        MemberLimit.push(expr);
         return expr;
     }
 

@@ -210,7 +210,11 @@ final class StarEvaluator {
                 if (!rowsOf.get(shard).isEmpty()) {
                     String query = query(star, values, left, rowsOf.get(shard));
                     Source endpoint = endpoints.get(shard);
-                    FutureTask<List<BindingSet>> task = new FutureTask<>(() -> endpoint.select(query, info, timeout));
+                    int member = shard;
+                    boolean cut = star.memberRows() > 0 && values.isEmpty() && left.size() == 1;
+                    FutureTask<List<BindingSet>> task = new FutureTask<>(() -> cut
+                            ? firstRows(endpoint, member, star, query, info, timeout)
+                            : endpoint.select(query, info, timeout));
                     tasks.add(task);
                     requests.add(new Request(endpoint, shard, task));
                 }
@@ -289,6 +293,43 @@ final class StarEvaluator {
             query.append(" } ");
         }
         return query.append(star.body()).append(" }").toString();
+    }
+
+    /**
+     * A member's first {@link StarGroup#memberRows} solutions of a star ({@link MemberLimit}), in the star's
+     * member order: asked with that LIMIT, and asked again for more rows (as many as the share of owned rows
+     * seen so far suggests, with a margin, at least twice and at most sixteen times as many) while the answer
+     * was cut and holds fewer rows than that of subjects the member owns (the others are dropped by
+     * {@link #collect}). A cut answer's owned rows are the member's first owned rows in that order, so they
+     * hold what the query needs from this member.
+     */
+    private List<BindingSet> firstRows(Source endpoint, int shard, StarGroup star, String query, QueryInfo info,
+            long timeoutMillis) {
+        String subject = star.subjectVar() != null && !star.replicated() ? star.sparqlName(star.subjectVar()) : null;
+        String order = star.memberOrder().isEmpty() ? "" : " ORDER BY " + star.memberOrder();
+        long needed = star.memberRows();
+        long asked = needed;
+        while (true) {
+            List<BindingSet> answer = endpoint.select(query + order + " LIMIT " + asked, info, timeoutMillis);
+            if (answer.size() < asked || subject == null) {
+                return answer;
+            }
+            long owned = 0;
+            for (BindingSet row : answer) {
+                if (owns(shard, row.getValue(subject))) {
+                    owned++;
+                }
+            }
+            if (owned >= needed) {
+                return answer;
+            }
+            // the owned share seen so far, with a margin; none seen: eight times as many
+            double more = owned == 0 ? 8 : Math.max(2, 1.25 * needed / owned);
+            if (asked > Long.MAX_VALUE / 16) {
+                return endpoint.select(query, info, timeoutMillis);
+            }
+            asked = (long) Math.ceil(asked * Math.min(more, 16));
+        }
     }
 
     /** A source that asks through FedX's endpoint (its SPARQL client or a local repository). */
