@@ -1,0 +1,104 @@
+package dev.basalt.federation;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Function;
+
+import org.eclipse.rdf4j.query.MalformedQueryException;
+import org.eclipse.rdf4j.query.QueryLanguage;
+import org.eclipse.rdf4j.query.algebra.TupleExpr;
+import org.eclipse.rdf4j.query.parser.ParsedQuery;
+import org.eclipse.rdf4j.query.parser.QueryParserUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The front's parse and plan of each query text it was sent lately, reused when the same text comes
+ * again: clients repeat their queries (an application's fixed queries, a benchmark's query forms with
+ * their parameter values), and parsing the text and rewriting it into stars cost the front more than
+ * evaluating most star queries does. A text is parsed and planned once ({@link DirectEvaluation#plan}, or
+ * no plan when FedX answers it); each use gets its own copy of the plan, so a query's evaluation never
+ * sees another's. The parsed query is shared: the front only reads it (its query form and projection).
+ * At most {@code capacity} texts are kept, the least recently used leaving first; texts longer than
+ * {@value #LONGEST} characters are not kept. A malformed text is not kept either: its error comes again.
+ *
+ * <p>A plan depends on what the front learned from the members' data (the predicates whose objects are
+ * all replicated subjects), so {@link #clear()} forgets every plan when that is learned again.
+ *
+ * <p>Thread-safe: the map is guarded by this object's monitor; parsing and planning run outside it, so
+ * two threads sent a new text at once may both plan it (the later one's entry is kept).
+ */
+final class PreparedQueries {
+    static final int LONGEST = 16_384;
+    private static final Logger LOG = LoggerFactory.getLogger(PreparedQueries.class);
+
+    /** A query text parsed, and the front's plan of it (null: FedX answers it). */
+    record Prepared(ParsedQuery parsed, TupleExpr plan) {
+        /** This query's own copy of the plan (null when FedX answers the query). */
+        TupleExpr planCopy() {
+            return plan == null ? null : plan.clone();
+        }
+    }
+
+    private final Function<ParsedQuery, TupleExpr> planner;
+    private final Map<String, Prepared> recent;
+    private long hits;
+    private long misses;
+
+    /**
+     * @param planner  the front's plan of a parsed query, or null when FedX answers it; an exception means
+     *                 the same as null
+     * @param capacity the most query texts kept
+     */
+    PreparedQueries(Function<ParsedQuery, TupleExpr> planner, int capacity) {
+        this.planner = planner;
+        this.recent = new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Prepared> eldest) {
+                return size() > capacity;
+            }
+        };
+    }
+
+    /** The parse and plan of {@code text}; a {@link MalformedQueryException} when it is not SPARQL. */
+    Prepared prepare(String text) {
+        synchronized (this) {
+            Prepared known = recent.get(text);
+            if (known != null) {
+                hits++;
+                return known;
+            }
+            misses++;
+        }
+        ParsedQuery parsed = QueryParserUtil.parseQuery(QueryLanguage.SPARQL, text, null);
+        TupleExpr plan;
+        try {
+            plan = planner.apply(parsed);
+        } catch (RuntimeException e) {
+            LOG.debug("the front cannot plan the query itself, FedX answers it: {}", e.toString());
+            plan = null;
+        }
+        Prepared prepared = new Prepared(parsed, plan);
+        if (text.length() <= LONGEST) {
+            synchronized (this) {
+                recent.put(text, prepared);
+            }
+        }
+        return prepared;
+    }
+
+    /** Forgets every plan (what the front learned from the members' data changed). */
+    synchronized void clear() {
+        recent.clear();
+    }
+
+    /** Texts found prepared so far. */
+    synchronized long hits() {
+        return hits;
+    }
+
+    /** Texts parsed and planned so far. */
+    synchronized long misses() {
+        return misses;
+    }
+}
