@@ -127,6 +127,9 @@ public final class Federation implements AutoCloseable {
                 ? new StarEvaluator(starRequests, settings.boundJoinBlockSize(), settings.replication(),
                         direct.stream().map(StarEvaluator::viaHttp).toList()) : null;
         if (stars != null) {
+            stars.setMaxAskRows(settings.maxMemberRows());
+        }
+        if (stars != null) {
             stars.setQueryTimeoutMillis(settings.queryTimeout().toMillis());
             stars.setReplicatedRange(ReplicatedRanges.learn(repositories, settings.replication()));
         }

@@ -65,6 +65,8 @@ final class StarEvaluator {
     private final AtomicInteger turn = new AtomicInteger();
     private volatile Set<String> replicatedRange = Set.of();
     private volatile long queryTimeoutMillis = 300_000;
+    private volatile long firstAskRows = 100;
+    private volatile long maxAskRows = Long.MAX_VALUE / 32;
 
     StarEvaluator(List<Endpoint> endpoints, ExecutorService pool, int blockSize) {
         this(endpoints, pool, blockSize, ReplicatedVocabulary.schema());
@@ -100,6 +102,19 @@ final class StarEvaluator {
     /** The longest wait for a star's answers when no FedX query (with its own time limit) is given. */
     void setQueryTimeoutMillis(long millis) {
         this.queryTimeoutMillis = millis;
+    }
+
+    /**
+     * The fewest rows asked of a member for a star whose LIMIT goes to the members ({@link MemberLimit}); a
+     * few more rows cost the member and the front little, and often save asking again.
+     */
+    void setFirstAskRows(long rows) {
+        this.firstAskRows = Math.max(1, rows);
+    }
+
+    /** The most rows a member may send in one answer ({@code --max-member-rows}): no cut answer asks for more. */
+    void setMaxAskRows(long rows) {
+        this.maxAskRows = Math.max(1, Math.min(rows, Long.MAX_VALUE / 32));
     }
 
     /** The shard that owns a subject IRI. */
@@ -297,7 +312,8 @@ final class StarEvaluator {
 
     /**
      * A member's first {@link StarGroup#memberRows} solutions of a star ({@link MemberLimit}), in the star's
-     * member order: asked with that LIMIT, and asked again for more rows (as many as the share of owned rows
+     * member order: asked with that LIMIT (at least {@link #setFirstAskRows} rows: a member's first rows are
+     * often replicated subjects it does not own), and asked again for more rows (as many as the share of owned rows
      * seen so far suggests, with a margin, at least twice and at most sixteen times as many) while the answer
      * was cut and holds fewer rows than that of subjects the member owns (the others are dropped by
      * {@link #collect}). A cut answer's owned rows are the member's first owned rows in that order, so they
@@ -308,7 +324,7 @@ final class StarEvaluator {
         String subject = star.subjectVar() != null && !star.replicated() ? star.sparqlName(star.subjectVar()) : null;
         String order = star.memberOrder().isEmpty() ? "" : " ORDER BY " + star.memberOrder();
         long needed = star.memberRows();
-        long asked = needed;
+        long asked = Math.max(needed, Math.min(firstAskRows, maxAskRows));
         while (true) {
             List<BindingSet> answer = endpoint.select(query + order + " LIMIT " + asked, info, timeoutMillis);
             if (answer.size() < asked || subject == null) {
@@ -323,12 +339,13 @@ final class StarEvaluator {
             if (owned >= needed) {
                 return answer;
             }
-            // the owned share seen so far, with a margin; none seen: eight times as many
-            double more = owned == 0 ? 8 : Math.max(2, 1.25 * needed / owned);
-            if (asked > Long.MAX_VALUE / 16) {
-                return endpoint.select(query, info, timeoutMillis);
+            // the owned share seen so far, with a margin; none seen: sixteen times as many
+            double more = owned == 0 ? 16 : Math.max(2, 1.25 * needed / owned);
+            if (asked > maxAskRows) {
+                return endpoint.select(query, info, timeoutMillis); // fails as too large, or ends
             }
-            asked = (long) Math.ceil(asked * Math.min(more, 16));
+            // never more than one row past what a member may send: that answer fails as too large
+            asked = Math.min((long) Math.ceil(asked * Math.min(more, 16)), maxAskRows + 1);
         }
     }
 

@@ -99,6 +99,7 @@ class MemberLimitTest {
         }
         pool = Executors.newFixedThreadPool(4);
         stars = new StarEvaluator(pool, 4, ReplicatedVocabulary.schema(), sources);
+        stars.setFirstAskRows(1); // each member asked for exactly LIMIT + OFFSET rows first
     }
 
     @AfterAll
