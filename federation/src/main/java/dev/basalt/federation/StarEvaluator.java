@@ -40,7 +40,9 @@ import org.eclipse.rdf4j.query.impl.EmptyBindingSet;
  * every statement of it, and of an answer that every member gave, only the rows whose subject the
  * answering member owns are kept (a subject that is not an IRI cannot be placed and is kept). A star
  * with a replication pattern matches replicated subjects only, which every member holds whole: it
- * goes to one member, taken in turn.
+ * goes to one member, taken in turn. A star whose query needs only its first rows ({@link MemberLimit})
+ * has each member cut its answer, and asks a member again for more when its cut answer holds too few
+ * rows of subjects it owns.
  *
  * <p>Thread-safe: it keeps no state between calls; of one call's requests, all but the last run on the
  * federation's request pool and the last on the calling thread, which then waits for the others, at

@@ -60,6 +60,22 @@ final class StarGroup extends AbstractQueryModelNode implements TupleExpr, Varia
         this.sparqlNames = new HashMap<>();
     }
 
+    /** The stars of a rewritten query's algebra, in the order a visit meets them. */
+    static List<StarGroup> in(TupleExpr plan) {
+        List<StarGroup> found = new ArrayList<>();
+        plan.visit(new org.eclipse.rdf4j.query.algebra.helpers.AbstractQueryModelVisitor<RuntimeException>() {
+            @Override
+            public void meetOther(QueryModelNode node) {
+                if (node instanceof StarGroup star) {
+                    found.add(star);
+                } else {
+                    super.meetOther(node);
+                }
+            }
+        });
+        return found;
+    }
+
     /** Adds one required triple pattern, written in SPARQL, with the variables it binds. */
     void addPattern(String triple, Set<String> binds, Map<String, String> names, boolean constantObject,
             boolean replicationPattern) {

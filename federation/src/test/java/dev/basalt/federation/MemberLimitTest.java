@@ -25,9 +25,7 @@ import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.QueryLanguage;
 import org.eclipse.rdf4j.query.QueryResults;
 import org.eclipse.rdf4j.query.TupleQueryResult;
-import org.eclipse.rdf4j.query.algebra.QueryModelNode;
 import org.eclipse.rdf4j.query.algebra.TupleExpr;
-import org.eclipse.rdf4j.query.algebra.helpers.AbstractQueryModelVisitor;
 import org.eclipse.rdf4j.query.parser.QueryParserUtil;
 import org.eclipse.rdf4j.repository.RepositoryConnection;
 import org.eclipse.rdf4j.repository.sail.SailRepository;
@@ -176,14 +174,9 @@ class MemberLimitTest {
                 "SELECT ?k (COUNT(?p) AS ?n) WHERE { ?p bsbm:producer ?k } GROUP BY ?k ORDER BY ?k LIMIT 2")) {
             TupleExpr plan = plan(query);
             assertNotNull(plan, query);
-            plan.visit(new AbstractQueryModelVisitor<RuntimeException>() {
-                @Override
-                public void meetOther(QueryModelNode node) {
-                    if (node instanceof StarGroup star) {
-                        assertEquals(-1, star.memberRows(), query + ": " + star.getSignature());
-                    }
-                }
-            });
+            for (StarGroup star : StarGroup.in(plan)) {
+                assertEquals(-1, star.memberRows(), query + ": " + star.getSignature());
+            }
             assertEquals(unordered(reference, query), sorted(ordered(plan)), query);
         }
     }
@@ -196,15 +189,7 @@ class MemberLimitTest {
     }
 
     private static StarGroup star(TupleExpr plan) {
-        List<StarGroup> found = new ArrayList<>();
-        plan.visit(new AbstractQueryModelVisitor<RuntimeException>() {
-            @Override
-            public void meetOther(QueryModelNode node) {
-                if (node instanceof StarGroup star) {
-                    found.add(star);
-                }
-            }
-        });
+        List<StarGroup> found = StarGroup.in(plan);
         assertEquals(1, found.size(), plan.toString());
         return found.get(0);
     }
