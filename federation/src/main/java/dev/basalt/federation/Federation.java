@@ -230,6 +230,11 @@ public final class Federation implements AutoCloseable {
         return prepared.hits();
     }
 
+    /** Queries whose parse was an earlier parse of their shape with their own constants ({@link QueryShape}). */
+    public long shapeHits() {
+        return prepared.shapeHits();
+    }
+
     /**
      * The statements a planned DESCRIBE ({@link #directPlan}) gives, or null when FedX must answer it
      * ({@link DirectDescribe}).

@@ -32,7 +32,8 @@ import com.sun.net.httpserver.HttpServer;
  * those that do not. {@code POST /refresh} makes the front forget what it learned from the members'
  * data ({@link Federation#refresh()}); loads call it. {@code GET /stats} answers counters, one
  * {@code name value} line each ({@code member-requests}: HTTP requests sent to members so far;
- * {@code prepared-hits}: queries whose parse and plan were reused, {@link PreparedQueries}).
+ * {@code prepared-hits}: queries whose parse and plan were reused, {@code shape-hits}: queries whose parse
+ * was an earlier one of their shape, {@link PreparedQueries}).
  *
  * <p>An answer is complete or it is an error: the front evaluates the whole query into a bounded
  * buffer ({@link FrontSettings#maxResultBytes()}) before it sends a byte, so a member that fails
@@ -118,7 +119,7 @@ public final class SparqlFront implements AutoCloseable {
     private void handleStats(HttpExchange exchange) throws IOException {
         try (exchange) {
             sendText(exchange, 200, "member-requests " + federation.requestsSent() + "\nprepared-hits "
-                    + federation.preparedHits());
+                    + federation.preparedHits() + "\nshape-hits " + federation.shapeHits());
         }
     }
 

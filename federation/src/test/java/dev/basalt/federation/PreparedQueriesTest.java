@@ -1,6 +1,7 @@
 package dev.basalt.federation;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -56,6 +57,57 @@ class PreparedQueriesTest {
         prepared.clear();
         prepared.prepare(b);
         assertEquals(5, planned.get(), "cleared");
+    }
+
+    @Test
+    void aQueryOfAKnownShapeReusesItsParseWithItsOwnConstants() {
+        String form = "PREFIX bsbm: <http://example.org/v/> PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>"
+                + " SELECT DISTINCT ?p ?l WHERE { ?p bsbm:type <http://example.org/i/Type%d> ; bsbm:label ?l ;"
+                + " bsbm:feature <http://example.org/i/F%d> ; bsbm:numeric ?n ; bsbm:date ?d"
+                + " FILTER (?n > %d && ?d < \"2008-06-%02dT00:00:00\"^^xsd:dateTime && ?l != \"x%d\"@en) }"
+                + " ORDER BY ?l LIMIT 10";
+        for (int i = 1; i <= 4; i++) {
+            String text = String.format(form, i, 10 + i, 100 + i, 10 + i, i);
+            org.eclipse.rdf4j.query.parser.ParsedQuery got = prepared.prepare(text).parsed();
+            org.eclipse.rdf4j.query.parser.ParsedQuery want = org.eclipse.rdf4j.query.parser.QueryParserUtil.parseQuery(
+                    org.eclipse.rdf4j.query.QueryLanguage.SPARQL, text, null);
+            assertEquals(want.getTupleExpr(), got.getTupleExpr(), text);
+            assertEquals(text, got.getSourceString());
+        }
+        assertEquals(2, prepared.shapeHits(), "the third and fourth texts reused the first one's parse");
+        // the same shape with two constants equal that were different: parsed, and right
+        String same = String.format(form, 7, 7, 100, 10, 7).replace("/F7>", "/Type7>");
+        assertEquals(org.eclipse.rdf4j.query.parser.QueryParserUtil.parseQuery(org.eclipse.rdf4j.query.QueryLanguage.SPARQL,
+                same, null).getTupleExpr(), prepared.prepare(same).parsed().getTupleExpr());
+        assertEquals(2, prepared.shapeHits());
+    }
+
+    @Test
+    void aShapeWhoseReuseWouldDifferIsParsedEveryTime() {
+        // the first text's constant <http://e/p> is also the prefixed name ex:p: putting another IRI in its
+        // place would change the predicate too, which the check on the second text finds
+        String form = "PREFIX ex: <http://e/> SELECT * WHERE { ?s ex:p <http://e/%s> }";
+        for (String object : new String[] { "p", "q", "r", "s" }) {
+            String text = String.format(form, object);
+            assertEquals(org.eclipse.rdf4j.query.parser.QueryParserUtil.parseQuery(
+                    org.eclipse.rdf4j.query.QueryLanguage.SPARQL, text, null).getTupleExpr(),
+                    prepared.prepare(text).parsed().getTupleExpr(), text);
+        }
+        assertEquals(0, prepared.shapeHits());
+    }
+
+    @Test
+    void shapesKeepWhatIsNotAConstant() {
+        QueryShape a = QueryShape.of("PREFIX x: <http://x/> SELECT ?v1 WHERE { ?v1 x:p 12 ; x:q \"a\"@en } LIMIT 5");
+        QueryShape b = QueryShape.of("PREFIX x: <http://x/> SELECT ?v1 WHERE { ?v1 x:p 13 ; x:q \"b\"@en } LIMIT 5");
+        QueryShape c = QueryShape.of("PREFIX x: <http://x/> SELECT ?v1 WHERE { ?v1 x:p 13 ; x:q \"b\"@en } LIMIT 6");
+        QueryShape d = QueryShape.of("PREFIX x: <http://y/> SELECT ?v1 WHERE { ?v1 x:p 13 ; x:q \"b\"@en } LIMIT 5");
+        assertEquals(a.key(), b.key());
+        assertEquals(2, b.constants().size());
+        assertNotEquals(b.key(), c.key(), "LIMIT stays in the shape");
+        assertNotEquals(b.key(), d.key(), "the prologue stays in the shape");
+        assertNull(QueryShape.of("BASE <http://x/> SELECT * WHERE { ?s <p> ?o }"));
+        assertNull(QueryShape.of("SELECT * WHERE { ?s ?p \"a\\\"b\" }"), "escapes: parsed as they are");
     }
 
     @Test
