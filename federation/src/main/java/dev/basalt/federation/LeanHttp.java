@@ -1,6 +1,5 @@
 package dev.basalt.federation;
 
-import java.io.BufferedInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -193,7 +192,7 @@ final class LeanHttp implements AutoCloseable {
     /** One socket to the member, with its buffered streams. */
     private static final class Connection {
         final Socket socket;
-        final BufferedInputStream in;
+        final SocketInput in;
         final OutputStream out;
         boolean used;
         boolean answered;
@@ -201,7 +200,7 @@ final class LeanHttp implements AutoCloseable {
 
         Connection(Socket socket) throws IOException {
             this.socket = socket;
-            this.in = new BufferedInputStream(socket.getInputStream(), 16 * 1024);
+            this.in = new SocketInput(socket.getInputStream());
             this.out = socket.getOutputStream();
         }
 
@@ -316,6 +315,59 @@ final class LeanHttp implements AutoCloseable {
         }
     }
 
+    /**
+     * The socket's bytes through a buffer that one read of the socket fills: unlike a
+     * {@code BufferedInputStream}, it never asks the socket how much more is there (a system call) and
+     * takes no lock.
+     */
+    private static final class SocketInput extends InputStream {
+        private final InputStream socket;
+        private final byte[] buffer = new byte[16 * 1024];
+        private int position;
+        private int limit;
+
+        SocketInput(InputStream socket) {
+            this.socket = socket;
+        }
+
+        @Override
+        public int read() throws IOException {
+            if (position == limit && !fill()) {
+                return -1;
+            }
+            return buffer[position++] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            if (len == 0) {
+                return 0;
+            }
+            if (position == limit) {
+                if (len >= buffer.length) {
+                    return socket.read(b, off, len);
+                }
+                if (!fill()) {
+                    return -1;
+                }
+            }
+            int n = Math.min(len, limit - position);
+            System.arraycopy(buffer, position, b, off, n);
+            position += n;
+            return n;
+        }
+
+        private boolean fill() throws IOException {
+            int n = socket.read(buffer, 0, buffer.length);
+            if (n <= 0) {
+                return false;
+            }
+            position = 0;
+            limit = n;
+            return true;
+        }
+    }
+
     /** A body of a known length ({@code length} ≥ 0), chunked (-2) or up to the end of the socket (-1). */
     private static final class Body extends InputStream {
         private final InputStream in;
@@ -330,11 +382,31 @@ final class LeanHttp implements AutoCloseable {
             this.done = length == 0;
         }
 
+        /** One byte, straight from the socket's buffer: result parsers read lengths and tags a byte at a time. */
         @Override
         public int read() throws IOException {
-            byte[] one = new byte[1];
-            int n = read(one, 0, 1);
-            return n < 0 ? -1 : one[0] & 0xff;
+            if (done || left == 0 && !nextChunk()) {
+                return -1;
+            }
+            int b = in.read();
+            if (b < 0) {
+                if (left != Long.MAX_VALUE) {
+                    throw new EOFException("the member closed the connection before the end of its answer");
+                }
+                done = true;
+                return -1;
+            }
+            if (left != Long.MAX_VALUE) {
+                left--;
+            }
+            if (left == 0) {
+                if (chunked) {
+                    crlf();
+                } else {
+                    done = true;
+                }
+            }
+            return b;
         }
 
         @Override
@@ -356,7 +428,9 @@ final class LeanHttp implements AutoCloseable {
                 done = true;
                 return -1;
             }
-            left -= n;
+            if (left != Long.MAX_VALUE) {
+                left -= n;
+            }
             if (left == 0 && !chunked) {
                 done = true;
             }
