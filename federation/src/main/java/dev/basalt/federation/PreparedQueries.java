@@ -208,8 +208,8 @@ final class PreparedQueries {
     private static final class Shape {
         final ParsedQuery parsed;
         final List<Value> constants;
-        boolean verified;
-        boolean refused;
+        volatile boolean verified;
+        volatile boolean refused;
 
         Shape(ParsedQuery parsed, List<Value> constants) {
             this.parsed = parsed;
