@@ -38,7 +38,8 @@ import org.eclipse.rdf4j.query.parser.ParsedQuery;
  * routing of bound subjects). FedX would plan and evaluate such a query the same way — its source
  * selection never sees a star — so going around it saves its per-query planning and scheduling and
  * the second parse of the query. The arguments of a join of stars are ordered greedily by
- * {@link StarCostModel}, as FedX's join optimizer orders them. DESCRIBE: {@link DirectDescribe}.
+ * {@link StarCostModel}, as FedX's join optimizer orders them; a LIMIT over one star goes to the members
+ * ({@link MemberLimit}). DESCRIBE: {@link DirectDescribe}.
  *
  * <p>The query's deadline ({@link FrontQuery}) bounds the evaluation: every operator checks it as it reads
  * a row, and star requests wait at most the time left, so a query past its timeout stops with a
@@ -103,6 +104,7 @@ final class DirectEvaluation extends DefaultEvaluationStrategy {
             return null;
         }
         joins.forEach(DirectEvaluation::orderJoin);
+        MemberLimit.push(expr);
         return expr;
     }
 

@@ -11,7 +11,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.http.HttpRequestInterceptor;
 import org.apache.http.client.config.RequestConfig;
 import org.apache.http.client.protocol.HttpClientContext;
-import org.apache.http.impl.client.CloseableHttpClient;
 import org.apache.http.impl.client.DefaultHttpRequestRetryHandler;
 import org.apache.http.impl.client.HttpClients;
 import org.eclipse.rdf4j.federated.FedXConfig;
@@ -46,12 +45,13 @@ public final class Federation implements AutoCloseable {
     private final StarEvaluator stars;
     private final ReplicatedVocabulary replication;
     private final List<MemberHttp> direct;
-    private final List<CloseableHttpClient> directClients;
+    private final List<LeanHttp> directClients;
+    private final PreparedQueries prepared;
 
     private Federation(List<Member> members, FedXRepository repository, List<SPARQLRepository> repositories,
             List<SharedHttpClientSessionManager> clients, ExecutorService starRequests, AtomicLong requestsSent,
             StarEvaluator stars, ReplicatedVocabulary replication, List<MemberHttp> direct,
-            List<CloseableHttpClient> directClients) {
+            List<LeanHttp> directClients) {
         this.direct = direct;
         this.directClients = directClients;
         this.stars = stars;
@@ -62,6 +62,7 @@ public final class Federation implements AutoCloseable {
         this.clients = clients;
         this.starRequests = starRequests;
         this.requestsSent = requestsSent;
+        this.prepared = new PreparedQueries(query -> DirectEvaluation.plan(query, stars), 1024);
     }
 
     public static Federation open(List<Member> members, FrontSettings settings) {
@@ -75,7 +76,7 @@ public final class Federation implements AutoCloseable {
         List<SharedHttpClientSessionManager> clients = new ArrayList<>();
         List<SPARQLRepository> repositories = new ArrayList<>();
         List<MemberHttp> direct = new ArrayList<>();
-        List<CloseableHttpClient> leanClients = new ArrayList<>();
+        List<LeanHttp> leanClients = new ArrayList<>();
         int starThreads = settings.joinWorkerThreads() + settings.unionWorkerThreads();
         int connections = Math.max(settings.joinWorkerThreads(), settings.unionWorkerThreads()) + settings.httpThreads()
                 + starThreads;
@@ -101,21 +102,8 @@ public final class Federation implements AutoCloseable {
             // down and re-creates its HTTP client (which would drop the timeouts above).
             sparql.init();
             repositories.add(sparql);
-            // The front's own requests (MemberHttp) on a client without the protocol steps they never use
-            // (cookies, authentication cache, redirects, compression): less work per request.
-            CloseableHttpClient lean = HttpClients.custom()
-                    .useSystemProperties()
-                    .setDefaultRequestConfig(timeouts)
-                    .setRetryHandler(new DefaultHttpRequestRetryHandler(1, true))
-                    .addInterceptorLast((HttpRequestInterceptor) (request, context) -> requestsSent.incrementAndGet())
-                    .disableCookieManagement()
-                    .disableAuthCaching()
-                    .disableRedirectHandling()
-                    .disableContentCompression()
-                    .evictIdleConnections(30, TimeUnit.SECONDS)
-                    .setMaxConnPerRoute(connections)
-                    .setMaxConnTotal(connections)
-                    .build();
+            // The front's own requests (MemberHttp) on a minimal HTTP/1.1 client over kept-alive sockets
+            LeanHttp lean = new LeanHttp(member.repositoryUrl(), requestsSent);
             leanClients.add(lean);
             direct.add(new MemberHttp(member.id(), member.repositoryUrl(), lean, timeoutMillis,
                     settings.maxMemberRows()));
@@ -138,6 +126,9 @@ public final class Federation implements AutoCloseable {
         StarEvaluator stars = settings.starPushdown()
                 ? new StarEvaluator(starRequests, settings.boundJoinBlockSize(), settings.replication(),
                         direct.stream().map(StarEvaluator::viaHttp).toList()) : null;
+        if (stars != null) {
+            stars.setMaxAskRows(settings.maxMemberRows());
+        }
         if (stars != null) {
             stars.setQueryTimeoutMillis(settings.queryTimeout().toMillis());
             stars.setReplicatedRange(ReplicatedRanges.learn(repositories, settings.replication()));
@@ -199,11 +190,13 @@ public final class Federation implements AutoCloseable {
      */
     public java.util.Set<String> refresh() {
         repository.getFederationContext().getSourceSelectionCache().invalidate();
+        prepared.clear();
         if (stars == null) {
             return java.util.Set.of();
         }
         java.util.Set<String> ranges = ReplicatedRanges.learn(repositories, replication);
         stars.setReplicatedRange(ranges);
+        prepared.clear(); // plans made while the ranges were learned again used the old ones
         return ranges;
     }
 
@@ -222,6 +215,24 @@ public final class Federation implements AutoCloseable {
      */
     org.eclipse.rdf4j.query.algebra.TupleExpr directPlan(org.eclipse.rdf4j.query.parser.ParsedQuery query) {
         return DirectEvaluation.plan(query, stars);
+    }
+
+    /**
+     * The parse and plan ({@link #directPlan}) of a query text, reused for a text sent lately
+     * ({@link PreparedQueries}); a {@link org.eclipse.rdf4j.query.MalformedQueryException} when it is not SPARQL.
+     */
+    PreparedQueries.Prepared prepare(String text) {
+        return prepared.prepare(text);
+    }
+
+    /** Query texts whose parse and plan were reused so far. */
+    public long preparedHits() {
+        return prepared.hits();
+    }
+
+    /** Queries whose parse was an earlier parse of their shape with their own constants ({@link QueryShape}). */
+    public long shapeHits() {
+        return prepared.shapeHits();
     }
 
     /**
@@ -264,12 +275,8 @@ public final class Federation implements AutoCloseable {
             for (SharedHttpClientSessionManager client : clients) {
                 client.shutDown();
             }
-            for (CloseableHttpClient client : directClients) {
-                try {
-                    client.close();
-                } catch (java.io.IOException e) {
-                    LOG.debug("closing a member's HTTP client: {}", e.toString());
-                }
+            for (LeanHttp client : directClients) {
+                client.close();
             }
         }
     }

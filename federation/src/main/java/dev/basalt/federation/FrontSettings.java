@@ -64,6 +64,11 @@ public record FrontSettings(Duration memberTimeout, Duration queryTimeout, int b
                 sourceSelectionCache, maxResultBytes, maxMemberRows, httpThreads, starPushdown, replication);
     }
 
+    public FrontSettings withMaxMemberRows(long rows) {
+        return new FrontSettings(memberTimeout, queryTimeout, boundJoinBlockSize, joinWorkerThreads, unionWorkerThreads,
+                sourceSelectionCache, maxResultBytes, rows, httpThreads, starPushdown, replication);
+    }
+
     public FrontSettings withStarPushdown(boolean on) {
         return new FrontSettings(memberTimeout, queryTimeout, boundJoinBlockSize, joinWorkerThreads, unionWorkerThreads,
                 sourceSelectionCache, maxResultBytes, maxMemberRows, httpThreads, on, replication);

@@ -5,14 +5,6 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-import org.apache.http.HttpEntity;
-import org.apache.http.HttpResponse;
-import org.apache.http.client.HttpClient;
-import org.apache.http.client.config.RequestConfig;
-import org.apache.http.client.methods.HttpPost;
-import org.apache.http.entity.ByteArrayEntity;
-import org.apache.http.entity.ContentType;
-import org.apache.http.util.EntityUtils;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.QueryEvaluationException;
 import org.eclipse.rdf4j.query.resultio.QueryResultIO;
@@ -21,8 +13,8 @@ import org.eclipse.rdf4j.query.resultio.TupleQueryResultParser;
 import org.eclipse.rdf4j.query.resultio.helpers.QueryResultCollector;
 
 /**
- * The front's own requests to one member's SPARQL endpoint, on the member's pooled HTTP client (kept-alive
- * connections), each waiting at most the member timeout or the query's remaining time, whichever is
+ * The front's own requests to one member's SPARQL endpoint, on the member's {@link LeanHttp} client
+ * (kept-alive sockets), each waiting at most the member timeout or the query's remaining time, whichever is
  * shorter, for a connection or the next bytes of the answer: a star's SELECT answered in RDF4J's binary results format and read
  * on the calling thread, and a whole query sent on with the client's chosen format and its answer
  * returned as bytes ({@link #forward}). RDF4J's SPARQL client, which FedX uses, reads every answer on a
@@ -33,11 +25,11 @@ import org.eclipse.rdf4j.query.resultio.helpers.QueryResultCollector;
  */
 final class MemberHttp {
     static final String BINARY = TupleQueryResultFormat.BINARY.getDefaultMIMEType();
-    private static final ContentType SPARQL_QUERY = ContentType.create("application/sparql-query", StandardCharsets.UTF_8);
+    private static final String SPARQL_QUERY = "application/sparql-query; charset=UTF-8";
 
     private final String name;
     private final String url;
-    private final HttpClient client;
+    private final LeanHttp client;
     private final long memberTimeoutMillis;
     private final long maxRows;
 
@@ -45,7 +37,7 @@ final class MemberHttp {
      * @param memberTimeoutMillis the longest wait for a connection or the next bytes of an answer ({@code --member-timeout})
      * @param maxRows             the most rows read from one answer to a star subquery ({@code --max-member-rows})
      */
-    MemberHttp(String name, String url, HttpClient client, long memberTimeoutMillis, long maxRows) {
+    MemberHttp(String name, String url, LeanHttp client, long memberTimeoutMillis, long maxRows) {
         this.name = name;
         this.url = url;
         this.client = client;
@@ -65,11 +57,10 @@ final class MemberHttp {
      * answer) fails with 413 rather than filling the front's heap.
      */
     List<BindingSet> select(String query, long timeoutMillis) {
-        return exchange(query, BINARY, "a star subquery", timeoutMillis, (response, entity) -> {
-            int status = response.getStatusLine().getStatusCode();
-            if (status != 200) {
-                throw new QueryEvaluationException("member " + name + " answered HTTP " + status + ": "
-                        + (entity == null ? "" : EntityUtils.toString(entity, StandardCharsets.UTF_8)));
+        return exchange(query, BINARY, "a star subquery", timeoutMillis, answer -> {
+            if (answer.status() != 200) {
+                throw new QueryEvaluationException("member " + name + " answered HTTP " + answer.status() + ": "
+                        + new String(answer.body().readNBytes(64 * 1024), StandardCharsets.UTF_8));
             }
             TupleQueryResultParser parser = QueryResultIO.createTupleParser(TupleQueryResultFormat.BINARY);
             QueryResultCollector rows = new QueryResultCollector() {
@@ -80,16 +71,15 @@ final class MemberHttp {
                     if (++count > maxRows) {
                         throw new ResultWriter.TooLarge("member " + name + " answered a star subquery with more than "
                                 + maxRows + " rows, which the front would hold in memory (--max-member-rows " + maxRows
-                                + "); the front applies LIMIT only after the members answer, so narrow the query's"
-                                + " patterns or start the front with a larger --max-member-rows");
+                                + "); the front sends a query's LIMIT to the members only for a query over one star"
+                                + " (docs/federation.md), so narrow the query's patterns, add LIMIT, or start the"
+                                + " front with a larger --max-member-rows");
                     }
                     super.handleSolution(solution);
                 }
             };
             parser.setQueryResultHandler(rows);
-            try (InputStream in = entity.getContent()) {
-                parser.parseQueryResult(in);
-            }
+            parser.parseQueryResult(answer.body());
             return rows.getBindingSets();
         });
     }
@@ -103,55 +93,42 @@ final class MemberHttp {
      * of them (more is a {@link ResultWriter.TooLarge}).
      */
     Forwarded forward(String query, String mimeType, long maxBytes, long timeoutMillis) {
-        return exchange(query, mimeType, "a forwarded query", timeoutMillis, (response, entity) -> {
+        return exchange(query, mimeType, "a forwarded query", timeoutMillis, answer -> {
             SparqlFront.BoundedBuffer body = new SparqlFront.BoundedBuffer(maxBytes);
-            if (entity != null) {
-                try (InputStream in = entity.getContent()) {
-                    in.transferTo(body);
-                }
-            }
-            String type = entity == null || entity.getContentType() == null ? mimeType
-                    : entity.getContentType().getValue();
-            return new Forwarded(response.getStatusLine().getStatusCode(), type, body.toByteArray());
+            answer.body().transferTo(body);
+            String type = answer.contentType() == null ? mimeType : answer.contentType();
+            return new Forwarded(answer.status(), type, body.toByteArray());
         });
     }
 
-    /** Reads a member's response; the entity is released afterwards. */
+    /** Reads a member's answer. */
     private interface Reader<T> {
-        T read(HttpResponse response, HttpEntity entity) throws IOException;
-    }
-
-    /** One POST of {@code query}; a failed request is aborted, so its connection is not reused. */
-    private <T> T exchange(String query, String accept, String what, long timeoutMillis, Reader<T> reader) {
-        HttpPost post = post(query, accept);
-        int timeout = (int) Math.max(1, Math.min(Integer.MAX_VALUE, Math.min(memberTimeoutMillis, timeoutMillis)));
-        post.setConfig(RequestConfig.custom().setConnectTimeout(timeout).setConnectionRequestTimeout(timeout)
-                .setSocketTimeout(timeout).build());
-        try {
-            HttpResponse response = client.execute(post);
-            HttpEntity entity = response.getEntity();
-            try {
-                return reader.read(response, entity);
-            } finally {
-                EntityUtils.consumeQuietly(entity);
-            }
-        } catch (IOException e) {
-            post.abort();
-            throw new QueryEvaluationException("member " + name + " failed on " + what + ": " + e, e);
-        } catch (RuntimeException e) {
-            post.abort();
-            throw e;
-        }
+        T read(LeanHttp.Answer answer) throws IOException;
     }
 
     /**
-     * The query sent directly as the body ({@code application/sparql-query}, SPARQL 1.1 protocol), not
-     * form-encoded: neither the front nor the member spends time percent-encoding and decoding it.
+     * One POST of {@code query}, sent directly as the body ({@code application/sparql-query}, SPARQL 1.1
+     * protocol), not form-encoded: neither the front nor the member spends time percent-encoding and
+     * decoding it. A request that fails while its answer is read closes its socket.
      */
-    private HttpPost post(String query, String accept) {
-        HttpPost post = new HttpPost(url);
-        post.setHeader("Accept", accept);
-        post.setEntity(new ByteArrayEntity(query.getBytes(StandardCharsets.UTF_8), SPARQL_QUERY));
-        return post;
+    private <T> T exchange(String query, String accept, String what, long timeoutMillis, Reader<T> reader) {
+        int timeout = (int) Math.max(1, Math.min(Integer.MAX_VALUE, Math.min(memberTimeoutMillis, timeoutMillis)));
+        LeanHttp.Answer answer;
+        try {
+            answer = client.post(query.getBytes(StandardCharsets.UTF_8), SPARQL_QUERY, accept, timeout);
+        } catch (IOException e) {
+            throw new QueryEvaluationException("member " + name + " failed on " + what + ": " + e, e);
+        }
+        try {
+            T read = reader.read(answer);
+            answer.close();
+            return read;
+        } catch (IOException e) {
+            answer.abort();
+            throw new QueryEvaluationException("member " + name + " failed on " + what + ": " + e, e);
+        } catch (RuntimeException e) {
+            answer.abort();
+            throw e;
+        }
     }
 }

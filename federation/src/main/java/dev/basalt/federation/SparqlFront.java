@@ -16,10 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.eclipse.rdf4j.query.MalformedQueryException;
 import org.eclipse.rdf4j.query.QueryInterruptedException;
-import org.eclipse.rdf4j.query.QueryLanguage;
 import org.eclipse.rdf4j.query.algebra.TupleExpr;
 import org.eclipse.rdf4j.query.parser.ParsedQuery;
-import org.eclipse.rdf4j.query.parser.QueryParserUtil;
 import org.eclipse.rdf4j.repository.RepositoryConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,7 +31,9 @@ import com.sun.net.httpserver.HttpServer;
  * by FedX over the members. {@code GET /health} answers 200 when every member answers, 503 naming
  * those that do not. {@code POST /refresh} makes the front forget what it learned from the members'
  * data ({@link Federation#refresh()}); loads call it. {@code GET /stats} answers counters, one
- * {@code name value} line each ({@code member-requests}: HTTP requests sent to members so far).
+ * {@code name value} line each ({@code member-requests}: HTTP requests sent to members so far;
+ * {@code prepared-hits}: queries whose parse and plan were reused, {@code shape-hits}: queries whose parse
+ * was an earlier one of their shape, {@link PreparedQueries}).
  *
  * <p>An answer is complete or it is an error: the front evaluates the whole query into a bounded
  * buffer ({@link FrontSettings#maxResultBytes()}) before it sends a byte, so a member that fails
@@ -118,7 +118,8 @@ public final class SparqlFront implements AutoCloseable {
     /** {@code GET /stats}: counters as {@code name value} lines (HTTP requests sent to members so far). */
     private void handleStats(HttpExchange exchange) throws IOException {
         try (exchange) {
-            sendText(exchange, 200, "member-requests " + federation.requestsSent());
+            sendText(exchange, 200, "member-requests " + federation.requestsSent() + "\nprepared-hits "
+                    + federation.preparedHits() + "\nshape-hits " + federation.shapeHits());
         }
     }
 
@@ -147,20 +148,15 @@ public final class SparqlFront implements AutoCloseable {
                 return;
             }
             String accept = exchange.getRequestHeaders().getFirst("Accept");
-            ParsedQuery parsed;
+            PreparedQueries.Prepared prepared;
             try {
-                parsed = QueryParserUtil.parseQuery(QueryLanguage.SPARQL, query, null);
+                prepared = federation.prepare(query);
             } catch (MalformedQueryException e) {
                 sendText(exchange, 400, "malformed query: " + e.getMessage());
                 return;
             }
-            TupleExpr plan;
-            try {
-                plan = federation.directPlan(parsed);
-            } catch (RuntimeException e) {
-                LOG.debug("the front cannot plan the query itself, FedX answers it: {}", e.toString());
-                plan = null;
-            }
+            ParsedQuery parsed = prepared.parsed();
+            TupleExpr plan = prepared.planCopy();
             try {
                 if (forwarded(exchange, parsed, plan, query, accept, deadline)) {
                     return;

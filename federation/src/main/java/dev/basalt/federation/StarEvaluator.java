@@ -40,7 +40,9 @@ import org.eclipse.rdf4j.query.impl.EmptyBindingSet;
  * every statement of it, and of an answer that every member gave, only the rows whose subject the
  * answering member owns are kept (a subject that is not an IRI cannot be placed and is kept). A star
  * with a replication pattern matches replicated subjects only, which every member holds whole: it
- * goes to one member, taken in turn.
+ * goes to one member, taken in turn. A star whose query needs only its first rows ({@link MemberLimit})
+ * has each member cut its answer, and asks a member again for more when its cut answer holds too few
+ * rows of subjects it owns.
  *
  * <p>Thread-safe: it keeps no state between calls; of one call's requests, all but the last run on the
  * federation's request pool and the last on the calling thread, which then waits for the others, at
@@ -65,6 +67,8 @@ final class StarEvaluator {
     private final AtomicInteger turn = new AtomicInteger();
     private volatile Set<String> replicatedRange = Set.of();
     private volatile long queryTimeoutMillis = 300_000;
+    private volatile long firstAskRows = 100;
+    private volatile long maxAskRows = Long.MAX_VALUE / 32;
 
     StarEvaluator(List<Endpoint> endpoints, ExecutorService pool, int blockSize) {
         this(endpoints, pool, blockSize, ReplicatedVocabulary.schema());
@@ -100,6 +104,19 @@ final class StarEvaluator {
     /** The longest wait for a star's answers when no FedX query (with its own time limit) is given. */
     void setQueryTimeoutMillis(long millis) {
         this.queryTimeoutMillis = millis;
+    }
+
+    /**
+     * The fewest rows asked of a member for a star whose LIMIT goes to the members ({@link MemberLimit}); a
+     * few more rows cost the member and the front little, and often save asking again.
+     */
+    void setFirstAskRows(long rows) {
+        this.firstAskRows = Math.max(1, rows);
+    }
+
+    /** The most rows a member may send in one answer ({@code --max-member-rows}): no cut answer asks for more. */
+    void setMaxAskRows(long rows) {
+        this.maxAskRows = Math.max(1, Math.min(rows, Long.MAX_VALUE / 32));
     }
 
     /** The shard that owns a subject IRI. */
@@ -210,7 +227,11 @@ final class StarEvaluator {
                 if (!rowsOf.get(shard).isEmpty()) {
                     String query = query(star, values, left, rowsOf.get(shard));
                     Source endpoint = endpoints.get(shard);
-                    FutureTask<List<BindingSet>> task = new FutureTask<>(() -> endpoint.select(query, info, timeout));
+                    int member = shard;
+                    boolean cut = star.memberRows() > 0 && values.isEmpty() && left.size() == 1;
+                    FutureTask<List<BindingSet>> task = new FutureTask<>(() -> cut
+                            ? firstRows(endpoint, member, star, query, info, timeout)
+                            : endpoint.select(query, info, timeout));
                     tasks.add(task);
                     requests.add(new Request(endpoint, shard, task));
                 }
@@ -289,6 +310,45 @@ final class StarEvaluator {
             query.append(" } ");
         }
         return query.append(star.body()).append(" }").toString();
+    }
+
+    /**
+     * A member's first {@link StarGroup#memberRows} solutions of a star ({@link MemberLimit}), in the star's
+     * member order: asked with that LIMIT (at least {@link #setFirstAskRows} rows: a member's first rows are
+     * often replicated subjects it does not own), and asked again for more rows (as many as the share of owned rows
+     * seen so far suggests, with a margin, at least twice and at most sixteen times as many) while the answer
+     * was cut and holds fewer rows than that of subjects the member owns (the others are dropped by
+     * {@link #collect}). A cut answer's owned rows are the member's first owned rows in that order, so they
+     * hold what the query needs from this member.
+     */
+    private List<BindingSet> firstRows(Source endpoint, int shard, StarGroup star, String query, QueryInfo info,
+            long timeoutMillis) {
+        String subject = star.subjectVar() != null && !star.replicated() ? star.sparqlName(star.subjectVar()) : null;
+        String order = star.memberOrder().isEmpty() ? "" : " ORDER BY " + star.memberOrder();
+        long needed = star.memberRows();
+        long asked = Math.max(needed, Math.min(firstAskRows, maxAskRows));
+        while (true) {
+            List<BindingSet> answer = endpoint.select(query + order + " LIMIT " + asked, info, timeoutMillis);
+            if (answer.size() < asked || subject == null) {
+                return answer;
+            }
+            long owned = 0;
+            for (BindingSet row : answer) {
+                if (owns(shard, row.getValue(subject))) {
+                    owned++;
+                }
+            }
+            if (owned >= needed) {
+                return answer;
+            }
+            // the owned share seen so far, with a margin; none seen: sixteen times as many
+            double more = owned == 0 ? 16 : Math.max(2, 1.25 * needed / owned);
+            if (asked > maxAskRows) {
+                return endpoint.select(query, info, timeoutMillis); // fails as too large, or ends
+            }
+            // never more than one row past what a member may send: that answer fails as too large
+            asked = Math.min((long) Math.ceil(asked * Math.min(more, 16)), maxAskRows + 1);
+        }
     }
 
     /** A source that asks through FedX's endpoint (its SPARQL client or a local repository). */

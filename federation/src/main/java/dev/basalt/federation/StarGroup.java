@@ -44,6 +44,10 @@ final class StarGroup extends AbstractQueryModelNode implements TupleExpr, Varia
     private boolean replicated;
     /** Required patterns with a constant predicate and a variable object: predicate IRI and the object's name. */
     private final List<String[]> objectLinks = new ArrayList<>();
+    /** Rows each member needs to return ({@link MemberLimit}), or -1: the whole answer. */
+    private long memberRows = -1;
+    /** The ORDER BY the members sort by before they cut their answer, in SPARQL, or empty. */
+    private String memberOrder = "";
 
     /**
      * @param subjectVar   the subject variable's name, or null when the subject is a constant
@@ -54,6 +58,22 @@ final class StarGroup extends AbstractQueryModelNode implements TupleExpr, Varia
         this.subjectValue = subjectValue;
         this.body = "";
         this.sparqlNames = new HashMap<>();
+    }
+
+    /** The stars of a rewritten query's algebra, in the order a visit meets them. */
+    static List<StarGroup> in(TupleExpr plan) {
+        List<StarGroup> found = new ArrayList<>();
+        plan.visit(new org.eclipse.rdf4j.query.algebra.helpers.AbstractQueryModelVisitor<RuntimeException>() {
+            @Override
+            public void meetOther(QueryModelNode node) {
+                if (node instanceof StarGroup star) {
+                    found.add(star);
+                } else {
+                    super.meetOther(node);
+                }
+            }
+        });
+        return found;
     }
 
     /** Adds one required triple pattern, written in SPARQL, with the variables it binds. */
@@ -121,6 +141,26 @@ final class StarGroup extends AbstractQueryModelNode implements TupleExpr, Varia
         variables.addAll(reads);
         sparqlNames.putAll(other.sparqlNames);
         sparqlNames.putAll(names);
+    }
+
+    /**
+     * Lets each member cut its answer: the query needs at most {@code rows} of the star's solutions,
+     * the first ones in {@code orderBy} (SPARQL ORDER BY conditions, empty: any rows), from each member
+     * ({@link MemberLimit}). Set while the query is planned, before the star is evaluated.
+     */
+    void limitOnMembers(long rows, String orderBy) {
+        this.memberRows = rows;
+        this.memberOrder = orderBy;
+    }
+
+    /** Rows each member must return at least (when it has them), or -1: its whole answer. */
+    long memberRows() {
+        return memberRows;
+    }
+
+    /** The ORDER BY conditions of a cut answer ({@link #memberRows}), or empty. */
+    String memberOrder() {
+        return memberOrder;
     }
 
     /** The query this star belongs to (its time limit), set once the rewrite is done. */
@@ -222,7 +262,9 @@ final class StarGroup extends AbstractQueryModelNode implements TupleExpr, Varia
 
     @Override
     public String getSignature() {
-        return "StarGroup (" + (subjectVar != null ? "?" + subjectVar : "<" + subjectValue + ">") + ") { " + body + " }";
+        return "StarGroup (" + (subjectVar != null ? "?" + subjectVar : "<" + subjectValue + ">") + ") { " + body + " }"
+                + (memberRows < 0 ? "" : (memberOrder.isEmpty() ? "" : " ORDER BY " + memberOrder)
+                        + " LIMIT " + memberRows + " per member");
     }
 
     @Override

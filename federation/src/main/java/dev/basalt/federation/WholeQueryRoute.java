@@ -1,11 +1,8 @@
 package dev.basalt.federation;
 
-import java.util.ArrayList;
 import java.util.List;
 
-import org.eclipse.rdf4j.query.algebra.QueryModelNode;
 import org.eclipse.rdf4j.query.algebra.TupleExpr;
-import org.eclipse.rdf4j.query.algebra.helpers.AbstractQueryModelVisitor;
 
 /**
  * Finds queries that one member answers whole, exactly as one store holding all the data would: the
@@ -35,17 +32,7 @@ final class WholeQueryRoute {
         if (plan == null || DirectDescribe.where(plan) != null) {
             return -1; // DESCRIBE also returns statements with a described resource as object: every member's
         }
-        List<StarGroup> found = new ArrayList<>();
-        plan.visit(new AbstractQueryModelVisitor<RuntimeException>() {
-            @Override
-            public void meetOther(QueryModelNode node) {
-                if (node instanceof StarGroup star) {
-                    found.add(star);
-                } else {
-                    super.meetOther(node);
-                }
-            }
-        });
+        List<StarGroup> found = StarGroup.in(plan);
         if (found.size() != 1) {
             return -1;
         }

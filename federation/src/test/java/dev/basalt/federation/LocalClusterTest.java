@@ -105,6 +105,7 @@ class LocalClusterTest {
                 starsTakeFewerRequests(cluster.members(), settings, c);
                 everyFormatIsServed(cluster, c);
                 aQueryPastItsTimeoutIsAnsweredWithATimeoutError(cluster.members());
+                limitsGoToTheMembers(cluster.members(), c);
 
                 String probe = TinyShop.PREFIXES + TinyShop.queries().get(3);
                 List<String> want = solutions(c, probe);
@@ -227,6 +228,32 @@ class LocalClusterTest {
         }
     }
 
+    /**
+     * With members allowed to send 50 rows per answer, a LIMIT over the whole data (over 1,000 statements)
+     * answers, and LIMIT / OFFSET / ORDER BY answers equal one store's, while the same query without LIMIT
+     * is answered 413.
+     */
+    private void limitsGoToTheMembers(List<Member> members, RepositoryConnection reference) throws Exception {
+        FrontSettings settings = FrontSettings.defaults().withQueryTimeout(Duration.ofSeconds(30)).withMaxMemberRows(50);
+        try (SparqlFront front = SparqlFront.start(Federation.open(members, settings), settings, "127.0.0.1", 0)) {
+            String url = "http://127.0.0.1:" + front.port() + SparqlFront.PATH;
+            HttpResponse<String> all = http.send(HttpRequest.newBuilder(URI.create(url + "?query="
+                    + URLEncoder.encode("SELECT * WHERE { ?s ?p ?o }", StandardCharsets.UTF_8))).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(413, all.statusCode(), all.body());
+            List<String> every = solutions(reference, "SELECT * WHERE { ?s ?p ?o }");
+            assertTrue(every.size() > 1000, every.size() + " statements");
+            List<String> one = federated(url, "SELECT * WHERE { ?s ?p ?o } LIMIT 1");
+            assertEquals(1, one.size());
+            assertTrue(every.containsAll(one), one.toString());
+            for (String query : List.of("SELECT ?p ?l WHERE { ?p rdfs:label ?l } ORDER BY ?l ?p LIMIT 4 OFFSET 7",
+                    "SELECT ?o ?price WHERE { ?o bsbm:price ?price } ORDER BY DESC(?price) ?o LIMIT 5")) {
+                String text = TinyShop.PREFIXES + query;
+                assertEquals(solutions(reference, text), federated(url, text), query);
+            }
+        }
+    }
+
     record Counted(List<String> solutions, long requests) {
     }
 
@@ -283,7 +310,12 @@ class LocalClusterTest {
 
     private HttpResponse<String> query(LocalCluster cluster, String query, String accept)
             throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(URI.create(cluster.frontUrl()))
+        return query(cluster.frontUrl(), query, accept);
+    }
+
+    private HttpResponse<String> query(String frontUrl, String query, String accept)
+            throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create(frontUrl))
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .header("Accept", accept)
                 .timeout(Duration.ofSeconds(60))
@@ -292,7 +324,11 @@ class LocalClusterTest {
     }
 
     private List<String> federated(LocalCluster cluster, String query) throws IOException, InterruptedException {
-        HttpResponse<String> response = query(cluster, query);
+        return federated(cluster.frontUrl(), query);
+    }
+
+    private List<String> federated(String frontUrl, String query) throws IOException, InterruptedException {
+        HttpResponse<String> response = query(frontUrl, query, "application/sparql-results+json");
         assertEquals(200, response.statusCode(), response.body());
         TupleQueryResultBuilder builder = new TupleQueryResultBuilder();
         QueryResultIO.parseTuple(new ByteArrayInputStream(response.body().getBytes(StandardCharsets.UTF_8)),

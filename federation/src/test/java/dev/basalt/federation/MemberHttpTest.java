@@ -9,8 +9,6 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.util.List;
 
-import org.apache.http.impl.client.CloseableHttpClient;
-import org.apache.http.impl.client.HttpClients;
 import org.eclipse.rdf4j.model.ValueFactory;
 import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
 import org.eclipse.rdf4j.query.BindingSet;
@@ -32,7 +30,7 @@ import com.sun.net.httpserver.HttpServer;
 class MemberHttpTest {
     private static final int ROWS = 20;
     private static HttpServer member;
-    private static CloseableHttpClient client;
+    private static LeanHttp client;
     private static String url;
 
     @BeforeAll
@@ -58,7 +56,7 @@ class MemberHttpTest {
         });
         member.start();
         url = "http://127.0.0.1:" + member.getAddress().getPort() + "/repositories/m";
-        client = HttpClients.createDefault();
+        client = new LeanHttp(url, new java.util.concurrent.atomic.AtomicLong());
     }
 
     @AfterAll

@@ -127,7 +127,12 @@ class ReplicatedStarsClusterTest {
         HttpResponse<String> stats = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
                 cluster.frontUrl().replace(SparqlFront.PATH, "/stats"))).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, stats.statusCode(), stats.body());
-        return Long.parseLong(stats.body().trim().substring("member-requests ".length()));
+        for (String line : stats.body().split("\n")) {
+            if (line.startsWith("member-requests ")) {
+                return Long.parseLong(line.substring("member-requests ".length()).trim());
+            }
+        }
+        throw new AssertionError("no member-requests line in /stats: " + stats.body());
     }
 
     private static List<String> viaFront(LocalCluster cluster, String query) {

@@ -316,8 +316,8 @@ public final class FederationBench {
 					java.util.Arrays.stream(r.cpu().memberLoad()).sum()));
 			long singleMixes = r.single().stream().mapToLong(MixResult::mixes).sum();
 			long federationMixes = r.federation().stream().mapToLong(MixResult::mixes).sum();
-			b.append(String.format(Locale.ROOT, "Server CPU milliseconds per reduced mix over the measured runs: one server %.0f;"
-					+ " federation front %.0f + members %.0f%n%n", 1000 * r.cpu().singleQueries() / singleMixes,
+			b.append(String.format(Locale.ROOT, "Server CPU milliseconds per reduced mix over the measured runs: one server %.1f;"
+					+ " federation front %.1f + members %.1f%n%n", 1000 * r.cpu().singleQueries() / singleMixes,
 					1000 * r.cpu().frontQueries() / federationMixes, 1000 * r.cpu().memberQueries() / federationMixes));
 		}
 		b.append("| query | cross-check |\n|---|---|\n");
