@@ -9,6 +9,8 @@ import org.eclipse.rdf4j.query.algebra.QueryRoot;
 import org.eclipse.rdf4j.query.algebra.TupleExpr;
 import org.eclipse.rdf4j.query.algebra.Var;
 
+import dev.basalt.optimizer.rdf4j.PreparedAlgebra;
+
 /**
  * The root of a SELECT query of a known shape whose tree is made only when something reads it: a query whose
  * shape has a kept plan runs that plan with its constants bound as parameters and never needs the tree, so neither
@@ -18,8 +20,10 @@ import org.eclipse.rdf4j.query.algebra.Var;
  * is another pending root of the same query (nothing deep to copy). The binding names are the template's, which
  * are every query's of a SELECT shape (its projection names no constant).
  *
- * <p>Only the front door makes one, and only for a query with no Basalt query hint in it (hints are patterns the
- * store's connection strips from the tree, which a pending root leaves unread). Not thread-safe: one query
+ * <p>The root carries what the front door prepared for the query's evaluation ({@link PreparedAlgebra}), which the
+ * store's connection takes from it as from a {@link ShapedQuery}. Only the front door makes one, for a repository
+ * whose sail is the Basalt store itself, and only for a query with no Basalt query hint in it (hints are patterns
+ * the store's connection strips from the tree, which a pending root leaves unread). Not thread-safe: one query
  * evaluation's, like any RDF4J query tree.
  */
 public final class PendingTree extends QueryRoot {
@@ -31,12 +35,20 @@ public final class PendingTree extends QueryRoot {
     private final transient QueryShape shape;
     /** Counts the trees made. */
     private final transient QueryFront front;
+    /** What the front door prepared for the query's evaluation; not carried by copies. */
+    private transient PreparedAlgebra prepared;
     private boolean made;
 
-    PendingTree(QueryTemplate template, QueryShape shape, QueryFront front) {
+    PendingTree(QueryTemplate template, QueryShape shape, QueryFront front, PreparedAlgebra prepared) {
         this.template = template;
         this.shape = shape;
         this.front = front;
+        this.prepared = prepared;
+    }
+
+    /** What the front door prepared for the evaluation of this root's query (null for a copy). */
+    PreparedAlgebra prepared() {
+        return prepared;
     }
 
     /** Whether {@code expr} is a root whose tree has not been read yet. */
@@ -138,8 +150,10 @@ public final class PendingTree extends QueryRoot {
     @Override
     public PendingTree clone() {
         if (made) {
-            return (PendingTree) super.clone();
+            PendingTree copy = (PendingTree) super.clone();
+            copy.prepared = null;
+            return copy;
         }
-        return new PendingTree(template, shape, front);
+        return new PendingTree(template, shape, front, null);
     }
 }

@@ -88,12 +88,13 @@ public final class QueryFront implements QueryFrontMXBean {
         ShapeEntry entry = shape == null ? null : shapes.getIfPresent(shape.key());
         if (entry != null && entry.template() != null) {
             instantiated.increment();
-            ParsedQuery parsedQuery = pending ? entry.template().pending(query, shape, this) : null;
+            PreparedAlgebra algebra = entry.instance(query, shape);
+            ParsedQuery parsedQuery = pending ? entry.template().pending(query, shape, this, algebra) : null;
             if (parsedQuery != null) {
                 pendingTrees.increment();
             }
             return new Prepared(parsedQuery != null ? parsedQuery : entry.template().instantiate(query, shape),
-                    entry.instance(query, shape));
+                    algebra);
         }
         ParsedQuery parsedQuery = QueryParserUtil.parseQuery(language, query, baseUri);
         parsed.increment();

@@ -38,6 +38,7 @@ import org.eclipse.rdf4j.query.parser.ParsedQuery;
 import org.eclipse.rdf4j.query.parser.ParsedTupleQuery;
 import org.eclipse.rdf4j.query.parser.QueryParserUtil;
 
+import dev.basalt.optimizer.rdf4j.PreparedAlgebra;
 import dev.basalt.optimizer.rdf4j.QueryHints;
 
 
@@ -226,11 +227,11 @@ final class QueryTemplate {
      * shape is no SELECT, its projection or extensions name constants, or the template or the query may hold a
      * Basalt query hint (which the store reads from the tree).
      */
-    ParsedTupleQuery pending(String query, QueryShape shape, QueryFront front) {
+    ParsedTupleQuery pending(String query, QueryShape shape, QueryFront front, PreparedAlgebra prepared) {
         if (!pendable || mayHoldHint(shape)) {
             return null;
         }
-        ParsedTupleQuery result = new ParsedTupleQuery(query, new PendingTree(this, shape, front));
+        ParsedTupleQuery result = new ParsedTupleQuery(query, new PendingTree(this, shape, front, prepared));
         result.setDataset(parsed.getDataset());
         return result;
     }

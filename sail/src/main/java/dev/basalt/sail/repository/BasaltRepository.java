@@ -48,6 +48,7 @@ import dev.basalt.optimizer.rdf4j.PreparedAlgebra;
 import dev.basalt.sail.BasaltStore;
 import dev.basalt.sail.errors.FailureStatus;
 import dev.basalt.sail.query.QueryFront;
+import dev.basalt.sail.query.PendingTree;
 import dev.basalt.sail.query.ShapedQuery;
 
 /**
@@ -280,7 +281,10 @@ public class BasaltRepository extends SailRepository {
             }
             QueryFront.Prepared prepared = front.prepare(ql, query, baseURI, repository.unwrapped);
             ParsedQuery parsed = prepared.query();
-            PreparedAlgebra algebra = repository.overBasalt ? prepared.algebra() : null;
+            // a pending tree carries its preparation itself (PendingTree)
+            PreparedAlgebra algebra = repository.overBasalt && !(parsed.getTupleExpr() instanceof PendingTree)
+                    ? prepared.algebra()
+                    : null;
             if (parsed instanceof ParsedTupleQuery tuple) {
                 return algebra == null ? new SailTupleQuery(tuple, this) : new SailTupleQuery(tuple, this) {
                     @Override

@@ -3,7 +3,9 @@ package dev.basalt.sail.query;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -117,6 +119,8 @@ class PendingTreeTest {
         TupleExpr copy = root.clone();
         assertNotSame(root, copy);
         assertTrue(PendingTree.isPending(copy), "a copy of a pending root is pending");
+        assertNotNull(ShapedQuery.preparedFor(root), "the root carries the front door's preparation");
+        assertNull(ShapedQuery.preparedFor(copy), "a copy does not");
         assertTrue(PendingTree.isPending(root));
         String printed = copy.toString();
         assertFalse(PendingTree.isPending(copy), "printing reads the tree");
