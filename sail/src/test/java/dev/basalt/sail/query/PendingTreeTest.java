@@ -11,9 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.List;
 
-import org.eclipse.rdf4j.model.IRI;
-import org.eclipse.rdf4j.model.ValueFactory;
-import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
 import org.eclipse.rdf4j.query.QueryLanguage;
 import org.eclipse.rdf4j.query.TupleQueryResult;
 import org.eclipse.rdf4j.query.algebra.TupleExpr;
@@ -27,12 +24,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.basalt.sail.BasaltStore;
-import dev.basalt.sail.config.BasaltStoreConfig;
 import dev.basalt.sail.repository.BasaltRepository;
 
 /** A SELECT of a known shape whose kept plan runs without its tree being made; everything else still gets it. */
 class PendingTreeTest {
-    private static final ValueFactory VF = SimpleValueFactory.getInstance();
     private static final String EX = "http://ex.org/";
     private static final String HINT = "http://basalt.dev/hint#";
     @TempDir
@@ -149,18 +144,11 @@ class PendingTreeTest {
     }
 
     private static BasaltStore store(Path path) {
-        BasaltStoreConfig config = new BasaltStoreConfig();
-        config.setDurable(false);
-        return new BasaltStore(path.toFile(), config);
+        return QueryFrontTest.store(path);
     }
 
     private static void fill(BasaltRepository repo) {
-        try (RepositoryConnection c = repo.getConnection()) {
-            for (int i = 0; i < 3; i++) {
-                IRI s = VF.createIRI(EX + "s" + i);
-                c.add(s, VF.createIRI(EX + "p"), VF.createIRI(EX + "o" + i));
-            }
-        }
+        QueryFrontTest.fill(repo, 3);
     }
 
     private static List<String> answer(BasaltRepository repo, String query) {
