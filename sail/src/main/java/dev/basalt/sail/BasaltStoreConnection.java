@@ -27,6 +27,7 @@ import dev.basalt.optimizer.rdf4j.PreparedAlgebra;
 import dev.basalt.optimizer.rdf4j.QueryFallbacks;
 import dev.basalt.optimizer.rdf4j.QueryHints;
 import dev.basalt.sail.errors.FailureStatus;
+import dev.basalt.sail.query.PendingTree;
 import dev.basalt.sail.query.ShapedQuery;
 import dev.basalt.sail.spill.SpillOwner;
 import dev.basalt.sail.query.NativeQueries;
@@ -230,8 +231,10 @@ public class BasaltStoreConnection extends SailSourceConnection {
         // what the repository's query front door prepared travels with the tree (ShapedQuery)
         PreparedAlgebra prepared = ShapedQuery.preparedFor(tupleExpr);
         tupleExpr = ShapedQuery.tree(tupleExpr);
-        // hints are removed whichever evaluator runs the query, so they never match data
-        QueryHints.Stripped hinted = stripHints(tupleExpr);
+        // hints are removed whichever evaluator runs the query, so they never match data; a pending tree has none
+        QueryHints.Stripped hinted = PendingTree.isPending(tupleExpr)
+                ? new QueryHints.Stripped(tupleExpr, null, null, null, false)
+                : stripHints(tupleExpr);
         boolean noHints = hinted.none();
         tupleExpr = hinted.expr();
         if (hinted.commitPoints()) {
@@ -252,6 +255,7 @@ public class BasaltStoreConnection extends SailSourceConnection {
                 hinted.policy(basalt.getOrderingPolicy()),
                 explaining.get());
         if (session == null) {
+            PendingTree.make(tupleExpr); // RDF4J's evaluation reads the tree
             return super.evaluateInternal(tupleExpr, dataset, bindings, includeInferred);
         }
         if (noHints) {

@@ -46,6 +46,8 @@ public final class QueryFront implements QueryFrontMXBean {
     private final boolean keepPlans;
     private final LongAdder parsed = new LongAdder();
     private final LongAdder instantiated = new LongAdder();
+    private final LongAdder pendingTrees = new LongAdder();
+    private final LongAdder pendingTreesMade = new LongAdder();
     private final LongAdder optimizedReused = new LongAdder();
     private final LongAdder optimizedInFull = new LongAdder();
     private ObjectName name;
@@ -70,13 +72,29 @@ public final class QueryFront implements QueryFrontMXBean {
     public record Prepared(ParsedQuery query, PreparedAlgebra algebra) {
     }
 
-    /** The parsed query with what its evaluation may reuse ({@link Prepared}). */
+    /** The parsed query with what its evaluation may reuse ({@link Prepared}); its tree made in full. */
     public Prepared prepare(QueryLanguage language, String query, String baseUri) throws MalformedQueryException {
+        return prepare(language, query, baseUri, false);
+    }
+
+    /**
+     * The parsed query with what its evaluation may reuse ({@link Prepared}). With {@code pending}, for a caller
+     * that evaluates the query on an unwrapped Basalt store with the prepared algebra, a SELECT of a known shape
+     * gets a {@link PendingTree}: its tree is made only if its evaluation reads it, which a kept plan does not.
+     */
+    public Prepared prepare(QueryLanguage language, String query, String baseUri, boolean pending)
+            throws MalformedQueryException {
         QueryShape shape = QueryLanguage.SPARQL.equals(language) ? QueryShape.of(query, baseUri) : null;
         ShapeEntry entry = shape == null ? null : shapes.getIfPresent(shape.key());
         if (entry != null && entry.template() != null) {
             instantiated.increment();
-            return new Prepared(entry.template().instantiate(query, shape), entry.instance(query, shape));
+            PreparedAlgebra algebra = entry.instance(query, shape);
+            ParsedQuery parsedQuery = pending ? entry.template().pending(query, shape, this, algebra) : null;
+            if (parsedQuery != null) {
+                pendingTrees.increment();
+            }
+            return new Prepared(parsedQuery != null ? parsedQuery : entry.template().instantiate(query, shape),
+                    algebra);
         }
         ParsedQuery parsedQuery = QueryParserUtil.parseQuery(language, query, baseUri);
         parsed.increment();
@@ -105,6 +123,10 @@ public final class QueryFront implements QueryFrontMXBean {
 
     boolean keepsPlans() {
         return keepPlans;
+    }
+
+    void pendingTreeMade() {
+        pendingTreesMade.increment();
     }
 
     void optimizedReused() {
@@ -139,6 +161,16 @@ public final class QueryFront implements QueryFrontMXBean {
     @Override
     public long getInstantiated() {
         return instantiated.sum();
+    }
+
+    @Override
+    public long getPendingTrees() {
+        return pendingTrees.sum();
+    }
+
+    @Override
+    public long getPendingTreesMade() {
+        return pendingTreesMade.sum();
     }
 
     @Override

@@ -20,6 +20,15 @@ public interface QueryFrontMXBean {
     /** SPARQL queries instantiated from their shape's template. */
     long getInstantiated();
 
+    /**
+     * Instantiated SELECT queries handed out with a pending tree ({@link PendingTree}), made only if the evaluation
+     * reads it.
+     */
+    long getPendingTrees();
+
+    /** Pending trees that were then made (the rest ran a kept plan without a tree). */
+    long getPendingTreesMade();
+
     /** Evaluations that took their shape's optimized tree, or ran its kept plan. */
     long getOptimizedReused();
 

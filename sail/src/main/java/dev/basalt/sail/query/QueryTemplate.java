@@ -38,6 +38,9 @@ import org.eclipse.rdf4j.query.parser.ParsedQuery;
 import org.eclipse.rdf4j.query.parser.ParsedTupleQuery;
 import org.eclipse.rdf4j.query.parser.QueryParserUtil;
 
+import dev.basalt.optimizer.rdf4j.PreparedAlgebra;
+import dev.basalt.optimizer.rdf4j.QueryHints;
+
 
 /**
  * The constant-slot model of one query shape ({@link QueryShape}): the shape's query parsed with a unique sentinel
@@ -66,6 +69,8 @@ final class QueryTemplate {
     private final Map<String, Integer> sentinels;
     /** Whether projections or extensions name constants (CONSTRUCT templates): they are renamed too. */
     private final boolean namesConstants;
+    /** Whether a query of the shape may have a {@link PendingTree} ({@link #pending}). */
+    private final boolean pendable;
     /**
      * The sentinel value objects of the parsed tree and their slots; a clone of the tree holds
      * the same objects, so an instantiation finds its sites by identity.
@@ -114,6 +119,16 @@ final class QueryTemplate {
             }
         });
         this.namesConstants = namesConstants[0];
+        this.pendable = parsed instanceof ParsedTupleQuery && !this.namesConstants && !holdsHint(parsed.getTupleExpr());
+    }
+
+    /** Whether the tree has a Basalt query hint that is not one of the slots (which {@link #pending} checks per query). */
+    private static boolean holdsHint(TupleExpr tree) {
+        try {
+            return !QueryHints.strip(tree.clone()).none();
+        } catch (RuntimeException e) {
+            return true; // a malformed hint: the query fails as it would without a template
+        }
     }
 
     /** The same slots over another tree with this template's sentinels in it (an optimized form of it). */
@@ -200,9 +215,49 @@ final class QueryTemplate {
         return expr;
     }
 
-    ParsedQuery instantiate(String query, QueryShape shape) {
+    /** The parsed tree of a query of this template's shape: a clone of the template with the query's constants. */
+    TupleExpr instantiateTree(QueryShape shape) {
         TupleExpr expr = parsed.getTupleExpr().clone();
         new Substitution(this, shape).apply(expr);
+        return expr;
+    }
+
+    /**
+     * The parsed form of {@code query} with a {@link PendingTree} for its tree, made only if read; null when the
+     * shape is no SELECT, its projection or extensions name constants, or the template or the query may hold a
+     * Basalt query hint (which the store reads from the tree).
+     */
+    ParsedTupleQuery pending(String query, QueryShape shape, QueryFront front, PreparedAlgebra prepared) {
+        if (!pendable || mayHoldHint(shape)) {
+            return null;
+        }
+        ParsedTupleQuery result = new ParsedTupleQuery(query, new PendingTree(this, shape, front, prepared));
+        result.setDataset(parsed.getDataset());
+        return result;
+    }
+
+    /** Whether one of the query's IRI constants is in the hints' namespace (a hint pattern's predicate). */
+    private static boolean mayHoldHint(QueryShape shape) {
+        String hints = QueryHints.NAMESPACE;
+        for (QueryShape.Slot slot : shape.slots()) {
+            if (slot.kind() == QueryShape.Kind.IRI) {
+                if (slot.text().startsWith(hints)) {
+                    return true;
+                }
+            } else if (slot.kind() == QueryShape.Kind.PREFIXED_NAME) {
+                int colon = slot.text().indexOf(':');
+                String ns = shape.namespace(slot.text().substring(0, colon));
+                if (ns == null || (ns.length() >= hints.length() ? ns.startsWith(hints)
+                        : hints.startsWith(ns) && slot.text().startsWith(hints.substring(ns.length()), colon + 1))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    ParsedQuery instantiate(String query, QueryShape shape) {
+        TupleExpr expr = instantiateTree(shape);
         ParsedQuery result;
         if (parsed instanceof ParsedTupleQuery) {
             result = new ParsedTupleQuery(query, expr);

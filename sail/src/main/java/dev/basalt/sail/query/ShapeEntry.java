@@ -109,6 +109,7 @@ final class ShapeEntry {
             return o.template.instantiate(query, shape, OptimizedTemplates::fresh);
         }
         front.optimizedInFull();
+        PendingTree.make(root); // the optimizers change the tree in place
         rdf4jSteps.accept(root);
         if (held == null && optimized.size() < MAX_VARIANTS) {
             QueryTemplate made = OptimizedTemplates.make(template, query, shape, root, bindings, rdf4jSteps);

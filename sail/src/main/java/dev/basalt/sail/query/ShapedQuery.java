@@ -28,8 +28,14 @@ public final class ShapedQuery extends QueryRoot {
         this.prepared = prepared;
     }
 
-    /** What was prepared for {@code expr}'s evaluation, or null if it is no (untouched) shaped query. */
+    /**
+     * What was prepared for {@code expr}'s evaluation, or null if it is no (untouched) shaped query nor a
+     * {@link PendingTree} made by the front door.
+     */
     public static PreparedAlgebra preparedFor(TupleExpr expr) {
+        if (expr instanceof PendingTree p) {
+            return p.prepared();
+        }
         return expr instanceof ShapedQuery s && s.getArg() == s.tree ? s.prepared : null;
     }
 

@@ -48,6 +48,7 @@ import dev.basalt.optimizer.rdf4j.PreparedAlgebra;
 import dev.basalt.sail.BasaltStore;
 import dev.basalt.sail.errors.FailureStatus;
 import dev.basalt.sail.query.QueryFront;
+import dev.basalt.sail.query.PendingTree;
 import dev.basalt.sail.query.ShapedQuery;
 
 /**
@@ -70,6 +71,8 @@ public class BasaltRepository extends SailRepository {
     private final QueryFront front;
     /** Whether a Basalt store evaluates the queries (the only evaluator that reuses optimized stages). */
     private final boolean overBasalt;
+    /** The sail is a Basalt store itself: nothing between reads a query's tree before the store does. */
+    private final boolean unwrapped;
 
     public BasaltRepository(Sail sail) {
         this(sail, DEFAULT_QUERY_SHAPES);
@@ -92,6 +95,7 @@ public class BasaltRepository extends SailRepository {
             base = stacked.getBaseSail();
         }
         this.overBasalt = base instanceof BasaltStore;
+        this.unwrapped = sail instanceof BasaltStore;
     }
 
     /** The repository's query front door, or null when it keeps no shapes. */
@@ -275,9 +279,12 @@ public class BasaltRepository extends SailRepository {
             if (front == null) {
                 return super.prepareQuery(ql, query, baseURI);
             }
-            QueryFront.Prepared prepared = front.prepare(ql, query, baseURI);
+            QueryFront.Prepared prepared = front.prepare(ql, query, baseURI, repository.unwrapped);
             ParsedQuery parsed = prepared.query();
-            PreparedAlgebra algebra = repository.overBasalt ? prepared.algebra() : null;
+            // a pending tree carries its preparation itself (PendingTree)
+            PreparedAlgebra algebra = repository.overBasalt && !(parsed.getTupleExpr() instanceof PendingTree)
+                    ? prepared.algebra()
+                    : null;
             if (parsed instanceof ParsedTupleQuery tuple) {
                 return algebra == null ? new SailTupleQuery(tuple, this) : new SailTupleQuery(tuple, this) {
                     @Override

@@ -151,15 +151,20 @@ class QueryFrontTest {
         assertNull(ShapedQuery.preparedFor(tree));
     }
 
-    private static BasaltStore store(Path path) {
+    static BasaltStore store(Path path) {
         BasaltStoreConfig config = new BasaltStoreConfig();
         config.setDurable(false);
         return new BasaltStore(path.toFile(), config);
     }
 
     private static void fill(BasaltRepository repo) {
+        fill(repo, 2);
+    }
+
+    /** {@code <ex:sI> <ex:p> <ex:oI>} for I below {@code subjects}. */
+    static void fill(BasaltRepository repo, int subjects) {
         try (RepositoryConnection c = repo.getConnection()) {
-            for (int i = 0; i < 2; i++) {
+            for (int i = 0; i < subjects; i++) {
                 IRI s = VF.createIRI(EX + "s" + i);
                 c.add(s, VF.createIRI(EX + "p"), VF.createIRI(EX + "o" + i));
             }
