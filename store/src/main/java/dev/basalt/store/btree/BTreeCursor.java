@@ -153,9 +153,9 @@ public final class BTreeCursor {
      * Moves over up to {@code max} entries, as that many calls of {@link #next()} would, writing each
      * key as {@code width} ids (its big-endian 64-bit words) into {@code out}, {@code width} per entry;
      * returns how many it read, 0 when the range is exhausted. Every key in the range must have
-     * {@code 8 * width} bytes. An ascending scan whose bound is whole ids decodes the rest of each
-     * leaf in one pass ({@link LeafNode#scanNextIds}) and checks the bound on the ids, without
-     * rebuilding each key's bytes. After a full block ({@code max} entries) the cursor stands on
+     * {@code 8 * width} bytes. An ascending scan whose bound is whole ids decodes runs of a leaf's
+     * entries ({@link LeafNode#scanNextIds}: 4, then twice as many each time, so that a short lookup
+     * decodes few past its range) and checks the bound on the ids, without rebuilding each key's bytes. After a full block ({@code max} entries) the cursor stands on
      * the last entry read; after a shorter one the range is exhausted.
      */
     public int nextIds(long[] out, int width, int max) {
@@ -163,6 +163,7 @@ public final class BTreeCursor {
         byte[] bound = prefix != null ? prefix : to;
         boolean bulk = !descending && wholeIds(bound, width);
         long[] boundIds = bulk && bound != null ? boundIds(bound) : null;
+        int chunk = 4;
         while (n < max) {
             if (!next()) {
                 return n;
@@ -171,7 +172,9 @@ public final class BTreeCursor {
                 out[n * width + i] = PageFormat.readLong(view, 8 * i);
             }
             n++;
-            int room = bulk ? Math.min(max - n, leaf.size() - 1 - pos) : 0;
+            // a lookup's range often ends a few entries on: decode a few, then twice as many each time
+            int room = bulk ? Math.min(Math.min(max - n, leaf.size() - 1 - pos), chunk) : 0;
+            chunk = Math.min(2 * chunk, 1 << 12);
             if (room > 0) {
                 int off = n * width;
                 leaf.scanNextIds(scan, width, out, off, room);

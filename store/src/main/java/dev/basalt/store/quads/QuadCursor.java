@@ -23,6 +23,8 @@ public final class QuadCursor {
     private final long[] quad = new long[4];
     /** The quad position of each key position. */
     private final int[] positions = new int[4];
+    /** The most matches {@link #nextBlock} reads at once. */
+    private static final int MAX_BLOCK = 1024;
     /** Keys read by {@link #nextBlock}, four ids each in key order. */
     private long[] keys;
 
@@ -87,9 +89,11 @@ public final class QuadCursor {
         if (cursor == null) {
             return 0;
         }
-        if (keys == null || keys.length < 4 * max) {
-            keys = new long[4 * Math.max(max, 64)];
+        // small at first (a lookup reads a few matches), grown while blocks come back full
+        if (keys == null) {
+            keys = new long[4 * 16];
         }
+        max = Math.min(max, keys.length / 4);
         int p0 = positions[0];
         int p1 = positions[1];
         int p2 = positions[2];
@@ -109,6 +113,9 @@ public final class QuadCursor {
                 if (check == null || matches(quads, at)) {
                     m++;
                 }
+            }
+            if (n == keys.length / 4 && keys.length < 4 * MAX_BLOCK) {
+                keys = new long[2 * keys.length];
             }
             if (m > 0) {
                 return m;
