@@ -61,10 +61,7 @@ class CursorIdBlockTest {
         for (int probe = 0; probe < 200; probe++) {
             byte[] from = bound(rnd, keys);
             byte[] to = bound(rnd, keys);
-            NavigableMap<byte[], byte[]> expected = from != null && to != null && Arrays.compareUnsigned(from, to) >= 0
-                    ? new TreeMap<>()
-                    : from == null ? (to == null ? model : model.headMap(to, false))
-                    : to == null ? model.tailMap(from, true) : model.subMap(from, true, to, false);
+            NavigableMap<byte[], byte[]> expected = CursorScanTest.range(model, from, to);
             String c = ctx + " [" + BTreeModelTest.hex(from) + ", " + BTreeModelTest.hex(to) + ")";
             assertBlocks(expected.keySet(), tree.cursor(from, to), rnd, c);
             byte[] prefix = from == null ? new byte[0] : Arrays.copyOf(from, rnd.nextBoolean() ? 8 * rnd.nextInt(5)
