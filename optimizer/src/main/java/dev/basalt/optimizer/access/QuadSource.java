@@ -29,6 +29,20 @@ public interface QuadSource {
     interface Scan extends AutoCloseable {
         boolean next(long[] quad);
 
+        /**
+         * Moves over the next matches, up to {@code max}, writing each as four ids (S, P, O, C) into
+         * {@code quads}, 4 per match; returns how many, 0 at the end. A source may read them a
+         * block at a time; by default it calls {@link #next} per match.
+         */
+        default int nextBlock(long[] quads, int max) {
+            long[] quad = new long[4];
+            int n = 0;
+            while (n < max && next(quad)) {
+                System.arraycopy(quad, 0, quads, 4 * n++, 4);
+            }
+            return n;
+        }
+
         @Override
         void close();
     }

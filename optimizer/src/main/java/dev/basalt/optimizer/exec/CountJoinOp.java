@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 /**
  * {@code COUNT(*)} without GROUP BY of a join of statement patterns whose join graph is a tree
@@ -17,6 +18,12 @@ import java.util.Map;
  * are independent given the ids of the variables they share (counting by variable elimination, the
  * semi-join program of an acyclic join). The input row's bindings are substituted into every
  * pattern, as a scan does.
+ *
+ * <p>Where the root's largest child is estimated at {@link KeyPartitions#FROM_MATCHES} matches or
+ * more, its key table would be far past the processor's caches (one random access per match to
+ * build it, one per root match to probe it); that child's (key, count) pairs and the root's (key,
+ * weight) pairs are instead split into hash partitions and joined partition by partition
+ * ({@link KeyPartitions}), which EXPLAIN names.
  *
  * <p>Memory: a pattern's counts hold one entry per distinct key; past
  * {@link ExecLimits#hashJoinRows()} of them the operator counts with {@code rows} instead (a
@@ -35,9 +42,11 @@ public final class CountJoinOp extends Operator {
     private final int target;
     private final Operator rows;
     private final String reason;
+    /** The root's child whose key table is joined by partitions ({@link KeyPartitions}), or -1. */
+    private final int partitioned;
 
     private CountJoinOp(PatternScan[] patterns, int[] parent, int[] parentSlot, int[] order, int target,
-            Operator rows, String reason) {
+            Operator rows, String reason, long partitionFrom) {
         this.patterns = patterns;
         this.parent = parent;
         this.parentSlot = parentSlot;
@@ -45,6 +54,25 @@ public final class CountJoinOp extends Operator {
         this.target = target;
         this.rows = rows;
         this.reason = reason;
+        int big = -1;
+        for (int c = 0; c < patterns.length; c++) {
+            if (parent[c] >= 0 && parent[parent[c]] == -1 && patterns[c].estimate() >= partitionFrom
+                    && (big < 0 || patterns[c].estimate() > patterns[big].estimate())) {
+                big = c;
+            }
+        }
+        this.partitioned = big;
+    }
+
+    /**
+     * The same count with the root's largest child joined by partitions when its estimate is at
+     * least {@code estimatedMatches} (by default {@link KeyPartitions#FROM_MATCHES}); tests lower it
+     * to run that path on small data.
+     */
+    public CountJoinOp partitionedFrom(long estimatedMatches) {
+        CountJoinOp op = new CountJoinOp(patterns, parent, parentSlot, order, target, rows, reason, estimatedMatches);
+        op.setEstimate(estimate());
+        return op;
     }
 
     /**
@@ -111,7 +139,8 @@ public final class CountJoinOp extends Operator {
         for (int i = 0; i < n; i++) {
             order[i] = visit[n - 1 - i];
         }
-        return new CountJoinOp(patterns.toArray(new PatternScan[0]), parent, parentSlot, order, target, rows, reason);
+        return new CountJoinOp(patterns.toArray(new PatternScan[0]), parent, parentSlot, order, target, rows, reason,
+                KeyPartitions.FROM_MATCHES);
     }
 
     @Override
@@ -125,7 +154,9 @@ public final class CountJoinOp extends Operator {
 
     @Override
     public String describe() {
-        return "CountJoin (counts per join key, leaves to root, no joined rows)" + (reason == null ? "" : " [" + reason + "]");
+        return "CountJoin (counts per join key, leaves to root, no joined rows" + (partitioned < 0 ? ""
+                : "; the root's join with " + patterns[partitioned].label() + " by key partitions") + ")"
+                + (reason == null ? "" : " [" + reason + "]");
     }
 
     @Override
@@ -138,46 +169,37 @@ public final class CountJoinOp extends Operator {
     private Long count(long[] input, ExecContext ctx) {
         long budget = ctx.limits().hashJoinRows();
         IdCounts[] counts = new IdCounts[patterns.length];
+        KeyPartitions built = null;
+        KeyPartitions probes = null;
         long total = 0;
         long[] weights = new long[Batch.CAPACITY];
         for (int p : order) {
-            List<Integer> kids = new ArrayList<>();
-            for (int c = 0; c < patterns.length; c++) {
-                if (parent[c] == p) {
-                    kids.add(c);
-                }
-            }
+            int[] kids = IntStream.range(0, patterns.length).filter(c -> parent[c] == p && c != partitioned).toArray();
+            boolean root = parent[p] < 0;
             // sized by the pattern's estimate (its distinct keys are at most its matches), bounded by the budget
-            IdCounts out = parent[p] >= 0 ? new IdCounts(Math.min(budget, (long) Math.max(0, patterns[p].estimate()))) : null;
+            IdCounts out = root || p == partitioned ? null
+                    : new IdCounts(Math.min(budget, (long) Math.max(0, patterns[p].estimate())));
+            KeyPartitions pairs = p == partitioned || root && partitioned >= 0
+                    ? new KeyPartitions((long) Math.max(0, patterns[partitioned].estimate())) : null;
+            int pairSlot = p == partitioned ? parentSlot[p] : partitioned >= 0 ? parentSlot[partitioned] : -1;
             try (BatchCursor c = patterns[p].openBatch(input, ctx)) {
                 Batch b;
                 while ((b = c.next()) != null) {
                     ctx.checkCancelled();
                     int size = b.size;
-                    Arrays.fill(weights, 0, size, 1L);
-                    for (int k : kids) {
-                        long[] keys = b.cols[parentSlot[k]];
-                        IdCounts from = counts[k];
-                        for (int i = 0; i < size; i++) {
-                            if (weights[i] != 0) {
-                                weights[i] = Math.multiplyExact(weights[i], from.get(keys[i]));
-                            }
+                    weigh(b, kids, counts, weights);
+                    if (pairs != null) {
+                        pairs.addAll(b.cols[pairSlot], weights, size);
+                        if (pairs.size() > budget) {
+                            return null;
                         }
-                    }
-                    if (out == null) {
-                        for (int i = 0; i < size; i++) {
-                            total = Math.addExact(total, weights[i]);
+                    } else if (out == null) {
+                        total = Math.addExact(total, sum(weights, size));
+                    } else {
+                        addAll(out, b.cols[parentSlot[p]], weights, size);
+                        if (out.size() > budget) {
+                            return null;
                         }
-                        continue;
-                    }
-                    long[] keys = b.cols[parentSlot[p]];
-                    for (int i = 0; i < size; i++) {
-                        if (weights[i] != 0) {
-                            out.add(keys[i], weights[i]);
-                        }
-                    }
-                    if (out.size() > budget) {
-                        return null;
                     }
                 }
             }
@@ -185,7 +207,43 @@ public final class CountJoinOp extends Operator {
                 counts[k] = null;
             }
             counts[p] = out;
+            if (p == partitioned) {
+                built = pairs;
+            } else if (root) {
+                probes = pairs;
+            }
+        }
+        return probes == null ? total : built.sumOfProducts(probes);
+    }
+
+    /** Sets {@code weights[i]} to the product of the counts the children {@code kids} hold for row {@code i}'s keys. */
+    private void weigh(Batch b, int[] kids, IdCounts[] counts, long[] weights) {
+        int size = b.size;
+        Arrays.fill(weights, 0, size, 1L);
+        for (int k : kids) {
+            long[] keys = b.cols[parentSlot[k]];
+            IdCounts from = counts[k];
+            for (int i = 0; i < size; i++) {
+                if (weights[i] != 0) {
+                    weights[i] = Math.multiplyExact(weights[i], from.get(keys[i]));
+                }
+            }
+        }
+    }
+
+    private static long sum(long[] weights, int size) {
+        long total = 0;
+        for (int i = 0; i < size; i++) {
+            total = Math.addExact(total, weights[i]);
         }
         return total;
+    }
+
+    private static void addAll(IdCounts out, long[] keys, long[] weights, int size) {
+        for (int i = 0; i < size; i++) {
+            if (weights[i] != 0) {
+                out.add(keys[i], weights[i]);
+            }
+        }
     }
 }

@@ -40,6 +40,12 @@ final class IdCounts {
         return slots[at] == 0 ? 0 : slots[at + 1];
     }
 
+    /** Forgets every id, keeping the table's size. */
+    void clear() {
+        java.util.Arrays.fill(slots, 0L);
+        size = 0;
+    }
+
     /** Ids held. */
     int size() {
         return size;

@@ -201,6 +201,16 @@ public final class PatternScan extends Operator {
         private QuadSource.Prober prober;
         private QuadSource.Scan scan;
         private int seen;
+        /** Matches of the current block, four ids each (S, P, O, C). */
+        private long[] block;
+        /** Per slot: the pattern writes its column for the current row. */
+        private boolean[] written;
+        private final int[] freePos = new int[4];
+        private final int[] freeSlot = new int[4];
+        private final int[] checkPos = new int[4];
+        /** Per check: the position whose id it must equal, or -1 for the row's id in its slot. */
+        private final int[] checkWith = new int[4];
+        private int nChecks;
         /** Scans started and rows added, for EXPLAIN ({@link ExecContext#statistics}). */
         private long started;
         private long added;
@@ -239,47 +249,102 @@ public final class PatternScan extends Operator {
         }
 
         /**
-         * Appends {@code row} extended by each match of the started scan to {@code out} until it is
-         * full; true when the scan has no more matches.
+         * Appends {@code row} (the row the scan was started with) extended by each match of the
+         * started scan to {@code out} until it is full; true when the scan has no more matches. The
+         * matches come a block at a time ({@link QuadSource.Scan#nextBlock}); a column the pattern
+         * binds is copied from the block, a column it does not is filled with the row's id.
          */
         boolean fill(Batch out, long[] row) {
             if (scan == null) {
                 return true;
             }
+            if (block == null) {
+                block = new long[4 * Batch.CAPACITY];
+                written = new boolean[row.length];
+            }
             long[][] cols = out.cols;
+            int nFree = plan(row);
             while (out.size < Batch.CAPACITY) {
-                if (!scan.next(quad)) {
+                int got = scan.nextBlock(block, Batch.CAPACITY - out.size);
+                if (got == 0) {
                     closeScan();
                     return true;
                 }
-                if (++seen % CHECK_EVERY == 0) {
+                if ((seen += got) >= CHECK_EVERY) {
+                    seen = 0;
                     ctx.checkCancelled();
                 }
-                if (namedGraphsOnly && quad[3] == TermIds.DEFAULT_GRAPH) {
-                    continue;
+                int first = out.size;
+                int n = first;
+                for (int e = 0, at = 0; e < got; e++, at += 4) {
+                    if (namedGraphsOnly && block[at + 3] == TermIds.DEFAULT_GRAPH || !agrees(block, at, row)) {
+                        continue;
+                    }
+                    for (int f = 0; f < nFree; f++) {
+                        cols[freeSlot[f]][n] = block[at + freePos[f]];
+                    }
+                    n++;
                 }
-                int n = out.size;
                 for (int c = 0; c < cols.length; c++) {
-                    cols[c][n] = row[c];
-                }
-                boolean agrees = true;
-                for (int i = 0; i < 4 && agrees; i++) {
-                    int s = slots[i];
-                    if (s >= 0) {
-                        long held = cols[s][n];
-                        if (held == TermIds.NULL) {
-                            cols[s][n] = quad[i];
-                        } else {
-                            agrees = held == quad[i];
-                        }
+                    if (!written[c]) {
+                        Arrays.fill(cols[c], first, n, row[c]);
                     }
                 }
-                if (agrees) {
-                    out.size = n + 1;
-                    added++;
-                }
+                out.size = n;
+                added += n - first;
             }
             return false;
+        }
+
+        /**
+         * Sorts the pattern's positions for {@code row}: a position whose slot the row leaves unbound
+         * (its first in the pattern) writes its column ({@link #freePos}, {@link #freeSlot},
+         * {@link #written}); the others are checked by {@link #agrees}. Returns the number of writing positions.
+         */
+        private int plan(long[] row) {
+            Arrays.fill(written, false);
+            int nFree = 0;
+            nChecks = 0;
+            for (int i = 0; i < 4; i++) {
+                int s = slots[i];
+                if (s < 0) {
+                    continue;
+                }
+                if (row[s] != TermIds.NULL) {
+                    checkPos[nChecks] = i;
+                    checkWith[nChecks++] = -1;
+                } else if (written[s]) {
+                    checkPos[nChecks] = i;
+                    checkWith[nChecks++] = freePosOf(s, nFree);
+                } else {
+                    written[s] = true;
+                    freePos[nFree] = i;
+                    freeSlot[nFree++] = s;
+                }
+            }
+            return nFree;
+        }
+
+        private int freePosOf(int slot, int nFree) {
+            for (int f = 0; f < nFree; f++) {
+                if (freeSlot[f] == slot) {
+                    return freePos[f];
+                }
+            }
+            throw new IllegalStateException("slot " + slot + " not written");
+        }
+
+        /** Whether the match at {@code block[at...]} agrees with the row's bindings and repeats its own ids where a variable repeats. */
+        private boolean agrees(long[] block, int at, long[] row) {
+            for (int k = 0; k < nChecks; k++) {
+                int i = checkPos[k];
+                int with = checkWith[k];
+                long want = with < 0 ? row[slots[i]] : block[at + with];
+                if (block[at + i] != want) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         private void closeScan() {

@@ -9,7 +9,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import dev.basalt.optimizer.MemoryQuadSource;
+import dev.basalt.optimizer.exec.CountJoinOp;
 import dev.basalt.optimizer.exec.ExecContext;
+import dev.basalt.optimizer.exec.Operator;
 import dev.basalt.optimizer.exec.ExecLimits;
 import dev.basalt.optimizer.exec.RowCursor;
 
@@ -46,8 +48,12 @@ class CountJoinTest {
     }
 
     private static String count(CompiledPlan plan, ExecLimits limits) {
+        return count(plan, plan.root(), limits);
+    }
+
+    private static String count(CompiledPlan plan, Operator root, ExecLimits limits) {
         ExecContext ctx = new ExecContext(SHOP, false, limits);
-        try (RowCursor c = plan.root().open(new long[plan.vars().size()], ctx)) {
+        try (RowCursor c = root.open(new long[plan.vars().size()], ctx)) {
             long[] row = c.next();
             assertTrue(row != null && c.next() == null, plan.explain());
             return ctx.resolve(row[plan.outputSlots()[0]]).stringValue();
@@ -74,6 +80,11 @@ class CountJoinTest {
             assertEquals(expected, count(forced, ExecLimits.defaults()), where + "\n" + forced.explain());
             // past the budget of ids per key: counted from the rows, the same count
             assertEquals(expected, count(forced, ExecLimits.defaults().withHashJoinRows(10)), where);
+            // the root's largest child joined by key partitions, as on large data
+            CountJoinOp partitioned = ((CountJoinOp) forced.root()).partitionedFrom(0);
+            assertTrue(partitioned.describe().contains("by key partitions"), partitioned.describe());
+            assertEquals(expected, count(forced, partitioned, ExecLimits.defaults()), where + " partitioned");
+            assertEquals(expected, count(forced, partitioned, ExecLimits.defaults().withHashJoinRows(10)), where);
             assertEquals(expected, count(plan(where, OrderingPolicy.DEFAULT), ExecLimits.defaults()), where);
         }
         assertEquals("2000", count(plan("?offer :product ?product . ?offer :vendor ?vendor", FORCED),

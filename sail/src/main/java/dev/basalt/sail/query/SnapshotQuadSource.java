@@ -104,6 +104,18 @@ public final class SnapshotQuadSource implements QuadSource {
         }
 
         @Override
+        public int nextBlock(long[] quads, int max) {
+            while (i < cursors.length) {
+                int n = cursors[i].nextBlock(quads, max);
+                if (n > 0) {
+                    return n;
+                }
+                i++;
+            }
+            return 0;
+        }
+
+        @Override
         public void close() {
             i = cursors.length;
         }

@@ -56,6 +56,10 @@ public final class BTreeCursor {
     private int viewLength;
     private Object runValue;
 
+    // nextIds: the bound whose ids idsOfBound holds
+    private byte[] idsOf;
+    private long[] idsOfBound;
+
     /** Takes ownership of the bound arrays: callers pass arrays nobody else changes. */
     BTreeCursor(BTree tree, byte[] from, byte[] to, byte[] prefix, boolean descending) {
         assert prefix == null || !descending && to == null && from == prefix;
@@ -143,6 +147,87 @@ public final class BTreeCursor {
             scanning = true;
         }
         return landedAscending();
+    }
+
+    /**
+     * Moves over up to {@code max} entries, as that many calls of {@link #next()} would, writing each
+     * key as {@code width} ids (its big-endian 64-bit words) into {@code out}, {@code width} per entry;
+     * returns how many it read, 0 when the range is exhausted. Every key in the range must have
+     * {@code 8 * width} bytes. An ascending scan whose bound is whole ids decodes runs of a leaf's
+     * entries ({@link LeafNode#scanNextIds}: 4, then twice as many each time, so that a short lookup
+     * decodes few past its range) and checks the bound on the ids, without rebuilding each key's bytes. After a full block ({@code max} entries) the cursor stands on
+     * the last entry read; after a shorter one the range is exhausted.
+     */
+    public int nextIds(long[] out, int width, int max) {
+        int n = 0;
+        byte[] bound = prefix != null ? prefix : to;
+        boolean bulk = !descending && wholeIds(bound, width);
+        long[] boundIds = bulk && bound != null ? boundIds(bound) : null;
+        int chunk = 4;
+        while (n < max) {
+            if (!next()) {
+                return n;
+            }
+            for (int i = 0; i < width; i++) {
+                out[n * width + i] = PageFormat.readLong(view, 8 * i);
+            }
+            n++;
+            // a lookup's range often ends a few entries on: decode a few, then twice as many each time
+            int room = bulk ? Math.min(Math.min(max - n, leaf.size() - 1 - pos), chunk) : 0;
+            chunk = Math.min(2 * chunk, 1 << 12);
+            if (room > 0) {
+                int off = n * width;
+                leaf.scanNextIds(scan, width, out, off, room);
+                pos += room;
+                view = scan.key;
+                viewLength = scan.keyLength;
+                int in = boundIds == null ? room : inRange(boundIds, out, off, width, room);
+                n += in;
+                if (in < room) {
+                    finish();
+                    return n;
+                }
+            }
+        }
+        return n;
+    }
+
+    /** The ids of {@code bound} (whole ids), kept while the cursor reads the same bound. */
+    private long[] boundIds(byte[] bound) {
+        if (idsOf != bound) {
+            if (idsOfBound == null || idsOfBound.length != bound.length / 8) {
+                idsOfBound = new long[bound.length / 8];
+            }
+            for (int i = 0; i < idsOfBound.length; i++) {
+                idsOfBound[i] = PageFormat.readLong(bound, 8 * i);
+            }
+            idsOf = bound;
+        }
+        return idsOfBound;
+    }
+
+    /** Whether {@code bound} (a prefix or an exclusive upper end, or none) is whole ids of a {@code width}-id key. */
+    private static boolean wholeIds(byte[] bound, int width) {
+        return bound == null || bound.length % 8 == 0 && bound.length <= 8 * width;
+    }
+
+    /**
+     * How many of the {@code n} keys of ids at {@code out[off...]}, in order, come before the first
+     * past the range's upper end: {@code bound} is the ids of the prefix, or of {@code to}.
+     */
+    private int inRange(long[] bound, long[] out, int off, int width, int n) {
+        int k = bound.length;
+        for (int e = 0; e < n; e++, off += width) {
+            int c = 0;
+            for (int i = 0; i < k && c == 0; i++) {
+                c = Long.compareUnsigned(out[off + i], bound[i]);
+            }
+            // a key of width ids equal to a shorter prefix or bound on its first k ids is longer, so past "to"
+            if (prefix != null ? c != 0 : c >= 0) {
+                return e;
+            }
+        }
+        return n;
     }
 
     /** Checks the entry the scan now stands on against the upper end of the range. */

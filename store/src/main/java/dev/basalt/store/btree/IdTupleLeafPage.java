@@ -260,6 +260,29 @@ final class IdTupleLeafPage implements LeafNode, Page {
         land(scan, scan.index + 1, next(packed), value(packed));
     }
 
+    /** Decodes straight into {@code out}; the scan's key bytes are rebuilt once, for the last entry. */
+    @Override
+    public void scanNextIds(LeafScan scan, int keyWidth, long[] out, int off, int n) {
+        if (keyWidth != width) {
+            LeafNode.super.scanNextIds(scan, keyWidth, out, off, n);
+            return;
+        }
+        if (n <= 0) {
+            return;
+        }
+        checkIndex(scan.index + n);
+        long[] ids = scan.ids;
+        int p = scan.next;
+        int keyEnd = p;
+        for (int e = 0; e < n; e++) {
+            keyEnd = next(IdTupleCoding.readNext(bytes, p, ids));
+            p = skipValue(keyEnd);
+            System.arraycopy(ids, 0, out, off, width);
+            off += width;
+        }
+        land(scan, scan.index + n, keyEnd, 0);
+    }
+
     @Override
     public Object scanValue(LeafScan scan) {
         return PageFormat.storedValue(bytes, scan.valueStart, scan.tag);

@@ -39,4 +39,20 @@ sealed interface LeafNode extends Node permits LeafPage, IdTupleLeafPage, DirtyL
 
     /** The value of the scan's entry: an inline copy the caller owns, or a {@link LargeValue}. */
     Object scanValue(LeafScan scan);
+
+    /**
+     * Moves {@code scan} over the {@code n} entries after its own (the caller knows they exist),
+     * writing each one's key, {@code width} big-endian 64-bit ids, as ids into {@code out} from
+     * {@code off} on ({@code width} per entry); the scan then stands on the last of them with its key
+     * in the buffer. Every key must have {@code 8 * width} bytes. A leaf coded as id tuples decodes
+     * the ids without building the keys' bytes in between.
+     */
+    default void scanNextIds(LeafScan scan, int width, long[] out, int off, int n) {
+        for (int e = 0; e < n; e++) {
+            scanNext(scan);
+            for (int i = 0; i < width; i++) {
+                out[off++] = PageFormat.readLong(scan.key, 8 * i);
+            }
+        }
+    }
 }

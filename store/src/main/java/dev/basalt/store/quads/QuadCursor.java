@@ -21,11 +21,20 @@ public final class QuadCursor {
     /** The pattern when positions outside the prefix must be checked, else null. */
     private long[] check;
     private final long[] quad = new long[4];
+    /** The quad position of each key position. */
+    private final int[] positions = new int[4];
+    /** The most matches {@link #nextBlock} reads at once. */
+    private static final int MAX_BLOCK = 1024;
+    /** Keys read by {@link #nextBlock}, four ids each in key order. */
+    private long[] keys;
 
     QuadCursor(BTreeCursor cursor, QuadOrder order, long[] pattern) {
         this.cursor = cursor;
         this.order = order;
         this.check = order.boundPrefix(pattern) < QuadOrder.boundCount(pattern) ? pattern.clone() : null;
+        for (int i = 0; i < 4; i++) {
+            positions[i] = order.positionAt(i);
+        }
     }
 
     /** True if this cursor reads {@code tree} (a non-null tree). */
@@ -68,6 +77,59 @@ public final class QuadCursor {
             }
         }
         return false;
+    }
+
+    /**
+     * Moves over the next matches, up to {@code max}, writing each as four ids in S, P, O, C
+     * positions into {@code quads} (4 per match); returns how many, 0 when there are no more. The
+     * keys are read a leaf at a time as ids ({@link BTreeCursor#nextIds}), without the bytes of each
+     * key in between. {@link #quad()} is not updated.
+     */
+    public int nextBlock(long[] quads, int max) {
+        if (cursor == null) {
+            return 0;
+        }
+        // small at first (a lookup reads a few matches), grown while blocks come back full
+        if (keys == null) {
+            keys = new long[4 * 16];
+        }
+        max = Math.min(max, keys.length / 4);
+        int p0 = positions[0];
+        int p1 = positions[1];
+        int p2 = positions[2];
+        int p3 = positions[3];
+        while (true) {
+            int n = cursor.nextIds(keys, 4, max);
+            if (n == 0) {
+                return 0;
+            }
+            int m = 0;
+            for (int e = 0, k = 0; e < n; e++, k += 4) {
+                int at = 4 * m;
+                quads[at + p0] = keys[k];
+                quads[at + p1] = keys[k + 1];
+                quads[at + p2] = keys[k + 2];
+                quads[at + p3] = keys[k + 3];
+                if (check == null || matches(quads, at)) {
+                    m++;
+                }
+            }
+            if (n == keys.length / 4 && keys.length < 4 * MAX_BLOCK) {
+                keys = new long[2 * keys.length];
+            }
+            if (m > 0) {
+                return m;
+            }
+        }
+    }
+
+    private boolean matches(long[] quads, int at) {
+        for (int i = 0; i < 4; i++) {
+            if (check[i] != 0 && check[i] != quads[at + i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private boolean matches() {

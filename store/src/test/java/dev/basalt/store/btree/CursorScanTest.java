@@ -149,10 +149,7 @@ class CursorScanTest {
         for (int probe = 0; probe < 300; probe++) {
             byte[] from = bound(rnd, keys);
             byte[] to = bound(rnd, keys);
-            NavigableMap<byte[], byte[]> expected = from != null && to != null && Arrays.compareUnsigned(from, to) >= 0
-                    ? new TreeMap<>()
-                    : from == null ? (to == null ? model : model.headMap(to, false))
-                    : to == null ? model.tailMap(from, true) : model.subMap(from, true, to, false);
+            NavigableMap<byte[], byte[]> expected = range(model, from, to);
             String c = ctx + " [" + BTreeModelTest.hex(from) + ", " + BTreeModelTest.hex(to) + ")";
             assertSame(expected, tree.cursor(from, to), c, rnd);
             assertSame(expected.descendingMap(), tree.descendingCursor(from, to), c + " descending", rnd);
@@ -167,6 +164,14 @@ class CursorScanTest {
             }
             assertSame(withPrefix, tree.prefixCursor(prefix.clone()), ctx + " prefix " + BTreeModelTest.hex(prefix), rnd);
         }
+    }
+
+    /** The entries of {@code model} in {@code [from, to)}, a null end open. */
+    static NavigableMap<byte[], byte[]> range(NavigableMap<byte[], byte[]> model, byte[] from, byte[] to) {
+        return from != null && to != null && Arrays.compareUnsigned(from, to) >= 0
+                ? new TreeMap<>()
+                : from == null ? (to == null ? model : model.headMap(to, false))
+                : to == null ? model.tailMap(from, true) : model.subMap(from, true, to, false);
     }
 
     /** A key of the tree, a key between (or beyond) them, or no bound. */
