@@ -34,6 +34,9 @@ import dev.basalt.replication.log.LogEntries;
  * oldest staged piece, so a restart replays them from the log (and re-applies what followed them,
  * harmlessly: change sets are idempotent).
  *
+ * <p>A group entry's change sets (concurrent transactions committed as one entry) are applied in
+ * their order in the group, as entries of their own would be.
+ *
  * <p>Entries that are not state machine entries (Raft's configuration and leader no-op entries)
  * pass through the same queue, so "applied" never runs ahead of an entry still waiting. If a
  * transaction fails, the applier stops: that run and every later entry fail with the cause and
@@ -80,6 +83,8 @@ final class BatchApplier implements AutoCloseable {
     private boolean bulkTried;
     /** Transactions applied with the bulk path (for tests). Applier thread writes; any thread reads. */
     private volatile int bulkApplied;
+    /** Bulk attempts that failed and were applied again statement by statement. Applier thread writes; any thread reads. */
+    private volatile int bulkFallbacks;
     private volatile boolean closed;
 
     BatchApplier(String name, LocalStore store, AppliedIndex appliedFile, long storeApplied, AppliedListener listener,
@@ -179,7 +184,13 @@ final class BatchApplier implements AutoCloseable {
                     } else {
                         staged.expire(e.index());
                     }
-                    changes.add(ChangeSetCodec.decode(changeSet, store.valueFactory()));
+                    if (LogEntries.isGroup(changeSet)) {
+                        for (byte[] member : LogEntries.members(changeSet)) {
+                            changes.add(ChangeSetCodec.decode(member, store.valueFactory()));
+                        }
+                    } else {
+                        changes.add(ChangeSetCodec.decode(changeSet, store.valueFactory()));
+                    }
                     last = e;
                 }
                 if (last != null) {
@@ -210,9 +221,10 @@ final class BatchApplier implements AutoCloseable {
     }
 
     /**
-     * Applies the change sets in order as one store transaction, a large addition through the bulk
-     * loader ({@link BulkApply}); if that transaction fails after taking the bulk path, it is rolled
-     * back and applied again statement by statement.
+     * Applies the change sets in order as one store transaction, a large addition through the
+     * store's bulk write path ({@link BulkApply}); if that transaction fails after taking the bulk
+     * path (a full temporary disk for its sort runs, say), it is rolled back and applied again
+     * statement by statement.
      */
     private void apply(List<ChangeSet> changeSets) {
         boolean bulk = false;
@@ -224,6 +236,7 @@ final class BatchApplier implements AutoCloseable {
             }
             LOG.warn("applying a change set through the bulk loader failed ({}); applying it statement by statement",
                     e.toString());
+            bulkFallbacks++;
             apply(changeSets, false);
         }
         if (bulk) {
@@ -233,6 +246,11 @@ final class BatchApplier implements AutoCloseable {
 
     int bulkApplied() {
         return bulkApplied;
+    }
+
+    /** Store transactions applied statement by statement after their bulk attempt failed (for tests). */
+    int bulkFallbacks() {
+        return bulkFallbacks;
     }
 
     private boolean apply(List<ChangeSet> changeSets, boolean allowBulk) {

@@ -36,7 +36,8 @@ import dev.basalt.replication.log.LogEntries;
  * One member of the Raft group: the Ratis server (log, elections, replication over gRPC) driving
  * a {@link StoreStateMachine}, and a Ratis client through which this node submits its commits. The
  * client sends each entry to the leader wherever it runs, so a commit on a follower is forwarded;
- * {@link #commit} returns once the entry is committed by a majority and applied here.
+ * {@link #commit} returns once the entry is committed by a majority and applied here. Concurrent
+ * small commits share log entries ({@link GroupCommitter}).
  *
  * <p>Thread-safe: any number of threads may commit at once (entries are ordered by the log).
  */
@@ -54,6 +55,7 @@ final class ReplicaNode implements AutoCloseable {
     private final RaftServer server;
     private final RaftClient client;
     private final CommitRetryPolicy retryPolicy;
+    private final GroupCommitter groups;
 
     private ReplicaNode(ReplicationSettings settings, StoreStateMachine stateMachine, RaftServer server,
             RaftClient client, CommitRetryPolicy retryPolicy) {
@@ -62,6 +64,8 @@ final class ReplicaNode implements AutoCloseable {
         this.server = server;
         this.client = client;
         this.retryPolicy = retryPolicy;
+        this.groups = new GroupCommitter("basalt-group-commit-" + settings.nodeId(), this::submit,
+                settings.pieceBytes(), settings.commitTimeoutMillis());
     }
 
     /** Starts the Raft server with its log under {@code raftDir}; it replays the log into the store. */
@@ -161,7 +165,7 @@ final class ReplicaNode implements AutoCloseable {
      */
     long commit(byte[] changeSet) throws IOException {
         if (changeSet.length <= settings.pieceBytes()) {
-            return awaitApplied(submit(changeSet));
+            return awaitApplied(groups.submit(changeSet));
         }
         long transaction = ThreadLocalRandom.current().nextLong();
         List<byte[]> pieces = LogEntries.split(changeSet, transaction, settings.pieceBytes());
@@ -242,6 +246,11 @@ final class ReplicaNode implements AutoCloseable {
         return server.getDivision(group(settings).getGroupId()).getInfo().getCurrentRole().name();
     }
 
+    /** Log entries this node's group commit sent, and the change sets in them. */
+    long[] groupCounts() {
+        return groups.counts();
+    }
+
     StoreStateMachine stateMachine() {
         return stateMachine;
     }
@@ -257,6 +266,7 @@ final class ReplicaNode implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
+        groups.close();
         try {
             client.close();
         } finally {

@@ -145,8 +145,17 @@ public final class ReplicatedSail extends SailWrapper implements LocalStore {
     }
 
     /** Store transactions this replica applied through the bulk loader since it started (for tests). */
+    /** Log entries this node's commits were sent in, and the transactions in them (group commit). */
+    long[] groupCounts() {
+        return node().groupCounts();
+    }
+
     int bulkApplied() {
         return node().stateMachine().bulkApplied();
+    }
+
+    int bulkFallbacks() {
+        return node().stateMachine().bulkFallbacks();
     }
 
     /** See {@link ReplicaMXBean#linearizableIndex}. */

@@ -157,6 +157,11 @@ final class StoreStateMachine extends BaseStateMachine {
         return a == null ? 0 : a.bulkApplied();
     }
 
+    int bulkFallbacks() {
+        BatchApplier a = applier;
+        return a == null ? 0 : a.bulkFallbacks();
+    }
+
     /** Null while the replica applies the log, else why it stopped. */
     Throwable failure() {
         BatchApplier a = applier;

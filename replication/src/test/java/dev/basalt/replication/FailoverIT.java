@@ -63,8 +63,10 @@ class FailoverIT {
 
     private void soak(int kills, int clients, long minMillis) throws Exception {
         String jar = System.getProperty("basalt.replica.jar", "target/basalt-replica.jar");
-        List<String> launcher = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx384m", "-XX:+UseSerialGC", "-jar", jar);
+        List<String> launcher = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-Xmx384m", "-XX:+UseSerialGC"));
+        launcher.addAll(LocalReplicaCluster.COMPILER_OPTIONS);
+        launcher.addAll(List.of("-jar", jar));
         long started = System.currentTimeMillis();
         try (LocalReplicaCluster cluster = LocalReplicaCluster.start(launcher, 3, dir, 0, 0);
                 ReplicaProbe probe = new ReplicaProbe(cluster.peers())) {
@@ -77,12 +79,17 @@ class FailoverIT {
                 writers.awaitAcks(20, 60_000);
                 String leader = probe.awaitLeader(30_000);
                 assertNotNull(leader, "no leader before kill " + (k + 1));
+                // one failure at a time: the node restarted after the previous kill follows the log again
+                awaitAllApplied(cluster, 120_000);
+                leader = probe.awaitLeader(30_000);
+                assertNotNull(leader, "no leader before kill " + (k + 1));
                 int node = Integer.parseInt(leader.substring(1));
                 long killedAt = System.nanoTime();
                 cluster.kill(node);
                 long failover = writers.probeFailover(k, node, killedAt, 60_000);
                 failovers.add(failover);
-                LOG.info("kill {}: leader {} killed; a write was acknowledged {} ms later", k + 1, leader, failover);
+                LOG.info("kill {}: leader {} killed; {} elected after {} ms; a write was acknowledged {} ms after the"
+                        + " kill", k + 1, leader, writers.newLeader, writers.electedMillis, failover);
                 cluster.restart(node);
             }
             // a leader frozen (SIGSTOP) is cut off: the others elect a leader and go on; thawed, it rejoins
@@ -117,6 +124,27 @@ class FailoverIT {
         }
     }
 
+    /**
+     * Waits until every node has applied the highest index any node reports: a node restarted after
+     * a kill has replayed and caught up, so the next kill is again the loss of one healthy node of
+     * three, not of a second one while the first still recovers.
+     */
+    private static void awaitAllApplied(LocalReplicaCluster cluster, long millis) throws Exception {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        long index = 0;
+        for (int i = 0; i < cluster.size(); i++) {
+            index = Math.max(index, appliedIndex(http, cluster, i));
+        }
+        for (int i = 0; i < cluster.size(); i++) {
+            get(http, cluster.replicationUrl(i) + "/await?index=" + index + "&timeoutMs=" + millis, 200);
+        }
+    }
+
+    private static long appliedIndex(HttpClient http, LocalReplicaCluster cluster, int node) throws Exception {
+        String status = get(http, cluster.replicationUrl(node) + "/status", 200);
+        return Long.parseLong(status.replaceAll(".*\"appliedIndex\":(\\d+).*\\s*", "$1"));
+    }
+
     private static void signal(String signal, long pid) throws IOException, InterruptedException {
         Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(pid)).inheritIO().start();
         assertEquals(0, kill.waitFor(), "kill -" + signal + " " + pid);
@@ -135,8 +163,7 @@ class FailoverIT {
                     .POST(HttpRequest.BodyPublishers.ofString("INSERT DATA { " + subject + " <urn:p> 1 }")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(204, write.statusCode(), write.body());
-            String status = get(http, cluster.replicationUrl(0) + "/status", 200);
-            long index = Long.parseLong(status.replaceAll(".*\"appliedIndex\":(\\d+).*\\s*", "$1"));
+            long index = appliedIndex(http, cluster, 0);
             get(http, cluster.replicationUrl(1) + "/await?index=" + index, 200);
             assertEquals("true", ask(http, cluster.repositoryUrl(1), subject), "n1 after awaiting index " + index);
             get(http, cluster.replicationUrl(2) + "/linearizable", 200);
@@ -195,6 +222,9 @@ class FailoverIT {
         final List<Thread> threads = new ArrayList<>();
         final LocalReplicaCluster cluster;
         final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        /** The survivor that said it leads during the last failover probe, and when (ms after the kill). */
+        volatile String newLeader;
+        volatile long electedMillis;
 
         Writers(LocalReplicaCluster cluster, int clients) {
             this.cluster = cluster;
@@ -262,6 +292,24 @@ class FailoverIT {
             }
         }
 
+        /** Asks the survivors' consistency endpoints who leads, without waiting; the first to say so is noted. */
+        private void noteLeader(int killed, long killedAt) {
+            for (int n = 0; n < cluster.size(); n++) {
+                if (n == killed) {
+                    continue;
+                }
+                String node = "n" + n;
+                http.sendAsync(HttpRequest.newBuilder(URI.create(cluster.replicationUrl(n) + "/status"))
+                        .timeout(Duration.ofSeconds(2)).GET().build(), HttpResponse.BodyHandlers.ofString())
+                        .thenAccept(r -> {
+                            if (r.body().contains("\"role\":\"LEADER\"") && newLeader == null) {
+                                electedMillis = (System.nanoTime() - killedAt) / 1_000_000;
+                                newLeader = node;
+                            }
+                        });
+            }
+        }
+
         /**
          * Milliseconds from the kill ({@code killedAt}, nanoTime) until a new leader acknowledged a
          * write: a probe group is sent to a surviving node every 100 ms without waiting for earlier
@@ -271,7 +319,12 @@ class FailoverIT {
         long probeFailover(int kill, int killed, long killedAt, long millis) throws InterruptedException {
             java.util.concurrent.CompletableFuture<Long> first = new java.util.concurrent.CompletableFuture<>();
             long deadline = System.currentTimeMillis() + millis;
+            newLeader = null;
+            electedMillis = -1;
             for (int i = 0; !first.isDone(); i++) {
+                if (newLeader == null) {
+                    noteLeader(killed, killedAt);
+                }
                 assertTrue(System.currentTimeMillis() < deadline, "no write acknowledged within " + millis
                         + " ms of killing the leader");
                 int node = (killed + 1 + i % (cluster.size() - 1)) % cluster.size();

@@ -78,6 +78,51 @@ class ReplicatedClusterTest {
     }
 
     /**
+     * Eight writers committing at once through the leader and a follower: their transactions share
+     * log entries (group commit) and every one of them is on every replica, once.
+     */
+    @Test
+    void concurrentTransactionsShareLogEntriesAndAllArrive() throws Exception {
+        try (InProcessCluster cluster = new InProcessCluster(dir, 3, 20_000, 0).startAll()) {
+            int leader = cluster.awaitLeader(20_000);
+            assertTrue(leader >= 0, "no leader elected");
+            int writers = 8;
+            int transactions = 25;
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(writers);
+            List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+            for (int w = 0; w < writers; w++) {
+                Repository target = cluster.node(w % 2 == 0 ? leader : (leader + 1) % 3);
+                int writer = w;
+                done.add(pool.submit(() -> {
+                    for (int t = 0; t < transactions; t++) {
+                        try (RepositoryConnection c = target.getConnection()) {
+                            c.begin();
+                            for (int i = 0; i < 10; i++) {
+                                c.add(ex("w" + writer + "-" + t), ex("p" + i), VF.createLiteral(i));
+                            }
+                            c.commit();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (java.util.concurrent.Future<?> f : done) {
+                f.get();
+            }
+            pool.shutdown();
+            assertConverged(cluster);
+            long[] counts = cluster.sail(leader).groupCounts();
+            assertEquals(writers / 2 * transactions, counts[1]);
+            assertTrue(counts[0] < counts[1], "no transactions shared an entry: " + counts[0] + " entries");
+            for (int i = 0; i < 3; i++) {
+                try (RepositoryConnection c = cluster.node(i).getConnection()) {
+                    assertEquals(writers * transactions * 10, c.size(), "n" + i);
+                }
+            }
+        }
+    }
+
+    /**
      * A transaction that only writes is executed once, by the log's apply (no local transaction is
      * begun for it); one that reads sees its own pending writes, recorded before the read and after.
      */

@@ -101,19 +101,26 @@ final class PrefetchedQuads implements SortedQuads {
         return false;
     }
 
+    /**
+     * Takes the next item of {@code queue}, waiting for it; an interrupt ends the wait with a
+     * {@link LoadException} saying what was awaited. Shared by the loader's consumer threads.
+     */
+    static Object take(BlockingQueue<Object> queue, String awaited) {
+        try {
+            return queue.take();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LoadException("interrupted while waiting for " + awaited, e);
+        }
+    }
+
     @Override
     public boolean next() {
         while (!ended) {
             if (block != null && block.next()) {
                 return true;
             }
-            Object item;
-            try {
-                item = queue.take();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new LoadException("interrupted while waiting for the merge of the sort runs", e);
-            }
+            Object item = take(queue, "the merge of the sort runs");
             if (item instanceof Block b) {
                 if (blockArray != null) {
                     spare.offer(blockArray); // its quads were all read; dropped if the pool is full
