@@ -154,7 +154,7 @@ final class StatementReader implements TermBatchSource {
         if (ended) {
             return null;
         }
-        Object item = PrefetchedQuads.take(queue, "the parser");
+        Object item = PrefetchedQuads.take(queue, "the parser", () -> !thread.isAlive());
         if (item instanceof Future<?> chunk) {
             item = chunkResult(chunk);
         }

@@ -119,7 +119,7 @@ public final class StatementsLoad implements BulkWrite {
             if (ended) {
                 return null;
             }
-            Object item = PrefetchedQuads.take(queue, "a batch of statements");
+            Object item = PrefetchedQuads.take(queue, "a batch of statements", () -> !thread.isAlive());
             if (item == END) {
                 ended = true;
                 return null;

@@ -1,12 +1,16 @@
 package dev.basalt.sail.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
 import java.nio.file.Path;
+import java.util.AbstractCollection;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 
@@ -19,6 +23,7 @@ import org.eclipse.rdf4j.model.ValueFactory;
 import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
 import org.eclipse.rdf4j.sail.SailConnection;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.basalt.sail.BasaltStore;
@@ -29,7 +34,7 @@ import dev.basalt.sail.config.BasaltStoreConfig;
  * {@link StatementsLoad} stores statements given as values exactly as adding them one by one does:
  * IRIs with spaces, control and non-ASCII characters, language tags, datatypes, literals of a
  * hundred thousand characters, blank nodes with their labels, triple terms, named graphs, and
- * statements already in the store.
+ * statements already in the store; and a write whose encoding thread dies fails rather than hangs.
  */
 class StatementsLoadTest {
     private static final ValueFactory VF = SimpleValueFactory.getInstance();
@@ -65,6 +70,69 @@ class StatementsLoadTest {
         } finally {
             bulk.shutDown();
             oneByOne.shutDown();
+        }
+    }
+
+    /**
+     * A write whose encoding thread dies without handing its failure over (here an error whose
+     * message cannot be built; in a replica, an out-of-memory error while it builds the exception)
+     * fails with a {@link LoadException} instead of waiting for a batch forever, so the replica's
+     * applier falls back to adding statement by statement rather than stopping for good.
+     */
+    @Test
+    @Timeout(60)
+    void aWriteWhoseEncodingThreadDiesWithoutAWordFailsInsteadOfWaitingForever() {
+        List<Statement> data = awkwardStatements(50);
+        Collection<Statement> dying = new AbstractCollection<>() {
+            @Override
+            public Iterator<Statement> iterator() {
+                Iterator<Statement> it = data.iterator();
+                return new Iterator<>() {
+                    @Override
+                    public boolean hasNext() {
+                        return true;
+                    }
+
+                    @Override
+                    public Statement next() {
+                        if (it.hasNext()) {
+                            return it.next();
+                        }
+                        throw new UnspeakableError();
+                    }
+                };
+            }
+
+            @Override
+            public int size() {
+                return data.size() + 1;
+            }
+        };
+        BasaltStore store = open(new File(dir.toFile(), "dying"));
+        Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
+        Thread.setDefaultUncaughtExceptionHandler((t, e) -> { }); // the dying thread's error is expected
+        try (SailConnection c = store.getConnection()) {
+            c.begin(IsolationLevels.READ_COMMITTED);
+            RuntimeException e = assertThrows(RuntimeException.class,
+                    () -> ((BasaltStoreConnection) c).addBulk(new StatementsLoad("test", dying, dir)));
+            StringBuilder chain = new StringBuilder();
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                chain.append(t.getClass().getSimpleName()).append(": ").append(t.getMessage()).append("; ");
+            }
+            assertTrue(chain.toString().contains("LoadException: the thread preparing a batch of statements ended"
+                    + " without handing it over"), chain.toString());
+            c.rollback();
+        } finally {
+            Thread.setDefaultUncaughtExceptionHandler(previous);
+            store.shutDown();
+        }
+    }
+
+    /** An error that cannot say what it is: building the message of the exception that reports it fails too. */
+    private static final class UnspeakableError extends Error {
+        @Override
+        public String toString() {
+            throw new UnspeakableError();
         }
     }
 
