@@ -73,11 +73,11 @@ final class BatchApplier implements AutoCloseable {
     private final StagedTransactions staged;
     private final Object lock = new Object();
     private final Thread thread;
-    /** The last index whose change set is in the store. Guarded by {@link #lock}. */
-    private long storeApplied;
-    /** Entries submitted and entries processed. Guarded by {@link #lock}. */
-    private long submitted;
-    private long processed;
+    /** The last index whose change set is in the store. Written under {@link #lock}; volatile for {@link #describe}. */
+    private volatile long storeApplied;
+    /** Entries submitted and entries processed. Written under {@link #lock}; volatile for {@link #describe}. */
+    private volatile long submitted;
+    private volatile long processed;
     private volatile Throwable failure;
     /** Set by {@link #apply(List, boolean)} once it tried the bulk path. Applier thread only. */
     private boolean bulkTried;
@@ -86,6 +86,9 @@ final class BatchApplier implements AutoCloseable {
     /** Bulk attempts that failed and were applied again statement by statement. Applier thread writes; any thread reads. */
     private volatile int bulkFallbacks;
     private volatile boolean closed;
+    /** The last entries processed, as term:index plus what they were (for {@link #describe}). Guarded by itself. */
+    private final java.util.ArrayDeque<String> recent = new java.util.ArrayDeque<>();
+    private static final int RECENT = 24;
 
     BatchApplier(String name, LocalStore store, AppliedIndex appliedFile, long storeApplied, AppliedListener listener,
             long expireEntries) {
@@ -108,6 +111,34 @@ final class BatchApplier implements AutoCloseable {
 
     Throwable failure() {
         return failure;
+    }
+
+    /**
+     * One line for a diagnosis (a test's timeout, the {@code /replication/diagnostics} endpoint):
+     * what waits, what was applied, the applier thread's state; reads without taking the lock, so
+     * it answers while a batch is being applied.
+     */
+    String describe() {
+        Throwable f = failure;
+        return "applier{storeApplied=" + storeApplied + ", submitted=" + submitted + ", processed=" + processed
+                + ", queued=" + queue.size() + ", thread=" + thread.getState() + (thread.isAlive() ? "" : " (dead)")
+                + ", bulkApplied=" + bulkApplied + ", bulkFallbacks=" + bulkFallbacks
+                + (f == null ? "" : ", failure=" + f) + ", recent=" + recent() + "}";
+    }
+
+    private String recent() {
+        synchronized (recent) {
+            return String.join(" ", recent);
+        }
+    }
+
+    private void remember(Entry e, String what) {
+        synchronized (recent) {
+            if (recent.size() == RECENT) {
+                recent.removeFirst();
+            }
+            recent.addLast(e.term() + ":" + e.index() + what);
+        }
     }
 
     /** Waits until every submitted entry is processed, then runs {@code work} with the store held alone. */
@@ -167,8 +198,10 @@ final class BatchApplier implements AutoCloseable {
             try {
                 for (Entry e : batch) {
                     if (e.changes() == null || e.index() <= storeApplied) {
+                        remember(e, e.changes() == null ? "(raft)" : "(skipped)");
                         continue;
                     }
+                    remember(e, "(" + e.changes().length + "B)");
                     byte[] changeSet = e.changes();
                     if (LogEntries.isPiece(changeSet)) {
                         StagedTransactions.Outcome outcome = staged.accept(e.index(), LogEntries.read(changeSet));

@@ -46,6 +46,8 @@ final class GroupCommitter implements AutoCloseable {
     /** Entries sent and change sets sent (for tests and the log). */
     private volatile long entries;
     private volatile long changeSets;
+    /** System.nanoTime when the entry in flight was handed to the sender, 0 when none is. */
+    private volatile long sendingSince;
 
     GroupCommitter(String name, Sender sender, int maxBytes, long timeoutMillis) {
         this.sender = sender;
@@ -79,6 +81,22 @@ final class GroupCommitter implements AutoCloseable {
             throw cause instanceof IOException io ? new IOException(io.getMessage(), io)
                     : new IOException("commit failed: " + cause, cause);
         }
+    }
+
+    /** One line for a diagnosis: what waits, and for how long the entry in flight has been on its way. */
+    String describe() {
+        int queued;
+        long oldest;
+        synchronized (this) {
+            queued = waiting.size();
+            oldest = waiting.isEmpty() ? 0 : waiting.get(0).queuedNanos();
+        }
+        long now = System.nanoTime();
+        long since = sendingSince;
+        return "groupCommit{entries=" + entries + ", changeSets=" + changeSets + ", waiting=" + queued
+                + (queued == 0 ? "" : " (oldest " + (now - oldest) / 1_000_000 + " ms)")
+                + ", inFlight=" + (since == 0 ? "none" : (now - since) / 1_000_000 + " ms") + ", thread="
+                + thread.getState() + "}";
     }
 
     /** Log entries sent, and change sets in them. */
@@ -145,6 +163,7 @@ final class GroupCommitter implements AutoCloseable {
             group.forEach(p -> members.add(p.changeSet()));
             entry = LogEntries.group(members);
         }
+        sendingSince = System.nanoTime();
         try {
             long index = sender.send(entry);
             entries++;
@@ -152,6 +171,8 @@ final class GroupCommitter implements AutoCloseable {
             group.forEach(p -> p.index().complete(index));
         } catch (IOException | RuntimeException e) {
             fail(group, e);
+        } finally {
+            sendingSince = 0;
         }
     }
 

@@ -246,6 +246,32 @@ final class ReplicaNode implements AutoCloseable {
         return server.getDivision(group(settings).getGroupId()).getInfo().getCurrentRole().name();
     }
 
+    /**
+     * One line for a diagnosis: this node's Raft view (role, leader, term, the log's commit index
+     * and next index, Ratis's applied index, the followers' match indices when it leads), the
+     * store's applied index, the applier and the group commit.
+     */
+    String describe() {
+        StringBuilder b = new StringBuilder(settings.nodeId()).append(": ");
+        try {
+            RaftServer.Division division = server.getDivision(group(settings).getGroupId());
+            var info = division.getInfo();
+            var log = division.getRaftLog();
+            b.append("role=").append(info.getCurrentRole()).append(", leader=").append(info.getLeaderId())
+                    .append(", term=").append(info.getCurrentTerm()).append(", commitIndex=")
+                    .append(log.getLastCommittedIndex()).append(", logNext=").append(log.getNextIndex())
+                    .append(", ratisApplied=").append(info.getLastAppliedIndex());
+            if (info.isLeader()) {
+                b.append(", followerMatch=").append(java.util.Arrays.toString(info.getFollowerMatchIndices()));
+            }
+        } catch (IOException | RuntimeException e) {
+            b.append("raft=").append(e);
+        }
+        b.append(", applied=").append(stateMachine.appliedIndex()).append(", ").append(stateMachine.describe())
+                .append(", ").append(groups.describe());
+        return b.toString();
+    }
+
     /** Log entries this node's group commit sent, and the change sets in them. */
     long[] groupCounts() {
         return groups.counts();
