@@ -3,6 +3,7 @@ package dev.basalt.replication;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
 import java.net.URI;
@@ -18,6 +19,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -31,7 +34,8 @@ import dev.basalt.replication.server.LocalReplicaCluster;
  * Three replicas as child processes (the packaged launcher, RDF4J Server over HTTP), writing clients
  * that each commit tagged groups of statements (one SPARQL INSERT DATA per group) to any replica,
  * and the leader killed with SIGKILL again and again, then restarted, and at the end a leader frozen
- * with SIGSTOP for a while (cut off from the others) and thawed. Afterwards every acknowledged
+ * with SIGSTOP for a while (cut off from the others; the clients send to the two others meanwhile),
+ * once every node follows the log again, and thawed. Afterwards every acknowledged
  * group is on every replica, no group is partial anywhere, all replicas hold identical statements,
  * and after each kill a new leader acknowledged a write within 5 s.
  */
@@ -92,17 +96,28 @@ class FailoverIT {
                         + " kill", k + 1, leader, writers.newLeader, writers.electedMillis, failover);
                 cluster.restart(node);
             }
-            // a leader frozen (SIGSTOP) is cut off: the others elect a leader and go on; thawed, it rejoins
+            // a leader frozen (SIGSTOP) is cut off: the others elect a leader and go on; thawed, it rejoins.
+            // As before each kill, the node restarted last must follow the log again first: frozen
+            // while it still replays, the leader's loss would be the second of three, and the clients'
+            // commits through the lagging node would wait for its catch-up (up to the commit timeout)
+            awaitAllApplied(cluster, 120_000);
             String frozen = probe.awaitLeader(30_000);
             assertNotNull(frozen, "no leader before the freeze");
             int frozenNode = Integer.parseInt(frozen.substring(1));
+            // the clients stop sending to the node about to freeze: a request to a stopped process waits
+            // for its whole timeout (45 s), so a client that went on sending to it every third request
+            // would measure that timeout, not whether the survivors take writes
+            writers.avoided = frozenNode;
             signal("STOP", cluster.pid(frozenNode));
             try {
                 long failover = writers.probeFailover(kills, frozenNode, System.nanoTime(), 60_000);
-                LOG.info("leader {} frozen; a write was acknowledged {} ms later", frozen, failover);
+                LOG.info("leader {} frozen; a write was acknowledged {} ms later; {}", frozen, failover,
+                        writers.describe());
                 writers.awaitAcks(20, 60_000);
+                LOG.info("20 more writes acknowledged with {} frozen; {}", frozen, writers.describe());
             } finally {
                 signal("CONT", cluster.pid(frozenNode));
+                writers.avoided = -1;
             }
             writers.awaitAcks(20, 60_000);
             writers.stop();
@@ -136,7 +151,13 @@ class FailoverIT {
             index = Math.max(index, appliedIndex(http, cluster, i));
         }
         for (int i = 0; i < cluster.size(); i++) {
-            get(http, cluster.replicationUrl(i) + "/await?index=" + index + "&timeoutMs=" + millis, 200);
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(cluster.replicationUrl(i)
+                    + "/await?index=" + index + "&timeoutMs=" + millis)).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() != 200) {
+                fail(ClusterDiagnostics.of(cluster, "n" + i + " did not apply " + index + " within " + millis + " ms ("
+                        + r.statusCode() + ")", ""));
+            }
         }
     }
 
@@ -222,12 +243,21 @@ class FailoverIT {
         final List<Thread> threads = new ArrayList<>();
         final LocalReplicaCluster cluster;
         final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        /** Each client's request in progress (the replica and tag), null between requests, and since when (nanoTime). */
+        final AtomicReferenceArray<String> requestTarget;
+        final AtomicLongArray requestSince;
+        /** Groups the clients' own requests got acknowledged (the probes' are not counted). */
+        final java.util.concurrent.atomic.AtomicInteger clientAcks = new java.util.concurrent.atomic.AtomicInteger();
+        /** A node the clients send nothing to (a frozen one), or -1. */
+        volatile int avoided = -1;
         /** The survivor that said it leads during the last failover probe, and when (ms after the kill). */
         volatile String newLeader;
         volatile long electedMillis;
 
         Writers(LocalReplicaCluster cluster, int clients) {
             this.cluster = cluster;
+            this.requestTarget = new AtomicReferenceArray<>(clients);
+            this.requestSince = new AtomicLongArray(clients);
             for (int c = 0; c < clients; c++) {
                 int client = c;
                 threads.add(new Thread(() -> write(client), "writer-" + c));
@@ -248,15 +278,23 @@ class FailoverIT {
         private void write(int client) {
             for (long seq = 0; running.get(); seq++) {
                 String tag = "c" + client + "-" + seq;
+                int node = (int) ((client + seq) % cluster.size());
+                if (node == avoided) {
+                    node = (node + 1) % cluster.size();
+                }
+                requestSince.set(client, System.nanoTime());
+                requestTarget.set(client, "n" + node + " (" + tag + ")");
                 try {
-                    if (http.send(insert((int) ((client + seq) % cluster.size()), tag),
-                            HttpResponse.BodyHandlers.discarding()).statusCode() == 204) {
+                    if (http.send(insert(node, tag), HttpResponse.BodyHandlers.discarding()).statusCode() == 204) {
                         acknowledged.add(tag);
+                        clientAcks.incrementAndGet();
                     }
                 } catch (IOException unacknowledged) {
                     sleepQuietly();
                 } catch (InterruptedException e) {
                     return;
+                } finally {
+                    requestTarget.set(client, null);
                 }
             }
         }
@@ -286,10 +324,25 @@ class FailoverIT {
             int target = acknowledged.size() + more;
             long deadline = System.currentTimeMillis() + millis;
             while (acknowledged.size() < target) {
-                assertTrue(System.currentTimeMillis() < deadline, "fewer than " + more + " writes acknowledged in "
-                        + millis + " ms");
+                if (System.currentTimeMillis() >= deadline) {
+                    fail(ClusterDiagnostics.of(cluster, (more - target + acknowledged.size()) + " writes acknowledged in "
+                            + millis + " ms, fewer than " + more, describe()));
+                }
                 Thread.sleep(20);
             }
+        }
+
+        /** What each client is doing now: the replica its request went to and for how long it has waited. */
+        String describe() {
+            StringBuilder b = new StringBuilder("clients:");
+            long now = System.nanoTime();
+            for (int c = 0; c < threads.size(); c++) {
+                String target = requestTarget.get(c);
+                b.append(' ').append('c').append(c).append(target == null ? " idle"
+                        : "->" + target + " for " + (now - requestSince.get(c)) / 1_000_000 + " ms").append(';');
+            }
+            return b.append(" acknowledged ").append(acknowledged.size()).append(" (clients ").append(clientAcks.get())
+                    .append(")").toString();
         }
 
         /** Asks the survivors' consistency endpoints who leads, without waiting; the first to say so is noted. */
@@ -325,8 +378,10 @@ class FailoverIT {
                 if (newLeader == null) {
                     noteLeader(killed, killedAt);
                 }
-                assertTrue(System.currentTimeMillis() < deadline, "no write acknowledged within " + millis
-                        + " ms of killing the leader");
+                if (System.currentTimeMillis() >= deadline) {
+                    fail(ClusterDiagnostics.of(cluster, "no write acknowledged within " + millis + " ms of killing"
+                            + " the leader n" + killed, describe()));
+                }
                 int node = (killed + 1 + i % (cluster.size() - 1)) % cluster.size();
                 String tag = "probe" + kill + "-" + i;
                 http.sendAsync(insert(node, tag), HttpResponse.BodyHandlers.discarding()).thenAccept(r -> {
