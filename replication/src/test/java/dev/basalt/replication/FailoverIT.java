@@ -146,9 +146,30 @@ class FailoverIT {
      */
     private static void awaitAllApplied(LocalReplicaCluster cluster, long millis) throws Exception {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        long deadline = System.currentTimeMillis() + millis;
         long index = 0;
         for (int i = 0; i < cluster.size(); i++) {
-            index = Math.max(index, appliedIndex(http, cluster, i));
+            // a node just restarted opens its consistency endpoint, and then its repository, a while
+            // after its HTTP port answers
+            while (true) {
+                try {
+                    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(cluster.replicationUrl(i)
+                            + "/status")).timeout(Duration.ofSeconds(10)).GET().build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    if (r.statusCode() == 200) {
+                        index = Math.max(index, Long.parseLong(r.body().replaceAll(
+                                ".*\"appliedIndex\":(\\d+).*\\s*", "$1")));
+                        break;
+                    }
+                } catch (IOException notYet) {
+                    // not listening yet
+                }
+                if (System.currentTimeMillis() > deadline) {
+                    fail(ClusterDiagnostics.of(cluster, "n" + i + " did not answer /replication/status within "
+                            + millis + " ms", ""));
+                }
+                Thread.sleep(200);
+            }
         }
         for (int i = 0; i < cluster.size(); i++) {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(cluster.replicationUrl(i)
