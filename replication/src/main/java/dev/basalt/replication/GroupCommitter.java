@@ -14,8 +14,13 @@ import dev.basalt.replication.log.LogEntries;
  * previous log entry is on its way go to the log together, as one {@link LogEntries#GROUP} entry
  * (docs/FORMAT.md 6.4), so Raft's per-entry costs (the request to the leader, the log append and its
  * sync, the AppendEntries to each follower, the apply's bookkeeping) are paid once per group rather
- * than once per transaction. One entry is in flight at a time; a change set that arrives alone goes
- * as a plain change set entry. A group holds change sets up to {@code maxBytes} together (at least
+ * than once per transaction. One entry is in flight at a time, as long as it is moving: once the
+ * entries in flight have all been on their way longer than {@code stallMillis} (one attempt of the
+ * Raft client: such an entry is retrying, at a dead or frozen leader say), the change sets waiting
+ * go in another entry beside them, up to {@link #MAX_IN_FLIGHT} entries, so that one stuck request
+ * never holds every commit of the node behind it once the client knows the new leader. Change sets
+ * of different transactions need no order between them (each transaction waits for its own entry).
+ * A change set that arrives alone goes as a plain change set entry. A group holds change sets up to {@code maxBytes} together (at least
  * one). The transactions of a group succeed or fail together: every member gets the group's log
  * index, or the group's failure. A change set still waiting when the commit timeout has passed
  * since it arrived (the entry ahead of it unacknowledged all that time: no majority) fails unsent,
@@ -25,7 +30,9 @@ import dev.basalt.replication.log.LogEntries;
  * change set was computed on its own snapshot (blind writes, docs/replication.md "Isolation").
  *
  * <p>Thread rules: {@link #submit} from any number of threads at once, each waiting for its change
- * set's entry; the entries are sent by this class's own thread; {@link #close} from any thread.
+ * set's entry; the entries are sent by this class's own threads (one per entry in flight, at most
+ * {@link #MAX_IN_FLIGHT}), which take their groups under this object's lock; {@link #close} from any
+ * thread.
  */
 final class GroupCommitter implements AutoCloseable {
     /** Sends one log entry through the leader and answers its index (see {@link ReplicaNode#submit}). */
@@ -36,26 +43,41 @@ final class GroupCommitter implements AutoCloseable {
     private record Pending(byte[] changeSet, CompletableFuture<Long> index, long queuedNanos) {
     }
 
+    /** Most entries in flight at once (one, unless those in flight are stalled). */
+    static final int MAX_IN_FLIGHT = 4;
+    /** How often a sender thread looks again whether the entries in flight have stalled. */
+    private static final long RECHECK_MILLIS = 50;
+
     private final Sender sender;
     private final int maxBytes;
     private final long timeoutNanos;
-    private final Thread thread;
+    private final long stallNanos;
+    private final List<Thread> threads = new ArrayList<>();
     /** Change sets waiting for the next entry. Guarded by {@code this}. */
     private List<Pending> waiting = new ArrayList<>();
+    /** When each entry in flight was handed to the sender (System.nanoTime, one array each). Guarded by {@code this}. */
+    private final List<long[]> inFlight = new ArrayList<>();
     private boolean closed;
     /** Entries sent and change sets sent (for tests and the log). */
-    private volatile long entries;
-    private volatile long changeSets;
-    /** System.nanoTime when the entry in flight was handed to the sender, 0 when none is. */
-    private volatile long sendingSince;
+    private final java.util.concurrent.atomic.AtomicLong entries = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong changeSets = new java.util.concurrent.atomic.AtomicLong();
 
+    /** A group commit that never sends a second entry beside a stalled one. */
     GroupCommitter(String name, Sender sender, int maxBytes, long timeoutMillis) {
+        this(name, sender, maxBytes, timeoutMillis, Long.MAX_VALUE / 2_000_000);
+    }
+
+    GroupCommitter(String name, Sender sender, int maxBytes, long timeoutMillis, long stallMillis) {
         this.sender = sender;
         this.maxBytes = maxBytes;
         this.timeoutNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        this.thread = new Thread(this::run, name);
-        thread.setDaemon(true);
-        thread.start();
+        this.stallNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(stallMillis);
+        for (int i = 0; i < MAX_IN_FLIGHT; i++) {
+            Thread t = new Thread(this::run, i == 0 ? name : name + "-" + i);
+            t.setDaemon(true);
+            threads.add(t);
+        }
+        threads.forEach(Thread::start);
     }
 
     /**
@@ -87,30 +109,37 @@ final class GroupCommitter implements AutoCloseable {
     String describe() {
         int queued;
         long oldest;
+        StringBuilder flying = new StringBuilder();
+        long now = System.nanoTime();
         synchronized (this) {
             queued = waiting.size();
             oldest = waiting.isEmpty() ? 0 : waiting.get(0).queuedNanos();
+            for (long[] since : inFlight) {
+                flying.append(flying.length() == 0 ? "" : " ").append((now - since[0]) / 1_000_000).append(" ms");
+            }
         }
-        long now = System.nanoTime();
-        long since = sendingSince;
         return "groupCommit{entries=" + entries + ", changeSets=" + changeSets + ", waiting=" + queued
                 + (queued == 0 ? "" : " (oldest " + (now - oldest) / 1_000_000 + " ms)")
-                + ", inFlight=" + (since == 0 ? "none" : (now - since) / 1_000_000 + " ms") + ", thread="
-                + thread.getState() + "}";
+                + ", inFlight=" + (flying.length() == 0 ? "none" : flying) + "}";
     }
 
     /** Log entries sent, and change sets in them. */
     long[] counts() {
-        return new long[] {entries, changeSets};
+        return new long[] {entries.get(), changeSets.get()};
     }
 
     private void run() {
         while (true) {
             List<Pending> group;
+            long[] since = new long[1];
             synchronized (this) {
-                while (waiting.isEmpty() && !closed) {
+                while (!closed && !mayStart()) {
                     try {
-                        wait();
+                        if (waiting.isEmpty()) {
+                            wait();
+                        } else {
+                            wait(RECHECK_MILLIS);
+                        }
                     } catch (InterruptedException e) {
                         closed = true;
                     }
@@ -118,14 +147,49 @@ final class GroupCommitter implements AutoCloseable {
                 if (closed) {
                     fail(waiting, new IOException("the replica is closing"));
                     waiting = new ArrayList<>();
+                    notifyAll();
                     return;
                 }
                 group = take();
+                if (group.isEmpty()) {
+                    continue;
+                }
+                since[0] = System.nanoTime();
+                inFlight.add(since);
             }
-            if (!group.isEmpty()) {
+            try {
                 send(group);
+            } finally {
+                synchronized (this) {
+                    inFlight.remove(since);
+                    notifyAll();
+                }
             }
         }
+    }
+
+    /**
+     * True if a change set waits and may go now: no entry is in flight, or fewer than
+     * {@link #MAX_IN_FLIGHT} are and each has been on its way longer than the stall time. Caller
+     * holds {@code this}.
+     */
+    private boolean mayStart() {
+        if (waiting.isEmpty()) {
+            return false;
+        }
+        if (inFlight.isEmpty()) {
+            return true;
+        }
+        if (inFlight.size() >= MAX_IN_FLIGHT) {
+            return false;
+        }
+        long now = System.nanoTime();
+        for (long[] since : inFlight) {
+            if (now - since[0] < stallNanos) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -163,16 +227,13 @@ final class GroupCommitter implements AutoCloseable {
             group.forEach(p -> members.add(p.changeSet()));
             entry = LogEntries.group(members);
         }
-        sendingSince = System.nanoTime();
         try {
             long index = sender.send(entry);
-            entries++;
-            changeSets += group.size();
+            entries.incrementAndGet();
+            changeSets.addAndGet(group.size());
             group.forEach(p -> p.index().complete(index));
         } catch (IOException | RuntimeException e) {
             fail(group, e);
-        } finally {
-            sendingSince = 0;
         }
     }
 
@@ -187,7 +248,9 @@ final class GroupCommitter implements AutoCloseable {
             notifyAll();
         }
         try {
-            thread.join(5_000);
+            for (Thread t : threads) {
+                t.join(5_000);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -64,8 +64,10 @@ final class ReplicaNode implements AutoCloseable {
         this.server = server;
         this.client = client;
         this.retryPolicy = retryPolicy;
+        // an entry on its way longer than one client attempt is retrying (a dead or frozen leader):
+        // the change sets behind it go in an entry of their own, to the leader the client knows now
         this.groups = new GroupCommitter("basalt-group-commit-" + settings.nodeId(), this::submit,
-                settings.pieceBytes(), settings.commitTimeoutMillis());
+                settings.pieceBytes(), settings.commitTimeoutMillis(), attemptMillis(settings));
     }
 
     /** Starts the Raft server with its log under {@code raftDir}; it replays the log into the store. */
@@ -83,7 +85,7 @@ final class ReplicaNode implements AutoCloseable {
         server.start();
         // one attempt waits at most a third of the commit timeout (1 to 3 s), and the retries stop
         // when the commit timeout is spent, however the attempts fail
-        long attemptMillis = Math.max(1_000, Math.min(3_000, settings.commitTimeoutMillis() / 3));
+        long attemptMillis = attemptMillis(settings);
         RaftProperties clientProperties = new RaftProperties(properties);
         RaftClientConfigKeys.Rpc.setRequestTimeout(clientProperties,
                 TimeDuration.valueOf(attemptMillis, TimeUnit.MILLISECONDS));
@@ -97,6 +99,11 @@ final class ReplicaNode implements AutoCloseable {
         LOG.info("replica {} of cluster '{}' listening for Raft on port {}, peers {}", settings.nodeId(),
                 settings.cluster(), settings.raftPort(), settings.peersString());
         return new ReplicaNode(settings, stateMachine, server, client, retryPolicy);
+    }
+
+    /** How long one attempt of the Raft client waits: a third of the commit timeout, 1 to 3 s. */
+    static long attemptMillis(ReplicationSettings settings) {
+        return Math.max(1_000, Math.min(3_000, settings.commitTimeoutMillis() / 3));
     }
 
     static RaftGroup group(ReplicationSettings settings) {

@@ -20,7 +20,8 @@ import dev.basalt.replication.log.LogEntries;
 /**
  * Change sets committed while an entry is in flight go together in the next entry, in arrival order,
  * within the size bound; a lone one goes as it is; a failed send fails every member of its group; one
- * that waited longer than the commit timeout behind a stuck entry fails unsent.
+ * that waited longer than the commit timeout behind a stuck entry fails unsent (with no stall time);
+ * with a stall time, one goes beside a stuck entry once the stall time has passed.
  */
 class GroupCommitterTest {
     @Test
@@ -113,6 +114,41 @@ class GroupCommitterTest {
             }
             // a change set arriving afterwards goes as usual
             assertEquals(9L, commit(groups, bytes(2, 3)).get(10, TimeUnit.SECONDS));
+        }
+    }
+
+    /**
+     * An entry stuck in flight (its request retrying at a frozen leader) holds the change sets
+     * arriving behind it only for the stall time: they then go in an entry of their own and are
+     * committed while the stuck one still waits; while entries move, one is in flight at a time.
+     */
+    @Test
+    void aStuckEntryHoldsTheChangeSetsBehindItOnlyForTheStallTime() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        List<byte[]> sent = new ArrayList<>();
+        GroupCommitter.Sender sender = entry -> {
+            synchronized (sent) {
+                sent.add(entry);
+            }
+            if (entry[0] == 1 && entry[1] == 0) {
+                await(release); // the frozen leader
+            }
+            return 7;
+        };
+        try (GroupCommitter groups = new GroupCommitter("test-groups", sender, 1 << 20, 60_000, 300)) {
+            CompletableFuture<Long> stuck = commit(groups, bytes(0, 3));
+            Thread.sleep(50);
+            long start = System.nanoTime();
+            CompletableFuture<Long> behind = commit(groups, bytes(1, 3));
+            assertEquals(7L, behind.get(5, TimeUnit.SECONDS), "the change set behind a stuck entry was not sent");
+            long waitedMillis = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(waitedMillis >= 200, "sent beside an entry in flight for " + waitedMillis + " ms only");
+            assertTrue(!stuck.isDone(), "the stuck entry was answered");
+            release.countDown();
+            assertEquals(7L, stuck.get(5, TimeUnit.SECONDS));
+            synchronized (sent) {
+                assertEquals(2, sent.size());
+            }
         }
     }
 
