@@ -34,6 +34,9 @@ import dev.basalt.replication.log.LogEntries;
  * oldest staged piece, so a restart replays them from the log (and re-applies what followed them,
  * harmlessly: change sets are idempotent).
  *
+ * <p>A group entry's change sets (concurrent transactions committed as one entry) are applied in
+ * their order in the group, as entries of their own would be.
+ *
  * <p>Entries that are not state machine entries (Raft's configuration and leader no-op entries)
  * pass through the same queue, so "applied" never runs ahead of an entry still waiting. If a
  * transaction fails, the applier stops: that run and every later entry fail with the cause and
@@ -70,17 +73,22 @@ final class BatchApplier implements AutoCloseable {
     private final StagedTransactions staged;
     private final Object lock = new Object();
     private final Thread thread;
-    /** The last index whose change set is in the store. Guarded by {@link #lock}. */
-    private long storeApplied;
-    /** Entries submitted and entries processed. Guarded by {@link #lock}. */
-    private long submitted;
-    private long processed;
+    /** The last index whose change set is in the store. Written under {@link #lock}; volatile for {@link #describe}. */
+    private volatile long storeApplied;
+    /** Entries submitted and entries processed. Written under {@link #lock}; volatile for {@link #describe}. */
+    private volatile long submitted;
+    private volatile long processed;
     private volatile Throwable failure;
     /** Set by {@link #apply(List, boolean)} once it tried the bulk path. Applier thread only. */
     private boolean bulkTried;
     /** Transactions applied with the bulk path (for tests). Applier thread writes; any thread reads. */
     private volatile int bulkApplied;
+    /** Bulk attempts that failed and were applied again statement by statement. Applier thread writes; any thread reads. */
+    private volatile int bulkFallbacks;
     private volatile boolean closed;
+    /** The last entries processed, as term:index plus what they were (for {@link #describe}). Guarded by itself. */
+    private final java.util.ArrayDeque<String> recent = new java.util.ArrayDeque<>();
+    private static final int RECENT = 24;
 
     BatchApplier(String name, LocalStore store, AppliedIndex appliedFile, long storeApplied, AppliedListener listener,
             long expireEntries) {
@@ -103,6 +111,34 @@ final class BatchApplier implements AutoCloseable {
 
     Throwable failure() {
         return failure;
+    }
+
+    /**
+     * One line for a diagnosis (a test's timeout, the {@code /replication/diagnostics} endpoint):
+     * what waits, what was applied, the applier thread's state; reads without taking the lock, so
+     * it answers while a batch is being applied.
+     */
+    String describe() {
+        Throwable f = failure;
+        return "applier{storeApplied=" + storeApplied + ", submitted=" + submitted + ", processed=" + processed
+                + ", queued=" + queue.size() + ", thread=" + thread.getState() + (thread.isAlive() ? "" : " (dead)")
+                + ", bulkApplied=" + bulkApplied + ", bulkFallbacks=" + bulkFallbacks
+                + (f == null ? "" : ", failure=" + f) + ", recent=" + recent() + "}";
+    }
+
+    private String recent() {
+        synchronized (recent) {
+            return String.join(" ", recent);
+        }
+    }
+
+    private void remember(Entry e, String what) {
+        synchronized (recent) {
+            if (recent.size() == RECENT) {
+                recent.removeFirst();
+            }
+            recent.addLast(e.term() + ":" + e.index() + what);
+        }
     }
 
     /** Waits until every submitted entry is processed, then runs {@code work} with the store held alone. */
@@ -162,8 +198,10 @@ final class BatchApplier implements AutoCloseable {
             try {
                 for (Entry e : batch) {
                     if (e.changes() == null || e.index() <= storeApplied) {
+                        remember(e, e.changes() == null ? "(raft)" : "(skipped)");
                         continue;
                     }
+                    remember(e, "(" + e.changes().length + "B)");
                     byte[] changeSet = e.changes();
                     if (LogEntries.isPiece(changeSet)) {
                         StagedTransactions.Outcome outcome = staged.accept(e.index(), LogEntries.read(changeSet));
@@ -179,7 +217,13 @@ final class BatchApplier implements AutoCloseable {
                     } else {
                         staged.expire(e.index());
                     }
-                    changes.add(ChangeSetCodec.decode(changeSet, store.valueFactory()));
+                    if (LogEntries.isGroup(changeSet)) {
+                        for (byte[] member : LogEntries.members(changeSet)) {
+                            changes.add(ChangeSetCodec.decode(member, store.valueFactory()));
+                        }
+                    } else {
+                        changes.add(ChangeSetCodec.decode(changeSet, store.valueFactory()));
+                    }
                     last = e;
                 }
                 if (last != null) {
@@ -210,9 +254,10 @@ final class BatchApplier implements AutoCloseable {
     }
 
     /**
-     * Applies the change sets in order as one store transaction, a large addition through the bulk
-     * loader ({@link BulkApply}); if that transaction fails after taking the bulk path, it is rolled
-     * back and applied again statement by statement.
+     * Applies the change sets in order as one store transaction, a large addition through the
+     * store's bulk write path ({@link BulkApply}); if that transaction fails after taking the bulk
+     * path (a full temporary disk for its sort runs, say), it is rolled back and applied again
+     * statement by statement.
      */
     private void apply(List<ChangeSet> changeSets) {
         boolean bulk = false;
@@ -224,6 +269,7 @@ final class BatchApplier implements AutoCloseable {
             }
             LOG.warn("applying a change set through the bulk loader failed ({}); applying it statement by statement",
                     e.toString());
+            bulkFallbacks++;
             apply(changeSets, false);
         }
         if (bulk) {
@@ -233,6 +279,11 @@ final class BatchApplier implements AutoCloseable {
 
     int bulkApplied() {
         return bulkApplied;
+    }
+
+    /** Store transactions applied statement by statement after their bulk attempt failed (for tests). */
+    int bulkFallbacks() {
+        return bulkFallbacks;
     }
 
     private boolean apply(List<ChangeSet> changeSets, boolean allowBulk) {

@@ -78,6 +78,11 @@ final class ReplicaMBean implements ReplicaMXBean {
     }
 
     @Override
+    public String getDiagnostics() {
+        return sail.describe();
+    }
+
+    @Override
     public long getAppliedIndex() {
         return sail.appliedIndex();
     }

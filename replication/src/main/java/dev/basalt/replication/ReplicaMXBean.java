@@ -14,6 +14,9 @@ public interface ReplicaMXBean {
     /** The leader's id as this replica knows it, or an empty string. */
     String getLeaderId();
 
+    /** One line for a diagnosis (see {@link ReplicatedSail#describe}). */
+    String getDiagnostics();
+
     /** The last log index applied here: every write acknowledged at or below it is visible here. */
     long getAppliedIndex();
 

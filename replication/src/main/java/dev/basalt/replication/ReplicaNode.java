@@ -36,7 +36,8 @@ import dev.basalt.replication.log.LogEntries;
  * One member of the Raft group: the Ratis server (log, elections, replication over gRPC) driving
  * a {@link StoreStateMachine}, and a Ratis client through which this node submits its commits. The
  * client sends each entry to the leader wherever it runs, so a commit on a follower is forwarded;
- * {@link #commit} returns once the entry is committed by a majority and applied here.
+ * {@link #commit} returns once the entry is committed by a majority and applied here. Concurrent
+ * small commits share log entries ({@link GroupCommitter}).
  *
  * <p>Thread-safe: any number of threads may commit at once (entries are ordered by the log).
  */
@@ -54,6 +55,7 @@ final class ReplicaNode implements AutoCloseable {
     private final RaftServer server;
     private final RaftClient client;
     private final CommitRetryPolicy retryPolicy;
+    private final GroupCommitter groups;
 
     private ReplicaNode(ReplicationSettings settings, StoreStateMachine stateMachine, RaftServer server,
             RaftClient client, CommitRetryPolicy retryPolicy) {
@@ -62,6 +64,10 @@ final class ReplicaNode implements AutoCloseable {
         this.server = server;
         this.client = client;
         this.retryPolicy = retryPolicy;
+        // an entry on its way longer than one client attempt is retrying (a dead or frozen leader):
+        // the change sets behind it go in an entry of their own, to the leader the client knows now
+        this.groups = new GroupCommitter("basalt-group-commit-" + settings.nodeId(), this::submit,
+                settings.pieceBytes(), settings.commitTimeoutMillis(), attemptMillis(settings));
     }
 
     /** Starts the Raft server with its log under {@code raftDir}; it replays the log into the store. */
@@ -79,7 +85,7 @@ final class ReplicaNode implements AutoCloseable {
         server.start();
         // one attempt waits at most a third of the commit timeout (1 to 3 s), and the retries stop
         // when the commit timeout is spent, however the attempts fail
-        long attemptMillis = Math.max(1_000, Math.min(3_000, settings.commitTimeoutMillis() / 3));
+        long attemptMillis = attemptMillis(settings);
         RaftProperties clientProperties = new RaftProperties(properties);
         RaftClientConfigKeys.Rpc.setRequestTimeout(clientProperties,
                 TimeDuration.valueOf(attemptMillis, TimeUnit.MILLISECONDS));
@@ -93,6 +99,11 @@ final class ReplicaNode implements AutoCloseable {
         LOG.info("replica {} of cluster '{}' listening for Raft on port {}, peers {}", settings.nodeId(),
                 settings.cluster(), settings.raftPort(), settings.peersString());
         return new ReplicaNode(settings, stateMachine, server, client, retryPolicy);
+    }
+
+    /** How long one attempt of the Raft client waits: a third of the commit timeout, 1 to 3 s. */
+    static long attemptMillis(ReplicationSettings settings) {
+        return Math.max(1_000, Math.min(3_000, settings.commitTimeoutMillis() / 3));
     }
 
     static RaftGroup group(ReplicationSettings settings) {
@@ -161,7 +172,7 @@ final class ReplicaNode implements AutoCloseable {
      */
     long commit(byte[] changeSet) throws IOException {
         if (changeSet.length <= settings.pieceBytes()) {
-            return awaitApplied(submit(changeSet));
+            return awaitApplied(groups.submit(changeSet));
         }
         long transaction = ThreadLocalRandom.current().nextLong();
         List<byte[]> pieces = LogEntries.split(changeSet, transaction, settings.pieceBytes());
@@ -242,6 +253,37 @@ final class ReplicaNode implements AutoCloseable {
         return server.getDivision(group(settings).getGroupId()).getInfo().getCurrentRole().name();
     }
 
+    /**
+     * One line for a diagnosis: this node's Raft view (role, leader, term, the log's commit index
+     * and next index, Ratis's applied index, the followers' match indices when it leads), the
+     * store's applied index, the applier and the group commit.
+     */
+    String describe() {
+        StringBuilder b = new StringBuilder(settings.nodeId()).append(": ");
+        try {
+            RaftServer.Division division = server.getDivision(group(settings).getGroupId());
+            var info = division.getInfo();
+            var log = division.getRaftLog();
+            b.append("role=").append(info.getCurrentRole()).append(", leader=").append(info.getLeaderId())
+                    .append(", term=").append(info.getCurrentTerm()).append(", commitIndex=")
+                    .append(log.getLastCommittedIndex()).append(", logNext=").append(log.getNextIndex())
+                    .append(", ratisApplied=").append(info.getLastAppliedIndex());
+            if (info.isLeader()) {
+                b.append(", followerMatch=").append(java.util.Arrays.toString(info.getFollowerMatchIndices()));
+            }
+        } catch (IOException | RuntimeException e) {
+            b.append("raft=").append(e);
+        }
+        b.append(", applied=").append(stateMachine.appliedIndex()).append(", ").append(stateMachine.describe())
+                .append(", ").append(groups.describe());
+        return b.toString();
+    }
+
+    /** Log entries this node's group commit sent, and the change sets in them. */
+    long[] groupCounts() {
+        return groups.counts();
+    }
+
     StoreStateMachine stateMachine() {
         return stateMachine;
     }
@@ -257,6 +299,7 @@ final class ReplicaNode implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
+        groups.close();
         try {
             client.close();
         } finally {

@@ -134,6 +134,16 @@ public final class ReplicatedSail extends SailWrapper implements LocalStore {
         return node().stateMachine().awaitApplied(index, timeoutMillis);
     }
 
+    /**
+     * One line for a diagnosis: Raft role, leader, term, commit index, applied indices, the applier's
+     * and the group commit's state (see {@code ReplicaNode#describe}); answers even when the replica
+     * stopped applying the log.
+     */
+    public String describe() {
+        ReplicaNode n = node;
+        return n == null ? settings.nodeId() + ": not running" : n.describe();
+    }
+
     /** True if this replica is the Raft leader now. */
     public boolean isLeader() throws IOException {
         return node().isLeader();
@@ -145,8 +155,17 @@ public final class ReplicatedSail extends SailWrapper implements LocalStore {
     }
 
     /** Store transactions this replica applied through the bulk loader since it started (for tests). */
+    /** Log entries this node's commits were sent in, and the transactions in them (group commit). */
+    long[] groupCounts() {
+        return node().groupCounts();
+    }
+
     int bulkApplied() {
         return node().stateMachine().bulkApplied();
+    }
+
+    int bulkFallbacks() {
+        return node().stateMachine().bulkFallbacks();
     }
 
     /** See {@link ReplicaMXBean#linearizableIndex}. */

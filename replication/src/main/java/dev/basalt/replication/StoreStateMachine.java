@@ -157,6 +157,17 @@ final class StoreStateMachine extends BaseStateMachine {
         return a == null ? 0 : a.bulkApplied();
     }
 
+    int bulkFallbacks() {
+        BatchApplier a = applier;
+        return a == null ? 0 : a.bulkFallbacks();
+    }
+
+    /** The applier's state in one line (see {@link BatchApplier#describe}). */
+    String describe() {
+        BatchApplier a = applier;
+        return a == null ? "applier{not started}" : a.describe();
+    }
+
     /** Null while the replica applies the log, else why it stopped. */
     Throwable failure() {
         BatchApplier a = applier;

@@ -3,6 +3,7 @@ package dev.basalt.replication;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
 import java.net.URI;
@@ -18,6 +19,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -31,7 +34,8 @@ import dev.basalt.replication.server.LocalReplicaCluster;
  * Three replicas as child processes (the packaged launcher, RDF4J Server over HTTP), writing clients
  * that each commit tagged groups of statements (one SPARQL INSERT DATA per group) to any replica,
  * and the leader killed with SIGKILL again and again, then restarted, and at the end a leader frozen
- * with SIGSTOP for a while (cut off from the others) and thawed. Afterwards every acknowledged
+ * with SIGSTOP for a while (cut off from the others; the clients send to the two others meanwhile),
+ * once every node follows the log again, and thawed. Afterwards every acknowledged
  * group is on every replica, no group is partial anywhere, all replicas hold identical statements,
  * and after each kill a new leader acknowledged a write within 5 s.
  */
@@ -63,8 +67,10 @@ class FailoverIT {
 
     private void soak(int kills, int clients, long minMillis) throws Exception {
         String jar = System.getProperty("basalt.replica.jar", "target/basalt-replica.jar");
-        List<String> launcher = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx384m", "-XX:+UseSerialGC", "-jar", jar);
+        List<String> launcher = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-Xmx384m", "-XX:+UseSerialGC"));
+        launcher.addAll(LocalReplicaCluster.COMPILER_OPTIONS);
+        launcher.addAll(List.of("-jar", jar));
         long started = System.currentTimeMillis();
         try (LocalReplicaCluster cluster = LocalReplicaCluster.start(launcher, 3, dir, 0, 0);
                 ReplicaProbe probe = new ReplicaProbe(cluster.peers())) {
@@ -77,25 +83,41 @@ class FailoverIT {
                 writers.awaitAcks(20, 60_000);
                 String leader = probe.awaitLeader(30_000);
                 assertNotNull(leader, "no leader before kill " + (k + 1));
+                // one failure at a time: the node restarted after the previous kill follows the log again
+                awaitAllApplied(cluster, 120_000);
+                leader = probe.awaitLeader(30_000);
+                assertNotNull(leader, "no leader before kill " + (k + 1));
                 int node = Integer.parseInt(leader.substring(1));
                 long killedAt = System.nanoTime();
                 cluster.kill(node);
                 long failover = writers.probeFailover(k, node, killedAt, 60_000);
                 failovers.add(failover);
-                LOG.info("kill {}: leader {} killed; a write was acknowledged {} ms later", k + 1, leader, failover);
+                LOG.info("kill {}: leader {} killed; {} elected after {} ms; a write was acknowledged {} ms after the"
+                        + " kill", k + 1, leader, writers.newLeader, writers.electedMillis, failover);
                 cluster.restart(node);
             }
-            // a leader frozen (SIGSTOP) is cut off: the others elect a leader and go on; thawed, it rejoins
+            // a leader frozen (SIGSTOP) is cut off: the others elect a leader and go on; thawed, it rejoins.
+            // As before each kill, the node restarted last must follow the log again first: frozen
+            // while it still replays, the leader's loss would be the second of three, and the clients'
+            // commits through the lagging node would wait for its catch-up (up to the commit timeout)
+            awaitAllApplied(cluster, 120_000);
             String frozen = probe.awaitLeader(30_000);
             assertNotNull(frozen, "no leader before the freeze");
             int frozenNode = Integer.parseInt(frozen.substring(1));
+            // the clients stop sending to the node about to freeze: a request to a stopped process waits
+            // for its whole timeout (45 s), so a client that went on sending to it every third request
+            // would measure that timeout, not whether the survivors take writes
+            writers.avoided = frozenNode;
             signal("STOP", cluster.pid(frozenNode));
             try {
                 long failover = writers.probeFailover(kills, frozenNode, System.nanoTime(), 60_000);
-                LOG.info("leader {} frozen; a write was acknowledged {} ms later", frozen, failover);
+                LOG.info("leader {} frozen; a write was acknowledged {} ms later; {}", frozen, failover,
+                        writers.describe());
                 writers.awaitAcks(20, 60_000);
+                LOG.info("20 more writes acknowledged with {} frozen; {}", frozen, writers.describe());
             } finally {
                 signal("CONT", cluster.pid(frozenNode));
+                writers.avoided = -1;
             }
             writers.awaitAcks(20, 60_000);
             writers.stop();
@@ -117,6 +139,54 @@ class FailoverIT {
         }
     }
 
+    /**
+     * Waits until every node has applied the highest index any node reports: a node restarted after
+     * a kill has replayed and caught up, so the next kill is again the loss of one healthy node of
+     * three, not of a second one while the first still recovers.
+     */
+    private static void awaitAllApplied(LocalReplicaCluster cluster, long millis) throws Exception {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        long deadline = System.currentTimeMillis() + millis;
+        long index = 0;
+        for (int i = 0; i < cluster.size(); i++) {
+            // a node just restarted opens its consistency endpoint, and then its repository, a while
+            // after its HTTP port answers
+            while (true) {
+                try {
+                    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(cluster.replicationUrl(i)
+                            + "/status")).timeout(Duration.ofSeconds(10)).GET().build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    if (r.statusCode() == 200) {
+                        index = Math.max(index, Long.parseLong(r.body().replaceAll(
+                                ".*\"appliedIndex\":(\\d+).*\\s*", "$1")));
+                        break;
+                    }
+                } catch (IOException notYet) {
+                    // not listening yet
+                }
+                if (System.currentTimeMillis() > deadline) {
+                    fail(ClusterDiagnostics.of(cluster, "n" + i + " did not answer /replication/status within "
+                            + millis + " ms", ""));
+                }
+                Thread.sleep(200);
+            }
+        }
+        for (int i = 0; i < cluster.size(); i++) {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(cluster.replicationUrl(i)
+                    + "/await?index=" + index + "&timeoutMs=" + millis)).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() != 200) {
+                fail(ClusterDiagnostics.of(cluster, "n" + i + " did not apply " + index + " within " + millis + " ms ("
+                        + r.statusCode() + ")", ""));
+            }
+        }
+    }
+
+    private static long appliedIndex(HttpClient http, LocalReplicaCluster cluster, int node) throws Exception {
+        String status = get(http, cluster.replicationUrl(node) + "/status", 200);
+        return Long.parseLong(status.replaceAll(".*\"appliedIndex\":(\\d+).*\\s*", "$1"));
+    }
+
     private static void signal(String signal, long pid) throws IOException, InterruptedException {
         Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(pid)).inheritIO().start();
         assertEquals(0, kill.waitFor(), "kill -" + signal + " " + pid);
@@ -135,8 +205,7 @@ class FailoverIT {
                     .POST(HttpRequest.BodyPublishers.ofString("INSERT DATA { " + subject + " <urn:p> 1 }")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(204, write.statusCode(), write.body());
-            String status = get(http, cluster.replicationUrl(0) + "/status", 200);
-            long index = Long.parseLong(status.replaceAll(".*\"appliedIndex\":(\\d+).*\\s*", "$1"));
+            long index = appliedIndex(http, cluster, 0);
             get(http, cluster.replicationUrl(1) + "/await?index=" + index, 200);
             assertEquals("true", ask(http, cluster.repositoryUrl(1), subject), "n1 after awaiting index " + index);
             get(http, cluster.replicationUrl(2) + "/linearizable", 200);
@@ -195,9 +264,21 @@ class FailoverIT {
         final List<Thread> threads = new ArrayList<>();
         final LocalReplicaCluster cluster;
         final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        /** Each client's request in progress (the replica and tag), null between requests, and since when (nanoTime). */
+        final AtomicReferenceArray<String> requestTarget;
+        final AtomicLongArray requestSince;
+        /** Groups the clients' own requests got acknowledged (the probes' are not counted). */
+        final java.util.concurrent.atomic.AtomicInteger clientAcks = new java.util.concurrent.atomic.AtomicInteger();
+        /** A node the clients send nothing to (a frozen one), or -1. */
+        volatile int avoided = -1;
+        /** The survivor that said it leads during the last failover probe, and when (ms after the kill). */
+        volatile String newLeader;
+        volatile long electedMillis;
 
         Writers(LocalReplicaCluster cluster, int clients) {
             this.cluster = cluster;
+            this.requestTarget = new AtomicReferenceArray<>(clients);
+            this.requestSince = new AtomicLongArray(clients);
             for (int c = 0; c < clients; c++) {
                 int client = c;
                 threads.add(new Thread(() -> write(client), "writer-" + c));
@@ -218,15 +299,23 @@ class FailoverIT {
         private void write(int client) {
             for (long seq = 0; running.get(); seq++) {
                 String tag = "c" + client + "-" + seq;
+                int node = (int) ((client + seq) % cluster.size());
+                if (node == avoided) {
+                    node = (node + 1) % cluster.size();
+                }
+                requestSince.set(client, System.nanoTime());
+                requestTarget.set(client, "n" + node + " (" + tag + ")");
                 try {
-                    if (http.send(insert((int) ((client + seq) % cluster.size()), tag),
-                            HttpResponse.BodyHandlers.discarding()).statusCode() == 204) {
+                    if (http.send(insert(node, tag), HttpResponse.BodyHandlers.discarding()).statusCode() == 204) {
                         acknowledged.add(tag);
+                        clientAcks.incrementAndGet();
                     }
                 } catch (IOException unacknowledged) {
                     sleepQuietly();
                 } catch (InterruptedException e) {
                     return;
+                } finally {
+                    requestTarget.set(client, null);
                 }
             }
         }
@@ -256,9 +345,42 @@ class FailoverIT {
             int target = acknowledged.size() + more;
             long deadline = System.currentTimeMillis() + millis;
             while (acknowledged.size() < target) {
-                assertTrue(System.currentTimeMillis() < deadline, "fewer than " + more + " writes acknowledged in "
-                        + millis + " ms");
+                if (System.currentTimeMillis() >= deadline) {
+                    fail(ClusterDiagnostics.of(cluster, (more - target + acknowledged.size()) + " writes acknowledged in "
+                            + millis + " ms, fewer than " + more, describe()));
+                }
                 Thread.sleep(20);
+            }
+        }
+
+        /** What each client is doing now: the replica its request went to and for how long it has waited. */
+        String describe() {
+            StringBuilder b = new StringBuilder("clients:");
+            long now = System.nanoTime();
+            for (int c = 0; c < threads.size(); c++) {
+                String target = requestTarget.get(c);
+                b.append(' ').append('c').append(c).append(target == null ? " idle"
+                        : "->" + target + " for " + (now - requestSince.get(c)) / 1_000_000 + " ms").append(';');
+            }
+            return b.append(" acknowledged ").append(acknowledged.size()).append(" (clients ").append(clientAcks.get())
+                    .append(")").toString();
+        }
+
+        /** Asks the survivors' consistency endpoints who leads, without waiting; the first to say so is noted. */
+        private void noteLeader(int killed, long killedAt) {
+            for (int n = 0; n < cluster.size(); n++) {
+                if (n == killed) {
+                    continue;
+                }
+                String node = "n" + n;
+                http.sendAsync(HttpRequest.newBuilder(URI.create(cluster.replicationUrl(n) + "/status"))
+                        .timeout(Duration.ofSeconds(2)).GET().build(), HttpResponse.BodyHandlers.ofString())
+                        .thenAccept(r -> {
+                            if (r.body().contains("\"role\":\"LEADER\"") && newLeader == null) {
+                                electedMillis = (System.nanoTime() - killedAt) / 1_000_000;
+                                newLeader = node;
+                            }
+                        });
             }
         }
 
@@ -271,9 +393,16 @@ class FailoverIT {
         long probeFailover(int kill, int killed, long killedAt, long millis) throws InterruptedException {
             java.util.concurrent.CompletableFuture<Long> first = new java.util.concurrent.CompletableFuture<>();
             long deadline = System.currentTimeMillis() + millis;
+            newLeader = null;
+            electedMillis = -1;
             for (int i = 0; !first.isDone(); i++) {
-                assertTrue(System.currentTimeMillis() < deadline, "no write acknowledged within " + millis
-                        + " ms of killing the leader");
+                if (newLeader == null) {
+                    noteLeader(killed, killedAt);
+                }
+                if (System.currentTimeMillis() >= deadline) {
+                    fail(ClusterDiagnostics.of(cluster, "no write acknowledged within " + millis + " ms of killing"
+                            + " the leader n" + killed, describe()));
+                }
                 int node = (killed + 1 + i % (cluster.size() - 1)) % cluster.size();
                 String tag = "probe" + kill + "-" + i;
                 http.sendAsync(insert(node, tag), HttpResponse.BodyHandlers.discarding()).thenAccept(r -> {

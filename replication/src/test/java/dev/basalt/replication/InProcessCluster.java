@@ -8,6 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.apache.ratis.util.ExitUtils;
+
 import dev.basalt.sail.BasaltStore;
 import dev.basalt.sail.repository.BasaltRepository;
 
@@ -19,6 +21,13 @@ import dev.basalt.sail.repository.BasaltRepository;
  * the others and heal it. Used by one test thread.
  */
 final class InProcessCluster implements AutoCloseable {
+    static {
+        // a Ratis server that cannot bind its port (a free port taken by another process meanwhile)
+        // exits the JVM by default, killing every test of the run; this way its start throws, and
+        // only the test that started it fails
+        ExitUtils.disableSystemExit();
+    }
+
     private final Path dir;
     private final Map<String, String> peers = new LinkedHashMap<>();
     private final List<BasaltRepository> nodes = new ArrayList<>();
@@ -88,6 +97,21 @@ final class InProcessCluster implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** Each link's state, one per line; empty when the cluster is not linked. */
+    String describeLinks() {
+        StringBuilder b = new StringBuilder();
+        if (links != null) {
+            for (LinkProxy[] row : links) {
+                for (LinkProxy link : row) {
+                    if (link != null) {
+                        b.append("\n  ").append(link.describe());
+                    }
+                }
+            }
+        }
+        return b.toString();
     }
 
     /** Bytes node {@code i} sent to the others that a cut link dropped. */

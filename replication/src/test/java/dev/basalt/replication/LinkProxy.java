@@ -25,6 +25,9 @@ final class LinkProxy implements AutoCloseable {
     private final ServerSocket server;
     private final int targetPort;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+    /** Accepted connections that have no connection to the target (accepted while cut). */
+    private final Set<Socket> unconnected = ConcurrentHashMap.newKeySet();
+    private final String name;
     private final AtomicLong forwarded = new AtomicLong();
     private final AtomicLong dropped = new AtomicLong();
     private volatile boolean cut;
@@ -32,6 +35,7 @@ final class LinkProxy implements AutoCloseable {
 
     LinkProxy(String name, int targetPort) throws IOException {
         this.targetPort = targetPort;
+        this.name = name;
         this.server = new ServerSocket();
         server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         Thread accept = new Thread(this::accept, "link-" + name);
@@ -52,14 +56,27 @@ final class LinkProxy implements AutoCloseable {
         return dropped.get();
     }
 
+    /** One line for a diagnosis: cut or not, open sockets, those accepted while cut still open, bytes. */
+    String describe() {
+        return name + (cut ? " CUT" : "") + ": open " + open.size() + ", unconnected " + unconnected.size()
+                + ", forwarded " + forwarded.get() + ", dropped " + dropped.get();
+    }
+
     void cut() {
         cut = true;
     }
 
+    /**
+     * Forwards again, and closes every connection open now: those that lost bytes, as their TCP
+     * timeouts would, and those accepted while cut, which have no connection to the target. The flag
+     * goes down first, so a connection accepted meanwhile either is among those closed or is
+     * connected to the target; a connection that lost bytes and is read again before it is closed
+     * closes itself ({@link #pump}) rather than forward what follows a gap.
+     */
     void heal() {
         if (cut) {
-            closeConnections();
             cut = false;
+            closeConnections();
         }
     }
 
@@ -78,6 +95,8 @@ final class LinkProxy implements AutoCloseable {
                         closeQuietly(in);
                         continue;
                     }
+                } else {
+                    unconnected.add(in);
                 }
                 pump(in, out);
                 pump(out, in);
@@ -90,7 +109,11 @@ final class LinkProxy implements AutoCloseable {
         }
     }
 
-    /** Copies {@code from} to {@code to} while the link is up; a null end drops everything. */
+    /**
+     * Copies {@code from} to {@code to} while the link is up; a null end drops everything. Once it
+     * has dropped bytes, the connection never forwards again: read after the link is up, it closes
+     * (a stream with a gap in it is a broken connection, never a shorter one).
+     */
     private void pump(Socket from, Socket to) {
         if (from == null) {
             return;
@@ -99,10 +122,15 @@ final class LinkProxy implements AutoCloseable {
             byte[] buffer = new byte[64 << 10];
             try (InputStream input = from.getInputStream()) {
                 OutputStream output = to == null ? null : to.getOutputStream();
+                boolean lost = false;
                 int n;
                 while ((n = input.read(buffer)) >= 0) {
-                    if (cut || output == null) {
+                    if (cut) {
                         dropped.addAndGet(n);
+                        lost = true;
+                    } else if (lost || output == null) {
+                        dropped.addAndGet(n);
+                        break;
                     } else {
                         output.write(buffer, 0, n);
                         output.flush();
@@ -130,6 +158,7 @@ final class LinkProxy implements AutoCloseable {
             return;
         }
         open.remove(s);
+        unconnected.remove(s);
         try {
             s.close();
         } catch (IOException ignored) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.math.BigInteger;
 import java.nio.file.Path;
@@ -73,6 +74,51 @@ class ReplicatedClusterTest {
                 assertEquals(EX, c.getNamespace("ex"));
                 assertEquals(5, c.size());
                 assertFalse(c.hasStatement(ex("gone"), null, null, false));
+            }
+        }
+    }
+
+    /**
+     * Eight writers committing at once through the leader and a follower: their transactions share
+     * log entries (group commit) and every one of them is on every replica, once.
+     */
+    @Test
+    void concurrentTransactionsShareLogEntriesAndAllArrive() throws Exception {
+        try (InProcessCluster cluster = new InProcessCluster(dir, 3, 20_000, 0).startAll()) {
+            int leader = cluster.awaitLeader(20_000);
+            assertTrue(leader >= 0, "no leader elected");
+            int writers = 8;
+            int transactions = 25;
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(writers);
+            List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+            for (int w = 0; w < writers; w++) {
+                Repository target = cluster.node(w % 2 == 0 ? leader : (leader + 1) % 3);
+                int writer = w;
+                done.add(pool.submit(() -> {
+                    for (int t = 0; t < transactions; t++) {
+                        try (RepositoryConnection c = target.getConnection()) {
+                            c.begin();
+                            for (int i = 0; i < 10; i++) {
+                                c.add(ex("w" + writer + "-" + t), ex("p" + i), VF.createLiteral(i));
+                            }
+                            c.commit();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (java.util.concurrent.Future<?> f : done) {
+                f.get();
+            }
+            pool.shutdown();
+            assertConverged(cluster);
+            long[] counts = cluster.sail(leader).groupCounts();
+            assertEquals(writers / 2 * transactions, counts[1]);
+            assertTrue(counts[0] < counts[1], "no transactions shared an entry: " + counts[0] + " entries");
+            for (int i = 0; i < 3; i++) {
+                try (RepositoryConnection c = cluster.node(i).getConnection()) {
+                    assertEquals(writers * transactions * 10, c.size(), "n" + i);
+                }
             }
         }
     }
@@ -206,27 +252,40 @@ class ReplicatedClusterTest {
 
     /** Writes {@code count} transactions of 10 statements each, tagged by {@code tag}. */
     static void writeBatches(Repository repo, String tag, int count) {
+        for (int t = 0; t < count; t++) {
+            writeBatch(repo, tag, t);
+        }
+    }
+
+    /** Transaction {@code t} of {@link #writeBatches}: 10 statements about {@code <tag>-<t>}. */
+    static void writeBatch(Repository repo, String tag, int t) {
         try (RepositoryConnection c = repo.getConnection()) {
-            for (int t = 0; t < count; t++) {
-                c.begin();
-                for (int i = 0; i < 10; i++) {
-                    c.add(ex(tag + "-" + t), ex("member"), VF.createLiteral(i));
-                }
-                c.commit();
+            c.begin();
+            for (int i = 0; i < 10; i++) {
+                c.add(ex(tag + "-" + t), ex("member"), VF.createLiteral(i));
             }
+            c.commit();
         }
     }
 
     /** Waits for every running replica to apply the leader's last entry, then compares checksums. */
     static void assertConverged(InProcessCluster cluster) throws Exception {
         int leader = cluster.awaitLeader(20_000);
-        assertTrue(leader >= 0, "no leader");
+        if (leader < 0) {
+            fail(ClusterDiagnostics.of(cluster, "no leader within 20 s"));
+        }
         long index = cluster.sail(leader).appliedIndex();
         String expected = StatementChecksum.of(cluster.node(leader));
         for (int i = 0; i < cluster.size(); i++) {
+            if (cluster.node(i) != null && !cluster.sail(i).awaitApplied(index, 30_000)) {
+                fail(ClusterDiagnostics.of(cluster, "replica n" + i + " did not apply " + index + " within 30 s"));
+            }
             if (cluster.node(i) != null) {
-                assertTrue(cluster.sail(i).awaitApplied(index, 30_000), "replica n" + i + " did not apply " + index);
-                assertEquals(expected, StatementChecksum.of(cluster.node(i)), "replica n" + i);
+                String actual = StatementChecksum.of(cluster.node(i));
+                if (!expected.equals(actual)) {
+                    fail(ClusterDiagnostics.of(cluster, "replica n" + i + " holds " + actual + " after applying " + index
+                            + ", the leader n" + leader + " " + expected));
+                }
             }
         }
         assertNotEquals("0:", expected.substring(0, 2));

@@ -11,8 +11,9 @@ import java.util.List;
  * first byte: a whole change set ({@link ChangeSetCodec}, first byte its version, {@code 1}), or one
  * piece of a transaction too large for one entry: a {@link #PART} of its encoded change set, the
  * {@link #COMMIT} that carries the last piece and applies them all at once, or an {@link #ABORT} that
- * drops the pieces staged so far. This class splits an encoded change set into such entries and reads
- * their headers.
+ * drops the pieces staged so far; or a {@link #GROUP} of whole change sets of concurrent transactions,
+ * applied one after the other (group commit). This class splits an encoded change set into such
+ * entries, joins change sets into a group, and reads their headers.
  *
  * <p>Stateless; any thread.
  */
@@ -20,6 +21,7 @@ public final class LogEntries {
     public static final byte PART = 0x10;
     public static final byte COMMIT = 0x11;
     public static final byte ABORT = 0x12;
+    public static final byte GROUP = 0x13;
     /** Kind byte and transaction id. */
     static final int HEADER = 1 + 8;
 
@@ -33,6 +35,78 @@ public final class LogEntries {
     /** True if the entry is a piece of a split transaction rather than a whole change set. */
     public static boolean isPiece(byte[] entry) {
         return entry.length > 0 && (entry[0] == PART || entry[0] == COMMIT || entry[0] == ABORT);
+    }
+
+    /** True if the entry is a group of whole change sets. */
+    public static boolean isGroup(byte[] entry) {
+        return entry.length > 0 && entry[0] == GROUP;
+    }
+
+    /** The bytes of a group entry holding the encoded change sets {@code members}, in order. */
+    public static byte[] group(List<byte[]> members) {
+        int size = 1 + 5;
+        for (byte[] m : members) {
+            size += 5 + m.length;
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream(size);
+        out.write(GROUP);
+        writeVarint(out, members.size());
+        for (byte[] m : members) {
+            writeVarint(out, m.length);
+            out.writeBytes(m);
+        }
+        return out.toByteArray();
+    }
+
+    /** The encoded change sets of a group entry, in order; refuses a truncated or malformed one. */
+    public static List<byte[]> members(byte[] entry) {
+        if (!isGroup(entry)) {
+            throw new IllegalArgumentException("log entry kind " + (entry.length == 0 ? "(empty)" : entry[0])
+                    + " is not a group");
+        }
+        int[] pos = {1};
+        int count = readVarint(entry, pos);
+        List<byte[]> members = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            int length = readVarint(entry, pos);
+            if (length > entry.length - pos[0]) {
+                throw new IllegalArgumentException("group entry: change set " + i + " of " + length
+                        + " bytes at byte " + pos[0] + " runs past the entry's end (" + entry.length + " bytes)");
+            }
+            members.add(Arrays.copyOfRange(entry, pos[0], pos[0] + length));
+            pos[0] += length;
+        }
+        if (pos[0] != entry.length) {
+            throw new IllegalArgumentException("group entry: " + (entry.length - pos[0])
+                    + " bytes after its last change set, at byte " + pos[0]);
+        }
+        return members;
+    }
+
+    private static void writeVarint(ByteArrayOutputStream out, int value) {
+        int n = value;
+        while ((n & ~0x7F) != 0) {
+            out.write((n & 0x7F) | 0x80);
+            n >>>= 7;
+        }
+        out.write(n);
+    }
+
+    /** Reads an unsigned varint at {@code pos[0]}, advancing it. */
+    private static int readVarint(byte[] entry, int[] pos) {
+        int value = 0;
+        int shift = 0;
+        while (true) {
+            if (pos[0] >= entry.length || shift > 28) {
+                throw new IllegalArgumentException("log entry: bad varint at byte " + pos[0]);
+            }
+            byte b = entry[pos[0]++];
+            value |= (b & 0x7F) << shift;
+            shift += 7;
+            if ((b & 0x80) == 0) {
+                return value;
+            }
+        }
     }
 
     /**
@@ -60,12 +134,7 @@ public final class LogEntries {
         ByteArrayOutputStream out = new ByteArrayOutputStream(HEADER + 5 + length);
         out.write(kind);
         out.writeBytes(ByteBuffer.allocate(8).putLong(transaction).array());
-        int n = number;
-        while ((n & ~0x7F) != 0) {
-            out.write((n & 0x7F) | 0x80);
-            n >>>= 7;
-        }
-        out.write(n);
+        writeVarint(out, number);
         out.write(data, from, length);
         return out.toByteArray();
     }
@@ -83,20 +152,13 @@ public final class LogEntries {
         if (entry[0] == ABORT) {
             return new Piece(ABORT, transaction, 0, new byte[0]);
         }
-        int number = 0;
-        int shift = 0;
-        int pos = HEADER;
-        while (true) {
-            if (pos >= entry.length || shift > 28) {
-                throw new IllegalArgumentException("transaction piece: bad part number at byte " + pos);
-            }
-            byte b = entry[pos++];
-            number |= (b & 0x7F) << shift;
-            shift += 7;
-            if ((b & 0x80) == 0) {
-                break;
-            }
+        int[] pos = {HEADER};
+        int number;
+        try {
+            number = readVarint(entry, pos);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("transaction piece: bad part number at byte " + pos[0], e);
         }
-        return new Piece(entry[0], transaction, number, Arrays.copyOfRange(entry, pos, entry.length));
+        return new Piece(entry[0], transaction, number, Arrays.copyOfRange(entry, pos[0], entry.length));
     }
 }

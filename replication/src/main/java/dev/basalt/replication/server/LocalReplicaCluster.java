@@ -82,7 +82,15 @@ public final class LocalReplicaCluster implements AutoCloseable {
         return cluster;
     }
 
-    /** {@code java -Xmx<heap> -jar <the jar holding this class>}. */
+    /**
+     * The JIT options one server's launcher adds to its JVM (smaller C2 inlining limits, measured to
+     * cut the compiler's CPU, docs/benchmarks-coldstart.md); a replica compiles more code still
+     * (Ratis, gRPC, the apply path), docs/benchmarks-replication.md.
+     */
+    public static final List<String> COMPILER_OPTIONS = List.of("-XX:MaxInlineLevel=9", "-XX:InlineSmallCode=1000",
+            "-XX:FreqInlineSize=150");
+
+    /** {@code java -Xmx<heap> -XX:+UseParallelGC <COMPILER_OPTIONS> -jar <the jar holding this class>}. */
     public static List<String> jarLauncher(String heap) {
         Path jar;
         try {
@@ -94,8 +102,11 @@ public final class LocalReplicaCluster implements AutoCloseable {
             throw new IllegalStateException("the local cluster runs replicas from basalt-replica.jar, but this class"
                     + " was loaded from " + jar + "; build it with mvn -pl replication -am package -DskipTests");
         }
-        return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + heap,
-                "-XX:+UseParallelGC", "-jar", jar.toString());
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx" + heap, "-XX:+UseParallelGC"));
+        command.addAll(COMPILER_OPTIONS);
+        command.addAll(List.of("-jar", jar.toString()));
+        return command;
     }
 
     static int freePort() throws IOException {

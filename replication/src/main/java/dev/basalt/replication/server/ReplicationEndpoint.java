@@ -3,6 +3,7 @@ package dev.basalt.replication.server;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -29,7 +30,10 @@ import com.sun.net.httpserver.HttpServer;
  * <li>{@code GET /replication/linearizable[?timeoutMs=T]}: the leader's read index, answered once
  * applied here; a read sent to this node afterwards sees every write acknowledged before;</li>
  * <li>{@code POST /replication/peers?set=ID=HOST:PORT,...}: changes the membership to that list
- * (a Raft configuration change through the leader; new members must be running).</li>
+ * (a Raft configuration change through the leader; new members must be running);</li>
+ * <li>{@code GET /replication/diagnostics}: plain text for a diagnosis: the replica's Raft view
+ * (role, leader, term, commit and applied indices), its applier and group commit, then a dump of
+ * every thread of the server's JVM.</li>
  * </ul>
  * Requests are served by a small pool of threads; the class itself is used by the launcher's main thread.
  */
@@ -70,6 +74,8 @@ final class ReplicationEndpoint implements AutoCloseable {
             String path = exchange.getRequestURI().getPath();
             switch (path) {
                 case "/replication/status" -> reply(exchange, 200, status(jmx, replica));
+                case "/replication/diagnostics" -> reply(exchange, 200, "text/plain",
+                        jmx.getAttribute(replica, "Diagnostics") + "\n\n" + threadDump());
                 case "/replication/await" -> {
                     String index = query.get("index");
                     if (index == null) {
@@ -98,7 +104,8 @@ final class ReplicationEndpoint implements AutoCloseable {
                             : "{\"error\":\"" + refused.replace('"', '\'') + "\"}");
                 }
                 default -> reply(exchange, 404, "{\"error\":\"unknown path " + path
-                        + "; try /replication/status, /replication/await?index=N, /replication/linearizable\"}");
+                        + "; try /replication/status, /replication/await?index=N, /replication/linearizable,"
+                        + " /replication/diagnostics\"}");
             }
         } catch (NumberFormatException e) {
             reply(exchange, 400, "{\"error\":\"index and timeoutMs must be whole numbers\"}");
@@ -136,9 +143,33 @@ final class ReplicationEndpoint implements AutoCloseable {
         return map;
     }
 
+    /** Every thread of this JVM with its state, the lock it waits for and its whole stack. */
+    static String threadDump() {
+        StringBuilder b = new StringBuilder();
+        for (ThreadInfo t : ManagementFactory.getThreadMXBean().dumpAllThreads(true, true)) {
+            b.append('"').append(t.getThreadName()).append("\" ").append(t.getThreadState());
+            if (t.getLockName() != null) {
+                b.append(" on ").append(t.getLockName());
+            }
+            if (t.getLockOwnerName() != null) {
+                b.append(" owned by \"").append(t.getLockOwnerName()).append('"');
+            }
+            b.append('\n');
+            for (StackTraceElement e : t.getStackTrace()) {
+                b.append("\tat ").append(e).append('\n');
+            }
+            b.append('\n');
+        }
+        return b.toString();
+    }
+
     private static void reply(HttpExchange exchange, int status, String json) throws IOException {
-        byte[] body = (json + "\n").getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        reply(exchange, status, "application/json", json);
+    }
+
+    private static void reply(HttpExchange exchange, int status, String type, String text) throws IOException {
+        byte[] body = (text + "\n").getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", type);
         exchange.sendResponseHeaders(status, body.length);
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(body);

@@ -101,19 +101,43 @@ final class PrefetchedQuads implements SortedQuads {
         return false;
     }
 
+    /**
+     * Takes the next item of {@code queue}, waiting for it as long as its producer runs: once
+     * {@code producerGone} says the producer ended (it died of an error it could not hand over, or
+     * was never able to put its last item), an empty queue ends the wait with a {@link LoadException}
+     * instead of a wait that never ends, so the write fails and its caller can fall back. An
+     * interrupt ends the wait with a {@link LoadException} too; both say what was awaited. Shared by
+     * the loader's consumer threads.
+     */
+    static Object take(BlockingQueue<Object> queue, String awaited, BooleanSupplier producerGone) {
+        try {
+            while (true) {
+                Object item = queue.poll(100, TimeUnit.MILLISECONDS);
+                if (item != null) {
+                    return item;
+                }
+                if (producerGone.getAsBoolean()) {
+                    // the producer may have put its last item just before it ended
+                    item = queue.poll();
+                    if (item != null) {
+                        return item;
+                    }
+                    throw new LoadException("the thread preparing " + awaited + " ended without handing it over", null);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LoadException("interrupted while waiting for " + awaited, e);
+        }
+    }
+
     @Override
     public boolean next() {
         while (!ended) {
             if (block != null && block.next()) {
                 return true;
             }
-            Object item;
-            try {
-                item = queue.take();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new LoadException("interrupted while waiting for the merge of the sort runs", e);
-            }
+            Object item = take(queue, "the merge of the sort runs", producer::isDone);
             if (item instanceof Block b) {
                 if (blockArray != null) {
                     spare.offer(blockArray); // its quads were all read; dropped if the pool is full

@@ -17,7 +17,8 @@ import dev.basalt.store.quads.QuadOrder;
 
 /**
  * The part every bulk write shares, inside one open store write transaction that it does not
- * commit: the statements of a {@link StatementReader} have their terms resolved batch by batch
+ * commit: the statements of a {@link TermBatchSource} (parsed text or RDF4J values) have their
+ * terms resolved batch by batch
  * ({@link TermResolver}), their quads sorted per statement index order in bounded memory with runs
  * spilled under {@code temp} ({@link QuadSorter}), and then each explicit index is written from the
  * merged runs ({@link IndexBuilder}); each input's namespaces are set where the store has none for
@@ -43,7 +44,7 @@ final class QuadPipeline {
      * @throws LoadException for malformed input; the transaction then holds part of the input and
      *                       must be rolled back
      */
-    static Outcome run(WriteTransaction tx, LexiconWriter lex, List<QuadOrder> orders, StatementReader reader,
+    static Outcome run(WriteTransaction tx, LexiconWriter lex, List<QuadOrder> orders, TermBatchSource reader,
             Path temp, LoadOptions options, LoadProgress progress, long totalBytes, Supplier<Duration> elapsed,
             Consumer<long[]> newQuads) {
         try (QuadSorter sorter = new QuadSorter(orders, temp, options.sortBufferQuads())) {
@@ -59,7 +60,7 @@ final class QuadPipeline {
     }
 
     private static Outcome runStarted(WriteTransaction tx, LexiconWriter lex, List<QuadOrder> orders,
-            StatementReader reader, QuadSorter sorter, TermResolver resolver, boolean bottomUp, LoadProgress progress,
+            TermBatchSource reader, QuadSorter sorter, TermResolver resolver, boolean bottomUp, LoadProgress progress,
             long totalBytes, Supplier<Duration> elapsed, Consumer<long[]> newQuads) {
         reader.start();
         long read = 0;
@@ -73,9 +74,7 @@ final class QuadPipeline {
             progress.parsing(read, reader.bytesRead(), totalBytes, elapsed.get());
         }
         sorter.finishAdding();
-        long[] chunks = reader.chunkCounts();
-        LOG.info("parsed {} statements ({} of {} N-Triples/N-Quads chunks by Rio); {} sort runs per index",
-                read, chunks[1], chunks[0], sorter.runs());
+        LOG.info("read {} statements ({}); {} sort runs per index", read, reader.summary(), sorter.runs());
         // the indices need only the quads' ids: they are built while another thread writes the dictionary
         DictionaryWrite dictionary = bottomUp ? DictionaryWrite.start(lex) : null;
         long added;

@@ -54,7 +54,7 @@ import org.eclipse.rdf4j.rio.helpers.BasicParserSettings;
  * <p>Thread rules: {@link #start}, {@link #next} and {@link #close} are called by one loading
  * thread; the reader owns its reading thread and parser pool.
  */
-final class StatementReader implements AutoCloseable {
+final class StatementReader implements TermBatchSource {
     private static final Object END = new Object();
 
     /** One input: a file, or a stream (then {@code file} is null) named {@code name} in errors. */
@@ -124,24 +124,27 @@ final class StatementReader implements AutoCloseable {
         return this;
     }
 
-    void start() {
+    @Override
+    public void start() {
         thread.start();
     }
 
-    long bytesRead() {
+    @Override
+    public long bytesRead() {
         return bytesRead.get();
     }
 
-    /** Chunks of N-Triples/N-Quads parsed so far, and how many of them Rio parsed. */
-    long[] chunkCounts() {
-        return new long[] { chunks.get(), chunksForRio.get() };
+    @Override
+    public String summary() {
+        return chunksForRio.get() + " of " + chunks.get() + " N-Triples/N-Quads chunks by Rio";
     }
 
     /**
      * The next batch, or null after the last one; throws the parser's {@link LoadException}. A
      * batch joined from several chunks lives in arrays the following call fills again.
      */
-    TermBatch next() {
+    @Override
+    public TermBatch next() {
         if (pendingError != null) {
             ended = true;
             LoadException e = pendingError;
@@ -151,13 +154,7 @@ final class StatementReader implements AutoCloseable {
         if (ended) {
             return null;
         }
-        Object item;
-        try {
-            item = queue.take();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LoadException("interrupted while waiting for the parser", e);
-        }
+        Object item = PrefetchedQuads.take(queue, "the parser", () -> !thread.isAlive());
         if (item instanceof Future<?> chunk) {
             item = chunkResult(chunk);
         }

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
+import org.eclipse.rdf4j.query.TupleQueryResult;
 import org.eclipse.rdf4j.repository.RepositoryConnection;
 import org.eclipse.rdf4j.repository.sail.SailRepository;
 import org.junit.jupiter.api.Test;
@@ -65,8 +66,10 @@ class ChunkedParseTest {
         BasaltLoader.load(tmp.resolve("s"), List.of(a, b), options());
         SailRepository repo = LoadTestData.open(tmp.resolve("s"));
         try (RepositoryConnection c = repo.getConnection()) {
-            long subjects = Long.parseLong(c.prepareTupleQuery("SELECT (COUNT(DISTINCT ?s) AS ?n) { ?s ?p ?o }")
-                    .evaluate().next().getValue("n").stringValue());
+            long subjects;
+            try (TupleQueryResult r = c.prepareTupleQuery("SELECT (COUNT(DISTINCT ?s) AS ?n) { ?s ?p ?o }").evaluate()) {
+                subjects = Long.parseLong(r.next().getValue("n").stringValue());
+            }
             assertEquals(20, subjects, "ten labels in each of two files");
             assertEquals(2L * LINES, c.size());
         } finally {
