@@ -147,6 +147,14 @@ final class ReplicaNode implements AutoCloseable {
         RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(settings.segmentBytes()));
         RaftServerConfigKeys.Log.setPreallocatedSize(p, SizeInBytes.valueOf(Math.min(settings.segmentBytes(), 4L << 20)));
         GrpcConfigKeys.setMessageSizeMax(p, SizeInBytes.valueOf(2 * MAX_ENTRY_BYTES));
+        // A follower appends what the leader sends in the thread that received it. With Ratis's default
+        // ("compose", appends chained and run on another thread), a heartbeat that arrives before that
+        // thread has run passes the log check against the entries still on their way, and moves the
+        // commit index up to the log's flush index, which still counts the follower's own entries that
+        // the pending append will truncate: a deposed leader then applied the write it could not commit
+        // (its own stale entry at that index) before the append replaced it. Synchronous appends
+        // truncate and append under the log's lock before anything can commit past them.
+        RaftServerConfigKeys.Log.setAppendEntriesComposeEnabled(p, false);
         // read-only requests (linearizableIndex) confirm leadership by Ratis's read-index protocol
         RaftServerConfigKeys.Read.setOption(p, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
         if (settings.snapshotEvery() > 0) {
@@ -241,16 +249,21 @@ final class ReplicaNode implements AutoCloseable {
         return StoreStateMachine.decodeIndex(reply.getMessage());
     }
 
+    /** This node's member of the Raft group (its log, its role), for diagnoses and fault-injection tests. */
+    RaftServer.Division division() throws IOException {
+        return server.getDivision(group(settings).getGroupId());
+    }
+
     /** The leader's id as this node knows it, or null. */
     String leaderId() throws IOException {
-        var info = server.getDivision(group(settings).getGroupId()).getInfo();
+        var info = division().getInfo();
         var leader = info.getLeaderId();
         return leader == null ? null : leader.toString();
     }
 
     /** LEADER, FOLLOWER, CANDIDATE or LISTENER. */
     String role() throws IOException {
-        return server.getDivision(group(settings).getGroupId()).getInfo().getCurrentRole().name();
+        return division().getInfo().getCurrentRole().name();
     }
 
     /**
@@ -261,7 +274,7 @@ final class ReplicaNode implements AutoCloseable {
     String describe() {
         StringBuilder b = new StringBuilder(settings.nodeId()).append(": ");
         try {
-            RaftServer.Division division = server.getDivision(group(settings).getGroupId());
+            RaftServer.Division division = division();
             var info = division.getInfo();
             var log = division.getRaftLog();
             b.append("role=").append(info.getCurrentRole()).append(", leader=").append(info.getLeaderId())
@@ -294,7 +307,7 @@ final class ReplicaNode implements AutoCloseable {
 
     /** True if this node is the leader of the group now. */
     boolean isLeader() throws IOException {
-        return server.getDivision(group(settings).getGroupId()).getInfo().isLeader();
+        return division().getInfo().isLeader();
     }
 
     @Override

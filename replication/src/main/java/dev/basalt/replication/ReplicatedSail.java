@@ -197,6 +197,11 @@ public final class ReplicatedSail extends SailWrapper implements LocalStore {
         node().setPeers(ReplicationSettings.parsePeers(peers));
     }
 
+    /** This replica's member of the Raft group (for fault-injection tests). */
+    org.apache.ratis.server.RaftServer.Division raftDivision() throws IOException {
+        return node().division();
+    }
+
     /** Appends one raw log entry (for fault-injection tests: a split transaction's parts alone). */
     long submit(byte[] entry) throws IOException {
         return node().submit(entry);
