@@ -82,7 +82,18 @@ final class ReplicaNode implements AutoCloseable {
                 .setProperties(properties)
                 .setOption(RaftStorage.StartupOption.RECOVER)
                 .build();
-        server.start();
+        try {
+            server.start();
+        } catch (IOException | RuntimeException e) {
+            // a server that failed to start (its port taken, say) still holds its storage's lock:
+            // released, the node can be started again in this process
+            try {
+                server.close();
+            } catch (IOException | RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
         // one attempt waits at most a third of the commit timeout (1 to 3 s), and the retries stop
         // when the commit timeout is spent, however the attempts fail
         long attemptMillis = attemptMillis(settings);

@@ -121,6 +121,9 @@ class FailoverIT {
             }
             writers.awaitAcks(20, 60_000);
             writers.stop();
+            if (writers.slow) {
+                keepNodeLogs(cluster);
+            }
             Files.writeString(Path.of(System.getProperty("basalt.test.output", "target"), "failover-ms.txt"),
                     failovers.toString() + "\n");
             verify(cluster, probe, writers.acknowledged);
@@ -136,6 +139,19 @@ class FailoverIT {
             }
             LOG.info("{} kills, {} groups acknowledged, failover ms {}", failovers.size(), writers.acknowledged.size(),
                     failovers);
+        }
+    }
+
+    /** Copies each node's output ({@code <data>/n<i>.log}) beside the diagnostics snapshots. */
+    private void keepNodeLogs(LocalReplicaCluster cluster) throws IOException {
+        Path out = Path.of(System.getProperty("basalt.test.output", "target"), "replication-diagnostics");
+        Files.createDirectories(out);
+        String stamp = java.time.LocalTime.now().format(java.time.format.DateTimeFormatter.ofPattern("HHmmss"));
+        for (int i = 0; i < cluster.size(); i++) {
+            Path log = dir.resolve("n" + i + ".log");
+            if (Files.exists(log)) {
+                Files.copy(log, out.resolve(stamp + "-failover-n" + i + ".log"));
+            }
         }
     }
 
@@ -269,6 +285,10 @@ class FailoverIT {
         final AtomicLongArray requestSince;
         /** Groups the clients' own requests got acknowledged (the probes' are not counted). */
         final java.util.concurrent.atomic.AtomicInteger clientAcks = new java.util.concurrent.atomic.AtomicInteger();
+        /** When a failover probe takes the nodes' diagnostics, if no write was acknowledged yet (ms after the kill). */
+        static final long[] SLOW_SNAPSHOTS_MILLIS = {8_000, 20_000};
+        /** True once a failover was slow enough for a diagnostics snapshot (the nodes' logs are kept then). */
+        volatile boolean slow;
         /** A node the clients send nothing to (a frozen one), or -1. */
         volatile int avoided = -1;
         /** The survivor that said it leads during the last failover probe, and when (ms after the kill). */
@@ -395,9 +415,20 @@ class FailoverIT {
             long deadline = System.currentTimeMillis() + millis;
             newLeader = null;
             electedMillis = -1;
+            int snapshots = 0;
             for (int i = 0; !first.isDone(); i++) {
                 if (newLeader == null) {
                     noteLeader(killed, killedAt);
+                }
+                long waited = (System.nanoTime() - killedAt) / 1_000_000;
+                if (snapshots < SLOW_SNAPSHOTS_MILLIS.length && waited >= SLOW_SNAPSHOTS_MILLIS[snapshots]) {
+                    // a slow failover that ends before the deadline leaves no failure dump: take the
+                    // nodes' state while it is slow, so that what it waits on is on record
+                    slow = true;
+                    LOG.warn(ClusterDiagnostics.of(cluster, "slow failover: no write acknowledged " + waited
+                            + " ms after killing n" + killed + " (kill " + (kill + 1) + "), leader noted: " + newLeader
+                            + " after " + electedMillis + " ms", describe()));
+                    snapshots++;
                 }
                 if (System.currentTimeMillis() >= deadline) {
                     fail(ClusterDiagnostics.of(cluster, "no write acknowledged within " + millis + " ms of killing"

@@ -1,6 +1,8 @@
 package dev.basalt.replication;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,6 +21,13 @@ import dev.basalt.sail.repository.BasaltRepository;
  * data. A cluster made {@link #linked} has a {@link LinkProxy} on every directed link between two
  * nodes (each node knows the others by its own proxies' ports), so a test can cut a node off from
  * the others and heal it. Used by one test thread.
+ *
+ * <p><b>Ports.</b> Each node's Raft port stays bound by a socket of this class from the cluster's
+ * creation until just before the node's first start (then Ratis binds it), so no proxy and no other
+ * node of the cluster can be given the same port meanwhile. A port taken by another process in
+ * that last moment (or while a node is stopped) fails the node's start; in a linked cluster, where
+ * only the node's own proxies know its port, the node then starts on a new port and its proxies
+ * forward there.
  */
 final class InProcessCluster implements AutoCloseable {
     static {
@@ -30,6 +39,10 @@ final class InProcessCluster implements AutoCloseable {
 
     private final Path dir;
     private final Map<String, String> peers = new LinkedHashMap<>();
+    /** Sockets holding the ports of nodes not yet started (see the class comment), by node id. */
+    private final Map<String, ServerSocket> reserved = new LinkedHashMap<>();
+    /** Starts of a node that failed on a port taken meanwhile and were tried again on another. */
+    private int portRetries;
     private final List<BasaltRepository> nodes = new ArrayList<>();
     private final long commitTimeoutMillis;
     private final long snapshotEvery;
@@ -42,9 +55,25 @@ final class InProcessCluster implements AutoCloseable {
         this.commitTimeoutMillis = commitTimeoutMillis;
         this.snapshotEvery = snapshotEvery;
         for (int i = 0; i < size; i++) {
-            peers.put("n" + i, "127.0.0.1:" + freePort());
+            reserve("n" + i);
             nodes.add(null);
         }
+    }
+
+    /** Binds a free loopback port for node {@code id} and holds it until the node starts. */
+    private void reserve(String id) throws IOException {
+        ServerSocket socket = new ServerSocket();
+        socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        ServerSocket previous = reserved.put(id, socket);
+        if (previous != null) {
+            previous.close();
+        }
+        peers.put(id, "127.0.0.1:" + socket.getLocalPort());
+    }
+
+    /** Starts of a node tried again on a new port (for tests of this class). */
+    int portRetries() {
+        return portRetries;
     }
 
     /** A cluster whose nodes reach each other only through {@link LinkProxy}s the test can cut. */
@@ -61,9 +90,15 @@ final class InProcessCluster implements AutoCloseable {
         return cluster;
     }
 
-    private int port(int node) {
+    /** The port node {@code node} listens on for Raft. */
+    int port(int node) {
         String address = peers.get("n" + node);
         return Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
+    }
+
+    /** The port of the proxy carrying what node {@code from} sends to node {@code to}. */
+    int linkPort(int from, int to) {
+        return links[from][to].port();
     }
 
     /** Node {@code i}'s view of the members: itself at its own port, the others at its links to them. */
@@ -123,12 +158,6 @@ final class InProcessCluster implements AutoCloseable {
         return bytes;
     }
 
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
-
     /** Sets the piece size of split transactions for nodes started from now on. */
     InProcessCluster pieceBytes(int bytes) {
         this.pieceBytes = bytes;
@@ -144,14 +173,62 @@ final class InProcessCluster implements AutoCloseable {
 
     BasaltRepository start(int i) {
         String id = "n" + i;
-        // small log segments, so that a purge after a snapshot removes entries a stopped replica needs
-        ReplicationSettings settings = new ReplicationSettings(id, peersSeenBy(i), "test", commitTimeoutMillis, snapshotEvery,
-                0, 4096, pieceBytes);
-        BasaltRepository repo = new BasaltRepository(
-                new ReplicatedSail(new BasaltStore(dir.resolve(id).toFile()), settings));
-        repo.init();
-        nodes.set(i, repo);
-        return repo;
+        for (int attempt = 1;; attempt++) {
+            ServerSocket held = reserved.remove(id);
+            if (held != null) {
+                closeQuietly(held);
+            }
+            // small log segments, so that a purge after a snapshot removes entries a stopped replica needs
+            ReplicationSettings settings = new ReplicationSettings(id, peersSeenBy(i), "test", commitTimeoutMillis,
+                    snapshotEvery, 0, 4096, pieceBytes);
+            BasaltRepository repo = new BasaltRepository(
+                    new ReplicatedSail(new BasaltStore(dir.resolve(id).toFile()), settings));
+            try {
+                repo.init();
+            } catch (RuntimeException e) {
+                if (links == null || attempt == 3 || !portTaken(e)) {
+                    throw e;
+                }
+                moveNode(i);
+                continue;
+            }
+            nodes.set(i, repo);
+            return repo;
+        }
+    }
+
+    /** True if {@code e} says a port was in use. */
+    static boolean portTaken(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.net.BindException
+                    || String.valueOf(t.getMessage()).contains("Address already in use")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Gives node {@code i} of a linked cluster a new port, and points its proxies there. */
+    private void moveNode(int i) {
+        try {
+            reserve("n" + i);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        portRetries++;
+        for (int j = 0; j < nodes.size(); j++) {
+            if (j != i) {
+                links[j][i].retarget(port(i));
+            }
+        }
+    }
+
+    private static void closeQuietly(ServerSocket socket) {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // the port is free either way
+        }
     }
 
     /** Starts a new, empty node with the next id, its peer list the old members and itself. */
@@ -159,7 +236,7 @@ final class InProcessCluster implements AutoCloseable {
         if (links != null) {
             throw new IllegalStateException("a linked cluster has a fixed membership");
         }
-        peers.put("n" + nodes.size(), "127.0.0.1:" + freePort());
+        reserve("n" + nodes.size());
         nodes.add(null);
         start(nodes.size() - 1);
         return nodes.size() - 1;
@@ -209,6 +286,8 @@ final class InProcessCluster implements AutoCloseable {
         for (int i = 0; i < nodes.size(); i++) {
             stop(i);
         }
+        reserved.values().forEach(InProcessCluster::closeQuietly);
+        reserved.clear();
         if (links != null) {
             for (LinkProxy[] row : links) {
                 for (LinkProxy link : row) {

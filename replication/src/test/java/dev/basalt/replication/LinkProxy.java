@@ -19,11 +19,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * bytes (as their TCP timeouts would) and forwards again.
  *
  * <p>Thread rules: one accepting thread and two pumping threads per connection, all daemons;
- * {@link #cut}, {@link #heal} and {@link #close} may be called from any thread.
+ * {@link #cut}, {@link #heal}, {@link #retarget} and {@link #close} may be called from any thread.
  */
 final class LinkProxy implements AutoCloseable {
     private final ServerSocket server;
-    private final int targetPort;
+    /** The target's port; changed by {@link #retarget} when the target moves to another port. */
+    private volatile int targetPort;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     /** Accepted connections that have no connection to the target (accepted while cut). */
     private final Set<Socket> unconnected = ConcurrentHashMap.newKeySet();
@@ -60,6 +61,15 @@ final class LinkProxy implements AutoCloseable {
     String describe() {
         return name + (cut ? " CUT" : "") + ": open " + open.size() + ", unconnected " + unconnected.size()
                 + ", forwarded " + forwarded.get() + ", dropped " + dropped.get();
+    }
+
+    /**
+     * Forwards connections accepted from now on to {@code port}, and closes those open now: they
+     * lead to the old port, where whatever listens now is not the target.
+     */
+    void retarget(int port) {
+        targetPort = port;
+        closeConnections();
     }
 
     void cut() {
