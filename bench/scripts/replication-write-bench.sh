@@ -1,7 +1,7 @@
 #!/bin/bash
 # Write cost side by side (docs/benchmarks-replication.md): one server and three replicas on this
 # machine, small transactions through the leader (two rounds), then a BSBM N-Triples file uploaded as
-# one request to each. Ports 18080-18095. Run from the project root after
+# one request to each. Ports PORT to PORT+15 (PORT=18080 unless set). Run from the project root after
 # `mvn -pl replication -am package -DskipTests`; BSBM=path of the N-Triples file (basalt-bench
 # generate-bsbm --products 2785 --out FILE), DATA=a scratch directory (deleted and refilled).
 set -u
@@ -13,23 +13,23 @@ rm -rf $R; mkdir -p $R
 JO="-Xmx1536m -XX:+UseParallelGC"
 # a node runs in the JVM it is started in: give it the JIT options one server's launcher adds to its child
 NO="$JO -XX:MaxInlineLevel=9 -XX:InlineSmallCode=1000 -XX:FreqInlineSize=150"
-ROUNDS=${ROUNDS:-2}; UPLOAD=${UPLOAD:-yes}
-nice java $JO -cp $J dev.basalt.workbench.BasaltServer --home $H --port 18090 --data $R/sa > $R/sa.log 2>&1 &
+ROUNDS=${ROUNDS:-2}; UPLOAD=${UPLOAD:-yes}; P=${PORT:-18080}
+nice java $JO -cp $J dev.basalt.workbench.BasaltServer --home $H --port $((P+10)) --data $R/sa > $R/sa.log 2>&1 &
 for i in 0 1 2; do
-  nice java $NO -jar $J node --id n$i --peers n0=127.0.0.1:18086,n1=127.0.0.1:18087,n2=127.0.0.1:18088 \
-    --host 127.0.0.1 --port 1808$i --admin-port 1809$((i+3)) --commit-timeout-ms 900000 --data $R/n$i > $R/n$i.log 2>&1 &
+  nice java $NO -jar $J node --id n$i --peers n0=127.0.0.1:$((P+6)),n1=127.0.0.1:$((P+7)),n2=127.0.0.1:$((P+8)) \
+    --host 127.0.0.1 --port $((P+i)) --admin-port $((P+13+i)) --commit-timeout-ms 900000 --data $R/n$i > $R/n$i.log 2>&1 &
 done
 pidof_port() { ss -ltnpH "sport = :$1" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2; }
 for t in $(seq 1 120); do
-  ok=1; for p in 18090 18080 18081 18082; do curl -sf -o /dev/null http://127.0.0.1:$p/rdf4j-server/repositories || ok=0; done
+  ok=1; for p in $((P+10)) $P $((P+1)) $((P+2)); do curl -sf -o /dev/null http://127.0.0.1:$p/rdf4j-server/repositories || ok=0; done
   [ $ok = 1 ] && break; sleep 2; done
-SA=$(pidof_port 18090); P0=$(pidof_port 18080); P1=$(pidof_port 18081); P2=$(pidof_port 18082)
+SA=$(pidof_port $((P+10))); P0=$(pidof_port $P); P1=$(pidof_port $((P+1))); P2=$(pidof_port $((P+2)))
 echo "pids sa=$SA n0=$P0 n1=$P1 n2=$P2"
-leader() { for i in 0 1 2; do s=$(curl -s http://127.0.0.1:1809$((i+3))/replication/status); case "$s" in *'"role":"LEADER"'*) echo $i; return;; esac; done; }
+leader() { for i in 0 1 2; do s=$(curl -s http://127.0.0.1:$((P+13+i))/replication/status); case "$s" in *'"role":"LEADER"'*) echo $i; return;; esac; done; }
 for t in $(seq 1 60); do L=$(leader); [ -n "$L" ] && break; sleep 1; done
 echo "leader n$L"
 U=/rdf4j-server/repositories/basalt
-SAU=http://127.0.0.1:18090$U; LU=http://127.0.0.1:1808$L$U
+SAU=http://127.0.0.1:$((P+10))$U; LU=http://127.0.0.1:$((P+L))$U
 snap(){ for t in /proc/$1/task/*; do echo "$(awk '{print $14+$15}' $t/stat) $(basename $t) $(cat $t/comm | tr ' ' '_')"; done | sort -k2; }
 jit(){ join -1 2 -2 2 $1 $2 | awk '{d=$4-$2; if ($3 ~ /Compiler/) c+=d; t+=d} END {printf "  cpu %.2f s, of it JIT compiler threads %.2f s\n", t/100, c/100}'; }
 for round in $(seq 1 $ROUNDS); do
@@ -42,7 +42,7 @@ for round in $(seq 1 $ROUNDS); do
   for p in $P0 $P1 $P2; do snap $p > $R/$p.1; echo -n "$p"; jit $R/$p.0 $R/$p.1; done
   echo "load $(cut -d' ' -f1-3 /proc/loadavg)"
 done
-for i in 0 1 2; do curl -s http://127.0.0.1:1809$((i+3))/replication/status; echo; done
+for i in 0 1 2; do curl -s http://127.0.0.1:$((P+13+i))/replication/status; echo; done
 cpu() { awk '{print $14+$15}' /proc/$1/stat; }
 TCK=$(getconf CLK_TCK)
 up() { # url pids...
@@ -54,11 +54,11 @@ up() { # url pids...
 }
 [ "$UPLOAD" = yes ] || { for p in $SA $P0 $P1 $P2; do kill $p; done; kill $(jobs -p) 2>/dev/null; echo done; exit 0; }
 echo "== bulk upload, one server"; up $SAU $SA
-L=$(leader); LU=http://127.0.0.1:1808$L$U
+L=$(leader); LU=http://127.0.0.1:$((P+L))$U
 echo "== bulk upload, leader n$L"; up $LU $P0 $P1 $P2
 sleep 5
-for p in 18090 18080 18081 18082; do echo "size $p: $(curl -s http://127.0.0.1:$p$U/size)"; done
-for i in 0 1 2; do curl -s http://127.0.0.1:1809$((i+3))/replication/status; echo; done
+for p in $((P+10)) $P $((P+1)) $((P+2)); do echo "size $p: $(curl -s http://127.0.0.1:$p$U/size)"; done
+for i in 0 1 2; do curl -s http://127.0.0.1:$((P+13+i))/replication/status; echo; done
 for i in 0 1 2; do echo "raft log n$i: $(du -sb $R/n$i/*/replication/raft 2>/dev/null | cut -f1) $(du -sb $R/n$i 2>/dev/null| cut -f1)"; done
 for p in $SA $P0 $P1 $P2; do kill $p; done; kill $(jobs -p) 2>/dev/null
 echo done

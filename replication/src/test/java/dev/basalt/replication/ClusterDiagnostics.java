@@ -37,8 +37,8 @@ final class ClusterDiagnostics {
 
     /**
      * For replica processes: each one's {@code /replication/diagnostics} (its state and its JVM's
-     * threads), asked with a short timeout (a frozen or dead process answers nothing, which is said);
-     * {@code context} is what the test adds (its clients' state, say).
+     * threads), asked with a short timeout (a frozen or dead process answers nothing, which is said),
+     * and the test JVM's threads; {@code context} is what the test adds (its clients' state, say).
      */
     static String of(LocalReplicaCluster cluster, String what, String context) {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -64,6 +64,8 @@ final class ClusterDiagnostics {
         if (!context.isEmpty()) {
             summary.append("\n  ").append(context);
         }
+        // the test's own threads too: its clients' requests may wait here rather than on a replica
+        dumps.append("==== test JVM\n").append(threadDump());
         return report(what, summary.toString(), dumps.toString());
     }
 

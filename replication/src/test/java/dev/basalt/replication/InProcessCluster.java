@@ -123,6 +123,12 @@ final class InProcessCluster implements AutoCloseable {
         }
     }
 
+    /** Cuts the links between nodes {@code i} and {@code j}, both ways. */
+    void cut(int i, int j) {
+        links[i][j].cut();
+        links[j][i].cut();
+    }
+
     /** Heals every link. */
     void heal() {
         for (LinkProxy[] row : links) {
