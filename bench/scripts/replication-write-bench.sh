@@ -2,7 +2,7 @@
 # Write cost side by side (docs/benchmarks-replication.md): one server and three replicas on this
 # machine, small transactions through the leader (two rounds), then a BSBM N-Triples file uploaded as
 # one request to each. Ports PORT to PORT+15 (PORT=18080 unless set). Run from the project root after
-# `mvn -pl replication -am package -DskipTests`; BSBM=path of the N-Triples file (basalt-bench
+# `mvn -pl replication -am package -DskipTests`; HEAP=each JVM's heap (1536m); BSBM=path of the N-Triples file (basalt-bench
 # generate-bsbm --products 2785 --out FILE), DATA=a scratch directory (deleted and refilled).
 set -u
 J=replication/target/basalt-replica.jar
@@ -10,7 +10,7 @@ H=replication/target
 BSBM=${BSBM:?set BSBM to a BSBM N-Triples file}
 R=${DATA:?set DATA to a scratch directory}/run
 rm -rf $R; mkdir -p $R
-JO="-Xmx1536m -XX:+UseParallelGC"
+JO="-Xmx${HEAP:-1536m} -XX:+UseParallelGC"
 # a node runs in the JVM it is started in: give it the JIT options one server's launcher adds to its child
 NO="$JO -XX:MaxInlineLevel=9 -XX:InlineSmallCode=1000 -XX:FreqInlineSize=150"
 ROUNDS=${ROUNDS:-2}; UPLOAD=${UPLOAD:-yes}; P=${PORT:-18080}
