@@ -9,8 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.io.IOException;
 import java.nio.file.Path;
 
+import org.apache.ratis.proto.RaftProtos.LogEntryProto;
 import org.apache.ratis.server.raftlog.RaftLog;
 import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
@@ -108,12 +110,13 @@ class PartitionTest {
                 assertTrue(String.valueOf(refused.getMessage()).contains("not acknowledged"), refused.getMessage());
                 old = cut;
                 oldLog = cluster.sail(old).raftDivision().getRaftLog();
-                stale = oldLog.getNextIndex() - 1;
-                if (!holdAppends || stale > oldLog.getLastCommittedIndex()) {
+                stale = uncommittedWrite(oldLog);
+                if (!holdAppends || stale >= 0) {
                     break;
                 }
                 // the cut-off leader stepped down (no majority for an election timeout) before the
-                // write reached it, so it appended nothing: heal and cut the leader off again
+                // write reached it, so its log holds no uncommitted write (its uncommitted entries, if
+                // any, are Raft's own): heal and cut the leader off again
                 if (attempt == 3) {
                     fail(ClusterDiagnostics.of(cluster, "three cut-off leaders stepped down before the write reached"
                             + " them; no uncommitted entry to test"));
@@ -200,6 +203,17 @@ class PartitionTest {
             unacknowledged.join(30_000);
             write(cluster, next, "after", 1);
         }
+    }
+
+    /** The index of the last entry of {@code log} above its commit index that holds a write, or -1. */
+    private static long uncommittedWrite(RaftLog log) throws IOException {
+        for (long i = log.getNextIndex() - 1; i > log.getLastCommittedIndex(); i--) {
+            LogEntryProto entry = log.get(i);
+            if (entry != null && entry.hasStateMachineLogEntry()) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** Waits until node {@code follower} names {@code leader} as its leader and leads no more, else fails. */
