@@ -3,7 +3,7 @@ package dev.basalt.replication;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,7 +24,10 @@ import dev.basalt.sail.repository.BasaltRepository;
  *
  * <p><b>Ports.</b> Each node's Raft port stays bound by a socket of this class from the cluster's
  * creation until just before the node's first start (then Ratis binds it), so no proxy and no other
- * node of the cluster can be given the same port meanwhile. A port taken by another process in
+ * node of the cluster can be given the same port meanwhile. The socket does not listen: a node
+ * started earlier that reaches for one not started yet is refused, as by a closed port, rather than
+ * left in a backlog no one reads (which held its first requests until the socket closed and its
+ * gRPC channel reconnected). A port taken by another process in
  * that last moment (or while a node is stopped) fails the node's start; in a linked cluster, where
  * only the node's own proxies know its port, the node then starts on a new port and its proxies
  * forward there.
@@ -40,7 +43,7 @@ final class InProcessCluster implements AutoCloseable {
     private final Path dir;
     private final Map<String, String> peers = new LinkedHashMap<>();
     /** Sockets holding the ports of nodes not yet started (see the class comment), by node id. */
-    private final Map<String, ServerSocket> reserved = new LinkedHashMap<>();
+    private final Map<String, Socket> reserved = new LinkedHashMap<>();
     /** Starts of a node that failed on a port taken meanwhile and were tried again on another. */
     private int portRetries;
     private final List<BasaltRepository> nodes = new ArrayList<>();
@@ -60,11 +63,11 @@ final class InProcessCluster implements AutoCloseable {
         }
     }
 
-    /** Binds a free loopback port for node {@code id} and holds it until the node starts. */
+    /** Binds (without listening) a free loopback port for node {@code id} and holds it until the node starts. */
     private void reserve(String id) throws IOException {
-        ServerSocket socket = new ServerSocket();
+        Socket socket = new Socket();
         socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-        ServerSocket previous = reserved.put(id, socket);
+        Socket previous = reserved.put(id, socket);
         if (previous != null) {
             previous.close();
         }
@@ -180,7 +183,7 @@ final class InProcessCluster implements AutoCloseable {
     BasaltRepository start(int i) {
         String id = "n" + i;
         for (int attempt = 1;; attempt++) {
-            ServerSocket held = reserved.remove(id);
+            Socket held = reserved.remove(id);
             if (held != null) {
                 closeQuietly(held);
             }
@@ -229,7 +232,7 @@ final class InProcessCluster implements AutoCloseable {
         }
     }
 
-    private static void closeQuietly(ServerSocket socket) {
+    private static void closeQuietly(Socket socket) {
         try {
             socket.close();
         } catch (IOException ignored) {

@@ -8,8 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.BindException;
+import java.net.ConnectException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
@@ -18,10 +21,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The test cluster's ports: a node's port is held from the cluster's creation until the node starts,
- * so neither a proxy nor another node gets it; a node of a linked cluster whose port another
- * process took while it was stopped starts on a new port, its proxies follow, and the cluster
- * goes on.
+ * The test cluster's ports: a node's port is held from the cluster's creation until the node
+ * starts, without listening, so neither a proxy nor another node gets it and a connection to it is
+ * refused; a node of a linked cluster whose port another process took while it was stopped starts
+ * on a new port, its proxies follow, and the cluster goes on.
  */
 class InProcessClusterTest {
     @TempDir
@@ -35,6 +38,9 @@ class InProcessClusterTest {
                 int port = cluster.port(i);
                 assertTrue(ports.add(port), "port " + port + " given twice");
                 assertThrows(BindException.class, () -> bindAll(port).close(), "n" + i + "'s port is not held");
+                // held without listening: a node reaching for it is refused, as by a closed port
+                assertThrows(ConnectException.class,
+                        () -> new Socket(InetAddress.getLoopbackAddress(), port).close(), "n" + i + "'s port listens");
                 for (int j = 0; j < 3; j++) {
                     if (j != i) {
                         assertTrue(ports.add(cluster.linkPort(i, j)), "link port given twice");
