@@ -1,6 +1,8 @@
 package dev.basalt.sail;
 
 import org.eclipse.rdf4j.common.transaction.IsolationLevels;
+import org.eclipse.rdf4j.common.transaction.QueryEvaluationMode;
+import org.eclipse.rdf4j.common.transaction.TransactionSetting;
 import org.eclipse.rdf4j.common.iteration.CloseableIteration;
 import org.eclipse.rdf4j.common.iteration.TimeLimitIteration;
 import org.eclipse.rdf4j.common.order.StatementOrder;
@@ -23,6 +25,7 @@ import org.eclipse.rdf4j.sail.base.SailStore;
 import org.eclipse.rdf4j.sail.UpdateContext;
 import org.eclipse.rdf4j.sail.helpers.DefaultSailChangedEvent;
 
+import dev.basalt.optimizer.plan.OrderingPolicy;
 import dev.basalt.optimizer.rdf4j.PreparedAlgebra;
 import dev.basalt.optimizer.rdf4j.QueryFallbacks;
 import dev.basalt.optimizer.rdf4j.QueryHints;
@@ -58,6 +61,12 @@ import dev.basalt.sail.write.WriteThroughTransaction;
  *
  * <p>A read-as-of connection (see {@link BasaltStore#getConnectionAsOf(long)}) reads one past
  * commit point and refuses to begin a transaction.
+ *
+ * <p>Queries: a SELECT the repository's query front door gave a pending root ({@link PendingTree}), evaluated
+ * outside a transaction on the newest state without bindings, runs its shape's kept plan over a leased snapshot
+ * and nothing else ({@code NativeQueries.Session#runKept}): no RDF4J branch, dataset, strategy or optimizer is
+ * made for it. Every other query goes through RDF4J's {@code evaluateInternal} with Basalt's strategy in it. The
+ * store's query timeout applies to both.
  */
 public class BasaltStoreConnection extends SailSourceConnection {
     private final BasaltStore basalt;
@@ -74,6 +83,12 @@ public class BasaltStoreConnection extends SailSourceConnection {
     private volatile QueryHints.AsOf servedHint;
     /** The open transaction's own inferences before commit, or null when the store keeps no closure. */
     private final TransactionInferences inferences;
+    /**
+     * The evaluation mode RDF4J's strategy would get for this connection's queries: the store's default, or the one
+     * the transaction settings named until the transaction ends, as {@code SailSourceConnection} keeps it ({@link Rdf4jInternals}
+     * dependency 9). A kept plan run without RDF4J's strategy is looked up with it.
+     */
+    private volatile QueryEvaluationMode evaluationMode;
 
     BasaltStoreConnection(BasaltStore sail, SailStore store, BasaltSailStore backing, PastSailStore past) {
         super(sail, store, sail.getEvaluationStrategyFactory());
@@ -82,6 +97,7 @@ public class BasaltStoreConnection extends SailSourceConnection {
         this.past = past;
         this.store = store;
         this.changes = new DefaultSailChangedEvent(sail);
+        this.evaluationMode = sail.getDefaultQueryEvaluationMode();
         this.inferences = past == null && backing.reasoner() != null
                 ? new TransactionInferences(backing.reasoner(), backing.latest(), sail.getValueFactory())
                 : null;
@@ -231,11 +247,13 @@ public class BasaltStoreConnection extends SailSourceConnection {
         // what the repository's query front door prepared travels with the tree (ShapedQuery)
         PreparedAlgebra prepared = ShapedQuery.preparedFor(tupleExpr);
         tupleExpr = ShapedQuery.tree(tupleExpr);
-        // hints are removed whichever evaluator runs the query, so they never match data; a pending tree has none
-        QueryHints.Stripped hinted = PendingTree.isPending(tupleExpr)
-                ? new QueryHints.Stripped(tupleExpr, null, null, null, false)
-                : stripHints(tupleExpr);
-        boolean noHints = hinted.none();
+        if (PendingTree.isPending(tupleExpr)) {
+            // the front door makes no pending tree for a query with a hint: nothing to strip
+            return evaluateNatively(tupleExpr, prepared, true, dataset, bindings, includeInferred,
+                    basalt.getOrderingPolicy());
+        }
+        // hints are removed whichever evaluator runs the query, so they never match data
+        QueryHints.Stripped hinted = stripHints(tupleExpr);
         tupleExpr = hinted.expr();
         if (hinted.commitPoints()) {
             return CommitPointGraph.evaluate(basalt, tupleExpr, dataset, bindings, basalt.getFederatedServiceResolver());
@@ -249,20 +267,35 @@ public class BasaltStoreConnection extends SailSourceConnection {
                 throw e;
             }
         }
+        // a hint's pattern is gone from the tree, so the tree is no longer its shape's
+        return evaluateNatively(tupleExpr, hinted.none() ? prepared : null, false, dataset, bindings, includeInferred,
+                hinted.policy(basalt.getOrderingPolicy()));
+    }
+
+    /**
+     * The query on Basalt's engine where it may take part: a pending tree ({@code pending}) without bindings by its
+     * shape's kept plan alone if there is one for this evaluation, else through RDF4J's {@code evaluateInternal}
+     * with Basalt's strategy (or RDF4J's alone where the native engine may not run it).
+     */
+    private CloseableIteration<? extends BindingSet> evaluateNatively(TupleExpr tupleExpr, PreparedAlgebra prepared,
+            boolean pending, Dataset dataset, BindingSet bindings, boolean includeInferred, OrderingPolicy ordering) {
         NativeQueries.Session session = basalt.nativeQueries().open(basalt, past != null ? past.reads() : backing.latest(),
                 past != null, includeInferred, isActive(),
-                isActive() && getTransactionIsolation().isCompatibleWith(IsolationLevels.SERIALIZABLE),
-                hinted.policy(basalt.getOrderingPolicy()),
+                isActive() && getTransactionIsolation().isCompatibleWith(IsolationLevels.SERIALIZABLE), ordering,
                 explaining.get());
         if (session == null) {
             PendingTree.make(tupleExpr); // RDF4J's evaluation reads the tree
             return super.evaluateInternal(tupleExpr, dataset, bindings, includeInferred);
         }
-        if (noHints) {
-            // a hint's pattern is gone from the tree, so the tree is no longer its shape's
-            session.prepareWith(prepared);
-        }
         try {
+            if (pending && (bindings == null || bindings.isEmpty())) {
+                // the front door's one hop to a kept plan: none of RDF4J's evaluation is set up for it
+                CloseableIteration<? extends BindingSet> kept = session.runKept(prepared, dataset, evaluationMode);
+                if (kept != null) {
+                    return kept;
+                }
+            }
+            session.prepareWith(prepared);
             // the session rides on the dataset argument to this connection's getEvaluationStrategy
             return session.attach(super.evaluateInternal(tupleExpr, new SessionDataset(dataset, session), bindings,
                     includeInferred));
@@ -300,6 +333,23 @@ public class BasaltStoreConnection extends SailSourceConnection {
     }
 
     @Override
+    public void setTransactionSettings(TransactionSetting... settings) {
+        QueryEvaluationMode mode = basalt.getDefaultQueryEvaluationMode();
+        for (TransactionSetting setting : settings) {
+            if (setting instanceof QueryEvaluationMode m) {
+                mode = m;
+            }
+        }
+        super.setTransactionSettings(settings);
+        evaluationMode = mode;
+    }
+
+    /** The evaluation mode this connection's queries are evaluated in (see {@link #setTransactionSettings}). */
+    QueryEvaluationMode evaluationMode() {
+        return evaluationMode;
+    }
+
+    @Override
     protected EvaluationStrategy getEvaluationStrategy(Dataset dataset, TripleSource tripleSource) {
         NativeQueries.Session session = SessionDataset.sessionOf(dataset);
         Dataset own = SessionDataset.datasetOf(dataset);
@@ -333,6 +383,7 @@ public class BasaltStoreConnection extends SailSourceConnection {
             super.commitInternal();
             flushed = true;
         } finally {
+            evaluationMode = basalt.getDefaultQueryEvaluationMode(); // as RDF4J's commit does
             try {
                 writer.endGroup(store, flushed);
             } finally {
@@ -358,6 +409,7 @@ public class BasaltStoreConnection extends SailSourceConnection {
         try {
             super.rollbackInternal();
         } finally {
+            evaluationMode = basalt.getDefaultQueryEvaluationMode(); // as RDF4J's rollback does
             try {
                 endTransaction(false);
             } finally {

@@ -12,8 +12,9 @@ import dev.basalt.sail.write.BasaltSailSource;
 
 /**
  * Every place where Basalt depends on RDF4J behaviour that is not part of RDF4J's documented API,
- * as of rdf4j {@value #VERSION}. {@code Rdf4jInternalsTest} checks the first six, so an RDF4J upgrade
- * that changes any of them fails a test instead of silently degrading Basalt; the last two say what checks them.
+ * as of rdf4j {@value #VERSION}. {@code Rdf4jInternalsTest} checks the first six and the ninth, so an RDF4J
+ * upgrade that changes any of them fails a test instead of silently degrading Basalt; the seventh and eighth say
+ * what checks them.
  *
  * <ol>
  * <li><b>Transaction branches by reflection.</b> RDF4J's branch,
@@ -55,6 +56,11 @@ import dev.basalt.sail.write.BasaltSailSource;
  * Basalt's strategy may return a tree instantiated from a shape's optimized template in place of the one it was
  * given. Not checked by a test: if RDF4J evaluated its own tree instead, reused queries would run unoptimized on
  * RDF4J's evaluator, with the same answers.</li>
+ * <li><b>A connection's evaluation mode.</b> {@code SailSourceConnection} keeps the mode its strategies get in a
+ * private field: the store's default, set by {@code setTransactionSettings} to the mode named there (else the
+ * default), and back to the default by {@code commitInternal} and {@code rollbackInternal}. A kept plan run
+ * without RDF4J's strategy ({@link BasaltStoreConnection}) is looked up by the mode {@link BasaltStoreConnection}
+ * keeps the same way; {@code Rdf4jInternalsTest} compares the two after each of these calls.</li>
  * </ol>
  *
  * <p>Thread-safe: stateless; the branch constructor is resolved once when the class is initialized.

@@ -15,11 +15,21 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.eclipse.rdf4j.common.transaction.IsolationLevels;
+import org.eclipse.rdf4j.common.transaction.QueryEvaluationMode;
+import org.eclipse.rdf4j.common.transaction.TransactionSetting;
+import org.eclipse.rdf4j.common.iteration.CloseableIteration;
+import org.eclipse.rdf4j.common.iteration.EmptyIteration;
 import org.eclipse.rdf4j.model.IRI;
+import org.eclipse.rdf4j.model.Resource;
+import org.eclipse.rdf4j.model.Statement;
+import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.model.ModelFactory;
 import org.eclipse.rdf4j.model.ValueFactory;
 import org.eclipse.rdf4j.model.impl.LinkedHashModelFactory;
 import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
+import org.eclipse.rdf4j.query.algebra.evaluation.EvaluationStrategy;
+import org.eclipse.rdf4j.query.algebra.evaluation.TripleSource;
+import org.eclipse.rdf4j.query.algebra.evaluation.impl.DefaultEvaluationStrategy;
 import org.eclipse.rdf4j.query.explanation.Explanation;
 import org.eclipse.rdf4j.repository.RepositoryConnection;
 import org.eclipse.rdf4j.repository.sail.SailRepository;
@@ -160,5 +170,53 @@ class Rdf4jInternalsTest {
         } finally {
             backing.close();
         }
+    }
+
+    @Test
+    void dependency9TheConnectionsEvaluationModeIsRdf4js() {
+        SailRepository repo = TestRepos.open(dir);
+        try (SailConnection c = repo.getSail().getConnection()) {
+            BasaltStoreConnection basalt = (BasaltStoreConnection) c;
+            TripleSource empty = new TripleSource() {
+                @Override
+                public CloseableIteration<? extends Statement> getStatements(Resource subj, IRI pred, Value obj,
+                        Resource... contexts) {
+                    return new EmptyIteration<>();
+                }
+
+                @Override
+                public ValueFactory getValueFactory() {
+                    return VF;
+                }
+            };
+            for (TransactionSetting[] settings : List.of(new TransactionSetting[0],
+                    new TransactionSetting[] { QueryEvaluationMode.STRICT },
+                    new TransactionSetting[] { IsolationLevels.SNAPSHOT },
+                    new TransactionSetting[] { QueryEvaluationMode.STANDARD, IsolationLevels.NONE },
+                    new TransactionSetting[] { IsolationLevels.NONE, QueryEvaluationMode.STRICT })) {
+                if (settings.length > 0) {
+                    c.setTransactionSettings(settings);
+                }
+                assertSameMode(basalt, empty, Arrays.toString(settings));
+            }
+            for (boolean commit : new boolean[] { true, false }) {
+                c.setTransactionSettings(QueryEvaluationMode.STANDARD);
+                c.begin();
+                assertSameMode(basalt, empty, "in a transaction");
+                if (commit) {
+                    c.commit();
+                } else {
+                    c.rollback();
+                }
+                assertSameMode(basalt, empty, commit ? "after commit" : "after rollback");
+            }
+        } finally {
+            repo.shutDown();
+        }
+    }
+
+    private static void assertSameMode(BasaltStoreConnection basalt, TripleSource source, String when) {
+        EvaluationStrategy rdf4j = basalt.getEvaluationStrategy(null, source);
+        assertEquals(((DefaultEvaluationStrategy) rdf4j).getQueryEvaluationMode(), basalt.evaluationMode(), when);
     }
 }

@@ -5,13 +5,15 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
  * Measures one endpoint as a new user meets it and as it runs for long: the first {@code coldMixes}
- * mixes the server answers (cold: meaningful only if the server was just started), then warm-up
+ * mixes the server answers (cold: meaningful only if the server was just started; none with 0), then warm-up
  * mixes until {@code warmMixes} mixes in all, then {@code runs} timed runs (warm). Each phase's QMpH
  * goes with the CPU seconds per answered query of the bench's own process and, with a server process
  * id, of the server (user + system, its JIT compiler and garbage collector threads included, from
@@ -27,7 +29,7 @@ public final class ColdWarmRun {
 		}
 	}
 
-	/** The cold phase, the warm runs and, over all warm runs, their summary. */
+	/** The cold phase (null with no cold mixes), the warm runs and, over all warm runs, their summary (null with none). */
 	public record Outcome(String endpoint, Phase cold, List<Phase> warmRuns, Phase warm) {
 	}
 
@@ -45,11 +47,16 @@ public final class ColdWarmRun {
 	 */
 	public Outcome run(String endpoint, Supplier<QueryClient> clientOf, Long serverPid, int clients, int coldMixes,
 			int warmMixes, int runs, double seconds, long seed) {
-		Phase cold = phase("cold (first " + coldMixes + " mixes)", serverPid,
-				() -> driver.run(clientOf, clients, Math.max(1, (coldMixes + clients - 1) / clients), Double.MAX_VALUE,
-						seed));
-		report(endpoint, cold, clients);
-		long warmUp = Math.max(0, warmMixes - cold.result().mixes());
+		if (coldMixes < 0 || warmMixes < 0 || runs < 0 || clients < 1) {
+			throw new IllegalArgumentException("cold mixes, warm mixes and runs must be at least 0, clients at least 1");
+		}
+		Phase cold = null;
+		if (coldMixes > 0) {
+			cold = phase("cold (first " + coldMixes + " mixes)", serverPid,
+					() -> driver.run(clientOf, clients, (coldMixes + clients - 1) / clients, Double.MAX_VALUE, seed));
+			report(endpoint, cold, clients);
+		}
+		long warmUp = Math.max(0, warmMixes - (cold == null ? 0 : cold.result().mixes()));
 		if (warmUp > 0) {
 			MixResult w = driver.run(clientOf, clients, (warmUp + clients - 1) / clients, Double.MAX_VALUE, seed + 7);
 			out.accept(String.format(Locale.ROOT, "%s warm-up: %d mixes, %,.0f QMpH", endpoint, w.mixes(), w.qmph()));
@@ -111,7 +118,21 @@ public final class ColdWarmRun {
 	}
 
 	private static String millis(Phase p) {
-		return Double.isNaN(p.serverMillisPerQuery()) ? "-" : String.format(Locale.ROOT, "%.3f", p.serverMillisPerQuery());
+		return p == null || Double.isNaN(p.serverMillisPerQuery()) ? "-"
+				: String.format(Locale.ROOT, "%.3f", p.serverMillisPerQuery());
+	}
+
+	private static double qmph(Phase p) {
+		return p == null ? Double.NaN : p.result().qmph();
+	}
+
+	private static String meanMillis(Phase p, String query) {
+		QueryStats s = p == null ? null : p.result().perQuery().get(query);
+		return s == null ? "-" : String.format(Locale.ROOT, "%.2f", s.meanMillis());
+	}
+
+	private static String figure(String format, double value) {
+		return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, format, value);
 	}
 
 	/** Markdown tables: cold and warm side by side per endpoint, then each query's mean time. */
@@ -120,10 +141,10 @@ public final class ColdWarmRun {
 		lines.add("| endpoint | cold QMpH | cold server CPU ms/query | warm QMpH | warm server CPU ms/query | warm/cold QMpH |");
 		lines.add("|---|---:|---:|---:|---:|---:|");
 		for (Outcome o : outcomes) {
-			double warm = o.warm() == null ? Double.NaN : o.warm().result().qmph();
-			lines.add(String.format(Locale.ROOT, "| %s | %,.0f | %s | %,.0f | %s | %.2f |", o.endpoint(),
-					o.cold().result().qmph(), millis(o.cold()), warm, o.warm() == null ? "-" : millis(o.warm()),
-					warm / o.cold().result().qmph()));
+			double cold = qmph(o.cold());
+			double warm = qmph(o.warm());
+			lines.add(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s |", o.endpoint(), figure("%,.0f", cold),
+					millis(o.cold()), figure("%,.0f", warm), millis(o.warm()), figure("%.2f", warm / cold)));
 		}
 		lines.add("");
 		StringBuilder head = new StringBuilder("| query |");
@@ -134,15 +155,20 @@ public final class ColdWarmRun {
 		}
 		lines.add(head.toString());
 		lines.add(rule.toString());
-		List<String> queries = new ArrayList<>(outcomes.get(0).cold().result().perQuery().keySet());
+		Set<String> names = new TreeSet<>();
+		for (Outcome o : outcomes) {
+			for (Phase p : new Phase[] { o.cold(), o.warm() }) {
+				if (p != null) {
+					names.addAll(p.result().perQuery().keySet());
+				}
+			}
+		}
+		List<String> queries = new ArrayList<>(names);
 		queries.sort(Comparator.comparing((String q) -> q.length()).thenComparing(q -> q));
 		for (String q : queries) {
 			StringBuilder row = new StringBuilder("| " + q + " |");
 			for (Outcome o : outcomes) {
-				QueryStats c = o.cold().result().perQuery().get(q);
-				QueryStats w = o.warm() == null ? null : o.warm().result().perQuery().get(q);
-				row.append(String.format(Locale.ROOT, " %.2f | %s |", c == null ? Double.NaN : c.meanMillis(),
-						w == null ? "-" : String.format(Locale.ROOT, "%.2f", w.meanMillis())));
+				row.append(" ").append(meanMillis(o.cold(), q)).append(" | ").append(meanMillis(o.warm(), q)).append(" |");
 			}
 			lines.add(row.toString());
 		}

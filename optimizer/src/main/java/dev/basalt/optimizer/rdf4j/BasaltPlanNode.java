@@ -22,9 +22,11 @@ import org.eclipse.rdf4j.query.algebra.evaluation.QueryBindingSet;
 import org.eclipse.rdf4j.query.algebra.evaluation.QueryEvaluationStep;
 import org.eclipse.rdf4j.query.algebra.evaluation.impl.QueryEvaluationContext;
 import org.eclipse.rdf4j.query.algebra.helpers.AbstractSimpleQueryModelVisitor;
+import org.eclipse.rdf4j.query.impl.EmptyBindingSet;
 
 import dev.basalt.optimizer.access.QuadSource;
 import dev.basalt.optimizer.exec.ExecContext;
+import dev.basalt.optimizer.exec.ExecLimits;
 import dev.basalt.optimizer.exec.RowCursor;
 import dev.basalt.optimizer.plan.CompiledPlan;
 
@@ -163,20 +165,37 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
         return new BasaltPlanNode(plan, original.clone(), bindTargets, parameters, parameterValues);
     }
 
+    /**
+     * A kept plan's evaluation without incoming bindings and outside any RDF4J evaluation ({@link ShapePlans#run}):
+     * no operator counts, helper threads may take part, as in any evaluation that is not an EXPLAIN's.
+     */
+    CloseableIteration<BindingSet> run(QuadSource source, ExecLimits limits) {
+        ExecContext ctx = context(parameters == null ? source : new ParameterSource(source, parameters, Map.of()),
+                false, false, limits);
+        return new Results(plan.root().open(new long[plan.vars().size()], ctx), ctx, EmptyBindingSet.getInstance(),
+                Set.of());
+    }
+
+    private ExecContext context(QuadSource source, boolean trackTime, boolean trackResultSize, ExecLimits limits) {
+        ExecContext ctx = new ExecContext(source, trackTime, limits);
+        if (parameterValues != null) {
+            ctx.withParameterValues(parameterValues);
+        }
+        if (!trackTime && !trackResultSize) {
+            // not an EXPLAIN: no operator counts, and helper threads may take part
+            ctx.withoutStatistics();
+        }
+        return ctx;
+    }
+
     QueryEvaluationStep step(BasaltEvaluationStrategy strategy, QueryEvaluationContext context) {
         QuadSource source = parameters == null ? strategy.quadSource()
                 : new ParameterSource(strategy.quadSource(), parameters, Map.of());
         QueryEvaluationStep[] fallback = new QueryEvaluationStep[1];
         return bindings -> {
             long[] input = new long[plan.vars().size()];
-            ExecContext ctx = new ExecContext(source, strategy.isTrackingTime(), strategy.execLimits());
-            if (parameterValues != null) {
-                ctx.withParameterValues(parameterValues);
-            }
-            if (!strategy.isTrackingTime() && !strategy.isTrackResultSize()) {
-                // not an EXPLAIN: no operator counts, and helper threads may take part
-                ctx.withoutStatistics();
-            }
+            ExecContext ctx = context(source, strategy.isTrackingTime(), strategy.isTrackResultSize(),
+                    strategy.execLimits());
             String reason = null;
             Set<String> joined = Set.of();
             if (plan.isProjected() && bindings.size() > 0) {

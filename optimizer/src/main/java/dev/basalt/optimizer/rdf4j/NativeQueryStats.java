@@ -28,6 +28,7 @@ public final class NativeQueryStats {
 
     private final LongAdder shapePlansKept = new LongAdder();
     private final LongAdder shapePlansReused = new LongAdder();
+    private final LongAdder shapePlansRunDirectly = new LongAdder();
 
     /** A plan compiled for a query shape, to be kept and reused ({@link ShapePlans}). */
     void shapePlanKept() {
@@ -37,6 +38,11 @@ public final class NativeQueryStats {
     /** An evaluation ran the plan kept for its query shape, without optimization or compilation. */
     void shapePlanReused() {
         shapePlansReused.increment();
+    }
+
+    /** Of those, an evaluation that ran the kept plan outside RDF4J's evaluation setup ({@link ShapePlans#run}). */
+    void shapePlanRunDirectly() {
+        shapePlansRunDirectly.increment();
     }
 
     /**
@@ -56,6 +62,11 @@ public final class NativeQueryStats {
     /** Evaluations that ran the plan kept for their query shape. */
     public long shapePlansReused() {
         return shapePlansReused.sum();
+    }
+
+    /** Evaluations that ran the plan kept for their query shape outside RDF4J's evaluation setup. */
+    public long shapePlansRunDirectly() {
+        return shapePlansRunDirectly.sum();
     }
 
     public void planCompiled() {
@@ -135,6 +146,7 @@ public final class NativeQueryStats {
         plans.reset();
         shapePlansKept.reset();
         shapePlansReused.reset();
+        shapePlansRunDirectly.reset();
         runtimeFallbacks.reset();
         fallbacks.clear();
         reasons.clear();

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
+import org.eclipse.rdf4j.common.iteration.CloseableIteration;
 import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.Dataset;
@@ -32,6 +33,7 @@ import org.eclipse.rdf4j.query.algebra.helpers.AbstractSimpleQueryModelVisitor;
 import org.eclipse.rdf4j.query.impl.EmptyBindingSet;
 
 import dev.basalt.optimizer.access.QuadSource;
+import dev.basalt.optimizer.exec.ExecLimits;
 import dev.basalt.optimizer.plan.CardinalityEstimator;
 import dev.basalt.optimizer.plan.OrderingPolicy;
 import dev.basalt.optimizer.plan.ValueFunctions;
@@ -97,6 +99,12 @@ public final class ShapePlans {
     private record Entry(long state, BasaltPlanNode node, boolean describe, Value[] sentinels, Value[] constants) {
         /** The tree of one evaluation, given its id per parameter; null if a sentinel has no value for the query. */
         QueryRoot evaluation(PreparedAlgebra.Shape shape, QuadSource source) {
+            BasaltPlanNode planned = node(shape, source);
+            return planned == null ? null : new QueryRoot(describe ? new DescribeOperator(planned) : planned);
+        }
+
+        /** The plan node of one evaluation, given its id per parameter; null if a sentinel has no value for the query. */
+        BasaltPlanNode node(PreparedAlgebra.Shape shape, QuadSource source) {
             long[] ids = ids(shape, sentinels, source);
             if (ids == null) {
                 return null;
@@ -112,8 +120,7 @@ public final class ShapePlans {
                     values.put(sentinel, v);
                 }
             }
-            BasaltPlanNode planned = node.withParameters(ids, values);
-            return new QueryRoot(describe ? new DescribeOperator(planned) : planned);
+            return node.withParameters(ids, values);
         }
     }
 
@@ -207,6 +214,30 @@ public final class ShapePlans {
         stats.shapePlanKept();
         shape.taken();
         return evaluation;
+    }
+
+    /**
+     * The result of a SELECT query of the shape, run by the plan kept for {@code state} with the query's constants,
+     * outside RDF4J's evaluation (no strategy, no optimizer, no RDF4J operator above the plan); null when no plan
+     * is kept for this state (the query then goes through {@link BasaltEvaluationStrategy#optimize}, which may
+     * compile one), or the kept plan is a DESCRIBE's. The caller holds {@code source} open until the result is
+     * closed and gives no incoming bindings; the plan gives the same rows as through
+     * {@link BasaltEvaluationStrategy}.
+     */
+    public CloseableIteration<BindingSet> run(PreparedAlgebra.Shape shape, OrderingPolicy ordering, Object partition,
+            long state, QuadSource source, ExecLimits limits, NativeQueryStats stats) {
+        Entry entry = entries.get(new Key(ordering, partition));
+        if (entry == null || entry.state != state || entry.node == null || entry.describe) {
+            return null;
+        }
+        BasaltPlanNode node = entry.node(shape, source);
+        if (node == null) {
+            return null;
+        }
+        stats.shapePlanReused();
+        stats.shapePlanRunDirectly();
+        shape.taken();
+        return node.run(source, limits);
     }
 
     /** The query's term id for each parameter, or null if a sentinel has no value for this query. */

@@ -6,6 +6,7 @@ import java.util.NoSuchElementException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.eclipse.rdf4j.common.iteration.CloseableIteration;
+import org.eclipse.rdf4j.common.transaction.QueryEvaluationMode;
 import org.eclipse.rdf4j.model.ValueFactory;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.Dataset;
@@ -15,6 +16,7 @@ import org.eclipse.rdf4j.query.algebra.evaluation.TripleSource;
 import org.eclipse.rdf4j.query.algebra.evaluation.federation.FederatedServiceResolver;
 import org.eclipse.rdf4j.query.algebra.evaluation.impl.DefaultEvaluationStrategy;
 import org.eclipse.rdf4j.query.algebra.evaluation.impl.DefaultEvaluationStrategyFactory;
+import org.eclipse.rdf4j.query.impl.EmptyBindingSet;
 
 import dev.basalt.optimizer.access.QuadSource;
 import dev.basalt.optimizer.exec.ExecLimits;
@@ -26,6 +28,7 @@ import dev.basalt.optimizer.plan.OrderingPolicy;
 import dev.basalt.optimizer.rdf4j.NativeQueryStats;
 import dev.basalt.optimizer.rdf4j.PreparedAlgebra;
 import dev.basalt.optimizer.rdf4j.QueryFallbacks;
+import dev.basalt.optimizer.rdf4j.ShapePlans;
 import dev.basalt.sail.read.BasaltEvaluationStatistics;
 import dev.basalt.sail.read.ReadSource;
 import dev.basalt.sail.read.ReadView;
@@ -165,6 +168,27 @@ public final class NativeQueries {
 
         public void prepareWith(PreparedAlgebra prepared) {
             this.prepared = prepared;
+        }
+
+        /**
+         * The result of a SELECT query of a known shape run by the plan its shape keeps for the session's state, with
+         * nothing of RDF4J's evaluation set up (no transaction branch, dataset, triple source, strategy or
+         * optimizer), released with the session when closed; null when the query must be evaluated as usual
+         * ({@link #strategy}): no plan kept for this state and {@code dataset} and {@code mode}, or a session that
+         * may not run one (in a transaction, which reads its own changes; a past state; an EXPLAIN; a store that
+         * tracks result sizes). The caller gives no bindings; {@code mode} is the connection's evaluation mode.
+         */
+        public CloseableIteration<? extends BindingSet> runKept(PreparedAlgebra prepared, Dataset dataset,
+                QueryEvaluationMode mode) {
+            if (prepared == null || inTransaction || !newestState || explained != null || sail.isTrackResultSize()) {
+                return null;
+            }
+            PreparedAlgebra.Shape shape = prepared.shape(dataset, EmptyBindingSet.getInstance(), mode);
+            ShapePlans plans = shape == null ? null : shape.plans();
+            CloseableIteration<BindingSet> rows = plans == null ? null
+                    : plans.run(shape, ordering, includeInferred ? StatementSet.INFERRED : StatementSet.EXPLICIT,
+                            state, source, sail.getExecLimits(), stats);
+            return rows == null ? null : attach(rows);
         }
 
         /**

@@ -19,6 +19,9 @@ public interface NativeQueriesMXBean {
     /** Evaluations that ran the plan kept for their query shape, without optimization or compilation. */
     long getShapePlansReused();
 
+    /** Of those, evaluations that ran the kept plan without any of RDF4J's evaluation set up. */
+    long getShapePlansRunDirectly();
+
     /** Algebra nodes, or whole queries, that RDF4J's evaluator ran instead. */
     long getFallbacks();
 

@@ -45,6 +45,11 @@ public final class NativeQueriesMetrics implements NativeQueriesMXBean {
     }
 
     @Override
+    public long getShapePlansRunDirectly() {
+        return stats.shapePlansRunDirectly();
+    }
+
+    @Override
     public long getFallbacks() {
         return stats.totalFallbacks();
     }

@@ -202,10 +202,38 @@ final class QueryTemplate {
         }
     }
 
-    /** {@code shape}'s constants by the sentinels of this template's tree (or a clone of it). */
+    /**
+     * {@code shape}'s constants by the sentinels of this template's tree (or a clone of it), each made when first
+     * asked for: what a kept plan reads per query, without the names and tree edits of a {@link Substitution}.
+     */
     Constants constants(QueryShape shape) {
-        Substitution values = new Substitution(this, shape);
-        return values::valueFor;
+        Value[] values = new Value[shape.slots().size()];
+        return sentinel -> {
+            int slot = siteSlot(sentinel);
+            if (slot < 0) {
+                return null;
+            }
+            Value v = values[slot];
+            return v != null ? v : (values[slot] = slotValue(shape, slot, sentinel));
+        };
+    }
+
+    /** The query's value of slot {@code slot} of {@code shape}, whose sentinel (of the slot's type) is {@code sentinel}. */
+    private static Value slotValue(QueryShape shape, int slot, Value sentinel) {
+        QueryShape.Slot s = shape.slots().get(slot);
+        return switch (s.kind()) {
+            case IRI -> VF.createIRI(s.text());
+            case PREFIXED_NAME -> {
+                int colon = s.text().indexOf(':');
+                yield VF.createIRI(shape.namespace(s.text().substring(0, colon)) + s.text().substring(colon + 1));
+            }
+            case STRING -> {
+                Literal l = (Literal) sentinel;
+                yield l.getLanguage().isPresent() ? VF.createLiteral(s.text(), l.getLanguage().get())
+                        : VF.createLiteral(s.text(), l.getDatatype());
+            }
+            case INTEGER, DECIMAL, DOUBLE -> VF.createLiteral(s.text(), ((Literal) sentinel).getDatatype());
+        };
     }
 
     /** The optimized tree of a template made by {@link #over}, with {@code query}'s constants, from {@code copy}'s copy. */
@@ -328,20 +356,7 @@ final class QueryTemplate {
             if (values[slot] != null) {
                 return values[slot]; // a slot's sentinel is one value, so its replacement is too
             }
-            QueryShape.Slot s = shape.slots().get(slot);
-            Value v = switch (s.kind()) {
-                case IRI -> VF.createIRI(s.text());
-                case PREFIXED_NAME -> {
-                    int colon = s.text().indexOf(':');
-                    yield VF.createIRI(shape.namespace(s.text().substring(0, colon)) + s.text().substring(colon + 1));
-                }
-                case STRING -> {
-                    Literal l = (Literal) sentinel;
-                    yield l.getLanguage().isPresent() ? VF.createLiteral(s.text(), l.getLanguage().get())
-                            : VF.createLiteral(s.text(), l.getDatatype());
-                }
-                case INTEGER, DECIMAL, DOUBLE -> VF.createLiteral(s.text(), ((Literal) sentinel).getDatatype());
-            };
+            Value v = slotValue(shape, slot, sentinel);
             values[slot] = v;
             names[slot] = TupleExprs.getConstVarName(v);
             if (template.namesConstants) {

@@ -114,9 +114,14 @@ abstract class LexiconView {
             return InlineValues.decode(id, vf);
         }
         Value cached = lexicon.cachedValue(id);
-        if (cached != null) {
-            return cached;
-        }
+        return cached != null ? cached : resolveStored(id, vf);
+    }
+
+    /**
+     * A dictionary term that is not in the cache: read from ID2TERM, decoded, cached if committed. Apart from
+     * {@link #resolve}, whose cache path is what runs once the cache is warm, so that its compiled form stays small.
+     */
+    private Value resolveStored(long id, ValueFactory vf) {
         byte[] stored = storedValue(id);
         if (stored == null) {
             throw new StoreException("term id " + TermIds.describe(id) + " is not in the dictionary (ID2TERM tree '"
