@@ -230,7 +230,7 @@ public final class Federation implements AutoCloseable {
         return prepared.hits();
     }
 
-    /** Queries whose parse was an earlier parse of their shape with their own constants ({@link QueryShape}). */
+    /** Queries whose parse was an earlier parse of their shape with their own constants ({@link PreparedQueries}). */
     public long shapeHits() {
         return prepared.shapeHits();
     }
