@@ -45,13 +45,13 @@ public final class Federation implements AutoCloseable {
     private final StarEvaluator stars;
     private final ReplicatedVocabulary replication;
     private final List<MemberHttp> direct;
-    private final List<LeanHttp> directClients;
+    private final List<MemberConnections> directClients;
     private final PreparedQueries prepared;
 
     private Federation(List<Member> members, FedXRepository repository, List<SPARQLRepository> repositories,
             List<SharedHttpClientSessionManager> clients, ExecutorService starRequests, AtomicLong requestsSent,
             StarEvaluator stars, ReplicatedVocabulary replication, List<MemberHttp> direct,
-            List<LeanHttp> directClients) {
+            List<MemberConnections> directClients) {
         this.direct = direct;
         this.directClients = directClients;
         this.stars = stars;
@@ -76,7 +76,7 @@ public final class Federation implements AutoCloseable {
         List<SharedHttpClientSessionManager> clients = new ArrayList<>();
         List<SPARQLRepository> repositories = new ArrayList<>();
         List<MemberHttp> direct = new ArrayList<>();
-        List<LeanHttp> leanClients = new ArrayList<>();
+        List<MemberConnections> memberConnections = new ArrayList<>();
         int starThreads = settings.joinWorkerThreads() + settings.unionWorkerThreads();
         int connections = Math.max(settings.joinWorkerThreads(), settings.unionWorkerThreads()) + settings.httpThreads()
                 + starThreads;
@@ -102,10 +102,10 @@ public final class Federation implements AutoCloseable {
             // down and re-creates its HTTP client (which would drop the timeouts above).
             sparql.init();
             repositories.add(sparql);
-            // The front's own requests (MemberHttp) on a minimal HTTP/1.1 client over kept-alive sockets
-            LeanHttp lean = new LeanHttp(member.repositoryUrl(), requestsSent);
-            leanClients.add(lean);
-            direct.add(new MemberHttp(member.id(), member.repositoryUrl(), lean, timeoutMillis,
+            // The front's own requests (MemberHttp) on kept-alive connections of its own
+            MemberConnections pool = new MemberConnections(member.repositoryUrl(), requestsSent);
+            memberConnections.add(pool);
+            direct.add(new MemberHttp(member.id(), member.repositoryUrl(), pool, timeoutMillis,
                     settings.maxMemberRows()));
             endpoints.add(EndpointFactory.loadEndpoint(member.id(), sparql));
         }
@@ -139,7 +139,7 @@ public final class Federation implements AutoCloseable {
         LOG.info("FedX federation over {} members (star pushdown {}): {}", members.size(),
                 settings.starPushdown() ? "on" : "off", members.stream().map(Member::describe).toList());
         return new Federation(List.copyOf(members), repository, repositories, clients, starRequests, requestsSent, stars,
-                settings.replication(), List.copyOf(direct), List.copyOf(leanClients));
+                settings.replication(), List.copyOf(direct), List.copyOf(memberConnections));
     }
 
     /**
@@ -230,7 +230,7 @@ public final class Federation implements AutoCloseable {
         return prepared.hits();
     }
 
-    /** Queries whose parse was an earlier parse of their shape with their own constants ({@link QueryShape}). */
+    /** Queries whose parse was an earlier parse of their shape with their own constants ({@link PreparedQueries}). */
     public long shapeHits() {
         return prepared.shapeHits();
     }
@@ -275,7 +275,7 @@ public final class Federation implements AutoCloseable {
             for (SharedHttpClientSessionManager client : clients) {
                 client.shutDown();
             }
-            for (LeanHttp client : directClients) {
+            for (MemberConnections client : directClients) {
                 client.close();
             }
         }

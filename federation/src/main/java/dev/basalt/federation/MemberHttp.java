@@ -13,7 +13,7 @@ import org.eclipse.rdf4j.query.resultio.TupleQueryResultParser;
 import org.eclipse.rdf4j.query.resultio.helpers.QueryResultCollector;
 
 /**
- * The front's own requests to one member's SPARQL endpoint, on the member's {@link LeanHttp} client
+ * The front's own requests to one member's SPARQL endpoint, on the member's {@link MemberConnections}
  * (kept-alive sockets), each waiting at most the member timeout or the query's remaining time, whichever is
  * shorter, for a connection or the next bytes of the answer: a star's SELECT answered in RDF4J's binary results format and read
  * on the calling thread, and a whole query sent on with the client's chosen format and its answer
@@ -29,7 +29,7 @@ final class MemberHttp {
 
     private final String name;
     private final String url;
-    private final LeanHttp client;
+    private final MemberConnections client;
     private final long memberTimeoutMillis;
     private final long maxRows;
 
@@ -37,7 +37,7 @@ final class MemberHttp {
      * @param memberTimeoutMillis the longest wait for a connection or the next bytes of an answer ({@code --member-timeout})
      * @param maxRows             the most rows read from one answer to a star subquery ({@code --max-member-rows})
      */
-    MemberHttp(String name, String url, LeanHttp client, long memberTimeoutMillis, long maxRows) {
+    MemberHttp(String name, String url, MemberConnections client, long memberTimeoutMillis, long maxRows) {
         this.name = name;
         this.url = url;
         this.client = client;
@@ -103,17 +103,17 @@ final class MemberHttp {
 
     /** Reads a member's answer. */
     private interface Reader<T> {
-        T read(LeanHttp.Answer answer) throws IOException;
+        T read(MemberConnections.Answer answer) throws IOException;
     }
 
     /**
      * One POST of {@code query}, sent directly as the body ({@code application/sparql-query}, SPARQL 1.1
      * protocol), not form-encoded: neither the front nor the member spends time percent-encoding and
-     * decoding it. A request that fails while its answer is read closes its socket.
+     * decoding it. A request that fails while its answer is read closes its connection.
      */
     private <T> T exchange(String query, String accept, String what, long timeoutMillis, Reader<T> reader) {
         int timeout = (int) Math.max(1, Math.min(Integer.MAX_VALUE, Math.min(memberTimeoutMillis, timeoutMillis)));
-        LeanHttp.Answer answer;
+        MemberConnections.Answer answer;
         try {
             answer = client.post(query.getBytes(StandardCharsets.UTF_8), SPARQL_QUERY, accept, timeout);
         } catch (IOException e) {

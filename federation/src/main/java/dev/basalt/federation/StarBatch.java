@@ -41,8 +41,10 @@ import org.eclipse.rdf4j.query.algebra.Union;
  * none of the names bound so far gets the same answer for every row, so it can be asked once, at
  * once. Each member concerned (every member for a variable subject, the owner for a constant one, one
  * member for a star over replicated subjects, as {@link StarEvaluator} routes them) receives
- * <pre>SELECT * WHERE { { VALUES ?basalt_star { 0 } body0 } UNION { VALUES ?basalt_star { 1 } body1 } … }</pre>
- * and the answer's rows are handed to each star by their branch number. Stars under other operators
+ * <pre>SELECT * WHERE { { body0 BIND(0 AS ?basalt_star) } UNION { body1 BIND(1 AS ?basalt_star) } … }</pre>
+ * and the answer's rows are handed to each star by their branch number. The branch number is a BIND, not a
+ * VALUES block: a Basalt member keeps the compiled plan of a query shape whose constants sit in patterns,
+ * BINDs and conditions, and compiles a query with a constant in VALUES every time. Stars under other operators
  * (EXISTS, MINUS's right side, subqueries the walk does not enter) keep being asked when they are
  * evaluated. Only a query where this saves requests is batched.
  *
@@ -97,8 +99,8 @@ final class StarBatch {
             StringBuilder text = new StringBuilder("SELECT * WHERE {");
             for (int i = 0; i < branches.size(); i++) {
                 int branch = branches.get(i);
-                text.append(i == 0 ? " { VALUES ?" : " UNION { VALUES ?").append(BRANCH).append(" { ").append(branch)
-                        .append(" } ").append(found.get(branch).body()).append(" }");
+                text.append(i == 0 ? " { " : " UNION { ").append(found.get(branch).body()).append(" BIND(")
+                        .append(branch).append(" AS ?").append(BRANCH).append(") }");
             }
             java.util.concurrent.FutureTask<List<BindingSet>> answer = stars.task(shard, text.append(" }").toString(), query);
             tasks.add(answer);

@@ -30,7 +30,7 @@ import com.sun.net.httpserver.HttpServer;
 class MemberHttpTest {
     private static final int ROWS = 20;
     private static HttpServer member;
-    private static LeanHttp client;
+    private static MemberConnections client;
     private static String url;
 
     @BeforeAll
@@ -56,7 +56,7 @@ class MemberHttpTest {
         });
         member.start();
         url = "http://127.0.0.1:" + member.getAddress().getPort() + "/repositories/m";
-        client = new LeanHttp(url, new java.util.concurrent.atomic.AtomicLong());
+        client = new MemberConnections(url, new java.util.concurrent.atomic.AtomicLong());
     }
 
     @AfterAll

@@ -43,7 +43,8 @@ class LayeringTest {
             Map.entry("cli", Set.of("", "config", "load")),
             Map.entry("repository", Set.of("", "query", "load", "errors", "read")),
             Map.entry("repository/config", Set.of("repository", "config")),
-            Map.entry("http", Set.of("repository", "errors", "query")));
+            Map.entry("http", Set.of("repository", "errors", "query")),
+            Map.entry("http/client", Set.of()));
     private static final Pattern OWN = Pattern.compile("dev\\.basalt\\.sail\\.((?:[a-z]\\w*\\.)*)[A-Z]");
     private static final Pattern COMMENTS = Pattern.compile("/\\*.*?\\*/|//[^\\n]*", Pattern.DOTALL);
 

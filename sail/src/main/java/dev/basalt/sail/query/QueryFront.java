@@ -104,8 +104,13 @@ public final class QueryFront implements QueryFrontMXBean {
         return new Prepared(parsedQuery, null);
     }
 
-    /** The parsed query, as {@link QueryParserUtil#parseQuery} would return it. */
-    ParsedQuery parse(QueryLanguage language, String query, String baseUri) throws MalformedQueryException {
+    /**
+     * The parsed query, as {@link QueryParserUtil#parseQuery} would return it: for a caller that evaluates queries
+     * elsewhere and only reuses the parse of each shape (the federation's front). A query of a shape with a
+     * template is that template with the query's constants put in; the first of a shape is parsed. The counters
+     * ({@link #getParsed()}, {@link #getInstantiated()}) count these calls as any other.
+     */
+    public ParsedQuery parse(QueryLanguage language, String query, String baseUri) throws MalformedQueryException {
         return prepare(language, query, baseUri).query();
     }
 

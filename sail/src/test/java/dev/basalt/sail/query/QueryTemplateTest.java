@@ -154,6 +154,19 @@ class QueryTemplateTest {
     }
 
     @Test
+    void anIriWrittenOnceAsPrefixedNameAndOnceInFullStaysTwoSlots() {
+        // <http://e/p> is also ex:p: a template that took them for one constant would change the predicate with
+        // the object
+        QueryFront cache = new QueryFront(10, true);
+        String form = "PREFIX ex: <http://e/> SELECT * WHERE { ?s ex:p <http://e/%s> }";
+        for (String object : new String[] { "p", "q", "r", "p" }) {
+            String query = String.format(form, object);
+            assertSameQuery(direct(query), cache.parse(QueryLanguage.SPARQL, query, null), query);
+        }
+        assertEquals(3, cache.getInstantiated());
+    }
+
+    @Test
     void whatDecidesTheParseIsPartOfTheShape() {
         String q = "PREFIX ex: <http://ex.org/> SELECT * FROM <http://ex.org/g1> WHERE { ?s ex:p ?o } LIMIT 5";
         String key = QueryShape.of(q, null).key();

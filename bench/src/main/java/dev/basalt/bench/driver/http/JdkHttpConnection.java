@@ -8,6 +8,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
+import dev.basalt.sail.http.client.HttpConnection;
+
 /**
  * The JDK's {@link HttpClient} in HTTP/1.1 mode, one client (and so one kept-alive connection) per
  * benchmark client thread. Not thread-safe in the sense of {@link HttpConnection}: one request at a time.

@@ -11,6 +11,8 @@ import java.util.Locale;
 import dev.basalt.bench.driver.QueryClient;
 import dev.basalt.bench.driver.QueryExecutor;
 import dev.basalt.bench.driver.QueryForm;
+import dev.basalt.sail.http.client.HttpConnection;
+import dev.basalt.sail.http.client.SocketHttpConnection;
 
 /**
  * A light SPARQL 1.1 protocol client for the benchmark mixes, as the BSBM test driver is: it sends the

@@ -22,11 +22,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link LeanHttp} against a stand-in member on a raw socket: answers of a known length and chunked ones
+ * {@link MemberConnections} against a stand-in member on a raw socket: answers of a known length and chunked ones
  * are read whole, requests reuse one kept-alive socket, a socket the member closed while idle is replaced
  * once without failing the request, and a member that does not answer fails the request at its timeout.
  */
-class LeanHttpTest {
+class MemberConnectionsTest {
     private ServerSocket server;
     private final AtomicInteger accepted = new AtomicInteger();
 
@@ -120,8 +120,8 @@ class LeanHttpTest {
         return "http://127.0.0.1:" + server.getLocalPort() + "/repositories/m";
     }
 
-    private static String ask(LeanHttp client, String text) throws IOException {
-        try (LeanHttp.Answer answer = client.post(text.getBytes(StandardCharsets.UTF_8), "text/plain", "text/plain", 5_000)) {
+    private static String ask(MemberConnections client, String text) throws IOException {
+        try (MemberConnections.Answer answer = client.post(text.getBytes(StandardCharsets.UTF_8), "text/plain", "text/plain", 5_000)) {
             assertEquals(200, answer.status());
             assertEquals("text/plain", answer.contentType());
             return new String(answer.body().readAllBytes(), StandardCharsets.UTF_8);
@@ -133,7 +133,7 @@ class LeanHttpTest {
         for (boolean chunked : new boolean[] { false, true }) {
             serve(chunked, false, false);
             AtomicLong sent = new AtomicLong();
-            try (LeanHttp client = new LeanHttp(url(), sent)) {
+            try (MemberConnections client = new MemberConnections(url(), sent)) {
                 for (int i = 0; i < 20; i++) {
                     assertEquals("SELECT * { ?S ?P " + i + " }", ask(client, "select * { ?s ?p " + i + " }"));
                 }
@@ -148,7 +148,7 @@ class LeanHttpTest {
     @Test
     void aSocketTheMemberClosedIsReplacedWithoutFailingTheRequest() throws IOException {
         serve(false, true, false);
-        try (LeanHttp client = new LeanHttp(url(), new AtomicLong())) {
+        try (MemberConnections client = new MemberConnections(url(), new AtomicLong())) {
             for (int i = 0; i < 5; i++) {
                 assertEquals("ASK " + i, ask(client, "ask " + i));
             }
@@ -159,7 +159,7 @@ class LeanHttpTest {
     @Test
     void aMemberThatDoesNotAnswerFailsTheRequestAtItsTimeout() throws IOException {
         serve(false, false, true);
-        try (LeanHttp client = new LeanHttp(url(), new AtomicLong())) {
+        try (MemberConnections client = new MemberConnections(url(), new AtomicLong())) {
             long started = System.nanoTime();
             assertThrows(SocketTimeoutException.class, () -> client.post(new byte[] { 'a' }, "text/plain", "text/plain", 300));
             long millis = (System.nanoTime() - started) / 1_000_000;
