@@ -45,6 +45,8 @@ final class MergeBlocks implements BatchCursor {
     /** The current key's accepted left matches, four ids each. */
     private long[] group = new long[4 * 64];
     private int groupSize;
+    /** The group's ids by {@link #leftPos}: one column per written position. */
+    private final long[][] groupCols;
     /** A right match of the current key is being paired; the next left match to pair it with. */
     private boolean pairing;
     private int nextLeft;
@@ -91,6 +93,7 @@ final class MergeBlocks implements BatchCursor {
                 written[s] = true;
             }
         }
+        groupCols = new long[Math.max(leftPos.length, 1)][64];
         rightPos = Arrays.copyOf(rp, nr);
         rightSlot = Arrays.copyOf(rsl, nr);
         crossLeft = Arrays.copyOf(cl, nc);
@@ -162,6 +165,18 @@ final class MergeBlocks implements BatchCursor {
             long[][] cols = out.cols;
             int n = out.size;
             int g = nextLeft;
+            if (crossLeft.length == 0 && g < groupSize) {
+                // every left match pairs: the group's columns copied, the right match's ids repeated
+                int m = Math.min(groupSize - g, Batch.CAPACITY - n);
+                for (int k = 0; k < leftPos.length; k++) {
+                    System.arraycopy(groupCols[k], g, cols[leftSlot[k]], n, m);
+                }
+                for (int k = 0; k < rightPos.length; k++) {
+                    Arrays.fill(cols[rightSlot[k]], n, n + m, rq[ra + rightPos[k]]);
+                }
+                n += m;
+                g += m;
+            }
             for (; g < groupSize && n < Batch.CAPACITY; g++) {
                 int la = 4 * g;
                 if (!agrees(la, rq, ra)) {
@@ -207,6 +222,14 @@ final class MergeBlocks implements BatchCursor {
             if (acceptable(q, a, leftRepeats, leftNamedOnly)) {
                 if (4 * groupSize == group.length) {
                     group = Arrays.copyOf(group, 2 * group.length);
+                }
+                if (groupSize == groupCols[0].length) {
+                    for (int k = 0; k < groupCols.length; k++) {
+                        groupCols[k] = Arrays.copyOf(groupCols[k], 2 * groupSize);
+                    }
+                }
+                for (int k = 0; k < leftPos.length; k++) {
+                    groupCols[k][groupSize] = q[a + leftPos[k]];
                 }
                 System.arraycopy(q, a, group, 4 * groupSize++, 4);
             }

@@ -205,6 +205,15 @@ final class Aggregates implements Aggregation {
         }
 
         @Override
+        public void addRun(Batch batch, int from, int to, long[] scratch, ExecContext ctx) {
+            if (seen == null) {
+                n += batch.nonEmptyRows(from, to);
+            } else {
+                super.addRun(batch, from, to, scratch, ctx);
+            }
+        }
+
+        @Override
         public long result(ExecContext ctx) {
             return ctx.idOf(VF.createLiteral(Long.toString(n), CoreDatatype.XSD.INTEGER));
         }
