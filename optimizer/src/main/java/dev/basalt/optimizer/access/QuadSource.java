@@ -35,16 +35,21 @@ public interface QuadSource {
          * block at a time; by default it calls {@link #next} per match.
          */
         default int nextBlock(long[] quads, int max) {
-            long[] quad = new long[4];
-            int n = 0;
-            while (n < max && next(quad)) {
-                System.arraycopy(quad, 0, quads, 4 * n++, 4);
-            }
-            return n;
+            return eachInto(this::next, quads, max);
         }
 
         @Override
         void close();
+    }
+
+    /** Up to {@code max} matches of {@code next}, one call each, into {@code quads}, four ids each. */
+    private static int eachInto(java.util.function.Predicate<long[]> next, long[] quads, int max) {
+        long[] quad = new long[4];
+        int n = 0;
+        while (n < max && next.test(quad)) {
+            System.arraycopy(quad, 0, quads, 4 * n++, 4);
+        }
+        return n;
     }
 
     Scan scan(long[] pattern);
@@ -77,12 +82,7 @@ public interface QuadSource {
          * by default it calls {@link #next} per match.
          */
         default int nextBlock(long[] quads, int max) {
-            long[] quad = new long[4];
-            int n = 0;
-            while (n < max && next(quad)) {
-                System.arraycopy(quad, 0, quads, 4 * n++, 4);
-            }
-            return n;
+            return eachInto(this::next, quads, max);
         }
 
         @Override

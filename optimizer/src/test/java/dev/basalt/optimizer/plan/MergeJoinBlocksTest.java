@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 
 import org.eclipse.rdf4j.model.IRI;
@@ -77,20 +76,7 @@ class MergeJoinBlocksTest {
     }
 
     private static List<String> rows(CompiledPlan plan) {
-        List<String> out = new ArrayList<>();
-        try (RowCursor c = plan.root().open(new long[plan.vars().size()], new ExecContext(SHOP, false,
-                ExecLimits.defaults()))) {
-            long[] row;
-            while ((row = c.next()) != null) {
-                long[] projected = new long[plan.outputSlots().length];
-                for (int i = 0; i < projected.length; i++) {
-                    projected[i] = row[plan.outputSlots()[i]];
-                }
-                out.add(Arrays.toString(projected));
-            }
-        }
-        Collections.sort(out);
-        return out;
+        return AnalyticJoinTest.rows(SHOP, plan, ExecLimits.defaults());
     }
 
     private static MergeJoin merge(Operator op) {
