@@ -40,15 +40,15 @@ class MergeJoinBlocksTest {
     }
 
     /**
-     * 4,000 products; 8,000 offers of the first 400 (20 each), some in graph g1 too; reviews of
-     * every 7th product from 200 on (1,500 of product 207, 2 of the others), some in g1 and g2 too;
+     * 1,000 products; 2,000 offers of the first 100 (20 each), some in graph g1 too; reviews of
+     * every 7th product from 50 on (1,500 of product 57, 2 of the others), some in g1 and g2 too;
      * every offer :likes its product and a few also :rates it.
      */
     private static MemoryQuadSource shop() {
         MemoryQuadSource src = new MemoryQuadSource().ordered(true);
-        for (int o = 0; o < 8_000; o++) {
+        for (int o = 0; o < 2_000; o++) {
             IRI offer = iri("offer" + o);
-            IRI product = iri("product" + o % 400);
+            IRI product = iri("product" + o % 100);
             src.add(offer, iri("product"), product);
             src.add(offer, iri("likes"), product);
             if (o % 9 == 0) {
@@ -56,13 +56,13 @@ class MergeJoinBlocksTest {
                 src.add(offer, iri("rates"), product);
             }
             if (o % 13 == 0) {
-                src.add(offer, iri("rates"), iri("product" + (o + 1) % 400));
+                src.add(offer, iri("rates"), iri("product" + (o + 1) % 100));
                 src.add(offer, iri("product"), offer);
             }
         }
         int r = 0;
-        for (int p = 200; p < 4_000; p += 7) {
-            int n = p == 207 ? 1_500 : 2;
+        for (int p = 50; p < 1_000; p += 7) {
+            int n = p == 57 ? 1_500 : 2;
             for (int i = 0; i < n; i++, r++) {
                 IRI review = iri("review" + r);
                 src.add(review, iri("reviewFor"), iri("product" + p));
@@ -150,8 +150,8 @@ class MergeJoinBlocksTest {
             }
         }
         assertEquals(byRow, byBatch);
-        // product 207's 20 offers (and 3 more in g1) with its 1,500 reviews (and 300 more in graphs)
-        assertTrue(byRow.size() > 23 * 1_800 && full >= byRow.size() / Batch.CAPACITY - 1, byRow.size() + " " + full);
+        // product 57's 20 offers (and 3 more in g1) with its 1,500 reviews (and 300 more in graphs)
+        assertTrue(byRow.size() > 20 * 1_800 && full >= byRow.size() / Batch.CAPACITY - 1, byRow.size() + " " + full);
     }
 
     @Test
