@@ -84,6 +84,10 @@ public final class AnalyticBench implements Callable<Integer> {
 							+ "?offer bsbm:price ?price }"),
 			new Query("offersXreviews", PREFIXES + "SELECT (COUNT(*) AS ?n) WHERE { ?offer bsbm:product ?product . "
 					+ "?review bsbm:reviewFor ?product }", null),
+			new Query("reviewsPerProduct", PREFIXES + "SELECT ?product (COUNT(*) AS ?n) WHERE { ?offer bsbm:product "
+					+ "?product . ?review bsbm:reviewFor ?product } GROUP BY ?product",
+					PREFIXES + "SELECT (COUNT(*) AS ?n) WHERE { ?offer bsbm:product ?product . "
+							+ "?review bsbm:reviewFor ?product }"),
 			new Query("avgRating", PREFIXES + "SELECT ?country (AVG(?rating) AS ?avg) WHERE { ?review bsbm:reviewFor "
 					+ "?product . ?product bsbm:producer ?producer . ?producer bsbm:country ?country . ?review "
 					+ "bsbm:rating1 ?rating } GROUP BY ?country",
@@ -122,7 +126,7 @@ public final class AnalyticBench implements Callable<Integer> {
 	@Option(names = "--bi-queries", split = ",", description = "with --bi, only these templates (BI1 ... BI8)")
 	List<String> onlyBi;
 	@Option(names = "--query", split = ",", description = "run only the analytic queries of these names (count4, avgByCountry, "
-			+ "offersXreviews, avgRating; comma-separated), e.g. to profile one")
+			+ "offersXreviews, reviewsPerProduct, avgRating; comma-separated), e.g. to profile one")
 	List<String> only;
 	@Option(names = "--plans", split = ",", description = "run only these plans (planned, nested-loop; comma-separated)")
 	List<String> onlyPlans;

@@ -35,16 +35,21 @@ public interface QuadSource {
          * block at a time; by default it calls {@link #next} per match.
          */
         default int nextBlock(long[] quads, int max) {
-            long[] quad = new long[4];
-            int n = 0;
-            while (n < max && next(quad)) {
-                System.arraycopy(quad, 0, quads, 4 * n++, 4);
-            }
-            return n;
+            return eachInto(this::next, quads, max);
         }
 
         @Override
         void close();
+    }
+
+    /** Up to {@code max} matches of {@code next}, one call each, into {@code quads}, four ids each. */
+    private static int eachInto(java.util.function.Predicate<long[]> next, long[] quads, int max) {
+        long[] quad = new long[4];
+        int n = 0;
+        while (n < max && next.test(quad)) {
+            System.arraycopy(quad, 0, quads, 4 * n++, 4);
+        }
+        return n;
     }
 
     Scan scan(long[] pattern);
@@ -68,6 +73,17 @@ public interface QuadSource {
 
         /** The next match in order; false at the end. */
         boolean next(long[] quad);
+
+        /**
+         * The next matches in order, up to {@code max}, four ids each (S, P, O, C) into
+         * {@code quads}; returns how many, 0 at the end. It continues after the last match that
+         * {@link #seek}, {@link #next} or this method gave, and {@link #seek} continues after the
+         * last match this method gave. A source may read them a block of index entries at a time;
+         * by default it calls {@link #next} per match.
+         */
+        default int nextBlock(long[] quads, int max) {
+            return eachInto(this::next, quads, max);
+        }
 
         @Override
         void close();

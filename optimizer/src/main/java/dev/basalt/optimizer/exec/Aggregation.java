@@ -49,6 +49,18 @@ public interface Aggregation {
             }
         }
 
+        /**
+         * Adds rows {@code from} to {@code to - 1} of {@code batch} in order, as {@link #add} of each
+         * would (a run of one group's rows, see {@link GroupOp}); only called when
+         * {@link Aggregation#batchable} is true.
+         */
+        default void addRun(Batch batch, int from, int to, long[] scratch, ExecContext ctx) {
+            for (int i = from; i < to; i++) {
+                batch.copyRow(i, scratch);
+                add(scratch, ctx);
+            }
+        }
+
         /** The aggregate's id (via {@link ExecContext#idOf}), or {@link dev.basalt.store.lexicon.TermIds#NULL} on error. */
         long result(ExecContext ctx);
     }

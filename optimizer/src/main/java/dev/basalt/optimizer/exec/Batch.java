@@ -33,8 +33,13 @@ public final class Batch {
 
     /** The number of rows with at least one bound slot (COUNT(*) counts only those). */
     public int nonEmptyRows() {
+        return nonEmptyRows(0, size);
+    }
+
+    /** The number of rows {@code from} to {@code to - 1} with at least one bound slot. */
+    public int nonEmptyRows(int from, int to) {
         int n = 0;
-        for (int i = 0; i < size; i++) {
+        for (int i = from; i < to; i++) {
             for (long[] col : cols) {
                 if (col[i] != 0) {
                     n++;

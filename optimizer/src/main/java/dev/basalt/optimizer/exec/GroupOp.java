@@ -275,19 +275,32 @@ public final class GroupOp extends Operator {
                 byId = new IdGroupIndex<>();
             }
             long[] keys = b.cols[groupSlots[0]];
-            for (int i = 0; i < b.size; i++) {
-                b.copyRow(i, scratch);
-                Group g = byId.get(keys[i]);
+            // rows of one key often come in runs (a merge join's, in key order): one group lookup per run
+            for (int i = 0; i < b.size; ) {
+                long key = keys[i];
+                int end = i + 1;
+                while (end < b.size && keys[end] == key) {
+                    end++;
+                }
+                Group g = byId.get(key);
                 if (g == null) {
+                    b.copyRow(i, scratch);
                     g = add(scratch, true);
-                    if (g != null) {
-                        byId.put(keys[i], g);
+                    i++;
+                    if (g == null) {
+                        // the group went to a partition on disk: so do the rest of its run
+                        for (; i < end; i++) {
+                            b.copyRow(i, scratch);
+                            add(scratch, true);
+                        }
+                        continue;
                     }
-                    continue;
+                    byId.put(key, g);
                 }
                 for (Aggregation.Accumulator a : g.accumulators) {
-                    a.add(scratch, ctx);
+                    a.addRun(b, i, end, scratch, ctx);
                 }
+                i = end;
             }
         }
 

@@ -1,6 +1,5 @@
 package dev.basalt.optimizer.exec;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import dev.basalt.optimizer.access.QuadSource;
@@ -19,12 +18,12 @@ import dev.basalt.store.lexicon.TermIds;
  * <p>Yields the rows a {@link PipelineJoin} of the two patterns yields, ordered by the variable
  * (the nested loop gives them in the left pattern's scan order). An open whose input row binds a
  * variable of either pattern joins by nested loops instead (the group opened with incoming
- * bindings). Keeps no state outside its cursors.
+ * bindings). Keeps no state outside its cursors. Both forms merge blocks of ids ({@link MergeBlocks});
+ * the row form yields the batch form's rows one at a time.
  * Thread-safe: its fields are fixed at construction and each open's state lives in its cursor, so the
  * concurrent evaluations of a kept plan may open it at once; a cursor is used by one thread.
  */
 public final class MergeJoin extends Operator {
-    private static final int CHECK_EVERY = 1024;
     private final PatternScan left;
     private final PatternScan right;
     private final int leftPosition;
@@ -58,27 +57,37 @@ public final class MergeJoin extends Operator {
 
     @Override
     public String describe() {
-        return "MergeJoin on slot " + slot + " [" + reason + "]";
+        return "MergeJoin on slot " + slot + ", blocks of ids [" + reason + "]";
     }
 
-    /** Batches of its rows (the merge itself runs row by row), so that an aggregate above takes batches. */
+    PatternScan left() {
+        return left;
+    }
+
+    PatternScan right() {
+        return right;
+    }
+
+    int rightPosition() {
+        return rightPosition;
+    }
+
     @Override
     public boolean batchable() {
         return true;
     }
 
+    /**
+     * The merge over blocks of ids ({@link MergeBlocks}); an input that binds a variable of either
+     * pattern joins by nested loops, as the row form.
+     */
     @Override
     protected BatchCursor doOpenBatch(long[] input, ExecContext ctx) {
-        return BatchCursor.of(doOpen(input, ctx), input.length);
-    }
-
-    @Override
-    protected RowCursor doOpen(long[] input, ExecContext ctx) {
         if (left.matchesNothing() || right.matchesNothing()) {
-            return RowCursor.EMPTY;
+            return BatchCursor.EMPTY;
         }
         if (bindsAny(input, left) || bindsAny(input, right)) {
-            return CorrelatedJoin.nestedLoop(left, right, input, ctx);
+            return BatchCursor.of(CorrelatedJoin.nestedLoop(left, right, input, ctx), input.length);
         }
         QuadSource.OrderedScan l = ctx.source().orderedScan(left.constants(), leftPosition);
         QuadSource.OrderedScan r = ctx.source().orderedScan(right.constants(), rightPosition);
@@ -87,79 +96,17 @@ public final class MergeJoin extends Operator {
             throw new IllegalStateException("the source cannot order " + left.label() + " or " + right.label()
                     + " by their shared variable");
         }
-        return new RowCursor() {
-            final long[] lq = new long[4];
-            final long[] rq = new long[4];
-            /** Left rows of the current value, and the right match being paired with them. */
-            final List<long[]> group = new ArrayList<>();
-            long[] pairing;
-            int next;
-            boolean lLive = l.next(lq);
-            boolean rLive = r.next(rq);
-            int steps;
+        return new MergeBlocks(this, new OrderedBlocks(l, leftPosition), new OrderedBlocks(r, rightPosition), input,
+                ctx);
+    }
 
-            @Override
-            public long[] next() {
-                while (true) {
-                    while (pairing != null && next < group.size()) {
-                        long[] row = right.bind(group.get(next++), rq);
-                        if (row != null) {
-                            return row;
-                        }
-                    }
-                    if (pairing != null) {
-                        pairing = null;
-                        rLive = r.next(rq);
-                        if (rLive && rq[rightPosition] == group.get(0)[slot]) {
-                            pairing = rq;
-                            next = right.accepts(rq) ? 0 : group.size();
-                            continue;
-                        }
-                        group.clear();
-                    }
-                    if (!lLive || !rLive) {
-                        return null;
-                    }
-                    if (++steps % CHECK_EVERY == 0) {
-                        ctx.checkCancelled();
-                    }
-                    long lv = lq[leftPosition];
-                    long rv = rq[rightPosition];
-                    int c = Long.compareUnsigned(lv, rv);
-                    if (c < 0) {
-                        lLive = l.seek(rv, lq);
-                    } else if (c > 0) {
-                        rLive = r.seek(lv, rq);
-                    } else {
-                        // all left matches of the value, then pair each right match of it with them
-                        while (lLive && lq[leftPosition] == lv) {
-                            long[] row = left.accepts(lq) ? left.bind(input, lq) : null;
-                            if (row != null) {
-                                group.add(row);
-                            }
-                            lLive = l.next(lq);
-                        }
-                        if (group.isEmpty()) {
-                            while (rLive && rq[rightPosition] == rv) {
-                                rLive = r.next(rq);
-                            }
-                        } else {
-                            pairing = rq;
-                            next = right.accepts(rq) ? 0 : group.size();
-                        }
-                    }
-                }
-            }
-
-            @Override
-            public void close() {
-                group.clear();
-                pairing = null;
-                lLive = false;
-                rLive = false;
-                MergeJoin.close(l, r);
-            }
-        };
+    /** The rows of the batch form, one at a time (or the nested loop of an input that binds a variable of either pattern). */
+    @Override
+    protected RowCursor doOpen(long[] input, ExecContext ctx) {
+        if (!left.matchesNothing() && !right.matchesNothing() && (bindsAny(input, left) || bindsAny(input, right))) {
+            return CorrelatedJoin.nestedLoop(left, right, input, ctx);
+        }
+        return BatchCursor.rows(doOpenBatch(input, ctx));
     }
 
     private static void close(QuadSource.OrderedScan l, QuadSource.OrderedScan r) {

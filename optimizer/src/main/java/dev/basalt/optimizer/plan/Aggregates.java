@@ -205,6 +205,15 @@ final class Aggregates implements Aggregation {
         }
 
         @Override
+        public void addRun(Batch batch, int from, int to, long[] scratch, ExecContext ctx) {
+            if (seen == null) {
+                n += batch.nonEmptyRows(from, to);
+            } else {
+                super.addRun(batch, from, to, scratch, ctx);
+            }
+        }
+
+        @Override
         public long result(ExecContext ctx) {
             return ctx.idOf(VF.createLiteral(Long.toString(n), CoreDatatype.XSD.INTEGER));
         }
@@ -219,6 +228,8 @@ final class Aggregates implements Aggregation {
      * exact, value and scale alike, in any order, so the result is RDF4J's.
      */
     private final class Sum extends Base {
+        /** Scales summed in a {@code long} each ({@link #unscaledSums}); larger ones go to {@link #big} directly. */
+        static final int SCALES = 19;
         Literal sum = ZERO;
         /** The sum of the inline xsd:integer values not yet added to {@link #sum}. */
         long small;
@@ -226,10 +237,13 @@ final class Aggregates implements Aggregation {
         BigDecimal big;
         /** Whether {@link #big} holds a decimal (else only integers: its sum is an integer). */
         boolean bigDecimal;
-        /** The sum of the unscaled values of scale {@link #unscaledScale} not yet added to {@link #big}. */
-        long unscaledSum;
-        /** The scale of {@link #unscaledSum}, or -1 while it holds nothing. */
-        int unscaledScale = -1;
+        /**
+         * Per scale (0 to {@link #SCALES} - 1), the sum of the unscaled values of that scale not yet
+         * added to {@link #big}: prices of one, two or no decimals each keep adding in a {@code long}.
+         */
+        final long[] unscaledSums = new long[SCALES];
+        /** Bit {@code s}: {@code unscaledSums[s]} holds values. */
+        int unscaledScales;
         /**
          * Whether {@link #sum} is an integer or a decimal, whose additions are exact: only then may
          * integers be added apart (a float or double sum rounds at each addition, in input order).
@@ -321,30 +335,36 @@ final class Aggregates implements Aggregation {
         }
 
         /**
-         * Adds {@code unscaled} × 10^-{@code scale} to {@link #unscaledSum} while its scale is the
-         * same and the long sum does not overflow; else first moves that sum into {@link #big}.
+         * Adds {@code unscaled} × 10^-{@code scale} to the long sum of its scale; on overflow first
+         * moves the long sums into {@link #big}. Exact additions give the same value and scale in any
+         * grouping, so the result is that of adding row by row.
          */
         private void addUnscaled(long unscaled, int scale) {
-            if (scale == unscaledScale) {
-                long s = unscaledSum + unscaled;
-                // no overflow: the operands' signs differ, or the result's sign is theirs
-                if (((unscaledSum ^ s) & (unscaled ^ s)) >= 0) {
-                    unscaledSum = s;
-                    return;
-                }
+            if (scale >= SCALES) {
+                BigDecimal d = BigDecimal.valueOf(unscaled, scale);
+                big = big == null ? d : big.add(d);
+                return;
             }
-            moveUnscaled();
-            unscaledSum = unscaled;
-            unscaledScale = scale;
+            long sum = unscaledSums[scale];
+            long s = sum + unscaled;
+            // no overflow: the operands' signs differ, or the result's sign is theirs
+            if (((sum ^ s) & (unscaled ^ s)) < 0) {
+                moveUnscaled();
+                s = unscaled;
+            }
+            unscaledSums[scale] = s;
+            unscaledScales |= 1 << scale;
         }
 
-        /** Adds {@link #unscaledSum} to {@link #big} and clears it. */
+        /** Adds {@link #unscaledSums} to {@link #big} and clears them. */
         private void moveUnscaled() {
-            if (unscaledScale >= 0) {
-                BigDecimal d = BigDecimal.valueOf(unscaledSum, unscaledScale);
-                big = big == null ? d : big.add(d);
-                unscaledSum = 0;
-                unscaledScale = -1;
+            for (int scale = 0; unscaledScales != 0; scale++) {
+                if ((unscaledScales & 1 << scale) != 0) {
+                    BigDecimal d = BigDecimal.valueOf(unscaledSums[scale], scale);
+                    big = big == null ? d : big.add(d);
+                    unscaledSums[scale] = 0;
+                    unscaledScales &= ~(1 << scale);
+                }
             }
         }
 

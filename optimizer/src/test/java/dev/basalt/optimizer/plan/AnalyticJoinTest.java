@@ -72,7 +72,7 @@ class AnalyticJoinTest {
                 .compileRoot(e);
     }
 
-    private static List<String> rows(MemoryQuadSource src, CompiledPlan plan, ExecLimits limits) {
+    static List<String> rows(MemoryQuadSource src, CompiledPlan plan, ExecLimits limits) {
         List<String> out = new ArrayList<>();
         try (RowCursor c = plan.root().open(new long[plan.vars().size()], new ExecContext(src, false, limits))) {
             long[] row;

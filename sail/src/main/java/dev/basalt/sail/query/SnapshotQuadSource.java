@@ -191,6 +191,26 @@ public final class SnapshotQuadSource implements QuadSource {
                 return emit(quad);
             }
 
+            /**
+             * With one statement set, the cursor's next keys a leaf run at a time
+             * ({@link QuadCursor#nextBlock}); the last of them becomes the head that {@link #seek}
+             * steps on from. With two, the merge of their heads match by match.
+             */
+            @Override
+            public int nextBlock(long[] quads, int max) {
+                if (n > 1 || done || last < 0 || max <= 0) {
+                    return OrderedScan.super.nextBlock(quads, max);
+                }
+                int got = cursors[0].nextBlock(quads, max);
+                if (got == 0) {
+                    live[0] = false;
+                    done = true;
+                    return 0;
+                }
+                System.arraycopy(quads, 4 * (got - 1), heads[0], 0, 4);
+                return got;
+            }
+
             private void advance(int s) {
                 live[s] = cursors[s].next();
                 if (live[s]) {
