@@ -91,7 +91,7 @@ final class AllocatorPersistence {
             freed.add(previousState);
         }
         RegionTable table = alloc.table;
-        int shift = table.chooseShift(alloc.fileEnd);
+        int shift = table.chooseShift(alloc.fileEnd, alloc.regions.size() + alloc.freeExtents.size());
         if (shift != table.shift) {
             table.reshape(shift, freed);
         }
@@ -105,6 +105,7 @@ final class AllocatorPersistence {
         boolean changed = true;
         while (changed) {
             changed = false;
+            changed |= dropBitmapsOfDissolved(alloc, bitmapSlots);
             for (Region r : alloc.dirty.toArray(new Region[0])) {
                 if (!bitmapSlots.containsKey(r)) {
                     if (r.bitmapAddress != RecordStore.NULL) {
@@ -178,6 +179,25 @@ final class AllocatorPersistence {
     }
 
     /**
+     * Releases the bitmap slots reserved for regions that are no longer in the table: a region
+     * carved in this transaction whose last slot a later round released (a metadata slot moved to a
+     * larger one) becomes free space at once, and its bitmap would be a record nothing names.
+     * Returns whether any was released.
+     */
+    private static boolean dropBitmapsOfDissolved(SlotAllocator alloc, Map<Region, Long> bitmapSlots) {
+        boolean changed = false;
+        for (java.util.Iterator<Map.Entry<Region, Long>> it = bitmapSlots.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<Region, Long> e = it.next();
+            if (alloc.regions.get(e.getKey().offset) != e.getKey()) {
+                it.remove();
+                alloc.release(e.getValue());
+                changed = true;
+            }
+        }
+        return changed;
+    }
+
+    /**
      * Reserves a slot for every touched table page large enough for what it holds now (its stored
      * copy joins {@code freed} the first time), and none for a page left without entries; returns
      * whether any reservation changed.
@@ -209,7 +229,7 @@ final class AllocatorPersistence {
                 if (slot != null) {
                     alloc.release(slot);
                 }
-                pageSlots.put(p, alloc.allocate(need + need / 4 + 64));
+                pageSlots.put(p, alloc.allocate(need + need / 8)); // a page that grows more in a later round moves
                 changed = true;
             }
         }

@@ -26,6 +26,8 @@ final class RegionTable {
     static final int MAX_SHIFT = 40;
     /** A commit picks the page span so that the file has at most this many pages. */
     static final int MAX_PAGES = 256;
+    /** A commit picks the page span so that the file has at most one page per this many entries. */
+    static final int ENTRIES_PER_PAGE = 8;
     /** {@link #MAX_PAGES}, lowered by tests to make the span change in a small file. */
     int maxPages = MAX_PAGES;
     static final int REGION_BYTES = 1 + 8 + 4 + 8 + 4;
@@ -56,13 +58,17 @@ final class RegionTable {
     }
 
     /**
-     * The page span for a file of {@code fileEnd} bytes: the current one unless the file has more
-     * than {@link #MAX_PAGES} pages of it or fewer than a sixteenth of that (so a file that grows
-     * and shrinks around a power of two does not rewrite every page at each commit).
+     * The page span for a file of {@code fileEnd} bytes with {@code entries} regions and free
+     * extents: the smallest for which the file has fewer pages than {@link #maxPages} and than one
+     * per {@link #ENTRIES_PER_PAGE} entries (a page's record has its framing and slot rounding, so
+     * a small table is cut into few pages). The current span stays unless that one is larger, or
+     * smaller by more than 4 (so a file that grows and shrinks around a power of two does not
+     * rewrite every page at each commit).
      */
-    int chooseShift(long fileEnd) {
+    int chooseShift(long fileEnd, int entries) {
+        long pages = Math.max(1, Math.min(maxPages, entries / ENTRIES_PER_PAGE));
         int want = MIN_SHIFT;
-        while (want < MAX_SHIFT && (fileEnd >>> want) >= maxPages) {
+        while (want < MAX_SHIFT && (fileEnd >>> want) >= pages) {
             want++;
         }
         return want > shift || want < shift - 4 ? want : shift;
