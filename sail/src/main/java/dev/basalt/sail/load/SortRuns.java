@@ -3,7 +3,6 @@ package dev.basalt.sail.load;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.LongBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -12,39 +11,83 @@ import java.util.List;
 import dev.basalt.store.quads.QuadSort;
 
 /**
- * The sorted run files of an external quad sort: writing one (32 bytes per quad, four big-endian
- * ids in key order) and merging several into one stream of distinct quads. A run file is written
- * and read by the loader only, in its temporary directory; it carries no header.
+ * The sorted run files of an external quad sort: writing one and merging several into one stream
+ * of distinct quads. A run file is written and read by the loader only, in its temporary
+ * directory: the number of quads (8 bytes, big-endian), then each quad coded against the one
+ * before it (the first against four zeros), as {@link #put} says: consecutive sorted quads share
+ * leading ids and differ little in the rest, so a quad takes about a quarter of its 32 bytes.
  *
  * <p>Thread-safe: stateless helpers; each run file and merged stream is used by one thread.
  */
 final class SortRuns {
     private static final int IO_BUFFER = 1 << 18;
+    /** The most bytes one coded quad takes: a byte, then four varints of up to 10 bytes. */
+    private static final int MAX_QUAD_BYTES = 1 + 4 * 10;
+    private static final int COUNT_BYTES = 8;
 
     private SortRuns() {
     }
 
-    /** Writes records {@code [0, n)} of {@code q} to {@code file}; returns the bytes written. */
+    /** Writes records {@code [0, n)} of {@code q} (sorted, in key order) to {@code file}; returns the bytes written. */
     static long write(Path file, long[] q, int n) {
         try (FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
             ByteBuffer buf = ByteBuffer.allocateDirect(IO_BUFFER); // a heap buffer would be copied into a direct one
-            LongBuffer longs = buf.asLongBuffer();
-            int total = 4 * n;
-            for (int at = 0; at < total; ) {
-                int k = Math.min(longs.capacity(), total - at);
-                longs.clear();
-                longs.put(q, at, k); // one byte-swapping copy, not a put per long
-                buf.clear().limit(8 * k);
-                while (buf.hasRemaining()) {
-                    out.write(buf);
+            byte[] bytes = new byte[IO_BUFFER];
+            ByteBuffer.wrap(bytes).putLong(n);
+            int at = COUNT_BYTES;
+            long written = 0;
+            for (int i = 0; i < n; i++) {
+                if (at > IO_BUFFER - MAX_QUAD_BYTES) {
+                    written += flush(out, buf, bytes, at);
+                    at = 0;
                 }
-                at += k;
+                at = put(bytes, at, q, 4 * i, i == 0 ? -1 : 4 * (i - 1));
             }
+            return written + flush(out, buf, bytes, at);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the sort run " + file + ": " + e.getMessage(), e);
         }
-        return 32L * n;
+    }
+
+    private static int flush(FileChannel out, ByteBuffer buf, byte[] bytes, int n) throws IOException {
+        buf.clear();
+        buf.put(bytes, 0, n).flip();
+        while (buf.hasRemaining()) {
+            out.write(buf);
+        }
+        return n;
+    }
+
+    /**
+     * Codes quad {@code q[at..at+3]} after quad {@code q[prev..prev+3]} (four zeros if {@code prev}
+     * is negative) into {@code out} from {@code pos}; returns the position after it. A byte names the
+     * first id that differs from the previous quad's, {@code d} (0-3; 4 if none does); then id
+     * {@code d}'s increase over the previous quad's as an unsigned varint (the quads are sorted, so it
+     * is positive), then each later id's difference from the previous quad's id at its place, zigzag
+     * coded, as a varint (7 bits a byte, least significant first, high bit set on all but the last).
+     */
+    static int put(byte[] out, int pos, long[] q, int at, int prev) {
+        int d = 0;
+        while (d < 4 && q[at + d] == (prev < 0 ? 0 : q[prev + d])) {
+            d++;
+        }
+        out[pos++] = (byte) d;
+        for (int k = d; k < 4; k++) {
+            long before = prev < 0 ? 0 : q[prev + k];
+            long delta = q[at + k] - before;
+            pos = putVarint(out, pos, k == d ? delta : (delta << 1) ^ (delta >> 63));
+        }
+        return pos;
+    }
+
+    private static int putVarint(byte[] out, int pos, long v) {
+        while ((v & ~0x7FL) != 0) {
+            out[pos++] = (byte) ((v & 0x7F) | 0x80);
+            v >>>= 7;
+        }
+        out[pos++] = (byte) v;
+        return pos;
     }
 
     /** The distinct quads of sorted run files, merged; closing it closes every file. */
@@ -87,15 +130,19 @@ final class SortRuns {
         };
     }
 
-    /** One sorted run file, read sequentially in blocks. */
+    /** One sorted run file, read sequentially in blocks and decoded quad by quad. */
     private static final class Reader {
         private final Path file;
         private final FileChannel in;
         private final ByteBuffer buf = ByteBuffer.allocateDirect(IO_BUFFER);
-        /** The buffer's records as longs, {@code [at, count)} not yet read. */
-        private final long[] block = new long[IO_BUFFER / 8];
+        /** The buffer's bytes, {@code [at, count)} not yet decoded. */
+        private final byte[] block = new byte[IO_BUFFER];
         private int at;
         private int count;
+        private boolean ended;
+        /** Quads the file says it holds, and how many were read. */
+        private long quads = -1;
+        private long read;
         final long[] head = new long[4];
 
         Reader(Path file) {
@@ -105,38 +152,71 @@ final class SortRuns {
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read the sort run " + file + ": " + e.getMessage(), e);
             }
-            buf.flip();
+            long n = 0;
+            for (int i = 0; i < COUNT_BYTES; i++) {
+                n = (n << 8) | (nextByte() & 0xFF);
+            }
+            quads = n;
         }
 
         boolean advance() {
-            if (at == count && !fill()) {
+            if (read == quads) {
+                if (at < count || fill()) {
+                    throw truncated("bytes after its last quad");
+                }
                 return false;
             }
-            head[0] = block[at];
-            head[1] = block[at + 1];
-            head[2] = block[at + 2];
-            head[3] = block[at + 3];
-            at += 4;
+            int d = nextByte();
+            if (d < 0 || d > 4) {
+                throw truncated("a quad starting with byte " + d);
+            }
+            for (int k = d; k < 4; k++) {
+                long v = nextVarint();
+                head[k] += k == d ? v : (v >>> 1) ^ -(v & 1);
+            }
+            read++;
             return true;
         }
 
-        /** Reads the next block of whole records; false at the end of the file. */
+        private long nextVarint() {
+            long v = 0;
+            for (int shift = 0; shift < 64; shift += 7) {
+                int b = nextByte();
+                v |= (long) (b & 0x7F) << shift;
+                if ((b & 0x80) == 0) {
+                    return v;
+                }
+            }
+            throw truncated("a varint longer than 10 bytes");
+        }
+
+        private int nextByte() {
+            if (at == count && !fill()) {
+                throw truncated(read + " of " + quads + " quads, then the end of the file");
+            }
+            return block[at++];
+        }
+
+        private UncheckedIOException truncated(String what) {
+            return new UncheckedIOException(new IOException("sort run " + file + " is damaged or truncated: " + what));
+        }
+
+        /** Reads the next block of bytes; false at the end of the file. */
         private boolean fill() {
+            if (ended) {
+                return false;
+            }
             try {
                 buf.clear();
-                int read = 0;
-                while (buf.hasRemaining() && read >= 0) { // a full buffer holds whole records (IO_BUFFER = 2^18)
-                    read = in.read(buf);
+                int r = 0;
+                while (buf.hasRemaining() && r >= 0) {
+                    r = in.read(buf);
                 }
+                ended = r < 0;
                 buf.flip();
-                int bytes = buf.remaining();
-                if (bytes % 32 != 0) {
-                    throw new UncheckedIOException(new IOException("sort run " + file + " is truncated: "
-                            + bytes % 32 + " bytes after the last whole quad"));
-                }
-                buf.asLongBuffer().get(block, 0, bytes / 8);
+                count = buf.remaining();
+                buf.get(block, 0, count);
                 at = 0;
-                count = bytes / 8;
                 return count > 0;
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read the sort run " + file + ": " + e.getMessage(), e);

@@ -271,11 +271,19 @@ final class FileTail {
         return new CompactionPlan(plan.target(), plan.fileEnd(), starts, ends);
     }
 
-    /** Marks dirty every region whose bitmap record lies in space {@code plan} empties; returns how many. */
+    /**
+     * Marks dirty every region whose bitmap record, and touches every table page whose record, lies
+     * in space {@code plan} empties, so the next commit writes them elsewhere; returns how many.
+     */
     static int dirtyBitmapsIn(SlotAllocator a, CompactionPlan plan) {
         int n = 0;
         for (Region r : a.regions.values()) {
             if (r.bitmapAddress != Journal.NULL && plan.evacuates(r.bitmapAddress) && a.dirty.add(r)) {
+                n++;
+            }
+        }
+        for (Map.Entry<Long, RegionTable.PageRef> e : a.table.pages.entrySet()) {
+            if (plan.evacuates(e.getValue().address()) && a.table.touched.add(e.getKey())) {
                 n++;
             }
         }

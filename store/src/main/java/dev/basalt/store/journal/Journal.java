@@ -352,8 +352,9 @@ public final class Journal implements RecordStore, AutoCloseable {
     }
 
     /**
-     * Makes the next commit rewrite the bitmap of every region whose bitmap record lies in space
-     * {@code plan} empties (into space it keeps); returns how many.
+     * Makes the next commit rewrite the bitmap of every region whose bitmap record, and every
+     * allocator table page whose record, lies in space {@code plan} empties (into space it keeps);
+     * returns how many.
      */
     public synchronized int rewriteMetadata(CompactionPlan plan) {
         ensureOpen();
@@ -444,7 +445,7 @@ public final class Journal implements RecordStore, AutoCloseable {
                 rw ? deferred.bytes() : 0,
                 rw && min != Long.MAX_VALUE ? deferred.bytesPinned(min) : 0,
                 readers.count(), min == Long.MAX_VALUE ? -1 : min, oldestReadable,
-                rw ? alloc.regions.size() : 0);
+                rw ? alloc.regions.size() : 0, rw ? alloc.table.pages.size() : 0);
     }
 
     public JournalMode mode() {
@@ -457,6 +458,11 @@ public final class Journal implements RecordStore, AutoCloseable {
 
     public Path path() {
         return file.path();
+    }
+
+    /** The allocator, for the journal package's tests. */
+    synchronized SlotAllocator allocator() {
+        return alloc;
     }
 
     /**

@@ -12,8 +12,11 @@ package dev.basalt.store.journal;
  * @param openReaders        pinned commit points (readers) open now
  * @param oldestPinnedCommit commit counter of the oldest pinned commit point, or -1 if none
  * @param oldestReadableCommit oldest commit point that can still be opened
+ * @param regions            slot regions of the RW allocator (0 in WORM)
+ * @param tablePages         pages of the stored region table at the last commit (0 in WORM or before the first RW commit)
  */
 public record JournalStats(JournalMode mode, long commitCounter, long commitTimeMillis, long fileBytes,
                            long bytesInUse, long bytesDeferred, long bytesPinned, int openReaders,
-                           long oldestPinnedCommit, long oldestReadableCommit, int regions) {
+                           long oldestPinnedCommit, long oldestReadableCommit, int regions,
+                           int tablePages) {
 }

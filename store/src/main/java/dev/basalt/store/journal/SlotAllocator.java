@@ -18,15 +18,17 @@ import java.util.TreeMap;
  */
 final class SlotAllocator {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SlotAllocator.class);
+    /** The stored form of {@link #regions} and {@link #freeExtents}, paged by file offset. */
+    final RegionTable table = new RegionTable();
     /** Every region by start offset, to find the region of an address. */
-    final TreeMap<Long, Region> regions = new TreeMap<>();
+    final TreeMap<Long, Region> regions = new RegionTable.TrackedMap<>(table);
     /** Per size class, the regions with a free slot in offset order (lowest first). */
     private final List<java.util.TreeSet<Region>> withFree = new ArrayList<>();
     private final long[] classBytes = new long[SizeClasses.SLOT_BYTES.length];
     /** Bytes of free slots over all regions. */
     private long freeSlotBytes;
     /** Free extents: offset to length, coalesced. */
-    final TreeMap<Long, Long> freeExtents = new TreeMap<>();
+    final TreeMap<Long, Long> freeExtents = new RegionTable.TrackedMap<>(table);
     private final Set<Long> freshExtents = new HashSet<>();
     /** Regions that had no slot in use when last changed: the next commit dissolves those still empty. */
     private final Set<Region> emptied = new HashSet<>();

@@ -46,6 +46,9 @@ final class SpaceAudit {
         for (Region r : alloc.regions.values()) {
             a.account(r.bitmapAddress, "region bitmap");
         }
+        for (RegionTable.PageRef page : alloc.table.pages.values()) {
+            a.account(page.address(), "allocator table page");
+        }
         long inUse = alloc.bytesInUse();
         if (a.bytes != inUse) {
             throw new StoreException(path + ": " + inUse + " bytes are in use but only " + a.bytes

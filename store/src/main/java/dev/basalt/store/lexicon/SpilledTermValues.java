@@ -26,7 +26,7 @@ import dev.basalt.store.btree.BTree;
  * bottom-up, in id order, at the end ({@link #writeTo}). Ids of one kind are handed out
  * consecutively, so each kind's file is already in id order and the tree is one pass over the
  * files, kinds in the order of their nibble. The heap holds a write buffer and a file offset per
- * term (to read one value back, {@link #get}, which a long term's lookup needs).
+ * term (in chunks of 32,768) (to read one value back, {@link #get}, which a long term's lookup needs).
  *
  * <p>Values are the {@link TermValues} forms, written as a 4-byte length and the bytes. The files
  * live in a directory the caller owns and deletes; {@link #close} deletes them too.
@@ -35,6 +35,9 @@ import dev.basalt.store.btree.BTree;
  */
 final class SpilledTermValues implements AutoCloseable {
     private static final int BUFFER_BYTES = 1 << 18;
+    /** Offsets per chunk: 2^15 longs, 256 KB, under G1's humongous size for any region size. */
+    private static final int CHUNK_BITS = 15;
+    private static final int CHUNK = 1 << CHUNK_BITS;
 
     /** The values of one id kind: those of counters {@code first, first + 1, ...}. */
     private static final class KindFile {
@@ -44,7 +47,11 @@ final class SpilledTermValues implements AutoCloseable {
         final ByteBuffer buffer = ByteBuffer.allocate(BUFFER_BYTES);
         long first = -1;
         int count;
-        long[] offsets = new long[1 << 10];
+        /**
+         * The file offset of each value, in chunks of {@link #CHUNK} (one array doubling past a few
+         * tens of millions of terms would need its old and new copy at once: about 1.5 GB at 2^27).
+         */
+        long[][] offsets = new long[16][];
         /** Bytes of the file already written from the buffer. */
         long flushed;
 
@@ -62,10 +69,15 @@ final class SpilledTermValues implements AutoCloseable {
                 throw new IllegalStateException("term id counter " + counter + " of kind " + kind
                         + " does not follow " + (first + count - 1) + "; ids of a kind must be consecutive");
             }
-            if (count == offsets.length) {
-                offsets = Arrays.copyOf(offsets, 2 * count);
+            int chunk = count >>> CHUNK_BITS;
+            if (chunk == offsets.length) {
+                offsets = Arrays.copyOf(offsets, 2 * chunk);
             }
-            offsets[count++] = flushed + buffer.position();
+            if (offsets[chunk] == null) {
+                offsets[chunk] = new long[CHUNK];
+            }
+            offsets[chunk][count & (CHUNK - 1)] = flushed + buffer.position();
+            count++;
             if (buffer.remaining() < 4) {
                 flush();
             }
@@ -94,7 +106,8 @@ final class SpilledTermValues implements AutoCloseable {
 
         byte[] get(long counter) throws IOException {
             flush();
-            long at = offsets[(int) (counter - first)];
+            int i = (int) (counter - first);
+            long at = offsets[i >>> CHUNK_BITS][i & (CHUNK - 1)];
             ByteBuffer length = ByteBuffer.allocate(4);
             readFully(length, at);
             byte[] value = new byte[length.getInt(0)];
