@@ -57,16 +57,16 @@ public final class MemberServer implements AutoCloseable {
 
     /**
      * The launcher command for {@code java -jar basalt-server.jar} with the given heap (e.g. "1g"). The
-     * launcher stays in the started JVM ({@code -Dbasalt.server.relaunch=false}, see docs/operator-guide.md):
-     * {@link #pid} must be the serving process's, which the cluster's tests freeze and stop by signal.
+     * launcher relaunches itself with its JIT options and class-data archive, as it does for one server
+     * (docs/operator-guide.md), so a member runs with the same JVM options as one Basalt server; {@link #pid}
+     * is then the relaunched child's.
      */
     public static List<String> jarLauncher(Path serverJar, String heap) {
         if (!Files.isRegularFile(serverJar)) {
             throw new IllegalArgumentException("no Basalt server launcher at " + serverJar.toAbsolutePath()
                     + "; build it with: mvn -B -pl workbench-config -am package -DskipTests, or pass --server-jar");
         }
-        return List.of(javaBinary(), "-Xmx" + heap, "-XX:+UseParallelGC", "-Dbasalt.server.relaunch=false", "-jar",
-                serverJar.toAbsolutePath().toString());
+        return List.of(javaBinary(), "-Xmx" + heap, "-XX:+UseParallelGC", "-jar", serverJar.toAbsolutePath().toString());
     }
 
     static String javaBinary() {
@@ -95,7 +95,7 @@ public final class MemberServer implements AutoCloseable {
         process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         awaitRepository(log);
-        LOG.info("Basalt member up at {} (pid {}, log {})", repositoryUrl(), process.pid(), log);
+        LOG.info("Basalt member up at {} (pid {}, log {})", repositoryUrl(), pid(), log);
         return this;
     }
 
@@ -224,9 +224,12 @@ public final class MemberServer implements AutoCloseable {
         return process != null && process.isAlive();
     }
 
-    /** The child's process id, or -1 when it is not running. */
+    /**
+     * The process id of the JVM that serves: the launcher's relaunched child when it has one, else the started
+     * process; -1 when it is not running.
+     */
     public long pid() {
-        return isRunning() ? process.pid() : -1;
+        return isRunning() ? process.children().mapToLong(ProcessHandle::pid).findFirst().orElse(process.pid()) : -1;
     }
 
     /** Stops gracefully (SIGTERM, as Ctrl-C), forcibly after 60 s. */
@@ -242,10 +245,15 @@ public final class MemberServer implements AutoCloseable {
         process = null;
     }
 
-    /** Kills the child at once (SIGKILL), as a crash would. */
+    /** Kills the child and its relaunched JVM at once (SIGKILL), as a crash would. */
     public void kill() throws InterruptedException {
         if (process != null) {
+            List<ProcessHandle> children = process.descendants().toList();
+            children.forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly().waitFor();
+            for (ProcessHandle child : children) {
+                child.onExit().join();
+            }
             process = null;
         }
     }

@@ -17,12 +17,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.eclipse.rdf4j.common.transaction.IsolationLevels;
 import org.eclipse.rdf4j.common.transaction.QueryEvaluationMode;
 import org.eclipse.rdf4j.common.transaction.TransactionSetting;
-import org.eclipse.rdf4j.common.iteration.CloseableIteration;
-import org.eclipse.rdf4j.common.iteration.EmptyIteration;
 import org.eclipse.rdf4j.model.IRI;
-import org.eclipse.rdf4j.model.Resource;
-import org.eclipse.rdf4j.model.Statement;
-import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.model.ModelFactory;
 import org.eclipse.rdf4j.model.ValueFactory;
 import org.eclipse.rdf4j.model.impl.LinkedHashModelFactory;
@@ -35,6 +30,7 @@ import org.eclipse.rdf4j.repository.RepositoryConnection;
 import org.eclipse.rdf4j.repository.sail.SailRepository;
 import org.eclipse.rdf4j.sail.SailConnection;
 import org.eclipse.rdf4j.sail.base.SailDataset;
+import org.eclipse.rdf4j.sail.base.SailDatasetTripleSource;
 import org.eclipse.rdf4j.sail.base.SailSink;
 import org.eclipse.rdf4j.sail.base.SailSource;
 import org.junit.jupiter.api.Test;
@@ -177,18 +173,8 @@ class Rdf4jInternalsTest {
         SailRepository repo = TestRepos.open(dir);
         try (SailConnection c = repo.getSail().getConnection()) {
             BasaltStoreConnection basalt = (BasaltStoreConnection) c;
-            TripleSource empty = new TripleSource() {
-                @Override
-                public CloseableIteration<? extends Statement> getStatements(Resource subj, IRI pred, Value obj,
-                        Resource... contexts) {
-                    return new EmptyIteration<>();
-                }
-
-                @Override
-                public ValueFactory getValueFactory() {
-                    return VF;
-                }
-            };
+            // any triple source: only the strategy's evaluation mode is read, never a statement
+            TripleSource empty = new SailDatasetTripleSource(VF, null);
             for (TransactionSetting[] settings : List.of(new TransactionSetting[0],
                     new TransactionSetting[] { QueryEvaluationMode.STRICT },
                     new TransactionSetting[] { IsolationLevels.SNAPSHOT },

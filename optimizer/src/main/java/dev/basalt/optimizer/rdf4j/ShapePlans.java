@@ -53,8 +53,9 @@ import dev.basalt.store.lexicon.TermIds;
  * a graph, which a dataset restricts at compile time), or a constant that a BIND or a CONSTRUCT template binds
  * (the plan turns it into an id per evaluation, {@link dev.basalt.optimizer.exec.ExecContext#withParameterValues}),
  * or a constant of a FILTER's or an OPTIONAL's condition (the compiled condition takes each evaluation's constants
- * from the same values); not a VALUES operand or a constant of any other expression, whose values the compiled
- * operators hold;</li>
+ * from the same values), or a value of a VALUES row (the compiled VALUES looks its values up per evaluation, through
+ * the same values; the shape fixes the number of rows and where a row is UNDEF, so the plan's estimates hold); not a
+ * constant of any other expression, whose values the compiled operators hold;</li>
  * <li>the whole query under its root is one Basalt plan (or a DESCRIBE of its results), compiled without RDF4J value
  * functions other than those of {@link PureExpressions} (others may hold the evaluation they were made for) and
  * without EXISTS (whose filter keeps per-evaluation state);</li>
@@ -261,7 +262,8 @@ public final class ShapePlans {
         List<Value> inPatterns = new ArrayList<>();
         List<Value> bound = new ArrayList<>();
         if (!parameters(shape, tree, inPatterns, bound)) {
-            return refused(state, "a constant outside a pattern, BIND, CONSTRUCT template or condition, or EXISTS", stats);
+            return refused(state, "a constant outside a pattern, BIND, VALUES, CONSTRUCT template or condition, or EXISTS",
+                    stats);
         }
         Value[] order = inPatterns.toArray(new Value[0]);
         long[] ids = ids(shape, order, source);
@@ -299,8 +301,8 @@ public final class ShapePlans {
 
     /**
      * Collects the distinct sentinels of {@code tree} in order of appearance: those that are a pattern's subject,
-     * predicate or object constant into {@code inPatterns}, those bound as constants by a BIND or a CONSTRUCT
-     * template into {@code bound}; false if a sentinel is anywhere else or the tree has an EXISTS.
+     * predicate or object constant into {@code inPatterns}, those bound as constants by a BIND, a CONSTRUCT
+     * template or a VALUES row, or read by a condition, into {@code bound}; false if a sentinel is anywhere else or the tree has an EXISTS.
      */
     private static boolean parameters(PreparedAlgebra.Shape shape, QueryRoot tree, List<Value> inPatterns,
             List<Value> bound) {
@@ -342,8 +344,14 @@ public final class ShapePlans {
 
             @Override
             public void meet(BindingSetAssignment node) {
+                // the compiled VALUES turns its values into ids per evaluation (ValuesOp), through the
+                // evaluation's constants; the number of rows and their UNDEFs are part of the shape
                 for (BindingSet row : node.getBindingSets()) {
-                    row.forEach(b -> ok[0] &= !sentinel(b.getValue()));
+                    row.forEach(b -> {
+                        if (sentinel(b.getValue()) && seenBound.add(b.getValue())) {
+                            bound.add(b.getValue());
+                        }
+                    });
                 }
             }
 
