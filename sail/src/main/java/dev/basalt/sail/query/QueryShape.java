@@ -1,9 +1,8 @@
 package dev.basalt.sail.query;
 
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A SPARQL query split into its shape and its constants: the tokens that decide how the query
@@ -21,6 +20,11 @@ import java.util.Map;
  * token) have no shape. Whether substitution reproduces the parser's algebra is checked per shape
  * by {@link QueryTemplate#make}, not assumed here.
  *
+ * <p>It runs on every query a shape has been seen for, so it allocates only what it returns: a
+ * token is a range of the query's text, copied once into the key; the context rules compare a
+ * code of the previous two tokens; a slot and a prefix declaration are offsets into the text,
+ * read as strings only when a constant's value is made.
+ *
  * <p>Immutable once built, so the query front door shares a shape between concurrent connections.
  */
 final class QueryShape {
@@ -29,21 +33,33 @@ final class QueryShape {
     }
 
     /**
-     * A constant of the query: {@code text} is the IRI without brackets, the prefixed name, the
-     * string's characters without quotes, or the number; {@code start..end} is the part of the query
-     * a sentinel replaces (for a string, the characters inside the quotes).
+     * A constant of the query: {@code start..end} is the part of the query a sentinel replaces (an
+     * IRI with its brackets, the characters inside a string's quotes, a prefixed name, a number);
+     * its text ({@link QueryShape#text}) is the same range, for an IRI without the brackets.
      */
-    record Slot(Kind kind, String text, int start, int end) {
+    record Slot(Kind kind, int start, int end) {
+        int textStart() {
+            return kind == Kind.IRI ? start + 1 : start;
+        }
+
+        int textEnd() {
+            return kind == Kind.IRI ? end - 1 : end;
+        }
     }
 
+    private final String query;
     private final String key;
     private final List<Slot> slots;
-    private final Map<String, String> prefixes;
+    /** Per declared prefix, four offsets into the query: name start, name end, IRI start, IRI end. */
+    private final int[] prefixes;
+    private final int prefixCount;
 
-    private QueryShape(String key, List<Slot> slots, Map<String, String> prefixes) {
+    private QueryShape(String query, String key, List<Slot> slots, int[] prefixes, int prefixCount) {
+        this.query = query;
         this.key = key;
         this.slots = slots;
         this.prefixes = prefixes;
+        this.prefixCount = prefixCount;
     }
 
     String key() {
@@ -54,70 +70,143 @@ final class QueryShape {
         return slots;
     }
 
-    /** The namespace the query's prologue declares for {@code prefix}, or null. */
-    String namespace(String prefix) {
-        return prefixes.get(prefix);
+    /** A slot's text: the IRI without brackets, the prefixed name, the string's characters, the number. */
+    String text(Slot slot) {
+        return query.substring(slot.textStart(), slot.textEnd());
+    }
+
+    /** The IRI an {@link Kind#IRI} or {@link Kind#PREFIXED_NAME} slot stands for; null for an undeclared prefix. */
+    String iri(Slot slot) {
+        if (slot.kind() == Kind.IRI) {
+            return text(slot);
+        }
+        int colon = query.indexOf(':', slot.start());
+        int p = declaration(query, slot.start(), colon);
+        if (p < 0) {
+            return null;
+        }
+        return new StringBuilder(prefixes[p + 3] - prefixes[p + 2] + slot.end() - colon)
+                .append(query, prefixes[p + 2], prefixes[p + 3]).append(query, colon + 1, slot.end()).toString();
+    }
+
+    /**
+     * Whether the IRI an {@link Kind#IRI} or {@link Kind#PREFIXED_NAME} slot stands for may start with
+     * {@code start}: true when it does or when the slot's prefix is undeclared.
+     */
+    boolean iriMayStartWith(Slot slot, String start) {
+        if (slot.kind() == Kind.IRI) {
+            return query.startsWith(start, slot.textStart());
+        }
+        int colon = query.indexOf(':', slot.start());
+        int p = declaration(query, slot.start(), colon);
+        if (p < 0) {
+            return true;
+        }
+        int nsLength = prefixes[p + 3] - prefixes[p + 2];
+        if (nsLength >= start.length()) {
+            return query.startsWith(start, prefixes[p + 2]);
+        }
+        return query.regionMatches(prefixes[p + 2], start, 0, nsLength)
+                && query.regionMatches(colon + 1, start, nsLength, start.length() - nsLength);
+    }
+
+    /** The offset into {@link #prefixes} of the last declaration of the prefix {@code text[from, to)}, or -1. */
+    private int declaration(String text, int from, int to) {
+        return declaration(query, prefixes, prefixCount, text, from, to);
+    }
+
+    private static int declaration(String query, int[] prefixes, int count, String text, int from, int to) {
+        int length = to - from;
+        for (int p = 4 * (count - 1); p >= 0; p -= 4) {
+            if (prefixes[p + 1] - prefixes[p] == length && query.regionMatches(prefixes[p], text, from, length)) {
+                return p;
+            }
+        }
+        return -1;
     }
 
     /** The shape of {@code query} read with {@code baseUri}, or null if it cannot be split safely. */
     static QueryShape of(String query, String baseUri) {
-        if (query.contains("\\u") || query.contains("\\U")) {
-            return null;
+        for (int i = query.indexOf('\\'); i >= 0 && i + 1 < query.length(); i = query.indexOf('\\', i + 1)) {
+            char next = query.charAt(i + 1);
+            if (next == 'u' || next == 'U') {
+                return null;
+            }
         }
         return new Lexer(query, baseUri).run();
     }
 
+    /**
+     * What the context rules need to know of a key token: whether it is one of the keywords they name
+     * (compared ignoring case) or {@code ^^}.
+     */
+    private static final int OTHER = 0;
+    private static final int BASE = 1;
+    private static final int PREFIX = 2;
+    private static final int FROM = 3;
+    private static final int NAMED = 4;
+    private static final int USING = 5;
+    private static final int WITH = 6;
+    private static final int LIMIT = 7;
+    private static final int OFFSET = 8;
+    private static final int CARETS = 9;
+
+    /** Reads one query; a new lexer per query, used by one thread. */
     private static final class Lexer {
         private final String q;
         private final int n;
-        private final StringBuilder key = new StringBuilder();
+        private final StringBuilder key;
         private final List<Slot> slots = new ArrayList<>();
-        private final Map<String, String> prefixes = new HashMap<>();
+        private int[] prefixes = new int[16];
+        private int prefixCount;
         /** A base IRI is in effect: IRIs are resolved against it, so they all stay in the key. */
         private boolean relativeBase;
-        /** The previous two key tokens as written (compared ignoring case), for the context rules. */
-        private String previous = "";
-        private String beforePrevious = "";
-        private String previousAsWritten = "";
+        /** The codes of the previous two tokens (a slot is {@link #OTHER}). */
+        private int previous = OTHER;
+        private int beforePrevious = OTHER;
+        /** The previous token's range of the query if it was a key token; empty after a slot. */
+        private int previousStart;
+        private int previousEnd;
         private int pos;
 
         Lexer(String query, String baseUri) {
             this.q = query;
             this.n = query.length();
             this.relativeBase = baseUri != null;
-            key.append(baseUri == null ? "" : baseUri).append('\u0000');
+            this.key = new StringBuilder((baseUri == null ? 0 : baseUri.length()) + n + 64);
+            if (baseUri != null) {
+                key.append(baseUri);
+            }
+            key.append('\u0000');
         }
 
         QueryShape run() {
             while (true) {
                 skipSpaceAndComments();
                 if (pos >= n) {
-                    return new QueryShape(key.toString(), List.copyOf(slots), Map.copyOf(prefixes));
+                    return new QueryShape(q, key.toString(), List.copyOf(slots),
+                            Arrays.copyOf(prefixes, 4 * prefixCount), prefixCount);
                 }
                 char c = q.charAt(pos);
-                boolean ok;
+                boolean ok = true;
                 if (c == '<') {
-                    ok = iriOrLess();
+                    iriOrLess();
                 } else if (c == '"' || c == '\'') {
                     ok = string(c);
                 } else if (c == '?' || c == '$') {
-                    ok = variable();
+                    keyToken(pos, nameCharsEnd(pos + 1));
                 } else if (isDigit(c) || c == '.' && pos + 1 < n && isDigit(q.charAt(pos + 1))) {
                     ok = number();
                 } else if (c == '@') {
-                    ok = keyWord(pos + 1);
+                    keyToken(pos, nameEnd(pos + 1));
                 } else if (c == '_' && pos + 1 < n && q.charAt(pos + 1) == ':') {
-                    ok = keyWord(pos + 2);
-                } else if (Character.isLetter(c) || c == ':') {
+                    keyToken(pos, nameEnd(pos + 2));
+                } else if (isLetter(c) || c == ':') {
                     ok = wordOrName();
-                } else if (c == '^' && q.startsWith("^^", pos)) {
-                    keyToken("^^");
-                    pos += 2;
-                    ok = true;
+                } else if (c == '^' && pos + 1 < n && q.charAt(pos + 1) == '^') {
+                    keyToken(pos, pos + 2);
                 } else {
-                    keyToken(String.valueOf(c));
-                    pos++;
-                    ok = true;
+                    keyToken(pos, pos + 1);
                 }
                 if (!ok) {
                     return null;
@@ -132,7 +221,7 @@ final class QueryShape {
                     while (pos < n && q.charAt(pos) != '\n' && q.charAt(pos) != '\r') {
                         pos++;
                     }
-                } else if (Character.isWhitespace(c)) {
+                } else if (isSpace(c)) {
                     pos++;
                 } else {
                     return;
@@ -140,43 +229,49 @@ final class QueryShape {
             }
         }
 
-        private boolean iriOrLess() {
-            int j = pos + 1;
-            while (j < n) {
+        private void iriOrLess() {
+            for (int j = pos + 1; j < n; j++) {
                 char c = q.charAt(j);
                 if (c == '>') {
-                    String iri = q.substring(pos + 1, j);
-                    int start = pos;
-                    pos = j + 1;
-                    iri(iri, start);
-                    return true;
+                    iri(pos, j + 1);
+                    return;
                 }
-                if (c <= ' ' || "<\"{}|^`\\".indexOf(c) >= 0) {
+                if (!isIriChar(c)) {
                     break;
                 }
-                j++;
             }
-            keyToken("<");
-            pos++;
-            return true;
+            keyToken(pos, pos + 1);
         }
 
-        private void iri(String iri, int start) {
-            boolean declaration = previous.equalsIgnoreCase("BASE") || beforePrevious.equalsIgnoreCase("PREFIX")
-                    || previous.equalsIgnoreCase("FROM") || previous.equalsIgnoreCase("NAMED")
-                    || previous.equalsIgnoreCase("USING") || previous.equalsIgnoreCase("WITH") || previous.equals("^^");
-            if (beforePrevious.equalsIgnoreCase("PREFIX") && previous.endsWith(":")) {
-                prefixes.put(previousAsWritten.substring(0, previousAsWritten.length() - 1), iri);
+        /** The IRI token {@code q[start, end)}, brackets included. */
+        private void iri(int start, int end) {
+            pos = end;
+            boolean declaration = previous == BASE || beforePrevious == PREFIX || previous == FROM
+                    || previous == NAMED || previous == USING || previous == WITH || previous == CARETS;
+            if (beforePrevious == PREFIX && previousEnd > previousStart && q.charAt(previousEnd - 1) == ':') {
+                declare(previousStart, previousEnd - 1, start + 1, end - 1);
             }
-            if (!declaration && !relativeBase && isAbsolute(iri) && !followedByParenthesis()) {
-                slot(Kind.IRI, iri, start, pos);
+            boolean constant = !declaration && !relativeBase && isAbsolute(start + 1, end - 1);
+            if (constant && !followedByParenthesis(end)) {
+                slot(Kind.IRI, start, end);
             } else {
-                keyToken("<" + iri + ">");
+                keyToken(start, end);
             }
+        }
+
+        private void declare(int nameStart, int nameEnd, int iriStart, int iriEnd) {
+            if (4 * prefixCount == prefixes.length) {
+                prefixes = Arrays.copyOf(prefixes, 2 * prefixes.length);
+            }
+            int p = 4 * prefixCount++;
+            prefixes[p] = nameStart;
+            prefixes[p + 1] = nameEnd;
+            prefixes[p + 2] = iriStart;
+            prefixes[p + 3] = iriEnd;
         }
 
         private boolean string(char quote) {
-            boolean longForm = q.startsWith(String.valueOf(quote).repeat(3), pos);
+            boolean longForm = tripleQuote(quote, pos);
             int open = longForm ? 3 : 1;
             int j = pos + open;
             boolean escaped = false;
@@ -193,46 +288,32 @@ final class QueryShape {
                 if (!longForm && (c == '\n' || c == '\r')) {
                     return false;
                 }
-                if (c == quote && (!longForm || q.startsWith(String.valueOf(quote).repeat(3), j))) {
+                if (c == quote && (!longForm || tripleQuote(quote, j))) {
                     break;
                 }
                 j++;
             }
-            int contentStart = pos + open;
-            String text = q.substring(contentStart, j);
-            String token = q.substring(pos, j + open);
+            int start = pos;
             pos = j + open;
             if (escaped || longForm) {
-                keyToken(token);
+                keyToken(start, j + open);
             } else {
-                slot(Kind.STRING, text, contentStart, j);
+                slot(Kind.STRING, start + 1, j);
             }
             return true;
         }
 
-        private boolean variable() {
-            int j = pos + 1;
-            while (j < n && isNameChar(q.charAt(j))) {
-                j++;
-            }
-            keyToken(q.substring(pos, j));
-            pos = j;
-            return true;
+        private boolean tripleQuote(char quote, int at) {
+            return at + 2 < n && q.charAt(at) == quote && q.charAt(at + 1) == quote && q.charAt(at + 2) == quote;
         }
 
         private boolean number() {
             int start = pos;
-            int j = pos;
-            while (j < n && isDigit(q.charAt(j))) {
-                j++;
-            }
+            int j = digitsEnd(pos);
             Kind kind = Kind.INTEGER;
             if (j + 1 < n && q.charAt(j) == '.' && isDigit(q.charAt(j + 1))) {
                 kind = Kind.DECIMAL;
-                j++;
-                while (j < n && isDigit(q.charAt(j))) {
-                    j++;
-                }
+                j = digitsEnd(j + 1);
             }
             if (j < n && (q.charAt(j) == 'e' || q.charAt(j) == 'E')) {
                 int k = j + 1;
@@ -241,33 +322,36 @@ final class QueryShape {
                 }
                 if (k < n && isDigit(q.charAt(k))) {
                     kind = Kind.DOUBLE;
-                    j = k;
-                    while (j < n && isDigit(q.charAt(j))) {
-                        j++;
-                    }
+                    j = digitsEnd(k);
                 }
             }
-            if (j < n && (Character.isLetter(q.charAt(j)) || q.charAt(j) == '_' || q.charAt(j) == ':')) {
+            if (j < n && (isLetter(q.charAt(j)) || q.charAt(j) == '_' || q.charAt(j) == ':')) {
                 return false; // not a number token boundary this lexer understands
             }
-            String text = q.substring(start, j);
             pos = j;
             char before = start > 0 ? q.charAt(start - 1) : ' ';
-            if (previous.equalsIgnoreCase("LIMIT") || previous.equalsIgnoreCase("OFFSET") || before == '+'
-                    || before == '-') {
-                keyToken(text);
+            if (previous == LIMIT || previous == OFFSET || before == '+' || before == '-') {
+                keyToken(start, j);
             } else {
-                slot(kind, text, start, j);
+                slot(kind, start, j);
             }
             return true;
         }
 
-        /** A language tag or blank node label, whose name starts at {@code from}: part of the key. */
-        private boolean keyWord(int from) {
-            int end = nameEnd(from);
-            keyToken(q.substring(pos, end));
-            pos = end;
-            return true;
+        private int digitsEnd(int from) {
+            int j = from;
+            while (j < n && isDigit(q.charAt(j))) {
+                j++;
+            }
+            return j;
+        }
+
+        private int nameCharsEnd(int from) {
+            int j = from;
+            while (j < n && isNameChar(q.charAt(j))) {
+                j++;
+            }
+            return j;
         }
 
         /** The end of a name starting at {@code from}: name characters, '-' and '.', not ending in '.'. */
@@ -286,79 +370,105 @@ final class QueryShape {
             int start = pos;
             int j = nameEnd(pos);
             if (j < n && q.charAt(j) == ':') {
-                String prefix = q.substring(start, j);
-                j++;
-                int localStart = j;
-                boolean plain = true;
-                while (j < n) {
-                    char c = q.charAt(j);
-                    if (c == '\\' || c == '%') {
-                        plain = false;
-                        j += c == '\\' ? 2 : 3;
-                    } else if (isNameChar(c) || c == '-' || c == '.' || c == ':') {
-                        j++;
-                    } else {
-                        break;
-                    }
-                }
-                j = Math.min(j, n);
-                while (j > localStart && q.charAt(j - 1) == '.') {
-                    j--;
-                }
-                String name = q.substring(start, j);
-                pos = j;
-                boolean declared = prefixes.containsKey(prefix);
-                if (plain && declared && j > localStart && !previous.equals("^^")
-                        && !previous.equalsIgnoreCase("PREFIX") && !followedByParenthesis()) {
-                    slot(Kind.PREFIXED_NAME, name, start, j);
-                } else {
-                    keyToken(name);
-                }
+                prefixedName(start, j);
                 return true;
             }
-            String word = q.substring(start, j);
-            pos = j;
-            if (word.equalsIgnoreCase("SERVICE")) {
+            if (j - start == 7 && q.regionMatches(true, start, "SERVICE", 0, 7)) {
                 return false;
             }
-            keyToken(word);
+            keyToken(start, j);
             return true;
         }
 
-        private boolean followedByParenthesis() {
-            int j = pos;
-            while (j < n && Character.isWhitespace(q.charAt(j))) {
+        /** The prefixed name starting at {@code start} whose colon is at {@code colon}. */
+        private void prefixedName(int start, int colon) {
+            int localStart = colon + 1;
+            int j = localStart;
+            boolean plain = true;
+            while (j < n) {
+                char c = q.charAt(j);
+                if (c == '\\' || c == '%') {
+                    plain = false;
+                    j += c == '\\' ? 2 : 3;
+                } else if (isNameChar(c) || c == '-' || c == '.' || c == ':') {
+                    j++;
+                } else {
+                    break;
+                }
+            }
+            j = Math.min(j, n);
+            while (j > localStart && q.charAt(j - 1) == '.') {
+                j--;
+            }
+            pos = j;
+            boolean constant = plain && j > localStart && previous != CARETS && previous != PREFIX
+                    && declaration(q, prefixes, prefixCount, q, start, colon) >= 0;
+            if (constant && !followedByParenthesis(j)) {
+                slot(Kind.PREFIXED_NAME, start, j);
+            } else {
+                keyToken(start, j);
+            }
+        }
+
+        private boolean followedByParenthesis(int from) {
+            int j = from;
+            while (j < n && isSpace(q.charAt(j))) {
                 j++;
             }
             return j < n && q.charAt(j) == '(';
         }
 
-        private void keyToken(String token) {
-            key.append(token).append('\u0000');
+        /** The key token {@code q[start, end)}; the lexer goes on after it. */
+        private void keyToken(int start, int end) {
+            key.append(q, start, end).append('\u0000');
             beforePrevious = previous;
-            previous = token; // no upper-cased copy per token: the rules compare ignoring case
-            previousAsWritten = token;
-            if (previous.equalsIgnoreCase("BASE")) {
+            previous = code(start, end);
+            previousStart = start;
+            previousEnd = end;
+            pos = end;
+            if (previous == BASE) {
                 // BASE belongs to the prologue, so no IRI of the body was read before it
                 relativeBase = true;
             }
         }
 
-        private void slot(Kind kind, String text, int start, int end) {
+        /** The constant {@code q[start, end)} (see {@link Slot}); the caller has moved {@link #pos} past it. */
+        private void slot(Kind kind, int start, int end) {
             key.append('\u0001').append(kind.ordinal()).append('\u0000');
-            slots.add(new Slot(kind, text, start, end));
+            slots.add(new Slot(kind, start, end));
             beforePrevious = previous;
-            previous = "\u0001";
-            previousAsWritten = text;
+            previous = OTHER;
+            previousStart = previousEnd = 0;
         }
 
-        private static boolean isAbsolute(String iri) {
-            int colon = iri.indexOf(':');
-            if (colon <= 0 || !Character.isLetter(iri.charAt(0))) {
+        /** The context code of the key token {@code q[start, end)}. */
+        private int code(int start, int end) {
+            switch (end - start) {
+            case 2:
+                return q.charAt(start) == '^' && q.charAt(start + 1) == '^' ? CARETS : OTHER;
+            case 4:
+                return is(start, "BASE", BASE) + is(start, "FROM", FROM) + is(start, "WITH", WITH);
+            case 5:
+                return is(start, "NAMED", NAMED) + is(start, "USING", USING) + is(start, "LIMIT", LIMIT);
+            case 6:
+                return is(start, "PREFIX", PREFIX) + is(start, "OFFSET", OFFSET);
+            default:
+                return OTHER;
+            }
+        }
+
+        private int is(int start, String word, int code) {
+            return q.regionMatches(true, start, word, 0, word.length()) ? code : OTHER;
+        }
+
+        /** Whether {@code q[from, to)} starts with a scheme: a letter, then letters, digits, '+', '-', '.', then ':'. */
+        private boolean isAbsolute(int from, int to) {
+            int colon = q.indexOf(':', from);
+            if (colon < 0 || colon >= to || colon == from || !Character.isLetter(q.charAt(from))) {
                 return false;
             }
-            for (int i = 1; i < colon; i++) {
-                char c = iri.charAt(i);
+            for (int i = from + 1; i < colon; i++) {
+                char c = q.charAt(i);
                 if (!Character.isLetterOrDigit(c) && c != '+' && c != '-' && c != '.') {
                     return false;
                 }
@@ -366,12 +476,39 @@ final class QueryShape {
             return true;
         }
 
+        private static boolean isIriChar(char c) {
+            if (c <= ' ') {
+                return false;
+            }
+            switch (c) {
+            case '<', '"', '{', '}', '|', '^', '`', '\\':
+                return false;
+            default:
+                return true;
+            }
+        }
+
         private static boolean isDigit(char c) {
             return c >= '0' && c <= '9';
         }
 
+        private static boolean isLetter(char c) {
+            return c < 0x80 ? (c | 0x20) >= 'a' && (c | 0x20) <= 'z' : Character.isLetter(c);
+        }
+
         private static boolean isNameChar(char c) {
-            return Character.isLetterOrDigit(c) || c == '_' || c == '\u00B7';
+            if (c < 0x80) {
+                return (c | 0x20) >= 'a' && (c | 0x20) <= 'z' || c >= '0' && c <= '9' || c == '_';
+            }
+            return Character.isLetterOrDigit(c) || c == '\u00B7';
+        }
+
+        /** {@link Character#isWhitespace}, without its table lookup for ASCII. */
+        private static boolean isSpace(char c) {
+            if (c < 0x80) {
+                return c == ' ' || c >= 0x09 && c <= 0x0D || c >= 0x1C && c <= 0x1F;
+            }
+            return Character.isWhitespace(c);
         }
     }
 }
