@@ -150,6 +150,8 @@ final class QueryShape {
     private static final int LIMIT = 7;
     private static final int OFFSET = 8;
     private static final int CARETS = 9;
+    /** The keywords the context rules name, each at its code minus one. */
+    private static final String[] KEYWORDS = { "BASE", "PREFIX", "FROM", "NAMED", "USING", "WITH", "LIMIT", "OFFSET" };
 
     /** Reads one query; a new lexer per query, used by one thread. */
     private static final class Lexer {
@@ -168,6 +170,10 @@ final class QueryShape {
         private int previousStart;
         private int previousEnd;
         private int pos;
+        /** The token the last lexing step read: {@code q[tokenStart, tokenEnd)}, a slot of {@code tokenKind} or a key token (null). */
+        private Kind tokenKind;
+        private int tokenStart;
+        private int tokenEnd;
 
         Lexer(String query, String baseUri) {
             this.q = query;
@@ -187,31 +193,52 @@ final class QueryShape {
                     return new QueryShape(q, key.toString(), List.copyOf(slots),
                             Arrays.copyOf(prefixes, 4 * prefixCount), prefixCount);
                 }
-                char c = q.charAt(pos);
-                boolean ok = true;
-                if (c == '<') {
-                    iriOrLess();
-                } else if (c == '"' || c == '\'') {
-                    ok = string(c);
-                } else if (c == '?' || c == '$') {
-                    keyToken(pos, nameCharsEnd(pos + 1));
-                } else if (isDigit(c) || c == '.' && pos + 1 < n && isDigit(q.charAt(pos + 1))) {
-                    ok = number();
-                } else if (c == '@') {
-                    keyToken(pos, nameEnd(pos + 1));
-                } else if (c == '_' && pos + 1 < n && q.charAt(pos + 1) == ':') {
-                    keyToken(pos, nameEnd(pos + 2));
-                } else if (isLetter(c) || c == ':') {
-                    ok = wordOrName();
-                } else if (c == '^' && pos + 1 < n && q.charAt(pos + 1) == '^') {
-                    keyToken(pos, pos + 2);
-                } else {
-                    keyToken(pos, pos + 1);
-                }
-                if (!ok) {
+                if (!next(q.charAt(pos))) {
                     return null;
                 }
+                // one place takes every token in, so the JIT compiles the key's appends and the context rules once
+                if (tokenKind == null) {
+                    keyToken(tokenStart, tokenEnd);
+                } else {
+                    slot(tokenKind, tokenStart, tokenEnd);
+                }
             }
+        }
+
+        /** Reads the token starting with {@code c} at {@link #pos} and moves past it; false if it cannot. */
+        private boolean next(char c) {
+            if (c == '<') {
+                return iriOrLess();
+            } else if (c == '"' || c == '\'') {
+                return string(c);
+            } else if (c == '?' || c == '$') {
+                return token(null, pos, nameCharsEnd(pos + 1));
+            } else if (isDigit(c) || c == '.' && pos + 1 < n && isDigit(q.charAt(pos + 1))) {
+                return number();
+            } else if (c == '@') {
+                return token(null, pos, nameEnd(pos + 1));
+            } else if (c == '_' && pos + 1 < n && q.charAt(pos + 1) == ':') {
+                return token(null, pos, nameEnd(pos + 2));
+            } else if (isLetter(c) || c == ':') {
+                return wordOrName();
+            } else if (c == '^' && pos + 1 < n && q.charAt(pos + 1) == '^') {
+                return token(null, pos, pos + 2);
+            }
+            return token(null, pos, pos + 1);
+        }
+
+        /** The token read: a slot of {@code kind} or a key token (null), {@code q[start, end)}; the lexer goes on after {@code end}. */
+        private boolean token(Kind kind, int start, int end) {
+            return token(kind, start, end, end);
+        }
+
+        /** The same, the lexer going on at {@code resume} (after a string's closing quote). */
+        private boolean token(Kind kind, int start, int end, int resume) {
+            tokenKind = kind;
+            tokenStart = start;
+            tokenEnd = end;
+            pos = resume;
+            return true;
         }
 
         private void skipSpaceAndComments() {
@@ -229,34 +256,28 @@ final class QueryShape {
             }
         }
 
-        private void iriOrLess() {
+        private boolean iriOrLess() {
             for (int j = pos + 1; j < n; j++) {
                 char c = q.charAt(j);
                 if (c == '>') {
-                    iri(pos, j + 1);
-                    return;
+                    return iri(pos, j + 1);
                 }
                 if (!isIriChar(c)) {
                     break;
                 }
             }
-            keyToken(pos, pos + 1);
+            return token(null, pos, pos + 1);
         }
 
         /** The IRI token {@code q[start, end)}, brackets included. */
-        private void iri(int start, int end) {
-            pos = end;
+        private boolean iri(int start, int end) {
             boolean declaration = previous == BASE || beforePrevious == PREFIX || previous == FROM
                     || previous == NAMED || previous == USING || previous == WITH || previous == CARETS;
             if (beforePrevious == PREFIX && previousEnd > previousStart && q.charAt(previousEnd - 1) == ':') {
                 declare(previousStart, previousEnd - 1, start + 1, end - 1);
             }
             boolean constant = !declaration && !relativeBase && isAbsolute(start + 1, end - 1);
-            if (constant && !followedByParenthesis(end)) {
-                slot(Kind.IRI, start, end);
-            } else {
-                keyToken(start, end);
-            }
+            return token(constant && !followedByParenthesis(end) ? Kind.IRI : null, start, end);
         }
 
         private void declare(int nameStart, int nameEnd, int iriStart, int iriEnd) {
@@ -293,14 +314,10 @@ final class QueryShape {
                 }
                 j++;
             }
-            int start = pos;
-            pos = j + open;
             if (escaped || longForm) {
-                keyToken(start, j + open);
-            } else {
-                slot(Kind.STRING, start + 1, j);
+                return token(null, pos, j + open);
             }
-            return true;
+            return token(Kind.STRING, pos + 1, j, j + 1);
         }
 
         private boolean tripleQuote(char quote, int at) {
@@ -328,14 +345,9 @@ final class QueryShape {
             if (j < n && (isLetter(q.charAt(j)) || q.charAt(j) == '_' || q.charAt(j) == ':')) {
                 return false; // not a number token boundary this lexer understands
             }
-            pos = j;
             char before = start > 0 ? q.charAt(start - 1) : ' ';
-            if (previous == LIMIT || previous == OFFSET || before == '+' || before == '-') {
-                keyToken(start, j);
-            } else {
-                slot(kind, start, j);
-            }
-            return true;
+            boolean inKey = previous == LIMIT || previous == OFFSET || before == '+' || before == '-';
+            return token(inKey ? null : kind, start, j);
         }
 
         private int digitsEnd(int from) {
@@ -370,18 +382,16 @@ final class QueryShape {
             int start = pos;
             int j = nameEnd(pos);
             if (j < n && q.charAt(j) == ':') {
-                prefixedName(start, j);
-                return true;
+                return prefixedName(start, j);
             }
             if (j - start == 7 && q.regionMatches(true, start, "SERVICE", 0, 7)) {
                 return false;
             }
-            keyToken(start, j);
-            return true;
+            return token(null, start, j);
         }
 
         /** The prefixed name starting at {@code start} whose colon is at {@code colon}. */
-        private void prefixedName(int start, int colon) {
+        private boolean prefixedName(int start, int colon) {
             int localStart = colon + 1;
             int j = localStart;
             boolean plain = true;
@@ -400,14 +410,9 @@ final class QueryShape {
             while (j > localStart && q.charAt(j - 1) == '.') {
                 j--;
             }
-            pos = j;
             boolean constant = plain && j > localStart && previous != CARETS && previous != PREFIX
                     && declaration(q, prefixes, prefixCount, q, start, colon) >= 0;
-            if (constant && !followedByParenthesis(j)) {
-                slot(Kind.PREFIXED_NAME, start, j);
-            } else {
-                keyToken(start, j);
-            }
+            return token(constant && !followedByParenthesis(j) ? Kind.PREFIXED_NAME : null, start, j);
         }
 
         private boolean followedByParenthesis(int from) {
@@ -418,21 +423,20 @@ final class QueryShape {
             return j < n && q.charAt(j) == '(';
         }
 
-        /** The key token {@code q[start, end)}; the lexer goes on after it. */
+        /** The key token {@code q[start, end)}. */
         private void keyToken(int start, int end) {
             key.append(q, start, end).append('\u0000');
             beforePrevious = previous;
             previous = code(start, end);
             previousStart = start;
             previousEnd = end;
-            pos = end;
             if (previous == BASE) {
                 // BASE belongs to the prologue, so no IRI of the body was read before it
                 relativeBase = true;
             }
         }
 
-        /** The constant {@code q[start, end)} (see {@link Slot}); the caller has moved {@link #pos} past it. */
+        /** The constant {@code q[start, end)} (see {@link Slot}). */
         private void slot(Kind kind, int start, int end) {
             key.append('\u0001').append(kind.ordinal()).append('\u0000');
             slots.add(new Slot(kind, start, end));
@@ -443,33 +447,32 @@ final class QueryShape {
 
         /** The context code of the key token {@code q[start, end)}. */
         private int code(int start, int end) {
-            switch (end - start) {
-            case 2:
+            int length = end - start;
+            if (length == 2) {
                 return q.charAt(start) == '^' && q.charAt(start + 1) == '^' ? CARETS : OTHER;
-            case 4:
-                return is(start, "BASE", BASE) + is(start, "FROM", FROM) + is(start, "WITH", WITH);
-            case 5:
-                return is(start, "NAMED", NAMED) + is(start, "USING", USING) + is(start, "LIMIT", LIMIT);
-            case 6:
-                return is(start, "PREFIX", PREFIX) + is(start, "OFFSET", OFFSET);
-            default:
-                return OTHER;
             }
+            return length >= 4 && length <= 6 && isLetter(q.charAt(start)) ? keyword(start, length) : OTHER;
         }
 
-        private int is(int start, String word, int code) {
-            return q.regionMatches(true, start, word, 0, word.length()) ? code : OTHER;
+        /** The code of the keyword {@code q[start, start + length)} (ignoring case), or {@link #OTHER}. */
+        private int keyword(int start, int length) {
+            for (int k = 0; k < KEYWORDS.length; k++) {
+                if (KEYWORDS[k].length() == length && q.regionMatches(true, start, KEYWORDS[k], 0, length)) {
+                    return k + 1;
+                }
+            }
+            return OTHER;
         }
 
         /** Whether {@code q[from, to)} starts with a scheme: a letter, then letters, digits, '+', '-', '.', then ':'. */
         private boolean isAbsolute(int from, int to) {
             int colon = q.indexOf(':', from);
-            if (colon < 0 || colon >= to || colon == from || !Character.isLetter(q.charAt(from))) {
+            if (colon < 0 || colon >= to || colon == from || !isLetter(q.charAt(from))) {
                 return false;
             }
             for (int i = from + 1; i < colon; i++) {
                 char c = q.charAt(i);
-                if (!Character.isLetterOrDigit(c) && c != '+' && c != '-' && c != '.') {
+                if (!isLetter(c) && !Character.isDigit(c) && c != '+' && c != '-' && c != '.') {
                     return false;
                 }
             }
