@@ -284,6 +284,8 @@ class ShapePlansTest extends CachedAgainstReference {
         }
         assertEquals(0, stats().shapePlansKept());
         assertEquals(0, stats().shapePlansReused());
+        // refused once (the third query, the first with an optimized template); the three after it are counted
+        assertEquals(3, stats().shapePlansNotKept(), "evaluations of the refused shape");
     }
 
     /**
