@@ -168,9 +168,15 @@ final class IdTupleLeafPage implements LeafNode, Page {
      * whose key is {@code >= key}, when there is one.
      */
     private int locate(byte[] key, LeafScan scan) {
+        // the key's words zero-padded: the whole ones in a loop without a branch on the key's length, then a
+        // partial one, so the JIT's profile of full-length keys holds for prefixes too
         long[] k = new long[width];
-        for (int i = 0; i < width; i++) {
-            k[i] = PageFormat.head(key, 0, key.length, 8 * i);
+        int whole = Math.min(width, key.length / 8);
+        for (int i = 0; i < whole; i++) {
+            k[i] = PageFormat.readLong(key, 8 * i);
+        }
+        if (whole < width && key.length > 8 * whole) {
+            k[whole] = PageFormat.head(key, 0, key.length, 8 * whole);
         }
         int compared = compared(key.length);
         int tie = tie(key.length);
