@@ -49,6 +49,9 @@ public final class AotTrainCommand implements Callable<Integer> {
 	Path template;
 	@Option(names = "--port", defaultValue = "18381")
 	int port;
+	@Option(names = "--aot-only", description = "make only an AOT cache: when --java is older than 25, say so and "
+			+ "leave the class-data archive as it is (the build's aot-cache profile)")
+	boolean aotOnly;
 
 	@Override
 	public Integer call() throws Exception {
@@ -58,6 +61,10 @@ public final class AotTrainCommand implements Callable<Integer> {
 			return 2;
 		}
 		boolean aot = release >= 25;
+		if (aotOnly && !aot) {
+			System.out.println(java + " is Java " + release + ": no AOT cache (Java 25 and later), no training run");
+			return 0;
+		}
 		Path home = serverJar.toAbsolutePath().getParent();
 		Path cache = home.resolve(aot ? "basalt-server.aot" : "basalt-server.jsa");
 		Path fresh = home.resolve(cache.getFileName() + ".training");

@@ -29,6 +29,7 @@ public final class NativeQueryStats {
     private final LongAdder shapePlansKept = new LongAdder();
     private final LongAdder shapePlansReused = new LongAdder();
     private final LongAdder shapePlansRunDirectly = new LongAdder();
+    private final LongAdder shapePlansNotKept = new LongAdder();
 
     /** A plan compiled for a query shape, to be kept and reused ({@link ShapePlans}). */
     void shapePlanKept() {
@@ -43,6 +44,14 @@ public final class NativeQueryStats {
     /** Of those, an evaluation that ran the kept plan outside RDF4J's evaluation setup ({@link ShapePlans#run}). */
     void shapePlanRunDirectly() {
         shapePlansRunDirectly.increment();
+    }
+
+    /**
+     * An evaluation of a shape whose plans were refused at this store state: optimized and compiled as a query
+     * without a kept plan ({@link #shapePlanRefused} counts the refusal once per shape and state).
+     */
+    void shapePlanNotKept() {
+        shapePlansNotKept.increment();
     }
 
     /**
@@ -67,6 +76,11 @@ public final class NativeQueryStats {
     /** Evaluations that ran the plan kept for their query shape outside RDF4J's evaluation setup. */
     public long shapePlansRunDirectly() {
         return shapePlansRunDirectly.sum();
+    }
+
+    /** Evaluations of shapes whose plans were refused, each optimized and compiled on its own. */
+    public long shapePlansNotKept() {
+        return shapePlansNotKept.sum();
     }
 
     public void planCompiled() {
@@ -147,6 +161,7 @@ public final class NativeQueryStats {
         shapePlansKept.reset();
         shapePlansReused.reset();
         shapePlansRunDirectly.reset();
+        shapePlansNotKept.reset();
         runtimeFallbacks.reset();
         fallbacks.clear();
         reasons.clear();

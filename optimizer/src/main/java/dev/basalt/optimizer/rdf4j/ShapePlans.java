@@ -187,6 +187,7 @@ public final class ShapePlans {
         Entry entry = entries.get(key);
         if (entry != null && entry.state == state) {
             if (entry.node == null) {
+                stats.shapePlanNotKept();
                 return null;
             }
             QueryRoot evaluation = entry.evaluation(shape, source);

@@ -28,6 +28,18 @@ class NativeQueryStatsTest {
     }
 
     @Test
+    void countsARefusedShapeOnceAndEachOfItsLaterEvaluations() {
+        NativeQueryStats stats = new NativeQueryStats();
+        stats.shapePlanRefused("a constant outside a pattern");
+        stats.shapePlanNotKept();
+        stats.shapePlanNotKept();
+        assertEquals(Map.of("shape plan not kept: a constant outside a pattern", 1L), stats.fallbackReasons());
+        assertEquals(2, stats.shapePlansNotKept());
+        stats.reset();
+        assertEquals(0, stats.shapePlansNotKept());
+    }
+
+    @Test
     void keepsABoundedNumberOfDistinctReasons() {
         NativeQueryStats stats = new NativeQueryStats();
         for (int i = 0; i < NativeQueryStats.MAX_REASONS + 10; i++) {

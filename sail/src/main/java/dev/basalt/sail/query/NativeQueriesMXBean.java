@@ -22,6 +22,12 @@ public interface NativeQueriesMXBean {
     /** Of those, evaluations that ran the kept plan without any of RDF4J's evaluation set up. */
     long getShapePlansRunDirectly();
 
+    /**
+     * Evaluations of a query shape whose plans could not be kept (the reason is among the fallback reasons as
+     * "shape plan not kept: ..."): each is optimized and compiled as if its shape were new.
+     */
+    long getShapePlansNotKept();
+
     /** Algebra nodes, or whole queries, that RDF4J's evaluator ran instead. */
     long getFallbacks();
 

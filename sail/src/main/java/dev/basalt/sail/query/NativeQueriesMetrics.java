@@ -50,6 +50,11 @@ public final class NativeQueriesMetrics implements NativeQueriesMXBean {
     }
 
     @Override
+    public long getShapePlansNotKept() {
+        return stats.shapePlansNotKept();
+    }
+
+    @Override
     public long getFallbacks() {
         return stats.totalFallbacks();
     }

@@ -222,17 +222,13 @@ final class QueryTemplate {
     private static Value slotValue(QueryShape shape, int slot, Value sentinel) {
         QueryShape.Slot s = shape.slots().get(slot);
         return switch (s.kind()) {
-            case IRI -> VF.createIRI(s.text());
-            case PREFIXED_NAME -> {
-                int colon = s.text().indexOf(':');
-                yield VF.createIRI(shape.namespace(s.text().substring(0, colon)) + s.text().substring(colon + 1));
-            }
+            case IRI, PREFIXED_NAME -> VF.createIRI(shape.iri(s));
             case STRING -> {
                 Literal l = (Literal) sentinel;
-                yield l.getLanguage().isPresent() ? VF.createLiteral(s.text(), l.getLanguage().get())
-                        : VF.createLiteral(s.text(), l.getDatatype());
+                yield l.getLanguage().isPresent() ? VF.createLiteral(shape.text(s), l.getLanguage().get())
+                        : VF.createLiteral(shape.text(s), l.getDatatype());
             }
-            case INTEGER, DECIMAL, DOUBLE -> VF.createLiteral(s.text(), ((Literal) sentinel).getDatatype());
+            case INTEGER, DECIMAL, DOUBLE -> VF.createLiteral(shape.text(s), ((Literal) sentinel).getDatatype());
         };
     }
 
@@ -266,19 +262,12 @@ final class QueryTemplate {
 
     /** Whether one of the query's IRI constants is in the hints' namespace (a hint pattern's predicate). */
     private static boolean mayHoldHint(QueryShape shape) {
-        String hints = QueryHints.NAMESPACE;
-        for (QueryShape.Slot slot : shape.slots()) {
-            if (slot.kind() == QueryShape.Kind.IRI) {
-                if (slot.text().startsWith(hints)) {
-                    return true;
-                }
-            } else if (slot.kind() == QueryShape.Kind.PREFIXED_NAME) {
-                int colon = slot.text().indexOf(':');
-                String ns = shape.namespace(slot.text().substring(0, colon));
-                if (ns == null || (ns.length() >= hints.length() ? ns.startsWith(hints)
-                        : hints.startsWith(ns) && slot.text().startsWith(hints.substring(ns.length()), colon + 1))) {
-                    return true;
-                }
+        List<QueryShape.Slot> slots = shape.slots();
+        for (int i = 0; i < slots.size(); i++) {
+            QueryShape.Slot slot = slots.get(i);
+            boolean iri = slot.kind() == QueryShape.Kind.IRI || slot.kind() == QueryShape.Kind.PREFIXED_NAME;
+            if (iri && shape.iriMayStartWith(slot, QueryHints.NAMESPACE)) {
+                return true;
             }
         }
         return false;

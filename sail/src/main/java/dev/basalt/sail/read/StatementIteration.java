@@ -1,6 +1,7 @@
 package dev.basalt.sail.read;
 
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.List;
 
 import org.eclipse.rdf4j.common.iteration.LookAheadIteration;
@@ -36,7 +37,10 @@ final class StatementIteration extends LookAheadIteration<Statement> {
     private final ReadSource.Lease lease;
     private final QuadIndexes quads;
     private final List<long[]> patterns;
-    private final Value[] boundValues;
+    /** Per S, P, O: the bound value a statement reuses instead of resolving its id, or null. */
+    private final Value[] reused = new Value[3];
+    /** Per S, P, O, C: all ones where the id is resolved, zero ({@link TermIds#NULL}) where the value is reused. */
+    private final long[] resolvedMask = { -1L, -1L, -1L, -1L };
     private final ValueFactory vf;
     private final ArrayDeque<Statement> buffer = new ArrayDeque<>(BATCH);
     private int nextPattern;
@@ -57,7 +61,13 @@ final class StatementIteration extends LookAheadIteration<Statement> {
         this.lease = lease;
         this.quads = lease.view().quads(set);
         this.patterns = patterns;
-        this.boundValues = boundValues;
+        for (int pos = 0; pos < 3; pos++) {
+            // bound literals are resolved: a result shows the stored form
+            if (boundValues[pos] != null && !(boundValues[pos] instanceof Literal)) {
+                reused[pos] = boundValues[pos];
+                resolvedMask[pos] = TermIds.NULL;
+            }
+        }
         this.vf = vf;
         LiveTransaction live = lease.view().live();
         this.untrack = live == null ? null : live.track(this::detach);
@@ -66,18 +76,9 @@ final class StatementIteration extends LookAheadIteration<Statement> {
     /** Reads the remaining matches into memory: the live view's trees are about to change. */
     private void detach() {
         ArrayDeque<long[]> remaining = new ArrayDeque<>();
-        while (true) {
-            if (cursor == null) {
-                if (nextPattern == patterns.size()) {
-                    break;
-                }
-                cursor = quads.scan(patterns.get(nextPattern++));
-            }
-            if (cursor.next()) {
-                remaining.add(cursor.quad().clone());
-            } else {
-                cursor = null;
-            }
+        long[] quad;
+        while ((quad = nextQuad()) != null) {
+            remaining.add(quad.clone());
         }
         rest = remaining;
     }
@@ -94,52 +95,58 @@ final class StatementIteration extends LookAheadIteration<Statement> {
         return st;
     }
 
+    /**
+     * Reads up to {@value #BATCH} quads and resolves their terms in one batch. The loops hold no branch that
+     * depends on the query (which positions are bound is a mask), so the JIT's profile of the first queries
+     * holds for later ones.
+     */
     private void fill() {
         lease.view().ensureReadable();
-        long[][] batch = new long[BATCH][];
+        long[] ids = new long[BATCH * 4];
+        long[] mask = resolvedMask;
         int n = 0;
-        while (n < BATCH) {
-            if (rest != null) {
-                long[] quad = rest.poll();
-                if (quad == null) {
-                    break;
-                }
-                batch[n++] = quad;
-                continue;
-            }
-            if (cursor == null) {
-                if (nextPattern == patterns.size()) {
-                    break;
-                }
-                cursor = quads.scan(patterns.get(nextPattern++));
-            }
-            if (cursor.next()) {
-                batch[n++] = cursor.quad().clone();
-            } else {
-                cursor = null;
-            }
+        long[] quad;
+        while (n < BATCH && (quad = nextQuad()) != null) {
+            int at = 4 * n++;
+            ids[at] = quad[0] & mask[0];
+            ids[at + 1] = quad[1] & mask[1];
+            ids[at + 2] = quad[2] & mask[2];
+            ids[at + 3] = quad[3] & mask[3];
         }
         if (n == 0) {
             return;
         }
-        long[] ids = new long[n * 4];
+        Value[] values = lease.view().lexicon().resolveAll(n == BATCH ? ids : Arrays.copyOf(ids, 4 * n), vf);
         for (int i = 0; i < n; i++) {
-            for (int pos = 0; pos < 4; pos++) {
-                ids[i * 4 + pos] = reusable(pos) ? TermIds.NULL : batch[i][pos];
-            }
-        }
-        Value[] values = lease.view().lexicon().resolveAll(ids, vf);
-        for (int i = 0; i < n; i++) {
-            Resource s = (Resource) (reusable(0) ? boundValues[0] : values[i * 4]);
-            IRI p = (IRI) (reusable(1) ? boundValues[1] : values[i * 4 + 1]);
-            Value o = reusable(2) ? boundValues[2] : values[i * 4 + 2];
-            Resource c = (Resource) values[i * 4 + 3];
-            buffer.add(c == null ? vf.createStatement(s, p, o) : vf.createStatement(s, p, o, c));
+            buffer.add(statement(values, 4 * i));
         }
     }
 
-    private boolean reusable(int pos) {
-        return pos < 3 && boundValues[pos] != null && !(boundValues[pos] instanceof Literal);
+    private Statement statement(Value[] values, int at) {
+        Resource s = (Resource) (reused[0] != null ? reused[0] : values[at]);
+        IRI p = (IRI) (reused[1] != null ? reused[1] : values[at + 1]);
+        Value o = reused[2] != null ? reused[2] : values[at + 2];
+        Resource c = (Resource) values[at + 3];
+        return c == null ? vf.createStatement(s, p, o) : vf.createStatement(s, p, o, c);
+    }
+
+    /** The next matching quad (an array the next call may overwrite), or null when there is none. */
+    private long[] nextQuad() {
+        if (rest != null) {
+            return rest.poll();
+        }
+        while (true) {
+            if (cursor == null) {
+                if (nextPattern == patterns.size()) {
+                    return null;
+                }
+                cursor = quads.scan(patterns.get(nextPattern++));
+            }
+            if (cursor.next()) {
+                return cursor.quad();
+            }
+            cursor = null;
+        }
     }
 
     private void release() {

@@ -278,10 +278,13 @@ class ShapePlansTest extends CachedAgainstReference {
         assertEquals(reused + 5, stats().shapePlansReused(), "evaluations that ran the kept plan");
         assertTrue(answers.stream().distinct().count() == 4, "the constants change the answer");
         String random = PREFIX + "SELECT ?s WHERE { ?s ex:producer ex:maker%d } ORDER BY RAND() LIMIT 3";
+        long notKept = stats().shapePlansNotKept();
         for (int i = 0; i < 6; i++) {
             answer(cached, String.format(random, i % 4));
         }
         assertEquals(kept + 1, stats().shapePlansKept(), "an ORDER BY RAND() shape keeps no plan");
+        // refused once (the third query, the first with an optimized template); the three after it are counted
+        assertEquals(notKept + 3, stats().shapePlansNotKept(), "evaluations of the refused shape");
     }
 
     /**

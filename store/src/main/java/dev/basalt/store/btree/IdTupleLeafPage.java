@@ -122,23 +122,34 @@ final class IdTupleLeafPage implements LeafNode, Page {
     }
 
     /**
-     * Compares the key {@code ids[off, off + width)} with {@code key}, given the key's first
-     * {@code width} eight-byte words zero-padded ({@link PageFormat#head}) in {@code k}.
+     * Compares the key {@code ids[off, off + width)} with a search key given as its first {@code width}
+     * eight-byte words zero-padded ({@link PageFormat#head}) in {@code k}: the first {@code compared} words
+     * decide, and when they are equal the answer is {@code tie} ({@link #tie}). The key's length is folded
+     * into those two numbers once per search, so the loop holds no branch on it and its JIT profile holds
+     * for keys of every length.
      */
-    private int compare(long[] ids, int off, long[] k, byte[] key) {
-        for (int i = 0; i < width; i++) {
-            if (8 * i >= key.length) {
-                return 1;
-            }
+    private static int compare(long[] ids, int off, long[] k, int compared, int tie) {
+        for (int i = 0; i < compared; i++) {
             int c = Long.compareUnsigned(ids[off + i], k[i]);
             if (c != 0) {
                 return c;
             }
-            if (8 * i + 8 > key.length) {
-                return 1;
-            }
         }
-        return key.length == 8 * width ? 0 : -1;
+        return tie;
+    }
+
+    /** The words of a search key of {@code length} bytes that a comparison reads: those it has begun. */
+    private int compared(int length) {
+        return Math.min(width, (length + 7) / 8);
+    }
+
+    /**
+     * The comparison of a key with a search key of {@code length} bytes whose words read are equal to the
+     * key's: the key sorts after a shorter search key (a prefix, also one ending inside an id), before a
+     * longer one, and equals one of its own length.
+     */
+    private int tie(int length) {
+        return length < 8 * width ? 1 : length == 8 * width ? 0 : -1;
     }
 
     @Override
@@ -157,16 +168,24 @@ final class IdTupleLeafPage implements LeafNode, Page {
      * whose key is {@code >= key}, when there is one.
      */
     private int locate(byte[] key, LeafScan scan) {
+        // the key's words zero-padded: the whole ones in a loop without a branch on the key's length, then a
+        // partial one, so the JIT's profile of full-length keys holds for prefixes too
         long[] k = new long[width];
-        for (int i = 0; i < width; i++) {
-            k[i] = PageFormat.head(key, 0, key.length, 8 * i);
+        int whole = Math.min(width, key.length / 8);
+        for (int i = 0; i < whole; i++) {
+            k[i] = PageFormat.readLong(key, 8 * i);
         }
+        if (whole < width && key.length > 8 * whole) {
+            k[whole] = PageFormat.head(key, 0, key.length, 8 * whole);
+        }
+        int compared = compared(key.length);
+        int tie = tie(key.length);
         int lo = 0;
         int hi = restartEnds.length - 1;
         int block = -1;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            int c = compare(restartIds, mid * width, k, key);
+            int c = compare(restartIds, mid * width, k, compared, tie);
             if (c == 0) {
                 if (scan != null) {
                     scanTo(mid * interval, scan);
@@ -192,7 +211,7 @@ final class IdTupleLeafPage implements LeafNode, Page {
         int p = skipValue(restartEnds[block]);
         for (e++; e < end; e++) {
             long packed = IdTupleCoding.readNext(bytes, p, ids);
-            int c = compare(ids, 0, k, key);
+            int c = compare(ids, 0, k, compared, tie);
             if (c >= 0) {
                 if (scan != null) {
                     land(scan, e, next(packed), 0);
