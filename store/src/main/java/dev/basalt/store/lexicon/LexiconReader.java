@@ -4,6 +4,7 @@ import java.util.function.Supplier;
 
 import dev.basalt.store.btree.BTree;
 import dev.basalt.store.cache.ClockCache;
+import dev.basalt.store.cache.DerivedNumbers;
 
 /**
  * The dictionary as of one committed commit point (see {@link Lexicon#reader(dev.basalt.store.Snapshot)}).
@@ -36,6 +37,14 @@ public final class LexiconReader extends LexiconView {
      */
     public <V> ClockCache<V> derivedCache(Object function, Supplier<ClockCache<V>> make) {
         return uncommitted == null ? lexicon.derivedCache(function, make) : null;
+    }
+
+    /**
+     * The lexicon's table of numbers derived by {@code function} ({@link Lexicon#derivedNumbers}) for
+     * a reader of a committed snapshot; null for a reader of a write transaction.
+     */
+    public DerivedNumbers derivedNumbers(Object function, Supplier<DerivedNumbers> make) {
+        return uncommitted == null ? lexicon.derivedNumbers(function, make) : null;
     }
 
     @Override
