@@ -6,7 +6,6 @@ import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.TreeSet;
 
 import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.Literal;
@@ -14,8 +13,6 @@ import org.eclipse.rdf4j.model.Statement;
 import org.eclipse.rdf4j.model.ValueFactory;
 import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
 import org.eclipse.rdf4j.model.vocabulary.XSD;
-import org.eclipse.rdf4j.query.BindingSet;
-import org.eclipse.rdf4j.query.TupleQueryResult;
 import org.eclipse.rdf4j.repository.Repository;
 import org.eclipse.rdf4j.repository.RepositoryConnection;
 import org.eclipse.rdf4j.repository.sail.SailRepository;
@@ -104,29 +101,13 @@ class DerivedNumbersDifferentialTest {
             for (int round = 0; round < 3; round++) {
                 for (String body : QUERIES) {
                     String query = PROLOGUE + body;
-                    assertEquals(rows(m, query), rows(b, query), "round " + round + ": " + query);
+                    assertEquals(MergeJoinDifferentialTest.rows(m, query), MergeJoinDifferentialTest.rows(b, query),
+                            "round " + round + ": " + query);
                 }
             }
         } finally {
             basalt.shutDown();
             memory.shutDown();
         }
-    }
-
-    /** The rows as sorted strings of sorted bindings (a multiset: duplicates kept). */
-    private static List<String> rows(RepositoryConnection c, String query) {
-        List<String> out = new ArrayList<>();
-        try (TupleQueryResult r = c.prepareTupleQuery(query).evaluate()) {
-            for (BindingSet row : r) {
-                TreeSet<String> names = new TreeSet<>(row.getBindingNames());
-                StringBuilder s = new StringBuilder();
-                for (String n : names) {
-                    s.append(n).append('=').append(row.getValue(n)).append(' ');
-                }
-                out.add(s.toString());
-            }
-        }
-        out.sort(null);
-        return out;
     }
 }
