@@ -17,7 +17,7 @@ import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
 
 import dev.basalt.optimizer.access.DerivedValues;
 import dev.basalt.optimizer.access.QuadSource;
-import dev.basalt.store.cache.DerivedNumbers;
+import dev.basalt.store.lexicon.DerivedNumbers;
 import dev.basalt.store.lexicon.InlineValues;
 import dev.basalt.store.lexicon.TermIds;
 

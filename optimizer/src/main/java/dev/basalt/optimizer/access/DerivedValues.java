@@ -2,7 +2,7 @@ package dev.basalt.optimizer.access;
 
 import org.eclipse.rdf4j.model.Value;
 
-import dev.basalt.store.cache.DerivedNumbers;
+import dev.basalt.store.lexicon.DerivedNumbers;
 
 /**
  * A bounded cache shared by every query of a store, from ids of committed terms to the values one

@@ -10,9 +10,9 @@ import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.algebra.evaluation.QueryBindingSet;
 
 import dev.basalt.optimizer.access.DerivedValues;
-import dev.basalt.store.cache.DerivedNumbers;
 import dev.basalt.optimizer.exec.Batch;
 import dev.basalt.optimizer.exec.ExecContext;
+import dev.basalt.store.lexicon.DerivedNumbers;
 import dev.basalt.store.lexicon.TermIds;
 
 /**

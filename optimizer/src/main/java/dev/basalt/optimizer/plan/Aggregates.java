@@ -21,7 +21,7 @@ import org.eclipse.rdf4j.query.algebra.evaluation.util.ValueComparator;
 import dev.basalt.optimizer.exec.Aggregation;
 import dev.basalt.optimizer.exec.Batch;
 import dev.basalt.optimizer.exec.ExecContext;
-import dev.basalt.store.cache.DerivedNumbers;
+import dev.basalt.store.lexicon.DerivedNumbers;
 import dev.basalt.store.lexicon.InlineValues;
 import dev.basalt.store.lexicon.TermIds;
 import dev.basalt.store.lexicon.TermKind;

@@ -12,7 +12,7 @@ import dev.basalt.optimizer.access.QuadSource;
 import dev.basalt.optimizer.access.SpatialIndexReader;
 import dev.basalt.store.btree.BTree;
 import dev.basalt.store.cache.ClockCache;
-import dev.basalt.store.cache.DerivedNumbers;
+import dev.basalt.store.lexicon.DerivedNumbers;
 import dev.basalt.store.quads.QuadCursor;
 import dev.basalt.store.quads.QuadIndexes;
 import dev.basalt.store.quads.QuadOrder;

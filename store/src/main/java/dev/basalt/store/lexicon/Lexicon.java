@@ -12,7 +12,6 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.basalt.store.Snapshot;
 import dev.basalt.store.WriteTransaction;
 import dev.basalt.store.cache.ClockCache;
-import dev.basalt.store.cache.DerivedNumbers;
 import dev.basalt.store.journal.StoreException;
 
 /**

@@ -4,7 +4,6 @@ import java.util.function.Supplier;
 
 import dev.basalt.store.btree.BTree;
 import dev.basalt.store.cache.ClockCache;
-import dev.basalt.store.cache.DerivedNumbers;
 
 /**
  * The dictionary as of one committed commit point (see {@link Lexicon#reader(dev.basalt.store.Snapshot)}).

@@ -1,4 +1,4 @@
-package dev.basalt.store.cache;
+package dev.basalt.store.lexicon;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,4 +1,4 @@
-package dev.basalt.store.cache;
+package dev.basalt.store.lexicon;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -8,7 +8,7 @@ import java.lang.invoke.VarHandle;
  * from the term, packed by its caller, see {@link #MISSING}), read without a lock and without an
  * object per entry: an id and its number sit side by side in one {@code long[]}, so a hit is one
  * hash and, mostly, one cache line. It backs the exact decimal values that {@code SUM} and
- * {@code AVG} add per row (the optimizer's derived values), where a lookup in a {@link ClockCache}
+ * {@code AVG} add per row (the optimizer's derived values), where a lookup in a {@link dev.basalt.store.cache.ClockCache}
  * (segment, table, handle, value object) cost several cache misses per row.
  *
  * <p>Entries are only added, never replaced: a slot's id is claimed once by a compare-and-set from
