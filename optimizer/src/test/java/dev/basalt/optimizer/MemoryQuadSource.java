@@ -17,6 +17,7 @@ import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
 
 import dev.basalt.optimizer.access.DerivedValues;
 import dev.basalt.optimizer.access.QuadSource;
+import dev.basalt.store.lexicon.DerivedNumbers;
 import dev.basalt.store.lexicon.InlineValues;
 import dev.basalt.store.lexicon.TermIds;
 
@@ -260,6 +261,13 @@ public final class MemoryQuadSource implements QuadSource {
     /** At most 64 entries, then it starts over: the twin's tests also see values computed again. */
     private static final class SmallDerivedValues implements DerivedValues {
         private final Map<Long, Value> values = new ConcurrentHashMap<>();
+        /** Room for 8 numbers: the twin's tests see both numbers held and numbers derived again. */
+        private final DerivedNumbers numbers = new DerivedNumbers(8);
+
+        @Override
+        public DerivedNumbers numbers() {
+            return numbers;
+        }
 
         @Override
         public void put(long id, Value value) {

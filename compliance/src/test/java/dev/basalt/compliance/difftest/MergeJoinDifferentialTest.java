@@ -136,8 +136,8 @@ class MergeJoinDifferentialTest {
         assertTrue(merged >= forced * 2 / 3, merged + " of " + forced + " forced queries merged");
     }
 
-    /** The rows as sorted strings of sorted bindings (a multiset: duplicates kept). */
-    private static List<String> rows(RepositoryConnection c, String query) {
+    /** The rows as sorted strings of sorted bindings (a multiset: duplicates kept); other differential tests use it too. */
+    static List<String> rows(RepositoryConnection c, String query) {
         List<String> out = new ArrayList<>();
         try (TupleQueryResult r = c.prepareTupleQuery(query).evaluate()) {
             for (BindingSet row : r) {

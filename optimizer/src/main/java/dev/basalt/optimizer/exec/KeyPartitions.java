@@ -29,7 +29,10 @@ final class KeyPartitions {
         this.shift = 64 - Integer.numberOfTrailingZeros(parts);
         this.pairs = new long[parts][];
         this.used = new int[parts];
-        int start = (int) Math.min(2L * PER_PARTITION, Math.max(16, 2 * expected / parts + 16));
+        // a partition's share of the expected pairs and a quarter more (a hash spreads them unevenly):
+        // an exact estimate (a pattern's range count) then copies no partition; a wrong one is capped
+        long share = expected / parts;
+        int start = (int) Math.min(4L * PER_PARTITION, Math.max(16, 2 * (share + share / 4) + 16));
         for (int i = 0; i < parts; i++) {
             pairs[i] = new long[start];
         }

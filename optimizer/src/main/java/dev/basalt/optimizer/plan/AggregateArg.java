@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.function.Function;
 
 import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.model.base.CoreDatatype;
 import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.algebra.evaluation.QueryBindingSet;
@@ -11,6 +12,7 @@ import org.eclipse.rdf4j.query.algebra.evaluation.QueryBindingSet;
 import dev.basalt.optimizer.access.DerivedValues;
 import dev.basalt.optimizer.exec.Batch;
 import dev.basalt.optimizer.exec.ExecContext;
+import dev.basalt.store.lexicon.DerivedNumbers;
 import dev.basalt.store.lexicon.TermIds;
 
 /**
@@ -83,11 +85,13 @@ final class AggregateArg {
      */
     void prepare(Batch batch, ValueCache cache, ExecContext ctx) {
         DerivedValues memo = memo(ctx);
+        DerivedNumbers numbers = numbers(ctx);
         long[] missing = new long[batch.size()];
         int n = 0;
         for (int i = 0; i < batch.size(); i++) {
             long id = batch.id(i, slots[0]);
-            if (memo == null || !cachable(id) || memo.get(id) == null) {
+            if (memo == null || !cachable(id)
+                    || (numbers == null || numbers.get(id) == DerivedNumbers.MISSING) && memo.get(id) == null) {
                 missing[n++] = id;
             }
         }
@@ -97,11 +101,13 @@ final class AggregateArg {
     /** Like {@link #prepare(Batch, ValueCache, ExecContext)} for rows. */
     void prepare(List<long[]> rows, ValueCache cache, ExecContext ctx) {
         DerivedValues memo = memo(ctx);
+        DerivedNumbers numbers = numbers(ctx);
         long[] missing = new long[rows.size()];
         int n = 0;
         for (long[] row : rows) {
             long id = row[slots[0]];
-            if (memo == null || !cachable(id) || memo.get(id) == null) {
+            if (memo == null || !cachable(id)
+                    || (numbers == null || numbers.get(id) == DerivedNumbers.MISSING) && memo.get(id) == null) {
                 missing[n++] = id;
             }
         }
@@ -114,11 +120,71 @@ final class AggregateArg {
 
     /** The evaluation's handle on the shared cache of this expression (null: none). */
     private DerivedValues memo(ExecContext ctx) {
-        return ctx.scratch(this, () -> new Held(Memo.over(ctx.source().derivedValues(derivedKey)))).memo();
+        return held(ctx).memo();
+    }
+
+    private Held held(ExecContext ctx) {
+        return ctx.scratch(this, () -> {
+            DerivedValues shared = ctx.source().derivedValues(derivedKey);
+            return new Held(Memo.over(shared), shared == null ? null : shared.numbers());
+        });
     }
 
     /** The evaluation's memo, or null where the source has no shared cache (held so that null is kept too). */
-    private record Held(Memo memo) {
+    private record Held(Memo memo, DerivedNumbers numbers) {
+    }
+
+    /**
+     * The store's table of this derived argument's exact numbers ({@link #pack}), or null (not
+     * derived, or the source keeps none). An accumulator may keep it for its evaluation.
+     */
+    DerivedNumbers numbers(ExecContext ctx) {
+        return isDerived() ? held(ctx).numbers() : null;
+    }
+
+    /** {@code number}'s unscaled digits (see {@link #pack}). */
+    static long unscaled(long number) {
+        return number >> 6;
+    }
+
+    /** {@code number}'s scale, 0 to 31 (see {@link #pack}). */
+    static int scale(long number) {
+        return (int) number & 31;
+    }
+
+    /** Whether {@code number} is an xsd:decimal (else an xsd:integer, see {@link #pack}). */
+    static boolean isDecimal(long number) {
+        return (number & 32) != 0;
+    }
+
+    /** Whether {@code id} may be looked up in the store's shared tables (a stored term's id). */
+    static boolean sharedId(long id) {
+        return cachable(id);
+    }
+
+    /**
+     * A derived xsd:integer or xsd:decimal value as one {@code long}: its unscaled digits shifted left
+     * by 6, bit 5 set for xsd:decimal, the scale in bits 0-4; {@link DerivedNumbers#MISSING} for any
+     * other value or one whose digits or scale do not fit (|unscaled| >= 2^57, scale > 31).
+     */
+    static long pack(Value v) {
+        if (!(v instanceof ParsedDecimalLiteral p) || !p.compact() || p.scale() > 31) {
+            return DerivedNumbers.MISSING;
+        }
+        long u = p.unscaled();
+        if (u <= -(1L << 57) || u >= 1L << 57) {
+            return DerivedNumbers.MISSING;
+        }
+        boolean decimal = p.getCoreDatatype() == CoreDatatype.XSD.DECIMAL;
+        return u << 6 | (decimal ? 32 : 0) | p.scale();
+    }
+
+    private void keepNumber(long id, Value v, ExecContext ctx) {
+        DerivedNumbers numbers = held(ctx).numbers();
+        long packed = numbers == null ? DerivedNumbers.MISSING : pack(v);
+        if (packed != DerivedNumbers.MISSING) {
+            numbers.put(id, packed);
+        }
     }
 
     /**
@@ -176,6 +242,9 @@ final class AggregateArg {
         DerivedValues memo = cachable(id) ? memo(ctx) : null;
         Value v = memo == null ? null : memo.get(id);
         if (v != null) {
+            if (v != ERROR) {
+                keepNumber(id, v, ctx);
+            }
             return v == ERROR ? null : v;
         }
         QueryBindingSet bs = new QueryBindingSet(1);
@@ -187,6 +256,7 @@ final class AggregateArg {
         v = ParsedDecimalLiteral.of(expr.apply(bs));
         if (memo != null) {
             memo.put(id, v == null ? ERROR : v);
+            keepNumber(id, v, ctx);
         }
         return v;
     }

@@ -21,6 +21,7 @@ import org.eclipse.rdf4j.query.algebra.evaluation.util.ValueComparator;
 import dev.basalt.optimizer.exec.Aggregation;
 import dev.basalt.optimizer.exec.Batch;
 import dev.basalt.optimizer.exec.ExecContext;
+import dev.basalt.store.lexicon.DerivedNumbers;
 import dev.basalt.store.lexicon.InlineValues;
 import dev.basalt.store.lexicon.TermIds;
 import dev.basalt.store.lexicon.TermKind;
@@ -253,9 +254,19 @@ final class Aggregates implements Aggregation {
         long count;
         boolean error;
 
+        /**
+         * For a derived argument (not DISTINCT): the slot of its variable, whose ids' exact values the
+         * store's table {@link #numbers} may hold; else -1.
+         */
+        final int numberSlot;
+        /** The store's table of the derived argument's exact values, once looked up; null: none. */
+        DerivedNumbers numbers;
+        boolean numbersLooked;
+
         Sum(Spec s) {
             super(s);
             slot = s.distinct() ? -1 : s.arg().slot();
+            numberSlot = !s.distinct() && s.arg().isDerived() ? s.arg().slots()[0] : -1;
         }
 
         @Override
@@ -264,6 +275,9 @@ final class Aggregates implements Aggregation {
                 return;
             }
             if (slot >= 0 && exact && addInline(row[slot])) {
+                return;
+            }
+            if (numberSlot >= 0 && exact && addNumber(row[numberSlot], ctx)) {
                 return;
             }
             Value v = value(row, ctx);
@@ -309,6 +323,28 @@ final class Aggregates implements Aggregation {
             } catch (ArithmeticException overflow) {
                 return false;
             }
+            count++;
+            return true;
+        }
+
+        /**
+         * Adds the derived value of {@code id} from the store's table of exact numbers, as
+         * {@link #addExact} would add its literal; false when the table does not hold it.
+         */
+        private boolean addNumber(long id, ExecContext ctx) {
+            if (!numbersLooked) {
+                numbers = spec.arg().numbers(ctx);
+                numbersLooked = true;
+            }
+            if (numbers == null || !AggregateArg.sharedId(id)) {
+                return false;
+            }
+            long n = numbers.get(id);
+            if (n == DerivedNumbers.MISSING) {
+                return false;
+            }
+            addUnscaled(AggregateArg.unscaled(n), AggregateArg.scale(n));
+            bigDecimal |= AggregateArg.isDecimal(n);
             count++;
             return true;
         }

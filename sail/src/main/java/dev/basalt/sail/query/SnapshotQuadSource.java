@@ -12,6 +12,7 @@ import dev.basalt.optimizer.access.QuadSource;
 import dev.basalt.optimizer.access.SpatialIndexReader;
 import dev.basalt.store.btree.BTree;
 import dev.basalt.store.cache.ClockCache;
+import dev.basalt.store.lexicon.DerivedNumbers;
 import dev.basalt.store.quads.QuadCursor;
 import dev.basalt.store.quads.QuadIndexes;
 import dev.basalt.store.quads.QuadOrder;
@@ -324,7 +325,14 @@ public final class SnapshotQuadSource implements QuadSource {
     public DerivedValues derivedValues(Object function) {
         ClockCache<Value> cache = view.lexicon().derivedCache(function,
                 () -> new ClockCache<>(DERIVED_CACHE_ENTRIES, 1, v -> 1));
+        DerivedNumbers numbers = cache == null ? null
+                : view.lexicon().derivedNumbers(function, () -> new DerivedNumbers((int) DERIVED_CACHE_ENTRIES));
         return cache == null ? null : new DerivedValues() {
+            @Override
+            public DerivedNumbers numbers() {
+                return numbers;
+            }
+
             @Override
             public Value get(long id) {
                 return cache.get(id);

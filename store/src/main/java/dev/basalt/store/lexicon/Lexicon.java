@@ -49,6 +49,7 @@ public final class Lexicon {
     private final KeyPrefixes prefixes = new KeyPrefixes();
     private final TermDictionary.Cache dictionaries = new TermDictionary.Cache();
     private final ConcurrentHashMap<Object, ClockCache<?>> derived = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Object, DerivedNumbers> derivedNumbers = new ConcurrentHashMap<>();
 
     /** Most derived-value caches a lexicon keeps ({@link #derivedCache}); each may hold up to its own bound. */
     public static final int MAX_DERIVED_CACHES = 16;
@@ -134,9 +135,24 @@ public final class Lexicon {
         return (ClockCache<V>) cache;
     }
 
+    /**
+     * A table of numbers derived from committed terms by a pure function, one per {@code function}
+     * key, made by {@code make} on first use and kept for the life of this lexicon, under the same
+     * rules and the same bound of {@link #MAX_DERIVED_CACHES} functions as {@link #derivedCache}
+     * (past it: null).
+     */
+    public DerivedNumbers derivedNumbers(Object function, Supplier<DerivedNumbers> make) {
+        DerivedNumbers table = derivedNumbers.get(function);
+        if (table == null && derivedNumbers.size() < MAX_DERIVED_CACHES) {
+            table = derivedNumbers.computeIfAbsent(function, k -> make.get());
+        }
+        return table;
+    }
+
     /** Drops every cached mapping (for tests and after external changes to the store). */
     public void clearCaches() {
         derived.values().forEach(ClockCache::invalidateAll);
+        derivedNumbers.values().forEach(DerivedNumbers::clear);
         values.invalidateAll();
         ids.invalidateAll();
         prefixes.clear();

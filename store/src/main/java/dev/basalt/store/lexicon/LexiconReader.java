@@ -38,6 +38,14 @@ public final class LexiconReader extends LexiconView {
         return uncommitted == null ? lexicon.derivedCache(function, make) : null;
     }
 
+    /**
+     * The lexicon's table of numbers derived by {@code function} ({@link Lexicon#derivedNumbers}) for
+     * a reader of a committed snapshot; null for a reader of a write transaction.
+     */
+    public DerivedNumbers derivedNumbers(Object function, Supplier<DerivedNumbers> make) {
+        return uncommitted == null ? lexicon.derivedNumbers(function, make) : null;
+    }
+
     @Override
     boolean isCommitted(long id) {
         return uncommitted == null || uncommitted.isCommitted(id);

@@ -2,7 +2,9 @@ package dev.basalt.store.lexicon;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -71,6 +73,24 @@ class LexiconTest extends StoreFixture {
                 assertEquals(batch.get(i), lexicon.reader(s).resolve(ids[i], VF));
             }
         }
+    }
+
+    /**
+     * Derived-number tables: one per function key for the life of the lexicon, emptied by
+     * {@link Lexicon#clearCaches}, and none past {@link Lexicon#MAX_DERIVED_CACHES} functions.
+     */
+    @Test
+    void derivedNumberTablesAreKeptPerFunctionAndBounded() {
+        DerivedNumbers first = lexicon.derivedNumbers("f0", () -> new DerivedNumbers(64));
+        first.put(7, 42);
+        assertSame(first, lexicon.derivedNumbers("f0", () -> new DerivedNumbers(64)));
+        assertEquals(42, lexicon.derivedNumbers("f0", () -> null).get(7));
+        lexicon.clearCaches();
+        assertEquals(DerivedNumbers.MISSING, first.get(7));
+        for (int f = 1; f < Lexicon.MAX_DERIVED_CACHES; f++) {
+            assertNotNull(lexicon.derivedNumbers("f" + f, () -> new DerivedNumbers(64)));
+        }
+        assertNull(lexicon.derivedNumbers("one too many", () -> new DerivedNumbers(64)));
     }
 
     @Test

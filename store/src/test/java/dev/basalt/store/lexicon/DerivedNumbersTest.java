@@ -1,0 +1,100 @@
+package dev.basalt.store.lexicon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link DerivedNumbers}: a hit is the number put for that id (never another id's), the table grows
+ * past its first size and holds nothing more once full, clearing forgets everything, and threads
+ * putting and reading at once, also while it grows, never read a wrong number.
+ */
+class DerivedNumbersTest {
+    /** The number the tests derive from an id: any pure function of it, never MISSING. */
+    private static long numberOf(long id) {
+        return id * 31 + 7;
+    }
+
+    @Test
+    void holdsWhatIsPutAndGrows() {
+        DerivedNumbers table = new DerivedNumbers(100_000);
+        for (long id = 1; id <= 50_000; id++) {
+            assertEquals(DerivedNumbers.MISSING, table.get(id));
+            table.put(id, numberOf(id));
+        }
+        int held = 0;
+        for (long id = 1; id <= 50_000; id++) {
+            long n = table.get(id);
+            if (n != DerivedNumbers.MISSING) {
+                assertEquals(numberOf(id), n, "id " + id);
+                held++;
+            }
+        }
+        // far past the first table of 4,096 slots; a probe is bounded, so a few may be dropped
+        assertTrue(held > 49_000, held + " held");
+        assertEquals(DerivedNumbers.MISSING, table.get(50_001));
+        table.clear();
+        assertEquals(DerivedNumbers.MISSING, table.get(1));
+        assertEquals(0, table.size());
+    }
+
+    @Test
+    void aFullTableAddsNothingMore() {
+        DerivedNumbers table = new DerivedNumbers(8);
+        assertEquals(16, table.maxSlots());
+        for (long id = 1; id <= 100; id++) {
+            table.put(id, numberOf(id));
+        }
+        int held = 0;
+        for (long id = 1; id <= 100; id++) {
+            long n = table.get(id);
+            if (n != DerivedNumbers.MISSING) {
+                assertEquals(numberOf(id), n);
+                held++;
+            }
+        }
+        assertTrue(held > 0 && held <= 8, held + " held");
+    }
+
+    @Test
+    void refusesTheReservedValues() {
+        DerivedNumbers table = new DerivedNumbers(8);
+        assertThrows(IllegalArgumentException.class, () -> table.put(0, 1));
+        assertThrows(IllegalArgumentException.class, () -> table.put(1, DerivedNumbers.MISSING));
+    }
+
+    @Test
+    void concurrentPutsAndReadsNeverReadAWrongNumber() throws InterruptedException {
+        DerivedNumbers table = new DerivedNumbers(1 << 16);
+        AtomicReference<String> wrong = new AtomicReference<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            long seed = t;
+            threads.add(new Thread(() -> {
+                Random r = new Random(seed);
+                for (int i = 0; i < 400_000 && wrong.get() == null; i++) {
+                    long id = 1 + r.nextInt(100_000);
+                    long n = table.get(id);
+                    if (n == DerivedNumbers.MISSING) {
+                        table.put(id, numberOf(id));
+                    } else if (n != numberOf(id)) {
+                        wrong.set("id " + id + " read " + n);
+                    }
+                }
+            }));
+        }
+        threads.forEach(Thread::start);
+        for (Thread t : threads) {
+            t.join();
+        }
+        assertEquals(null, wrong.get());
+        assertTrue(table.size() > 4_096, "grew: " + table.size());
+    }
+}
