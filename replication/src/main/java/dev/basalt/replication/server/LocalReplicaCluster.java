@@ -55,6 +55,15 @@ public final class LocalReplicaCluster implements AutoCloseable {
      */
     public static LocalReplicaCluster start(List<String> launcher, int nodes, Path data, int httpPort, int raftPort)
             throws IOException, InterruptedException {
+        return start(launcher, nodes, data, httpPort, httpPort == 0 ? 0 : httpPort + 10_000, raftPort);
+    }
+
+    /**
+     * As {@link #start(List, int, Path, int, int)}, with the consistency endpoints' ports from
+     * {@code adminPort} (0: free ports) rather than {@code httpPort + 10000}.
+     */
+    public static LocalReplicaCluster start(List<String> launcher, int nodes, Path data, int httpPort, int adminPort,
+            int raftPort) throws IOException, InterruptedException {
         if (nodes < 1) {
             throw new IllegalArgumentException("--nodes must be at least 1, got " + nodes);
         }
@@ -63,7 +72,7 @@ public final class LocalReplicaCluster implements AutoCloseable {
         StringBuilder peers = new StringBuilder();
         for (int i = 0; i < nodes; i++) {
             http[i] = httpPort == 0 ? freePort() : httpPort + i;
-            admin[i] = httpPort == 0 ? freePort() : httpPort + 10_000 + i;
+            admin[i] = adminPort == 0 ? freePort() : adminPort + i;
             peers.append(i == 0 ? "" : ",").append("n").append(i).append('=').append(HOST).append(':')
                     .append(raftPort == 0 ? freePort() : raftPort + i);
         }
