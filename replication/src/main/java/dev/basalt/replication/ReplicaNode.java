@@ -49,8 +49,6 @@ final class ReplicaNode implements AutoCloseable {
      */
     static final int MAX_ENTRY_BYTES = 16 << 20;
     private static final long RETRY_SLEEP_MILLIS = 100;
-    /** The longest election timeout (they are drawn from 600 ms up to this). */
-    static final long ELECTION_TIMEOUT_MAX_MILLIS = 1200;
 
     private final ReplicationSettings settings;
     private final StoreStateMachine stateMachine;
@@ -152,9 +150,10 @@ final class ReplicaNode implements AutoCloseable {
         GrpcConfigKeys.Server.setPort(p, settings.raftPort());
         // elections: long enough that a busy shared machine does not depose a live leader, short
         // enough that a new leader takes writes well within 5 s of the old one's death
-        RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(600, java.util.concurrent.TimeUnit.MILLISECONDS));
-        RaftServerConfigKeys.Rpc.setTimeoutMax(p, TimeDuration.valueOf(ELECTION_TIMEOUT_MAX_MILLIS,
-                java.util.concurrent.TimeUnit.MILLISECONDS));
+        RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(settings.electionTimeoutMinMillis(),
+                TimeUnit.MILLISECONDS));
+        RaftServerConfigKeys.Rpc.setTimeoutMax(p, TimeDuration.valueOf(settings.electionTimeoutMillis(),
+                TimeUnit.MILLISECONDS));
         // A leader that heard from no majority for an election timeout steps down, and Ratis then keeps
         // it from standing for election for 10 s by default. With one node dead, a pause of the other
         // survivor (a collection, a loaded machine) is enough for that; the leader's log is then often
@@ -163,7 +162,7 @@ final class ReplicaNode implements AutoCloseable {
         // 1-2 s. Pre-vote (Ratis's default) already keeps a node that was cut off from disrupting a
         // leader elsewhere, so it waits one election timeout.
         RaftServerConfigKeys.LeaderElection.setLeaderStepDownWaitTime(p, TimeDuration.valueOf(
-                ELECTION_TIMEOUT_MAX_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS));
+                settings.electionTimeoutMillis(), TimeUnit.MILLISECONDS));
         SizeInBytes entryMax = SizeInBytes.valueOf(MAX_ENTRY_BYTES + (1 << 20));
         RaftServerConfigKeys.Log.Appender.setBufferByteLimit(p, entryMax);
         RaftServerConfigKeys.Log.setWriteBufferSize(p, SizeInBytes.valueOf(MAX_ENTRY_BYTES + (2 << 20)));

@@ -153,12 +153,15 @@ class FailoverIT {
     /**
      * Three replicas on free ports, or, with {@code -Dbasalt.test.portBase=P}, HTTP ports from P,
      * consistency endpoints from P + 10 and Raft ports from P + 20 (a machine where each user keeps
-     * to a port range).
+     * to a port range); {@code -Dbasalt.test.electionTimeoutMs=N} starts them with that election
+     * timeout (to compare failovers with another one).
      */
     private LocalReplicaCluster startCluster(List<String> launcher) throws IOException, InterruptedException {
         int base = Integer.getInteger("basalt.test.portBase", 0);
-        return base == 0 ? LocalReplicaCluster.start(launcher, 3, dir, 0, 0)
-                : LocalReplicaCluster.start(launcher, 3, dir, base, base + 10, base + 20);
+        String election = System.getProperty("basalt.test.electionTimeoutMs");
+        List<String> options = election == null ? List.of() : List.of("--election-timeout-ms", election);
+        return base == 0 ? LocalReplicaCluster.start(launcher, 3, dir, 0, 0, 0, options)
+                : LocalReplicaCluster.start(launcher, 3, dir, base, base + 10, base + 20, options);
     }
 
     private static double loadAverage() {

@@ -2,6 +2,7 @@ package dev.basalt.replication;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -28,9 +29,20 @@ class ReplicaNodePropertiesTest {
                 "raft.server.log.append-entries.compose.enabled must stay off: on that path a deposed leader"
                         + " applies an entry no majority has (ReplicaNode.appendSynchronously)");
         long max = RaftServerConfigKeys.Rpc.timeoutMax(p).toLong(TimeUnit.MILLISECONDS);
-        assertEquals(ReplicaNode.ELECTION_TIMEOUT_MAX_MILLIS, max);
+        assertEquals(ReplicationSettings.DEFAULT_ELECTION_TIMEOUT_MILLIS, max);
         assertEquals(600, RaftServerConfigKeys.Rpc.timeoutMin(p).toLong(TimeUnit.MILLISECONDS));
         assertEquals(max, RaftServerConfigKeys.LeaderElection.leaderStepDownWaitTime(p).toLong(TimeUnit.MILLISECONDS),
                 "a leader that stepped down stands again after one election timeout, not Ratis's 10 s");
+    }
+
+    @Test
+    void theElectionTimeoutSettingSetsTheRangeAndTheStepDownWait() {
+        RaftProperties p = ReplicaNode.properties(ReplicationSettings.of("n0", "n0=127.0.0.1:1,n1=127.0.0.1:2")
+                .withElectionTimeoutMillis(3_000), dir);
+        assertEquals(1_500, RaftServerConfigKeys.Rpc.timeoutMin(p).toLong(TimeUnit.MILLISECONDS));
+        assertEquals(3_000, RaftServerConfigKeys.Rpc.timeoutMax(p).toLong(TimeUnit.MILLISECONDS));
+        assertEquals(3_000, RaftServerConfigKeys.LeaderElection.leaderStepDownWaitTime(p).toLong(TimeUnit.MILLISECONDS));
+        assertThrows(IllegalArgumentException.class, () -> ReplicationSettings.of("n0", "n0=127.0.0.1:1")
+                .withElectionTimeoutMillis(100));
     }
 }
