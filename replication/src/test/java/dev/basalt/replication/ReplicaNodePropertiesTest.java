@@ -2,12 +2,14 @@ package dev.basalt.replication;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.retry.MultipleLinearRandomRetry;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -15,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The Ratis settings a replica's safety and failover rest on are the ones {@link ReplicaNode} gives
  * its server: synchronous follower appends (the race {@link ReplicaNode#appendSynchronously}
- * describes), a leader's step-down wait of one election timeout, elections within 0.6-1.2 s.
+ * describes), a leader's step-down wait of one election timeout, elections within 0.6-1.2 s, a failed
+ * follower retried at least every second.
  * Stateless; run by JUnit's one thread.
  */
 class ReplicaNodePropertiesTest {
@@ -33,6 +36,10 @@ class ReplicaNodePropertiesTest {
         assertEquals(600, RaftServerConfigKeys.Rpc.timeoutMin(p).toLong(TimeUnit.MILLISECONDS));
         assertEquals(max, RaftServerConfigKeys.LeaderElection.leaderStepDownWaitTime(p).toLong(TimeUnit.MILLISECONDS),
                 "a leader that stepped down stands again after one election timeout, not Ratis's 10 s");
+        assertEquals(ReplicaNode.APPENDER_RETRY_POLICY, RaftServerConfigKeys.Log.Appender.retryPolicy(p),
+                "a leader retries a failed follower at least every second, not every 5 s");
+        assertNotNull(MultipleLinearRandomRetry.parseCommaSeparated(ReplicaNode.APPENDER_RETRY_POLICY),
+                "Ratis does not parse the appender retry policy");
     }
 
     @Test
