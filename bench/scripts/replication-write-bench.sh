@@ -30,7 +30,8 @@ for t in $(seq 1 60); do L=$(leader); [ -n "$L" ] && break; sleep 1; done
 echo "leader n$L"
 U=/rdf4j-server/repositories/basalt
 SAU=http://127.0.0.1:$((P+10))$U; LU=http://127.0.0.1:$((P+L))$U
-snap(){ for t in /proc/$1/task/*; do echo "$(awk '{print $14+$15}' $t/stat) $(basename $t) $(cat $t/comm | tr ' ' '_')"; done | sort -k2; }
+# a thread's utime + stime: fields 14 and 15 of its stat, counted after "pid (comm)" since comm may hold spaces
+snap(){ for t in /proc/$1/task/*; do echo "$(sed 's/.*) //' $t/stat | awk '{print $12+$13}') $(basename $t) $(cat $t/comm | tr ' ' '_')"; done | sort -k2; }
 jit(){ join -1 2 -2 2 $1 $2 | awk '{d=$4-$2; if ($3 ~ /Compiler/) c+=d; t+=d} END {printf "  cpu %.2f s, of it JIT compiler threads %.2f s\n", t/100, c/100}'; }
 for round in $(seq 1 $ROUNDS); do
   secs=$([ $round = 1 ] && echo 10 || echo 20)
@@ -45,12 +46,16 @@ done
 for i in 0 1 2; do curl -s http://127.0.0.1:$((P+13+i))/replication/status; echo; done
 cpu() { awk '{print $14+$15}' /proc/$1/stat; }
 TCK=$(getconf CLK_TCK)
+# per-thread CPU between two snaps: collector, JIT compiler, and the four busiest other threads
+threads(){ join -1 2 -2 2 $1 $2 | awk '{d=$4-$2; n=$3; if (n ~ /^GC_Thread|^VM_Thread|^G1_/) n="GC"; else if (n ~ /Compiler/) n="JIT";
+  sub(/[-#]?[0-9]+$/, "", n); t[n]+=d} END {for (n in t) printf "%s %.2f\n", n, t[n]/100}' | sort -k2 -nr | head -7 | tr '\n' ';' | sed 's/^/    /'; echo; }
 up() { # url pids...
-  local url=$1; shift; local before=(); for p in "$@"; do before+=($(cpu $p)); done
+  local url=$1; shift; local before=(); for p in "$@"; do before+=($(cpu $p)); snap $p > $R/$p.u0; done
   local t0=$(date +%s.%N)
   curl -s -o /dev/null -w '%{http_code}' -X POST -T $BSBM -H 'Content-Type: application/n-triples' $url/statements
   local t1=$(date +%s.%N); echo " wall $(echo "$t1 - $t0" | bc) s, load $(cut -d' ' -f1-3 /proc/loadavg)"
-  local k=0; for p in "$@"; do echo "  pid $p cpu $(echo "scale=2; ($(cpu $p) - ${before[$k]}) / $TCK" | bc) s"; k=$((k+1)); done
+  local k=0; for p in "$@"; do echo "  pid $p cpu $(echo "scale=2; ($(cpu $p) - ${before[$k]}) / $TCK" | bc) s"; k=$((k+1));
+    snap $p > $R/$p.u1; threads $R/$p.u0 $R/$p.u1; done
 }
 [ "$UPLOAD" = yes ] || { for p in $SA $P0 $P1 $P2; do kill $p; done; kill $(jobs -p) 2>/dev/null; echo done; exit 0; }
 echo "== bulk upload, one server"; up $SAU $SA

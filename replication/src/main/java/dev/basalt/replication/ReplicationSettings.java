@@ -13,18 +13,26 @@ import java.util.regex.Pattern;
  * last {@code retainEntries} entries (0 for {@code snapshotEvery} keeps the whole log). The log is
  * written in segment files of about {@code segmentBytes}; a purge removes whole segments only. A
  * transaction whose encoded change set exceeds {@code pieceBytes} is committed as several log
- * entries of at most that size (docs/replication.md, "Large transactions").
+ * entries of at most that size (docs/replication.md, "Large transactions"). Elections: a follower
+ * that hears from no leader for a timeout drawn between half of {@code electionTimeoutMillis} and
+ * all of it stands for election, and a leader that hears from no majority for that long steps down
+ * (the trade-off between a fast failover and a leader kept through pauses: docs/replication.md,
+ * "Failover").
  *
  * <p>Immutable.
  */
 public record ReplicationSettings(String nodeId, Map<String, String> peers, String cluster, long commitTimeoutMillis,
-        long snapshotEvery, long retainEntries, long segmentBytes, int pieceBytes) {
+        long snapshotEvery, long retainEntries, long segmentBytes, int pieceBytes, long electionTimeoutMillis) {
     public static final String DEFAULT_CLUSTER = "basalt";
     public static final long DEFAULT_COMMIT_TIMEOUT_MILLIS = 30_000;
     public static final long DEFAULT_SNAPSHOT_EVERY = 100_000;
     public static final long DEFAULT_RETAIN_ENTRIES = 10_000;
     public static final long DEFAULT_SEGMENT_BYTES = 8L << 20;
     public static final int DEFAULT_PIECE_BYTES = 4 << 20;
+    /** Elections after 0.6-1.2 s without a leader (docs/replication.md, "Failover"). */
+    public static final long DEFAULT_ELECTION_TIMEOUT_MILLIS = 1_200;
+    /** Shorter than this, a collection or a scheduling delay alone would depose leaders all the time. */
+    public static final long MIN_ELECTION_TIMEOUT_MILLIS = 200;
     /** The largest piece: below the Raft message limit ({@code ReplicaNode.MAX_ENTRY_BYTES}) with room for headers. */
     public static final int MAX_PIECE_BYTES = 12 << 20;
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9_-]+");
@@ -47,6 +55,10 @@ public record ReplicationSettings(String nodeId, Map<String, String> peers, Stri
         if (pieceBytes < 1 || pieceBytes > MAX_PIECE_BYTES) {
             throw new IllegalArgumentException("pieceBytes must be 1.." + MAX_PIECE_BYTES + ", got " + pieceBytes);
         }
+        if (electionTimeoutMillis < MIN_ELECTION_TIMEOUT_MILLIS || electionTimeoutMillis > 60_000) {
+            throw new IllegalArgumentException("electionTimeoutMillis must be " + MIN_ELECTION_TIMEOUT_MILLIS
+                    + "..60000, got " + electionTimeoutMillis);
+        }
         if (commitTimeoutMillis <= 0 || snapshotEvery < 0 || retainEntries < 0 || segmentBytes < 1024) {
             throw new IllegalArgumentException("commit timeout must be positive, snapshotEvery and retainEntries"
                     + " at least 0, segmentBytes at least 1024; got " + commitTimeoutMillis + ", " + snapshotEvery
@@ -58,7 +70,7 @@ public record ReplicationSettings(String nodeId, Map<String, String> peers, Stri
     public static ReplicationSettings of(String nodeId, String peers) {
         return new ReplicationSettings(nodeId, parsePeers(peers), DEFAULT_CLUSTER, DEFAULT_COMMIT_TIMEOUT_MILLIS,
                 DEFAULT_SNAPSHOT_EVERY, DEFAULT_RETAIN_ENTRIES, DEFAULT_SEGMENT_BYTES,
-                DEFAULT_PIECE_BYTES);
+                DEFAULT_PIECE_BYTES, DEFAULT_ELECTION_TIMEOUT_MILLIS);
     }
 
     /** Parses {@code id=host:port,id=host:port,...}. */
@@ -91,16 +103,26 @@ public record ReplicationSettings(String nodeId, Map<String, String> peers, Stri
 
     public ReplicationSettings withCommitTimeoutMillis(long millis) {
         return new ReplicationSettings(nodeId, peers, cluster, millis, snapshotEvery, retainEntries, segmentBytes,
-                pieceBytes);
+                pieceBytes, electionTimeoutMillis);
     }
 
     public ReplicationSettings withRetention(long snapshotEvery, long retainEntries, long segmentBytes) {
         return new ReplicationSettings(nodeId, peers, cluster, commitTimeoutMillis, snapshotEvery, retainEntries,
-                segmentBytes, pieceBytes);
+                segmentBytes, pieceBytes, electionTimeoutMillis);
+    }
+
+    public ReplicationSettings withElectionTimeoutMillis(long millis) {
+        return new ReplicationSettings(nodeId, peers, cluster, commitTimeoutMillis, snapshotEvery, retainEntries,
+                segmentBytes, pieceBytes, millis);
+    }
+
+    /** The shortest election timeout: half the longest (Ratis draws each timeout between the two). */
+    public long electionTimeoutMinMillis() {
+        return electionTimeoutMillis / 2;
     }
 
     public ReplicationSettings withPieceBytes(int bytes) {
         return new ReplicationSettings(nodeId, peers, cluster, commitTimeoutMillis, snapshotEvery, retainEntries,
-                segmentBytes, bytes);
+                segmentBytes, bytes, electionTimeoutMillis);
     }
 }

@@ -72,13 +72,15 @@ class FailoverIT {
         launcher.addAll(LocalReplicaCluster.COMPILER_OPTIONS);
         launcher.addAll(List.of("-jar", jar));
         long started = System.currentTimeMillis();
-        try (LocalReplicaCluster cluster = LocalReplicaCluster.start(launcher, 3, dir, 0, 0);
+        try (LocalReplicaCluster cluster = startCluster(launcher);
                 ReplicaProbe probe = new ReplicaProbe(cluster.peers())) {
             assertNotNull(probe.awaitLeader(30_000), "no leader elected");
             readYourWritesAcrossReplicas(cluster);
             Writers writers = new Writers(cluster, clients);
             writers.start();
             List<Long> failovers = new ArrayList<>();
+            Path progress = Path.of(System.getProperty("basalt.test.output", "target"), "failover-progress.txt");
+            Files.deleteIfExists(progress);
             for (int k = 0; k < kills || System.currentTimeMillis() - started < minMillis; k++) {
                 writers.awaitAcks(20, 60_000);
                 String leader = probe.awaitLeader(30_000);
@@ -94,6 +96,12 @@ class FailoverIT {
                 failovers.add(failover);
                 LOG.info("kill {}: leader {} killed; {} elected after {} ms; a write was acknowledged {} ms after the"
                         + " kill", k + 1, leader, writers.newLeader, writers.electedMillis, failover);
+                // on record as the run goes: a long run stopped halfway keeps the kills it made
+                Files.writeString(progress, "kill " + (k + 1) + " at " + java.time.LocalTime.now() + ": leader "
+                        + leader + ", elected " + writers.newLeader + " after " + writers.electedMillis
+                        + " ms, first write acknowledged after " + failover + " ms, groups acknowledged "
+                        + writers.acknowledged.size() + ", load average " + loadAverage() + "\n",
+                        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
                 cluster.restart(node);
             }
             // a leader frozen (SIGSTOP) is cut off: the others elect a leader and go on; thawed, it rejoins.
@@ -142,7 +150,30 @@ class FailoverIT {
         }
     }
 
-    /** Copies each node's output ({@code <data>/n<i>.log}) beside the diagnostics snapshots. */
+    /**
+     * Three replicas on free ports, or, with {@code -Dbasalt.test.portBase=P}, HTTP ports from P,
+     * consistency endpoints from P + 10 and Raft ports from P + 20 (a machine where each user keeps
+     * to a port range); {@code -Dbasalt.test.electionTimeoutMs=N} starts them with that election
+     * timeout (to compare failovers with another one).
+     */
+    private LocalReplicaCluster startCluster(List<String> launcher) throws IOException, InterruptedException {
+        int base = Integer.getInteger("basalt.test.portBase", 0);
+        String election = System.getProperty("basalt.test.electionTimeoutMs");
+        List<String> options = election == null ? List.of() : List.of("--election-timeout-ms", election);
+        return base == 0 ? LocalReplicaCluster.start(launcher, 3, dir, 0, 0, 0, options)
+                : LocalReplicaCluster.start(launcher, 3, dir, base, base + 10, base + 20, options);
+    }
+
+    private static double loadAverage() {
+        return java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+    }
+
+    /**
+     * Copies each node's logs beside the diagnostics snapshots: its standard output ({@code
+     * <data>/n<i>.log}: Jetty's start and the launcher's banner) and RDF4J Server's log, where the
+     * webapp's logging goes (Ratis's elections and Basalt's replication, INFO; {@code
+     * <data>/n<i>/server/logs/main.log}).
+     */
     private void keepNodeLogs(LocalReplicaCluster cluster) throws IOException {
         Path out = Path.of(System.getProperty("basalt.test.output", "target"), "replication-diagnostics");
         Files.createDirectories(out);
@@ -151,6 +182,10 @@ class FailoverIT {
             Path log = dir.resolve("n" + i + ".log");
             if (Files.exists(log)) {
                 Files.copy(log, out.resolve(stamp + "-failover-n" + i + ".log"));
+            }
+            Path server = cluster.dataDir(i).resolve("server/logs/main.log");
+            if (Files.exists(server)) {
+                Files.copy(server, out.resolve(stamp + "-failover-n" + i + "-main.log"));
             }
         }
     }

@@ -189,7 +189,7 @@ final class InProcessCluster implements AutoCloseable {
             }
             // small log segments, so that a purge after a snapshot removes entries a stopped replica needs
             ReplicationSettings settings = new ReplicationSettings(id, peersSeenBy(i), "test", commitTimeoutMillis,
-                    snapshotEvery, 0, 4096, pieceBytes);
+                    snapshotEvery, 0, 4096, pieceBytes, ReplicationSettings.DEFAULT_ELECTION_TIMEOUT_MILLIS);
             BasaltRepository repo = new BasaltRepository(
                     new ReplicatedSail(new BasaltStore(dir.resolve(id).toFile()), settings));
             try {

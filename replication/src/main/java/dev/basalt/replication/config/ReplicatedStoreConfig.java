@@ -16,7 +16,8 @@ import dev.basalt.replication.ReplicationSettings;
  * Configuration of a {@code basalt:ReplicatedStore} sail, stacked over a {@code basalt:BasaltStore}
  * delegate, in the vocabulary {@value #NAMESPACE}: {@code nodeId}, {@code peers}
  * ({@code id=host:port,...}), and optionally {@code cluster}, {@code commitTimeoutMillis},
- * {@code snapshotEvery}, {@code retainEntries} and {@code segmentBytes} (see {@link ReplicationSettings}).
+ * {@code snapshotEvery}, {@code retainEntries}, {@code segmentBytes} and {@code electionTimeoutMillis}
+ * (see {@link ReplicationSettings}).
  *
  * <p>Not thread-safe; RDF4J builds and reads it on one thread.
  */
@@ -29,6 +30,7 @@ public final class ReplicatedStoreConfig extends AbstractDelegatingSailImplConfi
     public static final IRI SNAPSHOT_EVERY = iri("snapshotEvery");
     public static final IRI RETAIN_ENTRIES = iri("retainEntries");
     public static final IRI SEGMENT_BYTES = iri("segmentBytes");
+    public static final IRI ELECTION_TIMEOUT = iri("electionTimeoutMillis");
 
     private ReplicationSettings settings;
 
@@ -69,6 +71,7 @@ public final class ReplicatedStoreConfig extends AbstractDelegatingSailImplConfi
             m.add(node, SNAPSHOT_EVERY, vf.createLiteral(settings.snapshotEvery()));
             m.add(node, RETAIN_ENTRIES, vf.createLiteral(settings.retainEntries()));
             m.add(node, SEGMENT_BYTES, vf.createLiteral(settings.segmentBytes()));
+            m.add(node, ELECTION_TIMEOUT, vf.createLiteral(settings.electionTimeoutMillis()));
         }
         return node;
     }
@@ -89,7 +92,8 @@ public final class ReplicatedStoreConfig extends AbstractDelegatingSailImplConfi
                     number(m, node, SNAPSHOT_EVERY, ReplicationSettings.DEFAULT_SNAPSHOT_EVERY),
                     number(m, node, RETAIN_ENTRIES, ReplicationSettings.DEFAULT_RETAIN_ENTRIES),
                     number(m, node, SEGMENT_BYTES, ReplicationSettings.DEFAULT_SEGMENT_BYTES),
-                    ReplicationSettings.DEFAULT_PIECE_BYTES);
+                    ReplicationSettings.DEFAULT_PIECE_BYTES,
+                    number(m, node, ELECTION_TIMEOUT, ReplicationSettings.DEFAULT_ELECTION_TIMEOUT_MILLIS));
         } catch (IllegalArgumentException e) {
             throw new SailConfigException("replicated store configuration: " + e.getMessage(), e);
         }

@@ -36,10 +36,14 @@ public final class LocalReplicaCluster implements AutoCloseable {
     private final int[] adminPorts;
     private final String peers;
     private final Process[] processes;
+    /** Options every node is started with, after its own (e.g. {@code --election-timeout-ms 2000}). */
+    private final List<String> nodeOptions;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-    private LocalReplicaCluster(List<String> launcher, Path data, int[] httpPorts, int[] adminPorts, String peers) {
+    private LocalReplicaCluster(List<String> launcher, Path data, int[] httpPorts, int[] adminPorts, String peers,
+            List<String> nodeOptions) {
         this.launcher = List.copyOf(launcher);
+        this.nodeOptions = List.copyOf(nodeOptions);
         this.data = data.toAbsolutePath();
         this.httpPorts = httpPorts;
         this.adminPorts = adminPorts;
@@ -55,6 +59,21 @@ public final class LocalReplicaCluster implements AutoCloseable {
      */
     public static LocalReplicaCluster start(List<String> launcher, int nodes, Path data, int httpPort, int raftPort)
             throws IOException, InterruptedException {
+        return start(launcher, nodes, data, httpPort, httpPort == 0 ? 0 : httpPort + 10_000, raftPort);
+    }
+
+    /**
+     * As {@link #start(List, int, Path, int, int)}, with the consistency endpoints' ports from
+     * {@code adminPort} (0: free ports) rather than {@code httpPort + 10000}.
+     */
+    public static LocalReplicaCluster start(List<String> launcher, int nodes, Path data, int httpPort, int adminPort,
+            int raftPort) throws IOException, InterruptedException {
+        return start(launcher, nodes, data, httpPort, adminPort, raftPort, List.of());
+    }
+
+    /** As {@link #start(List, int, Path, int, int, int)}, every node started with {@code nodeOptions} too. */
+    public static LocalReplicaCluster start(List<String> launcher, int nodes, Path data, int httpPort, int adminPort,
+            int raftPort, List<String> nodeOptions) throws IOException, InterruptedException {
         if (nodes < 1) {
             throw new IllegalArgumentException("--nodes must be at least 1, got " + nodes);
         }
@@ -63,11 +82,12 @@ public final class LocalReplicaCluster implements AutoCloseable {
         StringBuilder peers = new StringBuilder();
         for (int i = 0; i < nodes; i++) {
             http[i] = httpPort == 0 ? freePort() : httpPort + i;
-            admin[i] = httpPort == 0 ? freePort() : httpPort + 10_000 + i;
+            admin[i] = adminPort == 0 ? freePort() : adminPort + i;
             peers.append(i == 0 ? "" : ",").append("n").append(i).append('=').append(HOST).append(':')
                     .append(raftPort == 0 ? freePort() : raftPort + i);
         }
-        LocalReplicaCluster cluster = new LocalReplicaCluster(launcher, data, http, admin, peers.toString());
+        LocalReplicaCluster cluster = new LocalReplicaCluster(launcher, data, http, admin, peers.toString(),
+                nodeOptions);
         try {
             for (int i = 0; i < nodes; i++) {
                 cluster.launch(i);
@@ -159,6 +179,7 @@ public final class LocalReplicaCluster implements AutoCloseable {
         command.addAll(List.of("node", "--id", "n" + i, "--peers", peers, "--host", HOST,
                 "--port", String.valueOf(httpPorts[i]), "--admin-port", String.valueOf(adminPorts[i]),
                 "--data", dataDir(i).toString()));
+        command.addAll(nodeOptions);
         processes[i] = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log(i).toFile())).start();
     }

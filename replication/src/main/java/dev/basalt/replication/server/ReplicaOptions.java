@@ -9,15 +9,16 @@ import dev.basalt.workbench.ServerOptions;
 
 /**
  * Options of {@code basalt-replica node}: the RDF4J Server's own (host, HTTP port, data directory,
- * home) plus this node's id, the Raft peer list ({@code id=host:port,...}, this node included), and
- * log retention. Parsed by hand so the launcher's class path stays Jetty and the launcher only.
+ * home) plus this node's id, the Raft peer list ({@code id=host:port,...}, this node included), log
+ * retention, the commit timeout and the election timeout. Parsed by hand so the launcher's class path stays Jetty and the launcher only.
  *
  * <p>Immutable.
  */
 record ReplicaOptions(ServerOptions server, String repository, String nodeId, String peers, long snapshotEvery,
-        long retainEntries, long commitTimeoutMillis, int adminPort) {
+        long retainEntries, long commitTimeoutMillis, int adminPort, long electionTimeoutMillis) {
     static final String USAGE = "node --id ID --peers ID=HOST:PORT,... [--host H] [--port N] [--data DIR] [--home DIR]"
             + " [--repository ID] [--snapshot-every N] [--retain-entries N] [--commit-timeout-ms N]"
+            + " [--election-timeout-ms N (default 1200)]"
             + " [--admin-port N (default: port + 10000)]";
     private static final Pattern NODE_ID = Pattern.compile("[A-Za-z0-9_-]+");
 
@@ -46,6 +47,8 @@ record ReplicaOptions(ServerOptions server, String repository, String nodeId, St
         long snapshotEvery = number(values.remove("--snapshot-every"), 100_000, "--snapshot-every");
         long retain = number(values.remove("--retain-entries"), 10_000, "--retain-entries");
         long timeout = number(values.remove("--commit-timeout-ms"), 30_000, "--commit-timeout-ms");
+        long election = number(values.remove("--election-timeout-ms"),
+                dev.basalt.replication.ReplicationSettings.DEFAULT_ELECTION_TIMEOUT_MILLIS, "--election-timeout-ms");
         String admin = values.remove("--admin-port");
         if (!values.containsKey("--home") && System.getProperty("basalt.server.home") == null) {
             values.put("--home", replicaHome().toString());
@@ -56,7 +59,7 @@ record ReplicaOptions(ServerOptions server, String repository, String nodeId, St
         ServerOptions server = new ServerOptions(parsed.host(), parsed.port(), parsed.dataDir(), parsed.home(), null);
         int adminPort = admin != null ? (int) number(admin, 0, "--admin-port")
                 : server.port() == 0 ? 0 : server.port() + 10_000;
-        return new ReplicaOptions(server, repository, id, peers, snapshotEvery, retain, timeout, adminPort);
+        return new ReplicaOptions(server, repository, id, peers, snapshotEvery, retain, timeout, adminPort, election);
     }
 
     private static long number(String value, long fallback, String option) {

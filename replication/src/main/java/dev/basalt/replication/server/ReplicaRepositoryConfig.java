@@ -39,6 +39,7 @@ final class ReplicaRepositoryConfig {
                             repl:snapshotEvery %d ;
                             repl:retainEntries %d ;
                             repl:commitTimeoutMillis %d ;
+                            repl:electionTimeoutMillis %d ;
                             config:delegate [
                                 config:sail.type "basalt:BasaltStore" ;
                                 basalt:journalMode "RW" ;
@@ -48,7 +49,7 @@ final class ReplicaRepositoryConfig {
                         ]
                     ].
                 """.formatted(o.repository(), o.nodeId(), o.nodeId(), o.peers(), o.snapshotEvery(), o.retainEntries(),
-                o.commitTimeoutMillis());
+                o.commitTimeoutMillis(), o.electionTimeoutMillis());
     }
 
     void ensure(String serverUrl, ReplicaOptions o) throws IOException, InterruptedException {
