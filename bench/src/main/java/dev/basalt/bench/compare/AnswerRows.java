@@ -27,7 +27,7 @@ import dev.basalt.bench.driver.QueryExecutor;
  *
  * <p>Thread rules: stateless; the caller's connection is used from the calling thread only.
  */
-final class AnswerRows {
+public final class AnswerRows {
 	private AnswerRows() {
 	}
 
@@ -38,9 +38,7 @@ final class AnswerRows {
 		if (query instanceof TupleQuery tuple) {
 			try (TupleQueryResult result = tuple.evaluate()) {
 				for (BindingSet solution : result) {
-					TreeMap<String, String> row = new TreeMap<>();
-					solution.forEach(b -> row.put(b.getName(), NTriplesUtil.toNTriplesString(b.getValue())));
-					rows.add(row.toString());
+					rows.add(row(solution));
 				}
 			}
 		} else if (query instanceof GraphQuery graph) {
@@ -58,5 +56,12 @@ final class AnswerRows {
 		}
 		rows.sort(null);
 		return rows;
+	}
+
+	/** A solution as its canonical row: {@code {var=term, ...}} in variable order, terms in N-Triples form. */
+	public static String row(BindingSet solution) {
+		TreeMap<String, String> row = new TreeMap<>();
+		solution.forEach(b -> row.put(b.getName(), NTriplesUtil.toNTriplesString(b.getValue())));
+		return row.toString();
 	}
 }
