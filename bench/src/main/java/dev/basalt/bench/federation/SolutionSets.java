@@ -12,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.TreeMap;
 
 import org.eclipse.rdf4j.model.Model;
 import org.eclipse.rdf4j.model.Statement;
@@ -29,6 +28,8 @@ import org.eclipse.rdf4j.repository.sparql.SPARQLRepository;
 import org.eclipse.rdf4j.rio.RDFFormat;
 import org.eclipse.rdf4j.rio.Rio;
 import org.eclipse.rdf4j.rio.helpers.NTriplesUtil;
+
+import dev.basalt.bench.compare.AnswerRows;
 
 /**
  * A query's answer as a sorted list of canonical strings, so two stores' answers compare as
@@ -50,9 +51,7 @@ final class SolutionSets {
 			if (query instanceof TupleQuery tuple) {
 				try (TupleQueryResult result = tuple.evaluate()) {
 					for (BindingSet solution : result) {
-						TreeMap<String, String> row = new TreeMap<>();
-						solution.forEach(b -> row.put(b.getName(), NTriplesUtil.toNTriplesString(b.getValue())));
-						rows.add(row.toString());
+						rows.add(AnswerRows.row(solution));
 					}
 				}
 			} else if (query instanceof GraphQuery) {

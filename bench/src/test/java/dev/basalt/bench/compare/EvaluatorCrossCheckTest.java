@@ -42,9 +42,21 @@ class EvaluatorCrossCheckTest {
 		EvaluatorCrossCheck.Outcome o = EvaluatorCrossCheck.run(store, new BsbmParameters(model), 808L, 3, lines::add);
 
 		assertTrue(o.passed(), String.join("\n", lines));
+		assertTrue(o.answerMismatches().isEmpty(), String.join("\n", lines));
+		assertEquals(12, lines.stream().filter(l -> l.endsWith("3 of 3 answers equal as multisets of rows")).count(),
+				String.join("\n", lines));
 		assertEquals(12, o.nativeCounts().size());
 		assertEquals(o.nativeCounts().keySet(), o.rdf4jCounts().keySet());
 		long answered = o.nativeCounts().values().stream().filter(c -> Arrays.stream(c).sum() > 0).count();
 		assertTrue(answered >= 8, "queries with answers: " + answered + "\n" + String.join("\n", lines));
+	}
+
+	@Test
+	void firstDifferenceNamesTheRowWhereSortedAnswersPart() {
+		assertEquals("row 2: native b / RDF4J's evaluator c",
+				EvaluatorCrossCheck.firstDifference(List.of("a", "b"), List.of("a", "c")));
+		assertEquals("row 3: native (none) / RDF4J's evaluator d",
+				EvaluatorCrossCheck.firstDifference(List.of("a", "b"), List.of("a", "b", "d")));
+		assertEquals("(none)", EvaluatorCrossCheck.firstDifference(List.of("a"), List.of("a")));
 	}
 }

@@ -59,8 +59,6 @@ public final class LexiconWriter extends LexiconView {
     private SpilledTermValues spilledValues;
     /** Heap bytes the bottom-up entries may take; past it they are written and the rest inserted one by one. */
     private long bottomUpBudget;
-    /** Terms created since {@link #startBottomUp(Path, long)}. */
-    private long bottomUpTerms;
     /** Times the in-memory TERM2ID entries were merged into the tree at their budget. */
     private int bottomUpMerges;
     /** The Zstandard dictionary new values are compressed with, or null; looked up at the first new term. */
@@ -147,7 +145,6 @@ public final class LexiconWriter extends LexiconView {
         if (bottomUp == null && termToId.isEmpty()) {
             bottomUp = new BottomUpTermIndex();
             bottomUpBudget = budgetBytes;
-            bottomUpTerms = 0;
             if (spillDirectory != null && idToTerm.isEmpty()) {
                 spilledValues = new SpilledTermValues(spillDirectory);
             }
@@ -262,15 +259,11 @@ public final class LexiconWriter extends LexiconView {
     }
 
     /**
-     * Whether the in-memory TERM2ID entries are due to be merged into the tree: their heap and the
-     * spilled values' offsets ({@link SpilledTermValues#bytesPerTerm} for every term of the load,
-     * which stay in memory to the end) pass the budget, and the entries take at least a quarter of
-     * it (so a load whose offsets alone near the budget still merges in large steps, not per term).
+     * Whether the in-memory TERM2ID entries are due to be merged into the tree: their heap passes
+     * the budget (the spilled ID2TERM values keep nothing per term in the heap).
      */
     private boolean bottomUpFull() {
-        long entries = bottomUp.bytes();
-        return entries + bottomUpTerms * SpilledTermValues.bytesPerTerm() > bottomUpBudget
-                && entries >= bottomUpBudget / 4;
+        return bottomUp.bytes() > bottomUpBudget;
     }
 
     /**
@@ -493,7 +486,6 @@ public final class LexiconWriter extends LexiconView {
         }
         if (bottomUp != null) {
             bottomUp.put(t2iKey, id);
-            bottomUpTerms++;
             if (bottomUpFull()) {
                 mergeBottomUp();
             }

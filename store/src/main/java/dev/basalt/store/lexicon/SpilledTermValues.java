@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.AbstractMap;
-import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -25,8 +24,10 @@ import dev.basalt.store.btree.BTree;
  * (one per id kind) instead of inserted into the tree one by one, and written into the empty tree
  * bottom-up, in id order, at the end ({@link #writeTo}). Ids of one kind are handed out
  * consecutively, so each kind's file is already in id order and the tree is one pass over the
- * files, kinds in the order of their nibble. The heap holds a write buffer and a file offset per
- * term (in chunks of 32,768) (to read one value back, {@link #get}, which a long term's lookup needs).
+ * files, kinds in the order of their nibble. The file offset of each value (to read one value
+ * back, {@link #get}, which a long term's lookup needs) is appended to a second file per kind, 8
+ * bytes per term: the heap holds only the two files' write buffers, whatever the number of terms
+ * (a load of 70 million terms would otherwise keep 560 MB of offsets in the heap to its end).
  *
  * <p>Values are the {@link TermValues} forms, written as a 4-byte length and the bytes. The files
  * live in a directory the caller owns and deletes; {@link #close} deletes them too.
@@ -35,9 +36,8 @@ import dev.basalt.store.btree.BTree;
  */
 final class SpilledTermValues implements AutoCloseable {
     private static final int BUFFER_BYTES = 1 << 18;
-    /** Offsets per chunk: 2^15 longs, 256 KB, under G1's humongous size for any region size. */
-    private static final int CHUNK_BITS = 15;
-    private static final int CHUNK = 1 << CHUNK_BITS;
+    /** Write buffer of a kind's offsets file: 8,192 offsets. */
+    private static final int OFFSET_BUFFER_BYTES = 1 << 16;
 
     /** The values of one id kind: those of counters {@code first, first + 1, ...}. */
     private static final class KindFile {
@@ -45,21 +45,23 @@ final class SpilledTermValues implements AutoCloseable {
         final Path path;
         final FileChannel channel;
         final ByteBuffer buffer = ByteBuffer.allocate(BUFFER_BYTES);
+        /** The offsets file: value {@code i}'s offset in {@link #path} as 8 bytes at {@code 8 i}. */
+        final Path offsetsPath;
+        final FileChannel offsetsChannel;
+        final ByteBuffer offsetBuffer = ByteBuffer.allocate(OFFSET_BUFFER_BYTES);
+        /** Offsets already written from {@link #offsetBuffer}. */
+        long offsetsFlushed;
         long first = -1;
         int count;
-        /**
-         * The file offset of each value, in chunks of {@link #CHUNK} (one array doubling past a few
-         * tens of millions of terms would need its old and new copy at once: about 1.5 GB at 2^27).
-         */
-        long[][] offsets = new long[16][];
         /** Bytes of the file already written from the buffer. */
         long flushed;
 
-        KindFile(int kind, Path path) throws IOException {
+        KindFile(int kind, Path path, Path offsetsPath) throws IOException {
             this.kind = kind;
             this.path = path;
-            this.channel = FileChannel.open(path, StandardOpenOption.READ,
-                    StandardOpenOption.WRITE);
+            this.offsetsPath = offsetsPath;
+            this.channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            this.offsetsChannel = FileChannel.open(offsetsPath, StandardOpenOption.READ, StandardOpenOption.WRITE);
         }
 
         void append(long counter, byte[] value) throws IOException {
@@ -69,14 +71,10 @@ final class SpilledTermValues implements AutoCloseable {
                 throw new IllegalStateException("term id counter " + counter + " of kind " + kind
                         + " does not follow " + (first + count - 1) + "; ids of a kind must be consecutive");
             }
-            int chunk = count >>> CHUNK_BITS;
-            if (chunk == offsets.length) {
-                offsets = Arrays.copyOf(offsets, 2 * chunk);
+            if (!offsetBuffer.hasRemaining()) {
+                flushOffsets();
             }
-            if (offsets[chunk] == null) {
-                offsets[chunk] = new long[CHUNK];
-            }
-            offsets[chunk][count & (CHUNK - 1)] = flushed + buffer.position();
+            offsetBuffer.putLong(flushed + buffer.position());
             count++;
             if (buffer.remaining() < 4) {
                 flush();
@@ -100,26 +98,53 @@ final class SpilledTermValues implements AutoCloseable {
             buffer.clear();
         }
 
+        private void flushOffsets() throws IOException {
+            offsetBuffer.flip();
+            long at = offsetsFlushed * Long.BYTES;
+            while (offsetBuffer.hasRemaining()) {
+                at += offsetsChannel.write(offsetBuffer, at);
+            }
+            offsetsFlushed = at / Long.BYTES;
+            offsetBuffer.clear();
+        }
+
         boolean holds(long counter) {
             return first >= 0 && counter >= first && counter < first + count;
         }
 
         byte[] get(long counter) throws IOException {
             flush();
-            int i = (int) (counter - first);
-            long at = offsets[i >>> CHUNK_BITS][i & (CHUNK - 1)];
+            long i = counter - first;
+            long at;
+            if (i >= offsetsFlushed) {
+                at = offsetBuffer.getLong((int) (i - offsetsFlushed) * Long.BYTES);
+            } else {
+                ByteBuffer offset = ByteBuffer.allocate(Long.BYTES);
+                readFully(offsetsChannel, offsetsPath, offset, i * Long.BYTES);
+                at = offset.getLong(0);
+            }
             ByteBuffer length = ByteBuffer.allocate(4);
-            readFully(length, at);
+            readFully(channel, path, length, at);
             byte[] value = new byte[length.getInt(0)];
-            readFully(ByteBuffer.wrap(value), at + 4);
+            readFully(channel, path, ByteBuffer.wrap(value), at + 4);
             return value;
         }
 
-        private void readFully(ByteBuffer into, long at) throws IOException {
+        private static void readFully(FileChannel from, Path file, ByteBuffer into, long at) throws IOException {
             while (into.hasRemaining()) {
-                if (channel.read(into, at + into.position()) < 0) {
-                    throw new EOFException(path + " ends before the value at " + at);
+                if (from.read(into, at + into.position()) < 0) {
+                    throw new EOFException(file + " ends before the bytes at " + at);
                 }
+            }
+        }
+
+        void closeAndDelete() throws IOException {
+            try {
+                channel.close();
+                offsetsChannel.close();
+            } finally {
+                Files.deleteIfExists(path);
+                Files.deleteIfExists(offsetsPath);
             }
         }
     }
@@ -132,18 +157,14 @@ final class SpilledTermValues implements AutoCloseable {
         this.directory = directory;
     }
 
-    /** Heap bytes per added term (its file offset). */
-    static long bytesPerTerm() {
-        return 8;
-    }
-
     /** Appends the value of a new id; a kind's ids come in ascending, consecutive order. */
     void put(long id, byte[] value) {
         int kind = TermIds.kindCode(id);
         try {
             KindFile f = kinds[kind];
             if (f == null) {
-                f = kinds[kind] = new KindFile(kind, Files.createTempFile(directory, "id2term-" + kind + "-", ".values"));
+                f = kinds[kind] = new KindFile(kind, Files.createTempFile(directory, "id2term-" + kind + "-", ".values"),
+                        Files.createTempFile(directory, "id2term-" + kind + "-", ".offsets"));
             }
             f.append(id & TermIds.PAYLOAD_MASK, value);
         } catch (IOException e) {
@@ -189,8 +210,7 @@ final class SpilledTermValues implements AutoCloseable {
             kinds[k] = null;
             if (f != null) {
                 try {
-                    f.channel.close();
-                    Files.deleteIfExists(f.path);
+                    f.closeAndDelete();
                 } catch (IOException ignored) {
                     // the caller's directory is deleted with it
                 }
