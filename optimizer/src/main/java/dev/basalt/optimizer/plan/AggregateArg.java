@@ -114,7 +114,8 @@ final class AggregateArg {
         cache.loadIds(missing, n, ctx);
     }
 
-    private static boolean cachable(long id) {
+    /** Whether {@code id} may be looked up in the store's shared tables (a stored term's id). */
+    static boolean cachable(long id) {
         return ExecContext.isBound(id) && !TermIds.isLocal(id);
     }
 
@@ -155,11 +156,6 @@ final class AggregateArg {
     /** Whether {@code number} is an xsd:decimal (else an xsd:integer, see {@link #pack}). */
     static boolean isDecimal(long number) {
         return (number & 32) != 0;
-    }
-
-    /** Whether {@code id} may be looked up in the store's shared tables (a stored term's id). */
-    static boolean sharedId(long id) {
-        return cachable(id);
     }
 
     /**

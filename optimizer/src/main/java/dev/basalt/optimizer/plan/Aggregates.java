@@ -336,7 +336,7 @@ final class Aggregates implements Aggregation {
                 numbers = spec.arg().numbers(ctx);
                 numbersLooked = true;
             }
-            if (numbers == null || !AggregateArg.sharedId(id)) {
+            if (numbers == null || !AggregateArg.cachable(id)) {
                 return false;
             }
             long n = numbers.get(id);
