@@ -19,6 +19,8 @@ import org.slf4j.LoggerFactory;
 import dev.basalt.replication.log.ChangeSet;
 import dev.basalt.replication.log.ChangeSetCodec;
 import dev.basalt.replication.log.LogEntries;
+import dev.basalt.replication.log.UploadEntry;
+import dev.basalt.sail.load.LoadException;
 
 /**
  * Applies committed log entries to the local store on its own thread, in log order, as many as
@@ -37,6 +39,11 @@ import dev.basalt.replication.log.LogEntries;
  * <p>A group entry's change sets (concurrent transactions committed as one entry) are applied in
  * their order in the group, as entries of their own would be.
  *
+ * <p>An upload entry ({@link UploadEntry}) is loaded through the store's bulk loader, then the change
+ * set that follows it in the entry is applied. An upload the loader finds malformed (the same on
+ * every replica: the bytes, the parser and its settings are the same) is refused: the batch is applied
+ * again without it, and the entry completes with the loader's message as its reply.
+ *
  * <p>Entries that are not state machine entries (Raft's configuration and leader no-op entries)
  * pass through the same queue, so "applied" never runs ahead of an entry still waiting. If a
  * transaction fails, the applier stops: that run and every later entry fail with the cause and
@@ -53,6 +60,10 @@ final class BatchApplier implements AutoCloseable {
 
     /** A committed entry; {@code changes} is null for an entry that is not a state machine entry. */
     record Entry(long term, long index, byte[] changes, CompletableFuture<Message> done) {
+    }
+
+    /** One transaction to apply: a change set, or an upload and the change set after it. */
+    private record Work(long index, UploadEntry upload, ChangeSet changes) {
     }
 
     /** Told, in log order, of every entry applied. */
@@ -192,7 +203,7 @@ final class BatchApplier implements AutoCloseable {
 
     private void process(List<Entry> batch) {
         Entry last = null;
-        List<ChangeSet> changes = new ArrayList<>();
+        List<Work> changes = new ArrayList<>();
         Map<Long, String> refused = new HashMap<>();
         if (failure == null) {
             try {
@@ -219,15 +230,19 @@ final class BatchApplier implements AutoCloseable {
                     }
                     if (LogEntries.isGroup(changeSet)) {
                         for (byte[] member : LogEntries.members(changeSet)) {
-                            changes.add(ChangeSetCodec.decode(member, store.valueFactory()));
+                            changes.add(new Work(e.index(), null, ChangeSetCodec.decode(member, store.valueFactory())));
                         }
+                    } else if (UploadEntry.isUpload(changeSet)) {
+                        UploadEntry upload = UploadEntry.decode(changeSet, store.valueFactory());
+                        changes.add(new Work(e.index(), upload, upload.changeSetAfter().length == 0 ? new ChangeSet()
+                                : ChangeSetCodec.decode(upload.changeSetAfter(), store.valueFactory())));
                     } else {
-                        changes.add(ChangeSetCodec.decode(changeSet, store.valueFactory()));
+                        changes.add(new Work(e.index(), null, ChangeSetCodec.decode(changeSet, store.valueFactory())));
                     }
                     last = e;
                 }
                 if (last != null) {
-                    apply(changes);
+                    applyRefusing(changes, refused);
                     storeApplied = last.index();
                     appliedFile.write(last.term(), Math.min(last.index(), staged.oldestIndex() - 1));
                 }
@@ -257,14 +272,41 @@ final class BatchApplier implements AutoCloseable {
      * Applies the change sets in order as one store transaction, a large addition through the
      * store's bulk write path ({@link BulkApply}); if that transaction fails after taking the bulk
      * path (a full temporary disk for its sort runs, say), it is rolled back and applied again
-     * statement by statement.
+     * statement by statement (an upload has no other path than the bulk loader: it is loaded again).
      */
-    private void apply(List<ChangeSet> changeSets) {
+    /**
+     * Applies the batch; an upload that its loader finds malformed is refused (its index and the
+     * loader's message into {@code refused}) and the batch applied again without it.
+     */
+    private void applyRefusing(List<Work> work, Map<Long, String> refused) {
+        List<Work> remaining = new ArrayList<>(work);
+        while (true) {
+            loading = null;
+            try {
+                apply(remaining);
+                return;
+            } catch (LoadException e) {
+                Work failed = loading;
+                if (failed == null || e.getMessage() == null
+                        || !e.getMessage().startsWith(ReplicatedConnection.UPLOAD_NAME + ":")) {
+                    throw e;
+                }
+                LOG.warn("upload at log index {} refused: {}", failed.index(), e.getMessage());
+                refused.put(failed.index(), e.getMessage());
+                remaining.remove(failed);
+            }
+        }
+    }
+
+    /** The upload being loaded, while {@link #apply(List, boolean)} loads one. Applier thread only. */
+    private Work loading;
+
+    private void apply(List<Work> changeSets) {
         boolean bulk = false;
         try {
             bulk = apply(changeSets, true);
         } catch (RuntimeException e) {
-            if (!bulkTried) {
+            if (!bulkTried || e instanceof LoadException && loading != null) {
                 throw e;
             }
             LOG.warn("applying a change set through the bulk loader failed ({}); applying it statement by statement",
@@ -286,12 +328,20 @@ final class BatchApplier implements AutoCloseable {
         return bulkFallbacks;
     }
 
-    private boolean apply(List<ChangeSet> changeSets, boolean allowBulk) {
+    private boolean apply(List<Work> work, boolean allowBulk) {
         bulkTried = false;
         boolean bulk = false;
         try (SailConnection c = store.connection()) {
             c.begin(IsolationLevels.READ_COMMITTED);
-            for (ChangeSet changes : changeSets) {
+            for (Work w : work) {
+                if (w.upload() != null) {
+                    bulkTried = true;
+                    loading = w;
+                    ReplicatedConnection.loadInto(c, w.upload(), store.tempDir());
+                    loading = null;
+                    bulk = true;
+                }
+                ChangeSet changes = w.changes();
                 for (ChangeSet.NamespaceChange ns : changes.namespaces()) {
                     switch (ns.kind()) {
                         case SET -> c.setNamespace(ns.prefix(), ns.name());

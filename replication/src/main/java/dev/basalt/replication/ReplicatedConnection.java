@@ -1,9 +1,12 @@
 package dev.basalt.replication;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 
 import org.eclipse.rdf4j.common.iteration.CloseableIteration;
 import org.eclipse.rdf4j.common.order.StatementOrder;
@@ -21,6 +24,8 @@ import org.eclipse.rdf4j.query.Query;
 import org.eclipse.rdf4j.query.QueryLanguage;
 import org.eclipse.rdf4j.query.algebra.TupleExpr;
 import org.eclipse.rdf4j.query.explanation.Explanation;
+import org.eclipse.rdf4j.rio.RDFFormat;
+import org.eclipse.rdf4j.rio.RioSetting;
 import org.eclipse.rdf4j.sail.SailConnection;
 import org.eclipse.rdf4j.sail.SailException;
 import org.eclipse.rdf4j.sail.UnknownSailTransactionStateException;
@@ -30,6 +35,10 @@ import org.eclipse.rdf4j.sail.helpers.SailConnectionWrapper;
 import dev.basalt.replication.log.ChangeSet;
 import dev.basalt.replication.log.ChangeSet.NamespaceChange;
 import dev.basalt.replication.log.ChangeSetCodec;
+import dev.basalt.replication.log.UploadEntry;
+import dev.basalt.sail.BasaltStoreConnection;
+import dev.basalt.sail.load.TransactionLoad;
+import dev.basalt.sail.repository.UploadTarget;
 
 /**
  * A connection of a {@link ReplicatedSail}. Reads go to the local store. A transaction's writes are
@@ -48,9 +57,23 @@ import dev.basalt.replication.log.ChangeSetCodec;
  * local transaction is only the transaction's view: at commit it is rolled back, and the log's
  * apply is the one that changes the store.
  *
+ * <p><b>Uploads.</b> An N-Triples or N-Quads upload of at least {@link #UPLOAD_MIN_BYTES} (RDF4J
+ * Server's {@code POST .../statements}, or {@code add(InputStream, ...)} of a Basalt repository) that
+ * is the first write of its transaction is not parsed here: its bytes are compressed and committed as
+ * an upload entry ({@link UploadEntry}), which every replica loads with the store's bulk loader. The
+ * transaction's later writes follow it in the same entry; a later read loads the upload into the
+ * local transaction first. An upload into a transaction that already wrote or read is parsed by
+ * RDF4J and recorded statement by statement. A malformed upload is found by the replicas' loaders,
+ * all alike: the entry is refused everywhere and the commit fails with the parser's message.
+ *
  * <p>Used by one thread at a time, as RDF4J's sail connections are.
  */
-final class ReplicatedConnection extends SailConnectionWrapper {
+final class ReplicatedConnection extends SailConnectionWrapper implements UploadTarget {
+    /** Uploads smaller than this are parsed by RDF4J and recorded as statements. */
+    static final int UPLOAD_MIN_BYTES = 1 << 20;
+    /** What the bulk loader calls an upload in its messages. */
+    static final String UPLOAD_NAME = "upload";
+
     private final ReplicatedSail sail;
     private final ValueFactory vf;
     /** The open transaction's changes; null outside a transaction. */
@@ -61,6 +84,8 @@ final class ReplicatedConnection extends SailConnectionWrapper {
     private boolean localActive;
     /** An update operation started before the local transaction was, and not yet ended. */
     private UpdateContext openUpdate;
+    /** The open transaction's upload (its first write), or null. */
+    private UploadEntry upload;
     private long lastCommitIndex = -1;
 
     ReplicatedConnection(ReplicatedSail sail, SailConnection local) {
@@ -96,6 +121,7 @@ final class ReplicatedConnection extends SailConnectionWrapper {
         localLevel = chosen == IsolationLevels.NONE ? IsolationLevels.READ_COMMITTED : chosen;
         localActive = false;
         openUpdate = null;
+        upload = null;
         changes = new ChangeSet();
         sail.transactionsBegun.increment();
     }
@@ -112,6 +138,9 @@ final class ReplicatedConnection extends SailConnectionWrapper {
         super.begin(localLevel);
         localActive = true;
         sail.localTransactionsBegun.increment();
+        if (upload != null) {
+            loadInto(getWrappedConnection(), upload, sail.tempDir());
+        }
         for (NamespaceChange ns : c.namespaces()) {
             switch (ns.kind()) {
                 case SET -> super.setNamespace(ns.prefix(), ns.name());
@@ -148,17 +177,23 @@ final class ReplicatedConnection extends SailConnectionWrapper {
             return;
         }
         boolean local = localActive;
+        UploadEntry uploaded = upload;
         changes = null;
+        upload = null;
         localActive = false;
         openUpdate = null;
         if (local) {
             super.rollback();
         }
-        if (committing.isEmpty()) {
+        if (committing.isEmpty() && uploaded == null) {
             return;
         }
         try {
-            lastCommitIndex = sail.commit(ChangeSetCodec.encode(committing));
+            byte[] entry = uploaded == null ? ChangeSetCodec.encode(committing)
+                    : uploaded.withChangeSetAfter(committing.isEmpty() ? new byte[0] : ChangeSetCodec.encode(committing))
+                            .encode();
+            uploaded = null; // its bytes are in the entry now
+            lastCommitIndex = sail.commit(entry);
         } catch (IOException e) {
             throw new SailException("commit not acknowledged by replica " + sail.settings().nodeId() + ": "
                     + e.getMessage(), e);
@@ -169,6 +204,7 @@ final class ReplicatedConnection extends SailConnectionWrapper {
     public void rollback() throws SailException {
         boolean local = changes == null || localActive;
         changes = null;
+        upload = null;
         localActive = false;
         openUpdate = null;
         if (local) {
@@ -193,6 +229,7 @@ final class ReplicatedConnection extends SailConnectionWrapper {
     @Override
     public void close() throws SailException {
         changes = null;
+        upload = null;
         localActive = false;
         openUpdate = null;
         super.close();
@@ -368,6 +405,50 @@ final class ReplicatedConnection extends SailConnectionWrapper {
             super.clearNamespaces();
         }
         c.namespace(new NamespaceChange(NamespaceChange.Kind.CLEAR, null, null));
+    }
+
+    /**
+     * Takes an upload whole (see the class comment) when it is the transaction's first write and at
+     * least {@link #UPLOAD_MIN_BYTES} long; else declines it, {@code data} reset.
+     */
+    @Override
+    public boolean addUpload(InputStream data, RDFFormat format, String baseUri, Resource context,
+            Set<RioSetting<?>> nonFatalErrors) throws IOException {
+        ChangeSet c = active();
+        if (localActive || upload != null || !c.isEmpty() || !(format.equals(RDFFormat.NTRIPLES)
+                || format.equals(RDFFormat.NQUADS))) {
+            return false;
+        }
+        data.mark(UPLOAD_MIN_BYTES);
+        byte[] head = data.readNBytes(UPLOAD_MIN_BYTES);
+        if (head.length < UPLOAD_MIN_BYTES) {
+            data.reset();
+            return false;
+        }
+        long[] raw = new long[1];
+        byte[] compressed = UploadEntry.compress(head, data, raw);
+        upload = new UploadEntry(ThreadLocalRandom.current().nextLong(), format, baseUri, context,
+                UploadEntry.keys(nonFatalErrors), raw[0], compressed, new byte[0]);
+        return true;
+    }
+
+    /**
+     * Loads {@code upload} into {@code c}'s open transaction through the store's bulk loader, with
+     * the upload's blank node scope (so every replica, and a transaction's own view, make the same
+     * blank nodes).
+     *
+     * @throws dev.basalt.sail.load.LoadException if the upload is malformed (the message starts with
+     *                                            {@value #UPLOAD_NAME} and the line)
+     * @throws SailException                      if the store cannot take the bulk path now
+     */
+    static void loadInto(SailConnection c, UploadEntry upload, java.nio.file.Path tempParent) {
+        TransactionLoad load = TransactionLoad.ofStream(UPLOAD_NAME, upload.open(), upload.format(),
+                upload.baseIri(), upload.context(), upload.nonFatalSettings(), tempParent)
+                .withBlankNodeScope(upload.blankNodeScope());
+        if (!(c instanceof BasaltStoreConnection basalt) || !basalt.addBulk(load)) {
+            throw new SailException("the store cannot take an upload through its bulk loader now"
+                    + " (a connection listener, or another write in progress)");
+        }
     }
 
     private ChangeSet active() {

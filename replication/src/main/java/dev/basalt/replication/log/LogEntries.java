@@ -12,7 +12,8 @@ import java.util.List;
  * piece of a transaction too large for one entry: a {@link #PART} of its encoded change set, the
  * {@link #COMMIT} that carries the last piece and applies them all at once, or an {@link #ABORT} that
  * drops the pieces staged so far; or a {@link #GROUP} of whole change sets of concurrent transactions,
- * applied one after the other (group commit). This class splits an encoded change set into such
+ * applied one after the other (group commit); or an {@link #UPLOAD}: a transaction holding an
+ * N-Triples or N-Quads upload as its compressed bytes ({@link UploadEntry}). This class splits an encoded change set into such
  * entries, joins change sets into a group, and reads their headers.
  *
  * <p>Stateless; any thread.
@@ -22,6 +23,8 @@ public final class LogEntries {
     public static final byte COMMIT = 0x11;
     public static final byte ABORT = 0x12;
     public static final byte GROUP = 0x13;
+    /** A bulk upload's bytes ({@link UploadEntry}); whole or as the payload of split pieces. */
+    public static final byte UPLOAD = 0x14;
     /** Kind byte and transaction id. */
     static final int HEADER = 1 + 8;
 
@@ -83,7 +86,7 @@ public final class LogEntries {
         return members;
     }
 
-    private static void writeVarint(ByteArrayOutputStream out, int value) {
+    static void writeVarint(ByteArrayOutputStream out, int value) {
         int n = value;
         while ((n & ~0x7F) != 0) {
             out.write((n & 0x7F) | 0x80);
@@ -93,7 +96,7 @@ public final class LogEntries {
     }
 
     /** Reads an unsigned varint at {@code pos[0]}, advancing it. */
-    private static int readVarint(byte[] entry, int[] pos) {
+    static int readVarint(byte[] entry, int[] pos) {
         int value = 0;
         int shift = 0;
         while (true) {

@@ -70,7 +70,8 @@ final class StatementReader implements TermBatchSource {
     /** Chunk arrays the parsers are done with, for the reading thread's next chunks (a 4 MiB array is costly to collect). */
     private final BlockingQueue<byte[]> spareChunks;
     private final ExecutorService parsers;
-    private final String loadScope = Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong());
+    /** What makes this load's blank nodes its own (see {@link #withBlankNodeScope}); random unless given. */
+    private String loadScope = Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong());
     private final AtomicLong bytesRead = new AtomicLong();
     private final AtomicLong chunks = new AtomicLong();
     private final AtomicLong chunksForRio = new AtomicLong();
@@ -121,6 +122,16 @@ final class StatementReader implements TermBatchSource {
     /** Makes the chunk parsers treat {@code errors} as warnings (a caller's {@code ParserConfig}); before {@link #start}. */
     StatementReader withNonFatalErrors(Set<RioSetting<?>> errors) {
         this.nonFatalErrors = Set.copyOf(errors);
+        return this;
+    }
+
+    /**
+     * Names this load's blank node scope instead of a random one, before {@link #start}: a label
+     * {@code _:x} of input {@code i} becomes the node {@code genid-<scope>-<i>-x}, so two loads of the
+     * same input with the same scope (the replicas of one replicated upload) make the same nodes.
+     */
+    StatementReader withBlankNodeScope(String scope) {
+        this.loadScope = java.util.Objects.requireNonNull(scope);
         return this;
     }
 

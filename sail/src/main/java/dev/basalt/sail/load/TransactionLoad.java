@@ -40,6 +40,8 @@ public final class TransactionLoad implements BulkWrite {
     private final LoadOptions options;
     private final Set<RioSetting<?>> nonFatalErrors;
     private final Path tempParent;
+    /** The blank node scope of the reader, or null for a random one. */
+    private String blankNodeScope;
     private LoadResult result;
 
     private TransactionLoad(String name, InputStream stream, Path file, LoadOptions options,
@@ -82,6 +84,16 @@ public final class TransactionLoad implements BulkWrite {
         return LoadOptions.defaults().withFormat(format).withBaseIri(baseIri).withContext(context);
     }
 
+    /**
+     * Gives the load a fixed blank node scope instead of a random one: loads of the same input with
+     * the same scope make the same blank nodes (see {@code StatementReader#withBlankNodeScope}), so
+     * replicas that each load one replicated upload end with identical stores.
+     */
+    public TransactionLoad withBlankNodeScope(String scope) {
+        this.blankNodeScope = java.util.Objects.requireNonNull(scope);
+        return this;
+    }
+
     /** What the load did, once {@link #write} returned. */
     public LoadResult result() {
         return result;
@@ -100,11 +112,11 @@ public final class TransactionLoad implements BulkWrite {
             throw new LoadException(file, -1, "cannot read: " + e, e);
         }
         Path temp = BasaltLoader.newTempDir(tempParent);
-        try (StatementReader reader = file != null
+        try (StatementReader reader = scoped(file != null
                 ? new StatementReader(List.of(file), options, SimpleValueFactory.getInstance())
                         .withNonFatalErrors(nonFatalErrors)
                 : StatementReader.ofStream(name, stream, options.format(), options, SimpleValueFactory.getInstance())
-                        .withNonFatalErrors(nonFatalErrors)) {
+                        .withNonFatalErrors(nonFatalErrors))) {
             QuadPipeline.Outcome run = QuadPipeline.run(tx, lexicon, orders, reader, temp, options,
                     new LoggingProgress(), totalBytes, () -> Duration.ofNanos(System.nanoTime() - start), added);
             result = new LoadResult(run.read(), run.added(), lexicon.counts().total() - termsBefore, run.bytesRead(),
@@ -116,6 +128,10 @@ public final class TransactionLoad implements BulkWrite {
         } finally {
             BasaltLoader.deleteTree(temp);
         }
+    }
+
+    private StatementReader scoped(StatementReader reader) {
+        return blankNodeScope == null ? reader : reader.withBlankNodeScope(blankNodeScope);
     }
 
     /** The format a file's name gives (through {@code .gz} or {@code .bz2}), or null if it gives none. */

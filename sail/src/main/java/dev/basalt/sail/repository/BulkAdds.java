@@ -40,6 +40,9 @@ import dev.basalt.sail.load.TransactionLoad;
  * the "request body" of an RDF4J Server upload or else the "input stream"; the add then leaves the
  * store unchanged (its own transaction is rolled back; an explicit one can only be rolled back).
  *
+ * <p>A connection of a sail stacked on a Basalt store that is an {@link UploadTarget} (a replicated
+ * store) is handed N-Triples and N-Quads streams under the same conditions, to take whole or decline.
+ *
  * <p>It runs on the thread of the connection that adds, under that connection's thread rules.
  */
 final class BulkAdds {
@@ -67,15 +70,21 @@ final class BulkAdds {
 
     private final SailConnection sail;
     private final BasaltStore store;
+    /** The connection of a sail stacked on a Basalt store that takes uploads itself, else null. */
+    private final UploadTarget uploads;
     private final ParserConfig parserConfig;
 
     private BulkAdds(SailConnection sail, BasaltStore store, ParserConfig parserConfig) {
         this.sail = sail;
         this.store = store;
+        this.uploads = store == null && sail instanceof UploadTarget t ? t : null;
         this.parserConfig = parserConfig;
     }
 
-    /** The bulk adds of a repository connection; all fall back when its sail is not a Basalt store itself. */
+    /**
+     * The bulk adds of a repository connection; all fall back when its sail is not a Basalt store
+     * itself, except stream adds to a connection that is an {@link UploadTarget}.
+     */
     static BulkAdds of(BasaltRepository repository, SailConnection sail, ParserConfig parserConfig) {
         boolean basalt = repository.getSail() instanceof BasaltStore && sail instanceof BasaltStoreConnection;
         return new BulkAdds(sail, basalt ? (BasaltStore) repository.getSail() : null, parserConfig);
@@ -94,7 +103,7 @@ final class BulkAdds {
             BasicParserSettings.VERIFY_URI_SYNTAX, BasicParserSettings.VERIFY_RELATIVE_URIS);
 
     private boolean takes(RDFFormat format, Resource... contexts) {
-        return store != null && TransactionLoad.accepts(format)
+        return (store != null || uploads != null) && TransactionLoad.accepts(format)
                 && NOT_APPLIED.stream().allMatch(s -> Objects.equals(parserConfig.get(s), s.getDefaultValue()))
                 && (contexts.length == 0 || contexts.length == 1 && contexts[0] != null);
     }
@@ -123,6 +132,11 @@ final class BulkAdds {
         }
         InputStream data = magic.length >= 2 && (magic[0] & 0xff) == 0x1f && (magic[1] & 0xff) == 0x8b
                 ? new GZIPInputStream(buffered, 1 << 16) : buffered;
+        if (uploads != null) {
+            upload(data.markSupported() ? data : new BufferedInputStream(data, 1 << 16), baseUri, format,
+                    context(contexts), tx, fallback);
+            return;
+        }
         run(TransactionLoad.ofStream(streamName(), data, format, baseUri, context(contexts),
                 parserConfig.getNonFatalErrors(), tempParent()), tx,
                 () -> fallback.run(data));
@@ -142,7 +156,7 @@ final class BulkAdds {
             throws IOException {
         RDFFormat f = format != null ? format : TransactionLoad.formatOf(file.toPath());
         String name = file.getName().toLowerCase(java.util.Locale.ROOT);
-        if (!takes(f, contexts) || name.endsWith(".zip")) {
+        if (store == null || !takes(f, contexts) || name.endsWith(".zip")) {
             fallback.run();
             return;
         }
@@ -166,6 +180,26 @@ final class BulkAdds {
             return;
         }
         add(file, baseUri != null ? baseUri : url.toExternalForm(), format, contexts, tx, fallback);
+    }
+
+    /** Hands a stream to the {@link UploadTarget}, in the connection's transaction or a local one. */
+    private void upload(InputStream data, String baseUri, RDFFormat format, Resource context, Transactions tx,
+            StreamFallback fallback) throws IOException {
+        boolean local = tx.startLocal();
+        boolean done = false;
+        try {
+            if (!uploads.addUpload(data, format, baseUri, context, parserConfig.getNonFatalErrors())) {
+                fallback.run(data);
+            }
+            tx.commitLocal(local);
+            done = true;
+        } catch (SailException e) {
+            throw new RepositoryException(e.getMessage(), e);
+        } finally {
+            if (!done) {
+                tx.rollbackLocal(local);
+            }
+        }
     }
 
     private Path tempParent() {
