@@ -3,21 +3,23 @@
 # machine, small transactions through the leader (two rounds), then a BSBM N-Triples file uploaded as
 # one request to each. Ports PORT to PORT+15 (PORT=18080 unless set). Run from the project root after
 # `mvn -pl replication -am package -DskipTests`; HEAP=each JVM's heap (1536m); BSBM=path of the N-Triples file (basalt-bench
-# generate-bsbm --products 2785 --out FILE), DATA=a scratch directory (deleted and refilled).
+# generate-bsbm --products 2785 --out FILE), DATA=a scratch directory (deleted and refilled);
+# GC=the collector option of every JVM (-XX:+UseParallelGC), NODE_OPTS=extra node options (e.g.
+# "--election-timeout-ms 3000"), ROUNDS=0 for the uploads alone.
 set -u
 J=replication/target/basalt-replica.jar
 H=replication/target
 BSBM=${BSBM:?set BSBM to a BSBM N-Triples file}
 R=${DATA:?set DATA to a scratch directory}/run
 rm -rf $R; mkdir -p $R
-JO="-Xmx${HEAP:-1536m} -XX:+UseParallelGC"
+JO="-Xmx${HEAP:-1536m} ${GC:--XX:+UseParallelGC}"
 # a node runs in the JVM it is started in: give it the JIT options one server's launcher adds to its child
 NO="$JO -XX:MaxInlineLevel=9 -XX:InlineSmallCode=1000 -XX:FreqInlineSize=150"
 ROUNDS=${ROUNDS:-2}; UPLOAD=${UPLOAD:-yes}; P=${PORT:-18080}
 nice java $JO -cp $J dev.basalt.workbench.BasaltServer --home $H --port $((P+10)) --data $R/sa > $R/sa.log 2>&1 &
 for i in 0 1 2; do
   nice java $NO -jar $J node --id n$i --peers n0=127.0.0.1:$((P+6)),n1=127.0.0.1:$((P+7)),n2=127.0.0.1:$((P+8)) \
-    --host 127.0.0.1 --port $((P+i)) --admin-port $((P+13+i)) --commit-timeout-ms 900000 --data $R/n$i > $R/n$i.log 2>&1 &
+    --host 127.0.0.1 --port $((P+i)) --admin-port $((P+13+i)) --commit-timeout-ms 900000 ${NODE_OPTS:-} --data $R/n$i > $R/n$i.log 2>&1 &
 done
 pidof_port() { ss -ltnpH "sport = :$1" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2; }
 for t in $(seq 1 120); do
@@ -64,6 +66,9 @@ echo "== bulk upload, leader n$L"; up $LU $P0 $P1 $P2
 sleep 5
 for p in $((P+10)) $P $((P+1)) $((P+2)); do echo "size $p: $(curl -s http://127.0.0.1:$p$U/size)"; done
 for i in 0 1 2; do curl -s http://127.0.0.1:$((P+13+i))/replication/status; echo; done
-for i in 0 1 2; do echo "raft log n$i: $(du -sb $R/n$i/*/replication/raft 2>/dev/null | cut -f1) $(du -sb $R/n$i 2>/dev/null| cut -f1)"; done
+for i in 0 1 2; do echo "raft log n$i: $(du -sb $R/n$i/server/repositories/basalt/replication/raft/*/current 2>/dev/null | cut -f1)"; done
+# leader changes while the cluster took the upload, and the JVM pauses Ratis saw, from each node's log
+for i in 0 1 2; do L=$R/n$i/server/logs/main.log; echo "n$i: became leader $(grep -c 'to LEADER at term' $L) times in all;" \
+  "pauses over 1 s: $(grep 'Detected pause' $L | awk '{for (k=1;k<=NF;k++) if ($k=="approximately") print $(k+1)}' | tr -d s | awk '$1>1' | tr '\n' ' ')"; done
 for p in $SA $P0 $P1 $P2; do kill $p; done; kill $(jobs -p) 2>/dev/null
 echo done

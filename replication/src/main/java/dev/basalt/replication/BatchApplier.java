@@ -337,7 +337,10 @@ final class BatchApplier implements AutoCloseable {
                 if (w.upload() != null) {
                     bulkTried = true;
                     loading = w;
+                    long start = System.nanoTime();
                     ReplicatedConnection.loadInto(c, w.upload(), store.tempDir());
+                    LOG.info("log index {}: loaded an upload of {} bytes ({} compressed) in {} ms", w.index(),
+                            w.upload().rawBytes(), w.upload().compressed().length, (System.nanoTime() - start) / 1_000_000);
                     loading = null;
                     bulk = true;
                 }

@@ -25,8 +25,6 @@ import java.util.concurrent.TimeUnit;
  * shutdown hook. Otherwise used by one thread.
  */
 public final class LocalReplicaCluster implements AutoCloseable {
-    static final String USAGE = "cluster [--nodes 3] [--data DIR] [--port 8080] [--raft-port 9870]  (consistency endpoints on port + 10000)"
-            + "  (ports 0: free ones)";
     public static final String HOST = "127.0.0.1";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(180);
 
@@ -176,12 +174,19 @@ public final class LocalReplicaCluster implements AutoCloseable {
         }
         Files.createDirectories(dataDir(i));
         List<String> command = new ArrayList<>(launcher);
-        command.addAll(List.of("node", "--id", "n" + i, "--peers", peers, "--host", HOST,
-                "--port", String.valueOf(httpPorts[i]), "--admin-port", String.valueOf(adminPorts[i]),
-                "--data", dataDir(i).toString()));
-        command.addAll(nodeOptions);
+        command.addAll(nodeArguments(i, peers, httpPorts[i], adminPorts[i], dataDir(i), nodeOptions));
         processes[i] = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log(i).toFile())).start();
+    }
+
+    /** The arguments after the launcher that start node {@code i}: {@code node}, its own options, then {@code nodeOptions}. */
+    static List<String> nodeArguments(int i, String peers, int httpPort, int adminPort, Path data,
+            List<String> nodeOptions) {
+        List<String> args = new ArrayList<>(List.of("node", "--id", "n" + i, "--peers", peers, "--host", HOST,
+                "--port", String.valueOf(httpPort), "--admin-port", String.valueOf(adminPort),
+                "--data", data.toString()));
+        args.addAll(nodeOptions);
+        return args;
     }
 
     private void awaitReady(int i) throws IOException, InterruptedException {

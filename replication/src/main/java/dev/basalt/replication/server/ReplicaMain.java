@@ -26,7 +26,7 @@ public final class ReplicaMain {
                 case "write-load" -> WriteLoad.run(rest);
                 case "front" -> front(rest);
                 default -> throw new IllegalArgumentException("usage: basalt-replica " + ReplicaOptions.USAGE
-                        + "\n       basalt-replica " + LocalReplicaCluster.USAGE
+                        + "\n       basalt-replica " + ClusterOptions.USAGE
                         + "\n       basalt-replica " + ReadFront.USAGE);
             }
         } catch (IllegalArgumentException e) {
@@ -84,25 +84,10 @@ public final class ReplicaMain {
     }
 
     private static void cluster(String[] args) throws Exception {
-        int nodes = 3;
-        Path data = Path.of("data/replicas");
-        int port = 8080;
-        int raftPort = 9870;
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            switch (args[i]) {
-                case "--nodes" -> nodes = Integer.parseInt(args[i + 1]);
-                case "--data" -> data = Path.of(args[i + 1]);
-                case "--port" -> port = Integer.parseInt(args[i + 1]);
-                case "--raft-port" -> raftPort = Integer.parseInt(args[i + 1]);
-                default -> throw new IllegalArgumentException("unknown option '" + args[i] + "'; usage: basalt-replica "
-                        + LocalReplicaCluster.USAGE);
-            }
-        }
-        if (args.length % 2 != 0) {
-            throw new IllegalArgumentException("usage: basalt-replica " + LocalReplicaCluster.USAGE);
-        }
-        LocalReplicaCluster cluster = LocalReplicaCluster.start(LocalReplicaCluster.jarLauncher("1g"), nodes, data,
-                port, raftPort);
+        ClusterOptions o = ClusterOptions.parse(args);
+        int nodes = o.nodes();
+        LocalReplicaCluster cluster = LocalReplicaCluster.start(LocalReplicaCluster.jarLauncher(o.heap()), nodes,
+                o.data(), o.port(), o.port() == 0 ? 0 : o.port() + 10_000, o.raftPort(), o.nodeOptions());
         Runtime.getRuntime().addShutdownHook(new Thread(cluster::close));
         for (int i = 0; i < nodes; i++) {
             System.out.println("replica n" + i + ": " + cluster.repositoryUrl(i) + "  consistency "
