@@ -268,7 +268,7 @@ final class ReplicaNode implements AutoCloseable {
             throw new IOException("replication log refused the commit: " + reply.getException(), reply.getException());
         }
         if (!reply.getMessage().getContent().isEmpty()) {
-            throw new IOException("the replicas refused the transaction: " + reply.getMessage().getContent().toStringUtf8());
+            throw new Refused(reply.getMessage().getContent().toStringUtf8());
         }
         return reply.getLogIndex();
     }
@@ -369,6 +369,21 @@ final class ReplicaNode implements AutoCloseable {
             client.close();
         } finally {
             server.close();
+        }
+    }
+
+    /** The replicas' state machine refused a transaction: no replica applied it; {@link #reason()} says why. */
+    static final class Refused extends IOException {
+        private static final long serialVersionUID = 1L;
+        private final String reason;
+
+        Refused(String reason) {
+            super("the replicas refused the transaction: " + reason);
+            this.reason = reason;
+        }
+
+        String reason() {
+            return reason;
         }
     }
 }

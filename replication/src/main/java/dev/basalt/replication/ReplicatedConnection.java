@@ -25,6 +25,7 @@ import org.eclipse.rdf4j.query.QueryLanguage;
 import org.eclipse.rdf4j.query.algebra.TupleExpr;
 import org.eclipse.rdf4j.query.explanation.Explanation;
 import org.eclipse.rdf4j.rio.RDFFormat;
+import org.eclipse.rdf4j.rio.RDFParseException;
 import org.eclipse.rdf4j.rio.RioSetting;
 import org.eclipse.rdf4j.sail.SailConnection;
 import org.eclipse.rdf4j.sail.SailException;
@@ -64,7 +65,8 @@ import dev.basalt.sail.repository.UploadTarget;
  * transaction's later writes follow it in the same entry; a later read loads the upload into the
  * local transaction first. An upload into a transaction that already wrote or read is parsed by
  * RDF4J and recorded statement by statement. A malformed upload is found by the replicas' loaders,
- * all alike: the entry is refused everywhere and the commit fails with the parser's message.
+ * all alike: the entry is refused everywhere and the commit fails with an {@link RDFParseException}
+ * holding the parser's message (RDF4J Server answers it with 400, as for one server).
  *
  * <p>Used by one thread at a time, as RDF4J's sail connections are.
  */
@@ -195,6 +197,14 @@ final class ReplicatedConnection extends SailConnectionWrapper implements Upload
             uploaded = null; // its bytes are in the entry now
             lastCommitIndex = sail.commit(entry);
         } catch (IOException e) {
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof ReplicaNode.Refused refused && refused.reason().startsWith(UPLOAD_NAME + ":")) {
+                    // a malformed upload, as the bulk loader of one server reports it (RDF4J Server: 400)
+                    RDFParseException parse = new RDFParseException(refused.reason());
+                    parse.initCause(e);
+                    throw parse;
+                }
+            }
             throw new SailException("commit not acknowledged by replica " + sail.settings().nodeId() + ": "
                     + e.getMessage(), e);
         }

@@ -20,8 +20,8 @@ import org.eclipse.rdf4j.model.Statement;
 import org.eclipse.rdf4j.model.ValueFactory;
 import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
 import org.eclipse.rdf4j.repository.RepositoryConnection;
-import org.eclipse.rdf4j.repository.RepositoryException;
 import org.eclipse.rdf4j.rio.RDFFormat;
+import org.eclipse.rdf4j.rio.RDFParseException;
 import org.eclipse.rdf4j.rio.Rio;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -148,7 +148,7 @@ class UploadTest {
             try (RepositoryConnection c = cluster.node(leader).getConnection()) {
                 c.begin();
                 c.add(new ByteArrayInputStream(bytes(doc)), "", RDFFormat.NTRIPLES);
-                RepositoryException e = assertThrows(RepositoryException.class, c::commit);
+                RDFParseException e = assertThrows(RDFParseException.class, c::commit);
                 assertTrue(String.valueOf(e.getMessage()).contains("upload:15001"), e.getMessage());
             }
             try (RepositoryConnection c = cluster.node((leader + 2) % 3).getConnection()) {
