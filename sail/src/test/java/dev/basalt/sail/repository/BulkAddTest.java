@@ -238,4 +238,49 @@ class BulkAddTest {
         Set<Statement> fromFile = new HashSet<>(Rio.parse(Files.newInputStream(ttl), EX, RDFFormat.TURTLE));
         assertEquals(1, fromFile.size());
     }
+
+    /**
+     * A load given a blank node scope makes the same blank nodes in any store (the replicas of one
+     * replicated upload), and again in the same store; loads without one make new nodes each time.
+     */
+    @Test
+    void aGivenBlankNodeScopeMakesTheSameNodesEveryTime() {
+        byte[] text = quads(0, 50).getBytes(StandardCharsets.UTF_8);
+        BasaltStoreConfig config = new BasaltStoreConfig();
+        config.setDurable(false);
+        BasaltRepository other = new BasaltRepository(new BasaltStore(dir.resolve("other").toFile(), config));
+        other.init();
+        try {
+            scopedLoad(repo, text, "r1");
+            scopedLoad(other, text, "r1");
+            Set<Statement> here = all(repo);
+            assertEquals(here, all(other));
+            scopedLoad(repo, text, "r1");
+            assertEquals(here, all(repo), "the same scope again adds nothing new");
+            scopedLoad(repo, text, null);
+            scopedLoad(repo, text, null);
+            assertEquals(here.size() + 2 * 100, all(repo).size(), "each unscoped load: 50 new nodes, two statements each");
+        } finally {
+            other.shutDown();
+        }
+    }
+
+    private void scopedLoad(BasaltRepository target, byte[] text, String scope) {
+        try (org.eclipse.rdf4j.sail.SailConnection c = target.getSail().getConnection()) {
+            c.begin();
+            dev.basalt.sail.load.TransactionLoad load = dev.basalt.sail.load.TransactionLoad.ofStream("test",
+                    new ByteArrayInputStream(text), RDFFormat.NQUADS, null, null, Set.of(), dir);
+            assertTrue(((dev.basalt.sail.BasaltStoreConnection) c).addBulk(scope == null ? load
+                    : load.withBlankNodeScope(scope)));
+            c.commit();
+        }
+    }
+
+    private static Set<Statement> all(BasaltRepository target) {
+        try (RepositoryConnection c = target.getConnection()) {
+            Set<Statement> out = new HashSet<>();
+            c.getStatements(null, null, null, false).forEach(out::add);
+            return out;
+        }
+    }
 }
