@@ -31,6 +31,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.basalt.replication.log.LogEntries;
+import dev.basalt.replication.log.UploadEntry;
 
 /**
  * One member of the Raft group: the Ratis server (log, elections, replication over gRPC) driving
@@ -221,8 +222,9 @@ final class ReplicaNode implements AutoCloseable {
     }
 
     /**
-     * Submits one encoded change set and returns its log index once a majority has it and this
-     * replica has applied it. A change set larger than the settings' piece size goes as parts and a
+     * Submits one encoded change set (or upload entry) and returns its log index once a majority has
+     * it and this replica has applied it. Change sets go through group commit; an upload entry goes
+     * alone. One larger than the settings' piece size goes as parts and a
      * commit entry (docs/replication.md, "Large transactions"); if a part fails, an abort entry is
      * sent (best effort) and the commit fails.
      *
@@ -232,7 +234,8 @@ final class ReplicaNode implements AutoCloseable {
      */
     long commit(byte[] changeSet) throws IOException {
         if (changeSet.length <= settings.pieceBytes()) {
-            return awaitApplied(groups.submit(changeSet));
+            // an upload goes alone: a group holds change sets only, and its members share one outcome
+            return awaitApplied(UploadEntry.isUpload(changeSet) ? submit(changeSet) : groups.submit(changeSet));
         }
         long transaction = ThreadLocalRandom.current().nextLong();
         List<byte[]> pieces = LogEntries.split(changeSet, transaction, settings.pieceBytes());

@@ -74,6 +74,7 @@ class UploadTest {
             Statement removed = VF.createStatement(VF.createIRI("http://example.org/u/s3"), VF.createIRI("http://example.org/p6"),
                     VF.createIRI("http://example.org/u/o13"));
             assertTrue(parsed.contains(removed));
+            long groupedBefore = cluster.sail(follower).groupCounts()[1];
             try (RepositoryConnection c = cluster.node(follower).getConnection()) {
                 c.begin();
                 c.add(new ByteArrayInputStream(bytes(doc)), "", RDFFormat.NTRIPLES);
@@ -81,6 +82,8 @@ class UploadTest {
                 c.remove(removed);
                 c.commit();
             }
+            assertEquals(groupedBefore, cluster.sail(follower).groupCounts()[1],
+                    "an upload entry went through group commit, where a group would hold it with change sets");
             assertConverged(cluster);
             for (int i = 0; i < 3; i++) {
                 assertTrue(cluster.sail(i).bulkApplied() >= 1, "n" + i + " did not load the upload");
