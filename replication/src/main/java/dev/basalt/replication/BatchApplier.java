@@ -269,12 +269,6 @@ final class BatchApplier implements AutoCloseable {
     }
 
     /**
-     * Applies the change sets in order as one store transaction, a large addition through the
-     * store's bulk write path ({@link BulkApply}); if that transaction fails after taking the bulk
-     * path (a full temporary disk for its sort runs, say), it is rolled back and applied again
-     * statement by statement (an upload has no other path than the bulk loader: it is loaded again).
-     */
-    /**
      * Applies the batch; an upload that its loader finds malformed is refused (its index and the
      * loader's message into {@code refused}) and the batch applied again without it.
      */
@@ -301,6 +295,12 @@ final class BatchApplier implements AutoCloseable {
     /** The upload being loaded, while {@link #apply(List, boolean)} loads one. Applier thread only. */
     private Work loading;
 
+    /**
+     * Applies the change sets in order as one store transaction, a large addition through the
+     * store's bulk write path ({@link BulkApply}); if that transaction fails after taking the bulk
+     * path (a full temporary disk for its sort runs, say), it is rolled back and applied again
+     * statement by statement (an upload has no other path than the bulk loader: it is loaded again).
+     */
     private void apply(List<Work> changeSets) {
         boolean bulk = false;
         try {
