@@ -6,10 +6,12 @@ import java.util.NoSuchElementException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.eclipse.rdf4j.common.iteration.CloseableIteration;
+import org.eclipse.rdf4j.common.iteration.TimeLimitIteration;
 import org.eclipse.rdf4j.common.transaction.QueryEvaluationMode;
 import org.eclipse.rdf4j.model.ValueFactory;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.Dataset;
+import org.eclipse.rdf4j.query.QueryInterruptedException;
 import org.eclipse.rdf4j.query.algebra.evaluation.EvaluationStrategy;
 import org.eclipse.rdf4j.query.algebra.evaluation.EvaluationStrategyFactory;
 import org.eclipse.rdf4j.query.algebra.evaluation.TripleSource;
@@ -66,7 +68,20 @@ public final class NativeQueries {
         boolean isTrackResultSize();
 
         ExecLimits getExecLimits();
+
+        OrderingPolicy getOrderingPolicy();
+
+        QueryEvaluationMode getDefaultQueryEvaluationMode();
+
+        /** The store's query time limit in seconds, 0 for none. */
+        int getQueryTimeoutSeconds();
     }
+
+    /** The store this engine runs kept plans on outside any connection, while the store is open ({@link #bind}). */
+    private record Store(Host host, ReadSource latest) {
+    }
+
+    private volatile Store store;
 
     private final boolean enabled;
     private final NativeQueryStats stats = new NativeQueryStats();
@@ -95,6 +110,64 @@ public final class NativeQueries {
     /** False when the store is configured to leave every query to RDF4J's evaluator. */
     public boolean enabled() {
         return enabled;
+    }
+
+    /**
+     * Binds the open store whose newest state {@link #runKept(PreparedAlgebra, boolean)} reads, or (null) unbinds it
+     * when the store shuts down.
+     */
+    public void bind(Host host, ReadSource latest) {
+        this.store = host == null ? null : new Store(host, latest);
+    }
+
+    /**
+     * The result of a SELECT query of a known shape on the bound store's newest state, run by the plan its shape
+     * keeps for that state, outside any connection, transaction or RDF4J evaluation: the query front door's direct
+     * route ({@code QueryFront#select}). Stopped after the store's query time limit; the snapshot is leased until
+     * the result is closed. Null when the query is to be evaluated through a connection: no store bound, native
+     * evaluation off or handed to RDF4J ({@link #open}'s reasons), a store that tracks result sizes, or no plan kept
+     * for this state, dataset and the store's evaluation mode.
+     */
+    public CloseableIteration<? extends BindingSet> runKept(PreparedAlgebra prepared, Dataset dataset,
+            boolean includeInferred) {
+        Store bound = store;
+        if (bound == null || !enabled || bound.host.isTrackResultSize()
+                || bound.host.getEvaluationStrategyFactory().getClass() != DefaultEvaluationStrategyFactory.class) {
+            return null;
+        }
+        Session session = new Session(bound.host, bound.latest.acquire(), includeInferred, false, false,
+                bound.host.getOrderingPolicy(), null);
+        CloseableIteration<? extends BindingSet> rows;
+        try {
+            rows = session.runKept(prepared, dataset, bound.host.getDefaultQueryEvaluationMode());
+        } catch (RuntimeException | Error e) {
+            session.close();
+            throw e;
+        }
+        if (rows == null) {
+            session.close();
+            return null;
+        }
+        int timeout = bound.host.getQueryTimeoutSeconds();
+        return timeLimited(rows, timeout);
+    }
+
+    /**
+     * {@code result} stopped after the store's query time limit of {@code seconds} (none when 0 or less) with a
+     * {@link QueryInterruptedException} that names the setting.
+     */
+    public static CloseableIteration<? extends BindingSet> timeLimited(CloseableIteration<? extends BindingSet> result,
+            int seconds) {
+        if (seconds <= 0) {
+            return result;
+        }
+        return new TimeLimitIteration<BindingSet>(result, seconds * 1000L) {
+            @Override
+            protected void throwInterruptedException() {
+                throw new QueryInterruptedException("the query ran longer than the Basalt store's queryTimeoutSeconds ("
+                        + seconds + " s) and was stopped");
+            }
+        };
     }
 
     /**
