@@ -83,6 +83,7 @@ class SparqlFastPathTest {
     LauncherProcess launcher;
     JMXConnector jmx;
     SparqlFastPathMXBean fastPath;
+    MBeanServerConnection beans;
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     String server;
 
@@ -103,7 +104,7 @@ class SparqlFastPathTest {
         }
         jmx = JMXConnectorFactory.connect(new JMXServiceURL(
                 "service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPort + "/jmxrmi"));
-        MBeanServerConnection beans = jmx.getMBeanServerConnection();
+        beans = jmx.getMBeanServerConnection();
         fastPath = JMX.newMXBeanProxy(beans, new ObjectName("dev.basalt:type=SparqlFastPath,context=\"/rdf4j-server\""),
                 SparqlFastPathMXBean.class);
     }
@@ -122,6 +123,7 @@ class SparqlFastPathTest {
     void answersEveryFormatAsRdf4jServerDoes() {
         assertTrue(fastPath.isEnabled());
         long answered = fastPath.getAnswered();
+        long direct = directRuns();
         int expectedAnswers = 0;
         for (String query : QUERIES) {
             for (String accept : ACCEPTS) {
@@ -143,6 +145,20 @@ class SparqlFastPathTest {
             }
         }
         assertEquals(expectedAnswers, fastPath.getAnswered() - answered, "queries the fast path answered");
+        assertTrue(directRuns() - direct > 0, "SELECTs answered by their kept plans without a connection");
+    }
+
+    /** SELECTs the query front doors of the server's Basalt repositories answered by kept plans directly. */
+    private long directRuns() {
+        try {
+            long sum = 0;
+            for (ObjectName name : beans.queryNames(new ObjectName("dev.basalt:type=QueryFront,*"), null)) {
+                sum += (Long) beans.getAttribute(name, "DirectRuns");
+            }
+            return sum;
+        } catch (Exception e) {
+            throw new AssertionError("reading the QueryFront MBeans", e);
+        }
     }
 
     @Test
