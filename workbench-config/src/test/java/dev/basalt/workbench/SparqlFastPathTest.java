@@ -208,6 +208,21 @@ class SparqlFastPathTest {
         assertEquals(0, fastPath.getAnswered() - answered, "the fast path answered none of them");
     }
 
+    /**
+     * A form the container does not read (over the server's form limit) is passed on, and answered as RDF4J Server
+     * answers it (a 4xx: no query parameter), through {@link ClientErrorMapping}, which sits behind the fast path.
+     */
+    @Test
+    void aFormOverTheLimitIsRdf4jServersAnswer() {
+        String huge = "SELECT * WHERE { ?s ?p ?o } #" + "x".repeat(ClientErrorMapping.MAX_FORM_BYTES + 1024);
+        long answered = fastPath.getAnswered();
+        Exchange fast = send("fast", Method.FORM, params("query", huge), "application/sparql-results+xml", false);
+        Exchange reference = send("rdf4j", Method.FORM, params("query", huge), "application/sparql-results+xml", false);
+        assertEquals(reference.status + " " + reference.text(), fast.status + " " + fast.text());
+        assertTrue(fast.status >= 400 && fast.status < 500, fast.status + " " + fast.text());
+        assertEquals(0, fastPath.getAnswered() - answered);
+    }
+
     @Test
     void compressesAsRdf4jServerDoes() {
         String query = "SELECT * WHERE { ?s ?p ?o . ?a ?b ?c . ?d ?e ?f } ORDER BY ?s ?p ?o ?a ?b ?c ?d ?e ?f";
