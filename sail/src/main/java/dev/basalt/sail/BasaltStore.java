@@ -136,6 +136,9 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
 
     public synchronized void setEvaluationStrategyFactory(EvaluationStrategyFactory factory) {
         this.evaluationStrategyFactory = factory;
+        if (backing != null) {
+            nativeQueries.bind(this, backing.latest()); // the direct route reads the factory's kind when bound
+        }
     }
 
     public synchronized FederatedServiceResolver getFederatedServiceResolver() {

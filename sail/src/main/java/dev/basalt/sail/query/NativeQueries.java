@@ -77,8 +77,14 @@ public final class NativeQueries {
         int getQueryTimeoutSeconds();
     }
 
-    /** The store this engine runs kept plans on outside any connection, while the store is open ({@link #bind}). */
-    private record Store(Host host, ReadSource latest) {
+    /**
+     * The store this engine runs kept plans on outside any connection, while the store is open ({@link #bind}), with
+     * the settings it fixes when it opens; {@code rdf4jStrategy}: its evaluation strategy factory is RDF4J's default.
+     * Result-size tracking and the default evaluation mode, which RDF4J's sail lets change at any time, are read per
+     * query.
+     */
+    private record Store(Host host, ReadSource latest, ValueFactory values, ExecLimits limits, OrderingPolicy ordering,
+            int timeoutSeconds, boolean rdf4jStrategy) {
     }
 
     private volatile Store store;
@@ -117,7 +123,10 @@ public final class NativeQueries {
      * when the store shuts down.
      */
     public void bind(Host host, ReadSource latest) {
-        this.store = host == null ? null : new Store(host, latest);
+        this.store = host == null ? null
+                : new Store(host, latest, host.getValueFactory(), host.getExecLimits(), host.getOrderingPolicy(),
+                        host.getQueryTimeoutSeconds(),
+                        host.getEvaluationStrategyFactory().getClass() == DefaultEvaluationStrategyFactory.class);
     }
 
     /**
@@ -131,15 +140,14 @@ public final class NativeQueries {
     public CloseableIteration<? extends BindingSet> runKept(PreparedAlgebra prepared, Dataset dataset,
             boolean includeInferred) {
         Store bound = store;
-        if (bound == null || !enabled || bound.host.isTrackResultSize()
-                || bound.host.getEvaluationStrategyFactory().getClass() != DefaultEvaluationStrategyFactory.class) {
+        if (bound == null || !enabled || !bound.rdf4jStrategy || bound.host.isTrackResultSize()) {
             return null;
         }
-        Session session = new Session(bound.host, bound.latest.acquire(), includeInferred, false, false,
-                bound.host.getOrderingPolicy(), null);
+        Session session = new Session(bound.host, bound.values, bound.latest.acquire(), includeInferred, false, false,
+                bound.ordering, null);
         CloseableIteration<? extends BindingSet> rows;
         try {
-            rows = session.runKept(prepared, dataset, bound.host.getDefaultQueryEvaluationMode());
+            rows = session.runKept(prepared, dataset, bound.host.getDefaultQueryEvaluationMode(), bound.limits);
         } catch (RuntimeException | Error e) {
             session.close();
             throw e;
@@ -148,8 +156,7 @@ public final class NativeQueries {
             session.close();
             return null;
         }
-        int timeout = bound.host.getQueryTimeoutSeconds();
-        return timeLimited(rows, timeout);
+        return timeLimited(rows, bound.timeoutSeconds);
     }
 
     /**
@@ -197,7 +204,8 @@ public final class NativeQueries {
         }
         // every commit is in the store when commit() returns, so the newest commit point is the
         // committed state a query outside a transaction must see
-        return new Session(sail, reads.acquire(), includeInferred, readAsOf, transactionActive, ordering, explained);
+        return new Session(sail, sail.getValueFactory(), reads.acquire(), includeInferred, readAsOf, transactionActive,
+                ordering, explained);
     }
 
     public final class Session {
@@ -217,13 +225,13 @@ public final class NativeQueries {
         /** What may do the query's RDF4J optimizations for its shape, or null ({@link PreparedAlgebra}). */
         private PreparedAlgebra prepared;
 
-        private Session(Host sail, ReadSource.Lease lease, boolean includeInferred, boolean readAsOf,
-                boolean inTransaction, OrderingPolicy ordering, QueryFallbacks explained) {
+        private Session(Host sail, ValueFactory values, ReadSource.Lease lease, boolean includeInferred,
+                boolean readAsOf, boolean inTransaction, OrderingPolicy ordering, QueryFallbacks explained) {
             this.sail = sail;
             this.explained = explained;
             this.lease = lease;
             this.inTransaction = inTransaction;
-            this.source = new SnapshotQuadSource(lease.view(), includeInferred, sail.getValueFactory());
+            this.source = new SnapshotQuadSource(lease.view(), includeInferred, values);
             this.ordering = ordering;
             // past states are not shared: a read-as-of query gets estimates of its own
             long state = lease.view().commitCounter();
@@ -253,14 +261,20 @@ public final class NativeQueries {
          */
         public CloseableIteration<? extends BindingSet> runKept(PreparedAlgebra prepared, Dataset dataset,
                 QueryEvaluationMode mode) {
-            if (prepared == null || inTransaction || !newestState || explained != null || sail.isTrackResultSize()) {
+            return sail.isTrackResultSize() ? null : runKept(prepared, dataset, mode, sail.getExecLimits());
+        }
+
+        /** {@link #runKept(PreparedAlgebra, Dataset, QueryEvaluationMode)} on a store that tracks no result sizes. */
+        private CloseableIteration<? extends BindingSet> runKept(PreparedAlgebra prepared, Dataset dataset,
+                QueryEvaluationMode mode, ExecLimits limits) {
+            if (prepared == null || inTransaction || !newestState || explained != null) {
                 return null;
             }
             PreparedAlgebra.Shape shape = prepared.shape(dataset, EmptyBindingSet.getInstance(), mode);
             ShapePlans plans = shape == null ? null : shape.plans();
             CloseableIteration<BindingSet> rows = plans == null ? null
                     : plans.run(shape, ordering, includeInferred ? StatementSet.INFERRED : StatementSet.EXPLICIT,
-                            state, source, sail.getExecLimits(), stats);
+                            state, source, limits, stats);
             return rows == null ? null : attach(rows);
         }
 
