@@ -43,18 +43,16 @@ class FrontDoorSelectTest extends CachedAgainstReference {
 
     @BeforeEach
     void fill() {
-        for (BasaltRepository repo : List.of(cached, reference)) {
-            try (RepositoryConnection c = repo.getConnection()) {
-                for (int i = 0; i < 30; i++) {
-                    IRI product = ex("product" + i);
-                    c.add(product, ex("type"), ex("Type" + (i % 3)), G1);
-                    c.add(product, ex("price"), VF.createLiteral(Integer.toString(7 * i), XSD.INTEGER));
-                    if (i % 2 == 0) {
-                        c.add(product, RDFS.LABEL, VF.createLiteral("product " + i));
-                    }
+        addToBoth(c -> {
+            for (int i = 0; i < 30; i++) {
+                IRI product = ex("product" + i);
+                c.add(product, ex("type"), ex("Type" + (i % 3)), G1);
+                c.add(product, ex("price"), VF.createLiteral(Integer.toString(7 * i), XSD.INTEGER));
+                if (i % 2 == 0) {
+                    c.add(product, RDFS.LABEL, VF.createLiteral("product " + i));
                 }
             }
-        }
+        });
     }
 
     private static String query(int type, int minPrice) {
