@@ -136,6 +136,9 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
 
     public synchronized void setEvaluationStrategyFactory(EvaluationStrategyFactory factory) {
         this.evaluationStrategyFactory = factory;
+        if (backing != null) {
+            nativeQueries.bind(this, backing.latest()); // the direct route reads the factory's kind when bound
+        }
     }
 
     public synchronized FederatedServiceResolver getFederatedServiceResolver() {
@@ -182,6 +185,7 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
         changeSets = new OverflowModelFactory(config.toSpillPolicy(spillDir));
         store = new IsolatingSailStore(backing, changeSets, config.getLargeTransactionThreshold(),
                 config.getLargeTransactionIdleSeconds());
+        nativeQueries.bind(this, backing.latest());
         metrics = StoreMBeans.publish(new NativeQueriesMetrics(nativeQueries.stats(), nativeQueries::running),
                 NativeQueriesMetrics.objectName(dir.toPath()), "native query counters");
         operations = StoreMBeans.publish(new StoreOperations(this::storeStats, this::compact, this::backup), StoreOperations.objectName(dir.toPath()),
@@ -191,6 +195,8 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
 
     @Override
     protected void shutDownInternal() throws SailException {
+        nativeQueries.bind(null, null);
+        awaitDirectResults();
         if (metrics != null) {
             metrics.close();
             metrics = null;
@@ -218,6 +224,26 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
             if (temporaryDir) {
                 // the data dir cannot be reset here (AbstractSail refuses while shutting down)
                 deleteTree(getDataDir().toPath());
+            }
+        }
+    }
+
+    /** Longest wait at shutdown for query results opened outside any connection (the front door's direct route). */
+    private static final long DIRECT_RESULTS_WAIT_MILLIS = 5_000;
+
+    /**
+     * Waits, at most {@value #DIRECT_RESULTS_WAIT_MILLIS} ms, for the native evaluations still open to close: RDF4J
+     * has closed every connection by now, so those are the results of kept plans run without one, each streaming to
+     * an HTTP client from a leased snapshot.
+     */
+    private void awaitDirectResults() {
+        long end = System.nanoTime() + DIRECT_RESULTS_WAIT_MILLIS * 1_000_000;
+        while (nativeQueries.running() > 0 && System.nanoTime() < end) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
             }
         }
     }
@@ -376,8 +402,18 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
         return orderingPolicy;
     }
 
-    NativeQueries nativeQueries() {
+    /**
+     * The store's native query engine: its connections' and, for a repository over this store itself, the query
+     * front door's direct route to kept plans ({@code QueryFront#bind}).
+     */
+    public NativeQueries nativeQueries() {
         return nativeQueries;
+    }
+
+    /** The store's query time limit in seconds ({@code basalt:queryTimeoutSeconds}), 0 for none. */
+    @Override
+    public int getQueryTimeoutSeconds() {
+        return config.getQueryTimeoutSeconds();
     }
 
     /** Dictionary term counts (IRIs, literals, blank nodes, triple terms) of the newest commit point. */

@@ -228,17 +228,7 @@ public class BasaltStoreConnection extends SailSourceConnection {
             BindingSet bindings, boolean includeInferred) throws SailException {
         showOwnInferences(includeInferred);
         CloseableIteration<? extends BindingSet> result = evaluateHinted(tupleExpr, dataset, bindings, includeInferred);
-        int timeout = basalt.getConfig().getQueryTimeoutSeconds();
-        if (timeout <= 0) {
-            return result;
-        }
-        return new TimeLimitIteration<BindingSet>(result, timeout * 1000L) {
-            @Override
-            protected void throwInterruptedException() {
-                throw new QueryInterruptedException("the query ran longer than the Basalt store's queryTimeoutSeconds ("
-                        + timeout + " s) and was stopped");
-            }
-        };
+        return NativeQueries.timeLimited(result, basalt.getQueryTimeoutSeconds());
     }
 
     /** The one hook of native evaluation: a Basalt strategy for queries {@link NativeQueries} accepts. */

@@ -83,6 +83,7 @@ class SparqlFastPathTest {
     LauncherProcess launcher;
     JMXConnector jmx;
     SparqlFastPathMXBean fastPath;
+    MBeanServerConnection beans;
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     String server;
 
@@ -103,7 +104,7 @@ class SparqlFastPathTest {
         }
         jmx = JMXConnectorFactory.connect(new JMXServiceURL(
                 "service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPort + "/jmxrmi"));
-        MBeanServerConnection beans = jmx.getMBeanServerConnection();
+        beans = jmx.getMBeanServerConnection();
         fastPath = JMX.newMXBeanProxy(beans, new ObjectName("dev.basalt:type=SparqlFastPath,context=\"/rdf4j-server\""),
                 SparqlFastPathMXBean.class);
     }
@@ -122,6 +123,7 @@ class SparqlFastPathTest {
     void answersEveryFormatAsRdf4jServerDoes() {
         assertTrue(fastPath.isEnabled());
         long answered = fastPath.getAnswered();
+        long direct = directRuns();
         int expectedAnswers = 0;
         for (String query : QUERIES) {
             for (String accept : ACCEPTS) {
@@ -143,6 +145,20 @@ class SparqlFastPathTest {
             }
         }
         assertEquals(expectedAnswers, fastPath.getAnswered() - answered, "queries the fast path answered");
+        assertTrue(directRuns() - direct > 0, "SELECTs answered by their kept plans without a connection");
+    }
+
+    /** SELECTs the query front doors of the server's Basalt repositories answered by kept plans directly. */
+    private long directRuns() {
+        try {
+            long sum = 0;
+            for (ObjectName name : beans.queryNames(new ObjectName("dev.basalt:type=QueryFront,*"), null)) {
+                sum += (Long) beans.getAttribute(name, "DirectRuns");
+            }
+            return sum;
+        } catch (Exception e) {
+            throw new AssertionError("reading the QueryFront MBeans", e);
+        }
     }
 
     @Test
@@ -190,6 +206,21 @@ class SparqlFastPathTest {
         Exchange unknown = send("missing", Method.GET, params("query", "ASK {}"), "", false);
         assertEquals(404, unknown.status, unknown.text());
         assertEquals(0, fastPath.getAnswered() - answered, "the fast path answered none of them");
+    }
+
+    /**
+     * A form the container does not read (over the server's form limit) is passed on, and answered as RDF4J Server
+     * answers it (a 4xx: no query parameter), through {@link ClientErrorMapping}, which sits behind the fast path.
+     */
+    @Test
+    void aFormOverTheLimitIsRdf4jServersAnswer() {
+        String huge = "SELECT * WHERE { ?s ?p ?o } #" + "x".repeat(ClientErrorMapping.MAX_FORM_BYTES + 1024);
+        long answered = fastPath.getAnswered();
+        Exchange fast = send("fast", Method.FORM, params("query", huge), "application/sparql-results+xml", false);
+        Exchange reference = send("rdf4j", Method.FORM, params("query", huge), "application/sparql-results+xml", false);
+        assertEquals(reference.status + " " + reference.text(), fast.status + " " + fast.text());
+        assertTrue(fast.status >= 400 && fast.status < 500, fast.status + " " + fast.text());
+        assertEquals(0, fastPath.getAnswered() - answered);
     }
 
     @Test

@@ -4,6 +4,11 @@ import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.StringReader;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.util.ArrayList;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -30,7 +35,7 @@ import org.eclipse.rdf4j.query.impl.SimpleDataset;
  * {@code limit}, {@code offset}, {@code distinct}, {@code Accept} or {@code callback} parameters, other paths or
  * content types) is not one ({@link #of} answers null), and RDF4J Server answers it. Parameter values RDF4J
  * Server would refuse make {@link #applyTo} answer false, so RDF4J Server answers those too, with its own
- * status and message. A GET's query string is decoded by {@link QueryString} where it can. An instance
+ * status and message. A GET's query string is decoded here where it can ({@link #parseQueryString}). An instance
  * belongs to one request; not thread-safe.
  */
 final class QueryRequest {
@@ -65,7 +70,7 @@ final class QueryRequest {
         if (id == null || !(method.equals("GET") || method.equals("POST"))) {
             return null;
         }
-        Map<String, List<String>> parameters = method.equals("GET") ? QueryString.parse(http.getQueryString()) : null;
+        Map<String, List<String>> parameters = method.equals("GET") ? parseQueryString(http.getQueryString()) : null;
         if (parameters == null) {
             parameters = new LinkedHashMap<>();
             for (Map.Entry<String, String[]> p : http.getParameterMap().entrySet()) {
@@ -101,8 +106,7 @@ final class QueryRequest {
      * (and {@code query} to be dropped) if a value is one RDF4J Server refuses.
      */
     boolean applyTo(Query query, ValueFactory values) {
-        String infer = first(parameters, Protocol.INCLUDE_INFERRED_PARAM_NAME);
-        query.setIncludeInferred(infer == null || Boolean.parseBoolean(infer));
+        query.setIncludeInferred(includeInferred());
         String timeout = first(parameters, Protocol.TIMEOUT_PARAM_NAME);
         if (timeout != null) {
             int seconds;
@@ -144,6 +148,25 @@ final class QueryRequest {
         }
         bindings.forEach(query::setBinding);
         return true;
+    }
+
+    /**
+     * Whether the request sets nothing on the query but its inference ({@code infer}): no dataset, time limit or
+     * bindings, so that its query may be answered without a prepared query ({@code QueryFront#select}).
+     */
+    boolean setsOnlyInference() {
+        for (String name : parameters.keySet()) {
+            if (!name.equals(Protocol.QUERY_PARAM_NAME) && !name.equals(Protocol.INCLUDE_INFERRED_PARAM_NAME)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The request's inference setting, as {@link #applyTo} sets it (true unless {@code infer} says otherwise). */
+    boolean includeInferred() {
+        String infer = first(parameters, Protocol.INCLUDE_INFERRED_PARAM_NAME);
+        return infer == null || Boolean.parseBoolean(infer);
     }
 
     /** RDF4J Server's reading of a graph parameter: the string {@code null} is the default graph. */
@@ -242,6 +265,73 @@ final class QueryRequest {
                     throw new IllegalStateException("the body was read already; no asynchronous reads");
                 }
             };
+        }
+    }
+
+    /**
+     * A URL's query string ({@code application/x-www-form-urlencoded}: {@code +} for space, {@code %XX} bytes of
+     * UTF-8) decoded into its parameters, name to values in order of appearance, for the common case only: null
+     * for a query string with anything unusual (a character outside printable ASCII, a malformed escape, bytes that
+     * are not UTF-8), which the servlet container is then to decode, with its own errors. A GET query's string is
+     * about a kilobyte of escapes; Jetty decodes it a byte at a time through a UTF-8 state machine, which was a
+     * tenth of a fast-path request's CPU (docs/benchmarks-server.md).
+     */
+    static Map<String, List<String>> parseQueryString(String query) {
+        Map<String, List<String>> parameters = new LinkedHashMap<>();
+        if (query == null) {
+            return parameters;
+        }
+        byte[] scratch = new byte[query.length()];
+        int start = 0;
+        while (start <= query.length()) {
+            int end = query.indexOf('&', start);
+            if (end < 0) {
+                end = query.length();
+            }
+            if (end > start) {
+                int equals = query.indexOf('=', start);
+                int nameEnd = equals < 0 || equals > end ? end : equals;
+                String name = decode(query, start, nameEnd, scratch);
+                String value = nameEnd == end ? "" : decode(query, nameEnd + 1, end, scratch);
+                if (name == null || value == null) {
+                    return null;
+                }
+                parameters.computeIfAbsent(name, k -> new ArrayList<>(1)).add(value);
+            }
+            start = end + 1;
+        }
+        return parameters;
+    }
+
+    private static String decode(String s, int from, int to, byte[] scratch) {
+        int n = 0;
+        for (int i = from; i < to; i++) {
+            char c = s.charAt(i);
+            if (c == '%') {
+                if (i + 2 >= to) {
+                    return null;
+                }
+                int high = Character.digit(s.charAt(i + 1), 16);
+                int low = Character.digit(s.charAt(i + 2), 16);
+                if (high < 0 || low < 0) {
+                    return null;
+                }
+                scratch[n++] = (byte) (high << 4 | low);
+                i += 2;
+            } else if (c == '+') {
+                scratch[n++] = ' ';
+            } else if (c > 0x20 && c < 0x7F) {
+                scratch[n++] = (byte) c;
+            } else {
+                return null;
+            }
+        }
+        try {
+            CharBuffer chars = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(scratch, 0, n));
+            return chars.toString();
+        } catch (CharacterCodingException e) {
+            return null;
         }
     }
 }

@@ -48,6 +48,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.basalt.sail.errors.FailureStatus;
+import dev.basalt.sail.query.QueryFront;
 import dev.basalt.sail.repository.BasaltRepository;
 
 /**
@@ -62,7 +63,10 @@ import dev.basalt.sail.repository.BasaltRepository;
  * bad parameter, no acceptable format, an evaluation that fails at once), which RDF4J Server then answers with
  * its own error. A failure while the result is written is answered as RDF4J Server's result views answer it;
  * a client that leaves ends the query (the write fails, the result and connection are closed); the status and
- * message of such a failure are {@link FailureStatus#whileWritingResult}'s.
+ * message of such a failure are {@link FailureStatus#whileWritingResult}'s. A SELECT that sets nothing but its
+ * inference, of a shape whose plan is kept for the store's newest state, is answered by the repository's query
+ * front door directly ({@link QueryFront#select}: no connection is opened); every other query is prepared and
+ * evaluated on a connection of the repository.
  *
  * <p>Its counts are the MBean {@code dev.basalt:type=SparqlFastPath,context=PATH} ({@link SparqlFastPathMXBean}).
  * Off when the system property {@value #ENABLED_PROPERTY} is {@code false}, or when the webapp is not RDF4J
@@ -146,7 +150,15 @@ public final class SparqlFastPath implements Filter, SparqlFastPathMXBean {
             return;
         }
         HttpServletRequest[] passOn = new HttpServletRequest[1];
-        QueryRequest query = QueryRequest.of(http, passOn);
+        QueryRequest query;
+        try {
+            query = QueryRequest.of(http, passOn);
+        } catch (RuntimeException e) {
+            // a request the container cannot read (a form over its limit): RDF4J Server answers it, mapped
+            chain.doFilter(passOn[0], response);
+            passedOn.increment();
+            return;
+        }
         Repository repository = query == null ? null : basaltRepository(query.repositoryId);
         if (repository != null && answer(query, repository, out)) {
             answered.increment();
@@ -194,6 +206,18 @@ public final class SparqlFastPath implements Filter, SparqlFastPathMXBean {
      */
     private boolean answer(QueryRequest request, Repository repository, HttpServletResponse response)
             throws IOException {
+        QueryFront front = request.setsOnlyInference() ? ((BasaltRepository) repository).getQueryFront() : null;
+        TupleQueryResult kept = front == null ? null : front.select(request.query, request.includeInferred());
+        if (kept != null) {
+            // the front door's direct route: a SELECT of a shape with a kept plan, no connection
+            Object factory = negotiate(request, response, TupleQueryResultWriterRegistry.getInstance());
+            if (factory == null) {
+                close(kept);
+                return false;
+            }
+            writeTuples(request.request, kept, (TupleQueryResultWriterFactory) factory, response);
+            return true;
+        }
         RepositoryConnection connection;
         try {
             connection = repository.getConnection();

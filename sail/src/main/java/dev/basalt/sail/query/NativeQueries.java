@@ -6,10 +6,12 @@ import java.util.NoSuchElementException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.eclipse.rdf4j.common.iteration.CloseableIteration;
+import org.eclipse.rdf4j.common.iteration.TimeLimitIteration;
 import org.eclipse.rdf4j.common.transaction.QueryEvaluationMode;
 import org.eclipse.rdf4j.model.ValueFactory;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.Dataset;
+import org.eclipse.rdf4j.query.QueryInterruptedException;
 import org.eclipse.rdf4j.query.algebra.evaluation.EvaluationStrategy;
 import org.eclipse.rdf4j.query.algebra.evaluation.EvaluationStrategyFactory;
 import org.eclipse.rdf4j.query.algebra.evaluation.TripleSource;
@@ -66,7 +68,26 @@ public final class NativeQueries {
         boolean isTrackResultSize();
 
         ExecLimits getExecLimits();
+
+        OrderingPolicy getOrderingPolicy();
+
+        QueryEvaluationMode getDefaultQueryEvaluationMode();
+
+        /** The store's query time limit in seconds, 0 for none. */
+        int getQueryTimeoutSeconds();
     }
+
+    /**
+     * The store this engine runs kept plans on outside any connection, while the store is open ({@link #bind}), with
+     * the settings it fixes when it opens; {@code rdf4jStrategy}: its evaluation strategy factory is RDF4J's default.
+     * Result-size tracking and the default evaluation mode, which RDF4J's sail lets change at any time, are read per
+     * query.
+     */
+    private record Store(Host host, ReadSource latest, ValueFactory values, ExecLimits limits, OrderingPolicy ordering,
+            int timeoutSeconds, boolean rdf4jStrategy) {
+    }
+
+    private volatile Store store;
 
     private final boolean enabled;
     private final NativeQueryStats stats = new NativeQueryStats();
@@ -98,6 +119,65 @@ public final class NativeQueries {
     }
 
     /**
+     * Binds the open store whose newest state {@link #runKept(PreparedAlgebra, boolean)} reads, or (null) unbinds it
+     * when the store shuts down.
+     */
+    public void bind(Host host, ReadSource latest) {
+        this.store = host == null ? null
+                : new Store(host, latest, host.getValueFactory(), host.getExecLimits(), host.getOrderingPolicy(),
+                        host.getQueryTimeoutSeconds(),
+                        host.getEvaluationStrategyFactory().getClass() == DefaultEvaluationStrategyFactory.class);
+    }
+
+    /**
+     * The result of a SELECT query of a known shape on the bound store's newest state, run by the plan its shape
+     * keeps for that state, outside any connection, transaction or RDF4J evaluation: the query front door's direct
+     * route ({@code QueryFront#select}). Stopped after the store's query time limit; the snapshot is leased until
+     * the result is closed. Null when the query is to be evaluated through a connection: no store bound, native
+     * evaluation off or handed to RDF4J ({@link #open}'s reasons), a store that tracks result sizes, or no plan kept
+     * for this state, dataset and the store's evaluation mode.
+     */
+    public CloseableIteration<? extends BindingSet> runKept(PreparedAlgebra prepared, Dataset dataset,
+            boolean includeInferred) {
+        Store bound = store;
+        if (bound == null || !enabled || !bound.rdf4jStrategy || bound.host.isTrackResultSize()) {
+            return null;
+        }
+        Session session = new Session(bound.host, bound.values, bound.latest.acquire(), includeInferred, false, false,
+                bound.ordering, null);
+        CloseableIteration<? extends BindingSet> rows;
+        try {
+            rows = session.runKept(prepared, dataset, bound.host.getDefaultQueryEvaluationMode(), bound.limits);
+        } catch (RuntimeException | Error e) {
+            session.close();
+            throw e;
+        }
+        if (rows == null) {
+            session.close();
+            return null;
+        }
+        return timeLimited(rows, bound.timeoutSeconds);
+    }
+
+    /**
+     * {@code result} stopped after the store's query time limit of {@code seconds} (none when 0 or less) with a
+     * {@link QueryInterruptedException} that names the setting.
+     */
+    public static CloseableIteration<? extends BindingSet> timeLimited(CloseableIteration<? extends BindingSet> result,
+            int seconds) {
+        if (seconds <= 0) {
+            return result;
+        }
+        return new TimeLimitIteration<BindingSet>(result, seconds * 1000L) {
+            @Override
+            protected void throwInterruptedException() {
+                throw new QueryInterruptedException("the query ran longer than the Basalt store's queryTimeoutSeconds ("
+                        + seconds + " s) and was stopped");
+            }
+        };
+    }
+
+    /**
      * A native session for one query evaluation over {@code reads}, or null if RDF4J's evaluator
      * must run it all. The session holds a lease on the snapshot until its result is closed.
      * {@code explained} (null unless the evaluation is an EXPLAIN's) receives what is left to RDF4J.
@@ -124,7 +204,8 @@ public final class NativeQueries {
         }
         // every commit is in the store when commit() returns, so the newest commit point is the
         // committed state a query outside a transaction must see
-        return new Session(sail, reads.acquire(), includeInferred, readAsOf, transactionActive, ordering, explained);
+        return new Session(sail, sail.getValueFactory(), reads.acquire(), includeInferred, readAsOf, transactionActive,
+                ordering, explained);
     }
 
     public final class Session {
@@ -144,13 +225,13 @@ public final class NativeQueries {
         /** What may do the query's RDF4J optimizations for its shape, or null ({@link PreparedAlgebra}). */
         private PreparedAlgebra prepared;
 
-        private Session(Host sail, ReadSource.Lease lease, boolean includeInferred, boolean readAsOf,
-                boolean inTransaction, OrderingPolicy ordering, QueryFallbacks explained) {
+        private Session(Host sail, ValueFactory values, ReadSource.Lease lease, boolean includeInferred,
+                boolean readAsOf, boolean inTransaction, OrderingPolicy ordering, QueryFallbacks explained) {
             this.sail = sail;
             this.explained = explained;
             this.lease = lease;
             this.inTransaction = inTransaction;
-            this.source = new SnapshotQuadSource(lease.view(), includeInferred, sail.getValueFactory());
+            this.source = new SnapshotQuadSource(lease.view(), includeInferred, values);
             this.ordering = ordering;
             // past states are not shared: a read-as-of query gets estimates of its own
             long state = lease.view().commitCounter();
@@ -180,14 +261,20 @@ public final class NativeQueries {
          */
         public CloseableIteration<? extends BindingSet> runKept(PreparedAlgebra prepared, Dataset dataset,
                 QueryEvaluationMode mode) {
-            if (prepared == null || inTransaction || !newestState || explained != null || sail.isTrackResultSize()) {
+            return sail.isTrackResultSize() ? null : runKept(prepared, dataset, mode, sail.getExecLimits());
+        }
+
+        /** {@link #runKept(PreparedAlgebra, Dataset, QueryEvaluationMode)} on a store that tracks no result sizes. */
+        private CloseableIteration<? extends BindingSet> runKept(PreparedAlgebra prepared, Dataset dataset,
+                QueryEvaluationMode mode, ExecLimits limits) {
+            if (prepared == null || inTransaction || !newestState || explained != null) {
                 return null;
             }
             PreparedAlgebra.Shape shape = prepared.shape(dataset, EmptyBindingSet.getInstance(), mode);
             ShapePlans plans = shape == null ? null : shape.plans();
             CloseableIteration<BindingSet> rows = plans == null ? null
                     : plans.run(shape, ordering, includeInferred ? StatementSet.INFERRED : StatementSet.EXPLICIT,
-                            state, source, sail.getExecLimits(), stats);
+                            state, source, limits, stats);
             return rows == null ? null : attach(rows);
         }
 

@@ -57,32 +57,6 @@ final class OptimizedTemplates {
     private OptimizedTemplates() {
     }
 
-    /** What the optimized form of a query depends on besides its shape. */
-    record Key(Set<IRI> defaultGraphs, Set<IRI> namedGraphs, Map<String, Value> bindings, QueryEvaluationMode mode) {
-        /** The key of a query without dataset and bindings, per evaluation mode: most queries' (no allocation). */
-        private static final Map<QueryEvaluationMode, Key> PLAIN = new java.util.EnumMap<>(QueryEvaluationMode.class);
-
-        static {
-            for (QueryEvaluationMode mode : QueryEvaluationMode.values()) {
-                PLAIN.put(mode, new Key(null, null, Map.of(), mode));
-            }
-        }
-
-        static Key of(Dataset dataset, BindingSet bindings, QueryEvaluationMode mode) {
-            if (dataset == null && (bindings == null || bindings.isEmpty()) && mode != null) {
-                return PLAIN.get(mode);
-            }
-            Map<String, Value> values = new HashMap<>();
-            if (bindings != null) {
-                for (Binding b : bindings) {
-                    values.put(b.getName(), b.getValue());
-                }
-            }
-            return new Key(dataset == null ? null : new HashSet<>(dataset.getDefaultGraphs()),
-                    dataset == null ? null : new HashSet<>(dataset.getNamedGraphs()), values, mode);
-        }
-    }
-
     /**
      * The optimized template of {@code template}'s shape, or null if it is not provably {@code own}'s tree for
      * every query of the shape (see the class comment); {@code own} is {@code query}'s own optimized tree.

@@ -1,13 +1,18 @@
 package dev.basalt.sail.query;
 
 import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
 import java.util.concurrent.atomic.LongAdder;
 
 import javax.management.JMException;
 import javax.management.ObjectName;
 
+import org.eclipse.rdf4j.common.iteration.CloseableIteration;
+import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.MalformedQueryException;
 import org.eclipse.rdf4j.query.QueryLanguage;
+import org.eclipse.rdf4j.query.TupleQueryResult;
+import org.eclipse.rdf4j.query.impl.IteratingTupleQueryResult;
 import org.eclipse.rdf4j.query.parser.ParsedQuery;
 import org.eclipse.rdf4j.query.parser.QueryParserUtil;
 import org.slf4j.Logger;
@@ -25,7 +30,8 @@ import dev.basalt.optimizer.rdf4j.PreparedAlgebra;
  * tree of it per dataset, bindings and evaluation mode ({@link OptimizedTemplates}), and the compiled plans of that
  * tree per store state ({@code ShapePlans}). A query of a known shape is instantiated from its template and
  * evaluated with a {@link PreparedAlgebra} that reuses the later stages ({@link ShapedQuery} carries it to the
- * store).
+ * store). For a repository over the Basalt store itself, a SELECT whose shape has a plan kept for the store's newest
+ * state is answered by {@link #select} in one step: the shape, its entry, the store's kept plan.
  *
  * <p>One bound: at most {@code capacity} shapes (Caffeine, size-bounded), an entry evicted with all its stages.
  * One invalidation rule: the parsed and optimized stages read no data and never go stale; a plan holds for the
@@ -50,7 +56,10 @@ public final class QueryFront implements QueryFrontMXBean {
     private final LongAdder pendingTreesMade = new LongAdder();
     private final LongAdder optimizedReused = new LongAdder();
     private final LongAdder optimizedInFull = new LongAdder();
+    private final LongAdder directRuns = new LongAdder();
     private ObjectName name;
+    /** The store whose kept plans {@link #select} runs, or null ({@link #bind}). */
+    private volatile NativeQueries store;
 
     /**
      * @param maxShapes query shapes to keep, positive
@@ -102,6 +111,40 @@ public final class QueryFront implements QueryFrontMXBean {
             shapes.put(shape.key(), new ShapeEntry(this, QueryTemplate.make(query, baseUri, shape, parsedQuery)));
         }
         return new Prepared(parsedQuery, null);
+    }
+
+    /**
+     * Lets {@link #select} run kept plans on {@code store}'s native engine, or (null) stops it: bound by a repository
+     * whose sail is that Basalt store itself while the repository is initialized.
+     */
+    public void bind(NativeQueries store) {
+        this.store = store;
+    }
+
+    /**
+     * The result of a SELECT query of a known shape, without dataset and bindings, answered by its shape's plan kept
+     * for the bound store's newest state, outside any connection: the query is neither parsed nor instantiated, no
+     * tree is made and nothing of RDF4J's evaluation is set up ({@link NativeQueries#runKept}). Null when the query is
+     * to be prepared as usual ({@link #prepare}, on a connection): no store bound, a shape not seen before or not a
+     * SELECT whose tree a kept plan may skip ({@link QueryTemplate#treeless}: no dataset, no hint), no plan kept for
+     * the store's state. The binding names are the shape's, as RDF4J's {@code SailTupleQuery} gives them.
+     */
+    public TupleQueryResult select(String query, boolean includeInferred) {
+        NativeQueries bound = store;
+        QueryShape shape = bound == null ? null : QueryShape.of(query, null);
+        ShapeEntry entry = shape == null ? null : shapes.getIfPresent(shape.key());
+        QueryTemplate template = entry == null ? null : entry.template();
+        if (template == null || !template.treeless(shape)) {
+            return null;
+        }
+        CloseableIteration<? extends BindingSet> rows = bound.runKept(entry.instance(query, shape), null,
+                includeInferred);
+        if (rows == null) {
+            return null;
+        }
+        instantiated.increment();
+        directRuns.increment();
+        return new IteratingTupleQueryResult(new ArrayList<>(template.tree().getBindingNames()), rows);
     }
 
     /**
@@ -186,6 +229,11 @@ public final class QueryFront implements QueryFrontMXBean {
     @Override
     public long getOptimizedInFull() {
         return optimizedInFull.sum();
+    }
+
+    @Override
+    public long getDirectRuns() {
+        return directRuns.sum();
     }
 
     @Override

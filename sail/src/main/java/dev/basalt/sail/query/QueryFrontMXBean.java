@@ -35,6 +35,12 @@ public interface QueryFrontMXBean {
     /** Evaluations of instantiated queries that ran every RDF4J optimizer. */
     long getOptimizedInFull();
 
+    /**
+     * SELECT queries answered by their shape's kept plan outside any connection ({@link QueryFront#select}), without
+     * a tree (counted among the instantiated).
+     */
+    long getDirectRuns();
+
     /** Whether compiled plans are kept with the shapes (the repository's {@code basalt:shapePlans}). */
     boolean isKeepingPlans();
 }

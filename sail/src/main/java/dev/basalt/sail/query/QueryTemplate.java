@@ -260,6 +260,14 @@ final class QueryTemplate {
         return result;
     }
 
+    /**
+     * Whether {@code shape}'s query may run its shape's kept plan without a tree at all ({@link QueryFront#select}):
+     * it may have a {@link PendingTree} ({@link #pending}) and names no dataset (FROM, FROM NAMED).
+     */
+    boolean treeless(QueryShape shape) {
+        return pendable && parsed.getDataset() == null && !mayHoldHint(shape);
+    }
+
     /** Whether one of the query's IRI constants is in the hints' namespace (a hint pattern's predicate). */
     private static boolean mayHoldHint(QueryShape shape) {
         List<QueryShape.Slot> slots = shape.slots();

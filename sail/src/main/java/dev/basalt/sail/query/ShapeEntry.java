@@ -1,11 +1,16 @@
 package dev.basalt.sail.query;
 
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 import org.eclipse.rdf4j.common.transaction.QueryEvaluationMode;
+import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.query.Binding;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.Dataset;
 import org.eclipse.rdf4j.query.algebra.QueryRoot;
@@ -39,7 +44,33 @@ final class ShapeEntry {
     private final QueryFront front;
     /** The shape's parsed template, or null when the shape is not cacheable. */
     private final QueryTemplate template;
-    private final Map<OptimizedTemplates.Key, Object> optimized = new ConcurrentHashMap<>();
+    private final Map<Key, Object> optimized = new ConcurrentHashMap<>();
+
+    /** What the optimized form of a query depends on besides its shape. */
+    record Key(Set<IRI> defaultGraphs, Set<IRI> namedGraphs, Map<String, Value> bindings, QueryEvaluationMode mode) {
+        /** The key of a query without dataset and bindings, per evaluation mode: most queries' (no allocation). */
+        private static final Map<QueryEvaluationMode, Key> PLAIN = new java.util.EnumMap<>(QueryEvaluationMode.class);
+
+        static {
+            for (QueryEvaluationMode mode : QueryEvaluationMode.values()) {
+                PLAIN.put(mode, new Key(null, null, Map.of(), mode));
+            }
+        }
+
+        static Key of(Dataset dataset, BindingSet bindings, QueryEvaluationMode mode) {
+            if (dataset == null && (bindings == null || bindings.isEmpty()) && mode != null) {
+                return PLAIN.get(mode);
+            }
+            Map<String, Value> values = new HashMap<>();
+            if (bindings != null) {
+                for (Binding b : bindings) {
+                    values.put(b.getName(), b.getValue());
+                }
+            }
+            return new Key(dataset == null ? null : new HashSet<>(dataset.getDefaultGraphs()),
+                    dataset == null ? null : new HashSet<>(dataset.getNamedGraphs()), values, mode);
+        }
+    }
 
     /** An optimized template and the plans compiled from it (null when plans are not kept). */
     private record Optimized(QueryTemplate template, ShapePlans plans) {
@@ -71,7 +102,7 @@ final class ShapeEntry {
 
             @Override
             public Shape shape(Dataset dataset, BindingSet bindings, QueryEvaluationMode mode) {
-                if (!(optimized.get(OptimizedTemplates.Key.of(dataset, bindings, mode)) instanceof Optimized o)) {
+                if (!(optimized.get(Key.of(dataset, bindings, mode)) instanceof Optimized o)) {
                     return null;
                 }
                 QueryTemplate.Constants constants = o.template.constants(shape);
@@ -102,7 +133,7 @@ final class ShapeEntry {
 
     private QueryRoot optimized(String query, QueryShape shape, QueryRoot root, Dataset dataset, BindingSet bindings,
             QueryEvaluationMode mode, Consumer<QueryRoot> rdf4jSteps) {
-        OptimizedTemplates.Key key = OptimizedTemplates.Key.of(dataset, bindings, mode);
+        Key key = Key.of(dataset, bindings, mode);
         Object held = optimized.get(key);
         if (held instanceof Optimized o) {
             front.optimizedReused();

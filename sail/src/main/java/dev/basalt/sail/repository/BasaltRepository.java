@@ -58,7 +58,9 @@ import dev.basalt.sail.query.ShapedQuery;
  * in an inferencer); everything else is {@code SailRepository}'s, except that over a Basalt store itself, adding
  * an N-Triples or N-Quads stream, file or {@code file:} URL runs the bulk loader's pipeline inside the
  * connection's transaction ({@link BulkAdds}). While initialized, the front door's counters are the MBean
- * {@code dev.basalt:type=QueryFront,repository="<the sail's data directory>"}.
+ * {@code dev.basalt:type=QueryFront,repository="<the sail's data directory>"}. Over a Basalt store itself the front
+ * door is bound to the store's native engine, so that the SPARQL fast path can answer a SELECT of a shape with a
+ * kept plan through {@link QueryFront#select} without a connection.
  *
  * <p>Thread-safe like {@code SailRepository}: its connections may be used concurrently, and they share the
  * thread-safe {@link QueryFront}.
@@ -109,11 +111,17 @@ public class BasaltRepository extends SailRepository {
         if (front != null) {
             File dir = getSail().getDataDir();
             front.register(dir != null ? dir.getAbsolutePath() : "@" + Integer.toHexString(System.identityHashCode(this)));
+            if (unwrapped) {
+                front.bind(((BasaltStore) getSail()).nativeQueries());
+            }
         }
     }
 
     @Override
     protected void shutDownInternal() throws RepositoryException {
+        if (front != null) {
+            front.bind(null); // before the store shuts down
+        }
         try {
             super.shutDownInternal();
         } finally {

@@ -38,25 +38,25 @@ class QueryStringTest {
                         .append(URLEncoder.encode(name, StandardCharsets.UTF_8)).append('=')
                         .append(URLEncoder.encode(value, StandardCharsets.UTF_8));
             }
-            assertEquals(expected, QueryString.parse(query.toString()), query.toString());
+            assertEquals(expected, QueryRequest.parseQueryString(query.toString()), query.toString());
         }
     }
 
     @Test
     void nameWithoutValueIsEmpty() {
-        assertEquals(Map.of("infer", List.of("")), QueryString.parse("infer"));
-        assertEquals(Map.of(), QueryString.parse(null));
+        assertEquals(Map.of("infer", List.of("")), QueryRequest.parseQueryString("infer"));
+        assertEquals(Map.of(), QueryRequest.parseQueryString(null));
     }
 
     @Test
     void leavesTheUnusualToTheContainer() {
-        assertNull(QueryString.parse("query=%"));
-        assertNull(QueryString.parse("query=%4"));
-        assertNull(QueryString.parse("query=%zz"));
-        assertNull(QueryString.parse("query=%C3%28"), "bytes that are not UTF-8");
-        assertNull(QueryString.parse("query=%ED%A0%80"), "an encoded surrogate");
-        assertNull(QueryString.parse("query=\u00e9"), "a raw non-ASCII character");
-        assertNull(QueryString.parse("query=a b"), "a raw space");
+        assertNull(QueryRequest.parseQueryString("query=%"));
+        assertNull(QueryRequest.parseQueryString("query=%4"));
+        assertNull(QueryRequest.parseQueryString("query=%zz"));
+        assertNull(QueryRequest.parseQueryString("query=%C3%28"), "bytes that are not UTF-8");
+        assertNull(QueryRequest.parseQueryString("query=%ED%A0%80"), "an encoded surrogate");
+        assertNull(QueryRequest.parseQueryString("query=\u00e9"), "a raw non-ASCII character");
+        assertNull(QueryRequest.parseQueryString("query=a b"), "a raw space");
     }
 
     private static String text(Random random) {

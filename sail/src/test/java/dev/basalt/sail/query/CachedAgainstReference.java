@@ -65,6 +65,15 @@ abstract class CachedAgainstReference {
         reference.shutDown();
     }
 
+    /** Runs {@code writes} on a connection of each repository, so both hold the same statements. */
+    void addToBoth(java.util.function.Consumer<org.eclipse.rdf4j.repository.RepositoryConnection> writes) {
+        for (BasaltRepository repo : List.of(cached, reference)) {
+            try (org.eclipse.rdf4j.repository.RepositoryConnection c = repo.getConnection()) {
+                writes.accept(c);
+            }
+        }
+    }
+
     /** What a prepared query answers, as sorted lines: each solution, each statement, or the boolean. */
     static List<String> sortedLines(Query q) {
         List<String> lines = new ArrayList<>();

@@ -39,17 +39,15 @@ class KeptPlanRunTest extends CachedAgainstReference {
 
     @BeforeEach
     void fill() {
-        for (BasaltRepository repo : List.of(cached, reference)) {
-            try (RepositoryConnection c = repo.getConnection()) {
-                for (int i = 0; i < 40; i++) {
-                    IRI product = ex("product" + i);
-                    c.add(product, ex("type"), ex("Type" + (i % 4)), i % 2 == 0 ? G1 : G2);
-                    c.add(product, ex("price"), VF.createLiteral(Integer.toString(10 * i), XSD.INTEGER),
-                            i % 2 == 0 ? G1 : G2);
-                    c.add(product, ex("label"), VF.createLiteral("product " + i), G1);
-                }
+        addToBoth(c -> {
+            for (int i = 0; i < 40; i++) {
+                IRI product = ex("product" + i);
+                c.add(product, ex("type"), ex("Type" + (i % 4)), i % 2 == 0 ? G1 : G2);
+                c.add(product, ex("price"), VF.createLiteral(Integer.toString(10 * i), XSD.INTEGER),
+                        i % 2 == 0 ? G1 : G2);
+                c.add(product, ex("label"), VF.createLiteral("product " + i), G1);
             }
-        }
+        });
     }
 
     private static String query(int type, int minPrice) {
