@@ -238,6 +238,9 @@ final class ResultWriter {
         if (accept == null || accept.isBlank()) {
             return List.of("*/*");
         }
+        if (accept.indexOf(',') < 0 && accept.indexOf(';') < 0) {
+            return List.of(accept.trim().toLowerCase(Locale.ROOT)); // one type, no parameters: nothing to sort
+        }
         record Choice(String type, double q, int position) {
         }
         List<Choice> choices = new ArrayList<>();
