@@ -103,15 +103,10 @@ public final class SocketHttpConnection implements HttpConnection {
         if (socket == null) {
             open();
         }
-        try {
+        closingOnFailure(() -> {
             write(head, body);
-        } catch (StaleConnection e) {
-            closeSocket();
-            throw stale(e);
-        } catch (IOException | RuntimeException e) {
-            closeSocket();
-            throw e;
-        }
+            return null;
+        });
     }
 
     /**
@@ -126,7 +121,7 @@ public final class SocketHttpConnection implements HttpConnection {
         byte[] body = sentBody;
         sentHead = null;
         sentBody = null;
-        try {
+        return closingOnFailure(() -> {
             try {
                 return readResponse();
             } catch (StaleConnection e) {
@@ -138,6 +133,18 @@ public final class SocketHttpConnection implements HttpConnection {
             open();
             write(head, body);
             return readResponse();
+        });
+    }
+
+    /** A step of an exchange on the socket. */
+    private interface Step<T> {
+        T run() throws IOException;
+    }
+
+    /** Runs {@code step}; a failure closes the socket, a connection the server had closed as an EOFException. */
+    private <T> T closingOnFailure(Step<T> step) throws IOException {
+        try {
+            return step.run();
         } catch (StaleConnection e) {
             closeSocket();
             throw stale(e);
