@@ -45,8 +45,8 @@ import org.eclipse.rdf4j.query.impl.EmptyBindingSet;
  * rows of subjects it owns.
  *
  * <p>Thread-safe: it keeps no state between calls. Of one call's requests, those to the front's own
- * member client are written and then read by the calling thread ({@link #start}); of the others (FedX's
- * endpoints, a cut answer that may be asked again), all but the last run on the federation's request pool
+ * member client are written and then read by the calling thread ({@link #start}), a cut answer's further
+ * requests made there too; of the others (through FedX), all but the last run on the federation's request pool
  * and the last on the calling thread, which then waits for the others, at most for the query's remaining
  * time.
  */
@@ -183,7 +183,7 @@ final class StarEvaluator {
 
     /** A request of {@code text} to {@code endpoint}, not started: split into send and read when the source can. */
     private static FutureTask<List<BindingSet>> task(Source endpoint, String text, QueryInfo info, long timeoutMillis) {
-        return info == null ? new SplitTask(endpoint, text, timeoutMillis)
+        return info == null ? new SplitTask(endpoint, text, timeoutMillis, rows -> rows)
                 : new FutureTask<>(() -> endpoint.select(text, info, timeoutMillis));
     }
 
@@ -215,27 +215,31 @@ final class StarEvaluator {
     }
 
     /**
-     * A request that {@link #start} sends on the calling thread and reads there afterwards; a source that
-     * cannot split ({@link Source#send} null) asks as a whole when run. Cancelling it before it is read
-     * gives the sent request up (its connection is closed unread).
+     * A request that {@link #start} sends on the calling thread and reads there afterwards, its answer then
+     * passed through {@code then} (a cut star's further requests, {@link #moreRows}); a source that cannot
+     * split ({@link Source#send} null) asks as a whole when run. Cancelling it before it is read gives the
+     * sent request up (its connection is closed unread).
      */
     private static final class SplitTask extends FutureTask<List<BindingSet>> {
         private final Source endpoint;
         private final String text;
         private final long timeoutMillis;
+        private final java.util.function.UnaryOperator<List<BindingSet>> then;
         private Sent sent;
         private RuntimeException failed;
 
-        SplitTask(Source endpoint, String text, long timeoutMillis) {
-            this(endpoint, text, timeoutMillis, new SplitTask[1]);
+        SplitTask(Source endpoint, String text, long timeoutMillis, java.util.function.UnaryOperator<List<BindingSet>> then) {
+            this(endpoint, text, timeoutMillis, then, new SplitTask[1]);
         }
 
-        private SplitTask(Source endpoint, String text, long timeoutMillis, SplitTask[] self) {
+        private SplitTask(Source endpoint, String text, long timeoutMillis,
+                java.util.function.UnaryOperator<List<BindingSet>> then, SplitTask[] self) {
             super(() -> self[0].answer());
             self[0] = this;
             this.endpoint = endpoint;
             this.text = text;
             this.timeoutMillis = timeoutMillis;
+            this.then = then;
         }
 
         /** Sends the request now; false when the source cannot split (the task then asks as a whole). */
@@ -253,7 +257,7 @@ final class StarEvaluator {
             if (failed != null) {
                 throw failed;
             }
-            return sent != null ? sent.read() : endpoint.select(text, null, timeoutMillis);
+            return then.apply(sent != null ? sent.read() : endpoint.select(text, null, timeoutMillis));
         }
 
         @Override
@@ -319,9 +323,16 @@ final class StarEvaluator {
                     Source endpoint = endpoints.get(shard);
                     int member = shard;
                     boolean cut = star.memberRows() > 0 && values.isEmpty() && left.size() == 1;
-                    FutureTask<List<BindingSet>> task = cut
-                            ? new FutureTask<>(() -> firstRows(endpoint, member, star, query, info, timeout))
-                            : task(endpoint, query, info, timeout);
+                    FutureTask<List<BindingSet>> task;
+                    if (cut && info == null) {
+                        long asked = firstAsk(star);
+                        task = new SplitTask(endpoint, cutQuery(star, query, asked), timeout,
+                                first -> moreRows(endpoint, member, star, query, null, timeout, asked, first));
+                    } else if (cut) {
+                        task = new FutureTask<>(() -> firstRows(endpoint, member, star, query, info, timeout));
+                    } else {
+                        task = task(endpoint, query, info, timeout);
+                    }
                     tasks.add(task);
                     requests.add(new Request(endpoint, shard, task));
                 }
@@ -413,12 +424,27 @@ final class StarEvaluator {
      */
     private List<BindingSet> firstRows(Source endpoint, int shard, StarGroup star, String query, QueryInfo info,
             long timeoutMillis) {
-        String subject = star.subjectVar() != null && !star.replicated() ? star.sparqlName(star.subjectVar()) : null;
+        long asked = firstAsk(star);
+        return moreRows(endpoint, shard, star, query, info, timeoutMillis, asked,
+                endpoint.select(cutQuery(star, query, asked), info, timeoutMillis));
+    }
+
+    /** The rows a cut star's first request asks of a member ({@link #firstRows}). */
+    private long firstAsk(StarGroup star) {
+        return Math.max(star.memberRows(), Math.min(firstAskRows, maxAskRows));
+    }
+
+    private static String cutQuery(StarGroup star, String query, long asked) {
         String order = star.memberOrder().isEmpty() ? "" : " ORDER BY " + star.memberOrder();
+        return query + order + " LIMIT " + asked;
+    }
+
+    /** {@link #firstRows} given the answer to a request of {@code asked} rows: asks again while that is too few. */
+    private List<BindingSet> moreRows(Source endpoint, int shard, StarGroup star, String query, QueryInfo info,
+            long timeoutMillis, long asked, List<BindingSet> answer) {
+        String subject = star.subjectVar() != null && !star.replicated() ? star.sparqlName(star.subjectVar()) : null;
         long needed = star.memberRows();
-        long asked = Math.max(needed, Math.min(firstAskRows, maxAskRows));
         while (true) {
-            List<BindingSet> answer = endpoint.select(query + order + " LIMIT " + asked, info, timeoutMillis);
             if (answer.size() < asked || subject == null) {
                 return answer;
             }
@@ -438,6 +464,7 @@ final class StarEvaluator {
             }
             // never more than one row past what a member may send: that answer fails as too large
             asked = Math.min((long) Math.ceil(asked * Math.min(more, 16)), maxAskRows + 1);
+            answer = endpoint.select(cutQuery(star, query, asked), info, timeoutMillis);
         }
     }
 
