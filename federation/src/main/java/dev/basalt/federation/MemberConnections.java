@@ -55,6 +55,14 @@ final class MemberConnections implements AutoCloseable {
      * connect and each wait for more bytes. The caller closes the answer.
      */
     Answer post(byte[] body, String contentType, String accept, int timeoutMillis) throws IOException {
+        return begin(body, contentType, accept, timeoutMillis).receive();
+    }
+
+    /**
+     * Sends {@code body} without waiting for the answer ({@link Sent#receive()} waits for it), so one
+     * thread can send to every member before it reads any answer.
+     */
+    Sent begin(byte[] body, String contentType, String accept, int timeoutMillis) throws IOException {
         if (closed) {
             throw new IOException("the front is closing");
         }
@@ -73,10 +81,37 @@ final class MemberConnections implements AutoCloseable {
         try {
             connection.setReadTimeout(timeoutMillis);
             requestsSent.incrementAndGet();
-            return new Answer(this, connection, connection.send("POST", target, accept, contentType, body));
+            connection.begin("POST", target, accept, contentType, body);
+            return new Sent(this, connection);
         } catch (IOException | RuntimeException e) {
             connection.close();
             throw e;
+        }
+    }
+
+    /** A request written on its connection whose answer is not read yet. */
+    static final class Sent {
+        private final MemberConnections pool;
+        private final SocketHttpConnection connection;
+
+        private Sent(MemberConnections pool, SocketHttpConnection connection) {
+            this.pool = pool;
+            this.connection = connection;
+        }
+
+        /** Waits for the answer's head; the caller closes the answer. */
+        Answer receive() throws IOException {
+            try {
+                return new Answer(pool, connection, connection.receive());
+            } catch (IOException | RuntimeException e) {
+                connection.close();
+                throw e;
+            }
+        }
+
+        /** Closes the connection without reading the answer (a request given up on). */
+        void abort() {
+            connection.close();
         }
     }
 

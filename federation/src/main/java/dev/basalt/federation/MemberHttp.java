@@ -21,7 +21,8 @@ import org.eclipse.rdf4j.query.resultio.helpers.QueryResultCollector;
  * background thread and hands rows over a queue; a star's answer is small and read at once, so the
  * calling thread reads it itself.
  *
- * <p>Thread-safe: each call makes its own request; the HTTP client is shared and thread-safe.
+ * <p>Thread-safe: each call makes its own request; the HTTP client is shared and thread-safe. A
+ * {@link SentSelect} belongs to the thread that sent it, which reads or aborts it once.
  */
 final class MemberHttp {
     static final String BINARY = TupleQueryResultFormat.BINARY.getDefaultMIMEType();
@@ -57,31 +58,65 @@ final class MemberHttp {
      * answer) fails with 413 rather than filling the front's heap.
      */
     List<BindingSet> select(String query, long timeoutMillis) {
-        return exchange(query, BINARY, "a star subquery", timeoutMillis, answer -> {
-            if (answer.status() != 200) {
-                throw new QueryEvaluationException("member " + name + " answered HTTP " + answer.status() + ": "
-                        + new String(answer.body().readNBytes(64 * 1024), StandardCharsets.UTF_8));
-            }
-            TupleQueryResultParser parser = QueryResultIO.createTupleParser(TupleQueryResultFormat.BINARY);
-            QueryResultCollector rows = new QueryResultCollector() {
-                private long count;
+        return sendSelect(query, timeoutMillis).read();
+    }
 
-                @Override
-                public void handleSolution(BindingSet solution) {
-                    if (++count > maxRows) {
-                        throw new ResultWriter.TooLarge("member " + name + " answered a star subquery with more than "
-                                + maxRows + " rows, which the front would hold in memory (--max-member-rows " + maxRows
-                                + "); the front sends a query's LIMIT to the members only for a query over one star"
-                                + " (docs/federation.md), so narrow the query's patterns, add LIMIT, or start the"
-                                + " front with a larger --max-member-rows");
-                    }
-                    super.handleSolution(solution);
+    /**
+     * Sends a SELECT query ({@link #select}) without waiting for its answer: {@link SentSelect#read} reads it,
+     * so one thread sends a star to every member before it reads any answer.
+     */
+    SentSelect sendSelect(String query, long timeoutMillis) {
+        int timeout = timeout(timeoutMillis);
+        try {
+            return new SentSelect(client.begin(query.getBytes(StandardCharsets.UTF_8), SPARQL_QUERY, BINARY, timeout));
+        } catch (IOException e) {
+            throw new QueryEvaluationException("member " + name + " failed on a star subquery: " + e, e);
+        }
+    }
+
+    /** A star's SELECT sent to the member, its answer not read yet. */
+    final class SentSelect {
+        private final MemberConnections.Sent sent;
+
+        private SentSelect(MemberConnections.Sent sent) {
+            this.sent = sent;
+        }
+
+        /** The solutions, read whole (see {@link #select}). */
+        List<BindingSet> read() {
+            return MemberHttp.this.read(sent::receive, "a star subquery", MemberHttp.this::rows);
+        }
+
+        /** Gives the request up: its connection is closed unread. */
+        void abort() {
+            sent.abort();
+        }
+    }
+
+    private List<BindingSet> rows(MemberConnections.Answer answer) throws IOException {
+        if (answer.status() != 200) {
+            throw new QueryEvaluationException("member " + name + " answered HTTP " + answer.status() + ": "
+                    + new String(answer.body().readNBytes(64 * 1024), StandardCharsets.UTF_8));
+        }
+        TupleQueryResultParser parser = QueryResultIO.createTupleParser(TupleQueryResultFormat.BINARY);
+        QueryResultCollector rows = new QueryResultCollector() {
+            private long count;
+
+            @Override
+            public void handleSolution(BindingSet solution) {
+                if (++count > maxRows) {
+                    throw new ResultWriter.TooLarge("member " + name + " answered a star subquery with more than "
+                            + maxRows + " rows, which the front would hold in memory (--max-member-rows " + maxRows
+                            + "); the front sends a query's LIMIT to the members only for a query over one star"
+                            + " (docs/federation.md), so narrow the query's patterns, add LIMIT, or start the"
+                            + " front with a larger --max-member-rows");
                 }
-            };
-            parser.setQueryResultHandler(rows);
-            parser.parseQueryResult(answer.body());
-            return rows.getBindingSets();
-        });
+                super.handleSolution(solution);
+            }
+        };
+        parser.setQueryResultHandler(rows);
+        parser.parseQueryResult(answer.body());
+        return rows.getBindingSets();
     }
 
     /** A member's answer passed on unread: its HTTP status, content type and body. */
@@ -112,10 +147,25 @@ final class MemberHttp {
      * decoding it. A request that fails while its answer is read closes its connection.
      */
     private <T> T exchange(String query, String accept, String what, long timeoutMillis, Reader<T> reader) {
-        int timeout = (int) Math.max(1, Math.min(Integer.MAX_VALUE, Math.min(memberTimeoutMillis, timeoutMillis)));
+        int timeout = timeout(timeoutMillis);
+        return read(() -> client.post(query.getBytes(StandardCharsets.UTF_8), SPARQL_QUERY, accept, timeout), what,
+                reader);
+    }
+
+    private int timeout(long timeoutMillis) {
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, Math.min(memberTimeoutMillis, timeoutMillis)));
+    }
+
+    /** Where an answer comes from: a request sent now, or one sent earlier. */
+    private interface Receive {
+        MemberConnections.Answer answer() throws IOException;
+    }
+
+    /** Reads the answer {@code receive} gives; a request that fails while its answer is read closes its connection. */
+    private <T> T read(Receive receive, String what, Reader<T> reader) {
         MemberConnections.Answer answer;
         try {
-            answer = client.post(query.getBytes(StandardCharsets.UTF_8), SPARQL_QUERY, accept, timeout);
+            answer = receive.answer();
         } catch (IOException e) {
             throw new QueryEvaluationException("member " + name + " failed on " + what + ": " + e, e);
         }

@@ -44,9 +44,11 @@ import org.eclipse.rdf4j.query.impl.EmptyBindingSet;
  * has each member cut its answer, and asks a member again for more when its cut answer holds too few
  * rows of subjects it owns.
  *
- * <p>Thread-safe: it keeps no state between calls; of one call's requests, all but the last run on the
- * federation's request pool and the last on the calling thread, which then waits for the others, at
- * most for the query's remaining time.
+ * <p>Thread-safe: it keeps no state between calls. Of one call's requests, those to the front's own
+ * member client are written and then read by the calling thread ({@link #start}), a cut answer's further
+ * requests made there too; of the others (through FedX), all but the last run on the federation's request pool
+ * and the last on the calling thread, which then waits for the others, at most for the query's remaining
+ * time.
  */
 final class StarEvaluator {
     static final String ROW = "basalt_row";
@@ -57,6 +59,23 @@ final class StarEvaluator {
 
         /** The solutions of {@code query}; {@code timeoutMillis} the longest wait for the member's answer. */
         List<BindingSet> select(String query, QueryInfo info, long timeoutMillis);
+
+        /**
+         * Sends {@code query} now and returns how to read its solutions later, or null when this source
+         * cannot split sending from reading (then {@link #select} runs on a thread of its own).
+         */
+        default Sent send(String query, long timeoutMillis) {
+            return null;
+        }
+    }
+
+    /** A query sent to a member whose answer is not read yet. */
+    interface Sent {
+        /** The solutions, read whole. */
+        List<BindingSet> read();
+
+        /** Gives the request up unread. */
+        void abort();
     }
 
     private final List<Source> endpoints;
@@ -159,20 +178,95 @@ final class StarEvaluator {
 
     /** A request of {@code text} to one member, not started, waiting at most the query's remaining time. */
     FutureTask<List<BindingSet>> task(int shard, String text, FrontQuery query) {
-        Source endpoint = endpoints.get(shard);
-        return new FutureTask<>(() -> endpoint.select(text, null, query.remainingMillis()));
+        return task(endpoints.get(shard), text, null, query.remainingMillis());
+    }
+
+    /** A request of {@code text} to {@code endpoint}, not started: split into send and read when the source can. */
+    private static FutureTask<List<BindingSet>> task(Source endpoint, String text, QueryInfo info, long timeoutMillis) {
+        return info == null ? new SplitTask(endpoint, text, timeoutMillis, rows -> rows)
+                : new FutureTask<>(() -> endpoint.select(text, info, timeoutMillis));
     }
 
     /**
-     * Starts requests: all but the last on the request pool, the last on the calling thread, which would
-     * otherwise only wait (one thread handoff less per star, and no pool thread for a one-member star).
+     * Starts requests. Those whose source splits sending from reading ({@link Source#send}) are all sent by
+     * the calling thread first and then read by it in turn, so a star asked of every member costs no
+     * thread handoff: the members work in parallel while the front waits for the first answer. Of the
+     * others, all but the last run on the request pool and the last on the calling thread, which would
+     * otherwise only wait.
      */
     void start(List<FutureTask<List<BindingSet>>> tasks) {
-        for (int i = 0; i < tasks.size() - 1; i++) {
-            pool.execute(tasks.get(i));
+        List<SplitTask> split = new ArrayList<>();
+        List<FutureTask<List<BindingSet>>> whole = new ArrayList<>();
+        for (FutureTask<List<BindingSet>> task : tasks) {
+            if (task instanceof SplitTask s && s.send()) {
+                split.add(s);
+            } else {
+                whole.add(task);
+            }
         }
-        if (!tasks.isEmpty()) {
-            tasks.get(tasks.size() - 1).run();
+        int onPool = split.isEmpty() ? Math.max(0, whole.size() - 1) : whole.size();
+        for (int i = 0; i < onPool; i++) {
+            pool.execute(whole.get(i));
+        }
+        if (onPool < whole.size()) {
+            whole.get(whole.size() - 1).run();
+        }
+        split.forEach(SplitTask::run);
+    }
+
+    /**
+     * A request that {@link #start} sends on the calling thread and reads there afterwards, its answer then
+     * passed through {@code then} (a cut star's further requests, {@link #moreRows}); a source that cannot
+     * split ({@link Source#send} null) asks as a whole when run. Cancelling it before it is read gives the
+     * sent request up (its connection is closed unread).
+     */
+    private static final class SplitTask extends FutureTask<List<BindingSet>> {
+        private final Source endpoint;
+        private final String text;
+        private final long timeoutMillis;
+        private final java.util.function.UnaryOperator<List<BindingSet>> then;
+        private Sent sent;
+        private RuntimeException failed;
+
+        SplitTask(Source endpoint, String text, long timeoutMillis, java.util.function.UnaryOperator<List<BindingSet>> then) {
+            this(endpoint, text, timeoutMillis, then, new SplitTask[1]);
+        }
+
+        private SplitTask(Source endpoint, String text, long timeoutMillis,
+                java.util.function.UnaryOperator<List<BindingSet>> then, SplitTask[] self) {
+            super(() -> self[0].answer());
+            self[0] = this;
+            this.endpoint = endpoint;
+            this.text = text;
+            this.timeoutMillis = timeoutMillis;
+            this.then = then;
+        }
+
+        /** Sends the request now; false when the source cannot split (the task then asks as a whole). */
+        boolean send() {
+            try {
+                sent = endpoint.send(text, timeoutMillis);
+            } catch (RuntimeException e) {
+                failed = e; // reported when the task runs, as a failed select would be
+                return true;
+            }
+            return sent != null;
+        }
+
+        private List<BindingSet> answer() {
+            if (failed != null) {
+                throw failed;
+            }
+            return then.apply(sent != null ? sent.read() : endpoint.select(text, null, timeoutMillis));
+        }
+
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            boolean cancelled = super.cancel(mayInterruptIfRunning);
+            if (cancelled && sent != null) {
+                sent.abort();
+            }
+            return cancelled;
         }
     }
 
@@ -229,9 +323,16 @@ final class StarEvaluator {
                     Source endpoint = endpoints.get(shard);
                     int member = shard;
                     boolean cut = star.memberRows() > 0 && values.isEmpty() && left.size() == 1;
-                    FutureTask<List<BindingSet>> task = new FutureTask<>(() -> cut
-                            ? firstRows(endpoint, member, star, query, info, timeout)
-                            : endpoint.select(query, info, timeout));
+                    FutureTask<List<BindingSet>> task;
+                    if (cut && info == null) {
+                        long asked = firstAsk(star);
+                        task = new SplitTask(endpoint, cutQuery(star, query, asked), timeout,
+                                first -> moreRows(endpoint, member, star, query, null, timeout, asked, first));
+                    } else if (cut) {
+                        task = new FutureTask<>(() -> firstRows(endpoint, member, star, query, info, timeout));
+                    } else {
+                        task = task(endpoint, query, info, timeout);
+                    }
                     tasks.add(task);
                     requests.add(new Request(endpoint, shard, task));
                 }
@@ -323,12 +424,27 @@ final class StarEvaluator {
      */
     private List<BindingSet> firstRows(Source endpoint, int shard, StarGroup star, String query, QueryInfo info,
             long timeoutMillis) {
-        String subject = star.subjectVar() != null && !star.replicated() ? star.sparqlName(star.subjectVar()) : null;
+        long asked = firstAsk(star);
+        return moreRows(endpoint, shard, star, query, info, timeoutMillis, asked,
+                endpoint.select(cutQuery(star, query, asked), info, timeoutMillis));
+    }
+
+    /** The rows a cut star's first request asks of a member ({@link #firstRows}). */
+    private long firstAsk(StarGroup star) {
+        return Math.max(star.memberRows(), Math.min(firstAskRows, maxAskRows));
+    }
+
+    private static String cutQuery(StarGroup star, String query, long asked) {
         String order = star.memberOrder().isEmpty() ? "" : " ORDER BY " + star.memberOrder();
+        return query + order + " LIMIT " + asked;
+    }
+
+    /** {@link #firstRows} given the answer to a request of {@code asked} rows: asks again while that is too few. */
+    private List<BindingSet> moreRows(Source endpoint, int shard, StarGroup star, String query, QueryInfo info,
+            long timeoutMillis, long asked, List<BindingSet> answer) {
+        String subject = star.subjectVar() != null && !star.replicated() ? star.sparqlName(star.subjectVar()) : null;
         long needed = star.memberRows();
-        long asked = Math.max(needed, Math.min(firstAskRows, maxAskRows));
         while (true) {
-            List<BindingSet> answer = endpoint.select(query + order + " LIMIT " + asked, info, timeoutMillis);
             if (answer.size() < asked || subject == null) {
                 return answer;
             }
@@ -348,6 +464,7 @@ final class StarEvaluator {
             }
             // never more than one row past what a member may send: that answer fails as too large
             asked = Math.min((long) Math.ceil(asked * Math.min(more, 16)), maxAskRows + 1);
+            answer = endpoint.select(cutQuery(star, query, asked), info, timeoutMillis);
         }
     }
 
@@ -356,9 +473,35 @@ final class StarEvaluator {
         return new NamedSource(endpoint.getName(), (query, info, timeout) -> fetch(endpoint, query, info));
     }
 
-    /** A source over the front's own HTTP requests to a member. */
+    /** A source over the front's own HTTP requests to a member, which splits sending from reading. */
     static Source viaHttp(MemberHttp member) {
-        return new NamedSource(member.name(), (query, info, timeout) -> member.select(query, timeout));
+        return new Source() {
+            @Override
+            public String name() {
+                return member.name();
+            }
+
+            @Override
+            public List<BindingSet> select(String query, QueryInfo info, long timeoutMillis) {
+                return member.select(query, timeoutMillis);
+            }
+
+            @Override
+            public Sent send(String query, long timeoutMillis) {
+                MemberHttp.SentSelect sent = member.sendSelect(query, timeoutMillis);
+                return new Sent() {
+                    @Override
+                    public List<BindingSet> read() {
+                        return sent.read();
+                    }
+
+                    @Override
+                    public void abort() {
+                        sent.abort();
+                    }
+                };
+            }
+        };
     }
 
     /** How a source asks: the query, FedX's query info (or null) and the longest wait. */
@@ -446,7 +589,7 @@ final class StarEvaluator {
         long timeout = front != null ? front.remainingMillis() : queryTimeoutMillis;
         List<FutureTask<List<BindingSet>>> answers = new ArrayList<>();
         for (Source source : endpoints) {
-            answers.add(new FutureTask<>(() -> source.select(query, null, timeout)));
+            answers.add(task(source, query, null, timeout));
         }
         start(answers);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeout);

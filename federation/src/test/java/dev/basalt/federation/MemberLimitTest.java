@@ -67,7 +67,7 @@ class MemberLimitTest {
             SailRepository member = new SailRepository(new MemoryStore());
             member.init();
             members.add(member);
-            sources.add(new Capped("shard-" + i, member, requests.get(i)));
+            sources.add(new Capped("shard-" + i, member, requests.get(i), i == 0)); // shard 0 sent, then read
         }
         try (RepositoryConnection all = reference.getConnection()) {
             for (Path file : TinyShop.write(dir)) {
@@ -238,7 +238,26 @@ class MemberLimitTest {
     }
 
     /** A member in process that, as {@code --max-member-rows} does, refuses an answer of more than {@value #MAX_ROWS} rows. */
-    private record Capped(String name, SailRepository member, AtomicInteger requests) implements StarEvaluator.Source {
+    /** A member in memory; with {@code splits}, a request is sent first and answered when read ({@link StarEvaluator.Sent}). */
+    private record Capped(String name, SailRepository member, AtomicInteger requests, boolean splits)
+            implements StarEvaluator.Source {
+        @Override
+        public StarEvaluator.Sent send(String query, long timeoutMillis) {
+            if (!splits) {
+                return null;
+            }
+            return new StarEvaluator.Sent() {
+                @Override
+                public List<BindingSet> read() {
+                    return select(query, null, timeoutMillis);
+                }
+
+                @Override
+                public void abort() {
+                }
+            };
+        }
+
         @Override
         public List<BindingSet> select(String query, QueryInfo info, long timeoutMillis) {
             requests.incrementAndGet();

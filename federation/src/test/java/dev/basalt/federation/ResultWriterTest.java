@@ -32,6 +32,9 @@ class ResultWriterTest {
         connection = repository.getConnection();
         connection.add(Values.iri("http://example.org/a"), Values.iri("http://example.org/p"), Values.literal("x", "en"));
         connection.add(Values.iri("http://example.org/a"), Values.iri("http://example.org/q"), Values.iri("http://example.org/b"));
+        org.eclipse.rdf4j.model.BNode node = Values.bnode("n");
+        connection.add(Values.iri("http://example.org/a"), Values.iri("http://example.org/r"), node);
+        connection.add(node, Values.iri("http://example.org/p"), Values.literal("y"));
     }
 
     @AfterEach
@@ -52,7 +55,15 @@ class ResultWriterTest {
     }
 
     @Test
+    void turtleIsWrittenStatementByStatementWithoutInliningBlankNodes() {
+        String turtle = text(write(CONSTRUCT, "text/turtle"));
+        assertTrue(turtle.contains("_:"), turtle); // a pretty writer holds statements back to inline the node as [ … ]
+        assertTrue(!turtle.contains("["), turtle);
+    }
+
+    @Test
     void acceptHeadersAreNegotiatedWithQValues() {
+        assertEquals("text/turtle", type(write(CONSTRUCT, " Text/Turtle ")));
         assertEquals("application/n-triples", type(write(CONSTRUCT, null)));
         assertEquals("application/n-triples", type(write(CONSTRUCT, "*/*")));
         assertEquals("application/rdf+xml", type(write(CONSTRUCT, "text/turtle;q=0.5, application/rdf+xml")));

@@ -38,6 +38,10 @@ public final class SocketHttpConnection implements HttpConnection {
     /** True once a request was answered on the current socket, i.e. the socket may have gone stale. */
     private boolean reused;
     private Body pending;
+    /** The request {@link #begin} wrote and {@link #receive} has not answered yet (for its second try). */
+    private byte[] sentHead;
+    private byte[] sentBody;
+    private boolean sentOnReused;
 
     /**
      * @param readTimeoutMillis the longest wait to connect and for each next bytes of an answer (0: no limit), until
@@ -65,13 +69,29 @@ public final class SocketHttpConnection implements HttpConnection {
     @Override
     public Response send(String method, String target, String accept, String contentType, byte[] body)
             throws IOException {
+        begin(method, target, accept, contentType, body);
+        return receive();
+    }
+
+    /**
+     * Writes a request without waiting for its answer; {@link #receive()} reads the answer's head. So one
+     * thread can send requests to several servers before it waits for any answer, instead of handing
+     * each request to a thread of its own. A failed write on a kept connection that the server had
+     * closed reopens it and writes the request again.
+     */
+    public void begin(String method, String target, String accept, String contentType, byte[] body)
+            throws IOException {
         if (pending != null) {
             pending.close();
         }
         byte[] head = head(method, target, accept, contentType, body);
+        sentHead = head;
+        sentBody = body;
         if (socket != null && reused) {
             try {
-                return exchange(head, body);
+                write(head, body);
+                sentOnReused = true;
+                return;
             } catch (StaleConnection e) {
                 closeSocket();
             } catch (IOException | RuntimeException e) {
@@ -79,19 +99,64 @@ public final class SocketHttpConnection implements HttpConnection {
                 throw e;
             }
         }
+        sentOnReused = false;
         if (socket == null) {
             open();
         }
+        closingOnFailure(() -> {
+            write(head, body);
+            return null;
+        });
+    }
+
+    /**
+     * The answer to the request {@link #begin} wrote, once its head has arrived. When a kept connection
+     * turns out closed by the server before it answered, the request is sent once more on a new one.
+     */
+    public Response receive() throws IOException {
+        if (sentHead == null) {
+            throw new IllegalStateException("no request was sent on this connection");
+        }
+        byte[] head = sentHead;
+        byte[] body = sentBody;
+        sentHead = null;
+        sentBody = null;
+        return closingOnFailure(() -> {
+            try {
+                return readResponse();
+            } catch (StaleConnection e) {
+                closeSocket();
+                if (!sentOnReused) {
+                    throw e;
+                }
+            }
+            open();
+            write(head, body);
+            return readResponse();
+        });
+    }
+
+    /** A step of an exchange on the socket. */
+    private interface Step<T> {
+        T run() throws IOException;
+    }
+
+    /** Runs {@code step}; a failure closes the socket, a connection the server had closed as an EOFException. */
+    private <T> T closingOnFailure(Step<T> step) throws IOException {
         try {
-            return exchange(head, body);
+            return step.run();
         } catch (StaleConnection e) {
             closeSocket();
-            throw new EOFException("the server at " + hostHeader + " closed the connection without a response"
-                    + (e.getCause() == null ? "" : ": " + e.getCause()));
+            throw stale(e);
         } catch (IOException | RuntimeException e) {
             closeSocket();
             throw e;
         }
+    }
+
+    private EOFException stale(StaleConnection e) {
+        return new EOFException("the server at " + hostHeader + " closed the connection without a response"
+                + (e.getCause() == null ? "" : ": " + e.getCause()));
     }
 
     private byte[] head(String method, String target, String accept, String contentType, byte[] body) {
@@ -105,7 +170,7 @@ public final class SocketHttpConnection implements HttpConnection {
         return sb.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
     }
 
-    private Response exchange(byte[] head, byte[] body) throws IOException {
+    private void write(byte[] head, byte[] body) throws IOException {
         try {
             if (body == null || body.length == 0) {
                 out.write(head);
@@ -118,6 +183,9 @@ public final class SocketHttpConnection implements HttpConnection {
         } catch (IOException e) {
             throw new StaleConnection(e);
         }
+    }
+
+    private Response readResponse() throws IOException {
         while (true) {
             String statusLine = readLine(true);
             int status = parseStatus(statusLine);

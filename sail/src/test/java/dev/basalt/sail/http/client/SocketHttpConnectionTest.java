@@ -25,8 +25,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The socket client's HTTP/1.1 framing, against a server that answers each request with raw bytes
  * scripted by the test: Content-Length, chunked bodies with extensions and trailers, bodies ended by
- * the connection, interim 100 responses, truncation, a kept connection the server closed, and a server
- * that does not answer within the read timeout.
+ * the connection, interim 100 responses, truncation, a kept connection the server closed, a server
+ * that does not answer within the read timeout, and requests written to two servers before either
+ * answer is read.
  */
 class SocketHttpConnectionTest {
 
@@ -102,6 +103,30 @@ class SocketHttpConnectionTest {
             assertEquals("b", body(c.send("GET", "/", "*/*", null, null)));
         }
         assertEquals(2, server.connections.get());
+    }
+
+    @Test
+    void requestsSentToTwoServersBeforeEitherIsReadAreAnsweredInAnyOrder() throws IOException {
+        server = new RawServer(List.of(response("200 OK", "Content-Length: 5", "first"),
+                response("200 OK", "Content-Length: 6", "first2")));
+        try (RawServer second = new RawServer(List.of(response("200 OK", "Content-Length: 6", "second"), RawServer.HANG_UP,
+                response("200 OK", "Content-Length: 7", "second2")));
+                SocketHttpConnection a = server.connect(); SocketHttpConnection b = second.connect()) {
+            a.begin("POST", "/a", "*/*", "application/sparql-query", "ASK {}".getBytes(StandardCharsets.UTF_8));
+            b.begin("GET", "/b", "*/*", null, null);
+            assertEquals("second", body(b.receive()));
+            assertEquals("first", body(a.receive()));
+            assertThrows(IllegalStateException.class, a::receive, "one answer per request sent");
+            // the second server closed its kept connection: the request written on it is sent again when read
+            b.begin("GET", "/b2", "*/*", null, null);
+            a.begin("GET", "/a2", "*/*", null, null);
+            assertEquals("first2", body(a.receive()));
+            assertEquals("second2", body(b.receive()));
+            assertEquals(2, second.connections.get());
+            assertTrue(second.requests.get(1).startsWith("GET /b2 HTTP/1.1\r\n"), second.requests.get(1));
+        }
+        assertEquals(1, server.connections.get());
+        assertTrue(server.requests.get(0).endsWith("\r\n\r\nASK {}"), server.requests.get(0));
     }
 
     @Test
