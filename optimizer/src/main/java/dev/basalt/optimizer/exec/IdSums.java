@@ -74,6 +74,12 @@ final class IdSums {
         slots[at + 3] = scale | (old | form) & 32;
     }
 
+    /** Forgets every id, keeping the table's size. */
+    void clear() {
+        java.util.Arrays.fill(slots, 0L);
+        size = 0;
+    }
+
     /** The array index of {@code id}'s entry, or -1 if it has none. */
     int entry(long id) {
         int at = find(id);

@@ -19,7 +19,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import dev.basalt.optimizer.NativeRunner;
+import dev.basalt.optimizer.exec.ExecContext;
 import dev.basalt.optimizer.exec.ExecLimits;
+import dev.basalt.optimizer.exec.GroupJoinOp;
+import dev.basalt.optimizer.exec.RowCursor;
+import dev.basalt.optimizer.plan.CompiledPlan;
 
 /**
  * GROUP BY one variable with COUNT(*), SUM and AVG over a tree of patterns, aggregated per join key
@@ -28,7 +32,8 @@ import dev.basalt.optimizer.exec.ExecLimits;
  * (custom-typed, read through {@code xsd:decimal(str(?price))}, of zero to three decimals; plain
  * xsd:decimal; inline xsd:integer quantities), some offers without price or vendor. Every answer
  * (values and labels, so the sums' scales too) equals MemoryStore's with the group join forced
- * (hint {@code hash-merge}), with index lookups forced (hint {@code nested-loop}, which never
+ * (hint {@code hash-merge}; also with the largest pattern joined to its parent by key partitions, as on
+ * large data), with index lookups forced (hint {@code nested-loop}, which never
  * aggregates per key), as the cost model plans, and past the memory budget (the rows do the work);
  * values that are not exact numbers (an ill-formed price, a string, an xsd:int) give the same answers
  * through the rows. Other aggregates and shapes are not aggregated per key, and the cost model picks
@@ -129,6 +134,35 @@ class GroupJoinTest {
         return ((BasaltPlanNode) ((QueryRoot) runner.lastPlan()).getArg()).plan().explain();
     }
 
+    /**
+     * The last plan's group join with its largest pattern joined to its parent by key partitions (as
+     * on large data), run directly, its rows as {@link SolutionModifiersTest#rows} gives them.
+     */
+    private static List<String> partitioned(NativeRunner runner, ExecLimits limits) {
+        CompiledPlan plan = ((BasaltPlanNode) ((QueryRoot) runner.lastPlan()).getArg()).plan();
+        GroupJoinOp op = ((GroupJoinOp) plan.root()).partitionedFrom(0);
+        assertTrue(op.describe().contains("joined by key partitions"), op.describe());
+        List<String> out = new ArrayList<>();
+        ExecContext ctx = new ExecContext(runner.twin(), false, limits);
+        try (RowCursor c = op.open(new long[plan.vars().size()], ctx)) {
+            long[] row;
+            while ((row = c.next()) != null) {
+                java.util.TreeMap<String, Value> named = new java.util.TreeMap<>();
+                for (int i = 0; i < plan.outputSlots().length; i++) {
+                    Value v = ctx.resolve(row[plan.outputSlots()[i]]);
+                    if (v != null) {
+                        named.put(plan.outputNames().get(i), v);
+                    }
+                }
+                StringBuilder sb = new StringBuilder();
+                named.forEach((name, v) -> sb.append(name).append('=').append(v).append(' '));
+                out.add(sb.toString());
+            }
+        }
+        out.sort(null);
+        return out;
+    }
+
     private static List<String> basalt(NativeRunner runner, String query, String hint) {
         List<String> rows = SolutionModifiersTest.rows(runner.basalt(PREFIX + query.replace("HINT", hint)));
         rows.sort(null);
@@ -150,6 +184,8 @@ class GroupJoinTest {
             assertFalse(explain(shop).contains("GroupJoin"), explain(shop));
             assertEquals(expected, basalt(shop, q, FORCE), q + "\n" + explain(shop));
             assertTrue(explain(shop).startsWith("GroupJoin"), q + "\n" + explain(shop));
+            assertEquals(expected, partitioned(shop, ExecLimits.defaults()), q + " partitioned");
+            assertEquals(expected, partitioned(shop, ExecLimits.defaults().withHashJoinRows(10)), q + " partitioned");
             // again: the store's table of derived numbers now holds some of the prices
             assertEquals(expected, basalt(shop, q, FORCE), q);
             assertEquals(expected, basalt(shop, q, ""), q);
@@ -168,6 +204,7 @@ class GroupJoinTest {
         for (String q : GROUPED) {
             assertEquals(memory(odd, q), basalt(odd, q, FORCE), q + "\n" + explain(odd));
             assertTrue(explain(odd).startsWith("GroupJoin"), q + "\n" + explain(odd));
+            assertEquals(memory(odd, q), partitioned(odd, ExecLimits.defaults()), q + " partitioned");
         }
     }
 
