@@ -2,14 +2,12 @@ package dev.basalt.optimizer.exec;
 
 /**
  * Per term id, a count of rows and the exact sum of a number over them, for {@link GroupJoinOp}: an
- * open-addressing table (linear probing) whose slot holds the id, the count, the sum's unscaled
- * digits and its form (scale in bits 0-4, bit 5 set when a decimal was added, as in
- * {@link JoinedAggregation}) side by side in one {@code long[]}, so that adding to or reading an id
- * reads one place. Sums keep the largest scale added, as exact decimal addition does; counts and sums
- * add exactly (an overflow throws {@code ArithmeticException}). Ids are bound ids (never 0, which
- * marks an empty slot). It doubles at three quarters full. Not thread-safe: one open's.
+ * {@link IdSlots} table whose slot holds the id, the count, the sum's unscaled digits and its form
+ * (scale in bits 0-4, bit 5 set when a decimal was added, as in {@link JoinedAggregation}) side by
+ * side. Sums keep the largest scale added, as exact decimal addition does; counts and sums add
+ * exactly (an overflow throws {@code ArithmeticException}). Not thread-safe: one open's.
  */
-final class IdSums {
+final class IdSums extends IdSlots {
     private static final int STRIDE = 4;
     private static final long[] POW10 = new long[19];
 
@@ -20,16 +18,9 @@ final class IdSums {
         }
     }
 
-    private long[] slots;
-    private int mask;
-    private int size;
-
     /** A table sized for about {@code expected} ids (at least 64 slots, at most 2^20 to start). */
     IdSums(long expected) {
-        long want = Math.min(Math.max(expected, 48), 3L << 18) * 4 / 3;
-        int capacity = Integer.highestOneBit((int) want - 1) << 1;
-        slots = new long[STRIDE * capacity];
-        mask = capacity - 1;
+        super(expected, STRIDE);
     }
 
     /** The scale of a packed number or a sum's form. */
@@ -62,9 +53,7 @@ final class IdSums {
             slots[at + 1] = count;
             slots[at + 2] = sum;
             slots[at + 3] = form;
-            if (++size * 4 > (mask + 1) * 3) {
-                grow();
-            }
+            claimed();
             return;
         }
         slots[at + 1] = Math.addExact(slots[at + 1], count);
@@ -72,12 +61,6 @@ final class IdSums {
         int scale = Math.max(scale(old), scale(form));
         slots[at + 2] = Math.addExact(rescale(slots[at + 2], scale(old), scale), rescale(sum, scale(form), scale));
         slots[at + 3] = scale | (old | form) & 32;
-    }
-
-    /** Forgets every id, keeping the table's size. */
-    void clear() {
-        java.util.Arrays.fill(slots, 0L);
-        size = 0;
     }
 
     /** The array index of {@code id}'s entry, or -1 if it has none. */
@@ -110,36 +93,5 @@ final class IdSums {
 
     long form(int at) {
         return slots[at + 3];
-    }
-
-    /** Ids held. */
-    int size() {
-        return size;
-    }
-
-    /** The array index of {@code id}'s slot, or of the empty slot where it belongs. */
-    private int find(long id) {
-        long h = id * 0x9E3779B97F4A7C15L;
-        int slot = (int) (h ^ h >>> 32) & mask;
-        while (true) {
-            int at = STRIDE * slot;
-            long k = slots[at];
-            if (k == id || k == 0) {
-                return at;
-            }
-            slot = slot + 1 & mask;
-        }
-    }
-
-    private void grow() {
-        long[] old = slots;
-        slots = new long[old.length * 2];
-        mask = slots.length / STRIDE - 1;
-        for (int i = 0; i < old.length; i += STRIDE) {
-            if (old[i] != 0) {
-                int at = find(old[i]);
-                System.arraycopy(old, i, slots, at, STRIDE);
-            }
-        }
     }
 }
