@@ -82,14 +82,19 @@ public final class GroupJoinOp extends Operator {
 
     /**
      * The group join of {@code patterns} grouped on {@code groupSlot}, or null if their join graph is
-     * not a tree, no pattern binds the group variable, or the summed argument's variable is bound by
-     * none of them.
+     * not a tree, or no pattern binds the group variable, the summed argument's variable or a counted
+     * variable.
      *
      * @param rows the plan that aggregates the same join row by row, used where this one gives up
      * @param reason why the compiler chose it, for EXPLAIN, or null
      */
     public static GroupJoinOp of(List<PatternScan> patterns, int groupSlot, String groupLabel,
             JoinedAggregation aggregation, Operator rows, String reason) {
+        for (int counted : aggregation.countedSlots()) {
+            if (holder(patterns, counted, -1) < 0) {
+                return null;
+            }
+        }
         int root = holder(patterns, groupSlot, -1);
         JoinTree tree = root < 0 ? null : JoinTree.of(patterns, root);
         if (tree == null) {

@@ -1,7 +1,8 @@
 package dev.basalt.optimizer.exec;
 
 /**
- * The aggregates a {@link GroupJoinOp} computes from per-key partial sums: COUNT(*) and SUM or AVG
+ * The aggregates a {@link GroupJoinOp} computes from per-key partial sums: COUNT(*), COUNT of a
+ * variable the patterns bind (the same count: a pattern's match binds all its variables), and SUM or AVG
  * of one argument whose value on a row is an exact number (an xsd:integer or xsd:decimal) that
  * depends on one variable's id. Numbers travel packed in one {@code long}: the unscaled digits
  * shifted left by 6, bit 5 set for an xsd:decimal, the scale (0 to 31) in bits 0-4.
@@ -11,6 +12,9 @@ package dev.basalt.optimizer.exec;
 public interface JoinedAggregation {
     /** The slot of the variable the summed argument depends on, or -1 when only rows are counted. */
     int valueSlot();
+
+    /** The slots of the variables counted ({@code COUNT(?v)}), each to be bound by one of the patterns. */
+    int[] countedSlots();
 
     /**
      * Puts into {@code out[i]} the packed number of the argument on row {@code i} of {@code batch};

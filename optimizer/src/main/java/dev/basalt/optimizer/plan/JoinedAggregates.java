@@ -18,8 +18,9 @@ import dev.basalt.store.lexicon.TermKind;
 
 /**
  * The aggregates of a GROUP BY that a {@link dev.basalt.optimizer.exec.GroupJoinOp} computes from
- * counts and exact sums per join key: any number of COUNT(*) and at most one SUM or AVG, none of
- * them DISTINCT, whose argument is a variable or an expression of one variable kept per term in the
+ * counts and exact sums per join key: any number of COUNT(*) and COUNT of a variable (which the
+ * group join takes only where its patterns bind the variable, so it counts the rows), and at most one
+ * SUM or AVG, none of them DISTINCT, whose argument is a variable or an expression of one variable kept per term in the
  * store's derived-value cache ({@link AggregateArg#isDerived}). An argument's number per row is the
  * inline xsd:integer id's value, the derived-number table's entry, or the value computed as
  * {@link Aggregates} computes it; any value that is not an xsd:integer or xsd:decimal of at most 18
@@ -51,11 +52,16 @@ final class JoinedAggregates implements JoinedAggregation {
                     return null;
                 }
                 arg = s.arg();
-            } else if (s.kind() != Aggregates.Kind.COUNT_ALL) {
+            } else if (s.kind() == Aggregates.Kind.COUNT ? !s.arg().isVariable() : s.kind() != Aggregates.Kind.COUNT_ALL) {
                 return null;
             }
         }
         return new JoinedAggregates(List.copyOf(specs), arg, text);
+    }
+
+    @Override
+    public int[] countedSlots() {
+        return specs.stream().filter(s -> s.kind() == Aggregates.Kind.COUNT).mapToInt(s -> s.arg().slot()).toArray();
     }
 
     @Override
@@ -119,7 +125,7 @@ final class JoinedAggregates implements JoinedAggregation {
     @Override
     public long result(int index, long count, long unscaledSum, int scale, boolean decimal, ExecContext ctx) {
         Aggregates.Spec s = specs.get(index);
-        if (s.kind() == Aggregates.Kind.COUNT_ALL) {
+        if (s.kind() == Aggregates.Kind.COUNT_ALL || s.kind() == Aggregates.Kind.COUNT) {
             return ctx.idOf(SimpleValueFactory.getInstance().createLiteral(Long.toString(count), CoreDatatype.XSD.INTEGER));
         }
         return Aggregates.exactResult(s.kind(), count, BigDecimal.valueOf(unscaledSum, scale), decimal, ctx);

@@ -36,7 +36,8 @@ import dev.basalt.optimizer.plan.CompiledPlan;
  * large data), with index lookups forced (hint {@code nested-loop}, which never
  * aggregates per key), as the cost model plans, and past the memory budget (the rows do the work);
  * values that are not exact numbers (an ill-formed price, a string, an xsd:int) give the same answers
- * through the rows. Other aggregates and shapes are not aggregated per key, and the cost model picks
+ * through the rows. COUNT of a variable the patterns bind counts the rows too. Other aggregates
+ * (COUNT of a variable no pattern binds, DISTINCT, MAX, two SUMs) and shapes are not aggregated per key, and the cost model picks
  * the group join for a GROUP BY over all offers, not over one product's.
  */
 class GroupJoinTest {
@@ -127,6 +128,8 @@ class GroupJoinTest {
                     + "?offer :qty ?n HINT } GROUP BY ?product",
             "SELECT ?country (COUNT(*) AS ?n) WHERE { ?offer :vendor ?v . ?v :country ?country . "
                     + "?r :reviewFor ?p . ?offer :product ?p HINT } GROUP BY ?country",
+            "SELECT ?country (COUNT(?r) AS ?n) (SUM(?q) AS ?s) WHERE { ?offer :vendor ?v . ?v :country ?country . "
+                    + "?r :reviewFor ?p . ?offer :product ?p . ?offer :qty ?q HINT } GROUP BY ?country",
             "SELECT ?c (AVG(?net) AS ?a) WHERE { ?offer :vendor ?v . ?v :country ?c . ?offer :net ?net . "
                     + "?offer :product :product7 HINT } GROUP BY ?c");
 
@@ -214,7 +217,8 @@ class GroupJoinTest {
         for (String q : List.of(
                 "SELECT ?country (AVG(DISTINCT ?net) AS ?a)" + where + "GROUP BY ?country",
                 "SELECT ?country (MAX(?net) AS ?a)" + where + "GROUP BY ?country",
-                "SELECT ?country (COUNT(?net) AS ?a)" + where + "GROUP BY ?country",
+                "SELECT ?country (COUNT(?unbound) AS ?a)" + where + "GROUP BY ?country",
+                "SELECT ?country (COUNT(DISTINCT ?net) AS ?a)" + where + "GROUP BY ?country",
                 "SELECT ?country (SUM(?net) AS ?a) (AVG(?net) AS ?b)" + where + "GROUP BY ?country",
                 "SELECT ?country (SUM(?net + 1) AS ?a)" + where + "GROUP BY ?country",
                 "SELECT ?country ?v (SUM(?net) AS ?a)" + where + "GROUP BY ?country ?v",
