@@ -25,7 +25,10 @@ import org.eclipse.rdf4j.repository.sail.SailRepository;
 import org.eclipse.rdf4j.sail.memory.MemoryStore;
 
 import dev.basalt.optimizer.rdf4j.BasaltEvaluationStrategy;
+import dev.basalt.optimizer.plan.CardinalityEstimator;
+import dev.basalt.optimizer.plan.OrderingPolicy;
 import dev.basalt.optimizer.rdf4j.NativeQueryStats;
+import dev.basalt.optimizer.rdf4j.QueryHints;
 
 /**
  * Runs SPARQL queries through Basalt's engine over the in-memory twin, the way the sail does
@@ -93,8 +96,10 @@ public final class NativeRunner implements AutoCloseable {
         TupleExpr expr = QueryParserUtil.parseTupleQuery(QueryLanguage.SPARQL, query, null).getTupleExpr();
         // as a sail connection does: a private copy (the parser shares aggregate nodes), under a query root
         expr = expr instanceof QueryRoot ? expr.clone() : new QueryRoot(expr.clone());
+        // the ordering and join hints, as a sail connection applies them (QueryHints)
+        OrderingPolicy ordering = QueryHints.strip(expr).policy();
         BasaltEvaluationStrategy strategy = new BasaltEvaluationStrategy(new TwinTriples(), null, null, 0,
-                new EvaluationStatistics(), false, twin, stats);
+                new EvaluationStatistics(), false, twin, stats, new CardinalityEstimator(twin), ordering);
         QueryEvaluationMode mode = ((MemoryStore) memory.getSail()).getDefaultQueryEvaluationMode();
         strategy.setQueryEvaluationMode(mode);
         strategy.setExecLimits(limits);

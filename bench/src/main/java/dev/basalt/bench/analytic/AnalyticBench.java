@@ -130,6 +130,9 @@ public final class AnalyticBench implements Callable<Integer> {
 	List<String> only;
 	@Option(names = "--plans", split = ",", description = "run only these plans (planned, nested-loop; comma-separated)")
 	List<String> onlyPlans;
+	@Option(names = "--lmdb", description = "also time the queries on RDF4J's LmdbStore in this directory (loaded from "
+			+ "--data when empty, default indexes), after Basalt's runs, and compare its answers with Basalt's")
+	Path lmdb;
 
 	public static void main(String[] args) {
 		System.exit(new CommandLine(new AnalyticBench()).execute(args));
@@ -207,8 +210,9 @@ public final class AnalyticBench implements Callable<Integer> {
 		} finally {
 			repo.shutDown();
 		}
+		boolean peerOk = lmdb == null || timeLmdb(answers);
 		if (noCheck) {
-			return 0;
+			return peerOk ? 0 : 2;
 		}
 		Repository rdf4j = open(false);
 		boolean ok = true;
@@ -227,7 +231,44 @@ public final class AnalyticBench implements Callable<Integer> {
 		} finally {
 			rdf4j.shutDown();
 		}
-		return ok ? 0 : 2;
+		return ok && peerOk ? 0 : 2;
+	}
+
+	/**
+	 * Times the selected queries (their plain text: LmdbStore has no hints) on an LmdbStore peer, as
+	 * Basalt's are timed, and compares its answers with Basalt's planned ones; false if any differs.
+	 */
+	private boolean timeLmdb(Map<String, List<String>> answers) {
+		Repository peer = new org.eclipse.rdf4j.repository.sail.SailRepository(
+				dev.basalt.bench.store.StoreSetups.LMDB.createSail(lmdb));
+		peer.init();
+		boolean ok = true;
+		try {
+			load(peer);
+			for (Query q : selected()) {
+				List<String> answer = rows(peer, q.text());
+				List<String> basalt = answers.get(q.name() + " planned");
+				boolean same = basalt == null || basalt.equals(answer);
+				ok &= same;
+				double[] wall = new double[runs];
+				double[] cpu = new double[runs];
+				for (int i = -warmup; i < runs; i++) {
+					double[] t = time(peer, q.text());
+					if (i >= 0) {
+						wall[i] = t[0];
+						cpu[i] = t[1];
+					}
+				}
+				Arrays.sort(wall);
+				Arrays.sort(cpu);
+				System.out.printf(Locale.ROOT, "%-13s %-11s wall median %8.1f ms min %8.1f ms | query thread CPU median "
+						+ "%8.1f ms min %8.1f ms | %d rows, %s Basalt's%n", q.name(), "lmdb", wall[runs / 2], wall[0],
+						cpu[runs / 2], cpu[0], answer.size(), basalt == null ? "not compared with" : same ? "equal to" : "DIFFERENT FROM");
+			}
+		} finally {
+			peer.shutDown();
+		}
+		return ok;
 	}
 
 	private List<Query> selected() {

@@ -1,16 +1,13 @@
 package dev.basalt.optimizer.exec;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.IntStream;
 
 /**
  * {@code COUNT(*)} without GROUP BY of a join of statement patterns whose join graph is a tree
- * (every variable in at most two patterns, the patterns joined pairwise by one variable each, no
+ * ({@link JoinTree}: the patterns joined pairwise by one variable each, a star's in a chain, no
  * cycle), counted without making a joined row: each pattern is scanned once, from the leaves of the
  * tree to its root, and a pattern's match adds to its parent's key (the id of the variable they
  * share) the product of the counts its own children's keys carry ({@link IdCounts}); the root's
@@ -83,64 +80,12 @@ public final class CountJoinOp extends Operator {
      * @param reason why the compiler chose it, for EXPLAIN, or null
      */
     public static CountJoinOp of(List<PatternScan> patterns, int root, int target, Operator rows, String reason) {
-        int n = patterns.size();
-        Map<Integer, List<Integer>> holders = new HashMap<>();
-        for (int i = 0; i < n; i++) {
-            int[] slots = Arrays.stream(patterns.get(i).slots()).filter(s -> s >= 0).distinct().toArray();
-            if (slots.length == 0) {
-                return null;
-            }
-            for (int s : slots) {
-                holders.computeIfAbsent(s, k -> new ArrayList<>()).add(i);
-            }
-        }
-        // edges: the variables of exactly two patterns; a tree has n - 1 of them and reaches every pattern
-        List<int[]> edges = new ArrayList<>();
-        for (Map.Entry<Integer, List<Integer>> e : holders.entrySet()) {
-            List<Integer> at = e.getValue();
-            if (at.size() > 2) {
-                return null;
-            }
-            if (at.size() == 2) {
-                edges.add(new int[] { at.get(0), at.get(1), e.getKey() });
-            }
-        }
-        if (edges.size() != n - 1) {
+        JoinTree tree = JoinTree.of(patterns, root);
+        if (tree == null) {
             return null;
         }
-        int[] parent = new int[n];
-        int[] parentSlot = new int[n];
-        Arrays.fill(parent, -2);
-        parent[root] = -1;
-        parentSlot[root] = -1;
-        int[] visit = new int[n];
-        int seen = 0;
-        ArrayDeque<Integer> queue = new ArrayDeque<>(List.of(root));
-        while (!queue.isEmpty()) {
-            int p = queue.poll();
-            visit[seen++] = p;
-            for (int[] e : edges) {
-                int other = e[0] == p ? e[1] : e[1] == p ? e[0] : -1;
-                if (other >= 0 && other != parent[p]) {
-                    if (parent[other] != -2) {
-                        return null;
-                    }
-                    parent[other] = p;
-                    parentSlot[other] = e[2];
-                    queue.add(other);
-                }
-            }
-        }
-        if (seen != n) {
-            return null;
-        }
-        // breadth-first from the root, reversed: every pattern after its children
-        int[] order = new int[n];
-        for (int i = 0; i < n; i++) {
-            order[i] = visit[n - 1 - i];
-        }
-        return new CountJoinOp(patterns.toArray(new PatternScan[0]), parent, parentSlot, order, target, rows, reason,
-                KeyPartitions.FROM_MATCHES);
+        return new CountJoinOp(patterns.toArray(new PatternScan[0]), tree.parent, tree.parentSlot, tree.order, target,
+                rows, reason, KeyPartitions.FROM_MATCHES);
     }
 
     @Override

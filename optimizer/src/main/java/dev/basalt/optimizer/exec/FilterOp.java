@@ -53,6 +53,7 @@ public final class FilterOp extends Operator {
         BatchCursor in = input.openBatch(row, ctx);
         Batch out = new Batch(row.length);
         long[][] pool = new long[Batch.CAPACITY][row.length];
+        boolean[] keep = new boolean[Batch.CAPACITY];
         return new BatchCursor() {
             final RowsView view = new RowsView(pool);
 
@@ -66,9 +67,10 @@ public final class FilterOp extends Operator {
                     }
                     view.size = b.size;
                     condition.prefetch(view, ctx);
+                    condition.testAll(view, keep, ctx);
                     out.size = 0;
                     for (int i = 0; i < b.size; i++) {
-                        if (condition.test(pool[i], ctx)) {
+                        if (keep[i]) {
                             out.addCopy(b, i);
                         }
                     }
@@ -111,6 +113,7 @@ public final class FilterOp extends Operator {
         RowCursor in = input.open(row, ctx);
         return new RowCursor() {
             final List<long[]> batch = new ArrayList<>(BATCH);
+            final boolean[] keep = new boolean[BATCH];
             int pos;
             boolean done;
 
@@ -118,8 +121,8 @@ public final class FilterOp extends Operator {
             public long[] next() {
                 while (true) {
                     while (pos < batch.size()) {
-                        long[] r = batch.get(pos++);
-                        if (condition.test(r, ctx)) {
+                        long[] r = batch.get(pos);
+                        if (keep[pos++]) {
                             return r;
                         }
                     }
@@ -135,6 +138,7 @@ public final class FilterOp extends Operator {
                     done = batch.size() < BATCH;
                     ctx.checkCancelled();
                     condition.prefetch(batch, ctx);
+                    condition.testAll(batch, keep, ctx);
                 }
             }
 

@@ -15,6 +15,16 @@ public interface RowFilter {
     }
 
     /**
+     * Tests every row of {@code rows} into {@code keep} (index-aligned), as {@link #test} of each
+     * would; a condition overrides it to do its per-evaluation set-up once per call instead of per row.
+     */
+    default void testAll(List<long[]> rows, boolean[] keep, ExecContext ctx) {
+        for (int i = 0; i < rows.size(); i++) {
+            keep[i] = test(rows.get(i), ctx);
+        }
+    }
+
+    /**
      * True if threads of one evaluation may test rows at once, each with its own context (a fork,
      * see {@link ParallelJoin}); per-evaluation state must then live in the context's scratch.
      */

@@ -299,7 +299,7 @@ final class Aggregates implements Aggregation {
                     return;
                 }
                 if (type != null && type.isNumericDatatype()) {
-                    sum = add(sum, l);
+                    sum = plus(sum, l);
                     error = sum == null;
                     exact = !error && (sum.getCoreDatatype() == CoreDatatype.XSD.INTEGER
                             || sum.getCoreDatatype() == CoreDatatype.XSD.DECIMAL);
@@ -407,12 +407,12 @@ final class Aggregates implements Aggregation {
         private void flush() {
             moveUnscaled();
             if (small != 0 && sum != null) {
-                sum = add(sum, VF.createLiteral(Long.toString(small), CoreDatatype.XSD.INTEGER));
+                sum = plus(sum, VF.createLiteral(Long.toString(small), CoreDatatype.XSD.INTEGER));
                 error = sum == null;
             }
             small = 0;
             if (big != null && sum != null) {
-                sum = add(sum, bigDecimal ? VF.createLiteral(big)
+                sum = plus(sum, bigDecimal ? VF.createLiteral(big)
                         : VF.createLiteral(big.toBigIntegerExact().toString(), CoreDatatype.XSD.INTEGER));
                 error = sum == null;
             }
@@ -427,27 +427,49 @@ final class Aggregates implements Aggregation {
             if (error) {
                 return TermIds.NULL;
             }
-            if (spec.kind() == Kind.SUM || count == 0) {
-                return ctx.idOf(sum);
-            }
-            try {
-                return ctx.idOf(MathUtil.compute(sum, VF.createLiteral(count), MathOp.DIVIDE));
-            } catch (ValueExprEvaluationException e) {
+            return sumResult(spec.kind(), sum, count, ctx);
+        }
+    }
+
+    /**
+     * The sum, or null if a numeric-typed literal is ill-typed (such as "x"^^xsd:int): an error
+     * in an aggregate leaves it unbound (SPARQL 1.1 section 18.5.1), it does not fail the query.
+     */
+    private static Literal plus(Literal sum, Literal l) {
+        try {
+            return MathUtil.compute(sum, l, MathOp.PLUS);
+        } catch (ValueExprEvaluationException e) {
+            return null;
+        }
+    }
+
+    /** The id of SUM ({@code kind} SUM) or AVG of {@code count} values adding up to {@code sum}. */
+    private static long sumResult(Kind kind, Literal sum, long count, ExecContext ctx) {
+        if (kind == Kind.SUM || count == 0) {
+            return ctx.idOf(sum);
+        }
+        try {
+            return ctx.idOf(MathUtil.compute(sum, VF.createLiteral(count), MathOp.DIVIDE));
+        } catch (ValueExprEvaluationException e) {
+            return TermIds.NULL;
+        }
+    }
+
+    /**
+     * The id of SUM or AVG ({@code kind}) of {@code count} xsd:integer and xsd:decimal values whose
+     * exact sum is {@code total} (its scale the largest of theirs; {@code decimal}: some are
+     * decimals), equal to the id the row-by-row accumulator gives for them.
+     */
+    static long exactResult(Kind kind, long count, BigDecimal total, boolean decimal, ExecContext ctx) {
+        Literal sum = ZERO;
+        if (count > 0) {
+            sum = plus(ZERO, decimal ? VF.createLiteral(total)
+                    : VF.createLiteral(total.toBigIntegerExact().toString(), CoreDatatype.XSD.INTEGER));
+            if (sum == null) {
                 return TermIds.NULL;
             }
         }
-
-        /**
-         * The sum, or null if a numeric-typed literal is ill-typed (such as "x"^^xsd:int): an error
-         * in an aggregate leaves it unbound (SPARQL 1.1 section 18.5.1), it does not fail the query.
-         */
-        private static Literal add(Literal sum, Literal l) {
-            try {
-                return MathUtil.compute(sum, l, MathOp.PLUS);
-            } catch (ValueExprEvaluationException e) {
-                return null;
-            }
-        }
+        return sumResult(kind, sum, count, ctx);
     }
 
     private final class Extreme extends Base {

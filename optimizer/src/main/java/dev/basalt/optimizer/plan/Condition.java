@@ -95,14 +95,35 @@ final class Condition implements RowFilter {
     @Override
     public boolean test(long[] row, ExecContext ctx) {
         Map<Value, Value> parameters = parameters(ctx);
-        if (ids != null && !hasErrorValue(row)) {
-            IdCondition own = parameters == null ? ids
-                    : ctx.scratch(boundIds, () -> ids.bind(parameters, ctx.source()));
+        IdCondition own = idCondition(parameters, ctx);
+        if (own != null && !hasErrorValue(row)) {
             int t = own.eval(row);
             if (t != IdCondition.UNKNOWN) {
                 return t == IdCondition.TRUE;
             }
         }
+        return testValues(row, parameters, ctx);
+    }
+
+    /** Like {@link #test} of each row, with the evaluation's constants and id condition looked up once. */
+    @Override
+    public void testAll(List<long[]> rows, boolean[] keep, ExecContext ctx) {
+        Map<Value, Value> parameters = parameters(ctx);
+        IdCondition own = idCondition(parameters, ctx);
+        for (int i = 0; i < rows.size(); i++) {
+            long[] row = rows.get(i);
+            int t = own == null || hasErrorValue(row) ? IdCondition.UNKNOWN : own.eval(row);
+            keep[i] = t == IdCondition.UNKNOWN ? testValues(row, parameters, ctx) : t == IdCondition.TRUE;
+        }
+    }
+
+    /** The id condition of this evaluation (its own constants' ids where {@code parameters} maps them), or null. */
+    private IdCondition idCondition(Map<Value, Value> parameters, ExecContext ctx) {
+        return ids == null || parameters == null ? ids : ctx.scratch(boundIds, () -> ids.bind(parameters, ctx.source()));
+    }
+
+    /** The condition evaluated by RDF4J on the row's values. */
+    private boolean testValues(long[] row, Map<Value, Value> parameters, ExecContext ctx) {
         Map<Long, Value> batchValues = batchValues(ctx);
         QueryBindingSet bs = new QueryBindingSet(slots.length);
         for (int i = 0; i < slots.length; i++) {

@@ -10,6 +10,7 @@ import org.eclipse.rdf4j.query.algebra.StatementPattern;
 import org.eclipse.rdf4j.query.algebra.TupleExpr;
 
 import dev.basalt.optimizer.exec.CountJoinOp;
+import dev.basalt.optimizer.exec.GroupJoinOp;
 import dev.basalt.optimizer.exec.Operator;
 import dev.basalt.optimizer.plan.PlanCompiler.Unsupported;
 
@@ -19,8 +20,11 @@ import dev.basalt.optimizer.plan.PlanCompiler.Unsupported;
  * by the planned joins: the patterns' join graph must be a tree, the group's input must bind none of
  * its variables, and by the estimates the patterns' matches, all scanned, must be at most
  * {@code patterns - 1} times the joined rows (which the planned joins make, each with a lookup or
- * probe per join step). The query hint {@code joins} forces the choice: nested loops never count
- * this way, hash-and-merge always where the shape allows.
+ * probe per join step). Likewise a GROUP BY of one variable with COUNT(*), SUM and AVG
+ * ({@link JoinedAggregates}) becomes a {@link GroupJoinOp} (counts and sums per join key) where the
+ * matches are at most {@code patterns} times the joined rows (the planned joins' steps and the
+ * grouping of each joined row). The query hint {@code joins} forces the choice: nested loops never
+ * aggregate this way, hash-and-merge always where the shape allows.
  * Not thread-safe: one query's compiler uses it in the compiling thread.
  */
 final class CountJoinPlanner {
@@ -48,6 +52,47 @@ final class CountJoinPlanner {
      * @param outerBound whether the group's input may bind variables (a correlated group)
      */
     Operator plan(TupleExpr arg, Operator planned, Operator rows, int target, boolean outerBound) throws Unsupported {
+        Scanned in = scanned(arg, outerBound);
+        if (in == null) {
+            return null;
+        }
+        String reason = in.reason(planned, in.patterns.size() - 1);
+        if (reason == null) {
+            return null;
+        }
+        CountJoinOp op = CountJoinOp.of(in.patterns, in.largest, target, rows, reason);
+        if (op != null) {
+            op.setEstimate(1);
+        }
+        return op;
+    }
+
+    /**
+     * A {@link GroupJoinOp} for the GROUP BY {@code groupSlot} of {@code arg} with the aggregates
+     * {@code aggregates}, or null where it does not apply or does not win by the estimates.
+     *
+     * @param planned the compiled {@code arg} (its estimate is the joined rows)
+     * @param rows the group over {@code planned}, kept for where the group join gives up
+     */
+    Operator planGroup(TupleExpr arg, Operator planned, Operator rows, int groupSlot, String label,
+            JoinedAggregates aggregates, boolean outerBound) throws Unsupported {
+        Scanned in = scanned(arg, outerBound);
+        if (in == null) {
+            return null;
+        }
+        String reason = in.reason(planned, in.patterns.size());
+        if (reason == null) {
+            return null;
+        }
+        GroupJoinOp op = GroupJoinOp.of(in.patterns, groupSlot, label, aggregates, rows, reason);
+        if (op != null) {
+            op.setEstimate(rows.estimate());
+        }
+        return op;
+    }
+
+    /** The scans of the patterns of {@code arg}, estimated, or null where it is not a join of two or more patterns. */
+    private Scanned scanned(TupleExpr arg, boolean outerBound) throws Unsupported {
         if (joins == OrderingPolicy.Joins.NESTED_LOOP || outerBound) {
             return null;
         }
@@ -70,18 +115,34 @@ final class CountJoinPlanner {
             scanned += est;
             compiled.add(scan);
         }
-        double joined = Math.max(planned.estimate(), 0);
-        double bound = (patterns.size() - 1) * joined;
-        if (joins != OrderingPolicy.Joins.HASH_MERGE && scanned > bound) {
-            return null;
+        return new Scanned(compiled, root, scanned);
+    }
+
+    /** Patterns' scans, the index of the largest, and their matches in all. */
+    private final class Scanned {
+        final List<dev.basalt.optimizer.exec.PatternScan> patterns;
+        final int largest;
+        final double matches;
+
+        Scanned(List<dev.basalt.optimizer.exec.PatternScan> patterns, int largest, double matches) {
+            this.patterns = patterns;
+            this.largest = largest;
+            this.matches = matches;
         }
-        String reason = String.format(Locale.ROOT, "scan %.3g matches %s %d x %.3g joined rows estimated",
-                scanned, scanned <= bound ? "<=" : ">", patterns.size() - 1, joined);
-        CountJoinOp op = CountJoinOp.of(compiled, root, target, rows, reason);
-        if (op != null) {
-            op.setEstimate(1);
+
+        /**
+         * Why the patterns are aggregated per key: their matches are at most {@code steps} times the
+         * joined rows (or the hint forces it); null where they are not.
+         */
+        String reason(Operator planned, int steps) {
+            double joined = Math.max(planned.estimate(), 0);
+            double bound = steps * joined;
+            if (joins != OrderingPolicy.Joins.HASH_MERGE && matches > bound) {
+                return null;
+            }
+            return String.format(Locale.ROOT, "scan %.3g matches %s %d x %.3g joined rows estimated",
+                    matches, matches <= bound ? "<=" : ">", steps, joined);
         }
-        return op;
     }
 
     /** Adds the patterns of a tree of joins of patterns; false for anything else in it. */

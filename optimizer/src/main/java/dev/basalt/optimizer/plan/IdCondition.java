@@ -33,6 +33,7 @@ import dev.basalt.store.lexicon.TermKind;
  * decimals, by value: inline ids are order-preserving within a kind;
  * <li>{@code = != < <= > >=} between two inline {@code xsd:dateTime}s that both have a timezone or
  * both have none, by instant (XSD's comparison of a zoned with an unzoned value is left to RDF4J);
+ * <li>{@code = != < <= > >=} between two inline {@code xsd:date}s without timezone, by day;
  * <li>comparisons whose sides are integer {@code + - *} over inline integers ({@link IntegerComparison}).
  * </ul>
  * {@code &&}, {@code ||} and {@code !} combine these with SPARQL's error rules; UNKNOWN wins over
@@ -326,6 +327,13 @@ abstract class IdCondition {
                 // order of two zoned or two unzoned values; XSD leaves zoned against unzoned
                 // indeterminate within 14 hours, so RDF4J decides those
                 if (((a & ZONE_MASK) == TermIds.ZONE_NONE) != ((b & ZONE_MASK) == TermIds.ZONE_NONE)) {
+                    return UNKNOWN;
+                }
+                cmp = Long.compareUnsigned(a >>> TermIds.ZONE_BITS, b >>> TermIds.ZONE_BITS);
+            } else if (ka == TermKind.DATE && kb == TermKind.DATE) {
+                // two dates without timezone compare by day, which sits above the zone code; zoned
+                // dates are left to RDF4J
+                if ((a & ZONE_MASK) != TermIds.ZONE_NONE || (b & ZONE_MASK) != TermIds.ZONE_NONE) {
                     return UNKNOWN;
                 }
                 cmp = Long.compareUnsigned(a >>> TermIds.ZONE_BITS, b >>> TermIds.ZONE_BITS);

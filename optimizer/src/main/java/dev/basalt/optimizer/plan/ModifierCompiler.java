@@ -115,12 +115,21 @@ final class ModifierCompiler {
             boolean strict = functions != null && functions.strictComparison();
             String label = groupSlots.length == 0 ? "(all)" : g.getGroupBindingNames().stream()
                     .map(n -> "?" + n).reduce((a, b) -> a + " " + b).orElse("");
-            op = new GroupOp(in, groupSlots, new Aggregates(specs, strict), label, batches);
+            Aggregates aggregates = new Aggregates(specs, strict);
+            op = new GroupOp(in, groupSlots, aggregates, label, batches);
             Aggregates.Spec only = specs.size() == 1 ? specs.get(0) : null;
             if (groupSlots.length == 0 && only != null && only.kind() == Aggregates.Kind.COUNT_ALL && !only.distinct()) {
                 Operator counted = countJoins.plan(g.getArg(), in, op, only.target(), outerBound);
                 if (counted != null) {
                     return counted;
+                }
+            }
+            JoinedAggregates joined = groupSlots.length == 1 ? JoinedAggregates.of(specs, aggregates.describe()) : null;
+            if (joined != null) {
+                op.setEstimate(Math.max(1, in.estimate() / 2));
+                Operator grouped = countJoins.planGroup(g.getArg(), in, op, groupSlots[0], label, joined, outerBound);
+                if (grouped != null) {
+                    return grouped;
                 }
             }
         }

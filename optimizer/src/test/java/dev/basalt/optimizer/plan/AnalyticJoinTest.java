@@ -141,7 +141,8 @@ class AnalyticJoinTest {
                 "SELECT * WHERE { ?offer :product ?offer . ?offer :vendor ?v }",
                 "SELECT * WHERE { ?o :product ?p . ?o2 :product ?p . ?o2 :vendor ?v . ?o :vendor ?v }",
                 "SELECT * WHERE { GRAPH ?g { ?r :reviewFor ?p } ?o :product ?p }",
-                "SELECT ?c (COUNT(*) AS ?n) WHERE { ?o :vendor ?v . ?v :country ?c . ?o :product ?p . "
+                // COUNT(DISTINCT ...): a GROUP BY over the joins (a COUNT(*) would be a GroupJoin, no joins)
+                "SELECT ?c (COUNT(DISTINCT ?r) AS ?n) WHERE { ?o :vendor ?v . ?v :country ?c . ?o :product ?p . "
                         + "?r :reviewFor ?p } GROUP BY ?c");
         for (String q : queries) {
             List<String> nested = rows(src, compile(src, q, NESTED), ExecLimits.defaults());

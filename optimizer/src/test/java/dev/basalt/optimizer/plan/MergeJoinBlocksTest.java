@@ -157,8 +157,9 @@ class MergeJoinBlocksTest {
     @Test
     void costModelMergesLargeSidesAndKeepsLookupsForSmallOnes() throws Exception {
         MemoryQuadSource big = AnalyticJoinTest.shop(60_000, 60_000);
-        CompiledPlan large = AnalyticJoinTest.compile(big, "SELECT ?p (COUNT(*) AS ?n) WHERE { ?offer :product ?p . "
-                + "?review :reviewFor ?p } GROUP BY ?p", OrderingPolicy.DEFAULT);
+        // COUNT(DISTINCT ?review): grouped over the joined rows (a COUNT(*) per ?p would be a GroupJoin)
+        CompiledPlan large = AnalyticJoinTest.compile(big, "SELECT ?p (COUNT(DISTINCT ?review) AS ?n) WHERE { "
+                + "?offer :product ?p . ?review :reviewFor ?p } GROUP BY ?p", OrderingPolicy.DEFAULT);
         assertTrue(large.explain().contains("MergeJoin on slot") && large.explain().contains("blocks of ids"),
                 large.explain());
         CompiledPlan small = AnalyticJoinTest.compile(big, "SELECT * WHERE { ?offer :product :product7 . "

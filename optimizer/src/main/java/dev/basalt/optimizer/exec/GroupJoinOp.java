@@ -1,0 +1,307 @@
+package dev.basalt.optimizer.exec;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * GROUP BY one variable with COUNT(*), SUM and AVG ({@link JoinedAggregation}) over a join of
+ * statement patterns whose join graph is a tree ({@link JoinTree}), computed without making a joined
+ * row: the tree is rooted at a pattern binding the group variable; each pattern is scanned once,
+ * from the leaves to the root, and a pattern's match adds to its parent's key (the id of the
+ * variable they share) a partial aggregate: the number of joined rows below it (the product of the
+ * counts its children's keys carry) and the sum of the argument over those rows (the argument's
+ * number times the count, where the pattern binds the argument's variable; else the one child's sum
+ * that holds it times the other children's counts). The root's matches add their partials to their
+ * group's key. Both are exact integer arithmetic on unscaled digits, so the sums and counts are
+ * those of the joined rows (aggregation by variable elimination, a group join per key).
+ *
+ * <p>Where a pattern and its parent are both estimated at {@link KeyPartitions#FROM_MATCHES} matches
+ * or more (the largest such pattern), the pattern's key table would be far past the processor's
+ * caches (one random access per match to build it, one per parent match to probe it): its (key,
+ * partial) rows and its parent's (key, out key, partial) rows are instead split into hash partitions
+ * and joined partition by partition ({@link RowPartitions}), which EXPLAIN names.
+ *
+ * <p>Where an argument is not an exact number, a count or sum would pass 2^63, or a key table would
+ * hold more than {@link ExecLimits#hashJoinRows()} ids, the operator gives the work to {@code rows}
+ * (a {@link GroupOp} over the joins the compiler planned). Yields one row per group with at least
+ * one joined row, in no particular order: the input row with the group's id and the aggregates.
+ * Thread rules: immutable once built; each open's tables live in that open, on the thread of its
+ * query.
+ */
+public final class GroupJoinOp extends Operator {
+    private final PatternScan[] patterns;
+    private final JoinTree tree;
+    private final int groupSlot;
+    private final String groupLabel;
+    private final JoinedAggregation aggregation;
+    private final Operator rows;
+    private final String reason;
+    /** The pattern whose rows give the argument's numbers (-1: none), and per pattern whether it or a descendant is it. */
+    private final int valuePattern;
+    private final boolean[] holdsValue;
+    /** The pattern whose key table is joined with its parent's rows by partitions ({@link RowPartitions}), or -1. */
+    private final int partitioned;
+
+    private GroupJoinOp(PatternScan[] patterns, JoinTree tree, int groupSlot, String groupLabel,
+            JoinedAggregation aggregation, Operator rows, String reason, int valuePattern, long partitionFrom) {
+        this.patterns = patterns;
+        this.tree = tree;
+        this.groupSlot = groupSlot;
+        this.groupLabel = groupLabel;
+        this.aggregation = aggregation;
+        this.rows = rows;
+        this.reason = reason;
+        this.valuePattern = valuePattern;
+        this.holdsValue = new boolean[patterns.length];
+        for (int p = valuePattern; p >= 0; p = tree.parent[p]) {
+            holdsValue[p] = true;
+        }
+        // the largest pattern whose parent is estimated at as many matches: both sides far past the caches
+        int big = -1;
+        for (int c = 0; c < patterns.length; c++) {
+            int p = tree.parent[c];
+            if (p >= 0 && patterns[c].estimate() >= partitionFrom && patterns[p].estimate() >= partitionFrom
+                    && (big < 0 || patterns[c].estimate() > patterns[big].estimate())) {
+                big = c;
+            }
+        }
+        this.partitioned = big;
+    }
+
+    /**
+     * The same group join with the largest pattern joined to its parent by partitions when both are
+     * estimated at {@code estimatedMatches} or more (by default {@link KeyPartitions#FROM_MATCHES});
+     * tests lower it to run that path on small data.
+     */
+    public GroupJoinOp partitionedFrom(long estimatedMatches) {
+        GroupJoinOp op = new GroupJoinOp(patterns, tree, groupSlot, groupLabel, aggregation, rows, reason, valuePattern,
+                estimatedMatches);
+        op.setEstimate(estimate());
+        return op;
+    }
+
+    /**
+     * The group join of {@code patterns} grouped on {@code groupSlot}, or null if their join graph is
+     * not a tree, or no pattern binds the group variable, the summed argument's variable or a counted
+     * variable.
+     *
+     * @param rows the plan that aggregates the same join row by row, used where this one gives up
+     * @param reason why the compiler chose it, for EXPLAIN, or null
+     */
+    public static GroupJoinOp of(List<PatternScan> patterns, int groupSlot, String groupLabel,
+            JoinedAggregation aggregation, Operator rows, String reason) {
+        for (int counted : aggregation.countedSlots()) {
+            if (holder(patterns, counted, -1) < 0) {
+                return null;
+            }
+        }
+        int root = holder(patterns, groupSlot, -1);
+        JoinTree tree = root < 0 ? null : JoinTree.of(patterns, root);
+        if (tree == null) {
+            return null;
+        }
+        // a variable of several patterns has one id in all of them: its numbers are read in the first
+        int value = aggregation.valueSlot() < 0 ? -1 : holder(patterns, aggregation.valueSlot(), -1);
+        if (aggregation.valueSlot() >= 0 && value < 0) {
+            return null;
+        }
+        return new GroupJoinOp(patterns.toArray(new PatternScan[0]), tree, groupSlot, groupLabel, aggregation, rows,
+                reason, value, KeyPartitions.FROM_MATCHES);
+    }
+
+    /** The first pattern after {@code after} that binds {@code slot}, or -1. */
+    private static int holder(List<PatternScan> patterns, int slot, int after) {
+        for (int i = after + 1; i < patterns.size(); i++) {
+            for (int s : patterns.get(i).slots()) {
+                if (s == slot) {
+                    return i;
+                }
+            }
+        }
+        return -1;
+    }
+
+    @Override
+    public List<Operator> children() {
+        List<Operator> out = new ArrayList<>();
+        for (int i : tree.order) {
+            out.add(patterns[i]);
+        }
+        return out;
+    }
+
+    @Override
+    public String describe() {
+        return "GroupJoin " + groupLabel + " " + aggregation.describe()
+                + " (counts and sums per join key, leaves to root, no joined rows"
+                + (partitioned < 0 ? "" : "; " + patterns[partitioned].label() + " joined by key partitions") + ")"
+                + (reason == null ? "" : " [" + reason + "]");
+    }
+
+    @Override
+    protected RowCursor doOpen(long[] input, ExecContext ctx) {
+        IdSums groups;
+        try {
+            groups = aggregate(input, ctx);
+        } catch (ArithmeticException overflow) {
+            groups = null;
+        }
+        if (groups == null) {
+            return rows.open(input, ctx);
+        }
+        List<long[]> out = new ArrayList<>(groups.size());
+        int[] targets = aggregation.targetSlots();
+        for (int at = 0; at < groups.end(); at += IdSums.stride()) {
+            long key = groups.id(at);
+            if (key == 0) {
+                continue;
+            }
+            long[] row = input.clone();
+            row[groupSlot] = key;
+            long form = groups.form(at);
+            for (int a = 0; a < targets.length; a++) {
+                row[targets[a]] = aggregation.result(a, groups.count(at), groups.sum(at), IdSums.scale(form),
+                        IdSums.decimal(form), ctx);
+            }
+            out.add(row);
+        }
+        return new RowCursor() {
+            int next;
+
+            @Override
+            public long[] next() {
+                return next < out.size() ? out.get(next++) : null;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    /** The groups' counts and sums, or null where the rows must do the work. */
+    private IdSums aggregate(long[] input, ExecContext ctx) {
+        long budget = ctx.limits().hashJoinRows();
+        IdSums[] tables = new IdSums[patterns.length];
+        RowPartitions built = null;
+        long[] numbers = new long[Batch.CAPACITY];
+        for (int p : tree.order) {
+            int[] kids = java.util.Arrays.stream(tree.children(p)).filter(k -> k != partitioned).toArray();
+            boolean root = tree.parent[p] < 0;
+            boolean probing = partitioned >= 0 && tree.parent[partitioned] == p;
+            // sized by the pattern's estimate (its distinct keys are at most its matches), bounded by the budget
+            IdSums out = p == partitioned ? null
+                    : new IdSums(root ? 64 : Math.min(budget, (long) Math.max(0, patterns[p].estimate())));
+            RowPartitions pairs = p == partitioned || probing
+                    ? new RowPartitions((long) Math.max(0, patterns[partitioned].estimate()), probing ? 5 : 4) : null;
+            int outSlot = root ? groupSlot : tree.parentSlot[p];
+            int pairSlot = probing ? tree.parentSlot[partitioned] : -1;
+            boolean valueHere = p == valuePattern;
+            try (BatchCursor c = patterns[p].openBatch(input, ctx)) {
+                Batch b;
+                while ((b = c.next()) != null) {
+                    ctx.checkCancelled();
+                    if (valueHere && !aggregation.numbers(b, numbers, ctx)) {
+                        return null;
+                    }
+                    addBatch(b, kids, tables, valueHere ? numbers : null, b.cols[outSlot], out, pairs,
+                            pairSlot < 0 ? null : b.cols[pairSlot]);
+                    if ((out == null ? pairs.size() : out.size()) > budget) {
+                        return null;
+                    }
+                }
+            }
+            for (int k : kids) {
+                tables[k] = null;
+            }
+            if (p == partitioned) {
+                built = pairs;
+            } else if (probing) {
+                joinPartitions(built, pairs, holdsValue[partitioned], out);
+                built = null;
+            }
+            tables[p] = out;
+        }
+        return tables[tree.order[tree.order.length - 1]];
+    }
+
+    /**
+     * Adds the partials of a batch of a pattern's rows: to {@code out} by {@code outKeys}, or, for the
+     * partitioned pattern, to {@code pairs} as (key, count, sum, form), or, for its parent, to
+     * {@code pairs} as (the partitioned pattern's key, out key, count, sum, form) to join later.
+     */
+    private void addBatch(Batch b, int[] kids, IdSums[] tables, long[] numbers, long[] outKeys, IdSums out,
+            RowPartitions pairs, long[] pairKeys) {
+        for (int i = 0; i < b.size; i++) {
+            long count = 1;
+            long sum = 0;
+            long form = 0;
+            if (numbers != null) {
+                sum = numbers[i] >> 6;
+                form = numbers[i] & 63;
+            }
+            for (int k : kids) {
+                IdSums from = tables[k];
+                int at = from.entry(b.cols[tree.parentSlot[k]][i]);
+                if (at < 0) {
+                    count = 0;
+                    break;
+                }
+                long n = from.count(at);
+                // at most one side holds sums: (c1, s1) x (c2, s2) = (c1 c2, s1 c2 + s2 c1)
+                sum = holdsValue[k] ? Math.multiplyExact(from.sum(at), count) : Math.multiplyExact(sum, n);
+                form |= holdsValue[k] ? from.form(at) : 0;
+                count = Math.multiplyExact(count, n);
+            }
+            if (count == 0) {
+                continue;
+            }
+            if (pairKeys != null) {
+                pairs.add(pairKeys[i], outKeys[i], count, sum, form);
+            } else if (out == null) {
+                pairs.add(outKeys[i], count, sum, form);
+            } else {
+                out.add(outKeys[i], count, sum, form);
+            }
+        }
+    }
+
+    /**
+     * Joins the partitioned pattern's (key, count, sum, form) rows with its parent's (key, out key,
+     * count, sum, form) rows partition by partition, adding each match's product to {@code out}.
+     */
+    private static void joinPartitions(RowPartitions built, RowPartitions probes, boolean builtHoldsValue, IdSums out) {
+        IdSums table = null;
+        int made = 0;
+        for (int p = 0; p < built.partitions(); p++) {
+            int n = built.used(p) / 4;
+            int m = probes.used(p);
+            if (n == 0 || m == 0) {
+                continue;
+            }
+            // one table for partitions of about one size; clearing costs at most 4 times the rows' share
+            if (table != null && n / 2 <= made && made <= 2 * n) {
+                table.clear();
+            } else {
+                made = n;
+                table = new IdSums(made);
+            }
+            long[] from = built.rows(p);
+            for (int i = 0; i < 4 * n; i += 4) {
+                table.add(from[i], from[i + 1], from[i + 2], from[i + 3]);
+            }
+            long[] probe = probes.rows(p);
+            for (int i = 0; i < m; i += 5) {
+                int at = table.entry(probe[i]);
+                if (at < 0) {
+                    continue;
+                }
+                long count = probe[i + 2];
+                long n2 = table.count(at);
+                long sum = builtHoldsValue ? Math.multiplyExact(table.sum(at), count) : Math.multiplyExact(probe[i + 3], n2);
+                long form = builtHoldsValue ? table.form(at) : probe[i + 4];
+                out.add(probe[i + 1], Math.multiplyExact(count, n2), sum, form);
+            }
+        }
+    }
+}

@@ -1,0 +1,244 @@
+package dev.basalt.optimizer.rdf4j;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.eclipse.rdf4j.model.IRI;
+import org.eclipse.rdf4j.model.Statement;
+import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.model.ValueFactory;
+import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
+import org.eclipse.rdf4j.model.vocabulary.XSD;
+import org.eclipse.rdf4j.query.algebra.QueryRoot;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import dev.basalt.optimizer.NativeRunner;
+import dev.basalt.optimizer.exec.ExecContext;
+import dev.basalt.optimizer.exec.ExecLimits;
+import dev.basalt.optimizer.exec.GroupJoinOp;
+import dev.basalt.optimizer.exec.RowCursor;
+import dev.basalt.optimizer.plan.CompiledPlan;
+
+/**
+ * GROUP BY one variable with COUNT(*), SUM and AVG over a tree of patterns, aggregated per join key
+ * ({@code GroupJoinOp}), against RDF4J's evaluator (MemoryStore) on the same statements: a shop of
+ * offers with vendors (some of two countries), products and producers, reviews, and prices
+ * (custom-typed, read through {@code xsd:decimal(str(?price))}, of zero to three decimals; plain
+ * xsd:decimal; inline xsd:integer quantities), some offers without price or vendor. Every answer
+ * (values and labels, so the sums' scales too) equals MemoryStore's with the group join forced
+ * (hint {@code hash-merge}; also with the largest pattern joined to its parent by key partitions, as on
+ * large data), with index lookups forced (hint {@code nested-loop}, which never
+ * aggregates per key), as the cost model plans, and past the memory budget (the rows do the work);
+ * values that are not exact numbers (an ill-formed price, a string, an xsd:int) give the same answers
+ * through the rows. COUNT of a variable the patterns bind counts the rows too. Other aggregates
+ * (COUNT of a variable no pattern binds, DISTINCT, MAX, two SUMs) and shapes are not aggregated per key, and the cost model picks
+ * the group join for a GROUP BY over all offers, not over one product's.
+ */
+class GroupJoinTest {
+    private static final ValueFactory VF = SimpleValueFactory.getInstance();
+    private static final String EX = "http://example.org/";
+    private static final String PREFIX = "PREFIX : <" + EX + "> PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> ";
+    private static final String FORCE = " . [] <http://basalt.dev/hint#joins> \"hash-merge\" . ";
+    private static final String NESTED = " . [] <http://basalt.dev/hint#joins> \"nested-loop\" . ";
+    private static final String AVG_BY_COUNTRY = "SELECT ?country (AVG(xsd:decimal(str(?price))) AS ?avg) "
+            + "WHERE { ?offer :vendor ?v . ?v :country ?country . ?offer :price ?price HINT } GROUP BY ?country";
+    private static NativeRunner shop;
+    private static NativeRunner odd;
+
+    private static IRI iri(String local) {
+        return VF.createIRI(EX, local);
+    }
+
+    private static void add(List<Statement> out, String s, String p, Value o) {
+        out.add(VF.createStatement(iri(s), iri(p), o));
+    }
+
+    /** 1,200 offers of 60 products (20 producers) and 40 vendors (10 countries; every seventh vendor in two). */
+    private static List<Statement> statements(boolean oddValues) {
+        List<Statement> out = new ArrayList<>();
+        IRI usd = iri("USD");
+        for (int p = 0; p < 60; p++) {
+            add(out, "product" + p, "producer", iri("producer" + p % 20));
+        }
+        for (int v = 0; v < 40; v++) {
+            add(out, "vendor" + v, "country", iri("country" + v % 10));
+            if (v % 7 == 0) {
+                add(out, "vendor" + v, "country", iri("country" + (v + 3) % 10));
+            }
+        }
+        for (int o = 0; o < 1200; o++) {
+            add(out, "offer" + o, "product", iri("product" + o * 7 % 60));
+            if (o % 29 != 3) {
+                add(out, "offer" + o, "vendor", iri("vendor" + o % 40));
+            }
+            if (o % 13 == 5) {
+                continue; // no price
+            }
+            String label = (o * 37 % 9000) + (o % 4 == 0 ? "" : "." + "1234567".substring(0, o % 4));
+            add(out, "offer" + o, "price", VF.createLiteral(label, usd));
+            add(out, "offer" + o, "net", VF.createLiteral(label, XSD.DECIMAL));
+            add(out, "offer" + o, "qty", VF.createLiteral(o % 17 - 5));
+        }
+        for (int r = 0; r < 300; r++) {
+            add(out, "review" + r, "reviewFor", iri("product" + r * 3 % 60));
+        }
+        for (int o = 0; o < 30; o++) {
+            add(out, "vendorless" + o, "price", VF.createLiteral("1.5", usd));
+        }
+        if (oddValues) {
+            add(out, "offer1", "price", VF.createLiteral("n/a", usd));
+            add(out, "offer2", "net", VF.createLiteral("2.5"));
+            add(out, "offer3", "qty", VF.createLiteral("3", XSD.INT));
+        }
+        return out;
+    }
+
+    @BeforeAll
+    static void load() {
+        shop = new NativeRunner(statements(false));
+        odd = new NativeRunner(statements(true));
+    }
+
+    @AfterAll
+    static void close() {
+        shop.close();
+        odd.close();
+    }
+
+    private static final List<String> GROUPED = List.of(
+            AVG_BY_COUNTRY,
+            "SELECT ?country (SUM(xsd:decimal(str(?price))) AS ?s) (COUNT(*) AS ?n) WHERE { ?offer :vendor ?v . "
+                    + "?v :country ?country . ?offer :price ?price HINT } GROUP BY ?country",
+            "SELECT ?v (AVG(?net) AS ?a) (COUNT(*) AS ?n) WHERE { ?offer :vendor ?v . ?v :country ?country . "
+                    + "?offer :net ?net HINT } GROUP BY ?v",
+            "SELECT ?producer (SUM(?qty) AS ?s) WHERE { ?offer :product ?product . "
+                    + "?product :producer ?producer . ?offer :qty ?qty HINT } GROUP BY ?producer",
+            "SELECT ?producer (AVG(?qty) AS ?a) WHERE { ?offer :product ?product . "
+                    + "?product :producer ?producer . ?offer :qty ?qty HINT } GROUP BY ?producer",
+            "SELECT ?country (AVG(?net) AS ?a) WHERE { ?offer :product ?product . ?product :producer ?producer . "
+                    + "?offer :vendor ?vendor . ?vendor :country ?country . ?offer :net ?net HINT } GROUP BY ?country",
+            // the summed variable and the group variable each join two patterns
+            "SELECT ?product (SUM(?n) AS ?s) (COUNT(*) AS ?c) WHERE { ?r :reviewFor ?product . ?offer :product ?product . "
+                    + "?offer :qty ?n HINT } GROUP BY ?product",
+            "SELECT ?country (COUNT(*) AS ?n) WHERE { ?offer :vendor ?v . ?v :country ?country . "
+                    + "?r :reviewFor ?p . ?offer :product ?p HINT } GROUP BY ?country",
+            "SELECT ?country (COUNT(?r) AS ?n) (SUM(?q) AS ?s) WHERE { ?offer :vendor ?v . ?v :country ?country . "
+                    + "?r :reviewFor ?p . ?offer :product ?p . ?offer :qty ?q HINT } GROUP BY ?country",
+            "SELECT ?c (AVG(?net) AS ?a) WHERE { ?offer :vendor ?v . ?v :country ?c . ?offer :net ?net . "
+                    + "?offer :product :product7 HINT } GROUP BY ?c");
+
+    private static String explain(NativeRunner runner) {
+        return ((BasaltPlanNode) ((QueryRoot) runner.lastPlan()).getArg()).plan().explain();
+    }
+
+    /**
+     * The last plan's group join with its largest pattern joined to its parent by key partitions (as
+     * on large data), run directly, its rows as {@link SolutionModifiersTest#rows} gives them.
+     */
+    private static List<String> partitioned(NativeRunner runner, ExecLimits limits) {
+        CompiledPlan plan = ((BasaltPlanNode) ((QueryRoot) runner.lastPlan()).getArg()).plan();
+        GroupJoinOp op = ((GroupJoinOp) plan.root()).partitionedFrom(0);
+        assertTrue(op.describe().contains("joined by key partitions"), op.describe());
+        List<String> out = new ArrayList<>();
+        ExecContext ctx = new ExecContext(runner.twin(), false, limits);
+        try (RowCursor c = op.open(new long[plan.vars().size()], ctx)) {
+            long[] row;
+            while ((row = c.next()) != null) {
+                java.util.TreeMap<String, Value> named = new java.util.TreeMap<>();
+                for (int i = 0; i < plan.outputSlots().length; i++) {
+                    Value v = ctx.resolve(row[plan.outputSlots()[i]]);
+                    if (v != null) {
+                        named.put(plan.outputNames().get(i), v);
+                    }
+                }
+                StringBuilder sb = new StringBuilder();
+                named.forEach((name, v) -> sb.append(name).append('=').append(v).append(' '));
+                out.add(sb.toString());
+            }
+        }
+        out.sort(null);
+        return out;
+    }
+
+    private static List<String> basalt(NativeRunner runner, String query, String hint) {
+        List<String> rows = SolutionModifiersTest.rows(runner.basalt(PREFIX + query.replace("HINT", hint)));
+        rows.sort(null);
+        return rows;
+    }
+
+    private static List<String> memory(NativeRunner runner, String query) {
+        List<String> rows = SolutionModifiersTest.rows(runner.memory(PREFIX + query.replace("HINT", "")));
+        rows.sort(null);
+        return rows;
+    }
+
+    @Test
+    void groupsOfTreesAreAggregatedPerKeyAndEqualRdf4js() {
+        for (String q : GROUPED) {
+            List<String> expected = memory(shop, q);
+            assertFalse(expected.isEmpty(), q);
+            assertEquals(expected, basalt(shop, q, NESTED), q);
+            assertFalse(explain(shop).contains("GroupJoin"), explain(shop));
+            assertEquals(expected, basalt(shop, q, FORCE), q + "\n" + explain(shop));
+            assertTrue(explain(shop).startsWith("GroupJoin"), q + "\n" + explain(shop));
+            assertEquals(expected, partitioned(shop, ExecLimits.defaults()), q + " partitioned");
+            assertEquals(expected, partitioned(shop, ExecLimits.defaults().withHashJoinRows(10)), q + " partitioned");
+            // again: the store's table of derived numbers now holds some of the prices
+            assertEquals(expected, basalt(shop, q, FORCE), q);
+            assertEquals(expected, basalt(shop, q, ""), q);
+            // past the budget of ids per key: aggregated from the rows
+            shop.setLimits(ExecLimits.defaults().withHashJoinRows(10));
+            try {
+                assertEquals(expected, basalt(shop, q, FORCE), q);
+            } finally {
+                shop.setLimits(ExecLimits.defaults());
+            }
+        }
+    }
+
+    @Test
+    void valuesThatAreNotExactNumbersAreAggregatedFromTheRows() {
+        for (String q : GROUPED) {
+            assertEquals(memory(odd, q), basalt(odd, q, FORCE), q + "\n" + explain(odd));
+            assertTrue(explain(odd).startsWith("GroupJoin"), q + "\n" + explain(odd));
+            assertEquals(memory(odd, q), partitioned(odd, ExecLimits.defaults()), q + " partitioned");
+        }
+    }
+
+    @Test
+    void otherAggregatesAndShapesAreNotAggregatedPerKey() {
+        String where = " WHERE { ?offer :vendor ?v . ?v :country ?country . ?offer :net ?net HINT } ";
+        for (String q : List.of(
+                "SELECT ?country (AVG(DISTINCT ?net) AS ?a)" + where + "GROUP BY ?country",
+                "SELECT ?country (MAX(?net) AS ?a)" + where + "GROUP BY ?country",
+                "SELECT ?country (COUNT(?unbound) AS ?a)" + where + "GROUP BY ?country",
+                "SELECT ?country (COUNT(DISTINCT ?net) AS ?a)" + where + "GROUP BY ?country",
+                "SELECT ?country (SUM(?net) AS ?a) (AVG(?net) AS ?b)" + where + "GROUP BY ?country",
+                "SELECT ?country (SUM(?net + 1) AS ?a)" + where + "GROUP BY ?country",
+                "SELECT ?country ?v (SUM(?net) AS ?a)" + where + "GROUP BY ?country ?v",
+                "SELECT (SUM(?net) AS ?a)" + where,
+                "SELECT ?country (SUM(?net) AS ?a) WHERE { ?offer :vendor ?v . ?v :country ?country . "
+                        + "?offer :net ?net FILTER(?net > 10) HINT } GROUP BY ?country",
+                "SELECT ?country (SUM(?net) AS ?a) WHERE { ?offer :vendor ?v . ?v :country ?country . "
+                        + "OPTIONAL { ?offer :net ?net } HINT } GROUP BY ?country")) {
+            assertEquals(memory(shop, q), basalt(shop, q, FORCE), q);
+            assertFalse(explain(shop).contains("GroupJoin"), q + "\n" + explain(shop));
+        }
+    }
+
+    @Test
+    void costModelAggregatesAllOffersPerKeyButNotOneProducts() {
+        basalt(shop, AVG_BY_COUNTRY, "");
+        assertTrue(explain(shop).startsWith("GroupJoin ?country ?avg=AVG(")
+                && explain(shop).contains("joined rows estimated"), explain(shop));
+        basalt(shop, "SELECT ?c (AVG(?net) AS ?a) WHERE { ?offer :product :product7 . ?offer :vendor ?v . "
+                + "?v :country ?c . ?offer :net ?net } GROUP BY ?c", "");
+        assertFalse(explain(shop).contains("GroupJoin"), explain(shop));
+    }
+}
