@@ -279,6 +279,36 @@ class BottomUpTermsTest extends StoreFixture {
     }
 
     @Test
+    void indexKeepsKeysOfEveryLength() {
+        Random rnd = new Random(SEED);
+        BottomUpTermIndex index = new BottomUpTermIndex();
+        List<byte[]> keys = new ArrayList<>();
+        // lengths around the records' one-byte length limit, and records longer than a block of the arena
+        int[] lengths = { 0, 1, 254, 255, 256, 300, (1 << 20) - 20, (1 << 20) + 10, 3, 40_000 };
+        for (int round = 0; round < 200; round++) {
+            int length = lengths[round % lengths.length] + (round >= lengths.length && lengths[round % lengths.length] > 0 ? round : 0);
+            byte[] k = new byte[length];
+            rnd.nextBytes(k);
+            if (index.get(k) == TermIds.NULL) {
+                index.put(k, 1000L << 32 | keys.size());
+                keys.add(k);
+            }
+        }
+        for (int i = 0; i < keys.size(); i++) {
+            byte[] k = keys.get(i);
+            assertEquals(1000L << 32 | i, index.get(k));
+            byte[] changed = Arrays.copyOf(k, k.length + 1);
+            assertEquals(TermIds.NULL, index.get(changed), "a key one byte longer");
+        }
+        int[] order = index.sortedOrder();
+        List<byte[]> sorted = new ArrayList<>(keys);
+        sorted.sort(Arrays::compareUnsigned);
+        for (int i = 0; i < order.length; i++) {
+            assertArrayEquals(sorted.get(i), keys.get(order[i]), "position " + i);
+        }
+    }
+
+    @Test
     void indexSortsItsKeys() {
         Random rnd = new Random(SEED);
         BottomUpTermIndex index = new BottomUpTermIndex();
