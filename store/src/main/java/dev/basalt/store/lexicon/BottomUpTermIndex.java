@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.function.Consumer;
 
 import dev.basalt.store.btree.BTree;
 
@@ -210,11 +211,20 @@ final class BottomUpTermIndex {
      * ({@link BTree#bulkMerge}); and empties this index.
      */
     void writeTo(BTree termToId) {
-        writeTo(termToId, sortedOrder());
+        writeTo(termToId, sortedOrder(), key -> { });
+    }
+
+    /** {@link #writeTo(BTree)}, handing each key written to {@code written} as well. */
+    void writeTo(BTree termToId, Consumer<byte[]> written) {
+        writeTo(termToId, sortedOrder(), written);
     }
 
     /** {@link #writeTo(BTree)} with the {@link #sortedOrder} computed beforehand. */
     void writeTo(BTree termToId, int[] order) {
+        writeTo(termToId, order, key -> { });
+    }
+
+    private void writeTo(BTree termToId, int[] order, Consumer<byte[]> written) {
         byte[][] records = blocks;
         int[] at = addresses;
         blocks = new byte[4][];
@@ -242,6 +252,7 @@ final class BottomUpTermIndex {
                 int from = keyFrom(block, address);
                 byte[] key = Arrays.copyOfRange(block, from, from + keyLength(block, address));
                 long id = (long) LONGS.get(block, address & OFFSET_MASK);
+                written.accept(key);
                 return new AbstractMap.SimpleImmutableEntry<>(key, LexiconView.idKey(id));
             }
         });

@@ -61,6 +61,15 @@ public final class LexiconWriter extends LexiconView {
     private long bottomUpBudget;
     /** Times the in-memory TERM2ID entries were merged into the tree at their budget. */
     private int bottomUpMerges;
+    /**
+     * The keys merged into TERM2ID at the budget (every key the tree holds while it is built
+     * bottom-up), so that a new term skips the tree; null before the first merge and once the
+     * filters would pass a quarter of the budget (then every miss of the in-memory index reads the tree).
+     */
+    private MergedKeysFilter mergedKeys;
+    private boolean mergedKeysDropped;
+    /** Lookups of keys in the tree that {@link #mergedKeys} made unnecessary. */
+    private long treeLookupsSkipped;
     /** The Zstandard dictionary new values are compressed with, or null; looked up at the first new term. */
     private TermDictionary dictionary;
     private boolean dictionaryLooked;
@@ -163,6 +172,7 @@ public final class LexiconWriter extends LexiconView {
         SpilledTermValues values = spilledValues;
         bottomUp = null;
         spilledValues = null;
+        mergedKeys = null;
         if (entries == null) {
             if (values != null) {
                 values.writeTo(idToTerm);
@@ -199,6 +209,7 @@ public final class LexiconWriter extends LexiconView {
     /** Drops the entries kept since {@link #startBottomUp(Path)} and closes their files; for a transaction that rolls back. */
     public void discardBottomUp() {
         bottomUp = null;
+        mergedKeys = null;
         if (spilledValues != null) {
             spilledValues.close();
             spilledValues = null;
@@ -218,7 +229,7 @@ public final class LexiconWriter extends LexiconView {
         }
         if (prefix == null) {
             long id = bottomUp.get(fullKey);
-            return id != TermIds.NULL || termToId.isEmpty() ? id : super.find(fullKey, null);
+            return id != TermIds.NULL || !mayBeMerged(fullKey) ? id : super.find(fullKey, null);
         }
         for (int ordinal = 0; ; ordinal++) {
             long id = bottomUpEntry(LargeTermKeys.withOrdinal(prefix, ordinal));
@@ -234,11 +245,23 @@ public final class LexiconWriter extends LexiconView {
      */
     private long bottomUpEntry(byte[] t2iKey) {
         long id = bottomUp.get(t2iKey);
-        if (id == TermIds.NULL && !termToId.isEmpty()) {
+        if (id == TermIds.NULL && mayBeMerged(t2iKey)) {
             byte[] v = termToId.get(t2iKey);
             id = v == null ? TermIds.NULL : Lexicon.getLong(v);
         }
         return id;
+    }
+
+    /** Whether TERM2ID, while it is built bottom-up, may hold {@code t2iKey} (false: it does not). */
+    private boolean mayBeMerged(byte[] t2iKey) {
+        if (termToId.isEmpty()) {
+            return false;
+        }
+        if (mergedKeys == null || mergedKeys.mightContain(t2iKey)) {
+            return true;
+        }
+        treeLookupsSkipped++;
+        return false;
     }
 
     /** Entries under a long term's {@link LargeTermKeys#prefix}: the ordinal of the next one. */
@@ -253,6 +276,11 @@ public final class LexiconWriter extends LexiconView {
         return ordinal;
     }
 
+    /** Lookups of new keys in TERM2ID that the filter of merged keys made unnecessary. */
+    long treeLookupsSkipped() {
+        return treeLookupsSkipped;
+    }
+
     /** Times the in-memory TERM2ID entries were merged into the tree because they reached their budget. */
     int bottomUpMerges() {
         return bottomUpMerges;
@@ -263,7 +291,7 @@ public final class LexiconWriter extends LexiconView {
      * the budget (the spilled ID2TERM values keep nothing per term in the heap).
      */
     private boolean bottomUpFull() {
-        return bottomUp.bytes() > bottomUpBudget;
+        return bottomUp.bytes() + (mergedKeys == null ? 0 : mergedKeys.bytes()) > bottomUpBudget;
     }
 
     /**
@@ -276,10 +304,25 @@ public final class LexiconWriter extends LexiconView {
         bottomUp = new BottomUpTermIndex();
         long t0 = System.nanoTime();
         int n = entries.size();
-        entries.writeTo(termToId);
+        if (!mergedKeysDropped && bottomUpMerges == 0) {
+            mergedKeys = new MergedKeysFilter();
+        }
+        MergedKeysFilter filter = mergedKeys;
+        if (filter != null && filter.bytes() + (long) n * MergedKeysFilter.BITS_PER_KEY / 8 > bottomUpBudget / 4) {
+            mergedKeys = filter = null;
+            mergedKeysDropped = true;
+        }
+        if (filter != null) {
+            filter.startMerge(n);
+            entries.writeTo(termToId, filter::add);
+        } else {
+            entries.writeTo(termToId);
+        }
         bottomUpMerges++;
-        LOG.info("{} in-memory dictionary entries merged bottom-up into TERM2ID (now {} entries) in {} ms", n,
-                termToId.size(), (System.nanoTime() - t0) / 1_000_000);
+        LOG.info("{} in-memory dictionary entries merged bottom-up into TERM2ID (now {} entries) in {} ms; {} tree"
+                + " lookups of new keys skipped so far, merged-key filters {} bytes{}", n, termToId.size(),
+                (System.nanoTime() - t0) / 1_000_000, treeLookupsSkipped, filter == null ? 0 : filter.bytes(),
+                mergedKeysDropped ? " (dropped: past a quarter of the budget)" : "");
     }
 
     @Override

@@ -37,6 +37,7 @@ class BottomUpTermsTest extends StoreFixture {
     private static final long SEED = Long.getLong("basalt.seed", 17);
     /** Merges of the in-memory TERM2ID entries into the tree during the last {@link #load}. */
     private int merges;
+    private long treeLookupsSkipped;
 
     private static List<Value> randomTerms(Random rnd, int n) {
         List<Value> out = new ArrayList<>();
@@ -75,6 +76,7 @@ class BottomUpTermsTest extends StoreFixture {
                 ids.add(w.getOrCreateAll(values, inline, keys, null));
             }
             merges = w.bottomUpMerges();
+            treeLookupsSkipped = w.treeLookupsSkipped();
             // lookups before the tree is written see the new terms
             Value first = batches.get(0).get(0);
             assertEquals(ids.get(0)[0], w.lookup(first));
@@ -187,6 +189,8 @@ class BottomUpTermsTest extends StoreFixture {
         // about 100 bytes of heap a term: the budget runs out after about 2,000 of the 10,000 terms
         List<long[]> boundedIds = load(batches, true, false, 200_000, spill);
         assertTrue(merges >= 3, "merges into TERM2ID: " + merges);
+        // new terms after the first merge (most of the 8,000) are known new without reading the tree
+        assertTrue(treeLookupsSkipped > 5_000, "tree lookups skipped: " + treeLookupsSkipped);
         BTreeStats bounded = stats(Lexicon.ID_TO_TERM);
         assertEquals(values, entries(Lexicon.ID_TO_TERM), "ID2TERM");
         for (int b = 0; b < batches.size(); b++) {
