@@ -63,11 +63,9 @@ public final class LexiconWriter extends LexiconView {
     private int bottomUpMerges;
     /**
      * The keys merged into TERM2ID at the budget (every key the tree holds while it is built
-     * bottom-up), so that a new term skips the tree; null before the first merge and once the
-     * filters would pass a quarter of the budget (then every miss of the in-memory index reads the tree).
+     * bottom-up), so that a new term skips the tree; dropped once it would pass a quarter of the budget.
      */
-    private MergedKeysFilter mergedKeys;
-    private boolean mergedKeysDropped;
+    private MergedKeysFilter mergedKeys = new MergedKeysFilter();
     /** Lookups of keys in the tree that {@link #mergedKeys} made unnecessary. */
     private long treeLookupsSkipped;
     /** The Zstandard dictionary new values are compressed with, or null; looked up at the first new term. */
@@ -172,7 +170,7 @@ public final class LexiconWriter extends LexiconView {
         SpilledTermValues values = spilledValues;
         bottomUp = null;
         spilledValues = null;
-        mergedKeys = null;
+        mergedKeys = new MergedKeysFilter();
         if (entries == null) {
             if (values != null) {
                 values.writeTo(idToTerm);
@@ -209,7 +207,7 @@ public final class LexiconWriter extends LexiconView {
     /** Drops the entries kept since {@link #startBottomUp(Path)} and closes their files; for a transaction that rolls back. */
     public void discardBottomUp() {
         bottomUp = null;
-        mergedKeys = null;
+        mergedKeys = new MergedKeysFilter();
         if (spilledValues != null) {
             spilledValues.close();
             spilledValues = null;
@@ -257,7 +255,7 @@ public final class LexiconWriter extends LexiconView {
         if (termToId.isEmpty()) {
             return false;
         }
-        if (mergedKeys == null || mergedKeys.mightContain(t2iKey)) {
+        if (mergedKeys.mightContain(t2iKey)) {
             return true;
         }
         treeLookupsSkipped++;
@@ -291,7 +289,7 @@ public final class LexiconWriter extends LexiconView {
      * the budget (the spilled ID2TERM values keep nothing per term in the heap).
      */
     private boolean bottomUpFull() {
-        return bottomUp.bytes() + (mergedKeys == null ? 0 : mergedKeys.bytes()) > bottomUpBudget;
+        return bottomUp.bytes() + mergedKeys.bytes() > bottomUpBudget;
     }
 
     /**
@@ -304,25 +302,16 @@ public final class LexiconWriter extends LexiconView {
         bottomUp = new BottomUpTermIndex();
         long t0 = System.nanoTime();
         int n = entries.size();
-        if (!mergedKeysDropped && bottomUpMerges == 0) {
-            mergedKeys = new MergedKeysFilter();
-        }
-        MergedKeysFilter filter = mergedKeys;
-        if (filter != null && filter.bytes() + (long) n * MergedKeysFilter.BITS_PER_KEY / 8 > bottomUpBudget / 4) {
-            mergedKeys = filter = null;
-            mergedKeysDropped = true;
-        }
-        if (filter != null) {
-            filter.startMerge(n);
-            entries.writeTo(termToId, filter::add);
+        if (mergedKeys.startMerge(n, bottomUpBudget / 4)) {
+            entries.writeTo(termToId, mergedKeys::add);
         } else {
             entries.writeTo(termToId);
         }
         bottomUpMerges++;
         LOG.info("{} in-memory dictionary entries merged bottom-up into TERM2ID (now {} entries) in {} ms; {} tree"
                 + " lookups of new keys skipped so far, merged-key filters {} bytes{}", n, termToId.size(),
-                (System.nanoTime() - t0) / 1_000_000, treeLookupsSkipped, filter == null ? 0 : filter.bytes(),
-                mergedKeysDropped ? " (dropped: past a quarter of the budget)" : "");
+                (System.nanoTime() - t0) / 1_000_000, treeLookupsSkipped, mergedKeys.bytes(),
+                mergedKeys.dropped() ? " (dropped: past a quarter of the budget)" : "");
     }
 
     @Override

@@ -13,6 +13,8 @@ import java.util.List;
  * new without a descent through TERM2ID's compressed pages. The filter of each merge is sized for
  * that merge's keys ({@value #BITS_PER_KEY} bits a key, about 1% false positives) and blocked: a
  * key's {@value #PROBES} bits lie in one 64-byte block, so a test reads one cache line per merge.
+ * A merge whose filter would take the filters past a limit drops them all for good: from then on
+ * every key may be there.
  *
  * <p>Not thread-safe: the lexicon writer's one thread.
  */
@@ -26,13 +28,26 @@ final class MergedKeysFilter {
     private final List<long[]> filters = new ArrayList<>();
     private long[] open;
     private long bytes;
+    private boolean dropped;
 
-    /** Starts the filter of a merge of {@code keys} keys; the keys added next go into it. */
-    void startMerge(int keys) {
+    /**
+     * Starts the filter of a merge of {@code keys} keys, into which the keys added next go; returns
+     * false, and drops every filter, if the filters would then take more than {@code limitBytes}
+     * (or were dropped before): then {@link #mightContain} is true for every key.
+     */
+    boolean startMerge(int keys, long limitBytes) {
         int blocks = (int) Math.max(1, ((long) keys * BITS_PER_KEY + 511) / 512);
+        if (dropped || bytes + 8L * blocks * BLOCK_LONGS > limitBytes) {
+            dropped = true;
+            filters.clear();
+            open = null;
+            bytes = 0;
+            return false;
+        }
         open = new long[blocks * BLOCK_LONGS];
         filters.add(open);
         bytes += 8L * open.length + 16;
+        return true;
     }
 
     /** Adds a key of the merge started last. */
@@ -47,10 +62,10 @@ final class MergedKeysFilter {
         }
     }
 
-    /** False if {@code key} was never added; true if it was, and for about 1% of the others. */
+    /** False if {@code key} was never added; true if it was, and for about 1% of the others (all once dropped). */
     boolean mightContain(byte[] key) {
-        if (filters.isEmpty()) {
-            return false;
+        if (dropped) {
+            return true;
         }
         long h = hash(key);
         for (long[] f : filters) {
@@ -72,6 +87,11 @@ final class MergedKeysFilter {
             }
         }
         return true;
+    }
+
+    /** Whether the filters were dropped at their limit. */
+    boolean dropped() {
+        return dropped;
     }
 
     /** Heap bytes of the bit arrays. */

@@ -1,5 +1,6 @@
 package dev.basalt.store.lexicon;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -25,7 +26,7 @@ class MergedKeysFilterTest {
         int[] merges = { 30_000, 1, 7, 50_000 };
         int next = 0;
         for (int n : merges) {
-            filter.startMerge(n);
+            assertTrue(filter.startMerge(n, Long.MAX_VALUE));
             for (int i = 0; i < n; i++) {
                 filter.add(key("http://example.org/product/", next + i));
             }
@@ -52,9 +53,22 @@ class MergedKeysFilterTest {
     }
 
     @Test
+    void filtersPastTheirLimitAreDroppedAndHoldEveryKey() {
+        MergedKeysFilter filter = new MergedKeysFilter();
+        assertTrue(filter.startMerge(1_000, 10_000));
+        filter.add(key("a", 1));
+        assertFalse(filter.mightContain(key("b", 1)));
+        assertFalse(filter.startMerge(100_000, 10_000), "the second filter would pass the limit");
+        assertTrue(filter.dropped());
+        assertEquals(0, filter.bytes());
+        assertTrue(filter.mightContain(key("b", 1)), "dropped: any key may have been merged");
+        assertFalse(filter.startMerge(1, Long.MAX_VALUE), "dropped for good");
+    }
+
+    @Test
     void bytesFollowTheKeys() {
         MergedKeysFilter filter = new MergedKeysFilter();
-        filter.startMerge(1_000_000);
+        assertTrue(filter.startMerge(1_000_000, Long.MAX_VALUE));
         long bytes = filter.bytes();
         assertTrue(bytes >= 1_000_000L * MergedKeysFilter.BITS_PER_KEY / 8 && bytes < 1_000_000L * 2, "bytes " + bytes);
     }
