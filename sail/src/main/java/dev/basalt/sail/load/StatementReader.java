@@ -278,7 +278,10 @@ final class StatementReader implements TermBatchSource {
     private TermBatch parseChunkBytes(Input input, LoadValues scoped, LineChunks.Chunk chunk) {
         RDFFormat format = input.format();
         chunks.incrementAndGet();
-        if (options.byteParser() && nonFatalErrors.isEmpty()) {
+        // parser checks made non-fatal only widen what Rio accepts, and the byte parser takes a subset
+        // of what Rio accepts with every check fatal and gives the same values: a chunk it refuses
+        // goes to Rio with the caller's non-fatal errors, so the outcome is Rio's in both cases
+        if (options.byteParser()) {
             TermBatch batch = new NTriplesBytes(format.equals(RDFFormat.NQUADS), options.context(), scoped)
                     .parse(chunk.bytes(), chunk.length());
             if (batch != null) {

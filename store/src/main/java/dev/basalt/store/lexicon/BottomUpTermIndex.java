@@ -1,10 +1,14 @@
 package dev.basalt.store.lexicon;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.AbstractMap;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.function.Consumer;
 
 import dev.basalt.store.btree.BTree;
 
@@ -16,25 +20,46 @@ import dev.basalt.store.btree.BTree;
  * split now and then; here it costs a hash probe, and the whole tree one sort and one pass.
  *
  * <p>Keys are TERM2ID keys (a full term key, or the hashed key of a long term with its ordinal),
- * unique, never removed. Entries are kept in insertion order with an open-addressing table of
- * their indexes and sorted once, by {@link #sortedOrder}, when they are written.
+ * unique, never removed. Each entry is a record of its id and key appended to an arena of byte
+ * blocks, found through an open-addressing table of the records' addresses beside their keys'
+ * hashes: a probe that finds its key reads one table slot and one record (an array per key and a
+ * separate array of ids cost two cache misses more per probe, the most frequent operation of a
+ * load). Entries are kept in insertion order and sorted once, by {@link #sortedOrder}, when they are written.
  *
  * <p>Not thread-safe: the lexicon writer's one thread; {@link #sortedOrder} only reads, and may run
  * on another thread while the writer's thread does not change the index.
  */
 final class BottomUpTermIndex {
-    /** A free slot of the table (no entry has index -1). */
+    /** A free slot of the table (no record has address 0xFFFFFFFF: the arena stays under 2^31 bytes). */
     private static final long EMPTY = -1L;
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    /** Records are appended to blocks of this many bytes; an address is its block number and offset. */
+    private static final int BLOCK_BITS = 20;
+    private static final int BLOCK_BYTES = 1 << BLOCK_BITS;
+    private static final int OFFSET_MASK = BLOCK_BYTES - 1;
+    /** Blocks an index may have: addresses stay below 2^31, so none is the table's {@link #EMPTY}. */
+    private static final int MAX_BLOCKS = 1 << (31 - BLOCK_BITS);
+    /** A key length of this or more is written as this byte and four bytes of length. */
+    private static final int LONG_LENGTH = 0xFF;
 
-    private byte[][] keys = new byte[1 << 12][];
-    private long[] ids = new long[1 << 12];
+    /**
+     * The arena: each entry one record, {@code [id: 8 bytes, little-endian][key length: 1 byte, or
+     * 0xFF and 4 bytes][key]}, so that a probe that finds its key reads the table and one record.
+     * A record longer than a block gets a block of its own.
+     */
+    private byte[][] blocks = new byte[4][];
+    private int blockCount;
+    /** Bytes used in the last block. */
+    private int used;
+    /** Entry number (insertion order) to the address of its record. */
+    private int[] addresses = new int[1 << 12];
     private int size;
-    /** Estimated heap bytes of the entries: key arrays, their slots in the arrays here, and the table. */
+    /** Estimated heap bytes of the entries: records, their addresses and their share of the table. */
     private long bytes;
     /**
-     * Slot to the key's hash (high 32 bits) and entry index (low 32 bits), {@link #EMPTY} for a
-     * free slot; at most half full. A probe compares hashes in the table itself and reads an
-     * entry's key only when they match.
+     * Slot to the key's hash (high 32 bits) and its record's address (low 32 bits), {@link #EMPTY}
+     * for a free slot; at most half full. A probe compares hashes in the table itself and reads a
+     * record only when they match.
      */
     private long[] table = newTable(1 << 13);
 
@@ -42,7 +67,7 @@ final class BottomUpTermIndex {
         return size;
     }
 
-    /** Estimated heap bytes the entries take (a key array's header and bytes, 16 bytes of slots and ids, 24 of table). */
+    /** Estimated heap bytes the entries take (a record's bytes, 4 of its address, 24 of table). */
     long bytes() {
         return bytes;
     }
@@ -57,9 +82,17 @@ final class BottomUpTermIndex {
                 return TermIds.NULL;
             }
             if ((int) (slot >>> 32) == h) {
-                int e = (int) slot;
-                if (Arrays.equals(keys[e], key)) {
-                    return ids[e];
+                int address = (int) slot;
+                byte[] block = blocks[address >>> BLOCK_BITS];
+                int at = address & OFFSET_MASK;
+                int length = block[at + 8] & 0xFF;
+                int from = at + 9;
+                if (length == LONG_LENGTH) {
+                    length = readInt(block, from);
+                    from += 4;
+                }
+                if (Arrays.equals(block, from, from + length, key, 0, key.length)) {
+                    return (long) LONGS.get(block, at);
                 }
             }
         }
@@ -67,20 +100,79 @@ final class BottomUpTermIndex {
 
     /** Adds a key that is not in the index. */
     void put(byte[] key, long id) {
-        if (size == keys.length) {
-            int n = 2 * size;
-            keys = Arrays.copyOf(keys, n);
-            ids = Arrays.copyOf(ids, n);
+        if (size == addresses.length) {
+            addresses = Arrays.copyOf(addresses, 2 * size);
         }
         if (2 * (size + 1) > table.length) {
             rehash(2 * table.length);
         }
-        int h = hash(key);
-        keys[size] = key;
-        ids[size] = id;
-        place(table, (long) h << 32 | size);
+        int address = append(key, id);
+        addresses[size] = address;
+        place(table, (long) hash(key) << 32 | (address & 0xFFFFFFFFL));
         size++;
-        bytes += 16 + key.length + 40;
+        bytes += recordBytes(key.length) + 4 + 24;
+    }
+
+    private static int recordBytes(int keyLength) {
+        return 8 + (keyLength < LONG_LENGTH ? 1 : 5) + keyLength;
+    }
+
+    /** Writes the record of {@code key} into the arena; its address. */
+    private int append(byte[] key, long id) {
+        int n = recordBytes(key.length);
+        if (blockCount == 0 || used + n > blocks[blockCount - 1].length) {
+            newBlock(Math.max(n, BLOCK_BYTES));
+        }
+        byte[] block = blocks[blockCount - 1];
+        int at = used;
+        LONGS.set(block, at, id);
+        int p = at + 8;
+        if (key.length < LONG_LENGTH) {
+            block[p++] = (byte) key.length;
+        } else {
+            block[p++] = (byte) LONG_LENGTH;
+            writeInt(block, p, key.length);
+            p += 4;
+        }
+        System.arraycopy(key, 0, block, p, key.length);
+        used = p + key.length; // a record of a block of its own fills it: the next starts a new one
+        return (blockCount - 1) << BLOCK_BITS | at;
+    }
+
+    private void newBlock(int length) {
+        if (blockCount == MAX_BLOCKS) {
+            throw new IllegalStateException("the bottom-up term index holds " + size
+                    + " keys in 2 GiB of records; the dictionary's memory budget should have merged them earlier");
+        }
+        if (blockCount == blocks.length) {
+            blocks = Arrays.copyOf(blocks, 2 * blockCount);
+        }
+        blocks[blockCount++] = new byte[length];
+        used = 0;
+    }
+
+    private static int readInt(byte[] b, int at) {
+        return (b[at] & 0xFF) << 24 | (b[at + 1] & 0xFF) << 16 | (b[at + 2] & 0xFF) << 8 | b[at + 3] & 0xFF;
+    }
+
+    private static void writeInt(byte[] b, int at, int v) {
+        b[at] = (byte) (v >>> 24);
+        b[at + 1] = (byte) (v >>> 16);
+        b[at + 2] = (byte) (v >>> 8);
+        b[at + 3] = (byte) v;
+    }
+
+    /** Where the key of the record at {@code address} starts in its block. */
+    private static int keyFrom(byte[] block, int address) {
+        int at = address & OFFSET_MASK;
+        return block[at + 8] == (byte) LONG_LENGTH ? at + 13 : at + 9;
+    }
+
+    /** The length of the key of the record at {@code address}. */
+    private static int keyLength(byte[] block, int address) {
+        int at = (address & OFFSET_MASK) + 8;
+        int length = block[at] & 0xFF;
+        return length == LONG_LENGTH ? readInt(block, at + 1) : length;
     }
 
     private static void place(long[] table, long slot) {
@@ -119,15 +211,26 @@ final class BottomUpTermIndex {
      * ({@link BTree#bulkMerge}); and empties this index.
      */
     void writeTo(BTree termToId) {
-        writeTo(termToId, sortedOrder());
+        writeTo(termToId, sortedOrder(), key -> { });
+    }
+
+    /** {@link #writeTo(BTree)}, handing each key written to {@code written} as well. */
+    void writeTo(BTree termToId, Consumer<byte[]> written) {
+        writeTo(termToId, sortedOrder(), written);
     }
 
     /** {@link #writeTo(BTree)} with the {@link #sortedOrder} computed beforehand. */
     void writeTo(BTree termToId, int[] order) {
-        byte[][] k = keys;
-        long[] v = ids;
-        keys = new byte[0][];
-        ids = new long[0];
+        writeTo(termToId, order, key -> { });
+    }
+
+    private void writeTo(BTree termToId, int[] order, Consumer<byte[]> written) {
+        byte[][] records = blocks;
+        int[] at = addresses;
+        blocks = new byte[4][];
+        blockCount = 0;
+        used = 0;
+        addresses = new int[0];
         size = 0;
         bytes = 0;
         table = newTable(2);
@@ -144,8 +247,13 @@ final class BottomUpTermIndex {
                 if (next == order.length) {
                     throw new NoSuchElementException();
                 }
-                int e = order[next++];
-                return new AbstractMap.SimpleImmutableEntry<>(k[e], LexiconView.idKey(v[e]));
+                int address = at[order[next++]];
+                byte[] block = records[address >>> BLOCK_BITS];
+                int from = keyFrom(block, address);
+                byte[] key = Arrays.copyOfRange(block, from, from + keyLength(block, address));
+                long id = (long) LONGS.get(block, address & OFFSET_MASK);
+                written.accept(key);
+                return new AbstractMap.SimpleImmutableEntry<>(key, LexiconView.idKey(id));
             }
         });
     }
@@ -185,18 +293,27 @@ final class BottomUpTermIndex {
             insertionSort(order, from, to, depth);
             return;
         }
-        byte[] first = keys[order[from]];
-        int shared = first.length;
+        int firstAddress = addresses[order[from]];
+        byte[] firstBlock = blocks[firstAddress >>> BLOCK_BITS];
+        int firstFrom = keyFrom(firstBlock, firstAddress);
+        int shared = keyLength(firstBlock, firstAddress);
         for (int i = from + 1; i < to && shared > depth; i++) {
-            byte[] k = keys[order[i]];
-            int m = Arrays.mismatch(first, depth, shared, k, depth, Math.min(k.length, shared));
+            int address = addresses[order[i]];
+            byte[] block = blocks[address >>> BLOCK_BITS];
+            int kFrom = keyFrom(block, address);
+            int length = Math.min(keyLength(block, address), shared);
+            int m = Arrays.mismatch(firstBlock, firstFrom + depth, firstFrom + shared, block, kFrom + depth,
+                    kFrom + Math.max(length, depth));
             if (m >= 0) {
                 shared = depth + m;
             }
         }
         depth = shared;
         for (int i = from; i < to; i++) {
-            packed[i] = (long) step(keys[order[i]], depth) << (64 - STEP_BITS) | order[i];
+            int address = addresses[order[i]];
+            byte[] block = blocks[address >>> BLOCK_BITS];
+            packed[i] = (long) step(block, keyFrom(block, address), keyLength(block, address), depth)
+                    << (64 - STEP_BITS) | order[i];
         }
         Arrays.sort(packed, from, to);
         for (int i = from; i < to; i++) {
@@ -212,11 +329,14 @@ final class BottomUpTermIndex {
         }
     }
 
-    /** Three bytes of {@code key} from {@code at} in base 257: 0 past its end, byte + 1 before. */
-    private static int step(byte[] key, int at) {
+    /**
+     * Three bytes of the key {@code block[from, from + length)} from its byte {@code at} in base
+     * 257: 0 past its end, byte + 1 before.
+     */
+    private static int step(byte[] block, int from, int length, int at) {
         int v = 0;
         for (int i = at; i < at + STEP_BYTES; i++) {
-            v = v * 257 + (i < key.length ? (key[i] & 0xFF) + 1 : 0);
+            v = v * 257 + (i < length ? (block[from + i] & 0xFF) + 1 : 0);
         }
         return v;
     }
@@ -224,9 +344,8 @@ final class BottomUpTermIndex {
     private void insertionSort(int[] order, int from, int to, int depth) {
         for (int i = from + 1; i < to; i++) {
             int e = order[i];
-            byte[] k = keys[e];
             int j = i - 1;
-            while (j >= from && compareFrom(keys[order[j]], k, depth) > 0) {
+            while (j >= from && compareFrom(addresses[order[j]], addresses[e], depth) > 0) {
                 order[j + 1] = order[j];
                 j--;
             }
@@ -234,7 +353,15 @@ final class BottomUpTermIndex {
         }
     }
 
-    private static int compareFrom(byte[] a, byte[] b, int depth) {
-        return Arrays.compareUnsigned(a, Math.min(depth, a.length), a.length, b, Math.min(depth, b.length), b.length);
+    /** Compares the keys of the records at two addresses from their byte {@code depth}. */
+    private int compareFrom(int a, int b, int depth) {
+        byte[] aBlock = blocks[a >>> BLOCK_BITS];
+        byte[] bBlock = blocks[b >>> BLOCK_BITS];
+        int aFrom = keyFrom(aBlock, a);
+        int bFrom = keyFrom(bBlock, b);
+        int aLength = keyLength(aBlock, a);
+        int bLength = keyLength(bBlock, b);
+        return Arrays.compareUnsigned(aBlock, aFrom + Math.min(depth, aLength), aFrom + aLength,
+                bBlock, bFrom + Math.min(depth, bLength), bFrom + bLength);
     }
 }

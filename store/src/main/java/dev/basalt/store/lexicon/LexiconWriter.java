@@ -61,6 +61,13 @@ public final class LexiconWriter extends LexiconView {
     private long bottomUpBudget;
     /** Times the in-memory TERM2ID entries were merged into the tree at their budget. */
     private int bottomUpMerges;
+    /**
+     * The keys merged into TERM2ID at the budget (every key the tree holds while it is built
+     * bottom-up), so that a new term skips the tree; dropped once it would pass a quarter of the budget.
+     */
+    private MergedKeysFilter mergedKeys = new MergedKeysFilter();
+    /** Lookups of keys in the tree that {@link #mergedKeys} made unnecessary. */
+    private long treeLookupsSkipped;
     /** The Zstandard dictionary new values are compressed with, or null; looked up at the first new term. */
     private TermDictionary dictionary;
     private boolean dictionaryLooked;
@@ -163,6 +170,7 @@ public final class LexiconWriter extends LexiconView {
         SpilledTermValues values = spilledValues;
         bottomUp = null;
         spilledValues = null;
+        mergedKeys = new MergedKeysFilter();
         if (entries == null) {
             if (values != null) {
                 values.writeTo(idToTerm);
@@ -199,6 +207,7 @@ public final class LexiconWriter extends LexiconView {
     /** Drops the entries kept since {@link #startBottomUp(Path)} and closes their files; for a transaction that rolls back. */
     public void discardBottomUp() {
         bottomUp = null;
+        mergedKeys = new MergedKeysFilter();
         if (spilledValues != null) {
             spilledValues.close();
             spilledValues = null;
@@ -218,7 +227,7 @@ public final class LexiconWriter extends LexiconView {
         }
         if (prefix == null) {
             long id = bottomUp.get(fullKey);
-            return id != TermIds.NULL || termToId.isEmpty() ? id : super.find(fullKey, null);
+            return id != TermIds.NULL || !mayBeMerged(fullKey) ? id : super.find(fullKey, null);
         }
         for (int ordinal = 0; ; ordinal++) {
             long id = bottomUpEntry(LargeTermKeys.withOrdinal(prefix, ordinal));
@@ -234,11 +243,23 @@ public final class LexiconWriter extends LexiconView {
      */
     private long bottomUpEntry(byte[] t2iKey) {
         long id = bottomUp.get(t2iKey);
-        if (id == TermIds.NULL && !termToId.isEmpty()) {
+        if (id == TermIds.NULL && mayBeMerged(t2iKey)) {
             byte[] v = termToId.get(t2iKey);
             id = v == null ? TermIds.NULL : Lexicon.getLong(v);
         }
         return id;
+    }
+
+    /** Whether TERM2ID, while it is built bottom-up, may hold {@code t2iKey} (false: it does not). */
+    private boolean mayBeMerged(byte[] t2iKey) {
+        if (termToId.isEmpty()) {
+            return false;
+        }
+        if (mergedKeys.mightContain(t2iKey)) {
+            return true;
+        }
+        treeLookupsSkipped++;
+        return false;
     }
 
     /** Entries under a long term's {@link LargeTermKeys#prefix}: the ordinal of the next one. */
@@ -253,6 +274,11 @@ public final class LexiconWriter extends LexiconView {
         return ordinal;
     }
 
+    /** Lookups of new keys in TERM2ID that the filter of merged keys made unnecessary. */
+    long treeLookupsSkipped() {
+        return treeLookupsSkipped;
+    }
+
     /** Times the in-memory TERM2ID entries were merged into the tree because they reached their budget. */
     int bottomUpMerges() {
         return bottomUpMerges;
@@ -263,7 +289,7 @@ public final class LexiconWriter extends LexiconView {
      * the budget (the spilled ID2TERM values keep nothing per term in the heap).
      */
     private boolean bottomUpFull() {
-        return bottomUp.bytes() > bottomUpBudget;
+        return bottomUp.bytes() + mergedKeys.bytes() > bottomUpBudget;
     }
 
     /**
@@ -276,10 +302,16 @@ public final class LexiconWriter extends LexiconView {
         bottomUp = new BottomUpTermIndex();
         long t0 = System.nanoTime();
         int n = entries.size();
-        entries.writeTo(termToId);
+        if (mergedKeys.startMerge(n, bottomUpBudget / 4)) {
+            entries.writeTo(termToId, mergedKeys::add);
+        } else {
+            entries.writeTo(termToId);
+        }
         bottomUpMerges++;
-        LOG.info("{} in-memory dictionary entries merged bottom-up into TERM2ID (now {} entries) in {} ms", n,
-                termToId.size(), (System.nanoTime() - t0) / 1_000_000);
+        LOG.info("{} in-memory dictionary entries merged bottom-up into TERM2ID (now {} entries) in {} ms; {} tree"
+                + " lookups of new keys skipped so far, merged-key filters {} bytes{}", n, termToId.size(),
+                (System.nanoTime() - t0) / 1_000_000, treeLookupsSkipped, mergedKeys.bytes(),
+                mergedKeys.dropped() ? " (dropped: past a quarter of the budget)" : "");
     }
 
     @Override

@@ -37,6 +37,7 @@ class BottomUpTermsTest extends StoreFixture {
     private static final long SEED = Long.getLong("basalt.seed", 17);
     /** Merges of the in-memory TERM2ID entries into the tree during the last {@link #load}. */
     private int merges;
+    private long treeLookupsSkipped;
 
     private static List<Value> randomTerms(Random rnd, int n) {
         List<Value> out = new ArrayList<>();
@@ -75,6 +76,7 @@ class BottomUpTermsTest extends StoreFixture {
                 ids.add(w.getOrCreateAll(values, inline, keys, null));
             }
             merges = w.bottomUpMerges();
+            treeLookupsSkipped = w.treeLookupsSkipped();
             // lookups before the tree is written see the new terms
             Value first = batches.get(0).get(0);
             assertEquals(ids.get(0)[0], w.lookup(first));
@@ -187,6 +189,8 @@ class BottomUpTermsTest extends StoreFixture {
         // about 100 bytes of heap a term: the budget runs out after about 2,000 of the 10,000 terms
         List<long[]> boundedIds = load(batches, true, false, 200_000, spill);
         assertTrue(merges >= 3, "merges into TERM2ID: " + merges);
+        // new terms after the first merge (most of the 8,000) are known new without reading the tree
+        assertTrue(treeLookupsSkipped > 5_000, "tree lookups skipped: " + treeLookupsSkipped);
         BTreeStats bounded = stats(Lexicon.ID_TO_TERM);
         assertEquals(values, entries(Lexicon.ID_TO_TERM), "ID2TERM");
         for (int b = 0; b < batches.size(); b++) {
@@ -275,6 +279,36 @@ class BottomUpTermsTest extends StoreFixture {
         try (WriteTransaction tx = store.begin()) {
             assertFalse(lexicon.writer(tx).startBottomUp(null), "a committed dictionary with a term");
             tx.rollback();
+        }
+    }
+
+    @Test
+    void indexKeepsKeysOfEveryLength() {
+        Random rnd = new Random(SEED);
+        BottomUpTermIndex index = new BottomUpTermIndex();
+        List<byte[]> keys = new ArrayList<>();
+        // lengths around the records' one-byte length limit, and records longer than a block of the arena
+        int[] lengths = { 0, 1, 254, 255, 256, 300, (1 << 20) - 20, (1 << 20) + 10, 3, 40_000 };
+        for (int round = 0; round < 200; round++) {
+            int length = lengths[round % lengths.length] + (round >= lengths.length && lengths[round % lengths.length] > 0 ? round : 0);
+            byte[] k = new byte[length];
+            rnd.nextBytes(k);
+            if (index.get(k) == TermIds.NULL) {
+                index.put(k, 1000L << 32 | keys.size());
+                keys.add(k);
+            }
+        }
+        for (int i = 0; i < keys.size(); i++) {
+            byte[] k = keys.get(i);
+            assertEquals(1000L << 32 | i, index.get(k));
+            byte[] changed = Arrays.copyOf(k, k.length + 1);
+            assertEquals(TermIds.NULL, index.get(changed), "a key one byte longer");
+        }
+        int[] order = index.sortedOrder();
+        List<byte[]> sorted = new ArrayList<>(keys);
+        sorted.sort(Arrays::compareUnsigned);
+        for (int i = 0; i < order.length; i++) {
+            assertArrayEquals(sorted.get(i), keys.get(order[i]), "position " + i);
         }
     }
 
