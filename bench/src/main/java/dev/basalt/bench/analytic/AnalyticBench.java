@@ -42,9 +42,10 @@ import picocli.CommandLine.Option;
  * Large analytic queries over BSBM data in-process: a COUNT over a four-pattern join of all offers,
  * a GROUP BY vendor country over all offers (average price), a COUNT of the offer and review pairs
  * of every product and a GROUP BY producer country over all reviews (average rating), each timed on one Basalt store as the cost model plans it
- * and with the join hint forcing index nested loops, in the same run, the two taking turns run by
- * run; joined rows per CPU second are the join's row count (counted once) over the median CPU time
- * of the query's thread (with no helper threads by default, so that it is the query's CPU time). The answers of both plans are compared with
+ * and with the join hint forcing merge, hash and group joins ({@code hash-merge}) or index nested loops, in the
+ * same run, the three taking turns run by run; joined rows per CPU second are the join's row count (counted once)
+ * over the median CPU time of the query's thread (with no helper threads by default, so that it is the query's
+ * CPU time). The answers of every plan are compared with
  * RDF4J's evaluator over the same store (native evaluation off). Runs from the calling thread; the
  * store is opened by one phase at a time.
  *
@@ -65,6 +66,7 @@ public final class AnalyticBench implements Callable<Integer> {
 			+ "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> ";
 	private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 	static final String NESTED_LOOPS = "[] <http://basalt.dev/hint#joins> \"nested-loop\" . ";
+	static final String HASH_MERGE = "[] <http://basalt.dev/hint#joins> \"hash-merge\" . ";
 
 	/** A query, and the COUNT query of its join (the rows the join makes). */
 	record Query(String name, String text, String joinCount) {
@@ -128,7 +130,9 @@ public final class AnalyticBench implements Callable<Integer> {
 	@Option(names = "--query", split = ",", description = "run only the analytic queries of these names (count4, avgByCountry, "
 			+ "offersXreviews, reviewsPerProduct, avgRating; comma-separated), e.g. to profile one")
 	List<String> only;
-	@Option(names = "--plans", split = ",", description = "run only these plans (planned, nested-loop; comma-separated)")
+	@Option(names = "--plans", split = ",", description = "run only these plans (planned, hash-merge, "
+			+ "nested-loop: the joins hint forcing merge and hash joins and group joins, or index nested loops; "
+			+ "comma-separated)")
 	List<String> onlyPlans;
 	@Option(names = "--lmdb", description = "also time the queries on RDF4J's LmdbStore in this directory (loaded from "
 			+ "--data when empty, default indexes), after Basalt's runs, and compare its answers with Basalt's")
@@ -162,8 +166,8 @@ public final class AnalyticBench implements Callable<Integer> {
 			load(repo);
 			for (Query q : selected()) {
 				long joined = count(repo, q.joinCount() != null ? q.joinCount() : q.text());
-				List<String> variants = List.of(q.text(), q.hinted(NESTED_LOOPS));
-				List<String> names = List.of("planned", "nested-loop");
+				List<String> variants = List.of(q.text(), q.hinted(HASH_MERGE), q.hinted(NESTED_LOOPS));
+				List<String> names = List.of("planned", "hash-merge", "nested-loop");
 				List<double[][]> timings = new ArrayList<>();
 				for (int v = 0; v < variants.size(); v++) {
 					if (onlyPlans != null && !onlyPlans.contains(names.get(v))) {
