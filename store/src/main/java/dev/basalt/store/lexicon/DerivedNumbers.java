@@ -21,7 +21,8 @@ import java.lang.invoke.VarHandle;
  * nothing more (callers then derive the number again). Id 0 is not a term id and cannot be held.
  * Every array the table allocates is first reserved from its {@link DerivedBudget} (16 bytes a
  * slot), shared with the other tables of the lexicon: a table the budget cannot let grow stays as
- * it is, and {@link #within} makes none when not even the smallest array fits.
+ * it is, and one made or cleared while not even the smallest array fits holds nothing (an array of
+ * one slot that is never written, counted as 0 bytes) until the budget has room.
  *
  * <p>Thread rules: thread-safe, lock-free for {@link #get}; {@link #put} may take the lock to grow.
  */
@@ -189,13 +190,12 @@ public final class DerivedNumbers {
         return maxSlots;
     }
 
-    /** Forgets every entry. */
+    /** Forgets every entry and gives its array's bytes back to the budget. */
     public synchronized void clear() {
         claimed = 0;
         long[] old = table;
-        table = EMPTY;
+        table = EMPTY; // grows again from its first put; reserves nothing until then
         releaseTable(old);
-        table = reserveFresh();
     }
 
     /** Heap bytes of this table's array now (0 for the empty one). */

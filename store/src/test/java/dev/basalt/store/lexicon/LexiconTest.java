@@ -233,6 +233,11 @@ class LexiconTest extends StoreFixture {
             }
         }
         assertTrue(held > 0 && held < 16 * 20_000L, "the tables hold some numbers, not all: " + held);
+        long arrays = 0;
+        for (int f = 0; f < Lexicon.MAX_DERIVED_CACHES; f++) {
+            arrays += lexicon.derivedNumbers("f" + f).tableBytes();
+        }
+        assertTrue(arrays <= budget - budget / 4, "the tables' arrays fit their share: " + arrays);
         assertTrue(lexicon.derivedBytes() > budget / 2, "the budget is used: " + lexicon.derivedBytes());
         lexicon.clearCaches();
         assertTrue(lexicon.derivedBytes() <= budget);
