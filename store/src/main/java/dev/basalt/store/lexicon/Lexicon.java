@@ -59,8 +59,11 @@ public final class Lexicon {
 
     /** Most functions whose derived values a lexicon keeps ({@link #derivedCache}). */
     public static final int MAX_DERIVED_CACHES = 16;
-    /** Heap bytes one derived value entry counts for (its handle, table slot, entry and value). */
-    public static final int DERIVED_ENTRY_BYTES = 160;
+    /**
+     * Heap bytes one derived value entry counts for: its handle, table slots, entry and value (a
+     * literal with its label and parsed decimal), rounded up.
+     */
+    public static final int DERIVED_ENTRY_BYTES = 256;
     /** Most entries of one function's {@link DerivedNumbers} table (32 MiB of slots at most). */
     static final int MAX_DERIVED_NUMBERS = 1 << 20;
 
