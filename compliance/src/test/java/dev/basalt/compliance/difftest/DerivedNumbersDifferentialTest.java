@@ -17,7 +17,8 @@ import org.eclipse.rdf4j.repository.Repository;
 import org.eclipse.rdf4j.repository.RepositoryConnection;
 import org.eclipse.rdf4j.repository.sail.SailRepository;
 import org.eclipse.rdf4j.sail.memory.MemoryStore;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.basalt.sail.BasaltStore;
@@ -44,7 +45,9 @@ class DerivedNumbersDifferentialTest {
             "SELECT (SUM(xsd:integer(str(?x))) AS ?s) (AVG(xsd:decimal(?x)) AS ?a) WHERE { ?o :price ?x }",
             "SELECT ?g (SUM(xsd:decimal(str(?x))) AS ?s) WHERE { GRAPH ?g { ?o :price ?x } } GROUP BY ?g",
             "SELECT ?c (AVG(DISTINCT xsd:decimal(str(?x))) AS ?a) (MAX(xsd:decimal(str(?x))) AS ?m) "
-                    + "WHERE { ?o :vendor ?v . ?v :country ?c . ?o :price ?x } GROUP BY ?c");
+                    + "WHERE { ?o :vendor ?v . ?v :country ?c . ?o :price ?x } GROUP BY ?c",
+            "SELECT ?v (MIN(xsd:decimal(str(?x))) AS ?m) (SUM(xsd:decimal(str(?x))) AS ?s) "
+                    + "WHERE { ?o :vendor ?v . ?o :price ?x } GROUP BY ?v");
 
     @TempDir
     File dir;
@@ -88,11 +91,17 @@ class DerivedNumbersDifferentialTest {
         return out;
     }
 
-    @Test
-    void derivedSumsAndAveragesAnswerAsMemoryStoreDoes() {
+    /**
+     * With the default derived-value budget, none at all, and one too small to hold the prices (the
+     * number tables and the value cache then keep some values and derive the others again).
+     */
+    @ParameterizedTest
+    @ValueSource(longs = { -1, 0, 6_000 })
+    void derivedSumsAndAveragesAnswerAsMemoryStoreDoes(long derivedCacheBytes) {
         List<Statement> data = shop(new Random(3_838));
         BasaltStoreConfig config = new BasaltStoreConfig();
         config.setDurable(false);
+        config.setDerivedCacheBytes(derivedCacheBytes);
         Repository basalt = new BasaltRepository(new BasaltStore(new File(dir, "store"), config));
         Repository memory = new SailRepository(new MemoryStore());
         try (RepositoryConnection b = basalt.getConnection(); RepositoryConnection m = memory.getConnection()) {

@@ -1,11 +1,14 @@
 package dev.basalt.optimizer.plan;
 
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.function.Function;
 
 import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.model.ValueFactory;
 import org.eclipse.rdf4j.model.base.CoreDatatype;
 import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
+import org.eclipse.rdf4j.model.vocabulary.XSD;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.algebra.evaluation.QueryBindingSet;
 
@@ -24,7 +27,9 @@ import dev.basalt.store.lexicon.TermIds;
  * term alone ({@link DerivedExpressions}, such as {@code xsd:decimal(str(?price))}): its value per
  * term id is kept in the store's shared cache for that expression ({@code QuadSource#derivedValues}),
  * so each stored term is read from the dictionary and computed once across queries, not once per
- * row; query-local ids, and sources without such a cache, take the ordinary path.
+ * row; a value that {@link #pack}s into a number is kept only as that number, in the store's
+ * table of numbers ({@link DerivedNumbers}), and rebuilt from it when a value is asked for. Query-local
+ * ids, and sources without such a cache, take the ordinary path.
  *
  * <p>Immutable; its RDF4J expression holds the evaluation it was made for, so a plan with one is never
  * kept for a query shape, and one thread of that evaluation calls it.
@@ -38,7 +43,8 @@ final class AggregateArg {
     /** The shared cache's key for a derived argument, else null. */
     private final Object derivedKey;
     /** Marks an id whose derived value is an error, in the shared cache (which holds no nulls). */
-    private static final Value ERROR = SimpleValueFactory.getInstance().createBNode("basalt-derived-error");
+    private static final ValueFactory VF = SimpleValueFactory.getInstance();
+    private static final Value ERROR = VF.createBNode("basalt-derived-error");
 
     private AggregateArg(int slot, Value constant, Function<BindingSet, Value> expr, String[] names, int[] slots,
             Object derivedKey) {
@@ -120,7 +126,7 @@ final class AggregateArg {
     }
 
     /** The evaluation's handle on the shared cache of this expression (null: none). */
-    private DerivedValues memo(ExecContext ctx) {
+    private Memo memo(ExecContext ctx) {
         return held(ctx).memo();
     }
 
@@ -175,12 +181,25 @@ final class AggregateArg {
         return u << 6 | (decimal ? 32 : 0) | p.scale();
     }
 
-    private void keepNumber(long id, Value v, ExecContext ctx) {
+    /**
+     * Keeps {@code v}'s packed number for {@code id} in the store's table if it has one; whether the
+     * table now holds a number that {@link #unpack}s to a literal equal to {@code v} (then {@code v}
+     * itself need not be kept as a value).
+     */
+    private boolean keepNumber(long id, Value v, ExecContext ctx) {
         DerivedNumbers numbers = held(ctx).numbers();
         long packed = numbers == null ? DerivedNumbers.MISSING : pack(v);
-        if (packed != DerivedNumbers.MISSING) {
-            numbers.put(id, packed);
+        if (packed == DerivedNumbers.MISSING) {
+            return false;
         }
+        numbers.put(id, packed);
+        return numbers.get(id) == packed && v.equals(unpack(packed));
+    }
+
+    /** The literal a packed number stands for ({@link #pack}): an xsd:decimal or xsd:integer. */
+    static Value unpack(long number) {
+        String label = BigDecimal.valueOf(unscaled(number), scale(number)).toPlainString();
+        return ParsedDecimalLiteral.of(VF.createLiteral(label, isDecimal(number) ? XSD.DECIMAL : XSD.INTEGER));
     }
 
     /**
@@ -228,20 +247,34 @@ final class AggregateArg {
         @Override
         public void put(long id, Value value) {
             shared.put(id, value);
+            keepLocal(id, value);
+        }
+
+        /** Holds {@code value} for {@code id} in the local table only. */
+        void keepLocal(long id, Value value) {
             int at = at(id);
             ids[at] = id;
             values[at] = value;
         }
     }
 
+    /**
+     * The derived value of {@code id}: from the shared value cache, else from the store's table of
+     * numbers, else computed from its term and kept (a number in the table only, when it unpacks to
+     * the same literal; any other value, or an error, in the value cache).
+     */
     private Value derivedValue(long id, ValueCache cache, ExecContext ctx) {
-        DerivedValues memo = cachable(id) ? memo(ctx) : null;
+        Memo memo = cachable(id) ? memo(ctx) : null;
         Value v = memo == null ? null : memo.get(id);
         if (v != null) {
-            if (v != ERROR) {
-                keepNumber(id, v, ctx);
-            }
             return v == ERROR ? null : v;
+        }
+        DerivedNumbers numbers = memo == null ? null : held(ctx).numbers();
+        long n = numbers == null ? DerivedNumbers.MISSING : numbers.get(id);
+        if (n != DerivedNumbers.MISSING) {
+            v = unpack(n);
+            memo.keepLocal(id, v);
+            return v;
         }
         QueryBindingSet bs = new QueryBindingSet(1);
         Value term = cache.value(id, ctx);
@@ -251,8 +284,11 @@ final class AggregateArg {
         // a number is kept with its exact value, so that SUM and AVG do not parse its label per row
         v = ParsedDecimalLiteral.of(expr.apply(bs));
         if (memo != null) {
-            memo.put(id, v == null ? ERROR : v);
-            keepNumber(id, v, ctx);
+            if (v != null && keepNumber(id, v, ctx)) {
+                memo.keepLocal(id, v);
+            } else {
+                memo.put(id, v == null ? ERROR : v);
+            }
         }
         return v;
     }

@@ -40,6 +40,8 @@ public enum BasaltSettings {
     VALUE_CACHE_SIZE("valueCacheSize", Scope.STORE, "Value cache size", "", "50000",
             "empty = automatic: 1/8 of the max heap at ~384 bytes an entry (at least 100000); a term longer than"
                     + " 256 characters counts one entry per 256"),
+    DERIVED_CACHE_BYTES("derivedCacheBytes", Scope.STORE, "Derived value cache bytes", "", "16777216",
+            "empty = automatic: 1/16 of the max heap, at least 64 MiB: heap the values of per-term expressions (such as `xsd:decimal(?price)` in a SUM) that all queries share may take"),
     VALUE_ID_CACHE_SIZE("valueIdCacheSize", Scope.STORE, "Value id cache size", "", "50000",
             "empty = automatic (100000)"),
     SPILL_THRESHOLD("spillThreshold", Scope.STORE, "Spill threshold", "100000", "20000",

@@ -47,6 +47,7 @@ public class BasaltStoreConfig extends BaseSailConfig {
     private long pageCacheBytes = -1;
     private int valueCacheSize = -1;
     private int valueIdCacheSize = -1;
+    private long derivedCacheBytes = -1;
     private boolean durable = true;
     private int spillThreshold = -1;
     private long largeTransactionThreshold = DEFAULT_LARGE_TRANSACTION_THRESHOLD;
@@ -114,6 +115,15 @@ public class BasaltStoreConfig extends BaseSailConfig {
 
     public void setValueCacheSize(int valueCacheSize) {
         this.valueCacheSize = valueCacheSize;
+    }
+
+    /** Heap bytes of the derived-value caches, or -1 for {@link HeapBudget#derivedCacheBytes()}. */
+    public long getDerivedCacheBytes() {
+        return derivedCacheBytes;
+    }
+
+    public void setDerivedCacheBytes(long derivedCacheBytes) {
+        this.derivedCacheBytes = derivedCacheBytes;
     }
 
     public int getValueIdCacheSize() {

@@ -28,6 +28,7 @@ public final class BasaltStoreSchema {
     public static final IRI PAGE_CACHE_BYTES = BasaltSettings.PAGE_CACHE_BYTES.iri();
     /** Entries of the lexicon's id → value cache. */
     public static final IRI VALUE_CACHE_SIZE = BasaltSettings.VALUE_CACHE_SIZE.iri();
+    public static final IRI DERIVED_CACHE_BYTES = BasaltSettings.DERIVED_CACHE_BYTES.iri();
     /** Entries of the lexicon's value → id cache. */
     public static final IRI VALUE_ID_CACHE_SIZE = BasaltSettings.VALUE_ID_CACHE_SIZE.iri();
     /** Force data to the device at every commit (default true). */

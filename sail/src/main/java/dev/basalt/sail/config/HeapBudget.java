@@ -24,6 +24,15 @@ public final class HeapBudget {
     }
 
     /**
+     * The derived-value caches when none is configured: a sixteenth of the JVM's maximum heap, at
+     * least {@link LexiconConfig#DEFAULT_DERIVED_CACHE_BYTES} (64 MiB at {@code -Xmx1g}, 192 MiB at
+     * {@code -Xmx3g}), shared by every expression whose values per term the lexicon keeps.
+     */
+    public static long derivedCacheBytes() {
+        return Math.max(LexiconConfig.DEFAULT_DERIVED_CACHE_BYTES, Runtime.getRuntime().maxMemory() / 16);
+    }
+
+    /**
      * The id → value cache when none is configured: an eighth of the JVM's maximum heap at about
      * 384 bytes an entry, at least 100,000 entries (349,525 at {@code -Xmx1g}, 1,048,576 at
      * {@code -Xmx3g}). Results and ORDER BY keys are values: at 10M triples a fixed 100,000 entries

@@ -91,6 +91,9 @@ final class StoreConfigCodec {
         t.put(BasaltSettings.VALUE_CACHE_SIZE, new Codec(
                 c -> c.getValueCacheSize() >= 0 ? VF.createLiteral(c.getValueCacheSize()) : null,
                 (c, l) -> c.setValueCacheSize((int) number(l, BasaltStoreSchema.VALUE_CACHE_SIZE))));
+        t.put(BasaltSettings.DERIVED_CACHE_BYTES, new Codec(
+                c -> c.getDerivedCacheBytes() >= 0 ? VF.createLiteral(c.getDerivedCacheBytes()) : null,
+                (c, l) -> c.setDerivedCacheBytes(number(l, BasaltStoreSchema.DERIVED_CACHE_BYTES))));
         t.put(BasaltSettings.VALUE_ID_CACHE_SIZE, new Codec(
                 c -> c.getValueIdCacheSize() >= 0 ? VF.createLiteral(c.getValueIdCacheSize()) : null,
                 (c, l) -> c.setValueIdCacheSize((int) number(l, BasaltStoreSchema.VALUE_ID_CACHE_SIZE))));
@@ -201,7 +204,8 @@ final class StoreConfigCodec {
     private static long number(Literal l, IRI property) {
         try {
             long v = Long.parseLong(l.getLabel().trim());
-            if (v < 0 || v > Integer.MAX_VALUE && !property.equals(BasaltStoreSchema.PAGE_CACHE_BYTES)) {
+            if (v < 0 || v > Integer.MAX_VALUE && !property.equals(BasaltStoreSchema.PAGE_CACHE_BYTES)
+                    && !property.equals(BasaltStoreSchema.DERIVED_CACHE_BYTES)) {
                 throw new NumberFormatException();
             }
             return v;

@@ -52,7 +52,9 @@ final class StoreConfigTranslator {
     static LexiconConfig lexiconConfig(BasaltStoreConfig c) {
         LexiconConfig d = LexiconConfig.DEFAULT;
         return new LexiconConfig(c.getValueCacheSize() >= 0 ? c.getValueCacheSize() : HeapBudget.valueCacheSize(),
-                c.getValueIdCacheSize() >= 0 ? c.getValueIdCacheSize() : d.idCacheSize(), d.writerCacheSize());
+                c.getValueIdCacheSize() >= 0 ? c.getValueIdCacheSize() : d.idCacheSize(), d.writerCacheSize())
+                .withDerivedCacheBytes(c.getDerivedCacheBytes() >= 0 ? c.getDerivedCacheBytes()
+                        : HeapBudget.derivedCacheBytes());
     }
 
     /** Spilling of pending changes into temporary stores under {@code directory}. */

@@ -11,7 +11,7 @@ import dev.basalt.optimizer.access.DerivedValues;
 import dev.basalt.optimizer.access.QuadSource;
 import dev.basalt.optimizer.access.SpatialIndexReader;
 import dev.basalt.store.btree.BTree;
-import dev.basalt.store.cache.ClockCache;
+import dev.basalt.store.lexicon.DerivedCache;
 import dev.basalt.store.lexicon.DerivedNumbers;
 import dev.basalt.store.quads.QuadCursor;
 import dev.basalt.store.quads.QuadIndexes;
@@ -32,7 +32,6 @@ import dev.basalt.sail.read.StatementSet;
  */
 public final class SnapshotQuadSource implements QuadSource {
     /** Entries of each derived-value cache ({@link #derivedValues}): BSBM 10M's 570,000 offer prices fit. */
-    private static final long DERIVED_CACHE_ENTRIES = 1L << 20;
     private final ReadView view;
     private final List<StatementSet> sets;
     private final ValueFactory vf;
@@ -318,15 +317,14 @@ public final class SnapshotQuadSource implements QuadSource {
     }
 
     /**
-     * One cache per function for the life of the store's lexicon ({@code Lexicon#derivedCache}); none
-     * for a view of a write transaction, whose ids may be uncommitted.
+     * One cache per function for the life of the store's lexicon ({@code Lexicon#derivedCache}), all
+     * within the lexicon's derived-value budget; none for a view of a write transaction, whose ids
+     * may be uncommitted.
      */
     @Override
     public DerivedValues derivedValues(Object function) {
-        ClockCache<Value> cache = view.lexicon().derivedCache(function,
-                () -> new ClockCache<>(DERIVED_CACHE_ENTRIES, 1, v -> 1));
-        DerivedNumbers numbers = cache == null ? null
-                : view.lexicon().derivedNumbers(function, () -> new DerivedNumbers((int) DERIVED_CACHE_ENTRIES));
+        DerivedCache cache = view.lexicon().derivedCache(function);
+        DerivedNumbers numbers = cache == null ? null : view.lexicon().derivedNumbers(function);
         return cache == null ? null : new DerivedValues() {
             @Override
             public DerivedNumbers numbers() {

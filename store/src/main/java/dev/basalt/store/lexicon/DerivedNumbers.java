@@ -19,6 +19,10 @@ import java.lang.invoke.VarHandle;
  * of the table's capacity it doubles (under this object's lock, copying the written entries into a
  * new array published through a volatile field) until {@code maxEntries}; a full table adds
  * nothing more (callers then derive the number again). Id 0 is not a term id and cannot be held.
+ * Every array the table allocates is first reserved from its {@link DerivedBudget} (16 bytes a
+ * slot), shared with the other tables of the lexicon: a table the budget cannot let grow stays as
+ * it is, and one made or cleared while not even the smallest array fits holds nothing (an array of
+ * one slot that is never written, counted as 0 bytes) until the budget has room.
  *
  * <p>Thread rules: thread-safe, lock-free for {@link #get}; {@link #put} may take the lock to grow.
  */
@@ -29,9 +33,12 @@ public final class DerivedNumbers {
     private static final int INITIAL_SLOTS = 1 << 12;
     private static final int MIN_SLOTS = 16;
     private static final long PHI = 0x9E3779B97F4A7C15L;
+    /** One slot never written (a put on it finds it full): the table while the budget allows none. */
+    private static final long[] EMPTY = { 0L, Long.MIN_VALUE };
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(long[].class);
 
     private final int maxSlots;
+    private final DerivedBudget budget;
     /** Pairs (id, number) by slot; id 0 is a free slot, number {@link #MISSING} one not written yet. */
     private volatile long[] table;
     /** Slots claimed in {@link #table}, counted by the claiming threads (approximate under races). */
@@ -39,12 +46,47 @@ public final class DerivedNumbers {
 
     /** @param maxEntries the most entries held (rounded to the table size, at most half full) */
     public DerivedNumbers(int maxEntries) {
+        this(maxEntries, DerivedBudget.unbounded());
+    }
+
+    /**
+     * A table of at most {@code maxEntries} whose arrays are reserved from {@code budget}, shared with
+     * other tables; while the budget has no room even for the smallest array ({@value #MIN_SLOTS}
+     * slots) the table holds nothing.
+     */
+    public DerivedNumbers(int maxEntries, DerivedBudget budget) {
+        this.maxSlots = slotsFor(maxEntries);
+        this.budget = budget;
+        this.table = reserveFresh();
+    }
+
+    /** The largest first table the budget allows, reserved; {@link #EMPTY} if none. */
+    private long[] reserveFresh() {
+        for (int slots = Math.min(INITIAL_SLOTS, maxSlots); slots >= MIN_SLOTS; slots >>= 1) {
+            if (budget.reserve(bytes(slots))) {
+                return fresh(slots);
+            }
+        }
+        return EMPTY;
+    }
+
+    private void releaseTable(long[] t) {
+        if (t != EMPTY) {
+            budget.release(bytes(t.length >> 1));
+        }
+    }
+
+    private static int slotsFor(int maxEntries) {
         int slots = MIN_SLOTS;
         while (slots < 2L * maxEntries && slots < 1 << 29) {
             slots <<= 1;
         }
-        this.maxSlots = slots;
-        this.table = fresh(Math.min(INITIAL_SLOTS, slots));
+        return slots;
+    }
+
+    /** Heap bytes of a table of {@code slots} slots (its array's payload). */
+    public static long bytes(int slots) {
+        return 16L * slots;
     }
 
     private static long[] fresh(int slots) {
@@ -112,7 +154,10 @@ public final class DerivedNumbers {
         if (table != old || (old.length >> 1) >= maxSlots) {
             return table;
         }
-        int slots = old.length; // twice the old slot count
+        int slots = old == EMPTY ? MIN_SLOTS : old.length; // twice the old slot count
+        if (!budget.reserve(bytes(slots))) {
+            return old;
+        }
         long[] t = fresh(slots);
         int mask = slots - 1;
         int n = 0;
@@ -131,6 +176,7 @@ public final class DerivedNumbers {
         }
         claimed = n;
         table = t;
+        releaseTable(old);
         return t;
     }
 
@@ -144,9 +190,17 @@ public final class DerivedNumbers {
         return maxSlots;
     }
 
-    /** Forgets every entry. */
+    /** Forgets every entry and gives its array's bytes back to the budget. */
     public synchronized void clear() {
         claimed = 0;
-        table = fresh(Math.min(INITIAL_SLOTS, maxSlots));
+        long[] old = table;
+        table = EMPTY; // grows again from its first put; reserves nothing until then
+        releaseTable(old);
+    }
+
+    /** Heap bytes of this table's array now (0 for the empty one). */
+    public long tableBytes() {
+        long[] t = table;
+        return t == EMPTY ? 0 : bytes(t.length >> 1);
     }
 }

@@ -2,7 +2,7 @@ package dev.basalt.store.lexicon;
 
 import java.util.Arrays;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.eclipse.rdf4j.model.Value;
 
@@ -48,16 +48,32 @@ public final class Lexicon {
     private final Cache<Value, Long> ids;
     private final KeyPrefixes prefixes = new KeyPrefixes();
     private final TermDictionary.Cache dictionaries = new TermDictionary.Cache();
-    private final ConcurrentHashMap<Object, ClockCache<?>> derived = new ConcurrentHashMap<>();
+    /** Derived values of every function, keyed by {@link #derivedKey}; a quarter of the derived budget. */
+    private final ClockCache<DerivedEntry> derived;
+    /** Each function's number in {@link #derived}'s keys, the first {@link #MAX_DERIVED_CACHES} asked for. */
+    private final ConcurrentHashMap<Object, Integer> derivedFunctions = new ConcurrentHashMap<>();
+    private final AtomicInteger functionNumbers = new AtomicInteger();
     private final ConcurrentHashMap<Object, DerivedNumbers> derivedNumbers = new ConcurrentHashMap<>();
+    /** The rest of the derived budget, shared by the {@link DerivedNumbers} tables. */
+    private final DerivedBudget numbersBudget;
 
-    /** Most derived-value caches a lexicon keeps ({@link #derivedCache}); each may hold up to its own bound. */
+    /** Most functions whose derived values a lexicon keeps ({@link #derivedCache}). */
     public static final int MAX_DERIVED_CACHES = 16;
+    /**
+     * Heap bytes one derived value entry counts for: its handle, table slots, entry and value (a
+     * literal with its label and parsed decimal), rounded up.
+     */
+    public static final int DERIVED_ENTRY_BYTES = 256;
+    /** Most entries of one function's {@link DerivedNumbers} table (32 MiB of slots at most). */
+    static final int MAX_DERIVED_NUMBERS = 1 << 20;
 
     public Lexicon(LexiconConfig config) {
         this.config = config;
         // maintenance on the calling thread, as in the page cache: no common-pool wake-up per access
         this.values = new ClockCache<>(config.valueCacheSize(), 1, Lexicon::weight);
+        long valueBytes = config.derivedCacheBytes() / 4;
+        this.derived = new ClockCache<>(valueBytes / DERIVED_ENTRY_BYTES, 1, e -> 1);
+        this.numbersBudget = new DerivedBudget(config.derivedCacheBytes() - valueBytes);
         this.ids = Caffeine.newBuilder().maximumWeight(config.idCacheSize())
                 .weigher((Value v, Long id) -> weight(v)).executor(Runnable::run).build();
     }
@@ -116,42 +132,47 @@ public final class Lexicon {
     }
 
     /**
-     * A cache of values derived from committed terms by a pure function (such as a literal's value
-     * under a cast), one per {@code function} key (compared by {@code equals}), made by {@code make}
-     * on first use and kept for the life of this lexicon. Keys are term ids: since ids are never
-     * reused, a committed id's derived value stays valid; ids of uncommitted terms must not be
-     * cached here. {@link #clearCaches} empties them too. At most {@link #MAX_DERIVED_CACHES}
-     * functions get a cache, the first ones asked for: past that, a new function gets null (its
-     * values are then derived afresh), so queries with ever new expressions cannot grow the heap
-     * without bound.
+     * The values derived from committed terms by a pure function (such as a literal's value under a
+     * cast), one function per {@code function} key (compared by {@code equals}); null past the first
+     * {@link #MAX_DERIVED_CACHES} functions asked for (their values are then derived afresh), so
+     * queries with ever new expressions cannot grow the map of functions without bound. Keys are
+     * term ids: since ids are never reused, a committed id's derived value stays valid; ids of
+     * uncommitted terms must not be kept here. All functions share one cache of a quarter of
+     * {@link LexiconConfig#derivedCacheBytes()} (at {@value #DERIVED_ENTRY_BYTES} bytes an entry);
+     * {@link #clearCaches} empties it.
      */
-    @SuppressWarnings("unchecked")
-    public <V> ClockCache<V> derivedCache(Object function, Supplier<ClockCache<V>> make) {
-        ClockCache<?> cache = derived.get(function);
-        if (cache == null && derived.size() < MAX_DERIVED_CACHES) {
+    public DerivedCache derivedCache(Object function) {
+        Integer n = derivedFunctions.get(function);
+        if (n == null && derivedFunctions.size() < MAX_DERIVED_CACHES) {
             // two threads may both pass the size check: the bound can be passed by a few, never without limit
-            cache = derived.computeIfAbsent(function, k -> make.get());
+            n = derivedFunctions.computeIfAbsent(function, k -> functionNumbers.getAndIncrement());
         }
-        return (ClockCache<V>) cache;
+        return n == null ? null : new DerivedCache(derived, n);
     }
 
     /**
      * A table of numbers derived from committed terms by a pure function, one per {@code function}
-     * key, made by {@code make} on first use and kept for the life of this lexicon, under the same
-     * rules and the same bound of {@link #MAX_DERIVED_CACHES} functions as {@link #derivedCache}
-     * (past it: null).
+     * key, made on first use and kept for the life of this lexicon, under the same rules and the same
+     * bound of {@link #MAX_DERIVED_CACHES} functions as {@link #derivedCache} (past it: null). The
+     * tables share three quarters of {@link LexiconConfig#derivedCacheBytes()}.
      */
-    public DerivedNumbers derivedNumbers(Object function, Supplier<DerivedNumbers> make) {
+    public DerivedNumbers derivedNumbers(Object function) {
         DerivedNumbers table = derivedNumbers.get(function);
         if (table == null && derivedNumbers.size() < MAX_DERIVED_CACHES) {
-            table = derivedNumbers.computeIfAbsent(function, k -> make.get());
+            table = derivedNumbers.computeIfAbsent(function,
+                    k -> new DerivedNumbers(MAX_DERIVED_NUMBERS, numbersBudget));
         }
         return table;
     }
 
+    /** Heap bytes the derived caches count now: the value entries' and the number tables'. */
+    public long derivedBytes() {
+        return derived.weightedSize() * DERIVED_ENTRY_BYTES + numbersBudget.used();
+    }
+
     /** Drops every cached mapping (for tests and after external changes to the store). */
     public void clearCaches() {
-        derived.values().forEach(ClockCache::invalidateAll);
+        derived.invalidateAll();
         derivedNumbers.values().forEach(DerivedNumbers::clear);
         values.invalidateAll();
         ids.invalidateAll();

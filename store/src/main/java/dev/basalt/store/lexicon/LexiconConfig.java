@@ -14,15 +14,21 @@ package dev.basalt.store.lexicon;
  * @param writerCacheSize    most new terms one write transaction remembers without a B+tree lookup
  * @param dictionarySampleBytes bytes of new term keys a write transaction collects, while the store
  *                           has no Zstandard dictionary, before it trains one (0: never trains)
+ * @param derivedCacheBytes  heap bytes all derived-value caches of the lexicon share
+ *                           ({@link Lexicon#derivedCache}, {@link Lexicon#derivedNumbers}); 0 keeps none
  */
-public record LexiconConfig(int valueCacheSize, int idCacheSize, int writerCacheSize, int dictionarySampleBytes) {
+public record LexiconConfig(int valueCacheSize, int idCacheSize, int writerCacheSize, int dictionarySampleBytes,
+        long derivedCacheBytes) {
+    /** {@link #derivedCacheBytes} unless configured: 64 MiB. */
+    public static final long DEFAULT_DERIVED_CACHE_BYTES = 64L << 20;
     public static final LexiconConfig DEFAULT = new LexiconConfig(100_000, 100_000, 50_000);
 
     public LexiconConfig {
-        if (valueCacheSize < 0 || idCacheSize < 0 || writerCacheSize < 0 || dictionarySampleBytes < 0) {
+        if (valueCacheSize < 0 || idCacheSize < 0 || writerCacheSize < 0 || dictionarySampleBytes < 0
+                || derivedCacheBytes < 0) {
             throw new IllegalArgumentException("lexicon cache sizes must not be negative: value cache "
                     + valueCacheSize + ", id cache " + idCacheSize + ", writer cache " + writerCacheSize
-                    + ", dictionary samples " + dictionarySampleBytes);
+                    + ", dictionary samples " + dictionarySampleBytes + ", derived cache bytes " + derivedCacheBytes);
         }
     }
 
@@ -31,8 +37,18 @@ public record LexiconConfig(int valueCacheSize, int idCacheSize, int writerCache
         this(valueCacheSize, idCacheSize, writerCacheSize, TermDictionaryTraining.SAMPLE_BYTES);
     }
 
+    /** The cache sizes with the default derived-value budget ({@link #DEFAULT_DERIVED_CACHE_BYTES}). */
+    public LexiconConfig(int valueCacheSize, int idCacheSize, int writerCacheSize, int dictionarySampleBytes) {
+        this(valueCacheSize, idCacheSize, writerCacheSize, dictionarySampleBytes, DEFAULT_DERIVED_CACHE_BYTES);
+    }
+
+    /** These sizes with another derived-value budget. */
+    public LexiconConfig withDerivedCacheBytes(long bytes) {
+        return new LexiconConfig(valueCacheSize, idCacheSize, writerCacheSize, dictionarySampleBytes, bytes);
+    }
+
     /** These sizes with another dictionary sample size. */
     public LexiconConfig withDictionarySampleBytes(int bytes) {
-        return new LexiconConfig(valueCacheSize, idCacheSize, writerCacheSize, bytes);
+        return new LexiconConfig(valueCacheSize, idCacheSize, writerCacheSize, bytes, derivedCacheBytes);
     }
 }

@@ -1,9 +1,7 @@
 package dev.basalt.store.lexicon;
 
-import java.util.function.Supplier;
 
 import dev.basalt.store.btree.BTree;
-import dev.basalt.store.cache.ClockCache;
 
 /**
  * The dictionary as of one committed commit point (see {@link Lexicon#reader(dev.basalt.store.Snapshot)}).
@@ -34,16 +32,16 @@ public final class LexiconReader extends LexiconView {
      * reader of a committed snapshot, whose ids are all committed; null for a reader of a write
      * transaction.
      */
-    public <V> ClockCache<V> derivedCache(Object function, Supplier<ClockCache<V>> make) {
-        return uncommitted == null ? lexicon.derivedCache(function, make) : null;
+    public DerivedCache derivedCache(Object function) {
+        return uncommitted == null ? lexicon.derivedCache(function) : null;
     }
 
     /**
      * The lexicon's table of numbers derived by {@code function} ({@link Lexicon#derivedNumbers}) for
      * a reader of a committed snapshot; null for a reader of a write transaction.
      */
-    public DerivedNumbers derivedNumbers(Object function, Supplier<DerivedNumbers> make) {
-        return uncommitted == null ? lexicon.derivedNumbers(function, make) : null;
+    public DerivedNumbers derivedNumbers(Object function) {
+        return uncommitted == null ? lexicon.derivedNumbers(function) : null;
     }
 
     @Override

@@ -97,4 +97,41 @@ class DerivedNumbersTest {
         assertEquals(null, wrong.get());
         assertTrue(table.size() > 4_096, "grew: " + table.size());
     }
+
+    /**
+     * Two tables sharing a budget: neither allocates past it, each still returns only what was put,
+     * and clearing one gives its bytes back for the other to grow into.
+     */
+    @Test
+    void tablesGrowOnlyWithinTheirSharedBudget() {
+        DerivedBudget budget = new DerivedBudget(40_000);
+        DerivedNumbers a = new DerivedNumbers(1 << 20, budget);
+        DerivedNumbers b = new DerivedNumbers(1 << 20, budget);
+        for (long id = 1; id <= 50_000; id++) {
+            a.put(id, id << 6);
+            b.put(id, id << 7);
+            assertTrue(a.tableBytes() + b.tableBytes() <= 40_000, "within the budget");
+            assertEquals(a.tableBytes() + b.tableBytes(), budget.used(), "every array is reserved");
+        }
+        int heldA = 0;
+        for (long id = 1; id <= 50_000; id++) {
+            long n = a.get(id);
+            assertTrue(n == DerivedNumbers.MISSING || n == id << 6);
+            heldA += n == DerivedNumbers.MISSING ? 0 : 1;
+            long m = b.get(id);
+            assertTrue(m == DerivedNumbers.MISSING || m == id << 7);
+        }
+        assertTrue(heldA > 0 && heldA < 50_000, "some held, not all: " + heldA);
+        long before = b.tableBytes();
+        a.clear();
+        for (long id = 1; id <= 50_000; id++) {
+            b.put(id, id << 7);
+        }
+        assertTrue(b.tableBytes() > before, "b grows into what a gave back");
+        assertEquals(a.tableBytes() + b.tableBytes(), budget.used());
+        DerivedNumbers none = new DerivedNumbers(1 << 20, new DerivedBudget(0));
+        none.put(5, 64);
+        assertEquals(DerivedNumbers.MISSING, none.get(5), "a budget of 0 holds nothing");
+        assertEquals(0, none.tableBytes());
+    }
 }

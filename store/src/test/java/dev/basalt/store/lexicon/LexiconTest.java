@@ -14,6 +14,7 @@ import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.Literal;
 import org.eclipse.rdf4j.model.Triple;
 import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
 import org.eclipse.rdf4j.model.vocabulary.XSD;
 import org.junit.jupiter.api.Test;
 
@@ -81,16 +82,16 @@ class LexiconTest extends StoreFixture {
      */
     @Test
     void derivedNumberTablesAreKeptPerFunctionAndBounded() {
-        DerivedNumbers first = lexicon.derivedNumbers("f0", () -> new DerivedNumbers(64));
+        DerivedNumbers first = lexicon.derivedNumbers("f0");
         first.put(7, 42);
-        assertSame(first, lexicon.derivedNumbers("f0", () -> new DerivedNumbers(64)));
-        assertEquals(42, lexicon.derivedNumbers("f0", () -> null).get(7));
+        assertSame(first, lexicon.derivedNumbers("f0"));
+        assertEquals(42, lexicon.derivedNumbers("f0").get(7));
         lexicon.clearCaches();
         assertEquals(DerivedNumbers.MISSING, first.get(7));
         for (int f = 1; f < Lexicon.MAX_DERIVED_CACHES; f++) {
-            assertNotNull(lexicon.derivedNumbers("f" + f, () -> new DerivedNumbers(64)));
+            assertNotNull(lexicon.derivedNumbers("f" + f));
         }
-        assertNull(lexicon.derivedNumbers("one too many", () -> new DerivedNumbers(64)));
+        assertNull(lexicon.derivedNumbers("one too many"));
     }
 
     @Test
@@ -192,16 +193,53 @@ class LexiconTest extends StoreFixture {
     @Test
     void derivedCachesAreKeptForAtMostTheirBoundOfFunctions() {
         Lexicon lexicon = new Lexicon(new LexiconConfig(1000, 1000, 100));
-        List<ClockCache<Value>> made = new ArrayList<>();
+        Value v = SimpleValueFactory.getInstance().createLiteral("x");
         for (int f = 0; f < Lexicon.MAX_DERIVED_CACHES; f++) {
-            ClockCache<Value> c = lexicon.derivedCache("f" + f,
-                    () -> new ClockCache<>(100, 1, v -> 1));
+            DerivedCache c = lexicon.derivedCache("f" + f);
             assertTrue(c != null, "function " + f + " gets a cache");
-            made.add(c);
+            c.put(5, SimpleValueFactory.getInstance().createLiteral(f));
         }
-        assertNull(lexicon.derivedCache("one more", () -> new ClockCache<Value>(100, 1, v -> 1)),
-                "past the bound a new function gets no cache");
-        assertTrue(made.get(3) == lexicon.derivedCache("f3", () -> new ClockCache<Value>(100, 1, v -> 1)),
-                "a function that has a cache keeps it");
+        assertNull(lexicon.derivedCache("one more"), "past the bound a new function gets no cache");
+        assertEquals(SimpleValueFactory.getInstance().createLiteral(3), lexicon.derivedCache("f3").get(5),
+                "a function keeps its values, apart from the other functions' values of the same id");
+        assertNull(lexicon.derivedCache("f3").get(6));
+        lexicon.derivedCache("f3").put(6, v);
+        lexicon.clearCaches();
+        assertNull(lexicon.derivedCache("f3").get(6));
+    }
+
+    /**
+     * However many functions fill them, the derived caches together never count more than the
+     * configured bytes, and the number tables stop growing (still answering what they hold).
+     */
+    @Test
+    void derivedCachesStayWithinTheirSharedBudget() {
+        long budget = 64 << 10;
+        Lexicon lexicon = new Lexicon(new LexiconConfig(1000, 1000, 100).withDerivedCacheBytes(budget));
+        Value v = SimpleValueFactory.getInstance().createLiteral("x");
+        long held = 0;
+        for (int f = 0; f < Lexicon.MAX_DERIVED_CACHES; f++) {
+            DerivedNumbers numbers = lexicon.derivedNumbers("f" + f);
+            DerivedCache values = lexicon.derivedCache("f" + f);
+            for (long id = 1; id <= 20_000; id++) {
+                numbers.put(id, id * 64);
+                values.put(id, v);
+                assertTrue(lexicon.derivedBytes() <= budget, "within the budget: " + lexicon.derivedBytes());
+            }
+            for (long id = 1; id <= 20_000; id++) {
+                long n = numbers.get(id);
+                assertTrue(n == DerivedNumbers.MISSING || n == id * 64, "a held number is the one put");
+                held += n == DerivedNumbers.MISSING ? 0 : 1;
+            }
+        }
+        assertTrue(held > 0 && held < 16 * 20_000L, "the tables hold some numbers, not all: " + held);
+        long arrays = 0;
+        for (int f = 0; f < Lexicon.MAX_DERIVED_CACHES; f++) {
+            arrays += lexicon.derivedNumbers("f" + f).tableBytes();
+        }
+        assertTrue(arrays <= budget - budget / 4, "the tables' arrays fit their share: " + arrays);
+        assertTrue(lexicon.derivedBytes() > budget / 2, "the budget is used: " + lexicon.derivedBytes());
+        lexicon.clearCaches();
+        assertTrue(lexicon.derivedBytes() <= budget);
     }
 }

@@ -95,6 +95,11 @@
 						<td>Entries of the lexicon's id-to-value cache; empty: sized from the max heap.</td>
 					</tr>
 					<tr>
+						<th>Derived value cache bytes</th>
+						<td><input type="text" id="derivedCacheBytes" name="Derived value cache bytes" size="16" value="" /></td>
+						<td>Heap the shared values of per-term expressions (SUM, AVG arguments) may take; empty: 1/16 of the max heap, at least 64 MiB.</td>
+					</tr>
+					<tr>
 						<th>Value id cache size</th>
 						<td><input type="text" id="valueIdCacheSize" name="Value id cache size" size="16" value="" /></td>
 						<td>Entries of the lexicon's value-to-id cache; empty: 100000.</td>
