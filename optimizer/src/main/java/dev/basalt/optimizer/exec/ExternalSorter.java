@@ -90,19 +90,7 @@ final class ExternalSorter implements AutoCloseable {
         if (runs.isEmpty()) {
             List<long[]> rows = buffer;
             buffer = null;
-            return new RowCursor() {
-                int pos;
-
-                @Override
-                public long[] next() {
-                    return pos < rows.size() ? rows.get(pos++) : null;
-                }
-
-                @Override
-                public void close() {
-                    ExternalSorter.this.close();
-                }
-            };
+            return RowCursor.over(rows, this::close);
         }
         PriorityQueue<Source> heap = new PriorityQueue<>((a, b) -> comparator.compare(a.head, b.head));
         for (SpillFile run : runs) {

@@ -165,18 +165,7 @@ public final class GroupJoinOp extends Operator {
             }
             out.add(row);
         }
-        return new RowCursor() {
-            int next;
-
-            @Override
-            public long[] next() {
-                return next < out.size() ? out.get(next++) : null;
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        return RowCursor.over(out, () -> { });
     }
 
     /** The groups' counts and sums, or null where the rows must do the work. */

@@ -78,18 +78,7 @@ public final class KnnOp extends Operator {
         if (rows == null) {
             return sorted.open(input, ctx);
         }
-        return new RowCursor() {
-            int next;
-
-            @Override
-            public long[] next() {
-                return next < rows.size() ? rows.get(next++) : null;
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        return RowCursor.over(rows, () -> { });
     }
 
     /** The rows in distance order, or null if the index cannot answer (then the sorted plan does). */

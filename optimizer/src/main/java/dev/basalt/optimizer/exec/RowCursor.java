@@ -16,6 +16,26 @@ public interface RowCursor extends AutoCloseable {
         }
     };
 
+    /**
+     * A cursor over {@code rows} in list order; closing it runs {@code onClose}.
+     * The rows are handed out as they are, not copied.
+     */
+    static RowCursor over(java.util.List<long[]> rows, Runnable onClose) {
+        return new RowCursor() {
+            int next;
+
+            @Override
+            public long[] next() {
+                return next < rows.size() ? rows.get(next++) : null;
+            }
+
+            @Override
+            public void close() {
+                onClose.run();
+            }
+        };
+    }
+
     /** The next row, or null at the end. */
     long[] next();
 

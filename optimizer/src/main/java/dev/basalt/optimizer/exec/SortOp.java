@@ -108,19 +108,7 @@ public final class SortOp extends Operator {
         List<long[]> rows = new ArrayList<>(heap);
         rows.sort(ExternalSorter.cancellable((a, b) -> order.compare(a, b, ctx), ctx));
         ctx.checkCancelled();
-        return new RowCursor() {
-            int pos;
-
-            @Override
-            public long[] next() {
-                return pos < rows.size() ? rows.get(pos++) : null;
-            }
-
-            @Override
-            public void close() {
-                rows.clear();
-            }
-        };
+        return RowCursor.over(rows, rows::clear);
     }
 
     private interface Sink {
