@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
@@ -18,9 +17,6 @@ import org.eclipse.jetty.apache.jsp.JettyJasperInitializer;
 import org.eclipse.jetty.plus.annotation.ContainerInitializer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.servlet.FilterHolder;
-import org.eclipse.jetty.servlet.FilterMapping;
-import org.eclipse.jetty.servlet.ServletHandler;
 import org.eclipse.jetty.server.handler.ContextHandlerCollection;
 import org.eclipse.jetty.server.handler.MovedContextHandler;
 import org.eclipse.jetty.webapp.WebAppContext;
@@ -32,7 +28,7 @@ import org.eclipse.jetty.webapp.WebAppContext;
  * {@code <data>/server/repositories/<id>}.
  *
  * <p>Each webapp loads its own RDF4J from its {@code WEB-INF/lib}; the launcher's class path holds
- * Jetty only. RDF4J Server answers through {@link ClientErrorMapping} (behind the fast path), which gives a client's mistakes a 4xx
+ * Jetty only. RDF4J Server answers through {@link ClientErrorMapping}, which gives a client's mistakes a 4xx
  * where RDF4J Server 5.0.3 answers 500, and takes form bodies (queries, updates) up to 16 MiB. SPARQL queries
  * to its {@code basalt:BasaltRepository} repositories are answered by Basalt's fast path
  * ({@code dev.basalt.sail.http.SparqlFastPath}, a filter added to the server webapp by an override descriptor;
@@ -110,7 +106,7 @@ public final class BasaltServer implements AutoCloseable {
         ContextHandlerCollection contexts = new ContextHandlerCollection();
         WebAppContext rdf4jServer = webapp(SERVER_PATH, options.serverWebapp(), scratch.resolve("server"));
         rdf4jServer.setMaxFormContentSize(ClientErrorMapping.MAX_FORM_BYTES);
-        FilterHolder errors = rdf4jServer.addFilter(ClientErrorMapping.class, "/*", EnumSet.of(DispatcherType.REQUEST));
+        rdf4jServer.addFilter(ClientErrorMapping.class, "/*", EnumSet.of(DispatcherType.REQUEST));
         rdf4jServer.addOverrideDescriptor(WebappAssembly.installServerOverride(scratch).toString());
         contexts.addHandler(rdf4jServer);
         WebAppContext workbench = webapp(WORKBENCH_PATH, options.workbenchWebapp(), scratch.resolve("workbench"));
@@ -121,7 +117,6 @@ public final class BasaltServer implements AutoCloseable {
         contexts.addHandler(root);
         jetty.setHandler(contexts);
         jetty.start();
-        mapErrorsBehindFastPath(rdf4jServer.getServletHandler(), errors.getName());
 
         BasaltServer server = new BasaltServer(options, jetty);
         if (options.defaultRepository() != null) {
@@ -134,36 +129,6 @@ public final class BasaltServer implements AutoCloseable {
         }
         return server;
     }
-
-    /**
-     * Moves {@link ClientErrorMapping}'s filter mapping (added before the override descriptor's, so first in the
-     * chain) to just behind the SPARQL fast path's: the fast path answers its own failures with the statuses of
-     * the same {@code FailureStatus}, and writes its results to the container's response unwrapped, while every
-     * request it passes on still reaches RDF4J Server through {@link ClientErrorMapping}. Without the fast path's
-     * mapping (a webapp without it) the order stays as it is.
-     */
-    static void mapErrorsBehindFastPath(ServletHandler handler, String errorsFilter) {
-        List<FilterMapping> mappings = new ArrayList<>(List.of(handler.getFilterMappings()));
-        FilterMapping errors = null;
-        int fastPath = -1;
-        for (int i = 0; i < mappings.size(); i++) {
-            FilterMapping m = mappings.get(i);
-            if (errorsFilter.equals(m.getFilterName())) {
-                errors = m;
-            } else if (FAST_PATH_FILTER.equals(m.getFilterName())) {
-                fastPath = i;
-            }
-        }
-        if (errors == null || fastPath < 0 || mappings.indexOf(errors) > fastPath) {
-            return;
-        }
-        mappings.remove(errors);
-        mappings.add(mappings.indexOf(handler.getFilterMappings()[fastPath]) + 1, errors);
-        handler.setFilterMappings(mappings.toArray(new FilterMapping[0]));
-    }
-
-    /** The fast path's filter name in the server webapp's override descriptor. */
-    static final String FAST_PATH_FILTER = "BasaltSparqlFastPath";
 
     /** The port Jetty listens on (the configured one, or the one it picked for port 0). */
     public int port() {

@@ -210,7 +210,7 @@ class SparqlFastPathTest {
 
     /**
      * A form the container does not read (over the server's form limit) is passed on, and answered as RDF4J Server
-     * answers it (a 4xx: no query parameter), through {@link ClientErrorMapping}, which sits behind the fast path.
+     * answers it (a 4xx: no query parameter), through {@link ClientErrorMapping}.
      */
     @Test
     void aFormOverTheLimitIsRdf4jServersAnswer() {
