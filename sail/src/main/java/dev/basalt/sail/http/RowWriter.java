@@ -1,7 +1,9 @@
 package dev.basalt.sail.http;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 
 import org.eclipse.rdf4j.model.BNode;
@@ -16,32 +18,222 @@ import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.resultio.TupleQueryResultFormat;
 import org.eclipse.rdf4j.rio.helpers.RDFStarUtil;
 
-import dev.basalt.sail.http.Utf8Sink.Escape;
-
 /**
  * Writes a SELECT result in one of the SPARQL result formats the fast path writes itself: SPARQL/XML,
  * SPARQL/JSON and CSV, byte for byte as RDF4J 5.0.3's writers do with pretty printing off (the launcher's
- * setting), straight from the values' strings into a {@link Utf8Sink}. An RDF-star triple is written as
- * RDF4J's non-star writers write it, as its {@code urn:rdf4j:triple:} IRI. Other formats are left to RDF4J's
- * writers ({@link #forFormat} answers null). One instance writes one response on one thread; not thread-safe.
+ * setting), straight from the values' strings into one byte buffer of the response: characters are encoded
+ * as they are escaped and the buffer goes to the response's stream when full, so a row costs no intermediate
+ * strings, {@code Writer}s or encoder objects (an unpaired surrogate is written as {@code ?}, as Java's own
+ * UTF-8 encoder writes it). An RDF-star triple is written as RDF4J's non-star writers write it, as its
+ * {@code urn:rdf4j:triple:} IRI. Other formats are left to RDF4J's writers ({@link #forFormat} answers null).
+ * One instance writes one response on one thread; not thread-safe.
  */
 abstract class RowWriter {
     private static final String XSD_STRING = XSD.STRING.stringValue();
 
-    final Utf8Sink sink;
+    /** How a format escapes the characters of a term. */
+    enum Escape {
+        /** as written, for text that needs no escaping */
+        NONE,
+        /** XML character data: {@code & < >} and carriage return as references, other characters as they are */
+        XML_TEXT,
+        /** an XML attribute in single quotes: as text, plus {@code '}, tab and line feed as references ({@code "} as it is) */
+        XML_ATTRIBUTE,
+        /** a JSON string's contents */
+        JSON
+    }
 
-    RowWriter(Utf8Sink sink) {
-        this.sink = sink;
+    private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
+
+    /** Room {@link #encode} keeps free before each character: the longest one character gives, and more. */
+    private static final int ENCODE_RESERVE = 12;
+    /** Bytes one character may take at most: {@code &apos;} and JSON's {@code \\u00XX}. */
+    private static final int MAX_BYTES_PER_CHAR = 6;
+    private static final int BUFFER_BYTES = 16 * 1024;
+    static final int MEMO_MIN_CHARS = 64;
+    static final int MEMO_MAX_CHARS = (BUFFER_BYTES - ENCODE_RESERVE) / MAX_BYTES_PER_CHAR;
+    private static final int MEMO_SLOTS = 32;
+
+    private final OutputStream out;
+    private final byte[] buffer = new byte[BUFFER_BYTES];
+    private int size;
+    private final String[] memoText = new String[MEMO_SLOTS];
+    private final Escape[] memoEscape = new Escape[MEMO_SLOTS];
+    private final byte[][] memoBytes = new byte[MEMO_SLOTS][];
+
+    /** Writes bytes that are already encoded (the formats' fixed markup). */
+    void write(byte[] bytes) throws IOException {
+        if (bytes.length > buffer.length - size) {
+            drain();
+            if (bytes.length > buffer.length) {
+                out.write(bytes);
+                return;
+            }
+        }
+        System.arraycopy(bytes, 0, buffer, size, bytes.length);
+        size += bytes.length;
+    }
+
+    void write(char ascii) throws IOException {
+        if (size == buffer.length) {
+            drain();
+        }
+        buffer[size++] = (byte) ascii;
+    }
+
+    /**
+     * Writes {@code text} in UTF-8 with the given escaping. A text of {@value #MEMO_MIN_CHARS} to
+     * {@value #MEMO_MAX_CHARS} characters is kept encoded in a small table of the response (by its hash), so a
+     * value a result repeats (BSBM query 2 repeats a product's comment of about a kilobyte on each of its rows)
+     * is escaped and encoded once and then copied.
+     */
+    void write(String text, Escape escape) throws IOException {
+        int length = text.length();
+        if (length < MEMO_MIN_CHARS || length > MEMO_MAX_CHARS) {
+            encode(text, escape);
+            return;
+        }
+        int slot = text.hashCode() & (MEMO_SLOTS - 1);
+        String seen = memoText[slot];
+        if (seen != null && memoEscape[slot] == escape && seen.equals(text)) {
+            write(memoBytes[slot]);
+            return;
+        }
+        if (buffer.length - size < MAX_BYTES_PER_CHAR * length + ENCODE_RESERVE) {
+            drain();
+        }
+        int start = size;
+        encode(text, escape); // does not drain: the buffer has room for the longest encoding
+        memoText[slot] = text;
+        memoEscape[slot] = escape;
+        memoBytes[slot] = Arrays.copyOfRange(buffer, start, size);
+    }
+
+    private void encode(String text, Escape escape) throws IOException {
+        int length = text.length();
+        for (int i = 0; i < length; i++) {
+            char c = text.charAt(i);
+            if (size > buffer.length - ENCODE_RESERVE) {
+                drain();
+            }
+            if (c >= 0x20 && c < 0x7F && !special(c, escape)) {
+                buffer[size++] = (byte) c;
+            } else if (c < 0x80) {
+                asciiEscaped(c, escape);
+            } else if (c < 0x800) {
+                buffer[size++] = (byte) (0xC0 | c >> 6);
+                buffer[size++] = (byte) (0x80 | c & 0x3F);
+            } else if (Character.isHighSurrogate(c) && i + 1 < length && Character.isLowSurrogate(text.charAt(i + 1))) {
+                int cp = Character.toCodePoint(c, text.charAt(++i));
+                buffer[size++] = (byte) (0xF0 | cp >> 18);
+                buffer[size++] = (byte) (0x80 | cp >> 12 & 0x3F);
+                buffer[size++] = (byte) (0x80 | cp >> 6 & 0x3F);
+                buffer[size++] = (byte) (0x80 | cp & 0x3F);
+            } else if (Character.isSurrogate(c)) {
+                buffer[size++] = '?';
+            } else {
+                buffer[size++] = (byte) (0xE0 | c >> 12);
+                buffer[size++] = (byte) (0x80 | c >> 6 & 0x3F);
+                buffer[size++] = (byte) (0x80 | c & 0x3F);
+            }
+        }
+    }
+
+    private static boolean special(char c, Escape escape) {
+        return switch (escape) {
+            case NONE -> false;
+            case XML_TEXT -> c == '&' || c == '<' || c == '>';
+            case XML_ATTRIBUTE -> c == '&' || c == '<' || c == '>' || c == '\'';
+            case JSON -> c == '"' || c == '\\';
+        };
+    }
+
+    private void asciiEscaped(char c, Escape escape) {
+        switch (escape) {
+            case NONE -> buffer[size++] = (byte) c;
+            case XML_TEXT, XML_ATTRIBUTE -> xmlEscaped(c, escape == Escape.XML_ATTRIBUTE);
+            case JSON -> jsonEscaped(c);
+        }
+    }
+
+    private void xmlEscaped(char c, boolean attribute) {
+        switch (c) {
+            case '&' -> asciiText("&amp;");
+            case '<' -> asciiText("&lt;");
+            case '>' -> asciiText("&gt;");
+            case '\r' -> asciiText("&#xD;");
+            case '\'' -> asciiText("&apos;");
+            case '\t' -> {
+                if (attribute) {
+                    asciiText("&#x9;");
+                } else {
+                    buffer[size++] = '\t';
+                }
+            }
+            case '\n' -> {
+                if (attribute) {
+                    asciiText("&#xA;");
+                } else {
+                    buffer[size++] = '\n';
+                }
+            }
+            default -> buffer[size++] = (byte) c; // RDF4J's writer passes other control characters on as they are
+        }
+    }
+
+    private void jsonEscaped(char c) {
+        switch (c) {
+            case '"' -> asciiText("\\\"");
+            case '\\' -> asciiText("\\\\");
+            case '\n' -> asciiText("\\n");
+            case '\r' -> asciiText("\\r");
+            case '\t' -> asciiText("\\t");
+            case '\b' -> asciiText("\\b");
+            case '\f' -> asciiText("\\f");
+            default -> {
+                if (c < 0x20) {
+                    asciiText("\\u00");
+                    buffer[size++] = HEX[c >> 4];
+                    buffer[size++] = HEX[c & 0xF];
+                } else {
+                    buffer[size++] = (byte) c;
+                }
+            }
+        }
+    }
+
+    private void asciiText(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            buffer[size++] = (byte) s.charAt(i);
+        }
+    }
+
+    /** Hands the buffered bytes to the stream. */
+    void drain() throws IOException {
+        if (size > 0) {
+            out.write(buffer, 0, size);
+            size = 0;
+        }
+    }
+
+    /** Drains and flushes the stream, so the client sees everything written so far. */
+    void flush() throws IOException {
+        drain();
+        out.flush();
+    }
+
+    RowWriter(OutputStream out) {
+        this.out = out;
     }
 
     /** The writer for {@code format}, or null if RDF4J's own writer is to write it. */
-    static RowWriter forFormat(TupleQueryResultFormat format, Utf8Sink sink) {
+    static RowWriter forFormat(TupleQueryResultFormat format, OutputStream out) {
         if (format == TupleQueryResultFormat.SPARQL) {
-            return new Xml(sink);
+            return new Xml(out);
         } else if (format == TupleQueryResultFormat.JSON) {
-            return new Json(sink);
+            return new Json(out);
         } else if (format == TupleQueryResultFormat.CSV) {
-            return new Csv(sink);
+            return new Csv(out);
         }
         return null;
     }
@@ -91,61 +283,61 @@ abstract class RowWriter {
         private static final byte[] LITERAL_END = ascii("</literal>");
         private static final byte[] EPILOGUE = ascii("</results></sparql>");
 
-        Xml(Utf8Sink sink) {
-            super(sink);
+        Xml(OutputStream out) {
+            super(out);
         }
 
         @Override
         void start(List<String> variables) throws IOException {
-            sink.write(PROLOGUE);
+            write(PROLOGUE);
             for (String v : variables) {
-                sink.write(VARIABLE);
-                sink.write(v, Escape.XML_ATTRIBUTE);
-                sink.write(EMPTY_END);
+                write(VARIABLE);
+                write(v, Escape.XML_ATTRIBUTE);
+                write(EMPTY_END);
             }
-            sink.write(RESULTS);
+            write(RESULTS);
         }
 
         @Override
         void row(BindingSet row) throws IOException {
-            sink.write(RESULT);
+            write(RESULT);
             for (Binding b : row) {
-                sink.write(BINDING);
-                sink.write(b.getName(), Escape.XML_ATTRIBUTE);
+                write(BINDING);
+                write(b.getName(), Escape.XML_ATTRIBUTE);
                 Value v = plain(b.getValue());
                 if (v instanceof IRI) {
-                    sink.write(URI);
-                    sink.write(v.stringValue(), Escape.XML_TEXT);
-                    sink.write(URI_END);
+                    write(URI);
+                    write(v.stringValue(), Escape.XML_TEXT);
+                    write(URI_END);
                 } else if (v instanceof BNode bnode) {
-                    sink.write(BNODE);
-                    sink.write(bnode.getID(), Escape.XML_TEXT);
-                    sink.write(BNODE_END);
+                    write(BNODE);
+                    write(bnode.getID(), Escape.XML_TEXT);
+                    write(BNODE_END);
                 } else {
                     Literal literal = (Literal) v;
                     String datatype = datatypeShown(literal);
                     if (literal.getLanguage().isPresent()) {
-                        sink.write(LITERAL_LANG);
-                        sink.write(literal.getLanguage().get(), Escape.XML_ATTRIBUTE);
-                        sink.write(ATTRIBUTE_END);
+                        write(LITERAL_LANG);
+                        write(literal.getLanguage().get(), Escape.XML_ATTRIBUTE);
+                        write(ATTRIBUTE_END);
                     } else if (datatype != null) {
-                        sink.write(LITERAL_TYPED);
-                        sink.write(datatype, Escape.XML_ATTRIBUTE);
-                        sink.write(ATTRIBUTE_END);
+                        write(LITERAL_TYPED);
+                        write(datatype, Escape.XML_ATTRIBUTE);
+                        write(ATTRIBUTE_END);
                     } else {
-                        sink.write(LITERAL);
+                        write(LITERAL);
                     }
-                    sink.write(literal.getLabel(), Escape.XML_TEXT);
-                    sink.write(LITERAL_END);
+                    write(literal.getLabel(), Escape.XML_TEXT);
+                    write(LITERAL_END);
                 }
-                sink.write(BINDING_END);
+                write(BINDING_END);
             }
-            sink.write(RESULT_END);
+            write(RESULT_END);
         }
 
         @Override
         void end() throws IOException {
-            sink.write(EPILOGUE);
+            write(EPILOGUE);
         }
     }
 
@@ -163,70 +355,70 @@ abstract class RowWriter {
         private static final byte[] END = ascii("]}}");
         private boolean firstRow = true;
 
-        Json(Utf8Sink sink) {
-            super(sink);
+        Json(OutputStream out) {
+            super(out);
         }
 
         @Override
         void start(List<String> variables) throws IOException {
-            sink.write(HEAD);
+            write(HEAD);
             for (int i = 0; i < variables.size(); i++) {
                 if (i > 0) {
-                    sink.write(',');
+                    write(',');
                 }
-                sink.write('"');
-                sink.write(variables.get(i), Escape.JSON);
-                sink.write('"');
+                write('"');
+                write(variables.get(i), Escape.JSON);
+                write('"');
             }
-            sink.write(BINDINGS);
+            write(BINDINGS);
         }
 
         @Override
         void row(BindingSet row) throws IOException {
             if (!firstRow) {
-                sink.write(',');
+                write(',');
             }
             firstRow = false;
-            sink.write('{');
+            write('{');
             boolean first = true;
             for (Binding b : row) {
                 if (!first) {
-                    sink.write(',');
+                    write(',');
                 }
                 first = false;
-                sink.write('"');
-                sink.write(b.getName(), Escape.JSON);
+                write('"');
+                write(b.getName(), Escape.JSON);
                 Value v = plain(b.getValue());
                 if (v instanceof IRI) {
-                    sink.write(URI);
-                    sink.write(v.stringValue(), Escape.JSON);
+                    write(URI);
+                    write(v.stringValue(), Escape.JSON);
                 } else if (v instanceof BNode bnode) {
-                    sink.write(BNODE);
-                    sink.write(bnode.getID(), Escape.JSON);
+                    write(BNODE);
+                    write(bnode.getID(), Escape.JSON);
                 } else {
                     Literal literal = (Literal) v;
                     String datatype = datatypeShown(literal);
                     if (literal.getLanguage().isPresent()) {
-                        sink.write(LANG);
-                        sink.write(literal.getLanguage().get(), Escape.JSON);
-                        sink.write(TYPED_VALUE);
+                        write(LANG);
+                        write(literal.getLanguage().get(), Escape.JSON);
+                        write(TYPED_VALUE);
                     } else if (datatype != null) {
-                        sink.write(DATATYPE);
-                        sink.write(datatype, Escape.JSON);
-                        sink.write(TYPED_VALUE);
+                        write(DATATYPE);
+                        write(datatype, Escape.JSON);
+                        write(TYPED_VALUE);
                     } else {
-                        sink.write(LITERAL);
+                        write(LITERAL);
                     }
-                    sink.write(literal.getLabel(), Escape.JSON);
+                    write(literal.getLabel(), Escape.JSON);
                 }
-                sink.write(VALUE_END);
+                write(VALUE_END);
             }
-            sink.write('}');
+            write('}');
         }
 
         @Override
         void end() throws IOException {
-            sink.write(END);
+            write(END);
         }
     }
 
@@ -238,8 +430,8 @@ abstract class RowWriter {
     static final class Csv extends RowWriter {
         private List<String> variables;
 
-        Csv(Utf8Sink sink) {
-            super(sink);
+        Csv(OutputStream out) {
+            super(out);
         }
 
         @Override
@@ -247,19 +439,19 @@ abstract class RowWriter {
             this.variables = variables;
             for (int i = 0; i < variables.size(); i++) {
                 if (i > 0) {
-                    sink.write(',');
+                    write(',');
                 }
-                sink.write(variables.get(i), Escape.NONE);
+                write(variables.get(i), Escape.NONE);
             }
-            sink.write('\r');
-            sink.write('\n');
+            write('\r');
+            write('\n');
         }
 
         @Override
         void row(BindingSet row) throws IOException {
             for (int i = 0; i < variables.size(); i++) {
                 if (i > 0) {
-                    sink.write(',');
+                    write(',');
                 }
                 Value v = row.getValue(variables.get(i));
                 if (v == null) {
@@ -267,9 +459,9 @@ abstract class RowWriter {
                 }
                 v = plain(v);
                 if (v instanceof BNode bnode) {
-                    sink.write('_');
-                    sink.write(':');
-                    sink.write(bnode.getID(), Escape.NONE);
+                    write('_');
+                    write(':');
+                    write(bnode.getID(), Escape.NONE);
                 } else if (v instanceof IRI) {
                     String iri = v.stringValue();
                     quoted(iri, iri.indexOf(',') >= 0);
@@ -277,8 +469,8 @@ abstract class RowWriter {
                     literal((Literal) v);
                 }
             }
-            sink.write('\r');
-            sink.write('\n');
+            write('\r');
+            write('\n');
         }
 
         private void literal(Literal literal) throws IOException {
@@ -287,7 +479,7 @@ abstract class RowWriter {
             if (XMLDatatypeUtil.isIntegerDatatype(datatype) || XMLDatatypeUtil.isDecimalDatatype(datatype)
                     || XSD.DOUBLE.equals(datatype)) {
                 try {
-                    sink.write(XMLDatatypeUtil.normalize(label, datatype), Escape.NONE);
+                    write(XMLDatatypeUtil.normalize(label, datatype), Escape.NONE);
                     return;
                 } catch (IllegalArgumentException e) {
                     // not a valid number: written as any other literal
@@ -300,11 +492,11 @@ abstract class RowWriter {
 
         private void quoted(String s, boolean quote) throws IOException {
             if (quote) {
-                sink.write('"');
+                write('"');
             }
-            sink.write(s, Escape.NONE);
+            write(s, Escape.NONE);
             if (quote) {
-                sink.write('"');
+                write('"');
             }
         }
 

@@ -326,8 +326,7 @@ public final class SparqlFastPath implements Filter, SparqlFastPathMXBean {
             HttpServletResponse response) throws IOException {
         head(request, response, factory.getTupleQueryResultFormat());
         try (TupleQueryResult rows = result; OutputStream out = response.getOutputStream()) {
-            Utf8Sink sink = new Utf8Sink(out);
-            RowWriter writer = RowWriter.forFormat(factory.getTupleQueryResultFormat(), sink);
+            RowWriter writer = RowWriter.forFormat(factory.getTupleQueryResultFormat(), out);
             if (writer == null) {
                 QueryResults.report(rows, factory.getWriter(out));
                 return;
@@ -337,7 +336,7 @@ public final class SparqlFastPath implements Filter, SparqlFastPathMXBean {
                 writer.row(rows.next());
             }
             writer.end();
-            sink.drain();
+            writer.drain();
         } catch (QueryEvaluationException | QueryResultHandlerException e) {
             sendError(response, FailureStatus.whileWritingResult(e));
         }

@@ -50,7 +50,7 @@ import org.eclipse.rdf4j.query.algebra.helpers.AbstractSimpleQueryModelVisitor;
  * being distinct, as sentinels are); (3) the optimizers put in no value the template did not have (RDF4J folds
  * {@code NOW()} into the moment of its optimization, and expressions of constants into their value); (4) the
  * first query's own optimized tree equals the template's with that query's constants put in. Otherwise the
- * shape's entry remembers the key as not reusable and those queries run every optimizer ({@link ShapeEntry}).
+ * shape's entry remembers the key as not reusable and those queries run every optimizer ({@link QueryFront.Entry}).
  * Stateless: static checks, any thread.
  */
 final class OptimizedTemplates {

@@ -2,16 +2,30 @@ package dev.basalt.sail.query;
 
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+import javax.management.JMException;
+import javax.management.ObjectName;
 
 import javax.management.JMException;
 import javax.management.ObjectName;
 
 import org.eclipse.rdf4j.common.iteration.CloseableIteration;
+import org.eclipse.rdf4j.common.transaction.QueryEvaluationMode;
+import org.eclipse.rdf4j.model.IRI;
+import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.query.Binding;
 import org.eclipse.rdf4j.query.BindingSet;
+import org.eclipse.rdf4j.query.Dataset;
 import org.eclipse.rdf4j.query.MalformedQueryException;
 import org.eclipse.rdf4j.query.QueryLanguage;
 import org.eclipse.rdf4j.query.TupleQueryResult;
+import org.eclipse.rdf4j.query.algebra.QueryRoot;
 import org.eclipse.rdf4j.query.impl.IteratingTupleQueryResult;
 import org.eclipse.rdf4j.query.parser.ParsedQuery;
 import org.eclipse.rdf4j.query.parser.QueryParserUtil;
@@ -22,11 +36,12 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
 import dev.basalt.optimizer.rdf4j.PreparedAlgebra;
+import dev.basalt.optimizer.rdf4j.ShapePlans;
 
 /**
  * The one front door of SPARQL queries into a repository: one entry per query shape ({@link QueryShape}: the
  * query's tokens with its constants left out), whose stages fill lazily as queries of the shape come
- * ({@link ShapeEntry}): the parsed template with the constant-slot model ({@link QueryTemplate}), RDF4J's optimized
+ * ({@link Entry}): the parsed template with the constant-slot model ({@link QueryTemplate}), RDF4J's optimized
  * tree of it per dataset, bindings and evaluation mode ({@link OptimizedTemplates}), and the compiled plans of that
  * tree per store state ({@code ShapePlans}). A query of a known shape is instantiated from its template and
  * evaluated with a {@link PreparedAlgebra} that reuses the later stages ({@link ShapedQuery} carries it to the
@@ -47,7 +62,7 @@ public final class QueryFront implements QueryFrontMXBean {
     public static final int DEFAULT_SHAPES = 1_000;
     private static final Logger logger = LoggerFactory.getLogger(QueryFront.class);
 
-    private final Cache<String, ShapeEntry> shapes;
+    private final Cache<String, Entry> shapes;
     private final long capacity;
     private final boolean keepPlans;
     private final LongAdder parsed = new LongAdder();
@@ -58,6 +73,12 @@ public final class QueryFront implements QueryFrontMXBean {
     private final LongAdder optimizedInFull = new LongAdder();
     private final LongAdder directRuns = new LongAdder();
     private ObjectName name;
+    /**
+     * The last query {@link #select} lexed and did not answer, which its caller then prepares on a connection: {@link
+     * #prepare} of the same text (the same string, without base IRI) takes its shape rather than lexing it again. One
+     * slot shared by all threads: a query of another thread in between only costs a second lexing.
+     */
+    private volatile Lexed notSelected;
     /** The store whose kept plans {@link #select} runs, or null ({@link #bind}). */
     private volatile NativeQueries store;
 
@@ -93,8 +114,8 @@ public final class QueryFront implements QueryFrontMXBean {
      */
     public Prepared prepare(QueryLanguage language, String query, String baseUri, boolean pending)
             throws MalformedQueryException {
-        QueryShape shape = QueryLanguage.SPARQL.equals(language) ? QueryShape.of(query, baseUri) : null;
-        ShapeEntry entry = shape == null ? null : shapes.getIfPresent(shape.key());
+        QueryShape shape = QueryLanguage.SPARQL.equals(language) ? shapeOf(query, baseUri) : null;
+        Entry entry = shape == null ? null : shapes.getIfPresent(shape.key());
         if (entry != null && entry.template() != null) {
             instantiated.increment();
             PreparedAlgebra algebra = entry.instance(query, shape);
@@ -108,9 +129,22 @@ public final class QueryFront implements QueryFrontMXBean {
         ParsedQuery parsedQuery = QueryParserUtil.parseQuery(language, query, baseUri);
         parsed.increment();
         if (shape != null && entry == null) {
-            shapes.put(shape.key(), new ShapeEntry(this, QueryTemplate.make(query, baseUri, shape, parsedQuery)));
+            shapes.put(shape.key(), new Entry(QueryTemplate.make(query, baseUri, shape, parsedQuery)));
         }
         return new Prepared(parsedQuery, null);
+    }
+
+    /** A query's text and its shape, read without base IRI. */
+    private record Lexed(String query, QueryShape shape) {
+    }
+
+    /** The shape of {@code query}, from {@link #notSelected} when {@link #select} just read it. */
+    private QueryShape shapeOf(String query, String baseUri) {
+        Lexed last = notSelected;
+        if (last != null && last.query == query && baseUri == null) {
+            return last.shape;
+        }
+        return QueryShape.of(query, baseUri);
     }
 
     /**
@@ -132,14 +166,14 @@ public final class QueryFront implements QueryFrontMXBean {
     public TupleQueryResult select(String query, boolean includeInferred) {
         NativeQueries bound = store;
         QueryShape shape = bound == null ? null : QueryShape.of(query, null);
-        ShapeEntry entry = shape == null ? null : shapes.getIfPresent(shape.key());
+        Entry entry = shape == null ? null : shapes.getIfPresent(shape.key());
         QueryTemplate template = entry == null ? null : entry.template();
-        if (template == null || !template.treeless(shape)) {
-            return null;
-        }
-        CloseableIteration<? extends BindingSet> rows = bound.runKept(entry.instance(query, shape), null,
-                includeInferred);
+        CloseableIteration<? extends BindingSet> rows = template == null || !template.treeless(shape) ? null
+                : bound.runKept(entry.instance(query, shape), null, includeInferred);
         if (rows == null) {
+            if (shape != null) {
+                notSelected = new Lexed(query, shape);
+            }
             return null;
         }
         instantiated.increment();
@@ -160,29 +194,23 @@ public final class QueryFront implements QueryFrontMXBean {
     /** Whether queries of the shape of {@code query} are instantiated from a template (for tests). */
     boolean holdsTemplate(String query, String baseUri) {
         QueryShape shape = QueryShape.of(query, baseUri);
-        ShapeEntry entry = shape == null ? null : shapes.getIfPresent(shape.key());
+        Entry entry = shape == null ? null : shapes.getIfPresent(shape.key());
         return entry != null && entry.template() != null;
+    }
+
+    /** Whether {@link #prepare} of this very query text would take the shape {@link #select} read (for tests). */
+    boolean remembersShapeOf(String query) {
+        Lexed last = notSelected;
+        return last != null && last.query == query;
     }
 
     /** Optimized trees and not-reusable marks held over all shapes (for tests). */
     long optimizedStages() {
-        return shapes.asMap().values().stream().mapToLong(ShapeEntry::optimizedStages).sum();
-    }
-
-    boolean keepsPlans() {
-        return keepPlans;
+        return shapes.asMap().values().stream().mapToLong(Entry::optimizedStages).sum();
     }
 
     void pendingTreeMade() {
         pendingTreesMade.increment();
-    }
-
-    void optimizedReused() {
-        optimizedReused.increment();
-    }
-
-    void optimizedInFull() {
-        optimizedInFull.increment();
     }
 
     @Override
@@ -261,6 +289,137 @@ public final class QueryFront implements QueryFrontMXBean {
                 logger.debug("query front door's MBean already gone", e);
             }
             name = null;
+        }
+    }
+
+    /**
+     * One query shape's entry, holding the shape's three stages, each filled by the first
+     * query that needs it:
+     * <ol>
+     * <li>the parsed template ({@link QueryTemplate}), made when the entry is made, or none when the shape is not
+     * cacheable (its queries are always parsed);</li>
+     * <li>per dataset, bindings and evaluation mode, RDF4J's optimized tree of the template
+     * ({@link OptimizedTemplates}), or the mark that it cannot be reused; at most {@value #MAX_VARIANTS} of them,
+     * further combinations are optimized in full every time;</li>
+     * <li>with each optimized tree, the plans compiled from it per store state, join ordering and statement-set
+     * choice ({@link ShapePlans}), when plans are kept.</li>
+     * </ol>
+     * Stages 1 and 2 read no data and never go stale; a plan holds for the store state it was compiled on and the
+     * first query on a newer state compiles the shape again. The entry goes as a whole when the front door evicts it.
+     *
+     * <p>Thread-safe: the template is immutable and the optimized stages are in a concurrent map; the
+     * {@link PreparedAlgebra} it makes for one query is used by that query's evaluating thread.
+     */
+    final class Entry {
+        /** Optimized trees kept per shape (combinations of dataset, bindings and evaluation mode). */
+        static final int MAX_VARIANTS = 32;
+        private static final Object NOT_REUSABLE = new Object();
+
+        /** The shape's parsed template, or null when the shape is not cacheable. */
+        private final QueryTemplate template;
+        private final Map<Key, Object> optimized = new ConcurrentHashMap<>();
+
+        /** What the optimized form of a query depends on besides its shape. */
+        record Key(Set<IRI> defaultGraphs, Set<IRI> namedGraphs, Map<String, Value> bindings, QueryEvaluationMode mode) {
+            /** The key of a query without dataset and bindings, per evaluation mode: most queries' (no allocation). */
+            private static final Map<QueryEvaluationMode, Key> PLAIN = new java.util.EnumMap<>(QueryEvaluationMode.class);
+
+            static {
+                for (QueryEvaluationMode mode : QueryEvaluationMode.values()) {
+                    PLAIN.put(mode, new Key(null, null, Map.of(), mode));
+                }
+            }
+
+            static Key of(Dataset dataset, BindingSet bindings, QueryEvaluationMode mode) {
+                if (dataset == null && (bindings == null || bindings.isEmpty()) && mode != null) {
+                    return PLAIN.get(mode);
+                }
+                Map<String, Value> values = new HashMap<>();
+                if (bindings != null) {
+                    for (Binding b : bindings) {
+                        values.put(b.getName(), b.getValue());
+                    }
+                }
+                return new Key(dataset == null ? null : new HashSet<>(dataset.getDefaultGraphs()),
+                        dataset == null ? null : new HashSet<>(dataset.getNamedGraphs()), values, mode);
+            }
+        }
+
+        /** An optimized template and the plans compiled from it (null when plans are not kept). */
+        private record Optimized(QueryTemplate template, ShapePlans plans) {
+        }
+
+        Entry(QueryTemplate template) {
+            this.template = template;
+        }
+
+        /** The parsed template, or null when the shape's queries are always parsed. */
+        QueryTemplate template() {
+            return template;
+        }
+
+        /** Optimized trees and not-reusable marks held. */
+        int optimizedStages() {
+            return optimized.size();
+        }
+
+        /** What lets the evaluation of {@code query}, of this entry's shape, reuse the shape's later stages. */
+        PreparedAlgebra instance(String query, QueryShape shape) {
+            return new PreparedAlgebra() {
+                @Override
+                public QueryRoot optimized(QueryRoot root, Dataset dataset, BindingSet bindings, QueryEvaluationMode mode,
+                        Consumer<QueryRoot> rdf4jSteps) {
+                    return Entry.this.optimized(query, shape, root, dataset, bindings, mode, rdf4jSteps);
+                }
+
+                @Override
+                public Shape shape(Dataset dataset, BindingSet bindings, QueryEvaluationMode mode) {
+                    if (!(optimized.get(Key.of(dataset, bindings, mode)) instanceof Optimized o)) {
+                        return null;
+                    }
+                    QueryTemplate.Constants constants = o.template.constants(shape);
+                    return new Shape() {
+                        @Override
+                        public QueryRoot template() {
+                            return (QueryRoot) o.template.tree();
+                        }
+
+                        @Override
+                        public Value valueOf(Value sentinel) {
+                            return constants.valueOf(sentinel);
+                        }
+
+                        @Override
+                        public void taken() {
+                            optimizedReused.increment();
+                        }
+
+                        @Override
+                        public ShapePlans plans() {
+                            return o.plans;
+                        }
+                    };
+                }
+            };
+        }
+
+        private QueryRoot optimized(String query, QueryShape shape, QueryRoot root, Dataset dataset, BindingSet bindings,
+                QueryEvaluationMode mode, Consumer<QueryRoot> rdf4jSteps) {
+            Key key = Key.of(dataset, bindings, mode);
+            Object held = optimized.get(key);
+            if (held instanceof Optimized o) {
+                optimizedReused.increment();
+                return o.template.instantiate(query, shape, OptimizedTemplates::fresh);
+            }
+            optimizedInFull.increment();
+            PendingTree.make(root); // the optimizers change the tree in place
+            rdf4jSteps.accept(root);
+            if (held == null && optimized.size() < MAX_VARIANTS) {
+                QueryTemplate made = OptimizedTemplates.make(template, query, shape, root, bindings, rdf4jSteps);
+                optimized.putIfAbsent(key,
+                        made == null ? NOT_REUSABLE : new Optimized(made, keepPlans ? new ShapePlans() : null));
+            }
+            return root;
         }
     }
 }

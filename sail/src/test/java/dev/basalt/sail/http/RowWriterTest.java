@@ -75,7 +75,7 @@ class RowWriterTest {
     }
 
     /**
-     * Long texts that rows repeat, which the sink keeps encoded ({@link Utf8Sink#MEMO_MIN_CHARS} up): around the
+     * Long texts that rows repeat, which the writer keeps encoded ({@link RowWriter#MEMO_MIN_CHARS} up): around the
      * lengths it keeps and beyond, and one text both as an IRI (element text) and as a datatype (an attribute, which
      * escapes quotes too), so a kept encoding is only reused for the same escaping.
      */
@@ -88,8 +88,8 @@ class RowWriterTest {
             for (int round = 0; round < 40; round++) {
                 List<Value> pool = new ArrayList<>();
                 for (int i = 0; i < 6; i++) {
-                    int length = List.of(Utf8Sink.MEMO_MIN_CHARS - 1, Utf8Sink.MEMO_MIN_CHARS, 100, 1000,
-                            Utf8Sink.MEMO_MAX_CHARS, Utf8Sink.MEMO_MAX_CHARS + 1, 5000).get(random.nextInt(7));
+                    int length = List.of(RowWriter.MEMO_MIN_CHARS - 1, RowWriter.MEMO_MIN_CHARS, 100, 1000,
+                            RowWriter.MEMO_MAX_CHARS, RowWriter.MEMO_MAX_CHARS + 1, 5000).get(random.nextInt(7));
                     String text = longText(random, length);
                     IRI iri = VF.createIRI("http://ex.org/'" + text.replace(' ', '_'));
                     pool.add(iri);
@@ -126,9 +126,9 @@ class RowWriterTest {
 
     @Test
     void leavesOtherFormatsToRdf4j() {
-        assertNull(RowWriter.forFormat(TupleQueryResultFormat.TSV, new Utf8Sink(new ByteArrayOutputStream())));
-        assertNull(RowWriter.forFormat(TupleQueryResultFormat.BINARY, new Utf8Sink(new ByteArrayOutputStream())));
-        assertNull(RowWriter.forFormat(TupleQueryResultFormat.JSON_STAR, new Utf8Sink(new ByteArrayOutputStream())));
+        assertNull(RowWriter.forFormat(TupleQueryResultFormat.TSV, new ByteArrayOutputStream()));
+        assertNull(RowWriter.forFormat(TupleQueryResultFormat.BINARY, new ByteArrayOutputStream()));
+        assertNull(RowWriter.forFormat(TupleQueryResultFormat.JSON_STAR, new ByteArrayOutputStream()));
     }
 
     /** The text around the first character where {@code a} differs from {@code b}, escaped. */
@@ -184,14 +184,13 @@ class RowWriterTest {
     private static String fast(TupleQueryResultFormat format, List<String> variables, List<BindingSet> rows)
             throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        Utf8Sink sink = new Utf8Sink(out);
-        RowWriter writer = RowWriter.forFormat(format, sink);
+        RowWriter writer = RowWriter.forFormat(format, out);
         writer.start(variables);
         for (BindingSet row : rows) {
             writer.row(row);
         }
         writer.end();
-        sink.flush();
+        writer.flush();
         return out.toString(StandardCharsets.UTF_8);
     }
 }

@@ -1,6 +1,7 @@
 package dev.basalt.sail.query;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -112,6 +113,23 @@ class FrontDoorSelectTest extends CachedAgainstReference {
             assertEquals(0, store().nativeQueries().running(), "the snapshot is released with the result");
         }
         assertEquals(direct + 12, front().getDirectRuns());
+    }
+
+    @Test
+    void aQueryTheRouteDoesNotAnswerIsLexedOnce() {
+        String q = query(1, 3);
+        keep(q);
+        String describe = PREFIX + "DESCRIBE ex:product2";
+        assertNull(front().select(describe, true));
+        assertTrue(front().remembersShapeOf(describe), "the shape select read is kept for prepare");
+        assertFalse(front().remembersShapeOf(new String(describe)), "only for the very same query text");
+        // the connection's prepare takes the remembered shape: the answer is a parse's
+        String again = query(1, 4);
+        assertNull(front().select(again, false)); // the plans without inferred statements are not kept yet
+        assertTrue(front().remembersShapeOf(again));
+        try (RepositoryConnection c = cached.getConnection()) {
+            assertEquals(viaConnection(reference, again), sortedLines(c.prepareTupleQuery(again)));
+        }
     }
 
     @Test
