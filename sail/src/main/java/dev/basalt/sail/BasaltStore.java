@@ -79,7 +79,8 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
     private volatile IsolatingSailStore store;
     private volatile OverflowModelFactory changeSets;
     private boolean temporaryDir;
-    private EvaluationStrategyFactory evaluationStrategyFactory;
+    /** Set under this store's lock, read without it. */
+    private volatile EvaluationStrategyFactory evaluationStrategyFactory;
     private FederatedServiceResolver serviceResolver;
     private SPARQLServiceResolver ownServiceResolver;
     private final NativeQueries nativeQueries;
@@ -125,16 +126,50 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
         return config;
     }
 
-    public synchronized EvaluationStrategyFactory getEvaluationStrategyFactory() {
+    /**
+     * The factory of RDF4J's evaluation strategies, made on first use; it carries the store's iteration cache
+     * threshold and result-size tracking, which the setters of those settings pass on, so a query reads it without
+     * a lock or a write.
+     */
+    public EvaluationStrategyFactory getEvaluationStrategyFactory() {
+        EvaluationStrategyFactory factory = evaluationStrategyFactory;
+        return factory != null ? factory : defaultEvaluationStrategyFactory();
+    }
+
+    private synchronized EvaluationStrategyFactory defaultEvaluationStrategyFactory() {
         if (evaluationStrategyFactory == null) {
-            evaluationStrategyFactory = new DefaultEvaluationStrategyFactory(getFederatedServiceResolver());
+            EvaluationStrategyFactory factory = new DefaultEvaluationStrategyFactory(getFederatedServiceResolver());
+            applySettings(factory);
+            evaluationStrategyFactory = factory;
         }
-        evaluationStrategyFactory.setQuerySolutionCacheThreshold(getIterationCacheSyncThreshold());
-        evaluationStrategyFactory.setTrackResultSize(isTrackResultSize());
         return evaluationStrategyFactory;
     }
 
+    private void applySettings(EvaluationStrategyFactory factory) {
+        factory.setQuerySolutionCacheThreshold(getIterationCacheSyncThreshold());
+        factory.setTrackResultSize(isTrackResultSize());
+    }
+
+    @Override
+    public synchronized void setIterationCacheSyncThreshold(long threshold) {
+        super.setIterationCacheSyncThreshold(threshold);
+        if (evaluationStrategyFactory != null) {
+            applySettings(evaluationStrategyFactory);
+        }
+    }
+
+    @Override
+    public synchronized void setTrackResultSize(boolean track) {
+        super.setTrackResultSize(track);
+        if (evaluationStrategyFactory != null) {
+            applySettings(evaluationStrategyFactory);
+        }
+    }
+
     public synchronized void setEvaluationStrategyFactory(EvaluationStrategyFactory factory) {
+        if (factory != null) {
+            applySettings(factory);
+        }
         this.evaluationStrategyFactory = factory;
         if (backing != null) {
             nativeQueries.bind(this, backing.latest()); // the direct route reads the factory's kind when bound
