@@ -38,7 +38,9 @@ import org.eclipse.jetty.webapp.WebAppContext;
  *
  * <p>Unless the user set them, {@link #main} first starts itself again with the JVM options that cut the cost of
  * the first queries after a start (less C2 inlining; on Java 25 and later the ahead-of-time cache beside the jar):
- * {@link JvmRelaunch}.
+ * {@link JvmRelaunch}. Then, before it prints its URL, it sends its own server a warm-up of typical requests against
+ * a scratch repository, so that the JIT has compiled the request path before the first client's query
+ * ({@link LauncherWarmup}; {@code -Dbasalt.server.warmup=0} leaves it out).
  *
  * <p>Thread-safe: its fields are final and set before {@link #start} returns; Jetty's own threads serve the
  * requests, and {@link #port}, the URLs and {@link #close} may be called from any thread. {@link #start} sets
@@ -60,8 +62,10 @@ public final class BasaltServer implements AutoCloseable {
 
     public static void main(String[] args) throws Exception {
         ServerOptions options;
+        int warmupRequests;
         try {
             options = ServerOptions.parse(args);
+            warmupRequests = LauncherWarmup.requests(System.getProperty(LauncherWarmup.REQUESTS_PROPERTY));
         } catch (IllegalArgumentException e) {
             System.err.println("basalt-server: " + e.getMessage());
             System.exit(2);
@@ -75,6 +79,9 @@ public final class BasaltServer implements AutoCloseable {
         }
         BasaltServer server = start(options);
         server.jetty.setStopAtShutdown(true);
+        if (warmupRequests > 0) {
+            System.out.println("basalt-server: " + new LauncherWarmup(server.serverUrl()).run(warmupRequests).describe());
+        }
         System.out.println("Basalt on RDF4J Server: " + server.serverUrl());
         System.out.println("RDF4J Workbench:        " + server.workbenchUrl());
         System.out.println("data directory:         " + options.dataDir());

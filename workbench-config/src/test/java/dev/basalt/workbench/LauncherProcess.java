@@ -75,6 +75,10 @@ final class LauncherProcess implements AutoCloseable {
         String classPath = HOME.resolve("classes") + File.pathSeparator + HOME.resolve("lib") + File.separator + "*";
         List<String> command = new ArrayList<>(List.of(java));
         command.addAll(jvmOptions);
+        String warmup = "-D" + LauncherWarmup.REQUESTS_PROPERTY + "=";
+        if (jvmOptions.stream().noneMatch(o -> o.startsWith(warmup))) {
+            command.add(warmup + "0"); // tests start many launchers: no warm-up unless a test asks for one
+        }
         command.addAll(List.of("-XX:+UseSerialGC", "-cp", classPath, BasaltServer.class.getName(),
                 "--host", "127.0.0.1", "--port", String.valueOf(port), "--data", dataDir.toString(), "--home", HOME.toString()));
         command.addAll(extraArgs);

@@ -1,0 +1,213 @@
+package dev.basalt.workbench;
+
+import java.util.List;
+import java.util.Random;
+import java.util.function.Function;
+
+/**
+ * What the launcher's warm-up ({@link LauncherWarmup}) loads and asks: a small product catalogue (products with
+ * types, features, numeric, text and date properties, producers, vendors with countries, offers with prices and
+ * delivery days, reviews in two languages with optional ratings; about 20,000 triples, the same every time) and
+ * the kinds of request a catalogue's clients send: joins with numeric and date filters, {@code OPTIONAL} with
+ * {@code !bound}, {@code UNION}, {@code ORDER BY} with {@code LIMIT}/{@code OFFSET}, casts, language filters,
+ * aggregates, {@code DESCRIBE}, {@code CONSTRUCT}, {@code ASK} and small updates, with SPARQL/XML, SPARQL/JSON,
+ * RDF/XML and Turtle results.
+ *
+ * <p>Stateless and immutable: safe to share between threads.
+ */
+final class WarmupData {
+    static final String NS = "http://basalt.dev/launcher-warmup/";
+    static final int PRODUCTS = 300;
+    static final int TYPES = 20;
+    static final int FEATURES = 100;
+    static final int PRODUCERS = 15;
+    static final int VENDORS = 10;
+    static final int COUNTRIES = 8;
+    static final int OFFERS = 1500;
+    static final int REVIEWERS = 100;
+    static final int REVIEWS = 800;
+    private static final String XSD = "http://www.w3.org/2001/XMLSchema#";
+    private static final String RDF_TYPE = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>";
+    private static final String LABEL = "<http://www.w3.org/2000/01/rdf-schema#label>";
+    private static final String COMMENT = "<http://www.w3.org/2000/01/rdf-schema#comment>";
+    private static final String SUBCLASS = "<http://www.w3.org/2000/01/rdf-schema#subClassOf>";
+    private static final String PREFIXES = "PREFIX w: <" + NS + ">\n"
+            + "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n"
+            + "PREFIX xsd: <" + XSD + ">\n";
+    private static final String SELECT_ACCEPT = "application/sparql-results+xml";
+    private static final String SELECT_OTHER = "application/sparql-results+json";
+    private static final String GRAPH_ACCEPT = "application/rdf+xml";
+    private static final String GRAPH_OTHER = "text/turtle";
+
+    private WarmupData() {
+    }
+
+    /** One kind of request: its text for a random choice of constants, whether it is an update, its formats. */
+    record Request(Function<Random, String> template, boolean update, String accept, String otherAccept) {
+        String text(Random random) {
+            return template.apply(random);
+        }
+    }
+
+    /** The catalogue as N-Triples. */
+    static String ntriples() {
+        Random r = new Random(34);
+        StringBuilder b = new StringBuilder(2_000_000);
+        for (int t = 0; t < TYPES; t++) {
+            triple(b, iri("Type" + t), RDF_TYPE, iri("ProductType"));
+            triple(b, iri("Type" + t), LABEL, text("type " + t));
+            if (t > 0) {
+                triple(b, iri("Type" + t), SUBCLASS, iri("Type" + (t - 1) / 4));
+            }
+        }
+        for (int f = 0; f < FEATURES; f++) {
+            triple(b, iri("Feature" + f), LABEL, text("feature " + f));
+        }
+        for (int p = 0; p < PRODUCERS; p++) {
+            triple(b, iri("Producer" + p), LABEL, text("producer " + p));
+            triple(b, iri("Producer" + p), iri("country"), iri("Country" + p % COUNTRIES));
+        }
+        for (int v = 0; v < VENDORS; v++) {
+            triple(b, iri("Vendor" + v), LABEL, text("vendor " + v));
+            triple(b, iri("Vendor" + v), iri("country"), iri("Country" + r.nextInt(COUNTRIES)));
+        }
+        for (int i = 0; i < PRODUCTS; i++) {
+            String p = iri("Product" + i);
+            triple(b, p, RDF_TYPE, iri("Product"));
+            triple(b, p, RDF_TYPE, iri("Type" + r.nextInt(TYPES)));
+            triple(b, p, LABEL, text("product " + word(r) + " " + i));
+            triple(b, p, COMMENT, text(word(r) + " " + word(r) + " " + word(r)));
+            triple(b, p, iri("producer"), iri("Producer" + r.nextInt(PRODUCERS)));
+            for (int k = 0; k < 3 + r.nextInt(6); k++) {
+                triple(b, p, iri("feature"), iri("Feature" + r.nextInt(FEATURES)));
+            }
+            for (int k = 1; k <= 3; k++) {
+                triple(b, p, iri("num" + k), typed(Integer.toString(1 + r.nextInt(2000)), "integer"));
+                if (k < 3 || r.nextBoolean()) {
+                    triple(b, p, iri("text" + k), text(word(r) + " " + word(r)));
+                }
+            }
+            triple(b, p, iri("date"), typed(date(r), "dateTime"));
+        }
+        for (int o = 0; o < OFFERS; o++) {
+            String offer = iri("Offer" + o);
+            triple(b, offer, RDF_TYPE, iri("Offer"));
+            triple(b, offer, iri("product"), iri("Product" + r.nextInt(PRODUCTS)));
+            triple(b, offer, iri("vendor"), iri("Vendor" + r.nextInt(VENDORS)));
+            triple(b, offer, iri("price"), typed((5 + r.nextInt(10_000)) + "." + r.nextInt(100), "double"));
+            triple(b, offer, iri("validTo"), typed(date(r), "dateTime"));
+            triple(b, offer, iri("deliveryDays"), typed(Integer.toString(1 + r.nextInt(7)), "integer"));
+            triple(b, offer, iri("webpage"), iri("page/offer" + o));
+        }
+        for (int p = 0; p < REVIEWERS; p++) {
+            triple(b, iri("Reviewer" + p), iri("name"), text("reviewer " + p));
+            triple(b, iri("Reviewer" + p), iri("country"), iri("Country" + r.nextInt(COUNTRIES)));
+        }
+        for (int v = 0; v < REVIEWS; v++) {
+            String review = iri("Review" + v);
+            String lang = r.nextInt(4) == 0 ? "de" : "en";
+            triple(b, review, RDF_TYPE, iri("Review"));
+            triple(b, review, iri("reviewFor"), iri("Product" + r.nextInt(PRODUCTS)));
+            triple(b, review, iri("reviewer"), iri("Reviewer" + r.nextInt(REVIEWERS)));
+            triple(b, review, iri("title"), "\"" + word(r) + " " + word(r) + "\"@" + lang);
+            triple(b, review, iri("text"), "\"" + word(r) + " " + word(r) + " " + word(r) + "\"@" + lang);
+            triple(b, review, iri("reviewDate"), typed(date(r), "dateTime"));
+            for (int k = 1; k <= 2; k++) {
+                if (r.nextInt(3) > 0) {
+                    triple(b, review, iri("rating" + k), typed(Integer.toString(1 + r.nextInt(10)), "integer"));
+                }
+            }
+        }
+        return b.toString();
+    }
+
+    /** The kinds of request the warm-up sends in turn, the update first. */
+    static List<Request> queries() {
+        return List.of(
+                new Request(r -> {
+                    int n = r.nextInt(50);
+                    return PREFIXES + "DELETE WHERE { w:Extra" + n + " ?p ?o } ; INSERT DATA { w:Extra" + n
+                            + " rdfs:label \"extra " + n + "\" ; w:num1 " + r.nextInt(2000) + " }";
+                }, true, null, null),
+                select(r -> "SELECT DISTINCT ?product ?label WHERE { ?product rdfs:label ?label ; a w:Type"
+                        + r.nextInt(TYPES) + " ; w:feature w:Feature" + r.nextInt(FEATURES) + " ; w:num1 ?v . FILTER (?v > "
+                        + r.nextInt(1000) + ") } ORDER BY ?label LIMIT 10"),
+                select(r -> "SELECT ?label ?comment ?producer ?f ?t1 ?t3 ?n1 WHERE { w:Product" + r.nextInt(PRODUCTS)
+                        + " rdfs:label ?label ; rdfs:comment ?comment ; w:producer ?p ; w:feature ?fi ; w:text1 ?t1 ; "
+                        + "w:num1 ?n1 . ?p rdfs:label ?producer . ?fi rdfs:label ?f . OPTIONAL { w:Product"
+                        + r.nextInt(PRODUCTS) + " w:text3 ?t3 } }"),
+                select(r -> "SELECT ?product ?label WHERE { ?product rdfs:label ?label ; a w:Type" + r.nextInt(TYPES)
+                        + " ; w:num1 ?p1 ; w:num3 ?p3 . FILTER (?p1 > " + r.nextInt(1000) + " && ?p3 < "
+                        + (1000 + r.nextInt(1000)) + ") OPTIONAL { ?product w:feature w:Feature" + r.nextInt(FEATURES)
+                        + " . ?product rdfs:label ?other } FILTER (!bound(?other)) } ORDER BY ?label LIMIT 10"),
+                select(r -> "SELECT DISTINCT ?product ?label ?n WHERE { { ?product rdfs:label ?label ; a w:Type"
+                        + r.nextInt(TYPES) + " ; w:num1 ?n . FILTER (?n > " + r.nextInt(1500) + ") } UNION { ?product "
+                        + "rdfs:label ?label ; w:feature w:Feature" + r.nextInt(FEATURES) + " ; w:num2 ?n } } "
+                        + "ORDER BY ?label OFFSET 5 LIMIT 10"),
+                select(r -> "SELECT DISTINCT ?product ?label WHERE { ?product rdfs:label ?label ; w:feature ?f ; "
+                        + "w:num1 ?a ; w:num2 ?b . w:Product" + r.nextInt(PRODUCTS) + " w:feature ?f ; w:num1 ?oa ; "
+                        + "w:num2 ?ob . FILTER (?product != w:Product" + r.nextInt(PRODUCTS) + " && ?a < (?oa + 300) && "
+                        + "?a > (?oa - 300) && ?b < (?ob + 400) && ?b > (?ob - 400)) } ORDER BY ?label LIMIT 5"),
+                select(r -> "SELECT ?label ?offer ?price ?vendor ?review ?title ?r1 WHERE { w:Product"
+                        + r.nextInt(PRODUCTS) + " rdfs:label ?label . OPTIONAL { ?offer w:product w:Product"
+                        + r.nextInt(PRODUCTS) + " ; w:price ?price ; w:vendor ?v ; w:validTo ?to . ?v rdfs:label ?vendor "
+                        + "; w:country w:Country" + r.nextInt(COUNTRIES) + " . FILTER (?to > \"2025-0" + (1 + r.nextInt(9))
+                        + "-01T00:00:00\"^^xsd:dateTime) } OPTIONAL { ?review w:reviewFor w:Product" + r.nextInt(PRODUCTS)
+                        + " ; w:title ?title . OPTIONAL { ?review w:rating1 ?r1 } } }"),
+                select(r -> "SELECT ?title ?text ?date ?name ?r1 ?r2 WHERE { ?review w:reviewFor w:Product"
+                        + r.nextInt(PRODUCTS) + " ; w:title ?title ; w:text ?text ; w:reviewDate ?date ; w:reviewer ?rv . "
+                        + "?rv w:name ?name . FILTER langMatches(lang(?text), \"EN\") OPTIONAL { ?review w:rating1 ?r1 } "
+                        + "OPTIONAL { ?review w:rating2 ?r2 } } ORDER BY DESC(?date) LIMIT 20"),
+                graph(r -> "DESCRIBE ?x WHERE { w:Review" + r.nextInt(REVIEWS) + " w:reviewer ?x }"),
+                select(r -> "SELECT DISTINCT ?offer ?price WHERE { ?offer w:product w:Product" + r.nextInt(PRODUCTS)
+                        + " ; w:vendor ?v ; w:deliveryDays ?d ; w:price ?price ; w:validTo ?to . ?v w:country w:Country"
+                        + r.nextInt(COUNTRIES) + " . FILTER (?d <= " + (1 + r.nextInt(6)) + " && ?to > \"2024-0"
+                        + (1 + r.nextInt(9)) + "-01T00:00:00\"^^xsd:dateTime) } ORDER BY xsd:double(str(?price)) LIMIT 10"),
+                select(r -> "SELECT ?property ?value ?of WHERE { { w:Offer" + r.nextInt(OFFERS) + " ?property ?value } "
+                        + "UNION { ?of ?property w:Offer" + r.nextInt(OFFERS) + " } }"),
+                graph(r -> "CONSTRUCT { w:Offer" + r.nextInt(OFFERS) + " w:product ?p ; w:price ?price ; w:vendor ?v . "
+                        + "?v rdfs:label ?vl } WHERE { w:Offer" + r.nextInt(OFFERS) + " w:product ?p ; w:price ?price ; "
+                        + "w:vendor ?v . ?v rdfs:label ?vl }"),
+                select(r -> "SELECT ?type (COUNT(?product) AS ?n) (AVG(?v) AS ?avg) WHERE { ?product a ?type ; w:num"
+                        + (1 + r.nextInt(3)) + " ?v ; w:producer w:Producer" + r.nextInt(PRODUCERS) + " } GROUP BY ?type "
+                        + "ORDER BY DESC(?n) LIMIT 5"),
+                new Request(r -> PREFIXES + "ASK { ?offer w:product w:Product" + r.nextInt(PRODUCTS) + " ; w:deliveryDays "
+                        + (1 + r.nextInt(7)) + " }", false, "application/sparql-results+xml", "text/boolean"));
+    }
+
+    private static Request select(Function<Random, String> body) {
+        return new Request(r -> PREFIXES + body.apply(r), false, SELECT_ACCEPT, SELECT_OTHER);
+    }
+
+    private static Request graph(Function<Random, String> body) {
+        return new Request(r -> PREFIXES + body.apply(r), false, GRAPH_ACCEPT, GRAPH_OTHER);
+    }
+
+    private static final String[] WORDS = { "alpha", "bright", "copper", "delta", "ember", "fjord", "granite",
+            "harbor", "indigo", "juniper", "kestrel", "lumen", "meadow", "nickel", "onyx", "prairie" };
+
+    private static String word(Random r) {
+        return WORDS[r.nextInt(WORDS.length)];
+    }
+
+    private static String date(Random r) {
+        return String.format("20%02d-%02d-%02dT%02d:00:00", 20 + r.nextInt(8), 1 + r.nextInt(12), 1 + r.nextInt(28),
+                r.nextInt(24));
+    }
+
+    private static String iri(String local) {
+        return "<" + NS + local + ">";
+    }
+
+    private static String text(String s) {
+        return "\"" + s + "\"";
+    }
+
+    private static String typed(String lexical, String xsdType) {
+        return "\"" + lexical + "\"^^<" + XSD + xsdType + ">";
+    }
+
+    private static void triple(StringBuilder b, String s, String p, String o) {
+        b.append(s).append(' ').append(p).append(' ').append(o).append(" .\n");
+    }
+}

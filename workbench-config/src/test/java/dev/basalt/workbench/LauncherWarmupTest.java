@@ -1,0 +1,67 @@
+package dev.basalt.workbench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The launcher's warm-up ({@link LauncherWarmup}): every kind of request it sends is answered, it leaves no
+ * repository behind, the server it warmed answers the user's repository, and its setting is checked.
+ */
+class LauncherWarmupTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void warmsUpOnAScratchRepositoryAndRemovesIt() throws Exception {
+        Path log = dir.resolve("launcher.log");
+        int requests = WarmupData.queries().size() * 3;
+        try (LauncherProcess launcher = new LauncherProcess(dir.resolve("data"), log)
+                .jvmOptions("-Xmx512m", "-D" + LauncherWarmup.REQUESTS_PROPERTY + "=" + requests).start()) {
+            String out = Files.readString(log);
+            assertTrue(out.contains("warm-up: " + requests + " requests in "), out);
+            assertFalse(out.contains("ended early"), out);
+            HttpClient http = HttpClient.newHttpClient();
+            HttpResponse<String> list = http.send(HttpRequest.newBuilder(URI.create(launcher.serverUrl() + "/repositories"))
+                    .header("Accept", "application/sparql-results+json").build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, list.statusCode());
+            assertFalse(list.body().contains(LauncherWarmup.REPOSITORY), list.body());
+            assertTrue(list.body().contains("\"basalt\""), list.body());
+            assertFalse(Files.exists(dir.resolve("data/server/repositories/" + LauncherWarmup.REPOSITORY)));
+            HttpResponse<String> count = http.send(HttpRequest.newBuilder(URI.create(launcher.serverUrl()
+                    + "/repositories/basalt?query=SELECT%20(COUNT(*)%20AS%20%3Fn)%20%7B%3Fs%20%3Fp%20%3Fo%7D"))
+                    .header("Accept", "text/csv").build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals("n\r\n0\r\n", count.body());
+            launcher.stop();
+        }
+    }
+
+    @Test
+    void requestCountSetting() {
+        assertEquals(LauncherWarmup.DEFAULT_REQUESTS, LauncherWarmup.requests(null));
+        assertEquals(0, LauncherWarmup.requests("0"));
+        assertEquals(250, LauncherWarmup.requests(" 250 "));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LauncherWarmup.requests("lots"));
+        assertTrue(e.getMessage().contains(LauncherWarmup.REQUESTS_PROPERTY), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> LauncherWarmup.requests("-1"));
+    }
+
+    @Test
+    void catalogueIsTheSameEveryTime() {
+        String data = WarmupData.ntriples();
+        assertEquals(data, WarmupData.ntriples());
+        long triples = data.lines().count();
+        assertTrue(triples > 15_000 && triples < 30_000, "triples: " + triples);
+    }
+}
