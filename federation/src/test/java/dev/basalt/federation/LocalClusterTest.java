@@ -61,12 +61,12 @@ class LocalClusterTest {
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    /** The launcher in the started JVM (no relaunch): the test freezes a member by its pid. */
+    /** The launcher in the started JVM (no relaunch: the test freezes a member by its pid; no warm-up: tests start many). */
     static List<String> launcher() {
         String classPath = HOME.resolve("classes") + File.pathSeparator + HOME.resolve("lib") + File.separator + "*";
         return List.of(MemberServer.javaBinary(), "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Dbasalt.server.relaunch=false", "-cp", classPath, "dev.basalt.workbench.BasaltServer", "--home",
-                HOME.toString());
+                "-Dbasalt.server.relaunch=false", "-Dbasalt.server.warmup=0", "-cp", classPath,
+                "dev.basalt.workbench.BasaltServer", "--home", HOME.toString());
     }
 
     @Test
