@@ -15,7 +15,7 @@ RULES = [
  ("result writing", ["org.eclipse.rdf4j.query.resultio", "org.eclipse.rdf4j.rio", "org.eclipse.rdf4j.common.xml",
                      "org.eclipse.rdf4j.http.server.repository.TupleQueryResultView", "org.eclipse.rdf4j.http.server.repository.GraphQueryResultView",
                      "org.eclipse.rdf4j.http.server.repository.BooleanQueryResultView", "org.eclipse.rdf4j.http.server.repository.QueryResultView",
-                     "dev.basalt.sail.http.RowWriter", "dev.basalt.sail.http.Utf8Sink", "com.fasterxml.jackson"]),
+                     "dev.basalt.sail.http.RowWriter", "com.fasterxml.jackson"]),
  ("SPARQL parse", ["org.eclipse.rdf4j.query.parser", "dev.basalt.sail.repository.Query"]),
  ("RDF4J optimizers", ["org.eclipse.rdf4j.query.algebra.evaluation.optimizer", "org.eclipse.rdf4j.query.algebra.evaluation.impl.", "org.eclipse.rdf4j.query.algebra.helpers"]),
  ("RDF4J evaluation / iteration wrappers", ["org.eclipse.rdf4j.query.algebra", "org.eclipse.rdf4j.common.iteration", "org.eclipse.rdf4j.query.impl", "org.eclipse.rdf4j.query.QueryResults", "org.eclipse.rdf4j.query.explanation"]),
