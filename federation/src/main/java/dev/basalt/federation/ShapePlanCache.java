@@ -220,7 +220,6 @@ final class ShapePlanCache {
             if (shape.valueOf(v) != null && !found.contains(v)) {
                 found.add(v);
             }
-            return null;
         });
         Value[] sentinels = found.toArray(Value[]::new);
         synchronized (this) {
@@ -408,93 +407,104 @@ final class ShapePlanCache {
      * constants and VALUES rows. Returns the stars of the tree.
      */
     private static List<StarGroup> substitute(TupleExpr tree, Map<Value, Value> values) {
-        Map<String, String> renamed = new HashMap<>();
-        List<Var[]> replaced = new ArrayList<>();
-        List<StarGroup> stars = new ArrayList<>();
-        tree.visit(new AbstractQueryModelVisitor<RuntimeException>() {
-            @Override
-            public void meetOther(QueryModelNode node) {
-                if (node instanceof StarGroup star) {
-                    stars.add(star);
-                }
-                super.meetOther(node);
-            }
-
-            @Override
-            public void meet(Var node) {
-                Value to = node.hasValue() ? values.get(node.getValue()) : null;
-                if (to != null) {
-                    String name = node.isConstant() ? TupleExprs.getConstVarName(to) : node.getName();
-                    renamed.put(node.getName(), name);
-                    replaced.add(new Var[] { node, new Var(name, to, node.isAnonymous(), node.isConstant()) });
-                }
-            }
-
-            @Override
-            public void meet(ValueConstant node) {
-                Value to = values.get(node.getValue());
-                if (to != null) {
-                    node.setValue(to);
-                }
-            }
-
-            @Override
-            public void meet(BindingSetAssignment node) {
-                List<BindingSet> rows = new ArrayList<>();
-                for (BindingSet row : node.getBindingSets()) {
-                    QueryBindingSet copy = new QueryBindingSet(row.size());
-                    for (Binding b : row) {
-                        copy.addBinding(b.getName(), values.getOrDefault(b.getValue(), b.getValue()));
-                    }
-                    rows.add(copy);
-                }
-                node.setBindingSets(rows);
-            }
-        });
-        for (Var[] r : replaced) {
+        ValueSites sites = new ValueSites(values::get);
+        tree.visit(sites);
+        for (Var[] r : sites.replaced) {
             r[0].replaceWith(r[1]);
         }
-        if (renamed.isEmpty()) {
-            return stars;
+        for (QueryModelNode named : sites.named) {
+            if (named instanceof ProjectionElem p) {
+                p.setName(sites.renamed.getOrDefault(p.getName(), p.getName()));
+            } else if (named instanceof ExtensionElem e) {
+                e.setName(sites.renamed.getOrDefault(e.getName(), e.getName()));
+            }
         }
-        tree.visit(new AbstractQueryModelVisitor<RuntimeException>() {
-            @Override
-            public void meet(ProjectionElem node) {
-                node.setName(renamed.getOrDefault(node.getName(), node.getName()));
-                super.meet(node);
-            }
-
-            @Override
-            public void meet(ExtensionElem node) {
-                node.setName(renamed.getOrDefault(node.getName(), node.getName()));
-                super.meet(node);
-            }
-        });
-        return stars;
+        return sites.stars;
     }
 
     /** Calls {@code seen} with every value of a variable, value constant or VALUES row of {@code tree}. */
-    private static void eachValue(TupleExpr tree, Function<Value, Void> seen) {
-        tree.visit(new AbstractQueryModelVisitor<RuntimeException>() {
-            @Override
-            public void meet(Var node) {
-                if (node.hasValue()) {
-                    seen.apply(node.getValue());
-                }
-            }
+    private static void eachValue(TupleExpr tree, java.util.function.Consumer<Value> seen) {
+        tree.visit(new ValueSites(v -> {
+            seen.accept(v);
+            return null;
+        }));
+    }
 
-            @Override
-            public void meet(ValueConstant node) {
-                seen.apply(node.getValue());
-            }
+    /**
+     * One visit of a tree's value sites (variables, value constants, VALUES rows), each value passed to {@code to}:
+     * a non-null answer replaces it (variables are replaced after the visit, renamed as the parser names
+     * constants). Collects the stars, and the projection and extension elements whose names may name a renamed
+     * constant (CONSTRUCT templates).
+     */
+    private static final class ValueSites extends AbstractQueryModelVisitor<RuntimeException> {
+        private final Function<Value, Value> to;
+        final Map<String, String> renamed = new HashMap<>();
+        final List<Var[]> replaced = new ArrayList<>();
+        final List<StarGroup> stars = new ArrayList<>();
+        final List<QueryModelNode> named = new ArrayList<>();
 
-            @Override
-            public void meet(BindingSetAssignment node) {
-                for (BindingSet row : node.getBindingSets()) {
-                    row.forEach(b -> seen.apply(b.getValue()));
-                }
+        ValueSites(Function<Value, Value> to) {
+            this.to = to;
+        }
+
+        @Override
+        public void meetOther(QueryModelNode node) {
+            if (node instanceof StarGroup star) {
+                stars.add(star);
             }
-        });
+            super.meetOther(node);
+        }
+
+        @Override
+        public void meet(ProjectionElem node) {
+            named.add(node);
+            super.meet(node);
+        }
+
+        @Override
+        public void meet(ExtensionElem node) {
+            named.add(node);
+            super.meet(node);
+        }
+
+        @Override
+        public void meet(Var node) {
+            Value value = node.hasValue() ? to.apply(node.getValue()) : null;
+            if (value != null) {
+                String name = node.isConstant() ? TupleExprs.getConstVarName(value) : node.getName();
+                renamed.put(node.getName(), name);
+                replaced.add(new Var[] { node, new Var(name, value, node.isAnonymous(), node.isConstant()) });
+            }
+        }
+
+        @Override
+        public void meet(ValueConstant node) {
+            Value value = to.apply(node.getValue());
+            if (value != null) {
+                node.setValue(value);
+            }
+        }
+
+        @Override
+        public void meet(BindingSetAssignment node) {
+            boolean[] changed = { false };
+            List<BindingSet> rows = new ArrayList<>();
+            node.getBindingSets().forEach(row -> rows.add(row(row, changed)));
+            if (changed[0]) {
+                node.setBindingSets(rows); // only then: a template's rows are only read
+            }
+        }
+
+        /** A VALUES row with each value {@code to} replaces replaced ({@code changed} set when one is). */
+        private BindingSet row(BindingSet row, boolean[] changed) {
+            QueryBindingSet copy = new QueryBindingSet(row.size());
+            row.forEach(b -> {
+                Value value = to.apply(b.getValue());
+                changed[0] |= value != null;
+                copy.addBinding(b.getName(), value == null ? b.getValue() : value);
+            });
+            return copy;
+        }
     }
 
     /** A plan printed with the parser's and the star writer's names for anonymous variables numbered in order. */
