@@ -481,6 +481,8 @@ final class ShapePlanCache {
         public void meet(ValueConstant node) {
             Value value = to.apply(node.getValue());
             if (value != null) {
+                // a CONSTRUCT template's constant is bound by an extension named after its value
+                renamed.put(TupleExprs.getConstVarName(node.getValue()), TupleExprs.getConstVarName(value));
                 node.setValue(value);
             }
         }

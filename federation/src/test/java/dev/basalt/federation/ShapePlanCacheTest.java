@@ -15,9 +15,7 @@ import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.model.util.Values;
 import org.eclipse.rdf4j.model.vocabulary.XSD;
-import org.eclipse.rdf4j.query.QueryLanguage;
 import org.eclipse.rdf4j.query.algebra.TupleExpr;
-import org.eclipse.rdf4j.query.parser.QueryParserUtil;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.federated.structures.QueryInfo;
 import org.eclipse.rdf4j.rio.helpers.NTriplesUtil;
@@ -172,6 +170,27 @@ class ShapePlanCacheTest {
     }
 
     @Test
+    void constructDescribeAndAskShapesGetTheirOwnPlans() {
+        // a CONSTRUCT template binds its constants in extensions named after their values: renamed when filled
+        PreparedQueries prepared = prepared();
+        long before = prepared.shapePlanHits();
+        for (int i = 0; i < 4; i++) {
+            String construct = PREFIXES + """
+                    CONSTRUCT { ex:offer%1$d ex:price ?price . ex:offer%1$d ex:vendor ?v . ?v rdfs:label ?l }
+                    WHERE { ex:offer%1$d ex:price ?price ; ex:vendor ?v . ?v rdfs:label ?l }""".formatted(i);
+            String describe = PREFIXES + "DESCRIBE ex:review" + i;
+            String ask = PREFIXES + "ASK { ?s ex:price ?p FILTER (?p > " + (10 * i) + ") }";
+            for (String query : List.of(construct, describe, ask)) {
+                assertSamePlan(query, prepared.prepare(query).planCopy());
+            }
+        }
+        // the 3rd and 4th CONSTRUCT and ASK (the 1st of a shape is parsed, the 2nd makes the kept plan); the front
+        // door keeps no template of a DESCRIBE shape (the parser names its projection anew each time), so each
+        // DESCRIBE is parsed and planned
+        assertEquals(4, prepared.shapePlanHits() - before);
+    }
+
+    @Test
     void starTextIsTheWriterOfNTriples() throws Exception {
         List<Value> values = List.of(Values.iri("http://example.org/a"), org.eclipse.rdf4j.model.impl.SimpleValueFactory.getInstance().createIRI("http://example.org/a b"),
                 Values.iri("http://example.org/é"), Values.literal("plain"), Values.literal("with \"quote\""),
@@ -185,15 +204,23 @@ class ShapePlanCacheTest {
         assertTrue(StarPushdown.decidesOn(stars.replication(), stars::replicatedRange).test(type));
     }
 
-    /** Asserts that {@code plan} is the plan of {@code query}'s own parse, and returns it. */
-    private static TupleExpr assertSamePlan(String query, TupleExpr plan) {
-        TupleExpr own = DirectEvaluation.plan(QueryParserUtil.parseQuery(QueryLanguage.SPARQL, query, null), stars);
+    /**
+     * The front's plans without shape plans: each text planned from its parse (the front door's, by shape
+     * after the first query of a shape, as the front gives it).
+     */
+    private final PreparedQueries reference = new PreparedQueries(query -> DirectEvaluation.plan(query, stars), 64);
+
+    /** Asserts that {@code plan} is the plan the front makes of {@code query}'s own parse, and returns it. */
+    private TupleExpr assertSamePlan(String query, TupleExpr plan) {
+        TupleExpr own = reference.prepare(query).planCopy();
         if (own == null) {
             assertNull(plan, query);
             return null;
         }
         assertNotNull(plan, query);
-        assertEquals(ShapePlanCache.canonical(own), ShapePlanCache.canonical(plan), query);
+        // the parser names a DESCRIBE's projection anew in every parse (and the two fronts parse each shape once)
+        assertEquals(ShapePlanCache.canonical(own).replaceAll("_describe_\\w+", "_describe_"),
+                ShapePlanCache.canonical(plan).replaceAll("_describe_\\w+", "_describe_"), query);
         List<StarGroup> mine = StarGroup.in(plan);
         List<StarGroup> theirs = StarGroup.in(own);
         for (int i = 0; i < mine.size(); i++) {
