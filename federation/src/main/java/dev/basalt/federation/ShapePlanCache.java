@@ -13,19 +13,9 @@ import java.util.regex.Pattern;
 
 import org.eclipse.rdf4j.common.transaction.QueryEvaluationMode;
 import org.eclipse.rdf4j.model.Value;
-import org.eclipse.rdf4j.query.Binding;
-import org.eclipse.rdf4j.query.BindingSet;
-import org.eclipse.rdf4j.query.algebra.BindingSetAssignment;
-import org.eclipse.rdf4j.query.algebra.ExtensionElem;
-import org.eclipse.rdf4j.query.algebra.ProjectionElem;
 import org.eclipse.rdf4j.query.algebra.QueryModelNode;
 import org.eclipse.rdf4j.query.algebra.QueryRoot;
 import org.eclipse.rdf4j.query.algebra.TupleExpr;
-import org.eclipse.rdf4j.query.algebra.ValueConstant;
-import org.eclipse.rdf4j.query.algebra.Var;
-import org.eclipse.rdf4j.query.algebra.evaluation.QueryBindingSet;
-import org.eclipse.rdf4j.query.algebra.helpers.AbstractQueryModelVisitor;
-import org.eclipse.rdf4j.query.algebra.helpers.TupleExprs;
 import org.eclipse.rdf4j.query.impl.EmptyBindingSet;
 import org.eclipse.rdf4j.query.parser.ParsedQuery;
 import org.eclipse.rdf4j.query.parser.ParsedTupleQuery;
@@ -51,7 +41,7 @@ import dev.basalt.optimizer.rdf4j.PreparedAlgebra;
  * variables); otherwise that key is remembered as not kept and its queries are planned as before. A plan whose
  * stars' SPARQL holds a sentinel where it cannot be told apart from its neighbours is not kept either.
  *
- * <p>Filling a plan: a clone of it with each sentinel replaced by the query's value in variables, value
+ * <p>Filling a plan: a clone of it with each sentinel replaced ({@link PlanValues}) by the query's value in variables, value
  * constants and VALUES rows (constant variables renamed as the parser names them, with the projections and
  * extensions that name them), and each star's body and member ORDER BY rebuilt from its pieces around the
  * sentinels' SPARQL with the values' SPARQL ({@link StarText}), its constant subject set.
@@ -216,7 +206,7 @@ final class ShapePlanCache {
             }
         }
         List<Value> found = new ArrayList<>();
-        eachValue(template, v -> {
+        PlanValues.eachValue(template, v -> {
             if (shape.valueOf(v) != null && !found.contains(v)) {
                 found.add(v);
             }
@@ -275,7 +265,7 @@ final class ShapePlanCache {
             inTemplate.put(sentinels[i], put);
         }
         TupleExpr tree = template.clone();
-        substitute(tree, inTemplate);
+        PlanValues.substitute(tree, inTemplate);
         TupleExpr plan;
         TupleExpr own;
         try {
@@ -390,7 +380,7 @@ final class ShapePlanCache {
             }
         }
         TupleExpr plan = kept.plan().clone();
-        for (StarGroup star : substitute(plan, byValue)) {
+        for (StarGroup star : PlanValues.substitute(plan, byValue)) {
             StarText text = star.text();
             if (text == null) {
                 continue;
@@ -399,114 +389,6 @@ final class ShapePlanCache {
             star.replaceWith(star.withConstants(text.body().fill(written), text.order().fill(written), subject));
         }
         return plan;
-    }
-
-    /**
-     * Replaces, in {@code tree}, every value that is a key of {@code values} by its value there: in variables
-     * (renamed as the parser names constants, and so in the projections and extensions that name them), value
-     * constants and VALUES rows. Returns the stars of the tree.
-     */
-    private static List<StarGroup> substitute(TupleExpr tree, Map<Value, Value> values) {
-        ValueSites sites = new ValueSites(values::get);
-        tree.visit(sites);
-        for (Var[] r : sites.replaced) {
-            r[0].replaceWith(r[1]);
-        }
-        for (QueryModelNode named : sites.named) {
-            if (named instanceof ProjectionElem p) {
-                p.setName(sites.renamed.getOrDefault(p.getName(), p.getName()));
-            } else if (named instanceof ExtensionElem e) {
-                e.setName(sites.renamed.getOrDefault(e.getName(), e.getName()));
-            }
-        }
-        return sites.stars;
-    }
-
-    /** Calls {@code seen} with every value of a variable, value constant or VALUES row of {@code tree}. */
-    private static void eachValue(TupleExpr tree, java.util.function.Consumer<Value> seen) {
-        tree.visit(new ValueSites(v -> {
-            seen.accept(v);
-            return null;
-        }));
-    }
-
-    /**
-     * One visit of a tree's value sites (variables, value constants, VALUES rows), each value passed to {@code to}:
-     * a non-null answer replaces it (variables are replaced after the visit, renamed as the parser names
-     * constants). Collects the stars, and the projection and extension elements whose names may name a renamed
-     * constant (CONSTRUCT templates).
-     */
-    private static final class ValueSites extends AbstractQueryModelVisitor<RuntimeException> {
-        private final Function<Value, Value> to;
-        final Map<String, String> renamed = new HashMap<>();
-        final List<Var[]> replaced = new ArrayList<>();
-        final List<StarGroup> stars = new ArrayList<>();
-        final List<QueryModelNode> named = new ArrayList<>();
-
-        ValueSites(Function<Value, Value> to) {
-            this.to = to;
-        }
-
-        @Override
-        public void meetOther(QueryModelNode node) {
-            if (node instanceof StarGroup star) {
-                stars.add(star);
-            }
-            super.meetOther(node);
-        }
-
-        @Override
-        public void meet(ProjectionElem node) {
-            named.add(node);
-            super.meet(node);
-        }
-
-        @Override
-        public void meet(ExtensionElem node) {
-            named.add(node);
-            super.meet(node);
-        }
-
-        @Override
-        public void meet(Var node) {
-            Value value = node.hasValue() ? to.apply(node.getValue()) : null;
-            if (value != null) {
-                String name = node.isConstant() ? TupleExprs.getConstVarName(value) : node.getName();
-                renamed.put(node.getName(), name);
-                replaced.add(new Var[] { node, new Var(name, value, node.isAnonymous(), node.isConstant()) });
-            }
-        }
-
-        @Override
-        public void meet(ValueConstant node) {
-            Value value = to.apply(node.getValue());
-            if (value != null) {
-                // a CONSTRUCT template's constant is bound by an extension named after its value
-                renamed.put(TupleExprs.getConstVarName(node.getValue()), TupleExprs.getConstVarName(value));
-                node.setValue(value);
-            }
-        }
-
-        @Override
-        public void meet(BindingSetAssignment node) {
-            boolean[] changed = { false };
-            List<BindingSet> rows = new ArrayList<>();
-            node.getBindingSets().forEach(row -> rows.add(row(row, changed)));
-            if (changed[0]) {
-                node.setBindingSets(rows); // only then: a template's rows are only read
-            }
-        }
-
-        /** A VALUES row with each value {@code to} replaces replaced ({@code changed} set when one is). */
-        private BindingSet row(BindingSet row, boolean[] changed) {
-            QueryBindingSet copy = new QueryBindingSet(row.size());
-            row.forEach(b -> {
-                Value value = to.apply(b.getValue());
-                changed[0] |= value != null;
-                copy.addBinding(b.getName(), value == null ? b.getValue() : value);
-            });
-            return copy;
-        }
     }
 
     /** A plan printed with the parser's and the star writer's names for anonymous variables numbered in order. */
