@@ -62,7 +62,9 @@ public final class Federation implements AutoCloseable {
         this.clients = clients;
         this.starRequests = starRequests;
         this.requestsSent = requestsSent;
-        this.prepared = new PreparedQueries(query -> DirectEvaluation.plan(query, stars), 1024);
+        this.prepared = new PreparedQueries(query -> DirectEvaluation.plan(query, stars),
+                stars == null ? null : StarPushdown.decidesOn(stars.replication(), stars::replicatedRange),
+                1024);
     }
 
     public static Federation open(List<Member> members, FrontSettings settings) {
@@ -228,6 +230,11 @@ public final class Federation implements AutoCloseable {
     /** Query texts whose parse and plan were reused so far. */
     public long preparedHits() {
         return prepared.hits();
+    }
+
+    /** Queries whose plan was their shape's kept plan filled with their constants ({@link ShapePlanCache}). */
+    public long shapePlanHits() {
+        return prepared.shapePlanHits();
     }
 
     /** Queries whose parse was an earlier parse of their shape with their own constants ({@link PreparedQueries}). */

@@ -28,6 +28,10 @@ import dev.basalt.sail.query.QueryFront;
  * shape's template, which it checked against a real parse when it made it. Up to {@code capacity} shapes
  * are kept. The plan is then made from the parse as for any text.
  *
+ * <p>A text not kept whose shape the front has planned before is not planned again either: the shape's plan,
+ * made once with sentinels for its constants, is filled with the text's constants ({@link ShapePlanCache}), and
+ * the parse tree of such a SELECT is never made (its root stays pending, as the front door gives it).
+ *
  * <p>A plan depends on what the front learned from the members' data (the predicates whose objects are
  * all replicated subjects), so {@link #clear()} forgets every plan when that is learned again.
  *
@@ -50,6 +54,8 @@ final class PreparedQueries {
     private final Function<ParsedQuery, TupleExpr> planner;
     private final Map<String, Prepared> recent;
     private final QueryFront shapes;
+    /** Plans per query shape, or null: every text not kept is planned in full. */
+    private final ShapePlanCache shapePlans;
     private long hits;
     private long misses;
 
@@ -59,7 +65,20 @@ final class PreparedQueries {
      * @param capacity the most query texts kept
      */
     PreparedQueries(Function<ParsedQuery, TupleExpr> planner, int capacity) {
+        this(planner, null, capacity);
+    }
+
+    /**
+     * @param planner   the front's plan of a parsed query, or null when FedX answers it; an exception means
+     *                  the same as null
+     * @param decidesOn the values the planner treats apart ({@link StarPushdown#decidesOn}), or null: no plans
+     *                  are kept per shape ({@link ShapePlanCache}), only per text
+     * @param capacity  the most query texts kept, and the most shape plans
+     */
+    PreparedQueries(Function<ParsedQuery, TupleExpr> planner, java.util.function.Predicate<org.eclipse.rdf4j.model.Value> decidesOn,
+            int capacity) {
         this.planner = planner;
+        this.shapePlans = decidesOn == null ? null : new ShapePlanCache(planner, decidesOn, capacity);
         this.shapes = new QueryFront(capacity, false);
         this.recent = new LinkedHashMap<>(16, 0.75f, true) {
             @Override
@@ -79,13 +98,19 @@ final class PreparedQueries {
             }
             misses++;
         }
-        ParsedQuery parsed = shapes.parse(QueryLanguage.SPARQL, text, null);
+        QueryFront.Prepared front = shapes.prepare(QueryLanguage.SPARQL, text, null, shapePlans != null);
+        ParsedQuery parsed = front.query();
+        ShapePlanCache.Planned shaped = shapePlans == null ? null : shapePlans.plan(parsed, front.algebra());
         TupleExpr plan;
-        try {
-            plan = planner.apply(parsed);
-        } catch (RuntimeException e) {
-            LOG.debug("the front cannot plan the query itself, FedX answers it: {}", e.toString());
-            plan = null;
+        if (shaped != null) {
+            plan = shaped.plan();
+        } else {
+            try {
+                plan = planner.apply(parsed);
+            } catch (RuntimeException e) {
+                LOG.debug("the front cannot plan the query itself, FedX answers it: {}", e.toString());
+                plan = null;
+            }
         }
         Prepared prepared = new Prepared(parsed, plan);
         if (text.length() <= LONGEST) {
@@ -101,9 +126,19 @@ final class PreparedQueries {
         return shapes.getInstantiated();
     }
 
+    /** Queries whose plan was their shape's kept plan with their constants ({@link ShapePlanCache}). */
+    long shapePlanHits() {
+        return shapePlans == null ? 0 : shapePlans.filled();
+    }
+
     /** Forgets every plan (what the front learned from the members' data changed). */
-    synchronized void clear() {
-        recent.clear();
+    void clear() {
+        synchronized (this) {
+            recent.clear();
+        }
+        if (shapePlans != null) {
+            shapePlans.clear();
+        }
     }
 
     /** Texts found prepared so far. */

@@ -119,7 +119,8 @@ public final class SparqlFront implements AutoCloseable {
     private void handleStats(HttpExchange exchange) throws IOException {
         try (exchange) {
             sendText(exchange, 200, "member-requests " + federation.requestsSent() + "\nprepared-hits "
-                    + federation.preparedHits() + "\nshape-hits " + federation.shapeHits());
+                    + federation.preparedHits() + "\nshape-hits " + federation.shapeHits() + "\nshape-plan-hits "
+                    + federation.shapePlanHits());
         }
     }
 

@@ -97,7 +97,33 @@ final class SparqlText {
         if (value.isTriple()) {
             throw new Unwritable("an RDF-star triple");
         }
+        if (value instanceof org.eclipse.rdf4j.model.IRI iri && plain(iri.stringValue(), true)) {
+            return "<" + iri.stringValue() + ">"; // what N-Triples writes of an IRI without characters to escape
+        }
+        if (value instanceof org.eclipse.rdf4j.model.Literal literal && literal.getLanguage().isEmpty()
+                && plain(literal.getLabel(), false) && plain(literal.getDatatype().stringValue(), true)) {
+            String datatype = literal.getDatatype().stringValue();
+            return XSD_STRING.equals(datatype) ? "\"" + literal.getLabel() + "\""
+                    : "\"" + literal.getLabel() + "\"^^<" + datatype + ">";
+        }
         return NTriplesUtil.toNTriplesString(value);
+    }
+
+    private static final String XSD_STRING = "http://www.w3.org/2001/XMLSchema#string";
+
+    /**
+     * Whether N-Triples writes {@code text} as it is: printable ASCII only, without the characters it escapes in a
+     * literal's label ({@code "} and {@code \}) or, for an IRI, those it escapes there ({@code <>"{}|^`\} and space).
+     */
+    private static boolean plain(String text, boolean iri) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < 0x20 || c > 0x7e || c == '"' || c == '\\'
+                    || iri && (c == ' ' || c == '<' || c == '>' || c == '{' || c == '}' || c == '|' || c == '^' || c == '`')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     String expression(ValueExpr expr) throws Unwritable {

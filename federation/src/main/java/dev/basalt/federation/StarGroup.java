@@ -48,6 +48,11 @@ final class StarGroup extends AbstractQueryModelNode implements TupleExpr, Varia
     private long memberRows = -1;
     /** The ORDER BY the members sort by before they cut their answer, in SPARQL, or empty. */
     private String memberOrder = "";
+    /**
+     * In a plan kept for a query shape ({@link ShapePlanCache}): the body and member order with the shape's
+     * sentinels as slots, which {@link #withConstants} fills; null otherwise.
+     */
+    private ShapePlanCache.StarText text;
 
     /**
      * @param subjectVar   the subject variable's name, or null when the subject is a constant
@@ -58,6 +63,43 @@ final class StarGroup extends AbstractQueryModelNode implements TupleExpr, Varia
         this.subjectValue = subjectValue;
         this.body = "";
         this.sparqlNames = new HashMap<>();
+    }
+
+    /**
+     * This star with one query's constants in place of a shape plan's sentinels ({@link ShapePlanCache}): its
+     * body and member order from {@code body} and {@code order}, its constant subject {@code subject} (null for
+     * a variable subject); everything else (variables, route, cost) is the shape's and shared.
+     */
+    StarGroup withConstants(String body, String order, Value subject) {
+        StarGroup copy = new StarGroup(subjectVar, subject, this);
+        copy.body = body;
+        copy.memberOrder = order;
+        copy.text = null;
+        return copy;
+    }
+
+    /** A copy of {@code of}'s state (its sets shared: never changed once the star is built) with another subject. */
+    private StarGroup(String subjectVar, Value subjectValue, StarGroup of) {
+        this.subjectVar = subjectVar;
+        this.subjectValue = subjectValue;
+        this.sparqlNames = of.sparqlNames;
+        this.variables.addAll(of.variables);
+        this.assured.addAll(of.assured);
+        this.objectLinks.addAll(of.objectLinks);
+        this.patterns = of.patterns;
+        this.constantObjects = of.constantObjects;
+        this.replicated = of.replicated;
+        this.memberRows = of.memberRows;
+        this.queryInfo = of.queryInfo;
+    }
+
+    /** The body and member order as slots of a shape plan ({@link ShapePlanCache}), or null. */
+    ShapePlanCache.StarText text() {
+        return text;
+    }
+
+    void setText(ShapePlanCache.StarText text) {
+        this.text = text;
     }
 
     /** The stars of a rewritten query's algebra, in the order a visit meets them. */

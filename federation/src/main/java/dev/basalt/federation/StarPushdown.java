@@ -49,6 +49,37 @@ final class StarPushdown {
     private StarPushdown() {
     }
 
+    /**
+     * Whether the rewrite decides on a value beyond its kind and its equality with other constants: an IRI
+     * that is {@code rdf:type}, a replicated predicate or class, or a predicate of {@code replicatedRange}
+     * (predicates whose objects are all replicated subjects). A plan kept per query shape
+     * ({@link ShapePlanCache}) is kept per value of each such constant. One set lookup per value: the set of
+     * those IRIs is gathered again whenever {@code replicatedRange} gives another set (the front learned the
+     * ranges again). Thread-safe.
+     */
+    static java.util.function.Predicate<Value> decidesOn(ReplicatedVocabulary replication,
+            java.util.function.Supplier<Set<String>> replicatedRange) {
+        record Held(Set<String> range, Set<String> iris) {
+        }
+        java.util.concurrent.atomic.AtomicReference<Held> held = new java.util.concurrent.atomic.AtomicReference<>();
+        return value -> {
+            if (!value.isIRI()) {
+                return false;
+            }
+            Set<String> range = replicatedRange.get();
+            Held now = held.get();
+            if (now == null || now.range() != range) {
+                Set<String> iris = new HashSet<>(replication.predicates());
+                iris.addAll(replication.classes());
+                iris.addAll(range);
+                iris.add(ReplicatedVocabulary.TYPE);
+                now = new Held(range, iris);
+                held.set(now);
+            }
+            return now.iris().contains(value.stringValue());
+        };
+    }
+
     /** Rewrites {@code root} in place; {@code replication} tells which stars one member answers alone. */
     static void rewrite(TupleExpr root, ReplicatedVocabulary replication) {
         rewrite(root, replication, Set.of());
