@@ -75,14 +75,14 @@ public final class PatternScan extends Operator {
     }
 
     /**
-     * This pattern reading, where its object is free when it is opened, only the object ids in
+     * This pattern reading, where its subject and object are free when it is opened, only the object ids in
      * {@code ranges}' intervals (a FILTER of its group above it decides the rows);
      * {@code plannedIntervals} are those of the compiling query, and {@code share} the part of the
      * pattern's matches estimated in them. Not for a pattern restricted to a dataset's graphs.
      */
     public PatternScan withObjectRanges(ObjectRanges ranges, long[] plannedIntervals, double share) {
-        if (contexts != null || slots[2] < 0 || constants[2] != TermIds.NULL) {
-            throw new IllegalArgumentException("object ranges need a free object outside a dataset: " + label);
+        if (contexts != null || slots[2] < 0 || constants[2] != TermIds.NULL || constants[0] != TermIds.NULL) {
+            throw new IllegalArgumentException("object ranges need a free subject and object outside a dataset: " + label);
         }
         return new PatternScan(constants, slots, namedGraphsOnly, matchesNothing, label, null, ranges,
                 plannedIntervals.clone(), share, equalSlots);
@@ -160,7 +160,7 @@ public final class PatternScan extends Operator {
     public String describe() {
         StringBuilder d = new StringBuilder("Scan ").append(label);
         if (objectRanges != null) {
-            d.append(" [object ids in the ranges of ").append(objectRanges.text()).append(']');
+            d.append(" [object ids in the ranges of ").append(objectRanges.text()).append(" where the subject is free]");
         }
         if (equalSlots != null) {
             d.append(" [a free variable takes the IRI or blank node of the variable the FILTER makes it equal to]");
@@ -188,9 +188,12 @@ public final class PatternScan extends Operator {
         }
     }
 
-    /** The range scan of {@code pattern} where this pattern has object ranges and the object is free, else null. */
+    /**
+     * The range scan of {@code pattern} where this pattern has object ranges and its subject and object are
+     * free (a lookup of one subject's objects reads few matches: its ordinary scan is cheaper), else null.
+     */
     private QuadSource.Scan rangeScan(long[] pattern, ExecContext ctx) {
-        if (objectRanges == null || pattern[2] != TermIds.NULL) {
+        if (objectRanges == null || pattern[2] != TermIds.NULL || pattern[0] != TermIds.NULL) {
             return null;
         }
         long[] intervals = objectRanges.intervals(ctx);

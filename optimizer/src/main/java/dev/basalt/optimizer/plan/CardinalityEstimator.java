@@ -17,7 +17,7 @@ import dev.basalt.optimizer.exec.PatternScan;
  * most one quad is not sampled: its fan-out is at most that count.
  *
  * A pattern with object ranges (a FILTER's bounds on its object, {@link PatternScan#rangeShare}) keeps
- * their share of its matches where the input leaves its object free.
+ * their share of its matches where the input leaves its subject and object free.
  *
  * <p>Estimates are cached under the pattern's constants and bound positions, in a map that may be
  * shared by all queries reading the same state ({@link EstimateCache}).
@@ -45,9 +45,10 @@ public final class CardinalityEstimator {
 
     public double estimate(PatternScan scan, Set<Integer> bound) {
         double est = matches(scan, bound);
-        // object ranges read only their share of the matches (an object bound by the input is not ranged)
+        // object ranges read only their share of the matches where the input binds neither subject nor object
+        int s = scan.slots()[0];
         int o = scan.slots()[2];
-        return o >= 0 && !bound.contains(o) ? est * scan.rangeShare() : est;
+        return o >= 0 && !bound.contains(o) && !(s >= 0 && bound.contains(s)) ? est * scan.rangeShare() : est;
     }
 
     private double matches(PatternScan scan, Set<Integer> bound) {

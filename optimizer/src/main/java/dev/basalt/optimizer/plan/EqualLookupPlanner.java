@@ -21,7 +21,7 @@ import dev.basalt.optimizer.exec.PatternScan;
  * reads each feature's products instead of every product's features per feature. The estimator counts the
  * position as bound once {@code ?a} is, and the orderer counts the pattern as connected to {@code ?a}. The
  * filter stays and decides every row; a literal {@code ?a} (equal by value to other terms) is scanned
- * free. Stateless.
+ * free. Stateless, so thread-safe.
  */
 final class EqualLookupPlanner {
     private EqualLookupPlanner() {

@@ -21,9 +21,11 @@ import dev.basalt.optimizer.exec.PatternScan;
  * and the constant is an inline integer, date or dateTime, the pattern reads only the object ids that
  * can pass ({@link ObjectRanges}, by an ordered scan between them, {@code RangeScan}), and its estimate
  * is the share of its matches in them (a sample of {@value #SAMPLE} matches spread over the pattern's
- * order). The filter stays where the compiler places it and decides every row. Not for a pattern whose
- * object is a constant or repeats a variable of the pattern, or one restricted to a dataset's graphs.
- * Stateless.
+ * order). The filter stays where the compiler places it and decides every row. The ranges apply where the
+ * pattern is opened with its subject free (a lookup of one subject's objects reads its few matches as
+ * before). Not for a pattern whose subject or object is a constant, whose object repeats a variable of the
+ * pattern, or one restricted to a dataset's graphs.
+ * Stateless, so thread-safe.
  */
 final class ObjectRangePlanner {
     static final int SAMPLE = 256;
@@ -49,7 +51,7 @@ final class ObjectRangePlanner {
         int[] slots = scan.slots();
         long[] constants = scan.constants();
         int o = slots[2];
-        if (o < 0 || constants[2] != 0 || scan.contexts() != null || scan.matchesNothing()
+        if (o < 0 || constants[2] != 0 || constants[0] != 0 || scan.contexts() != null || scan.matchesNothing()
                 || slots[0] == o || slots[1] == o || slots[3] == o) {
             return null;
         }
