@@ -132,7 +132,7 @@ public final class AnalyticBench implements Callable<Integer> {
 	List<String> only;
 	@Option(names = "--plans", split = ",", description = "run only these plans (planned, hash-merge, "
 			+ "nested-loop: the joins hint forcing merge and hash joins and group joins, or index nested loops; "
-			+ "comma-separated)")
+			+ "comma-separated); with --bi, one of hash-merge or nested-loop runs the BI queries with that hint")
 	List<String> onlyPlans;
 	@Option(names = "--lmdb", description = "also time the queries on RDF4J's LmdbStore in this directory (loaded from "
 			+ "--data when empty, default indexes), after Basalt's runs, and compare its answers with Basalt's")
@@ -389,6 +389,19 @@ public final class AnalyticBench implements Callable<Integer> {
 	}
 
 	/** The BI queries: per template, the CPU and wall time per query and the counts of both engines. */
+	/**
+	 * A BI query with the joins hint of {@code --plans} when it names one plan other than {@code planned}
+	 * (the hint goes into the outer WHERE group and applies to the whole query), else as it is.
+	 */
+	private String biHinted(String query) {
+		if (onlyPlans == null || onlyPlans.size() != 1 || onlyPlans.contains("planned")) {
+			return query;
+		}
+		String hint = onlyPlans.contains("hash-merge") ? HASH_MERGE : NESTED_LOOPS;
+		int where = query.indexOf('{', query.indexOf("WHERE"));
+		return query.substring(0, where + 1) + " " + hint + query.substring(where + 1);
+	}
+
 	private int runBi() {
 		BsbmModel model = new BsbmModel(products, seed);
 		Map<String, String[]> sets = new LinkedHashMap<>();
@@ -399,7 +412,7 @@ public final class AnalyticBench implements Callable<Integer> {
 			SplittableRandom r = new SplittableRandom(seed * 31 + 100 + Integer.parseInt(t.name().substring(2)));
 			String[] queries = new String[bi];
 			for (int i = 0; i < bi; i++) {
-				queries[i] = t.instantiate(BsbmBiQueries.draw(model, Integer.parseInt(t.name().substring(2)), r));
+				queries[i] = biHinted(t.instantiate(BsbmBiQueries.draw(model, Integer.parseInt(t.name().substring(2)), r)));
 			}
 			sets.put(t.name(), queries);
 		}

@@ -27,6 +27,17 @@ public final class PatternScan extends Operator {
     private final String label;
     private final long[] contexts;
     private final long[] sortedContexts;
+    /** Bounds on the object from the group's FILTER, applied when the object is free at open; or null. */
+    private final ObjectRanges objectRanges;
+    /** The object intervals of the compiling query's constants, for estimates only; null without ranges. */
+    private final long[] plannedIntervals;
+    /** Share of the pattern's matches estimated inside {@link #plannedIntervals}; 1 without ranges. */
+    private final double rangeShare;
+    /**
+     * Per position, the slot of a variable that a FILTER of the group requires to be equal ({@code =}) to
+     * this position's free variable, or -1; null for none ({@link #withEqualSlots}).
+     */
+    private final int[] equalSlots;
     /** Names this pattern's column table ({@link IdHashTable}) among an evaluation's shared values. */
     private final Object columnsKey = new Object();
 
@@ -42,6 +53,15 @@ public final class PatternScan extends Operator {
     /** @param contexts distinct context ids the scan is restricted to, or null for no restriction */
     public PatternScan(long[] constants, int[] slots, boolean namedGraphsOnly, boolean matchesNothing, String label,
             long[] contexts) {
+        this(constants, slots, namedGraphsOnly, matchesNothing, label, contexts, null, null, 1, null);
+    }
+
+    private PatternScan(long[] constants, int[] slots, boolean namedGraphsOnly, boolean matchesNothing, String label,
+            long[] contexts, ObjectRanges objectRanges, long[] plannedIntervals, double rangeShare, int[] equalSlots) {
+        this.equalSlots = equalSlots;
+        this.objectRanges = objectRanges;
+        this.plannedIntervals = plannedIntervals;
+        this.rangeShare = rangeShare;
         this.constants = constants.clone();
         this.slots = slots.clone();
         this.namedGraphsOnly = namedGraphsOnly;
@@ -52,6 +72,52 @@ public final class PatternScan extends Operator {
         if (sortedContexts != null) {
             Arrays.sort(sortedContexts);
         }
+    }
+
+    /**
+     * This pattern reading, where its subject and object are free when it is opened, only the object ids in
+     * {@code ranges}' intervals (a FILTER of its group above it decides the rows);
+     * {@code plannedIntervals} are those of the compiling query, and {@code share} the part of the
+     * pattern's matches estimated in them. Not for a pattern restricted to a dataset's graphs.
+     */
+    public PatternScan withObjectRanges(ObjectRanges ranges, long[] plannedIntervals, double share) {
+        if (contexts != null || slots[2] < 0 || constants[2] != TermIds.NULL || constants[0] != TermIds.NULL) {
+            throw new IllegalArgumentException("object ranges need a free subject and object outside a dataset: " + label);
+        }
+        return new PatternScan(constants, slots, namedGraphsOnly, matchesNothing, label, null, ranges,
+                plannedIntervals.clone(), share, equalSlots);
+    }
+
+    /**
+     * This pattern taking, at each position {@code i} with {@code equal[i] >= 0} whose variable the input
+     * leaves free, the input's id of slot {@code equal[i]} when that is an IRI or a blank node: the group's
+     * FILTER requires the two variables equal ({@code ?a = ?b}), and such a term equals no other term, so
+     * the lookup finds exactly the matches the FILTER can keep (it stays above and decides every row). A
+     * literal (equal by value to other terms) is not taken: the position is scanned free.
+     */
+    public PatternScan withEqualSlots(int[] equal) {
+        return new PatternScan(constants, slots, namedGraphsOnly, matchesNothing, label, contexts, objectRanges,
+                plannedIntervals, rangeShare, equal.clone());
+    }
+
+    /** The slot whose IRI or blank node position {@code i} takes when free ({@link #withEqualSlots}), or -1. */
+    public int equalSlot(int i) {
+        return equalSlots == null ? -1 : equalSlots[i];
+    }
+
+    /** The bounds on the object, or null. */
+    public ObjectRanges objectRanges() {
+        return objectRanges;
+    }
+
+    /** The part of the pattern's matches that the object ranges are estimated to read (1 without ranges). */
+    public double rangeShare() {
+        return rangeShare;
+    }
+
+    /** Whether a match with object id {@code object} lies in the compiling query's object ranges (always, without). */
+    public boolean inPlannedRanges(long object) {
+        return plannedIntervals == null || ObjectRanges.contains(plannedIntervals, object);
     }
 
     /** The graphs the scan is restricted to, or null. */
@@ -92,7 +158,46 @@ public final class PatternScan extends Operator {
 
     @Override
     public String describe() {
-        return "Scan " + label;
+        StringBuilder d = new StringBuilder("Scan ").append(label);
+        if (objectRanges != null) {
+            d.append(" [object ids in the ranges of ").append(objectRanges.text()).append(" where the subject is free]");
+        }
+        if (equalSlots != null) {
+            d.append(" [a free variable takes the IRI or blank node of the variable the FILTER makes it equal to]");
+        }
+        return d.toString();
+    }
+
+    /**
+     * Fills {@code pattern} with the ids this pattern is scanned with for input {@code row}: its constants,
+     * the row's ids of its variables, and where a position is free but {@link #equalSlots} names a slot
+     * holding an IRI or a blank node, that id (the only term equal to it by {@code =}).
+     */
+    public void substitute(long[] row, long[] pattern) {
+        for (int i = 0; i < 4; i++) {
+            pattern[i] = constants[i];
+            if (slots[i] >= 0 && constants[i] == TermIds.NULL) {
+                long id = row[slots[i]];
+                if (id == TermIds.NULL && equalSlots != null && equalSlots[i] >= 0) {
+                    long other = row[equalSlots[i]];
+                    int kind = TermIds.kindCode(other);
+                    id = kind == TermIds.KIND_IRI || kind == TermIds.KIND_BLANK_NODE ? other : TermIds.NULL;
+                }
+                pattern[i] = id;
+            }
+        }
+    }
+
+    /**
+     * The range scan of {@code pattern} where this pattern has object ranges and its subject and object are
+     * free (a lookup of one subject's objects reads few matches: its ordinary scan is cheaper), else null.
+     */
+    private QuadSource.Scan rangeScan(long[] pattern, ExecContext ctx) {
+        if (objectRanges == null || pattern[2] != TermIds.NULL || pattern[0] != TermIds.NULL) {
+            return null;
+        }
+        long[] intervals = objectRanges.intervals(ctx);
+        return intervals == null ? null : RangeScan.open(ctx.source(), pattern, intervals);
     }
 
     @Override
@@ -100,27 +205,26 @@ public final class PatternScan extends Operator {
         if (matchesNothing) {
             return RowCursor.EMPTY;
         }
-        long[] pattern = constants.clone();
-        for (int i = 0; i < 4; i++) {
-            if (slots[i] >= 0 && constants[i] == TermIds.NULL && input[slots[i]] != TermIds.NULL) {
-                pattern[i] = input[slots[i]];
-            }
-        }
+        long[] pattern = new long[4];
+        substitute(input, pattern);
         if (namedGraphsOnly && pattern[3] == TermIds.DEFAULT_GRAPH) {
             return RowCursor.EMPTY;
         }
-        QuadSource.Scan scan;
+        // with object ranges, only the object ids the group's FILTER may keep are read
+        QuadSource.Scan ranged = rangeScan(pattern, ctx);
+        QuadSource.Scan scan = ranged;
         QuadSource.Prober prober = null;
-        if (contexts == null || pattern[3] != TermIds.NULL) {
+        if (ranged == null && (contexts == null || pattern[3] != TermIds.NULL)) {
             if (contexts != null && !ContextScans.contains(sortedContexts, pattern[3])) {
                 return RowCursor.EMPTY;
             }
             // one prober per open scan of this operator: successive lookups reuse its index path
             prober = ctx.prober(this);
             scan = prober.scan(pattern);
-        } else {
+        } else if (ranged == null) {
             scan = ContextScans.open(ctx.source(), pattern, contexts, sortedContexts);
         }
+        QuadSource.Scan opened = scan;
         QuadSource.Prober owned = prober;
         return new RowCursor() {
             final long[] quad = new long[4];
@@ -129,7 +233,7 @@ public final class PatternScan extends Operator {
 
             @Override
             public long[] next() {
-                while (scan.next(quad)) {
+                while (opened.next(quad)) {
                     if (++seen % CHECK_EVERY == 0) {
                         ctx.checkCancelled();
                     }
@@ -146,7 +250,7 @@ public final class PatternScan extends Operator {
 
             @Override
             public void close() {
-                scan.close();
+                opened.close();
                 if (owned != null && !released) {
                     released = true;
                     ctx.releaseProber(PatternScan.this, owned);
@@ -226,13 +330,12 @@ public final class PatternScan extends Operator {
             if (matchesNothing) {
                 return;
             }
-            for (int i = 0; i < 4; i++) {
-                pattern[i] = constants[i];
-                if (slots[i] >= 0 && constants[i] == TermIds.NULL && row[slots[i]] != TermIds.NULL) {
-                    pattern[i] = row[slots[i]];
-                }
-            }
+            substitute(row, pattern);
             if (namedGraphsOnly && pattern[3] == TermIds.DEFAULT_GRAPH) {
+                return;
+            }
+            scan = rangeScan(pattern, ctx);
+            if (scan != null) {
                 return;
             }
             if (contexts == null || pattern[3] != TermIds.NULL) {

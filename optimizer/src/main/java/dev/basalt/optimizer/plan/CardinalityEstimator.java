@@ -16,6 +16,9 @@ import dev.basalt.optimizer.exec.PatternScan;
  * {@link RuntimeJoinOrderer} measures joins on samples instead.) A pattern whose constants match at
  * most one quad is not sampled: its fan-out is at most that count.
  *
+ * A pattern with object ranges (a FILTER's bounds on its object, {@link PatternScan#rangeShare}) keeps
+ * their share of its matches where the input leaves its subject and object free.
+ *
  * <p>Estimates are cached under the pattern's constants and bound positions, in a map that may be
  * shared by all queries reading the same state ({@link EstimateCache}).
  * Used by the thread compiling one query (its source is that query's); a cache shared with other
@@ -41,6 +44,14 @@ public final class CardinalityEstimator {
     }
 
     public double estimate(PatternScan scan, Set<Integer> bound) {
+        double est = matches(scan, bound);
+        // object ranges read only their share of the matches where the input binds neither subject nor object
+        int s = scan.slots()[0];
+        int o = scan.slots()[2];
+        return o >= 0 && !bound.contains(o) && !(s >= 0 && bound.contains(s)) ? est * scan.rangeShare() : est;
+    }
+
+    private double matches(PatternScan scan, Set<Integer> bound) {
         if (scan.matchesNothing()) {
             return 0;
         }
@@ -48,7 +59,7 @@ public final class CardinalityEstimator {
         int[] slots = scan.slots();
         int boundMask = 0;
         for (int i = 0; i < 4; i++) {
-            if (slots[i] >= 0 && bound.contains(slots[i])) {
+            if (slots[i] >= 0 && bound.contains(slots[i]) || scan.equalSlot(i) >= 0 && bound.contains(scan.equalSlot(i))) {
                 boundMask |= 1 << i;
             }
         }

@@ -211,6 +211,15 @@ final class JoinOrderer {
     }
 
     private static boolean connected(JoinOperand a, SlotSet bound) {
-        return a.mentioned.intersects(bound);
+        if (a.mentioned.intersects(bound)) {
+            return true;
+        }
+        // a pattern that a FILTER's equality lets look up by a bound variable (EqualLookupPlanner)
+        for (int i = 0; a.scan != null && i < 4; i++) {
+            if (a.scan.equalSlot(i) >= 0 && bound.contains(a.scan.equalSlot(i))) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -303,6 +303,8 @@ public final class PlanCompiler {
         List<JoinOperand> atoms = new ArrayList<>();
         List<GroupFilter> filters = new ArrayList<>();
         flatten(e, atoms, filters);
+        ObjectRangePlanner.apply(atoms, filters, vars, source);
+        EqualLookupPlanner.apply(atoms, filters, vars);
         if (preBound.isEmpty()) {
             orderer.mergeIntersection(atoms);
         }
@@ -431,7 +433,8 @@ public final class PlanCompiler {
             flatten(j.getRightArg(), atoms, filters);
         } else if (e instanceof Filter f && pullable(f)) {
             flatten(f.getArg(), atoms, filters);
-            filters.add(new GroupFilter(condition(f.getCondition(), f), slots(conditionVars(f.getCondition()))));
+            filters.add(new GroupFilter(condition(f.getCondition(), f), slots(conditionVars(f.getCondition())),
+                    f.getCondition()));
             spatial.addOperands(f.getCondition(), atoms);
         } else if (e instanceof StatementPattern sp) {
             PatternScan scan = scans.scan(sp);

@@ -148,9 +148,7 @@ final class RuntimeJoinOrderer {
         if (!scan.matchesNothing()) {
             for (long[] row : p.sample) {
                 consumed++;
-                for (int i = 0; i < 4; i++) {
-                    pattern[i] = slots[i] >= 0 && constants[i] == TermIds.NULL ? row[slots[i]] : constants[i];
-                }
+                scan.substitute(row, pattern);
                 // each consumed row's fan-out is counted exactly (a range count), also the row whose
                 // matches overflow the cut-off: only the rows carried on as the new sample stop there
                 matches += source.estimate(pattern);
@@ -207,7 +205,8 @@ final class RuntimeJoinOrderer {
 
     /** The row extended with the quad's values, or null if the quad contradicts it (as {@link PatternScan} does). */
     private static long[] bind(PatternScan scan, long[] row, long[] quad) {
-        if (scan.namedGraphsOnly() && quad[3] == TermIds.DEFAULT_GRAPH) {
+        // a match outside the pattern's object ranges fails the group's FILTER: not a row of the join
+        if (scan.namedGraphsOnly() && quad[3] == TermIds.DEFAULT_GRAPH || !scan.inPlannedRanges(quad[2])) {
             return null;
         }
         int[] slots = scan.slots();
