@@ -6,10 +6,10 @@
 # generate-bsbm --products 2785 --out FILE), DATA=a scratch directory (deleted and refilled);
 # GC=the collector option of every JVM (-XX:+UseParallelGC), NODE_OPTS=extra node options (e.g.
 # "--election-timeout-ms 3000"), ROUNDS=0 for the uploads alone, SECS=seconds of each round after the
-# first (20).
+# first (20), HOME_DIR=a copy of replication/target to run instead.
 set -u
-J=replication/target/basalt-replica.jar
-H=replication/target
+J=${HOME_DIR:-replication/target}/basalt-replica.jar
+H=${HOME_DIR:-replication/target}
 BSBM=${BSBM:?set BSBM to a BSBM N-Triples file}
 R=${DATA:?set DATA to a scratch directory}/run
 rm -rf $R; mkdir -p $R
