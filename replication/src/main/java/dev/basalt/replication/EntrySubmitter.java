@@ -158,7 +158,10 @@ final class EntrySubmitter {
         }
     }
 
-    /** Why the reply calls for another attempt, or null if it is final (a success, a refusal or a state machine failure). */
+    /**
+     * Why the reply calls for another attempt, or null if it is final (a success, a refusal or a
+     * state machine failure).
+     */
     private static Throwable retriable(RaftClientReply reply) {
         if (reply.isSuccess() || reply.getStateMachineException() != null) {
             return null;

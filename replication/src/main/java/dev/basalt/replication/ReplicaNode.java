@@ -35,8 +35,9 @@ import dev.basalt.replication.log.UploadEntry;
 /**
  * One member of the Raft group: the Ratis server (log, elections, replication over gRPC) driving
  * a {@link StoreStateMachine}, and a Ratis client (its RPC carries this node's commits to a leader
- * elsewhere; linearizable reads and membership changes). The node hands each entry to the leader wherever it runs ({@link EntrySubmitter}: to its own server in
- * process when it leads, else over the network), so a commit on a follower is forwarded;
+ * elsewhere; linearizable reads and membership changes). The node hands each entry to the leader
+ * wherever it runs ({@link EntrySubmitter}: to its own server in process when it leads, else over
+ * the network), so a commit on a follower is forwarded;
  * {@link #commit} returns once the entry is committed by a majority and applied here. Concurrent
  * small commits share log entries ({@link GroupCommitter}).
  *
