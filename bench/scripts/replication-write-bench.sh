@@ -5,10 +5,11 @@
 # `mvn -pl replication -am package -DskipTests`; HEAP=each JVM's heap (1536m); BSBM=path of the N-Triples file (basalt-bench
 # generate-bsbm --products 2785 --out FILE), DATA=a scratch directory (deleted and refilled);
 # GC=the collector option of every JVM (-XX:+UseParallelGC), NODE_OPTS=extra node options (e.g.
-# "--election-timeout-ms 3000"), ROUNDS=0 for the uploads alone.
+# "--election-timeout-ms 3000"), ROUNDS=0 for the uploads alone, SECS=seconds of each round after the
+# first (20), HOME_DIR=a copy of replication/target to run instead.
 set -u
-J=replication/target/basalt-replica.jar
-H=replication/target
+J=${HOME_DIR:-replication/target}/basalt-replica.jar
+H=${HOME_DIR:-replication/target}
 BSBM=${BSBM:?set BSBM to a BSBM N-Triples file}
 R=${DATA:?set DATA to a scratch directory}/run
 rm -rf $R; mkdir -p $R
@@ -36,12 +37,16 @@ SAU=http://127.0.0.1:$((P+10))$U; LU=http://127.0.0.1:$((P+L))$U
 snap(){ for t in /proc/$1/task/*; do echo "$(sed 's/.*) //' $t/stat | awk '{print $12+$13}') $(basename $t) $(cat $t/comm | tr ' ' '_')"; done | sort -k2; }
 jit(){ join -1 2 -2 2 $1 $2 | awk '{d=$4-$2; if ($3 ~ /Compiler/) c+=d; t+=d} END {printf "  cpu %.2f s, of it JIT compiler threads %.2f s\n", t/100, c/100}'; }
 for round in $(seq 1 $ROUNDS); do
-  secs=$([ $round = 1 ] && echo 10 || echo 20)
+  secs=$([ $round = 1 ] && echo 10 || echo ${SECS:-20})
   echo "== round $round load $(cut -d' ' -f1-3 /proc/loadavg)"
   snap $SA > $R/s0; for p in $P0 $P1 $P2; do snap $p > $R/$p.0; done
   echo "-- one server"; nice java -jar $J write-load --urls $SAU --clients 8 --statements 10 --seconds $secs --pids $SA
   snap $SA > $R/s1; jit $R/s0 $R/s1
+  L=$(leader); LU=http://127.0.0.1:$((P+L))$U   # leadership may have moved since the last round
+  a0=$(curl -s http://127.0.0.1:$((P+13+L))/replication/status | grep -o '"appliedIndex":[0-9]*' | cut -d: -f2)
   echo "-- leader n$L (pids n0 n1 n2)"; nice java -jar $J write-load --urls $LU --clients 8 --statements 10 --seconds $secs --pids $P0,$P1,$P2
+  a1=$(curl -s http://127.0.0.1:$((P+13+L))/replication/status | grep -o '"appliedIndex":[0-9]*' | cut -d: -f2)
+  echo "  log entries during the run (the leader's applied index): $((a1 - a0))"
   for p in $P0 $P1 $P2; do snap $p > $R/$p.1; echo -n "$p"; jit $R/$p.0 $R/$p.1; done
   echo "load $(cut -d' ' -f1-3 /proc/loadavg)"
 done

@@ -24,7 +24,6 @@ import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
-import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 import org.apache.ratis.util.SizeInBytes;
 import org.apache.ratis.util.TimeDuration;
 import org.slf4j.Logger;
@@ -35,8 +34,10 @@ import dev.basalt.replication.log.UploadEntry;
 
 /**
  * One member of the Raft group: the Ratis server (log, elections, replication over gRPC) driving
- * a {@link StoreStateMachine}, and a Ratis client through which this node submits its commits. The
- * client sends each entry to the leader wherever it runs, so a commit on a follower is forwarded;
+ * a {@link StoreStateMachine}, and a Ratis client (its RPC carries this node's commits to a leader
+ * elsewhere; linearizable reads and membership changes). The node hands each entry to the leader
+ * wherever it runs ({@link EntrySubmitter}: to its own server in process when it leads, else over
+ * the network), so a commit on a follower is forwarded;
  * {@link #commit} returns once the entry is committed by a majority and applied here. Concurrent
  * small commits share log entries ({@link GroupCommitter}).
  *
@@ -58,6 +59,7 @@ final class ReplicaNode implements AutoCloseable {
     private final RaftServer server;
     private final RaftClient client;
     private final CommitRetryPolicy retryPolicy;
+    private final EntrySubmitter submitter;
     private final GroupCommitter groups;
 
     private ReplicaNode(ReplicationSettings settings, StoreStateMachine stateMachine, RaftServer server,
@@ -67,6 +69,9 @@ final class ReplicaNode implements AutoCloseable {
         this.server = server;
         this.client = client;
         this.retryPolicy = retryPolicy;
+        long attemptMillis = attemptMillis(settings);
+        this.submitter = new EntrySubmitter(server, group(settings).getGroupId(), client.getClientRpc(), attemptMillis,
+                Math.max(RETRY_SLEEP_MILLIS, settings.commitTimeoutMillis() - attemptMillis), RETRY_SLEEP_MILLIS);
         // an entry on its way longer than one client attempt is retrying (a dead or frozen leader):
         // the change sets behind it go in an entry of their own, to the leader the client knows now
         this.groups = new GroupCommitter("basalt-group-commit-" + settings.nodeId(), this::submit,
@@ -181,6 +186,13 @@ final class ReplicaNode implements AutoCloseable {
         RaftServerConfigKeys.Log.setPreallocatedSize(p, SizeInBytes.valueOf(Math.min(settings.segmentBytes(), 4L << 20)));
         GrpcConfigKeys.setMessageSizeMax(p, SizeInBytes.valueOf(2 * MAX_ENTRY_BYTES));
         appendSynchronously(p);
+        // Ratis's commit-index metadata entries (a log entry of every node's own, appended and synced
+        // whenever the commit index moves) only let a restarted node apply entries before it hears
+        // from a leader. Raft's safety does not rest on them, and a replica gains nothing from them: its
+        // store already holds everything up to its applied index, and what lies beyond waits for the
+        // leader either way. Off, they no longer double the log appends and syncs of every commit on
+        // every node (docs/replication.md, "Durability").
+        RaftServerConfigKeys.Log.setLogMetadataEnabled(p, false);
         // read-only requests (linearizableIndex) confirm leadership by Ratis's read-index protocol
         RaftServerConfigKeys.Read.setOption(p, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
         if (settings.snapshotEvery() > 0) {
@@ -261,19 +273,12 @@ final class ReplicaNode implements AutoCloseable {
     }
 
     /**
-     * Appends one log entry through the leader; returns its index once a majority has it (not yet
-     * applied here). A reply with content is a refusal by the state machine.
+     * Appends one log entry through the leader ({@link EntrySubmitter}: in process when this node
+     * leads); returns its index once a majority has it (not yet applied here). A reply with content
+     * is a refusal by the state machine.
      */
     long submit(byte[] entry) throws IOException {
-        RaftClientReply reply = client.io().send(Message.valueOf(UnsafeByteOperations.unsafeWrap(entry)));
-        retryPolicy.forget(reply.getCallId());
-        if (!reply.isSuccess()) {
-            throw new IOException("replication log refused the commit: " + reply.getException(), reply.getException());
-        }
-        if (!reply.getMessage().getContent().isEmpty()) {
-            throw new Refused(reply.getMessage().getContent().toStringUtf8());
-        }
-        return reply.getLogIndex();
+        return submitter.send(entry);
     }
 
     private long awaitApplied(long index) throws IOException {
@@ -302,6 +307,18 @@ final class ReplicaNode implements AutoCloseable {
             throw new IOException("linearizable read refused: " + reply.getException(), reply.getException());
         }
         return StoreStateMachine.decodeIndex(reply.getMessage());
+    }
+
+    /**
+     * Asks the leader to hand leadership to {@code nodeId} (before that node's machine is upgraded,
+     * say, or in tests); returns once the transfer completed or failed.
+     */
+    void transferLeadership(String nodeId, long timeoutMillis) throws IOException {
+        RaftClientReply reply = client.admin().transferLeadership(RaftPeerId.valueOf(nodeId), timeoutMillis);
+        if (!reply.isSuccess()) {
+            throw new IOException("leadership not transferred to " + nodeId + ": " + reply.getException(),
+                    reply.getException());
+        }
     }
 
     /** This node's member of the Raft group (its log, its role), for diagnoses and fault-injection tests. */
@@ -343,13 +360,19 @@ final class ReplicaNode implements AutoCloseable {
             b.append("raft=").append(e);
         }
         b.append(", applied=").append(stateMachine.appliedIndex()).append(", ").append(stateMachine.describe())
-                .append(", ").append(groups.describe());
+                .append(", ").append(groups.describe()).append(", attempts in process/remote=")
+                .append(java.util.Arrays.toString(submitter.attempts()));
         return b.toString();
     }
 
     /** Log entries this node's group commit sent, and the change sets in them. */
     long[] groupCounts() {
         return groups.counts();
+    }
+
+    /** Attempts handed to this node's own Raft server, and attempts sent to another node. */
+    long[] submitAttempts() {
+        return submitter.attempts();
     }
 
     StoreStateMachine stateMachine() {

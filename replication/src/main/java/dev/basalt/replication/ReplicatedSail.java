@@ -154,12 +154,27 @@ public final class ReplicatedSail extends SailWrapper implements LocalStore {
         return node().stateMachine().snapshotsInstalled();
     }
 
-    /** Store transactions this replica applied through the bulk loader since it started (for tests). */
+    /** Hands leadership to node {@code nodeId} (see {@code ReplicaNode#transferLeadership}). */
+    void transferLeadership(String nodeId, long timeoutMillis) throws IOException {
+        node().transferLeadership(nodeId, timeoutMillis);
+    }
+
+    /** This replica's Raft log, for tests that inspect its entries. */
+    org.apache.ratis.server.raftlog.RaftLog raftLog() throws IOException {
+        return node().division().getRaftLog();
+    }
+
     /** Log entries this node's commits were sent in, and the transactions in them (group commit). */
     long[] groupCounts() {
         return node().groupCounts();
     }
 
+    /** Attempts to append an entry handed to this node's own Raft server, and sent to another node (for tests). */
+    long[] submitAttempts() {
+        return node().submitAttempts();
+    }
+
+    /** Store transactions this replica applied through the bulk loader since it started (for tests). */
     int bulkApplied() {
         return node().stateMachine().bulkApplied();
     }

@@ -86,6 +86,12 @@ final class StoreStateMachine extends BaseStateMachine {
             applier = new BatchApplier("basalt-apply-" + server.getId(), store, appliedFile, storeApplied,
                     this::updateApplied, expireEntries);
         }, IOException.class);
+        // the store's reads include every entry up to its applied index from the start, before the log's
+        // replay (which waits for a leader's commit index: replicas keep no commit index of their own
+        // in the log) reaches past it
+        synchronized (appliedChanged) {
+            applied = Math.max(applied, storeApplied);
+        }
         LOG.info("replica {}: store holds log entries up to {}, latest snapshot {}", server.getId(), storeApplied,
                 storage.getLatestSnapshot());
     }

@@ -209,7 +209,7 @@ class FailoverIT {
                             HttpResponse.BodyHandlers.ofString());
                     if (r.statusCode() == 200) {
                         index = Math.max(index, Long.parseLong(r.body().replaceAll(
-                                ".*\"appliedIndex\":(\\d+).*\\s*", "$1")));
+                                ".*\"appliedIndex\":(-?\\d+).*\\s*", "$1")));
                         break;
                     }
                 } catch (IOException notYet) {
@@ -235,7 +235,7 @@ class FailoverIT {
 
     private static long appliedIndex(HttpClient http, LocalReplicaCluster cluster, int node) throws Exception {
         String status = get(http, cluster.replicationUrl(node) + "/status", 200);
-        return Long.parseLong(status.replaceAll(".*\"appliedIndex\":(\\d+).*\\s*", "$1"));
+        return Long.parseLong(status.replaceAll(".*\"appliedIndex\":(-?\\d+).*\\s*", "$1"));
     }
 
     private static void signal(String signal, long pid) throws IOException, InterruptedException {

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The Ratis settings a replica's safety and failover rest on are the ones {@link ReplicaNode} gives
  * its server: synchronous follower appends (the race {@link ReplicaNode#appendSynchronously}
  * describes), a leader's step-down wait of one election timeout, elections within 0.6-1.2 s, a failed
- * follower retried at least every second.
+ * follower retried at least every second, no commit-index metadata entries in the log.
  * Stateless; run by JUnit's one thread.
  */
 class ReplicaNodePropertiesTest {
@@ -38,6 +38,8 @@ class ReplicaNodePropertiesTest {
                 "a leader that stepped down stands again after one election timeout, not Ratis's 10 s");
         assertEquals(ReplicaNode.APPENDER_RETRY_POLICY, RaftServerConfigKeys.Log.Appender.retryPolicy(p),
                 "a leader retries a failed follower at least every second, not every 5 s");
+        assertFalse(RaftServerConfigKeys.Log.logMetadataEnabled(p),
+                "no commit-index metadata entries: one more log append and sync per commit on every node");
         assertNotNull(MultipleLinearRandomRetry.parseCommaSeparated(ReplicaNode.APPENDER_RETRY_POLICY),
                 "Ratis does not parse the appender retry policy");
     }

@@ -52,6 +52,10 @@ class ReplicatedClusterTest {
                 c.setNamespace("ex", EX);
                 c.commit();
             }
+            // the leader handed its entry to its own Raft server (no gRPC), unless leadership moved meanwhile
+            long[] leaderAttempts = cluster.sail(leader).submitAttempts();
+            assertTrue(leaderAttempts[0] > 0 && leaderAttempts[1] == 0 || cluster.awaitLeader(20_000) != leader,
+                    "leader's attempts in process/remote: " + leaderAttempts[0] + "/" + leaderAttempts[1]);
             try (RepositoryConnection c = cluster.node(follower).getConnection()) {
                 c.add(ex("f"), ex("p"), VF.createLiteral("from a follower"));
                 c.prepareUpdate("PREFIX ex: <" + EX + "> DELETE { ?s ex:p 42 } INSERT { ?s ex:p 43 } WHERE { ?s ex:p 42 };"
@@ -63,6 +67,9 @@ class ReplicatedClusterTest {
                 c.remove(ex("gone"), null, null);
                 c.commit();
             }
+            // the follower's commits were forwarded to the leader
+            assertTrue(cluster.sail(follower).submitAttempts()[1] > 0 || cluster.awaitLeader(20_000) == follower,
+                    "a follower's commit went to the leader");
             // the follower's commit returned after it applied its entries: read-your-writes there
             try (RepositoryConnection c = cluster.node(follower).getConnection()) {
                 assertTrue(c.hasStatement(ex("a"), ex("p"), VF.createLiteral(BigInteger.valueOf(43)), false));
