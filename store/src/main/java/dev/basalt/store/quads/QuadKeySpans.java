@@ -1,13 +1,15 @@
 package dev.basalt.store.quads;
 
 /**
- * The bits of a batch of quad records that vary, and the records packed to them: in each of the
- * four ids only the span from the lowest to the highest bit where some record differs from the
- * first can vary, so the spans, concatenated from the first id's to the fourth's, order the
- * records as the whole records do (unsigned, left to right), and two records are equal when their
- * spans are. A record's spans take one long when they have at most 64 bits in all, two (the high
- * word first) when they have at most 128; the bits outside the spans are those of the first
- * record and are put back when a key is unpacked.
+ * The bits of a batch of quad records that vary, and the records packed to them: a bit where
+ * every record has the same value does not change how two records compare, so the varying bits of
+ * the four ids, concatenated from the first id's highest to the fourth id's lowest, order the
+ * records as the whole records do (unsigned, left to right), and two records are equal when these
+ * bits are. They are taken as the runs of consecutive varying bits of each id (a term id's kind
+ * bits and its counter's low bits are two runs, with the constant bits between them left out). A
+ * record's key takes one long when the varying bits are at most 64 in all, two (the high word
+ * first) when they are at most 128; the constant bits are those of the first record and are put
+ * back when a key is unpacked.
  *
  * <p>Records are read with their ids rearranged by {@code columns} (id {@code i} of a key is id
  * {@code columns[i]} of the record), so a statement order's keys are packed straight from the
@@ -18,25 +20,54 @@ package dev.basalt.store.quads;
 final class QuadKeySpans {
     private final int[] columns;
     private final long[] varies;
-    private final int[] low = new int[4];
-    private final int[] width = new int[4];
-    /** Per key id: the first record's bits outside the span. */
+    /** The runs of varying bits in key order (first id's highest run first): their id, lowest bit and width. */
+    private final int[] runId;
+    private final int[] runLow;
+    private final int[] runWidth;
+    private final int runs;
+    /** Per key id: the first record's bits, the varying ones cleared. */
     private final long[] fixed = new long[4];
     private final int bits;
 
     private QuadKeySpans(long[] q, int[] columns, long[] varies) {
         this.columns = columns;
         this.varies = varies;
+        int n = 0;
+        for (int i = 0; i < 4; i++) {
+            n += runsOf(varies[i]);
+        }
+        runId = new int[n];
+        runLow = new int[n];
+        runWidth = new int[n];
+        int r = 0;
         int total = 0;
         for (int i = 0; i < 4; i++) {
-            if (varies[i] != 0) {
-                low[i] = Long.numberOfTrailingZeros(varies[i]);
-                width[i] = 64 - Long.numberOfLeadingZeros(varies[i]) - low[i];
-                total += width[i];
+            long v = varies[i];
+            int at = r + runsOf(v);
+            // runs from the lowest up, stored from the highest down
+            while (v != 0) {
+                int low = Long.numberOfTrailingZeros(v);
+                int width = Long.numberOfTrailingZeros(~(v >>> low));
+                if (width == 0 || low + width > 64) {
+                    width = 64 - low;
+                }
+                at--;
+                runId[at] = i;
+                runLow[at] = low;
+                runWidth[at] = width;
+                total += width;
+                v = low + width >= 64 ? 0 : v & ~(mask(width) << low);
             }
-            fixed[i] = q[columns[i]] & ~(mask(width[i]) << low[i]);
+            r += runsOf(varies[i]);
+            fixed[i] = q[columns[i]] & ~varies[i];
         }
+        this.runs = n;
         this.bits = total;
+    }
+
+    /** Maximal runs of set bits in {@code v}. */
+    private static int runsOf(long v) {
+        return Long.bitCount(v & ~(v << 1));
     }
 
     /** The spans of records {@code [0, count)} of {@code q} (at least one) read through {@code columns}. */
@@ -83,16 +114,17 @@ final class QuadKeySpans {
     /** The keys of records {@code [0, count)} of {@code q} into {@code keys[keyWords() * r ...]}. */
     void pack(long[] q, int count, long[] keys) {
         boolean one = keyWords() == 1;
+        int[] at = new int[runs];
+        for (int k = 0; k < runs; k++) {
+            at[k] = columns[runId[k]];
+        }
         for (int r = 0; r < count; r++) {
             int b = 4 * r;
             long hi = 0;
             long lo = 0;
-            for (int i = 0; i < 4; i++) {
-                int n = width[i];
-                if (n == 0) {
-                    continue;
-                }
-                long field = (q[b + columns[i]] >>> low[i]) & mask(n);
+            for (int k = 0; k < runs; k++) {
+                int n = runWidth[k];
+                long field = (q[b + at[k]] >>> runLow[k]) & mask(n);
                 if (n == 64) {
                     hi = lo;
                     lo = field;
@@ -126,13 +158,13 @@ final class QuadKeySpans {
                 continue;
             }
             int b = 4 * written++;
-            for (int i = 3; i >= 0; i--) {
-                int n = width[i];
-                if (n == 0) {
-                    out[b + i] = fixed[i];
-                    continue;
-                }
-                out[b + i] = fixed[i] | ((lo & mask(n)) << low[i]);
+            out[b] = fixed[0];
+            out[b + 1] = fixed[1];
+            out[b + 2] = fixed[2];
+            out[b + 3] = fixed[3];
+            for (int k = runs - 1; k >= 0; k--) {
+                int n = runWidth[k];
+                out[b + runId[k]] |= (lo & mask(n)) << runLow[k];
                 if (n == 64) {
                     lo = hi;
                     hi = 0;
