@@ -66,7 +66,7 @@ import picocli.CommandLine.Option;
  * their own client threads and processes.
  */
 @Command(name = "basalt-bench", mixinStandardHelpOptions = true, subcommands = { BenchMain.Compare.class, BenchMain.Load.class,
-		BenchMain.GenerateBsbm.class, BenchMain.GenerateLubm.class, BenchMain.BsbmHttp.class, BenchMain.LubmReasoning.class,
+		BenchMain.GenerateBsbm.class, BenchMain.GenerateLubm.class, BenchMain.BsbmHttp.class, BenchMain.LubmReasoning.class, BenchMain.LubmStoreQueries.class,
 		BenchMain.Ordering.class, BenchMain.NestedGroups.class, BenchMain.Dictionary.class,
 		BenchMain.Federation.class, BenchMain.CrossCheckEvaluators.class, BenchMain.BsbmStores.class, AnalyticBench.class,
 		ColdStartCommand.class, AotTrainCommand.class, BenchMain.Geo.class, CommitLatencyCommand.class },
@@ -327,7 +327,8 @@ public final class BenchMain implements Runnable {
 	}
 
 	@Command(name = "generate-lubm", mixinStandardHelpOptions = true,
-			description = "Writes LUBM(N, seed) as N-Triples (gzip if the file name ends in .gz).")
+			description = "Writes LUBM(N, seed) as N-Triples (gzip if the file name ends in .gz; --out - writes to "
+					+ "standard output, e.g. to pipe it into 'basalt load --store DIR univ-bench.owl -').")
 	static final class GenerateLubm implements Callable<Integer> {
 		@Option(names = "--universities", required = true)
 		int universities;
@@ -339,7 +340,9 @@ public final class BenchMain implements Runnable {
 		@Override
 		public Integer call() {
 			TripleCounts c = new LubmGenerator(universities, seed).write(out);
-			System.out.printf(Locale.ROOT, "%,d triples written to %s%n", c.total(), out);
+			// with --out - the triples are on standard output: the summary goes to standard error
+			(out.toString().equals("-") ? System.err : System.out).printf(Locale.ROOT, "%,d triples written to %s%n",
+					c.total(), out);
 			return 0;
 		}
 	}
@@ -376,6 +379,45 @@ public final class BenchMain implements Runnable {
 			System.out.printf(Locale.ROOT, "LUBM(%d, %d): %,d triples%n", universities, seed, c.total());
 			new dev.basalt.bench.lubm.ReasoningBench(data, ontology, workDir, queryRuns, System.out::println)
 					.withQueryTimeoutSeconds(queryTimeout).withQuerySetups(querySetups).run(setups);
+			return 0;
+		}
+	}
+
+	@Command(name = "lubm-queries", mixinStandardHelpOptions = true,
+			description = "The 14 LUBM queries on an existing Basalt store (e.g. loaded by 'basalt load --inference "
+					+ "owl-rl'), opened with the same inference setting: per query one unmeasured run within the time "
+					+ "limit, then the median wall and process CPU time of the measured runs, and the answer counts.")
+	static final class LubmStoreQueries implements Callable<Integer> {
+		@Option(names = "--store", required = true, description = "directory of a Basalt store")
+		Path store;
+		@Option(names = "--inference", defaultValue = "owl-rl", description = "none, rdfs or owl-rl: the store's "
+				+ "setting (default: ${DEFAULT-VALUE})")
+		String inference;
+		@Option(names = "--runs", defaultValue = "3", description = "measured runs per query (default: ${DEFAULT-VALUE})")
+		int runs;
+		@Option(names = "--timeout", defaultValue = "300", description = "seconds before a query is reported as timed "
+				+ "out (default: ${DEFAULT-VALUE})")
+		int timeout;
+
+		@Override
+		public Integer call() {
+			if (runs < 1) {
+				throw new IllegalArgumentException("--runs must be at least 1");
+			}
+			dev.basalt.sail.config.BasaltStoreConfig config = new dev.basalt.sail.config.BasaltStoreConfig();
+			config.setInference(dev.basalt.sail.config.InferenceMode.parse(inference));
+			dev.basalt.sail.repository.BasaltRepository repo = new dev.basalt.sail.repository.BasaltRepository(
+					new dev.basalt.sail.BasaltStore(store.toFile(), config));
+			long t0 = System.nanoTime();
+			repo.init();
+			System.out.printf(Locale.ROOT, "store %s opened in %.1f s (load average %s)%n", store,
+					(System.nanoTime() - t0) / 1e9, dev.basalt.bench.load.LoadComparison.loadAverage());
+			try (org.eclipse.rdf4j.repository.RepositoryConnection c = repo.getConnection()) {
+				dev.basalt.bench.lubm.LubmQueryTimes.run(c, runs, timeout, true, System.out::println);
+			} finally {
+				repo.shutDown();
+			}
+			System.out.printf(Locale.ROOT, "done (load average %s)%n", dev.basalt.bench.load.LoadComparison.loadAverage());
 			return 0;
 		}
 	}

@@ -2,7 +2,6 @@ package dev.basalt.bench.lubm;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,7 +16,6 @@ import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.ValueFactory;
 import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
 import org.eclipse.rdf4j.model.vocabulary.RDF;
-import org.eclipse.rdf4j.query.QueryEvaluationException;
 import org.eclipse.rdf4j.repository.Repository;
 import org.eclipse.rdf4j.repository.RepositoryConnection;
 import org.eclipse.rdf4j.repository.sail.SailRepository;
@@ -28,7 +26,6 @@ import org.eclipse.rdf4j.sail.lmdb.LmdbStore;
 import org.eclipse.rdf4j.sail.lmdb.config.LmdbStoreConfig;
 
 import dev.basalt.bench.driver.QueryExecutor;
-import dev.basalt.bench.driver.QueryTemplate;
 import dev.basalt.bench.load.LoadComparison;
 import dev.basalt.bench.store.DiskUsage;
 import dev.basalt.sail.BasaltStore;
@@ -83,8 +80,8 @@ public final class ReasoningBench {
 	}
 
 	/** One measured setup: its row of figures. */
-	record Row(String name, double loadSeconds, double loadCpuSeconds, long explicit, long total, double[] queryMillis,
-			double[] queryCpuMillis, long[] counts, double insertMillis) {
+	record Row(String name, double loadSeconds, double loadCpuSeconds, long explicit, long total, LubmQueryTimes queries,
+			double insertMillis) {
 	}
 
 	public List<Row> run(List<String> setups) {
@@ -102,7 +99,7 @@ public final class ReasoningBench {
 	private Row measure(String setup, Path dir) {
 		out.accept("LUBM with reasoning on " + setup + " (load average " + LoadComparison.loadAverage() + ")");
 		long t0 = System.nanoTime();
-		long cpu0 = processCpuNanos();
+		long cpu0 = LubmQueryTimes.processCpuNanos();
 		Repository repo = switch (setup) {
 		case "lmdb-osp+schema-caching" -> new SailRepository(new SchemaCachingRDFSInferencer(
 				new LmdbStore(dir.toFile(), new LmdbStoreConfig("spoc,posc,ospc"))));
@@ -133,7 +130,7 @@ public final class ReasoningBench {
 				}
 			}
 			double load = (System.nanoTime() - t0) / 1e9;
-			double loadCpu = (processCpuNanos() - cpu0) / 1e9;
+			double loadCpu = (LubmQueryTimes.processCpuNanos() - cpu0) / 1e9;
 			long explicit;
 			long total;
 			try (RepositoryConnection c = repo.getConnection()) {
@@ -142,40 +139,12 @@ public final class ReasoningBench {
 			}
 			out.accept(String.format(Locale.ROOT, "  load + closure %.1f s, %.1f s CPU: %,d explicit, %,d inferred (load average %s)",
 					load, loadCpu, explicit, total - explicit, LoadComparison.loadAverage()));
-			double[] millis = new double[LubmQueries.ALL.size()];
-			double[] cpuMillis = new double[millis.length];
-			long[] counts = new long[millis.length];
-			Arrays.fill(millis, Double.NaN);
-			Arrays.fill(cpuMillis, Double.NaN);
-			Arrays.fill(counts, -2);
 			boolean queries = queryRuns > 0 && (querySetups == null || querySetups.contains(setup));
+			LubmQueryTimes times;
 			try (RepositoryConnection c = repo.getConnection()) {
-				for (int q = 0; q < millis.length && queries; q++) {
-					QueryTemplate t = LubmQueries.ALL.get(q);
-					try {
-						counts[q] = QueryExecutor.count(c, t.text(), queryTimeoutSeconds);
-					} catch (QueryEvaluationException e) {
-						out.accept("  " + t.name() + ": no answer within " + queryTimeoutSeconds + " s");
-						counts[q] = -1;
-						millis[q] = Double.NaN;
-						continue;
-					}
-					double[] runs = new double[queryRuns];
-					double[] cpu = new double[queryRuns];
-					for (int r = 0; r < queryRuns; r++) {
-						long s = System.nanoTime();
-						long cs = processCpuNanos();
-						QueryExecutor.count(c, t.text());
-						runs[r] = (System.nanoTime() - s) / 1e6;
-						cpu[r] = (processCpuNanos() - cs) / 1e6;
-					}
-					Arrays.sort(runs);
-					Arrays.sort(cpu);
-					millis[q] = runs[queryRuns / 2];
-					cpuMillis[q] = cpu[queryRuns / 2];
-				}
+				times = queries ? LubmQueryTimes.run(c, queryRuns, queryTimeoutSeconds, false, out) : LubmQueryTimes.notRun();
 			}
-			return new Row(setup, load, loadCpu, explicit, total, millis, cpuMillis, counts, insertMillis(repo));
+			return new Row(setup, load, loadCpu, explicit, total, times, insertMillis(repo));
 		} finally {
 			repo.shutDown();
 		}
@@ -212,17 +181,6 @@ public final class ReasoningBench {
 		return times[times.length / 2];
 	}
 
-	/**
-	 * User plus system CPU time of this process: the setups run one after another in it, so the
-	 * difference over a load is that load's CPU time, all threads (and the collector's) included.
-	 */
-	private static long processCpuNanos() {
-		if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
-			return os.getProcessCpuTime();
-		}
-		return -1;
-	}
-
 	private static BasaltStoreConfig config(InferenceMode mode) {
 		BasaltStoreConfig c = new BasaltStoreConfig();
 		c.setInference(mode);
@@ -243,9 +201,7 @@ public final class ReasoningBench {
 		for (int q = 0; q < LubmQueries.ALL.size(); q++) {
 			b.append("| ").append(LubmQueries.ALL.get(q).name()).append(" |");
 			for (Row r : rows) {
-				b.append(r.counts()[q] == -2 ? " not run |" : r.counts()[q] < 0 ? " timed out |"
-						: String.format(Locale.ROOT, " %.1f, %.0f (%,d) |", r.queryMillis()[q], r.queryCpuMillis()[q],
-								r.counts()[q]));
+				b.append(r.queries().cell(q));
 			}
 			b.append('\n');
 		}

@@ -94,6 +94,7 @@ public final class Reasoner {
             store.explicitBatches(ROUND0_BATCH, rounds::pivot);
             rounds.run();
         } finally {
+            rounds.close();
             if (helper != null) {
                 helper.shutdownNow();
             }
@@ -127,20 +128,21 @@ public final class Reasoner {
         for (int i = 0; i < added.size(); i++) {
             store.removeInferred(added.s(i), added.p(i), added.o(i));
         }
-        Rounds rounds = new Rounds(store, rules);
         TripleSet gone = new TripleSet();
         for (int i = 0; i < removed.size(); i++) {
             if (!store.isExplicit(removed.s(i), removed.p(i), removed.o(i))) {
                 gone.add(removed.s(i), removed.p(i), removed.o(i));
             }
         }
-        if (gone.size() > 0) {
-            TripleSet dead = overDelete(store, rules, schema, gone);
-            rederive(store, rules, gone.list(), rounds);
-            rederive(store, rules, dead.list(), rounds);
+        try (Rounds rounds = new Rounds(store, rules)) {
+            if (gone.size() > 0) {
+                TripleSet dead = overDelete(store, rules, schema, gone);
+                rederive(store, rules, gone.list(), rounds);
+                rederive(store, rules, dead.list(), rounds);
+            }
+            rounds.pivot(added);
+            rounds.run();
         }
-        rounds.pivot(added);
-        rounds.run();
         return new Compiled(schema);
     }
 

@@ -12,7 +12,10 @@ import dev.basalt.store.lexicon.TermIds;
  * {@value #FLUSH} distinct conclusions are waiting): sorted, checked against the store in key
  * order and inserted index by index in key order ({@link ClosureStore#addInferredAll}), instead of
  * two lookups and an insert into every index per conclusion. The triples a write adds become the
- * pivots of the next round; the rounds end when one concludes nothing new.
+ * pivots of the next round ({@link TripleQueue}: a block in the heap, the rest in a temporary
+ * file, so a round may add more triples than the heap holds); the rounds end when one concludes
+ * nothing new. A round's pivots are taken a block at a time, each block's conclusions written
+ * before the next block.
  *
  * <p>Writing a round's conclusions late keeps the evaluation complete: the store only grows during
  * a run, and every new triple is a pivot of a round that starts after it was written, so for two
@@ -30,7 +33,7 @@ import dev.basalt.store.lexicon.TermIds;
  * given as a literal names no class). Not thread-safe: one closure run uses it, on the thread that
  * holds the write transaction; only the batch it hands to the helper is read by another thread.
  */
-final class Rounds {
+final class Rounds implements AutoCloseable {
     /** Distinct conclusions held in memory before they are written. */
     static final int FLUSH = 1 << 18;
     private final ClosureStore store;
@@ -39,7 +42,8 @@ final class Rounds {
     private final ExecutorService helper;
     private final TripleList conclusions = new TripleList();
     private TripleSet pending = new TripleSet();
-    private TripleList next = new TripleList();
+    /** The pivots of the next round: what the writes of this round added (spilled to a file past a block). */
+    private TripleQueue next = new TripleQueue();
     /** The batch the helper is preparing, not yet inserted; null if none. */
     private Future<long[][]> handedOver;
     private long added;
@@ -85,12 +89,22 @@ final class Rounds {
         write();
         drain();
         while (!next.isEmpty()) {
-            TripleList delta = next;
-            next = new TripleList();
+            TripleQueue delta = next;
+            next = new TripleQueue();
             count++;
-            pivot(delta);
+            try {
+                delta.drainTo(this::pivot);
+            } finally {
+                delta.close();
+            }
             drain();
         }
+    }
+
+    /** Deletes the file of pivots a failed run may leave. */
+    @Override
+    public void close() {
+        next.close();
     }
 
     private void write() {

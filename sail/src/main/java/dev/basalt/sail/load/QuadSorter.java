@@ -20,7 +20,7 @@ import dev.basalt.store.quads.QuadSort;
  *
  * <p>Quads are appended (ids in S, P, O, C positions) to a buffer of {@code capacity} quads. A
  * full buffer is handed to the worker, which for each order permutes it into that order's key
- * positions, radix-sorts ({@link QuadSort}), deduplicates and writes a sorted <em>run</em> file,
+ * positions, radix-sorts and deduplicates ({@link QuadSort#sortDistinct}) and writes a sorted <em>run</em> file,
  * while the caller fills a second buffer. At the end {@link #sorted(int)} merges an order's runs
  * into one stream of distinct quads, merged on the worker thread ahead of the caller ({@link PrefetchedQuads}). If nothing was spilled, the buffer is sorted in memory
  * instead, and while the caller consumes order {@code i} the worker already sorts order
@@ -193,28 +193,9 @@ final class QuadSorter implements AutoCloseable {
         }
     }
 
-    /** Copies records {@code [0, n)} of {@code quads} into {@code out} in the order's key positions, sorts and dedups; returns the count. */
+    /** Sorts records {@code [0, n)} of {@code quads} into {@code out} in the order's key positions, without repeats; returns the count. */
     private static int permuteAndSort(long[] quads, int n, QuadOrder order, long[] out, long[] scratch) {
-        int[] from = positions(order);
-        for (int r = 0; r < n; r++) {
-            int b = 4 * r;
-            out[b] = quads[b + from[0]];
-            out[b + 1] = quads[b + from[1]];
-            out[b + 2] = quads[b + from[2]];
-            out[b + 3] = quads[b + from[3]];
-        }
-        QuadSort.sort(out, n, scratch);
-        int distinct = 0;
-        for (int r = 0; r < n; r++) {
-            if (distinct > 0 && QuadSort.compare(out, r, out, distinct - 1) == 0) {
-                continue;
-            }
-            if (distinct != r) {
-                System.arraycopy(out, 4 * r, out, 4 * distinct, 4);
-            }
-            distinct++;
-        }
-        return distinct;
+        return QuadSort.sortDistinct(quads, n, positions(order), out, scratch);
     }
 
     /** positions[i] = which S, P, O, C position stands i-th in the order's key. */

@@ -259,7 +259,7 @@ final class SortRuns {
         public boolean next() {
             while (size > 0) {
                 Reader r = heap[0];
-                boolean duplicate = started && QuadSort.compare(r.head, 0, key, 0) == 0;
+                boolean duplicate = started && QuadSort.same(r.head, 0, key, 0);
                 if (!duplicate) {
                     System.arraycopy(r.head, 0, key, 0, 4);
                 }

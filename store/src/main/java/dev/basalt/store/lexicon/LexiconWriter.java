@@ -1,22 +1,15 @@
 package dev.basalt.store.lexicon;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.FutureTask;
 
 import org.eclipse.rdf4j.model.Triple;
 import org.eclipse.rdf4j.model.Value;
 
 import dev.basalt.store.WriteTransaction;
 import dev.basalt.store.btree.BTree;
-import dev.basalt.store.io.TaskResults;
 import dev.basalt.store.spatial.SpatialIndex;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Adds terms to the dictionary inside the store's one write transaction (see
@@ -25,56 +18,28 @@ import org.slf4j.LoggerFactory;
  * allocator state (a property of the same transaction) rolls back with it and those ids will be
  * handed out again for other terms, so they must never have been published.
  *
+ * <p>It looks terms up (one at a time, or a batch in key order so that each TERM2ID page is
+ * touched once) and numbers new ones; the rest is delegated: {@link WriterTermCache} keeps the ids
+ * of the terms it created, {@link NewTermValues} makes their ID2TERM values (interned prefixes,
+ * compression), {@link BottomUpBuild} builds the dictionary bottom-up when the transaction starts
+ * from an empty one, and {@link SpatialIndex} gets the geometry terms.
+ *
  * <p>Protocol: {@code getOrCreate*} any number of times, then {@link #beforeCommit()}, the
- * transaction's commit, and {@link #afterCommit()}; on rollback simply drop the writer. Not
- * thread-safe, like the transaction.
+ * transaction's commit, and {@link #afterCommit()}; on rollback {@link #discardBottomUp()} and
+ * drop the writer. Not thread-safe, like the transaction: one thread at a time (its parts too;
+ * only {@link #finishBottomUp()} uses a helper thread, which ends before it returns).
  */
 public final class LexiconWriter extends LexiconView {
-    private static final Logger LOG = LoggerFactory.getLogger(LexiconWriter.class);
     private final WriteTransaction tx;
     private final TermIdAllocator allocator;
     private final TermIdAllocator committed;
-    /** Terms this transaction added, most recent last; bounded, for the repeated use of new terms. */
-    private final LinkedHashMap<Value, Long> added;
-    /**
-     * Ids of terms given only by their keys (a byte-level parser's, see {@link #getOrCreateAll(List,
-     * long[], byte[][], byte[][])}): a direct-mapped cache by key hash, a slot keeping the last key
-     * that landed there; this writer's own, never published. Cheaper per term than a map with
-     * recency order, which a load of mostly new terms would churn. Allocated on the first such term
-     * (a slot per cached term, twice the writer cache size): other transactions do not pay for it.
-     */
-    private byte[][] keyCacheKeys;
-    private long[] keyCacheIds;
-    private final int keyCacheSlots;
-    /** Key prefixes this transaction interned, by their {@link KeyPrefixes#text}; bounded like {@link #added}. */
-    private final LinkedHashMap<String, Integer> newPrefixes;
-    private BTree prefixTree;
-    /** Prefixes committed before this transaction; -1 until the first prefix lookup reads it. */
-    private int committedPrefixes = -1;
-    private int nextPrefix;
+    /** Ids of the terms this transaction created, kept from the shared caches until the commit. */
+    private final WriterTermCache added;
+    /** The ID2TERM values of new terms: their interned prefixes and the compression dictionary. */
+    private final NewTermValues values;
     private boolean changed;
-    /** This transaction's TERM2ID entries while they are built bottom-up (the dictionary was empty); else null. */
-    private BottomUpTermIndex bottomUp;
-    /** This transaction's ID2TERM values while TERM2ID is built bottom-up and a spill directory was given; else null. */
-    private SpilledTermValues spilledValues;
-    /** Heap bytes the bottom-up entries may take; past it they are written and the rest inserted one by one. */
-    private long bottomUpBudget;
-    /** Times the in-memory TERM2ID entries were merged into the tree at their budget. */
-    private int bottomUpMerges;
-    /**
-     * The keys merged into TERM2ID at the budget (every key the tree holds while it is built
-     * bottom-up), so that a new term skips the tree; dropped once it would pass a quarter of the budget.
-     */
-    private MergedKeysFilter mergedKeys = new MergedKeysFilter();
-    /** Lookups of keys in the tree that {@link #mergedKeys} made unnecessary. */
-    private long treeLookupsSkipped;
-    /** The Zstandard dictionary new values are compressed with, or null; looked up at the first new term. */
-    private TermDictionary dictionary;
-    private boolean dictionaryLooked;
-    /** A dictionary this transaction trained, private until it commits; else null. */
-    private TermDictionary newDictionary;
-    /** Samples for a dictionary while the store has none; null when it has one or training was tried. */
-    private TermDictionaryTraining training;
+    /** The dictionary built bottom-up while this transaction started from an empty one; else null. */
+    private BottomUpBuild bottomUp;
     /**
      * The spatial index entries of the geometry terms this transaction creates, or null if the
      * store's spatial index is not current (see {@link SpatialIndex}): then it is left alone, and
@@ -90,32 +55,18 @@ public final class LexiconWriter extends LexiconView {
         this.spatial = SpatialIndex.isCurrent(tx.property(SpatialIndex.PROPERTY), tx.property(Lexicon.ALLOCATOR_PROPERTY))
                 ? new SpatialIndex() : null;
         int limit = lexicon.config().writerCacheSize();
-        this.added = new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<Value, Long> eldest) {
-                return size() > limit;
-            }
-        };
-        this.keyCacheSlots = Integer.highestOneBit(Math.max(limit, 1)) * 2;
-        this.newPrefixes = new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, Integer> eldest) {
-                return size() > limit;
-            }
-        };
+        this.added = new WriterTermCache(limit);
+        this.values = new NewTermValues(lexicon, tx, limit);
     }
 
     @Override
     BTree prefixTree() {
-        if (prefixTree == null && tx.hasTree(Lexicon.PREFIXES)) {
-            prefixTree = tx.tree(Lexicon.PREFIXES);
-        }
-        return prefixTree;
+        return values.prefixTree();
     }
 
     @Override
     boolean isPrefixCommitted(int number) {
-        return committedPrefixes < 0 || number <= committedPrefixes;
+        return values.isPrefixCommitted(number);
     }
 
     @Override
@@ -149,12 +100,8 @@ public final class LexiconWriter extends LexiconView {
      * only grow, so inserting them one by one would split every leaf in two and leave it half full).
      */
     public boolean startBottomUp(Path spillDirectory, long budgetBytes) {
-        if (bottomUp == null && termToId.isEmpty()) {
-            bottomUp = new BottomUpTermIndex();
-            bottomUpBudget = budgetBytes;
-            if (spillDirectory != null && idToTerm.isEmpty()) {
-                spilledValues = new SpilledTermValues(spillDirectory);
-            }
+        if (bottomUp == null) {
+            bottomUp = BottomUpBuild.startIfEmpty(termToId, idToTerm, spillDirectory, budgetBytes);
         }
         return bottomUp != null;
     }
@@ -166,57 +113,24 @@ public final class LexiconWriter extends LexiconView {
      */
     public void finishBottomUp() {
         flushSpatial();
-        BottomUpTermIndex entries = bottomUp;
-        SpilledTermValues values = spilledValues;
+        BottomUpBuild build = bottomUp;
         bottomUp = null;
-        spilledValues = null;
-        mergedKeys = new MergedKeysFilter();
-        if (entries == null) {
-            if (values != null) {
-                values.writeTo(idToTerm);
-            }
-            return;
+        if (build != null) {
+            build.finish();
         }
-        if (values == null || !termToId.isEmpty()) {
-            // a merge into TERM2ID (the budget was passed) frees the tree's previous pages: it goes
-            // first, so that ID2TERM's pages fill that space rather than leave it free in the file
-            entries.writeTo(termToId);
-            if (values != null) {
-                values.writeTo(idToTerm);
-            }
-            return;
-        }
-        // TERM2ID's keys are sorted on another thread while this one writes ID2TERM
-        FutureTask<int[]> sort = new FutureTask<>(entries::sortedOrder);
-        Thread sorter = new Thread(sort, "basalt-term-sort");
-        sorter.setDaemon(true);
-        sorter.start();
-        try {
-            values.writeTo(idToTerm);
-        } catch (RuntimeException e) {
-            sort.cancel(true);
-            throw e;
-        }
-        entries.writeTo(termToId, sorted(sort));
-    }
-
-    private static int[] sorted(FutureTask<int[]> sort) {
-        return TaskResults.await(sort, "sorting the dictionary's keys");
     }
 
     /** Drops the entries kept since {@link #startBottomUp(Path)} and closes their files; for a transaction that rolls back. */
     public void discardBottomUp() {
-        bottomUp = null;
-        mergedKeys = new MergedKeysFilter();
-        if (spilledValues != null) {
-            spilledValues.close();
-            spilledValues = null;
+        if (bottomUp != null) {
+            bottomUp.discard();
+            bottomUp = null;
         }
     }
 
     @Override
     byte[] storedValue(long id) {
-        byte[] spilled = spilledValues == null ? null : spilledValues.get(id);
+        byte[] spilled = bottomUp == null ? null : bottomUp.spilledValue(id);
         return spilled != null ? spilled : super.storedValue(id);
     }
 
@@ -226,40 +140,14 @@ public final class LexiconWriter extends LexiconView {
             return super.find(fullKey, prefix);
         }
         if (prefix == null) {
-            long id = bottomUp.get(fullKey);
-            return id != TermIds.NULL || !mayBeMerged(fullKey) ? id : super.find(fullKey, null);
+            return bottomUp.get(fullKey);
         }
         for (int ordinal = 0; ; ordinal++) {
-            long id = bottomUpEntry(LargeTermKeys.withOrdinal(prefix, ordinal));
+            long id = bottomUp.get(LargeTermKeys.withOrdinal(prefix, ordinal));
             if (id == TermIds.NULL || Arrays.equals(fullKey(id, storedValue(id)), fullKey)) {
                 return id;
             }
         }
-    }
-
-    /**
-     * While TERM2ID is built bottom-up: the id under a TERM2ID key, in memory or in the part of the
-     * tree already merged ({@link #mergeBottomUp}); {@link TermIds#NULL} if neither has it.
-     */
-    private long bottomUpEntry(byte[] t2iKey) {
-        long id = bottomUp.get(t2iKey);
-        if (id == TermIds.NULL && mayBeMerged(t2iKey)) {
-            byte[] v = termToId.get(t2iKey);
-            id = v == null ? TermIds.NULL : Lexicon.getLong(v);
-        }
-        return id;
-    }
-
-    /** Whether TERM2ID, while it is built bottom-up, may hold {@code t2iKey} (false: it does not). */
-    private boolean mayBeMerged(byte[] t2iKey) {
-        if (termToId.isEmpty()) {
-            return false;
-        }
-        if (mergedKeys.mightContain(t2iKey)) {
-            return true;
-        }
-        treeLookupsSkipped++;
-        return false;
     }
 
     /** Entries under a long term's {@link LargeTermKeys#prefix}: the ordinal of the next one. */
@@ -268,50 +156,20 @@ public final class LexiconWriter extends LexiconView {
             return Math.toIntExact(termToId.rangeCount(prefix, Lexicon.prefixEnd(prefix)));
         }
         int ordinal = 0;
-        while (bottomUpEntry(LargeTermKeys.withOrdinal(prefix, ordinal)) != TermIds.NULL) {
+        while (bottomUp.get(LargeTermKeys.withOrdinal(prefix, ordinal)) != TermIds.NULL) {
             ordinal++;
         }
         return ordinal;
     }
 
-    /** Lookups of new keys in TERM2ID that the filter of merged keys made unnecessary. */
+    /** Lookups of new keys in TERM2ID that the filter of merged keys made unnecessary (while built bottom-up). */
     long treeLookupsSkipped() {
-        return treeLookupsSkipped;
+        return bottomUp == null ? 0 : bottomUp.treeLookupsSkipped();
     }
 
-    /** Times the in-memory TERM2ID entries were merged into the tree because they reached their budget. */
+    /** Times the in-memory TERM2ID entries were merged into the tree at their budget (while built bottom-up). */
     int bottomUpMerges() {
-        return bottomUpMerges;
-    }
-
-    /**
-     * Whether the in-memory TERM2ID entries are due to be merged into the tree: their heap passes
-     * the budget (the spilled ID2TERM values keep nothing per term in the heap).
-     */
-    private boolean bottomUpFull() {
-        return bottomUp.bytes() + mergedKeys.bytes() > bottomUpBudget;
-    }
-
-    /**
-     * Merges the in-memory TERM2ID entries into the tree bottom-up (one sequential rebuild of the
-     * tree, {@link BTree#bulkMerge}) and goes on with an empty in-memory index: ids are still handed
-     * out in the order terms come, TERM2ID's pages are full, and the heap the entries took is free.
-     */
-    private void mergeBottomUp() {
-        BottomUpTermIndex entries = bottomUp;
-        bottomUp = new BottomUpTermIndex();
-        long t0 = System.nanoTime();
-        int n = entries.size();
-        if (mergedKeys.startMerge(n, bottomUpBudget / 4)) {
-            entries.writeTo(termToId, mergedKeys::add);
-        } else {
-            entries.writeTo(termToId);
-        }
-        bottomUpMerges++;
-        LOG.info("{} in-memory dictionary entries merged bottom-up into TERM2ID (now {} entries) in {} ms; {} tree"
-                + " lookups of new keys skipped so far, merged-key filters {} bytes{}", n, termToId.size(),
-                (System.nanoTime() - t0) / 1_000_000, treeLookupsSkipped, mergedKeys.bytes(),
-                mergedKeys.dropped() ? " (dropped: past a quarter of the budget)" : "");
+        return bottomUp == null ? 0 : bottomUp.merges();
     }
 
     @Override
@@ -378,10 +236,8 @@ public final class LexiconWriter extends LexiconView {
             }
             Value v = values.get(i);
             if (v == null) {
-                int slot = keyCacheSlot(keys[i]);
-                if (Arrays.equals(keyCacheKeys[slot], keys[i])) {
-                    ids[i] = keyCacheIds[slot];
-                } else {
+                ids[i] = added.get(keys[i]);
+                if (ids[i] == TermIds.NULL) {
                     misses[missCount++] = i;
                 }
                 continue;
@@ -503,12 +359,9 @@ public final class LexiconWriter extends LexiconView {
                 }
             }
         }
-        byte[] stored = TermValues.encode(key, this::internPrefix, dictionary());
-        if (training != null && stored.length > TermCompression.DICTIONARY_THRESHOLD) {
-            train(key);
-        }
-        if (spilledValues != null) {
-            spilledValues.put(id, stored);
+        byte[] stored = values.encode(key);
+        if (bottomUp != null) {
+            bottomUp.putValue(id, stored);
         } else {
             idToTerm.put(idKey(id), stored);
         }
@@ -518,9 +371,6 @@ public final class LexiconWriter extends LexiconView {
         }
         if (bottomUp != null) {
             bottomUp.put(t2iKey, id);
-            if (bottomUpFull()) {
-                mergeBottomUp();
-            }
         } else {
             termToId.put(t2iKey, idKey(id));
         }
@@ -532,9 +382,7 @@ public final class LexiconWriter extends LexiconView {
     private void remember(Value value, byte[] key, long id) {
         if (value == null) {
             if (bottomUp == null) { // else the bottom-up index remembers it
-                int slot = keyCacheSlot(key);
-                keyCacheKeys[slot] = key;
-                keyCacheIds[slot] = id;
+                added.put(key, id);
             }
         } else if (isCommitted(id)) {
             lexicon.cache(value, id);
@@ -543,85 +391,10 @@ public final class LexiconWriter extends LexiconView {
         }
     }
 
-    /** The number of a key's first {@code length} bytes as a key prefix, interned if new; 0 past {@link KeyPrefixes#LIMIT}. */
-    private int internPrefix(byte[] key, int length) {
-        String text = KeyPrefixes.text(key, length);
-        Integer known = newPrefixes.get(text);
-        if (known == null) {
-            known = lexicon.prefixes().cachedNumber(text);
-        }
-        if (known != null) {
-            return known;
-        }
-        BTree tree = tx.tree(Lexicon.PREFIXES);
-        prefixTree = tree;
-        if (committedPrefixes < 0) {
-            committedPrefixes = KeyPrefixes.count(tree);
-            nextPrefix = committedPrefixes + 1;
-        }
-        byte[] byBytes = KeyPrefixes.bytesKey(key, length);
-        byte[] found = tree.get(byBytes);
-        if (found != null) {
-            int number = KeyPrefixes.number(found);
-            if (number <= committedPrefixes) {
-                lexicon.prefixes().cache(number, Arrays.copyOf(key, length));
-            } else {
-                newPrefixes.put(text, number);
-            }
-            return number;
-        }
-        if (nextPrefix > KeyPrefixes.LIMIT) {
-            return 0;
-        }
-        int number = nextPrefix++;
-        tree.put(KeyPrefixes.numberKey(number), Arrays.copyOf(key, length));
-        tree.put(byBytes, KeyPrefixes.numberBytes(number));
-        newPrefixes.put(text, number);
-        return number;
-    }
-
-    /**
-     * The dictionary to compress a new term's key with: the store's newest, or the one this
-     * transaction trained, or null (then {@link #training} collects samples if the store has none).
-     */
-    private TermDictionary dictionary() {
-        if (!dictionaryLooked) {
-            dictionaryLooked = true;
-            BTree tree = prefixTree();
-            int number = TermDictionary.latestNumber(tree);
-            if (number > 0) {
-                dictionary = lexicon.dictionaries().get(number, tree, TermIds.NULL);
-            } else {
-                training = new TermDictionaryTraining(lexicon.config().dictionarySampleBytes());
-            }
-        }
-        return dictionary;
-    }
-
-    /**
-     * Offers the key of a new term whose stored form is long enough to gain from a dictionary as a
-     * sample; once there are enough, trains the store's first dictionary and stores it, so the
-     * terms after it are compressed with it ({@link TermDictionaryTraining}).
-     */
-    private void train(byte[] key) {
-        if (!training.offer(key)) {
-            return;
-        }
-        byte[] bytes = training.train();
-        training = null;
-        if (bytes != null) {
-            BTree tree = tx.tree(Lexicon.PREFIXES);
-            prefixTree = tree;
-            newDictionary = new TermDictionary(TermDictionary.latestNumber(tree) + 1, bytes);
-            tree.put(TermDictionary.key(newDictionary.number), bytes);
-            tx.setProperty(Lexicon.FORMAT_PROPERTY, new byte[] { (byte) TermIds.FORMAT_VERSION });
-            dictionary = newDictionary;
-        }
-    }
-
     @Override
     TermDictionary dictionary(int number, long id) {
-        return newDictionary != null && number == newDictionary.number ? newDictionary : super.dictionary(number, id);
+        TermDictionary own = values.newDictionary(number);
+        return own != null ? own : super.dictionary(number, id);
     }
 
     /** True if this writer added a term. */
@@ -681,30 +454,8 @@ public final class LexiconWriter extends LexiconView {
 
     /** Publishes the terms this transaction added (the ones still remembered) to the shared caches. */
     public void afterCommit() {
-        for (Map.Entry<Value, Long> e : added.entrySet()) {
-            lexicon.cache(e.getKey(), e.getValue());
-        }
-        added.clear();
-        if (keyCacheKeys != null) {
-            Arrays.fill(keyCacheKeys, null);
-        }
-        for (Map.Entry<String, Integer> e : newPrefixes.entrySet()) {
-            lexicon.prefixes().cache(e.getValue(), e.getKey().getBytes(StandardCharsets.ISO_8859_1));
-        }
-        newPrefixes.clear();
-        if (newDictionary != null) {
-            lexicon.dictionaries().cache(newDictionary);
-            newDictionary = null;
-        }
-    }
-
-    private int keyCacheSlot(byte[] key) {
-        if (keyCacheKeys == null) {
-            keyCacheKeys = new byte[keyCacheSlots][];
-            keyCacheIds = new long[keyCacheSlots];
-        }
-        int h = Arrays.hashCode(key);
-        return (h ^ (h >>> 16)) & (keyCacheSlots - 1);
+        added.publish(lexicon);
+        values.afterCommit();
     }
 
     /** Dictionary term counts including this transaction's additions. */

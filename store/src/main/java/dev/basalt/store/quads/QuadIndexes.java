@@ -233,7 +233,7 @@ public final class QuadIndexes {
         List<long[]> added = new ArrayList<>();
         byte[] probe = new byte[QuadOrder.KEY_BYTES];
         for (int r = 0; r < n; r++) {
-            if (r > 0 && QuadSort.compare(packed, r, packed, r - 1) == 0) {
+            if (r > 0 && QuadSort.same(packed, r, packed, r - 1)) {
                 continue;
             }
             keyOf(packed, r, probe);
