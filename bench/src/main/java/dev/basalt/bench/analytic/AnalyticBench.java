@@ -446,7 +446,9 @@ public final class AnalyticBench implements Callable<Integer> {
 				System.out.printf(Locale.ROOT, "%-4s wall median %8.1f ms min %8.1f ms | CPU median %8.1f ms min %8.1f ms "
 						+ "| rows %s%n", e.getKey(), wall[runs / 2], wall[0], cpu[runs / 2], cpu[0], Arrays.toString(counts));
 				if (explain) {
-					System.out.println(explain(repo, e.getValue()[0]));
+					for (String q : e.getValue()) {
+						System.out.println(explain(repo, q));
+					}
 				}
 			}
 		} finally {

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
+import dev.basalt.store.lexicon.TermIds;
+
 /**
  * Hash join of two independently evaluated inputs, inner or left outer (OPTIONAL). The right input
  * is evaluated once with the operator's input row and held in a hash table keyed on the
@@ -70,6 +72,99 @@ public final class HashJoin extends Operator {
         RowCursor probe = left.open(input, ctx);
         return build.spill != null ? new Blocks(probe, build.spill, ctx.limits().hashJoinRows(), ctx)
                 : new Probe(probe, build.table, ctx);
+    }
+
+    /** True when the left (probe) side has a batch form; the right side is read as rows into the table either way. */
+    @Override
+    public boolean batchable() {
+        return left.batchable();
+    }
+
+    /**
+     * The batch form: the right side is read into the table as in the row form, and the left side's
+     * batches probe it row by row, the joined rows filling the output batch in left order. A spilled
+     * build side turns around as in the row form, reading the left side as rows.
+     */
+    @Override
+    protected BatchCursor doOpenBatch(long[] input, ExecContext ctx) {
+        HashBuild build = HashBuild.read(right, input, ctx, keySlots, "hashjoin");
+        if (build.spill != null) {
+            spilledRows.add(build.spill.rows());
+            return BatchCursor.of(new Blocks(left.open(input, ctx), build.spill, ctx.limits().hashJoinRows(), ctx),
+                    input.length);
+        }
+        return new BatchProbe(left.openBatch(input, ctx), build.table, input.length, ctx);
+    }
+
+    /** The batch form of {@link Probe}: the rows of left batches probing the table, in left order. */
+    private final class BatchProbe implements BatchCursor {
+        private final BatchCursor probe;
+        private final Map<RowKey, List<long[]>> table;
+        private final ExecContext ctx;
+        private final Batch out;
+        private final long[] current;
+        private final long[] merged;
+        private Batch from;
+        private int at;
+        private List<long[]> bucket = List.of();
+        private int pos;
+        private boolean matched = true;
+        private boolean done;
+
+        BatchProbe(BatchCursor probe, Map<RowKey, List<long[]>> table, int width, ExecContext ctx) {
+            this.probe = probe;
+            this.table = table;
+            this.ctx = ctx;
+            this.out = new Batch(width);
+            this.current = new long[width];
+            this.merged = new long[width];
+        }
+
+        @Override
+        public Batch next() {
+            out.size = 0;
+            while (!done && !out.full()) {
+                if (pos < bucket.size()) {
+                    long[] r = bucket.get(pos++);
+                    if (Rows.compatible(current, r, sharedSlots)) {
+                        for (int i = 0; i < merged.length; i++) {
+                            merged[i] = current[i] != TermIds.NULL ? current[i] : r[i];
+                        }
+                        if (condition == null || condition.test(merged, ctx)) {
+                            matched = true;
+                            out.add(merged);
+                        }
+                    }
+                    continue;
+                }
+                if (!matched) {
+                    matched = true;
+                    out.add(current);
+                    continue;
+                }
+                if (from == null || at >= from.size) {
+                    ctx.checkCancelled();
+                    from = probe.next();
+                    at = 0;
+                    if (from == null) {
+                        done = true;
+                        break;
+                    }
+                }
+                from.copyRow(at++, current);
+                List<long[]> b = table.get(new RowKey(current, keySlots));
+                bucket = b == null ? List.of() : b;
+                pos = 0;
+                matched = !leftOuter;
+            }
+            return out.size == 0 ? null : out;
+        }
+
+        @Override
+        public void close() {
+            done = true;
+            probe.close();
+        }
     }
 
     /** Left rows probing the in-memory table of the right side, in left order. */
