@@ -2,8 +2,6 @@ package dev.basalt.optimizer.plan;
 
 import org.eclipse.rdf4j.query.algebra.ValueExpr;
 
-import dev.basalt.optimizer.rdf4j.TreeText;
-
 /**
  * A one-line rendering of an RDF4J value expression for EXPLAIN and error messages, cut at 120 characters; its cost
  * is bounded by that length, whatever the expression's depth ({@link TreeText#oneLine}). Stateless; any thread may

@@ -38,9 +38,10 @@ import org.eclipse.rdf4j.query.parser.ParsedQuery;
 import org.eclipse.rdf4j.query.parser.ParsedTupleQuery;
 import org.eclipse.rdf4j.query.parser.QueryParserUtil;
 
+import dev.basalt.optimizer.plan.TreeText;
 import dev.basalt.optimizer.rdf4j.PreparedAlgebra;
 import dev.basalt.optimizer.rdf4j.QueryHints;
-import dev.basalt.optimizer.rdf4j.TreeText;
+
 
 
 /**

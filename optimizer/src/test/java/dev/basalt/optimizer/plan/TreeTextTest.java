@@ -1,4 +1,4 @@
-package dev.basalt.optimizer.rdf4j;
+package dev.basalt.optimizer.plan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;

@@ -1,4 +1,4 @@
-package dev.basalt.optimizer.rdf4j;
+package dev.basalt.optimizer.plan;
 
 import org.eclipse.rdf4j.query.algebra.QueryModelNode;
 import org.eclipse.rdf4j.query.algebra.helpers.AbstractQueryModelVisitor;
@@ -8,7 +8,7 @@ import org.eclipse.rdf4j.query.algebra.helpers.QueryModelTreePrinter;
  * Texts of an RDF4J algebra tree in space linear in its size. RDF4J's {@code toString()} of a node (its tree printer)
  * indents every line by the node's depth, so its text grows with the square of the depth: a filter of 20,000
  * {@code ||} is a chain 20,000 deep whose printed tree is gigabytes, and printing it runs a server out of memory.
- * Basalt never calls {@code toString()} on a tree it did not bound; it uses these instead:
+ * Basalt's own comparisons and messages use these instead of {@code toString()}:
  * <ul>
  * <li>{@link #keyed}: each node's line as RDF4J's printer writes it (signature, scope change, join algorithm, cost
  * annotation), in the printer's order, each after its depth as a number rather than indentation. Two trees have the
