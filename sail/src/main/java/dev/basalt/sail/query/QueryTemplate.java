@@ -38,8 +38,10 @@ import org.eclipse.rdf4j.query.parser.ParsedQuery;
 import org.eclipse.rdf4j.query.parser.ParsedTupleQuery;
 import org.eclipse.rdf4j.query.parser.QueryParserUtil;
 
+import dev.basalt.optimizer.plan.TreeText;
 import dev.basalt.optimizer.rdf4j.PreparedAlgebra;
 import dev.basalt.optimizer.rdf4j.QueryHints;
+
 
 
 /**
@@ -422,7 +424,8 @@ final class QueryTemplate {
     private static final Pattern ANONYMOUS = Pattern.compile("_anon_\\w+");
 
     /**
-     * The printed algebra with anonymous variables numbered in order of appearance, and the
+     * The printed algebra ({@link TreeText#keyed}: linear in the tree's size, so a deep chain of {@code ||} does not
+     * print to gigabytes) with anonymous variables numbered in order of appearance, and the
      * elements of an extension that binds only constants sorted by name: the parser orders those
      * by their names' hashes (CONSTRUCT templates), which depend on the constants, and binds a
      * constant used in several places once, while a template binds it once per place: binding
@@ -466,7 +469,7 @@ final class QueryTemplate {
             }
         });
         Map<String, String> names = new HashMap<>();
-        return ANONYMOUS.matcher(copy.toString())
+        return ANONYMOUS.matcher(TreeText.keyed(copy))
                 .replaceAll(m -> names.computeIfAbsent(m.group(), k -> "_anon_" + names.size()));
     }
 }
