@@ -1,5 +1,6 @@
 package dev.basalt.sail.inference;
 
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.function.Consumer;
 
@@ -24,6 +25,7 @@ public class ClosureStore {
     private final QuadIndexes explicit;
     private final QuadIndexes inferred;
     private final Runnable clearInferred;
+    private final Path scratchDir;
     private final long[] probe = new long[4];
     /**
      * True when every explicit statement is in the default graph (known from two range counts when
@@ -37,12 +39,26 @@ public class ClosureStore {
      * @param clearInferred empties every index of the inferred set
      */
     public ClosureStore(QuadIndexes explicit, QuadIndexes inferred, Runnable clearInferred) {
+        this(explicit, inferred, clearInferred, null);
+    }
+
+    /**
+     * @param scratchDir where a closure run's pivots beyond one block go ({@link TripleQueue}), or
+     *                   null for the JVM's temporary directory
+     */
+    public ClosureStore(QuadIndexes explicit, QuadIndexes inferred, Runnable clearInferred, Path scratchDir) {
+        this.scratchDir = scratchDir;
         this.explicit = explicit;
         this.inferred = inferred;
         this.clearInferred = clearInferred;
         boolean contextFirst = explicit.orders().stream().anyMatch(o -> o.name().startsWith("c"));
         this.onlyDefaultGraph = contextFirst
                 && explicit.count(new long[] { 0, 0, 0, TermIds.DEFAULT_GRAPH }) == explicit.size();
+    }
+
+    /** Where a closure run spills its pivots, or null for the JVM's temporary directory. */
+    Path scratchDir() {
+        return scratchDir;
     }
 
     /** True if the triple is in the closure: explicit in some context, or inferred. */

@@ -43,7 +43,7 @@ final class Rounds implements AutoCloseable {
     private final TripleList conclusions = new TripleList();
     private TripleSet pending = new TripleSet();
     /** The pivots of the next round: what the writes of this round added (spilled to a file past a block). */
-    private TripleQueue next = new TripleQueue();
+    private TripleQueue next;
     /** The batch the helper is preparing, not yet inserted; null if none. */
     private Future<long[][]> handedOver;
     private long added;
@@ -58,6 +58,7 @@ final class Rounds implements AutoCloseable {
         this.store = store;
         this.rules = rules;
         this.helper = store.splitsWrites() ? helper : null;
+        this.next = new TripleQueue(store.scratchDir());
     }
 
     /** Adds a conclusion to the closure if it is new there (at the next write); a new one is a pivot of the next round. */
@@ -90,7 +91,7 @@ final class Rounds implements AutoCloseable {
         drain();
         while (!next.isEmpty()) {
             TripleQueue delta = next;
-            next = new TripleQueue();
+            next = new TripleQueue(store.scratchDir());
             count++;
             try {
                 delta.drainTo(this::pivot);

@@ -16,8 +16,9 @@ import java.util.function.Consumer;
  * {@value #BLOCK} triples are held in the heap; each full block is appended to a temporary file
  * (three longs a triple, 24 MiB a block), so a round that adds more triples than the heap holds
  * (round 0 of a full closure adds most of the inferred statements: about 60 million at LUBM(800))
- * needs one block of heap, not 24 bytes per triple. The file is created at the first full block
- * and deleted by {@link #close()}.
+ * needs one block of heap, not 24 bytes per triple. The file is created at the first full block,
+ * in the closure's scratch directory ({@link ClosureStore#scratchDir()}: a bulk load's own temporary
+ * directory, deleted with it) or else the JVM's temporary directory, and deleted by {@link #close()}.
  *
  * <p>Not thread-safe: one closure run uses it, on the thread that evaluates its rules.
  */
@@ -27,18 +28,21 @@ final class TripleQueue implements AutoCloseable {
     /** Bytes moved between a block and the file per call: whole triples of 24 bytes. */
     private static final int IO_BYTES = 24 << 15;
     private final int blockTriples;
+    private final Path directory;
     private final TripleList tail = new TripleList();
     private Path path;
     private FileChannel file;
     private long spilled;
 
-    TripleQueue() {
-        this(BLOCK);
+    /** @param directory where full blocks go, or null for the JVM's temporary directory */
+    TripleQueue(Path directory) {
+        this(BLOCK, directory);
     }
 
     /** A queue that spills blocks of {@code blockTriples} (for tests: small blocks). */
-    TripleQueue(int blockTriples) {
+    TripleQueue(int blockTriples, Path directory) {
         this.blockTriples = blockTriples;
+        this.directory = directory;
     }
 
     void add(long s, long p, long o) {
@@ -118,7 +122,8 @@ final class TripleQueue implements AutoCloseable {
     private void spill() {
         try {
             if (file == null) {
-                path = Files.createTempFile("basalt-closure-pivots-", ".triples");
+                path = directory == null ? Files.createTempFile("basalt-closure-pivots-", ".triples")
+                        : Files.createTempFile(directory, "basalt-closure-pivots-", ".triples");
                 file = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
             }
             ByteBuffer buffer = ByteBuffer.allocate(IO_BYTES);

@@ -156,7 +156,7 @@ public final class BasaltLoader {
                     run = QuadPipeline.run(tx, lex, orders, reader, temp, options, progress,
                             totalBytes, this::elapsed, null);
                 }
-                boolean closed = LoadClosure.close(tx, orders, lex, options.config(), run.added() > 0, dataDir);
+                boolean closed = LoadClosure.close(tx, orders, lex, options.config(), run.added() > 0, dataDir, temp);
                 long terms = total(lex.counts()) - termsBefore;
                 long commit = -1;
                 if (run.added() > 0 || terms > 0 || run.namespacesChanged() || closed) {

@@ -34,7 +34,7 @@ final class LoadClosure {
 
     /** Recomputes the closure if the store keeps one and the load changed it; true if it wrote anything. */
     static boolean close(WriteTransaction tx, List<QuadOrder> orders, LexiconWriter lex, BasaltStoreConfig config,
-            boolean added, Path dataDir) {
+            boolean added, Path dataDir, Path scratchDir) {
         byte[] recorded = tx.property(SailLayout.INFERENCE_PROPERTY);
         InferenceMode stored = recorded == null ? InferenceMode.NONE
                 : InferenceMode.parse(new String(recorded, StandardCharsets.UTF_8));
@@ -46,7 +46,7 @@ final class LoadClosure {
         QuadIndexes explicit = SailLayout.explicitIndexes(tx, orders);
         QuadIndexes inferred = SailLayout.inferredIndexes(tx, orders);
         Runnable clear = () -> orders.forEach(o -> tx.tree(SailLayout.inferredTree(o)).clear());
-        long n = new Reasoner(mode).closeFully(new ClosureStore(explicit, inferred, clear),
+        long n = new Reasoner(mode).closeFully(new ClosureStore(explicit, inferred, clear, scratchDir),
                 ReasonerTerms.of(lex::getOrCreate, id -> lex.resolve(id, SimpleValueFactory.getInstance())));
         tx.setProperty(SailLayout.INFERENCE_PROPERTY, mode.label().getBytes(StandardCharsets.UTF_8));
         LOG.info("load into {}: {} closure, {} inferred statements in {} ms", dataDir, mode.label(), n,

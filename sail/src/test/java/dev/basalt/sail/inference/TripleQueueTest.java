@@ -3,11 +3,15 @@ package dev.basalt.sail.inference;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The queue of a round's pivots gives back every triple in order, across blocks spilled to its file. */
 class TripleQueueTest {
@@ -16,7 +20,7 @@ class TripleQueueTest {
         Random rnd = new Random(37);
         for (int n : new int[] { 0, 1, 6, 7, 100, 40_000 }) {
             List<long[]> added = new ArrayList<>();
-            try (TripleQueue q = new TripleQueue(7)) {
+            try (TripleQueue q = new TripleQueue(7, null)) {
                 for (int i = 0; i < n; i++) {
                     long[] t = { rnd.nextLong(), rnd.nextLong(), rnd.nextLong() };
                     added.add(t);
@@ -38,6 +42,21 @@ class TripleQueueTest {
                 }
                 assertTrue(q.isEmpty(), "drained");
             }
+        }
+    }
+
+    @Test
+    void spillsIntoItsScratchDirectoryAndDeletesTheFileOnClose(@TempDir Path scratch) throws IOException {
+        try (TripleQueue q = new TripleQueue(4, scratch)) {
+            for (int i = 0; i < 10; i++) {
+                q.add(i, i + 1, i + 2);
+            }
+            try (var files = Files.list(scratch)) {
+                assertEquals(1, files.count(), "the full blocks' file is in the scratch directory");
+            }
+        }
+        try (var files = Files.list(scratch)) {
+            assertEquals(0, files.count(), "closed: the file is gone");
         }
     }
 }
