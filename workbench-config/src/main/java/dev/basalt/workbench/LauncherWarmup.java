@@ -3,15 +3,19 @@ package dev.basalt.workbench;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.net.HttpURLConnection;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The launcher's warm-up: after Jetty has started and before the launcher prints its URL, it sends its own
@@ -23,20 +27,24 @@ import java.util.concurrent.TimeUnit;
  * <p>It runs against a scratch repository, {@value #REPOSITORY}, which it creates with the launcher's default
  * configuration, fills with a small generated catalogue ({@link WarmupData}) and deletes when done (and, should a
  * killed launcher have left it, before it starts); the user's repositories are not read or written. It sends
- * {@link WarmupData#queries} in turn, each with other constants, {@code queries} requests in all (the updates
- * among them only at first, {@link #MAX_UPDATE_PHASE}), and stops early after {@value #MAX_SECONDS} seconds. A
- * request that fails ends the warm-up with a warning on standard error; the launcher serves regardless.
+ * {@link WarmupData#queries} in turn from {@link #clientThreads} clients at once, each request with other
+ * constants, {@code queries} requests (the updates among them only at first, {@link #MAX_UPDATE_PHASE}), then
+ * more while the JIT is still compiling much ({@link #sendQueries}), and stops early after {@value #MAX_SECONDS}
+ * seconds. A request that fails ends the warm-up with a warning on standard error; the launcher serves regardless.
  *
- * <p>{@code -Dbasalt.server.warmup=N} sets the number of requests ({@value #DEFAULT_REQUESTS} unless set),
- * {@code 0} turns the warm-up off. The launcher prints the warm-up's requests, wall time and the CPU the
- * JVM spent in it.
+ * <p>{@code -Dbasalt.server.warmup=N} sets the number of requests before the JIT's progress is checked
+ * ({@value #DEFAULT_REQUESTS} unless set), {@code 0} turns the warm-up off. The launcher prints the warm-up's
+ * requests, wall time and the CPU the JVM spent in it.
  *
- * <p>Not thread-safe: the launcher's main thread runs it once, before it announces the server.
+ * <p>Thread rules: the launcher's main thread calls {@link #run} once, before it announces the server; {@code run}
+ * starts, round after round, {@link #clientThreads} client threads that send their shares of the round's requests
+ * at the same time (each its own connections, {@link Random} and count; they share only the atomic count of
+ * requests sent and the first failure, which stops the others) and waits for them before the next round.
  */
 final class LauncherWarmup {
     static final String REPOSITORY = "basalt-launcher-warmup";
     static final String REQUESTS_PROPERTY = "basalt.server.warmup";
-    static final int DEFAULT_REQUESTS = 8000;
+    static final int DEFAULT_REQUESTS = 16_000;
     static final long MAX_SECONDS = 120;
     /**
      * Updates are sent only among the first tenth of the requests, and among at most this many: each commit makes
@@ -44,6 +52,18 @@ final class LauncherWarmup {
      * answers queries of a state whose plans it keeps.
      */
     static final int MAX_UPDATE_PHASE = 1_000;
+    /** Requests per round after the first ones, while the JIT has not settled ({@link #sendQueries}). */
+    static final int ROUND = 1_000;
+    /** The most requests sent, as a multiple of those asked for, while waiting for the JIT to settle. */
+    static final int MAX_FACTOR = 2;
+    /**
+     * The JIT has settled when its compiler threads compiled for at most this share of a round's wall time (the
+     * JVM's accumulated compilation time, {@link CompilationMXBean#getTotalCompilationTime}).
+     */
+    static final double SETTLED_SHARE = 0.25;
+    /** The most client threads the warm-up uses ({@link #clientThreads}). */
+    static final int MAX_CLIENT_THREADS = 4;
+    private static final int MIN_SHARE = 20;
     private static final int TIMEOUT_MS = 60_000;
 
     private final String repositoryUrl;
@@ -100,15 +120,94 @@ final class LauncherWarmup {
                 TimeUnit.NANOSECONDS.toMillis(processCpuNanos() - cpu), failure);
     }
 
+    /**
+     * Sends {@code requests} requests, then rounds of {@value #ROUND} more while the JIT has not settled ({@link
+     * #settled}), up to {@value #MAX_FACTOR} times {@code requests} in all; stops at the first failure or the deadline.
+     * The JIT's progress depends on the CPU it gets: on a busy machine its compiler threads fall behind the requests,
+     * and what they have not compiled by the end of a fixed warm-up they compile during the first client queries.
+     */
     private int sendQueries(int requests, long started) throws IOException {
-        List<WarmupData.Request> kinds = WarmupData.queries();
-        Random random = new Random(808);
         long deadline = started + TimeUnit.SECONDS.toNanos(MAX_SECONDS);
-        int sent = 0;
-        int updatesUntil = Math.min(requests / 10, MAX_UPDATE_PHASE);
-        for (int k = 0; sent < requests && System.nanoTime() < deadline; k++) {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        boolean watch = jit != null && jit.isCompilationTimeMonitoringSupported();
+        int sent = sendRound(requests, 0, Math.min(requests / 10, MAX_UPDATE_PHASE), deadline);
+        for (int round = 1; watch && sent < MAX_FACTOR * requests && System.nanoTime() < deadline; round++) {
+            long wall = System.nanoTime();
+            long compile = jit.getTotalCompilationTime();
+            sent += sendRound(Math.min(ROUND, MAX_FACTOR * requests - sent), round, 0, deadline);
+            long roundMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - wall);
+            if (settled(jit.getTotalCompilationTime() - compile, roundMillis)) {
+                break;
+            }
+        }
+        return sent;
+    }
+
+    /** Whether the JIT, having compiled for {@code compileMillis} during a round of {@code wallMillis}, has settled. */
+    static boolean settled(long compileMillis, long wallMillis) {
+        return compileMillis <= SETTLED_SHARE * wallMillis;
+    }
+
+    /**
+     * Sends {@code requests} requests from {@link #clientThreads} threads, each its share with constants of its own
+     * and of {@code round}, starting at another kind, the updates (among the first {@code updatesUntil} of its
+     * share) all from the first; stops them all at the first failure or the deadline.
+     */
+    private int sendRound(int requests, int round, int updatesUntil, long deadline) throws IOException {
+        int threads = clientThreads(Runtime.getRuntime().availableProcessors(), requests);
+        AtomicInteger sent = new AtomicInteger();
+        AtomicReference<Exception> failure = new AtomicReference<>();
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int client = t;
+            int share = requests / threads + (t < requests % threads ? 1 : 0);
+            Thread w = new Thread(() -> {
+                try {
+                    sendShare(client + threads * round, share, client == 0 ? updatesUntil : 0, deadline, sent,
+                            failure);
+                } catch (IOException | RuntimeException e) {
+                    failure.compareAndSet(null, e);
+                }
+            }, "basalt-warmup-client-" + t);
+            w.setDaemon(true);
+            workers.add(w);
+            w.start();
+        }
+        try {
+            for (Thread w : workers) {
+                w.join();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            failure.compareAndSet(null, e);
+        }
+        Exception e = failure.get();
+        if (e instanceof IOException io) {
+            throw io;
+        } else if (e != null) {
+            throw new IllegalStateException(e.toString(), e);
+        }
+        return sent.get();
+    }
+
+    /**
+     * Client threads for the warm-up: one per processor, at most {@value #MAX_CLIENT_THREADS}, and no more than give
+     * each at least {@value #MIN_SHARE} requests. On a machine with two processors, two clients keep both busy (the
+     * server's request threads and the JIT's compiler threads share them), so the warm-up takes about half the wall
+     * time of one client for about the same CPU.
+     */
+    static int clientThreads(int processors, int requests) {
+        return Math.max(1, Math.min(Math.min(processors, MAX_CLIENT_THREADS), requests / MIN_SHARE));
+    }
+
+    private void sendShare(int client, int share, int updatesUntil, long deadline, AtomicInteger sent,
+            AtomicReference<Exception> failure) throws IOException {
+        List<WarmupData.Request> kinds = WarmupData.queries();
+        Random random = new Random(808 + client);
+        int mine = 0;
+        for (int k = client * 5 % kinds.size(); mine < share && failure.get() == null && System.nanoTime() < deadline; k++) {
             WarmupData.Request kind = kinds.get(k % kinds.size());
-            if (kind.update() && sent >= updatesUntil) {
+            if (kind.update() && mine >= updatesUntil) {
                 continue;
             }
             String text = kind.text(random);
@@ -117,11 +216,11 @@ final class LauncherWarmup {
                         "update=" + URLEncoder.encode(text, StandardCharsets.UTF_8), false);
             } else {
                 get(repositoryUrl + "?query=" + URLEncoder.encode(text, StandardCharsets.UTF_8),
-                        sent % 8 == 7 ? kind.otherAccept() : kind.accept());
+                        mine % 8 == 7 ? kind.otherAccept() : kind.accept());
             }
-            sent++;
+            mine++;
+            sent.incrementAndGet();
         }
-        return sent;
     }
 
     private static void get(String url, String accept) throws IOException {

@@ -11,6 +11,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,7 +32,10 @@ class LauncherWarmupTest {
         try (LauncherProcess launcher = new LauncherProcess(dir.resolve("data"), log)
                 .jvmOptions("-Xmx512m", "-D" + LauncherWarmup.REQUESTS_PROPERTY + "=" + requests).start()) {
             String out = Files.readString(log);
-            assertTrue(out.contains("warm-up: " + requests + " requests in "), out);
+            Matcher sent = Pattern.compile("warm-up: (\\d+) requests in ").matcher(out);
+            assertTrue(sent.find(), out);
+            int n = Integer.parseInt(sent.group(1));
+            assertTrue(n >= requests && n <= LauncherWarmup.MAX_FACTOR * requests, out);
             assertFalse(out.contains("ended early"), out);
             HttpClient http = HttpClient.newHttpClient();
             HttpResponse<String> list = http.send(HttpRequest.newBuilder(URI.create(launcher.serverUrl() + "/repositories"))
@@ -55,6 +60,24 @@ class LauncherWarmupTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LauncherWarmup.requests("lots"));
         assertTrue(e.getMessage().contains(LauncherWarmup.REQUESTS_PROPERTY), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> LauncherWarmup.requests("-1"));
+    }
+
+    @Test
+    void clientThreadsFollowTheProcessors() {
+        assertEquals(1, LauncherWarmup.clientThreads(1, 8000));
+        assertEquals(2, LauncherWarmup.clientThreads(2, 8000));
+        assertEquals(LauncherWarmup.MAX_CLIENT_THREADS, LauncherWarmup.clientThreads(64, 8000));
+        assertEquals(1, LauncherWarmup.clientThreads(2, 30));
+        assertEquals(2, LauncherWarmup.clientThreads(8, 42));
+        assertEquals(1, LauncherWarmup.clientThreads(2, 0));
+    }
+
+    @Test
+    void settlesWhenTheJitCompilesLittle() {
+        assertTrue(LauncherWarmup.settled(0, 1000));
+        assertTrue(LauncherWarmup.settled(250, 1000));
+        assertFalse(LauncherWarmup.settled(251, 1000));
+        assertFalse(LauncherWarmup.settled(1800, 1000));
     }
 
     @Test
