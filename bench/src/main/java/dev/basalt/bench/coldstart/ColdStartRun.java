@@ -150,8 +150,8 @@ final class ColdStartRun {
 		ThreadCpu.Sample before = cpu.sample();
 		double startCpu = before.total();
 		Map<String, Long> perfBefore = HsPerfData.read(perf);
-		out.accept(String.format(java.util.Locale.ROOT, "%s #%d: server up in %.1f s, %.2f s CPU (pid %d)",
-				config.label(), repetition, startSeconds, startCpu, pid));
+		out.accept(String.format(java.util.Locale.ROOT, "%s #%d: server up in %.1f s, %.2f s CPU (pid %d)%s",
+				config.label(), repetition, startSeconds, startCpu, pid, LauncherProcess.warmupLine(work)));
 		SplittableRandom random = new SplittableRandom(seed);
 		try (SparqlHttpClient client = new SparqlHttpClient(URI.create(endpoint), SparqlHttpClient.Options.DEFAULT)) {
 			long blockStart = System.nanoTime();

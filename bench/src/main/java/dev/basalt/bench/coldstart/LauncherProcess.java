@@ -5,6 +5,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -68,6 +69,19 @@ final class LauncherProcess implements AutoCloseable {
 			}
 			Thread.sleep(50);
 		}
+	}
+
+	/**
+	 * The launcher's warm-up line from {@code work}'s {@code launcher.log} ({@code "; warm-up: N requests in W ms
+	 * (JVM CPU C ms)"}), or "" when the log has none (no warm-up, another server, no log).
+	 */
+	static String warmupLine(Path work) throws IOException {
+		Path log = work.resolve("launcher.log");
+		if (!Files.isRegularFile(log)) {
+			return "";
+		}
+		return Files.readAllLines(log, StandardCharsets.ISO_8859_1).stream().filter(l -> l.contains("warm-up: "))
+				.findFirst().map(l -> "; " + l.substring(l.indexOf("warm-up: "))).orElse("");
 	}
 
 	/**

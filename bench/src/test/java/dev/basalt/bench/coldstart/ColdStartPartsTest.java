@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ColdStartPartsTest {
 
@@ -90,6 +92,16 @@ class ColdStartPartsTest {
 		List<String> perBlock = ColdStartReport.blocks(List.of(run));
 		assertEquals("| 1,000 | 3.000 (2.000) |", perBlock.get(2));
 		assertEquals(6, perBlock.size());
+	}
+
+	@Test
+	void theLaunchersWarmupLineIsReported(@TempDir Path work) throws Exception {
+		assertEquals("", LauncherProcess.warmupLine(work));
+		Files.writeString(work.resolve("launcher.log"), "2026 INFO started\nbasalt-server: warm-up: 16000 requests in "
+				+ "95957 ms (JVM CPU 22240 ms)\nBasalt on RDF4J Server: http://127.0.0.1:1/rdf4j-server\n");
+		assertEquals("; warm-up: 16000 requests in 95957 ms (JVM CPU 22240 ms)", LauncherProcess.warmupLine(work));
+		Files.writeString(work.resolve("launcher.log"), "Basalt on RDF4J Server: http://127.0.0.1:1/rdf4j-server\n");
+		assertEquals("", LauncherProcess.warmupLine(work));
 	}
 
 	@Test
