@@ -85,14 +85,12 @@ public final class Reasoner {
                     return t;
                 })
                 : null;
-        Rounds rounds = new Rounds(store, rules, helper, true);
+        Rounds rounds = new Rounds(store, rules, helper);
         try {
             TripleList schemaTriples = schema.entailed.list();
             for (int i = 0; i < schemaTriples.size(); i++) {
                 rounds.conclude(schemaTriples.s(i), schemaTriples.p(i), schemaTriples.o(i));
             }
-            // the schema triples are pivots of the first round too, so later rounds' pivots are conclusions only
-            rounds.pivot(schemaTriples);
             store.explicitBatches(ROUND0_BATCH, rounds::pivot);
             rounds.run();
         } finally {

@@ -28,14 +28,8 @@ import dev.basalt.store.lexicon.TermIds;
  * write is handed over, or at the end of the round at the latest ({@link #drain}), so every round
  * still starts with all of the previous round's conclusions written.
  *
- * <p>A conclusion is gathered together with its closure under rdfs7 and rdfs9 ({@link Rules#upward}:
- * the same triple with every superproperty, a typing with every superclass), so a pivot that a
- * rule concluded in the run need not apply those two rules again. In a full closure the pivots of
- * every round after the first are such conclusions, and they skip those rules and the typings by
- * {@code rdfs:Resource} ({@link Rules#forward(long, long, long, boolean, TripleList)}).
- *
  * <p>A conclusion whose subject is a literal or whose predicate is not an IRI (a subproperty axiom
- * naming a blank node) is dropped with its closure, and so is a typing by a literal (a domain, range or superclass
+ * naming a blank node) is dropped, and so is a typing by a literal (a domain, range or superclass
  * given as a literal names no class). Not thread-safe: one closure run uses it, on the thread that
  * holds the write transaction; only the batch it hands to the helper is read by another thread.
  */
@@ -47,15 +41,6 @@ final class Rounds implements AutoCloseable {
     /** Sorts and filters handed-over batches; null to write each batch in the owner's thread. */
     private final ExecutorService helper;
     private final TripleList conclusions = new TripleList();
-    private final TripleList upward = new TripleList();
-    /**
-     * True when the pivots of rounds after the first are conclusions of this run only, after
-     * every explicit and schema triple was a pivot of the first round (a full closure): they skip
-     * the rules {@link Rules#forward(long, long, long, boolean, TripleList)} leaves out for them.
-     */
-    private final boolean derivedPivots;
-    /** True while the pivots are conclusions of this run (rounds after the first, with {@link #derivedPivots}). */
-    private boolean derivedRound;
     private TripleSet pending = new TripleSet();
     /** The pivots of the next round: what the writes of this round added (spilled to a file past a block). */
     private TripleQueue next;
@@ -65,52 +50,34 @@ final class Rounds implements AutoCloseable {
     private int count;
 
     Rounds(ClosureStore store, Rules rules) {
-        this(store, rules, null, false);
+        this(store, rules, null);
     }
 
-    /**
-     * @param helper        a thread for the explicit-set half of each write, or null (ignored for a store that does not split writes)
-     * @param derivedPivots true for a full closure: the first round's pivots are every explicit
-     *                      and schema triple, so the later rounds' pivots are all conclusions of this run
-     */
-    Rounds(ClosureStore store, Rules rules, ExecutorService helper, boolean derivedPivots) {
+    /** @param helper a thread for the explicit-set half of each write, or null (ignored for a store that does not split writes) */
+    Rounds(ClosureStore store, Rules rules, ExecutorService helper) {
         this.store = store;
         this.rules = rules;
-        this.derivedPivots = derivedPivots;
         this.helper = store.splitsWrites() ? helper : null;
         this.next = new TripleQueue(store.scratchDir());
     }
 
-    /**
-     * Adds a conclusion and its closure under rdfs7 and rdfs9 ({@link Rules#upward}) to the
-     * closure where they are new there (at the next write); the new ones are pivots of the next round.
-     */
+    /** Adds a conclusion to the closure if it is new there (at the next write); a new one is a pivot of the next round. */
     void conclude(long s, long p, long o) {
-        if (!accepted(s, p, o)) {
+        if (!Vocabulary.isResource(s) || TermIds.kindCode(p) != TermIds.KIND_IRI
+                || p == rules.typeId() && !Vocabulary.isResource(o)) {
             return;
         }
-        upward.clear();
-        rules.upward(s, p, o, upward);
-        for (int i = 0; i < upward.size(); i++) {
-            if (accepted(upward.s(i), upward.p(i), upward.o(i))) {
-                pending.add(upward.s(i), upward.p(i), upward.o(i));
-            }
-        }
+        pending.add(s, p, o);
         if (pending.size() >= FLUSH) {
             write();
         }
-    }
-
-    private boolean accepted(long s, long p, long o) {
-        return Vocabulary.isResource(s) && TermIds.kindCode(p) == TermIds.KIND_IRI
-                && (p != rules.typeId() || Vocabulary.isResource(o));
     }
 
     /** Applies the rules with each triple of {@code pivots} as one premise, and writes what they conclude. */
     void pivot(TripleList pivots) {
         for (int i = 0; i < pivots.size(); i++) {
             conclusions.clear();
-            rules.forward(pivots.s(i), pivots.p(i), pivots.o(i), derivedRound, conclusions);
+            rules.forward(pivots.s(i), pivots.p(i), pivots.o(i), conclusions);
             for (int k = 0; k < conclusions.size(); k++) {
                 conclude(conclusions.s(k), conclusions.p(k), conclusions.o(k));
             }
@@ -126,7 +93,6 @@ final class Rounds implements AutoCloseable {
             TripleQueue delta = next;
             next = new TripleQueue(store.scratchDir());
             count++;
-            derivedRound = derivedPivots;
             try {
                 delta.drainTo(this::pivot);
             } finally {

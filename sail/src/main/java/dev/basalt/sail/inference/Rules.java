@@ -43,29 +43,9 @@ final class Rules {
 
     /** Appends to {@code out} every conclusion of a rule with (s, p, o) as one premise. */
     void forward(long s, long p, long o, TripleList out) {
-        forward(s, p, o, false, out);
-    }
-
-    /**
-     * Appends to {@code out} the conclusions of the rules with (s, p, o) as one premise; with
-     * {@code derived}, those of rdfs4a/b, rdfs7 and rdfs9 are left out (see {@link #upward}), and
-     * so are the typings by {@code rdfs:Resource} that rdfs2 and rdfs3 conclude for s and o.
-     *
-     * <p>{@code derived} is for a pivot that a rule concluded in the same closure run, after the
-     * run's explicit triples and schema triples were pivots with every rule. rdfs7 and rdfs9 add
-     * nothing then, because every conclusion is concluded together with its {@link #upward}
-     * closure. A typing of its subject or object by {@code rdfs:Resource} adds nothing either: each
-     * is a subject or object of a premise of the rule that concluded the pivot (a pivot of the run
-     * too), or a schema term that is one in a schema triple, so by induction down to the first
-     * round's pivots, whose rdfs4a/b ran, it is typed so already. The one exception, a property
-     * typed by rdf1 or by the container membership rule from the predicate place, keeps rdfs4a.
-     */
-    void forward(long s, long p, long o, boolean derived, TripleList out) {
-        if (!derived || p == v.type && (o == v.property || o == v.membershipProperty)) {
-            out.add(s, v.type, v.resource);
-        }
+        out.add(s, v.type, v.resource);
         out.add(p, v.type, v.property);
-        if (!derived && Vocabulary.isResource(o)) {
+        if (Vocabulary.isResource(o)) {
             out.add(o, v.type, v.resource);
         }
         if (p == v.type) {
@@ -75,25 +55,19 @@ final class Rules {
             out.add(p, v.type, v.membershipProperty);
             out.add(s, v.member, o);
         }
-        if (!derived) {
-            for (long q : Schema.get(schema.superProperties, p)) {
-                out.add(s, q, o);
-            }
+        for (long q : Schema.get(schema.superProperties, p)) {
+            out.add(s, q, o);
         }
         for (long c : Schema.get(schema.domains, p)) {
-            if (!derived || c != v.resource) {
-                out.add(s, v.type, c);
-            }
+            out.add(s, v.type, c);
         }
         boolean resourceObject = Vocabulary.isResource(o);
         if (resourceObject) {
             for (long c : Schema.get(schema.ranges, p)) {
-                if (!derived || c != v.resource) {
-                    out.add(o, v.type, c);
-                }
+                out.add(o, v.type, c);
             }
         }
-        if (p == v.type && !derived) {
+        if (p == v.type) {
             for (long d : Schema.get(schema.superClasses, o)) {
                 out.add(s, v.type, d);
             }
@@ -148,32 +122,6 @@ final class Rules {
             match(0, x.property(), s);
             for (int i = 0; i < scratch.size(); i++) {
                 out.add(scratch.s(i), v.type, x.restriction());
-            }
-        }
-    }
-
-    /**
-     * Appends (s, p, o) and its closure under rdfs7 and rdfs9 to {@code out}: the triple with each
-     * superproperty of p, and when p or one of them is {@code rdf:type}, the typings by each
-     * superclass of o (with {@code rdf:type} and each of its superproperties). The schema's
-     * superclasses and superproperties are transitive, so the set is closed under both rules.
-     */
-    void upward(long s, long p, long o, TripleList out) {
-        out.add(s, p, o);
-        long[] properties = Schema.get(schema.superProperties, p);
-        boolean typing = p == v.type;
-        for (long q : properties) {
-            out.add(s, q, o);
-            typing |= q == v.type;
-        }
-        if (!typing) {
-            return;
-        }
-        long[] typeProperties = Schema.get(schema.superProperties, v.type);
-        for (long d : Schema.get(schema.superClasses, o)) {
-            out.add(s, v.type, d);
-            for (long q : typeProperties) {
-                out.add(s, q, d);
             }
         }
     }
