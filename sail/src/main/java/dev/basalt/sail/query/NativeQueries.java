@@ -48,8 +48,9 @@ import dev.basalt.sail.read.StatementSet;
  * evaluation strategy factory is configured; nothing is counted when native evaluation is off.
  *
  * <p>Thread-safe: one instance per store, shared by every connection; its counters and estimate caches
- * allow concurrent use, and each query's state lives in the {@code Session} it opens, used by that
- * query's threads one at a time.
+ * allow concurrent use, the bound store's settings and the newest view's sources are immutable records in
+ * volatile fields (replaced, never changed), and each query's state lives in the {@code Session} it opens,
+ * used by that query's threads one at a time.
  */
 public final class NativeQueries {
     /**
