@@ -9,6 +9,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
+import org.eclipse.rdf4j.common.transaction.QueryEvaluationMode;
 import org.eclipse.rdf4j.common.transaction.IsolationLevels;
 import org.eclipse.rdf4j.model.ValueFactory;
 import org.eclipse.rdf4j.query.algebra.evaluation.EvaluationStrategyFactory;
@@ -164,6 +165,20 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
         if (evaluationStrategyFactory != null) {
             applySettings(evaluationStrategyFactory);
         }
+        rebindNativeQueries();
+    }
+
+    @Override
+    public synchronized void setDefaultQueryEvaluationMode(QueryEvaluationMode mode) {
+        super.setDefaultQueryEvaluationMode(mode);
+        rebindNativeQueries();
+    }
+
+    /** The direct route fixes the store's settings when bound: binds it again after one of them changed. */
+    private void rebindNativeQueries() {
+        if (backing != null) {
+            nativeQueries.bind(this, backing.latest());
+        }
     }
 
     public synchronized void setEvaluationStrategyFactory(EvaluationStrategyFactory factory) {
@@ -171,9 +186,7 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
             applySettings(factory);
         }
         this.evaluationStrategyFactory = factory;
-        if (backing != null) {
-            nativeQueries.bind(this, backing.latest()); // the direct route reads the factory's kind when bound
-        }
+        rebindNativeQueries(); // the direct route reads the factory's kind when bound
     }
 
     public synchronized FederatedServiceResolver getFederatedServiceResolver() {

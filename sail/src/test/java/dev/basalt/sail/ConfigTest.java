@@ -147,8 +147,8 @@ class ConfigTest {
             }
             BasaltRepository basalt = assertInstanceOf(BasaltRepository.class, repo,
                     "the template creates Basalt's own repository type");
-            assertEquals(250, basalt.getQueryFront().getCapacity());
-            assertEquals(false, basalt.getQueryFront().isKeepingPlans(), "basalt:shapePlans from the template");
+            assertEquals(250, basalt.front.getCapacity());
+            assertEquals(false, basalt.front.isKeepingPlans(), "basalt:shapePlans from the template");
             BasaltStore sail = (BasaltStore) basalt.getSail();
             assertEquals(JournalMode.WORM, sail.getConfig().getJournalMode());
             assertEquals(false, sail.getConfig().isDurable());

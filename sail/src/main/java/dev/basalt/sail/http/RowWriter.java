@@ -11,7 +11,6 @@ import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.Literal;
 import org.eclipse.rdf4j.model.Triple;
 import org.eclipse.rdf4j.model.Value;
-import org.eclipse.rdf4j.model.datatypes.XMLDatatypeUtil;
 import org.eclipse.rdf4j.model.vocabulary.XSD;
 import org.eclipse.rdf4j.query.Binding;
 import org.eclipse.rdf4j.query.BindingSet;
@@ -25,7 +24,8 @@ import org.eclipse.rdf4j.rio.helpers.RDFStarUtil;
  * as they are escaped and the buffer goes to the response's stream when full, so a row costs no intermediate
  * strings, {@code Writer}s or encoder objects (an unpaired surrogate is written as {@code ?}, as Java's own
  * UTF-8 encoder writes it). An RDF-star triple is written as RDF4J's non-star writers write it, as its
- * {@code urn:rdf4j:triple:} IRI. Other formats are left to RDF4J's writers ({@link #forFormat} answers null).
+ * {@code urn:rdf4j:triple:} IRI. SPARQL/XML and SPARQL/JSON are its nested classes, CSV, a table rather than
+ * markup, is {@link CsvRowWriter}; other formats are left to RDF4J's writers ({@link #forFormat} answers null).
  * One instance writes one response on one thread; not thread-safe.
  */
 abstract class RowWriter {
@@ -216,12 +216,6 @@ abstract class RowWriter {
         }
     }
 
-    /** Drains and flushes the stream, so the client sees everything written so far. */
-    void flush() throws IOException {
-        drain();
-        out.flush();
-    }
-
     RowWriter(OutputStream out) {
         this.out = out;
     }
@@ -233,7 +227,7 @@ abstract class RowWriter {
         } else if (format == TupleQueryResultFormat.JSON) {
             return new Json(out);
         } else if (format == TupleQueryResultFormat.CSV) {
-            return new Csv(out);
+            return new CsvRowWriter(out);
         }
         return null;
     }
@@ -419,90 +413,6 @@ abstract class RowWriter {
         @Override
         void end() throws IOException {
             write(END);
-        }
-    }
-
-    /**
-     * SPARQL 1.1 Query Results CSV as RDF4J writes it: variable names as they are; an IRI quoted when it holds a
-     * comma; a valid integer, decimal or double literal in its canonical form; another literal's label, quoted
-     * (inner quotes doubled) when it holds a comma, quote or line break.
-     */
-    static final class Csv extends RowWriter {
-        private List<String> variables;
-
-        Csv(OutputStream out) {
-            super(out);
-        }
-
-        @Override
-        void start(List<String> variables) throws IOException {
-            this.variables = variables;
-            for (int i = 0; i < variables.size(); i++) {
-                if (i > 0) {
-                    write(',');
-                }
-                write(variables.get(i), Escape.NONE);
-            }
-            write('\r');
-            write('\n');
-        }
-
-        @Override
-        void row(BindingSet row) throws IOException {
-            for (int i = 0; i < variables.size(); i++) {
-                if (i > 0) {
-                    write(',');
-                }
-                Value v = row.getValue(variables.get(i));
-                if (v == null) {
-                    continue;
-                }
-                v = plain(v);
-                if (v instanceof BNode bnode) {
-                    write('_');
-                    write(':');
-                    write(bnode.getID(), Escape.NONE);
-                } else if (v instanceof IRI) {
-                    String iri = v.stringValue();
-                    quoted(iri, iri.indexOf(',') >= 0);
-                } else {
-                    literal((Literal) v);
-                }
-            }
-            write('\r');
-            write('\n');
-        }
-
-        private void literal(Literal literal) throws IOException {
-            String label = literal.getLabel();
-            IRI datatype = literal.getDatatype();
-            if (XMLDatatypeUtil.isIntegerDatatype(datatype) || XMLDatatypeUtil.isDecimalDatatype(datatype)
-                    || XSD.DOUBLE.equals(datatype)) {
-                try {
-                    write(XMLDatatypeUtil.normalize(label, datatype), Escape.NONE);
-                    return;
-                } catch (IllegalArgumentException e) {
-                    // not a valid number: written as any other literal
-                }
-            }
-            boolean quote = label.indexOf(',') >= 0 || label.indexOf('"') >= 0 || label.indexOf('\n') >= 0
-                    || label.indexOf('\r') >= 0;
-            quoted(quote ? label.replace("\"", "\"\"") : label, quote);
-        }
-
-        private void quoted(String s, boolean quote) throws IOException {
-            if (quote) {
-                write('"');
-            }
-            write(s, Escape.NONE);
-            if (quote) {
-                write('"');
-            }
-        }
-
-        @Override
-        void end() {
-            // CSV has no trailer
         }
     }
 }

@@ -206,7 +206,7 @@ public final class SparqlFastPath implements Filter, SparqlFastPathMXBean {
      */
     private boolean answer(QueryRequest request, Repository repository, HttpServletResponse response)
             throws IOException {
-        QueryFront front = request.setsOnlyInference() ? ((BasaltRepository) repository).getQueryFront() : null;
+        QueryFront front = request.setsOnlyInference() ? ((BasaltRepository) repository).front : null;
         TupleQueryResult kept = front == null ? null : front.select(request.query, request.includeInferred());
         if (kept != null) {
             // the front door's direct route: a SELECT of a shape with a kept plan, no connection

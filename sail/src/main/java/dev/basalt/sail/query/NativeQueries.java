@@ -48,13 +48,15 @@ import dev.basalt.sail.read.StatementSet;
  * evaluation strategy factory is configured; nothing is counted when native evaluation is off.
  *
  * <p>Thread-safe: one instance per store, shared by every connection; its counters and estimate caches
- * allow concurrent use, and each query's state lives in the {@code Session} it opens, used by that
- * query's threads one at a time.
+ * allow concurrent use, the bound store's settings and the newest view's sources are immutable records in
+ * volatile fields (replaced, never changed), and each query's state lives in the {@code Session} it opens,
+ * used by that query's threads one at a time.
  */
 public final class NativeQueries {
     /**
-     * What a session needs of the store it evaluates for: the store's evaluation settings, read at
-     * each query (the store is the {@code BasaltStore}).
+     * What a session needs of the store it evaluates for: the store's evaluation settings, read at each query on a
+     * connection, and fixed by {@link #bind} for the direct route (the store is the {@code BasaltStore}, which binds
+     * again when they change).
      */
     public interface Host {
         EvaluationStrategyFactory getEvaluationStrategyFactory();
@@ -79,15 +81,29 @@ public final class NativeQueries {
 
     /**
      * The store this engine runs kept plans on outside any connection, while the store is open ({@link #bind}), with
-     * the settings it fixes when it opens; {@code rdf4jStrategy}: its evaluation strategy factory is RDF4J's default.
-     * Result-size tracking and the default evaluation mode, which RDF4J's sail lets change at any time, are read per
-     * query.
+     * its settings as they were when it was bound; {@code rdf4jStrategy}: its evaluation strategy factory is RDF4J's
+     * default. The store binds itself again when one of these settings changes (the evaluation strategy factory,
+     * result-size tracking, the default evaluation mode), so a query reads them here, not from the store.
      */
     private record Store(Host host, ReadSource latest, ValueFactory values, ExecLimits limits, OrderingPolicy ordering,
-            int timeoutSeconds, boolean rdf4jStrategy) {
+            int timeoutSeconds, boolean rdf4jStrategy, boolean trackResultSize, QueryEvaluationMode mode) {
+    }
+
+    /**
+     * The sources of one committed view, per statement-set choice, with its commit counter: made by the first direct
+     * run on the newest view and shared by the direct runs after it until a newer view comes (a view and its
+     * sources are immutable).
+     */
+    private record ViewSources(ReadView view, long state, SnapshotQuadSource explicit, SnapshotQuadSource inferred) {
+        static ViewSources of(ReadView view, ValueFactory values) {
+            return new ViewSources(view, view.commitCounter(), new SnapshotQuadSource(view, false, values),
+                    new SnapshotQuadSource(view, true, values));
+        }
     }
 
     private volatile Store store;
+    /** The sources of the newest view a direct run read, or null; replaced, never changed. */
+    private volatile ViewSources newest;
 
     private final boolean enabled;
     private final NativeQueryStats stats = new NativeQueryStats();
@@ -123,10 +139,12 @@ public final class NativeQueries {
      * when the store shuts down.
      */
     public void bind(Host host, ReadSource latest) {
+        this.newest = null;
         this.store = host == null ? null
                 : new Store(host, latest, host.getValueFactory(), host.getExecLimits(), host.getOrderingPolicy(),
                         host.getQueryTimeoutSeconds(),
-                        host.getEvaluationStrategyFactory().getClass() == DefaultEvaluationStrategyFactory.class);
+                        host.getEvaluationStrategyFactory().getClass() == DefaultEvaluationStrategyFactory.class,
+                        host.isTrackResultSize(), host.getDefaultQueryEvaluationMode());
     }
 
     /**
@@ -140,14 +158,26 @@ public final class NativeQueries {
     public CloseableIteration<? extends BindingSet> runKept(PreparedAlgebra prepared, Dataset dataset,
             boolean includeInferred) {
         Store bound = store;
-        if (bound == null || !enabled || !bound.rdf4jStrategy || bound.host.isTrackResultSize()) {
+        if (bound == null || !enabled || !bound.rdf4jStrategy || bound.trackResultSize) {
             return null;
         }
-        Session session = new Session(bound.host, bound.values, bound.latest.acquire(), includeInferred, false, false,
-                bound.ordering, null);
+        ReadSource.Lease lease = bound.latest.acquire();
+        Session session;
+        try {
+            ViewSources sources = newest;
+            if (sources == null || sources.view != lease.view()) {
+                sources = ViewSources.of(lease.view(), bound.values);
+                newest = sources;
+            }
+            session = new Session(bound.host, lease, includeInferred ? sources.inferred : sources.explicit,
+                    sources.state, includeInferred, false, false, bound.ordering, null);
+        } catch (RuntimeException | Error e) {
+            lease.close();
+            throw e;
+        }
         CloseableIteration<? extends BindingSet> rows;
         try {
-            rows = session.runKept(prepared, dataset, bound.host.getDefaultQueryEvaluationMode(), bound.limits);
+            rows = session.runKept(prepared, dataset, bound.mode, bound.limits);
         } catch (RuntimeException | Error e) {
             session.close();
             throw e;
@@ -204,8 +234,15 @@ public final class NativeQueries {
         }
         // every commit is in the store when commit() returns, so the newest commit point is the
         // committed state a query outside a transaction must see
-        return new Session(sail, sail.getValueFactory(), reads.acquire(), includeInferred, readAsOf, transactionActive,
-                ordering, explained);
+        ReadSource.Lease lease = reads.acquire();
+        try {
+            ReadView view = lease.view();
+            return new Session(sail, lease, new SnapshotQuadSource(view, includeInferred, sail.getValueFactory()),
+                    view.commitCounter(), includeInferred, readAsOf, transactionActive, ordering, explained);
+        } catch (RuntimeException | Error e) {
+            lease.close();
+            throw e;
+        }
     }
 
     public final class Session {
@@ -225,16 +262,17 @@ public final class NativeQueries {
         /** What may do the query's RDF4J optimizations for its shape, or null ({@link PreparedAlgebra}). */
         private PreparedAlgebra prepared;
 
-        private Session(Host sail, ValueFactory values, ReadSource.Lease lease, boolean includeInferred,
-                boolean readAsOf, boolean inTransaction, OrderingPolicy ordering, QueryFallbacks explained) {
+        /** {@code source} reads {@code lease}'s view, whose commit counter is {@code state}. */
+        private Session(Host sail, ReadSource.Lease lease, SnapshotQuadSource source, long state,
+                boolean includeInferred, boolean readAsOf, boolean inTransaction, OrderingPolicy ordering,
+                QueryFallbacks explained) {
             this.sail = sail;
             this.explained = explained;
             this.lease = lease;
             this.inTransaction = inTransaction;
-            this.source = new SnapshotQuadSource(lease.view(), includeInferred, values);
+            this.source = source;
             this.ordering = ordering;
             // past states are not shared: a read-as-of query gets estimates of its own
-            long state = lease.view().commitCounter();
             this.state = state;
             this.newestState = !readAsOf;
             this.includeInferred = includeInferred;

@@ -13,6 +13,7 @@ import dev.basalt.optimizer.access.SpatialIndexReader;
 import dev.basalt.store.btree.BTree;
 import dev.basalt.store.lexicon.DerivedCache;
 import dev.basalt.store.lexicon.DerivedNumbers;
+import dev.basalt.store.lexicon.LexiconReader;
 import dev.basalt.store.quads.QuadCursor;
 import dev.basalt.store.quads.QuadIndexes;
 import dev.basalt.store.quads.QuadOrder;
@@ -27,13 +28,17 @@ import dev.basalt.sail.read.StatementSet;
  * small count, else range counts of the counted B+trees; samples are entries at evenly spaced ranks of the pattern's key range
  * ({@link BTree#entryAt}), so sampling costs one descent per sampled quad.
  *
- * <p>Thread rules: the view it reads is immutable, so concurrent queries may share it; the cursors it
- * opens are each read by one thread at a time.
+ * <p>Thread rules: immutable, over an immutable view, so concurrent queries may share it (the direct runs of kept
+ * plans on one commit point share one per statement-set choice, {@code NativeQueries}); the cursors it opens are
+ * each read by one thread at a time.
  */
 public final class SnapshotQuadSource implements QuadSource {
     /** Entries of each derived-value cache ({@link #derivedValues}): BSBM 10M's 570,000 offer prices fit. */
     private final ReadView view;
     private final List<StatementSet> sets;
+    /** The statement indices of {@link #sets}, in the same order. */
+    private final QuadIndexes[] indexes;
+    private final LexiconReader lexicon;
     private final ValueFactory vf;
 
     public SnapshotQuadSource(ReadView view, boolean includeInferred, ValueFactory vf) {
@@ -42,6 +47,11 @@ public final class SnapshotQuadSource implements QuadSource {
         this.sets = includeInferred && view.quads(StatementSet.INFERRED).size() > 0
                 ? List.of(StatementSet.EXPLICIT, StatementSet.INFERRED)
                 : List.of(StatementSet.EXPLICIT);
+        this.indexes = new QuadIndexes[sets.size()];
+        for (int s = 0; s < indexes.length; s++) {
+            indexes[s] = view.quads(sets.get(s));
+        }
+        this.lexicon = view.lexicon();
         this.vf = vf;
     }
 
@@ -64,7 +74,7 @@ public final class SnapshotQuadSource implements QuadSource {
     public Scan scan(long[] pattern) {
         QuadCursor[] cursors = new QuadCursor[sets.size()];
         for (int s = 0; s < cursors.length; s++) {
-            cursors[s] = view.quads(sets.get(s)).scan(pattern);
+            cursors[s] = indexes[s].scan(pattern);
         }
         return new Concatenation(cursors);
     }
@@ -75,7 +85,7 @@ public final class SnapshotQuadSource implements QuadSource {
         QuadCursor[] cursors = new QuadCursor[sets.size()];
         return pattern -> {
             for (int s = 0; s < cursors.length; s++) {
-                cursors[s] = view.quads(sets.get(s)).rescan(cursors[s], pattern);
+                cursors[s] = indexes[s].rescan(cursors[s], pattern);
             }
             return new Concatenation(cursors);
         };
@@ -175,7 +185,7 @@ public final class SnapshotQuadSource implements QuadSource {
             }
 
             private void reposition(int s, long min) {
-                cursors[s] = view.quads(sets.get(s)).seek(cursors[s], constants, position, min);
+                cursors[s] = indexes[s].seek(cursors[s], constants, position, min);
                 advance(s);
             }
 
@@ -308,12 +318,12 @@ public final class SnapshotQuadSource implements QuadSource {
 
     @Override
     public long lookup(Value value) {
-        return view.lexicon().lookup(value);
+        return lexicon.lookup(value);
     }
 
     @Override
     public Value[] resolve(long[] ids) {
-        return view.lexicon().resolveAll(ids, vf);
+        return lexicon.resolveAll(ids, vf);
     }
 
     /**
@@ -323,8 +333,8 @@ public final class SnapshotQuadSource implements QuadSource {
      */
     @Override
     public DerivedValues derivedValues(Object function) {
-        DerivedCache cache = view.lexicon().derivedCache(function);
-        DerivedNumbers numbers = cache == null ? null : view.lexicon().derivedNumbers(function);
+        DerivedCache cache = lexicon.derivedCache(function);
+        DerivedNumbers numbers = cache == null ? null : lexicon.derivedNumbers(function);
         return cache == null ? null : new DerivedValues() {
             @Override
             public DerivedNumbers numbers() {

@@ -69,8 +69,12 @@ public class BasaltRepository extends SailRepository {
     /** Query shapes kept by default. */
     public static final int DEFAULT_QUERY_SHAPES = QueryFront.DEFAULT_SHAPES;
 
-    /** The front door, or null when no shapes are kept. */
-    private final QueryFront front;
+    /**
+     * The repository's query front door, or null when it keeps no shapes: a field, not a getter, because the SPARQL
+     * fast path reads it on every query it answers (docs/sail.md, "The query path"). Set once; the front door is
+     * thread-safe.
+     */
+    public final QueryFront front;
     /** Whether a Basalt store evaluates the queries (the only evaluator that reuses optimized stages). */
     private final boolean overBasalt;
     /** The sail is a Basalt store itself: nothing between reads a query's tree before the store does. */
@@ -98,11 +102,6 @@ public class BasaltRepository extends SailRepository {
         }
         this.overBasalt = base instanceof BasaltStore;
         this.unwrapped = sail instanceof BasaltStore;
-    }
-
-    /** The repository's query front door, or null when it keeps no shapes. */
-    public QueryFront getQueryFront() {
-        return front;
     }
 
     @Override

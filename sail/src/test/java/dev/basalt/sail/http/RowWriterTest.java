@@ -190,7 +190,7 @@ class RowWriterTest {
             writer.row(row);
         }
         writer.end();
-        writer.flush();
+        writer.drain();
         return out.toString(StandardCharsets.UTF_8);
     }
 }

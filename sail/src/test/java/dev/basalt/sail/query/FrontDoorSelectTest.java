@@ -12,6 +12,7 @@ import java.util.List;
 
 import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.vocabulary.RDFS;
+import org.eclipse.rdf4j.common.transaction.QueryEvaluationMode;
 import org.eclipse.rdf4j.model.vocabulary.XSD;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.TupleQueryResult;
@@ -31,8 +32,8 @@ import dev.basalt.sail.repository.BasaltRepository;
  * store's newest state is answered without a connection, with the rows and binding names a store without shapes
  * gives, and its snapshot is released when the result is closed; every query the route may not answer gets null
  * (and then goes through a connection): a shape not seen yet or without a kept plan for the newest state, a
- * DESCRIBE, CONSTRUCT or ASK, a query with FROM or with a query hint, a store with its own evaluation strategy, a
- * repository over a wrapped store or shut down.
+ * DESCRIBE, CONSTRUCT or ASK, a query with FROM or with a query hint, a store with its own evaluation strategy or
+ * that tracks result sizes (also when set after the store opened), a repository over a wrapped store or shut down.
  */
 class FrontDoorSelectTest extends CachedAgainstReference {
     private static final IRI G1 = ex("g1");
@@ -62,7 +63,7 @@ class FrontDoorSelectTest extends CachedAgainstReference {
     }
 
     private QueryFront front() {
-        return cached.getQueryFront();
+        return cached.front;
     }
 
     /** Through a connection, as sorted lines. */
@@ -193,6 +194,24 @@ class FrontDoorSelectTest extends CachedAgainstReference {
         assertEquals(viaConnection(reference, q).size(), viaConnection(cached, q).size());
     }
 
+    /** The route fixes the store's settings when bound; a change of them after that binds it again. */
+    @Test
+    void settingsChangedAfterTheStoreOpenedAreFollowed() {
+        String q = query(2, 4);
+        keep(q);
+        assertEquals(viaConnection(reference, q), lines(front().select(q, true)));
+        store().setTrackResultSize(true);
+        assertNull(front().select(q, true), "a store that tracks result sizes is left to a connection");
+        store().setTrackResultSize(false);
+        assertEquals(viaConnection(reference, q), lines(front().select(q, true)));
+        QueryEvaluationMode mode = store().getDefaultQueryEvaluationMode();
+        store().setDefaultQueryEvaluationMode(
+                mode == QueryEvaluationMode.STRICT ? QueryEvaluationMode.STANDARD : QueryEvaluationMode.STRICT);
+        assertNull(front().select(q, true), "no plan is kept yet for the store's new evaluation mode");
+        keep(q);
+        assertEquals(viaConnection(reference, q), lines(front().select(q, true)));
+    }
+
     @Test
     void aShutDownRepositoryAnswersNothingDirectly() {
         String q = query(0, 3);
@@ -220,7 +239,7 @@ class FrontDoorSelectTest extends CachedAgainstReference {
             for (int i = 0; i < 3; i++) {
                 viaConnection(wrapped, q);
             }
-            assertNull(wrapped.getQueryFront().select(q, true));
+            assertNull(wrapped.front.select(q, true));
         } finally {
             wrapped.shutDown();
         }

@@ -73,7 +73,7 @@ class OptimizedShapesTest extends CachedAgainstReference {
     }
 
     private QueryFront shapes() {
-        return cached.getQueryFront();
+        return cached.front;
     }
 
     /** The answer of {@code query} as sorted lines, a query set up by {@code setUp} first. */

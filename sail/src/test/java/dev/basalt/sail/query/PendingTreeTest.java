@@ -46,7 +46,7 @@ class PendingTreeTest {
             for (int i = 0; i < 8; i++) {
                 assertEquals(List.of(EX + "o" + (i % 3)), answer(repo, select(i % 3)), "query " + i);
             }
-            QueryFront front = repo.getQueryFront();
+            QueryFront front = repo.front;
             assertEquals(1, front.getParsed());
             assertEquals(7, front.getInstantiated());
             assertTrue(store.getNativeQueryStats().shapePlansReused() >= 5,
@@ -68,7 +68,7 @@ class PendingTreeTest {
             for (int i = 0; i < 5; i++) {
                 assertEquals(List.of(EX + "o" + (i % 3)), answer(repo, select(i % 3)));
             }
-            assertEquals(0, repo.getQueryFront().getPendingTrees());
+            assertEquals(0, repo.front.getPendingTrees());
         } finally {
             repo.shutDown();
         }

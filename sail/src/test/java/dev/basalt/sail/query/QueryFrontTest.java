@@ -115,7 +115,7 @@ class QueryFrontTest {
             }
             assertEquals(0, stats.shapePlansKept());
             assertEquals(0, stats.shapePlansReused());
-            assertTrue(repo.getQueryFront().getOptimizedReused() >= 3, "the optimized stage is still reused");
+            assertTrue(repo.front.getOptimizedReused() >= 3, "the optimized stage is still reused");
         } finally {
             repo.shutDown();
         }
@@ -131,8 +131,8 @@ class QueryFrontTest {
             for (int i = 0; i < 5; i++) {
                 assertEquals(List.of(EX + "o" + (i % 2)), answer(repo, i % 2));
             }
-            assertTrue(repo.getQueryFront().getOptimizedReused() >= 3,
-                    "reused " + repo.getQueryFront().getOptimizedReused());
+            assertTrue(repo.front.getOptimizedReused() >= 3,
+                    "reused " + repo.front.getOptimizedReused());
             assertTrue(store.getNativeQueryStats().shapePlansReused() >= 2);
         } finally {
             repo.shutDown();

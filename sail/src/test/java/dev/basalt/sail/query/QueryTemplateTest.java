@@ -214,6 +214,6 @@ class QueryTemplateTest {
         } finally {
             repo.shutDown();
         }
-        assertEquals(3, repo.getQueryFront().getShapes());
+        assertEquals(3, repo.front.getShapes());
     }
 }
