@@ -22,8 +22,10 @@ import java.util.stream.IntStream;
  * weight) pairs are instead split into hash partitions and joined partition by partition
  * ({@link KeyPartitions}), which EXPLAIN names.
  *
- * <p>Memory: a pattern's counts hold one entry per distinct key; past
- * {@link ExecLimits#hashJoinRows()} of them the operator counts with {@code rows} instead (a
+ * <p>Memory: a pattern's counts hold one entry per distinct key, and the two sets of pairs of a join by
+ * partitions hold {@link KeyPartitions#PAIRS_PER_ROW} pairs per row of the budget (a pair is a third of a
+ * hash join's row in bytes); past {@link ExecLimits#hashJoinRows()} of either the operator counts with
+ * {@code rows} instead (a
  * {@link GroupOp} over the joins the compiler planned). Yields one row: the input row with the count
  * (an xsd:integer) in the target slot. Thread rules: immutable once built; each open's counts live
  * in that open, on the thread of its query.
@@ -106,13 +108,18 @@ public final class CountJoinOp extends Operator {
 
     @Override
     protected RowCursor doOpen(long[] input, ExecContext ctx) {
-        Long n = count(input, ctx);
+        Long n = countWithinBudget(input, ctx);
         return n == null ? rows.open(input, ctx) : RangeCountOp.countRow(input, target, n, ctx);
     }
 
-    /** The count, or null past the memory budget. */
-    private Long count(long[] input, ExecContext ctx) {
+    /**
+     * The count for {@code input}, or null past the memory budget (then {@link #open} counts with {@code rows}
+     * instead).
+     */
+    public Long countWithinBudget(long[] input, ExecContext ctx) {
         long budget = ctx.limits().hashJoinRows();
+        long pairBudget = budget > Long.MAX_VALUE / KeyPartitions.PAIRS_PER_ROW ? Long.MAX_VALUE
+                : budget * KeyPartitions.PAIRS_PER_ROW;
         IdCounts[] counts = new IdCounts[patterns.length];
         KeyPartitions built = null;
         KeyPartitions probes = null;
@@ -135,7 +142,8 @@ public final class CountJoinOp extends Operator {
                     weigh(b, kids, counts, weights);
                     if (pairs != null) {
                         pairs.addAll(b.cols[pairSlot], weights, size);
-                        if (pairs.size() > budget) {
+                        long held = pairs.size() + (built == null ? 0 : built.size());
+                        if (held > pairBudget) {
                             return null;
                         }
                     } else if (out == null) {

@@ -12,6 +12,12 @@ import java.util.Arrays;
  * table. Pairs of weight 0 are left out. Not thread-safe: one open's.
  */
 final class KeyPartitions {
+    /**
+     * Pairs held per row of the memory budget ({@link ExecLimits#hashJoinRows()}): a pair is two longs, 16 bytes in
+     * its partition's array; a row of a hash join's table is at least 48 (a {@code long[]} of two ids with its
+     * header, the reference to it and its table slot). Both sets of a join by partitions count together.
+     */
+    static final long PAIRS_PER_ROW = 3;
     /** Estimated matches from which {@link CountJoinOp} joins a key table by partitions. */
     static final long FROM_MATCHES = 1L << 17;
     /** Pairs aimed at per partition: a table of twice as many slots of 16 bytes, 128 KB. */

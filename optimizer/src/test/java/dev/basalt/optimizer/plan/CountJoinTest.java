@@ -92,6 +92,22 @@ class CountJoinTest {
     }
 
     @Test
+    void pairsOfAJoinByPartitionsCountAThirdOfARowAgainstTheBudget() throws Exception {
+        // 2,000 offers with a product and a vendor: about 2,000 (offer, count) pairs on each side of the join
+        String where = "?offer :product ?product . ?offer :vendor ?vendor";
+        CountJoinOp partitioned = ((CountJoinOp) plan(where, FORCED).root()).partitionedFrom(0);
+        long[] input = new long[plan(where, FORCED).vars().size()];
+        // about 4,000 pairs held: within a budget of 1,500 rows (4,500 pairs), past one of 1,000 (3,000 pairs)
+        assertEquals(2000L, partitioned.countWithinBudget(input,
+                new ExecContext(SHOP, false, ExecLimits.defaults().withHashJoinRows(1_500))));
+        assertEquals(null, partitioned.countWithinBudget(input,
+                new ExecContext(SHOP, false, ExecLimits.defaults().withHashJoinRows(1_000))));
+        // a budget near Long.MAX_VALUE does not overflow into a negative one
+        assertEquals(2000L, partitioned.countWithinBudget(input,
+                new ExecContext(SHOP, false, ExecLimits.defaults().withHashJoinRows(Long.MAX_VALUE - 1))));
+    }
+
+    @Test
     void largeJoinsAreCountedPerKeyBySelectiveOnesAreNot() throws Exception {
         CompiledPlan all = plan(AnalyticJoinTest.ALL_OFFERS, OrderingPolicy.DEFAULT);
         assertTrue(all.explain().startsWith("CountJoin") && all.explain().contains("joined rows estimated"),
