@@ -156,8 +156,12 @@ final class ReplicaNode implements AutoCloseable {
         RaftProperties p = new RaftProperties();
         RaftServerConfigKeys.setStorageDir(p, List.of(raftDir.toFile()));
         GrpcConfigKeys.Server.setPort(p, settings.raftPort());
-        // elections: long enough that a busy shared machine does not depose a live leader, short
-        // enough that a new leader takes writes well within 5 s of the old one's death
+        // elections: a follower's timeout is drawn from a wide range (30 % of the setting up to all of
+        // it), a leader steps down after all of it without a majority. The range's low end starts a
+        // failover early (the first survivor to time out) and sets the heartbeat interval (half of it);
+        // its high end keeps a leader whose one live follower answers late on a loaded machine (1.2-1.5
+        // s seen at load 45-52 on 2 cores, and a first leadership in a JVM taking up to 1 s to start its
+        // appenders): docs/replication.md, "Failover"
         RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(settings.electionTimeoutMinMillis(),
                 TimeUnit.MILLISECONDS));
         RaftServerConfigKeys.Rpc.setTimeoutMax(p, TimeDuration.valueOf(settings.electionTimeoutMillis(),
