@@ -156,8 +156,12 @@ final class ReplicaNode implements AutoCloseable {
         RaftProperties p = new RaftProperties();
         RaftServerConfigKeys.setStorageDir(p, List.of(raftDir.toFile()));
         GrpcConfigKeys.Server.setPort(p, settings.raftPort());
-        // elections: long enough that a busy shared machine does not depose a live leader, short
-        // enough that a new leader takes writes well within 5 s of the old one's death
+        // elections: a follower's timeout is drawn from a wide range (30 % of the setting up to all of
+        // it), a leader steps down after all of it without a majority. The range's low end starts a
+        // failover early (the first survivor to time out) and sets the heartbeat interval (half of it);
+        // its high end keeps a leader whose one live follower answers late on a loaded machine (1.2-1.5
+        // s seen at load 45-52 on 2 cores, and a first leadership in a JVM taking up to 1 s to start its
+        // appenders): docs/replication.md, "Failover"
         RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(settings.electionTimeoutMinMillis(),
                 TimeUnit.MILLISECONDS));
         RaftServerConfigKeys.Rpc.setTimeoutMax(p, TimeDuration.valueOf(settings.electionTimeoutMillis(),
@@ -249,21 +253,31 @@ final class ReplicaNode implements AutoCloseable {
             // an upload goes alone: a group holds change sets only, and its members share one outcome
             return awaitApplied(UploadEntry.isUpload(changeSet) ? submit(changeSet) : groups.submit(changeSet));
         }
-        long transaction = ThreadLocalRandom.current().nextLong();
-        List<byte[]> pieces = LogEntries.split(changeSet, transaction, settings.pieceBytes());
+        return commitRest(ThreadLocalRandom.current().nextLong(), 0, changeSet);
+    }
+
+    /**
+     * Commits the rest of split transaction {@code transaction} whose first {@code partsSent} parts
+     * were appended already ({@link UploadStream}; 0 for a transaction split here): {@code rest} goes
+     * as further parts and the commit entry. As {@link #commit}, an abort is sent if a part fails.
+     */
+    long commitRest(long transaction, int partsSent, byte[] rest) throws IOException {
+        List<byte[]> pieces = LogEntries.split(rest, transaction, partsSent, settings.pieceBytes());
         for (int i = 0; i < pieces.size() - 1; i++) {
             try {
                 submit(pieces.get(i));
             } catch (IOException e) {
                 abort(transaction);
-                throw new IOException("part " + (i + 1) + " of " + pieces.size() + " of a " + changeSet.length
-                        + "-byte transaction: " + e.getMessage(), e);
+                throw new IOException("part " + (partsSent + i + 1) + " of " + (partsSent + pieces.size())
+                        + " of a transaction of " + (partsSent == 0 ? rest.length + " bytes" : "more than "
+                        + rest.length + " bytes") + ": " + e.getMessage(), e);
             }
         }
         return awaitApplied(submit(pieces.get(pieces.size() - 1)));
     }
 
-    private void abort(long transaction) {
+    /** Sends the abort entry of split transaction {@code transaction}, best effort (a failure is logged). */
+    void abort(long transaction) {
         try {
             submit(LogEntries.abort(transaction));
         } catch (IOException e) {

@@ -61,7 +61,9 @@ import dev.basalt.sail.repository.UploadTarget;
  * <p><b>Uploads.</b> An N-Triples or N-Quads upload of at least {@link #UPLOAD_MIN_BYTES} (RDF4J
  * Server's {@code POST .../statements}, or {@code add(InputStream, ...)} of a Basalt repository) that
  * is the first write of its transaction is not parsed here: its bytes are compressed and committed as
- * an upload entry ({@link UploadEntry}), which every replica loads with the store's bulk loader. The
+ * an upload entry ({@link UploadEntry}), which every replica loads with the store's bulk loader; the
+ * entry's pieces go to the log while the body is still read ({@link UploadStream}), and a rollback
+ * aborts the pieces sent. The
  * transaction's later writes follow it in the same entry; a later read loads the upload into the
  * local transaction first. An upload into a transaction that already wrote or read is parsed by
  * RDF4J and recorded statement by statement. A malformed upload is found by the replicas' loaders,
@@ -88,6 +90,8 @@ final class ReplicatedConnection extends SailConnectionWrapper implements Upload
     private UpdateContext openUpdate;
     /** The open transaction's upload (its first write), or null. */
     private UploadEntry upload;
+    /** The open transaction's upload on its way to the log (its parts sent as it was read), or null. */
+    private UploadStream uploadStream;
     private long lastCommitIndex = -1;
 
     ReplicatedConnection(ReplicatedSail sail, SailConnection local) {
@@ -180,8 +184,10 @@ final class ReplicatedConnection extends SailConnectionWrapper implements Upload
         }
         boolean local = localActive;
         UploadEntry uploaded = upload;
+        UploadStream stream = uploadStream;
         changes = null;
         upload = null;
+        uploadStream = null;
         localActive = false;
         openUpdate = null;
         if (local) {
@@ -191,11 +197,15 @@ final class ReplicatedConnection extends SailConnectionWrapper implements Upload
             return;
         }
         try {
-            byte[] entry = uploaded == null ? ChangeSetCodec.encode(committing)
-                    : uploaded.withChangeSetAfter(committing.isEmpty() ? new byte[0] : ChangeSetCodec.encode(committing))
-                            .encode();
-            uploaded = null; // its bytes are in the entry now
-            lastCommitIndex = sail.commit(entry);
+            if (uploaded == null) {
+                lastCommitIndex = sail.commit(ChangeSetCodec.encode(committing));
+            } else {
+                // the entry's header and most of the upload went as parts while it was read
+                byte[] trailer = uploaded.withChangeSetAfter(committing.isEmpty() ? new byte[0]
+                        : ChangeSetCodec.encode(committing)).trailer();
+                uploaded = null;
+                lastCommitIndex = stream.commit(trailer);
+            }
         } catch (IOException e) {
             for (Throwable t = e; t != null; t = t.getCause()) {
                 if (t instanceof ReplicaNode.Refused refused && refused.reason().startsWith(UPLOAD_NAME + ":")) {
@@ -207,6 +217,10 @@ final class ReplicatedConnection extends SailConnectionWrapper implements Upload
             }
             throw new SailException("commit not acknowledged by replica " + sail.settings().nodeId() + ": "
                     + e.getMessage(), e);
+        } finally {
+            if (stream != null) {
+                stream.abandon(); // nothing once committed; else the parts sent are aborted
+            }
         }
     }
 
@@ -215,6 +229,7 @@ final class ReplicatedConnection extends SailConnectionWrapper implements Upload
         boolean local = changes == null || localActive;
         changes = null;
         upload = null;
+        abandonUpload();
         localActive = false;
         openUpdate = null;
         if (local) {
@@ -240,6 +255,7 @@ final class ReplicatedConnection extends SailConnectionWrapper implements Upload
     public void close() throws SailException {
         changes = null;
         upload = null;
+        abandonUpload();
         localActive = false;
         openUpdate = null;
         super.close();
@@ -435,11 +451,29 @@ final class ReplicatedConnection extends SailConnectionWrapper implements Upload
             data.reset();
             return false;
         }
-        long[] raw = new long[1];
-        byte[] compressed = UploadEntry.compress(head, data, raw);
-        upload = new UploadEntry(ThreadLocalRandom.current().nextLong(), format, baseUri, context,
-                UploadEntry.keys(nonFatalErrors), raw[0], compressed, new byte[0]);
+        UploadEntry shape = new UploadEntry(ThreadLocalRandom.current().nextLong(), format, baseUri, context,
+                UploadEntry.keys(nonFatalErrors), 0, new byte[0], new byte[0]);
+        UploadStream out = sail.uploadStream(shape.header());
+        long raw;
+        try {
+            raw = UploadEntry.compress(head, data, out);
+        } catch (IOException | RuntimeException e) {
+            out.abandon();
+            throw e;
+        }
+        upload = new UploadEntry(shape.scope(), format, baseUri, context, shape.nonFatalErrors(), raw, out.compressed(),
+                new byte[0]);
+        uploadStream = out;
         return true;
+    }
+
+    /** Drops the open transaction's upload stream, if any: the parts it sent are aborted. */
+    private void abandonUpload() {
+        UploadStream stream = uploadStream;
+        uploadStream = null;
+        if (stream != null) {
+            stream.abandon();
+        }
     }
 
     /**

@@ -222,6 +222,14 @@ public final class ReplicatedSail extends SailWrapper implements LocalStore {
         return node().submit(entry);
     }
 
+    /**
+     * Starts sending an upload entry whose header is {@code header} while its body is still read
+     * (see {@link UploadStream}).
+     */
+    UploadStream uploadStream(byte[] header) {
+        return new UploadStream(node(), header);
+    }
+
     /** Commits one encoded change set through the log; see {@link ReplicaNode#commit}. */
     long commit(byte[] entry) throws IOException {
         return node().commit(entry);

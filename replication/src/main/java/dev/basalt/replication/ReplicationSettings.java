@@ -14,8 +14,8 @@ import java.util.regex.Pattern;
  * written in segment files of about {@code segmentBytes}; a purge removes whole segments only. A
  * transaction whose encoded change set exceeds {@code pieceBytes} is committed as several log
  * entries of at most that size (docs/replication.md, "Large transactions"). Elections: a follower
- * that hears from no leader for a timeout drawn between half of {@code electionTimeoutMillis} and
- * all of it stands for election, and a leader that hears from no majority for that long steps down
+ * that hears from no leader for a timeout drawn between 30 % of {@code electionTimeoutMillis} and
+ * all of it stands for election, and a leader that hears from no majority for all of it steps down
  * (the trade-off between a fast failover and a leader kept through pauses: docs/replication.md,
  * "Failover").
  *
@@ -29,8 +29,11 @@ public record ReplicationSettings(String nodeId, Map<String, String> peers, Stri
     public static final long DEFAULT_RETAIN_ENTRIES = 10_000;
     public static final long DEFAULT_SEGMENT_BYTES = 8L << 20;
     public static final int DEFAULT_PIECE_BYTES = 4 << 20;
-    /** Elections after 0.6-1.2 s without a leader (docs/replication.md, "Failover"). */
-    public static final long DEFAULT_ELECTION_TIMEOUT_MILLIS = 1_200;
+    /**
+     * Elections after 0.6-2 s without a leader; a leader steps down after 2 s without a majority
+     * (docs/replication.md, "Failover").
+     */
+    public static final long DEFAULT_ELECTION_TIMEOUT_MILLIS = 2_000;
     /** Shorter than this, a collection or a scheduling delay alone would depose leaders all the time. */
     public static final long MIN_ELECTION_TIMEOUT_MILLIS = 200;
     /** The largest piece: below the Raft message limit ({@code ReplicaNode.MAX_ENTRY_BYTES}) with room for headers. */
@@ -116,9 +119,15 @@ public record ReplicationSettings(String nodeId, Map<String, String> peers, Stri
                 segmentBytes, pieceBytes, millis);
     }
 
-    /** The shortest election timeout: half the longest (Ratis draws each timeout between the two). */
+    /**
+     * The shortest election timeout, 30 % of the longest: Ratis draws each follower's timeout between
+     * the two and sends heartbeats every half of the shortest, while a leader steps down only after
+     * the longest without a majority. A wide range keeps the failover's start early (the first of
+     * the survivors to time out) and the leader's tolerance of a slow follower long, and makes two
+     * survivors' timeouts rarely end together (a split vote).
+     */
     public long electionTimeoutMinMillis() {
-        return electionTimeoutMillis / 2;
+        return electionTimeoutMillis * 3 / 10;
     }
 
     public ReplicationSettings withPieceBytes(int bytes) {

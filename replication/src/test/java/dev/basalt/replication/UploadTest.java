@@ -26,12 +26,15 @@ import org.eclipse.rdf4j.rio.Rio;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.basalt.replication.log.LogEntries;
+
 /**
  * N-Triples uploads through a replicated repository travel as upload entries (their compressed bytes)
  * and are loaded by every replica's bulk loader: every replica ends with the same statements, blank
  * nodes included; writes after the upload in the same transaction apply after it; a read inside the
  * transaction sees the upload; a malformed upload is refused on every replica and leaves every
- * replica applying later writes.
+ * replica applying later writes; an upload larger than a piece sends its first parts while its body
+ * is still read, and a rollback aborts them.
  */
 class UploadTest {
     private static final ValueFactory VF = SimpleValueFactory.getInstance();
@@ -166,5 +169,102 @@ class UploadTest {
                 }
             }
         }
+    }
+
+    @Test
+    void anUploadsPartsGoToTheLogWhileItsBodyIsReadAndARollbackAbortsThem() throws Exception {
+        try (InProcessCluster cluster = new InProcessCluster(dir, 3, 60_000, 0).pieceBytes(16 << 10).startAll()) {
+            int leader = cluster.awaitLeader(20_000);
+            assertTrue(leader >= 0, "no leader elected");
+            int follower = (leader + 1) % 3;
+            String doc = document("s", 16_000);
+            byte[] body = bytes(doc);
+            long start = cluster.sail(leader).raftLog().getLastCommittedIndex();
+            // the body's last bytes are handed over only once parts of it are committed in the log
+            int[] partsBeforeTheEnd = {-1};
+            java.io.InputStream slow = new java.io.FilterInputStream(new ByteArrayInputStream(body)) {
+                private int given;
+
+                @Override
+                public int read(byte[] b, int off, int len) throws java.io.IOException {
+                    if (given + len >= body.length && partsBeforeTheEnd[0] < 0) {
+                        partsBeforeTheEnd[0] = awaitKinds(cluster.sail(leader), start, LogEntries.PART, 2, 20_000);
+                    }
+                    int n = super.read(b, off, len);
+                    given += Math.max(n, 0);
+                    return n;
+                }
+            };
+            try (RepositoryConnection c = cluster.node(follower).getConnection()) {
+                c.begin();
+                c.add(slow, "", RDFFormat.NTRIPLES);
+                c.commit();
+            }
+            assertTrue(partsBeforeTheEnd[0] >= 2, "parts committed before the body's end: " + partsBeforeTheEnd[0]);
+            assertConverged(cluster);
+            java.util.List<Byte> kinds = kinds(cluster.sail(leader), start);
+            assertTrue(kinds.contains(LogEntries.COMMIT), "no commit entry: " + kinds);
+            int size;
+            try (RepositoryConnection c = cluster.node(leader).getConnection()) {
+                size = (int) c.size();
+            }
+            assertEquals(Rio.parse(new StringReader(doc), "", RDFFormat.NTRIPLES).size(), size);
+
+            // an upload rolled back after its parts went out: an abort, and nothing applied anywhere
+            long before = cluster.sail(leader).raftLog().getLastCommittedIndex();
+            try (RepositoryConnection c = cluster.node(follower).getConnection()) {
+                c.begin();
+                c.add(new ByteArrayInputStream(bytes(document("x", 16_000))), "", RDFFormat.NTRIPLES);
+                c.rollback();
+            }
+            assertTrue(awaitKinds(cluster.sail(leader), before, LogEntries.ABORT, 1, 20_000) == 1,
+                    "no abort entry after the rollback: " + kinds(cluster.sail(leader), before));
+            try (RepositoryConnection c = cluster.node((leader + 2) % 3).getConnection()) {
+                c.add(VF.createIRI("urn:after"), VF.createIRI("urn:p"), VF.createLiteral(1));
+            }
+            assertConverged(cluster);
+            for (int i = 0; i < 3; i++) {
+                try (RepositoryConnection c = cluster.node(i).getConnection()) {
+                    assertEquals(size + 1, c.size(), "n" + i + ": the first upload and the write after the rollback");
+                    assertFalse(c.hasStatement(VF.createIRI("http://example.org/x/s1"), null, null, false), "n" + i);
+                }
+            }
+        }
+    }
+
+    /** Waits until {@code sail}'s log holds {@code count} committed entries of {@code kind} after {@code from}; returns how many it holds. */
+    private static int awaitKinds(ReplicatedSail sail, long from, byte kind, int count, long millis) {
+        long deadline = System.currentTimeMillis() + millis;
+        while (true) {
+            int n;
+            try {
+                n = (int) kinds(sail, from).stream().filter(k -> k == kind).count();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+            if (n >= count || System.currentTimeMillis() > deadline) {
+                return n;
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return n;
+            }
+        }
+    }
+
+    /** The first bytes of the state machine entries committed in {@code sail}'s log after index {@code from}. */
+    private static java.util.List<Byte> kinds(ReplicatedSail sail, long from) throws Exception {
+        org.apache.ratis.server.raftlog.RaftLog log = sail.raftLog();
+        java.util.List<Byte> kinds = new java.util.ArrayList<>();
+        for (long i = from + 1; i <= log.getLastCommittedIndex(); i++) {
+            var e = log.get(i);
+            if (e != null && e.hasStateMachineLogEntry()) {
+                byte[] data = e.getStateMachineLogEntry().getLogData().toByteArray();
+                kinds.add(data.length == 0 ? 0 : data[0]);
+            }
+        }
+        return kinds;
     }
 }

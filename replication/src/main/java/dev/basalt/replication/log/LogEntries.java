@@ -13,7 +13,8 @@ import java.util.List;
  * {@link #COMMIT} that carries the last piece and applies them all at once, or an {@link #ABORT} that
  * drops the pieces staged so far; or a {@link #GROUP} of whole change sets of concurrent transactions,
  * applied one after the other (group commit); or an {@link #UPLOAD}: a transaction holding an
- * N-Triples or N-Quads upload as its compressed bytes ({@link UploadEntry}). This class splits an encoded change set into such
+ * N-Triples or N-Quads upload as its compressed bytes ({@link UploadEntry}; {@link #UPLOAD_STREAMED} in
+ * its second version). This class splits an encoded change set into such
  * entries, joins change sets into a group, and reads their headers.
  *
  * <p>Stateless; any thread.
@@ -25,6 +26,11 @@ public final class LogEntries {
     public static final byte GROUP = 0x13;
     /** A bulk upload's bytes ({@link UploadEntry}); whole or as the payload of split pieces. */
     public static final byte UPLOAD = 0x14;
+    /**
+     * A bulk upload's bytes, version 2 ({@link UploadEntry}): the sizes and the change set after the
+     * upload at the end, so its first pieces can be sent while the upload is still read.
+     */
+    public static final byte UPLOAD_STREAMED = 0x15;
     /** Kind byte and transaction id. */
     static final int HEADER = 1 + 8;
 
@@ -117,16 +123,29 @@ public final class LogEntries {
      * commit carrying the rest; the entries are meant to be committed in this order.
      */
     public static List<byte[]> split(byte[] changeSet, long transaction, int pieceBytes) {
+        return split(changeSet, transaction, 0, pieceBytes);
+    }
+
+    /**
+     * Splits the rest of a transaction whose first {@code partsSent} parts were sent already: its
+     * remaining bytes {@code rest} go in parts numbered from {@code partsSent} and a final commit.
+     */
+    public static List<byte[]> split(byte[] rest, long transaction, int partsSent, int pieceBytes) {
         if (pieceBytes <= 0) {
             throw new IllegalArgumentException("piece size must be positive: " + pieceBytes);
         }
         List<byte[]> entries = new ArrayList<>();
-        int parts = (changeSet.length - 1) / pieceBytes;
+        int parts = rest.length == 0 ? 0 : (rest.length - 1) / pieceBytes;
         for (int i = 0; i < parts; i++) {
-            entries.add(piece(PART, transaction, i, changeSet, i * pieceBytes, pieceBytes));
+            entries.add(piece(PART, transaction, partsSent + i, rest, i * pieceBytes, pieceBytes));
         }
-        entries.add(piece(COMMIT, transaction, parts, changeSet, parts * pieceBytes, changeSet.length - parts * pieceBytes));
+        entries.add(piece(COMMIT, transaction, partsSent + parts, rest, parts * pieceBytes, rest.length - parts * pieceBytes));
         return entries;
+    }
+
+    /** The {@code PART} entry numbered {@code number} of {@code transaction}, holding {@code length} bytes of {@code data}. */
+    public static byte[] part(long transaction, int number, byte[] data, int from, int length) {
+        return piece(PART, transaction, number, data, from, length);
     }
 
     public static byte[] abort(long transaction) {

@@ -29,13 +29,19 @@ import org.eclipse.rdf4j.rio.helpers.BasicParserSettings;
 import org.eclipse.rdf4j.rio.helpers.NTriplesParserSettings;
 
 /**
- * A transaction that holds an N-Triples or N-Quads upload (docs/FORMAT.md 6.5): the upload travels
+ * A transaction that holds an N-Triples or N-Quads upload (docs/FORMAT.md 6.5, 6.6): the upload travels
  * as its own bytes, deflate-compressed, with what every replica needs to load it alike through the
  * store's bulk loader (format, base IRI, the graph given for all statements, the parser checks that
  * only warn, and the blank node scope that makes every replica's blank nodes the same), then the
  * change set of the transaction's writes that followed the upload (6.1; applied after it). Much
  * smaller on the wire than the upload's statements as a change set, and each replica parses it
  * with the bulk loader's parallel parser instead of decoding a million statement objects.
+ *
+ * <p>Written as version 2 (6.6): a header of what is known before the body is read, the compressed
+ * upload, and a trailer of what is known only at commit (the upload's length, the change set after
+ * it), so the node taking an upload sends the entry's first pieces while it still reads the body
+ * ({@code UploadStream}). Version 1 entries (6.5, the sizes and the change set in the header) are
+ * still read.
  *
  * <p>Immutable once built; {@link #compress}, {@link #encode} and {@link #decode} are stateless and
  * safe from any thread.
@@ -47,6 +53,8 @@ public record UploadEntry(long scope, RDFFormat format, String baseIri, Resource
     static final byte NO_CONTEXT = 0;
     static final byte IRI_CONTEXT = 1;
     static final byte BNODE_CONTEXT = 2;
+    /** A version 2 trailer's fixed part: the change set's length (4 bytes) and the upload's (8). */
+    static final int TRAILER_FIXED = 4 + 8;
 
     /** The Rio settings a node may name as non-fatal, by key. */
     private static final Map<String, RioSetting<?>> SETTINGS = settings();
@@ -98,21 +106,50 @@ public record UploadEntry(long scope, RDFFormat format, String baseIri, Resource
      */
     public static byte[] compress(byte[] head, InputStream data, long[] raw) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(1 << 16, head.length / 4));
-        Deflater deflater = new Deflater(Deflater.BEST_SPEED);
-        try (DeflaterOutputStream z = new DeflaterOutputStream(out, deflater, 1 << 16)) {
-            z.write(head);
-            raw[0] = head.length + data.transferTo(z);
-        } finally {
-            deflater.end();
-        }
+        raw[0] = compress(head, data, out);
         return out.toByteArray();
     }
 
-    /** The entry's bytes (docs/FORMAT.md 6.5). */
+    /**
+     * Reads {@code data} to its end, compressing it into {@code sink} as it goes (as {@link
+     * #compress(byte[], InputStream, long[])}); returns how many bytes were read. {@code sink} is
+     * not closed.
+     */
+    public static long compress(byte[] head, InputStream data, java.io.OutputStream sink) throws IOException {
+        Deflater deflater = new Deflater(Deflater.BEST_SPEED);
+        try {
+            DeflaterOutputStream z = new DeflaterOutputStream(sink, deflater, 1 << 16);
+            z.write(head);
+            long raw = head.length + data.transferTo(z);
+            z.finish();
+            return raw;
+        } finally {
+            deflater.end();
+        }
+    }
+
+    /**
+     * The entry's bytes, version 2 (docs/FORMAT.md 6.6): {@link #header()}, the compressed upload,
+     * then {@link #trailer()}.
+     */
     public byte[] encode() {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(compressed.length + changeSetAfter.length + 256);
-        out.write(LogEntries.UPLOAD);
-        out.writeBytes(ByteBuffer.allocate(16).putLong(scope).putLong(rawBytes).array());
+        byte[] header = header();
+        byte[] trailer = trailer();
+        ByteArrayOutputStream out = new ByteArrayOutputStream(header.length + compressed.length + trailer.length);
+        out.writeBytes(header);
+        out.writeBytes(compressed);
+        out.writeBytes(trailer);
+        return out.toByteArray();
+    }
+
+    /**
+     * The front of a version 2 entry, up to the compressed upload: everything known before the
+     * upload's body is read, so that a node can send the entry's first pieces while it still reads.
+     */
+    public byte[] header() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(64);
+        out.write(LogEntries.UPLOAD_STREAMED);
+        out.writeBytes(ByteBuffer.allocate(8).putLong(scope).array());
         out.write(RDFFormat.NQUADS.equals(format) ? NQUADS : NTRIPLES);
         string(out, baseIri == null ? "" : baseIri);
         if (context == null) {
@@ -123,33 +160,45 @@ public record UploadEntry(long scope, RDFFormat format, String baseIri, Resource
         }
         LogEntries.writeVarint(out, nonFatalErrors.size());
         nonFatalErrors.forEach(k -> string(out, k));
-        LogEntries.writeVarint(out, changeSetAfter.length);
-        out.writeBytes(changeSetAfter);
-        out.writeBytes(compressed);
         return out.toByteArray();
     }
 
-    /** True if {@code entry} is an upload entry (6.5). */
-    public static boolean isUpload(byte[] entry) {
-        return entry.length > 0 && entry[0] == LogEntries.UPLOAD;
+    /**
+     * The end of a version 2 entry, after the compressed upload: what is known only once the body is
+     * read and the transaction commits (the change set after the upload, its length, the upload's
+     * length before compression).
+     */
+    public byte[] trailer() {
+        return ByteBuffer.allocate(changeSetAfter.length + TRAILER_FIXED).put(changeSetAfter)
+                .putInt(changeSetAfter.length).putLong(rawBytes).array();
     }
 
-    /** Reads an upload entry; refuses a truncated or malformed one, naming the byte offset. */
+    /** True if {@code entry} is an upload entry (version 1, 6.5, or version 2, 6.6). */
+    public static boolean isUpload(byte[] entry) {
+        return entry.length > 0 && (entry[0] == LogEntries.UPLOAD || entry[0] == LogEntries.UPLOAD_STREAMED);
+    }
+
+    /**
+     * Reads an upload entry of either version; refuses a truncated or malformed one, naming the byte
+     * offset.
+     */
     public static UploadEntry decode(byte[] entry, ValueFactory vf) {
         if (!isUpload(entry)) {
             throw new IllegalArgumentException("log entry kind " + (entry.length == 0 ? "(empty)" : entry[0])
                     + " is not an upload");
         }
-        if (entry.length < 18) {
+        boolean streamed = entry[0] == LogEntries.UPLOAD_STREAMED;
+        int fixed = streamed ? 1 + 8 + 1 : 1 + 16 + 1;
+        if (entry.length < fixed) {
             throw new IllegalArgumentException("upload entry of " + entry.length + " bytes ends in its header");
         }
-        ByteBuffer head = ByteBuffer.wrap(entry, 1, 16);
+        ByteBuffer head = ByteBuffer.wrap(entry, 1, streamed ? 8 : 16);
         long scope = head.getLong();
-        long raw = head.getLong();
-        int[] pos = {17};
+        long raw = streamed ? -1 : head.getLong();
+        int[] pos = {fixed - 1};
         byte f = entry[pos[0]++];
         if (f != NTRIPLES && f != NQUADS) {
-            throw new IllegalArgumentException("upload entry: unknown format " + f + " at byte 17");
+            throw new IllegalArgumentException("upload entry: unknown format " + f + " at byte " + (pos[0] - 1));
         }
         String base = string(entry, pos);
         Resource context = null;
@@ -166,15 +215,40 @@ public record UploadEntry(long scope, RDFFormat format, String baseIri, Resource
         for (int i = 0; i < settings; i++) {
             keys.add(string(entry, pos));
         }
-        int after = LogEntries.readVarint(entry, pos);
-        if (after > entry.length - pos[0]) {
-            throw new IllegalArgumentException("upload entry: change set of " + after + " bytes at byte " + pos[0]
-                    + " runs past the entry's end (" + entry.length + " bytes)");
+        byte[] changeSet;
+        byte[] compressed;
+        if (streamed) {
+            // the trailer, read from the entry's end: change set, its length (4 bytes), raw length (8)
+            if (entry.length - pos[0] < TRAILER_FIXED) {
+                throw new IllegalArgumentException("upload entry of " + entry.length + " bytes has no room for its "
+                        + TRAILER_FIXED + "-byte trailer after its header (" + pos[0] + " bytes)");
+            }
+            ByteBuffer tail = ByteBuffer.wrap(entry, entry.length - TRAILER_FIXED, TRAILER_FIXED);
+            int after = tail.getInt();
+            raw = tail.getLong();
+            int end = entry.length - TRAILER_FIXED;
+            if (after < 0 || after > end - pos[0]) {
+                throw new IllegalArgumentException("upload entry: change set of " + after + " bytes before byte "
+                        + end + " runs into the header (" + pos[0] + " bytes)");
+            }
+            if (raw < 0) {
+                throw new IllegalArgumentException("upload entry: negative upload length " + raw + " at byte "
+                        + (end + 4));
+            }
+            compressed = Arrays.copyOfRange(entry, pos[0], end - after);
+            changeSet = Arrays.copyOfRange(entry, end - after, end);
+        } else {
+            int after = LogEntries.readVarint(entry, pos);
+            if (after > entry.length - pos[0]) {
+                throw new IllegalArgumentException("upload entry: change set of " + after + " bytes at byte " + pos[0]
+                        + " runs past the entry's end (" + entry.length + " bytes)");
+            }
+            changeSet = Arrays.copyOfRange(entry, pos[0], pos[0] + after);
+            pos[0] += after;
+            compressed = Arrays.copyOfRange(entry, pos[0], entry.length);
         }
-        byte[] changeSet = Arrays.copyOfRange(entry, pos[0], pos[0] + after);
-        pos[0] += after;
         return new UploadEntry(scope, f == NQUADS ? RDFFormat.NQUADS : RDFFormat.NTRIPLES, base.isEmpty() ? null : base,
-                context, keys, raw, Arrays.copyOfRange(entry, pos[0], entry.length), changeSet);
+                context, keys, raw, compressed, changeSet);
     }
 
     private static byte byteAt(byte[] entry, int[] pos) {

@@ -18,7 +18,7 @@ record ReplicaOptions(ServerOptions server, String repository, String nodeId, St
         long retainEntries, long commitTimeoutMillis, int adminPort, long electionTimeoutMillis) {
     static final String USAGE = "node --id ID --peers ID=HOST:PORT,... [--host H] [--port N] [--data DIR] [--home DIR]"
             + " [--repository ID] [--snapshot-every N] [--retain-entries N] [--commit-timeout-ms N]"
-            + " [--election-timeout-ms N (default 1200)]"
+            + " [--election-timeout-ms N (default 2000)]"
             + " [--admin-port N (default: port + 10000)]";
     private static final Pattern NODE_ID = Pattern.compile("[A-Za-z0-9_-]+");
 
