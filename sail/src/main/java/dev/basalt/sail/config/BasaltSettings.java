@@ -58,7 +58,7 @@ public enum BasaltSettings {
     GROUP_ROWS("groupRows", Scope.STORE, "Group rows", "0", "13",
             "0 = the default, 500000 groups GROUP BY holds before it partitions to disk"),
     HASH_JOIN_ROWS("hashJoinRows", Scope.STORE, "Hash join rows", "0", "14",
-            "0 = the default, 4000000 rows of a hash join's build side before it spills (and keys of a counting join's table before it counts row by row)"),
+            "0 = the default, 4000000 rows of a hash join's build side before it spills (and keys of a counting join's table, or three of its key-partition pairs per row, before it counts row by row)"),
     PATH_NODES("pathNodes", Scope.STORE, "Path nodes", "0", "15",
             "0 = the default, 4000000 term ids one property path search may hold"),
     SPILL_DIRECTORY("spillDirectory", Scope.STORE, "Spill directory", "", "/var/tmp/basalt-spill",
