@@ -2,6 +2,7 @@ package dev.basalt.optimizer.exec;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * GROUP BY one variable with COUNT(*), SUM and AVG ({@link JoinedAggregation}) over a join of
@@ -16,10 +17,12 @@ import java.util.List;
  * those of the joined rows (aggregation by variable elimination, a group join per key).
  *
  * <p>Where a pattern and its parent are both estimated at {@link KeyPartitions#FROM_MATCHES} matches
- * or more (the largest such pattern), the pattern's key table would be far past the processor's
+ * or more (of such pairs the one whose smaller side is largest), the pattern's key table would be far past the processor's
  * caches (one random access per match to build it, one per parent match to probe it): its (key,
  * partial) rows and its parent's (key, out key, partial) rows are instead split into hash partitions
- * and joined partition by partition ({@link RowPartitions}), which EXPLAIN names.
+ * and joined partition by partition ({@link RowPartitions}), which EXPLAIN names. The two sets of
+ * rows share the memory of {@link ExecLimits#hashJoinRows()} rows of a hash join; past it they go
+ * to disk and are joined a group of partitions at a time (EXPLAIN then says how many rows spilled).
  *
  * <p>Where an argument is not an exact number, a count or sum would pass 2^63, or a key table would
  * hold more than {@link ExecLimits#hashJoinRows()} ids, the operator gives the work to {@code rows}
@@ -41,6 +44,7 @@ public final class GroupJoinOp extends Operator {
     private final boolean[] holdsValue;
     /** The pattern whose key table is joined with its parent's rows by partitions ({@link RowPartitions}), or -1. */
     private final int partitioned;
+    private final LongAdder spilledRows = new LongAdder();
 
     private GroupJoinOp(PatternScan[] patterns, JoinTree tree, int groupSlot, String groupLabel,
             JoinedAggregation aggregation, Operator rows, String reason, int valuePattern, long partitionFrom) {
@@ -56,12 +60,18 @@ public final class GroupJoinOp extends Operator {
         for (int p = valuePattern; p >= 0; p = tree.parent[p]) {
             holdsValue[p] = true;
         }
-        // the largest pattern whose parent is estimated at as many matches: both sides far past the caches
+        // of the patterns whose parent is estimated at as many matches (both sides far past the caches), the
+        // one whose smaller side is largest, then the largest: a key table it would leave is the largest one
         int big = -1;
         for (int c = 0; c < patterns.length; c++) {
             int p = tree.parent[c];
-            if (p >= 0 && patterns[c].estimate() >= partitionFrom && patterns[p].estimate() >= partitionFrom
-                    && (big < 0 || patterns[c].estimate() > patterns[big].estimate())) {
+            if (p < 0 || patterns[c].estimate() < partitionFrom || patterns[p].estimate() < partitionFrom) {
+                continue;
+            }
+            double smaller = Math.min(patterns[c].estimate(), patterns[p].estimate());
+            double bigSmaller = big < 0 ? -1 : Math.min(patterns[big].estimate(), patterns[tree.parent[big]].estimate());
+            if (big < 0 || smaller > bigSmaller
+                    || smaller == bigSmaller && patterns[c].estimate() > patterns[big].estimate()) {
                 big = c;
             }
         }
@@ -135,7 +145,8 @@ public final class GroupJoinOp extends Operator {
         return "GroupJoin " + groupLabel + " " + aggregation.describe()
                 + " (counts and sums per join key, leaves to root, no joined rows"
                 + (partitioned < 0 ? "" : "; " + patterns[partitioned].label() + " joined by key partitions") + ")"
-                + (reason == null ? "" : " [" + reason + "]");
+                + (reason == null ? "" : " [" + reason + "]")
+                + (spilledRows.sum() > 0 ? " (spilled " + spilledRows.sum() + " rows)" : "");
     }
 
     @Override
@@ -171,47 +182,64 @@ public final class GroupJoinOp extends Operator {
     /** The groups' counts and sums, or null where the rows must do the work. */
     private IdSums aggregate(long[] input, ExecContext ctx) {
         long budget = ctx.limits().hashJoinRows();
+        // each of the two sets of a join by partitions holds half the memory of the budget's rows
+        long setLongs = budget > Long.MAX_VALUE / RowPartitions.LONGS_PER_BUDGET_ROW ? Long.MAX_VALUE
+                : budget * RowPartitions.LONGS_PER_BUDGET_ROW / 2;
         IdSums[] tables = new IdSums[patterns.length];
         RowPartitions built = null;
+        RowPartitions pairs = null;
         long[] numbers = new long[Batch.CAPACITY];
-        for (int p : tree.order) {
-            int[] kids = java.util.Arrays.stream(tree.children(p)).filter(k -> k != partitioned).toArray();
-            boolean root = tree.parent[p] < 0;
-            boolean probing = partitioned >= 0 && tree.parent[partitioned] == p;
-            // sized by the pattern's estimate (its distinct keys are at most its matches), bounded by the budget
-            IdSums out = p == partitioned ? null
-                    : new IdSums(root ? 64 : Math.min(budget, (long) Math.max(0, patterns[p].estimate())));
-            RowPartitions pairs = p == partitioned || probing
-                    ? new RowPartitions((long) Math.max(0, patterns[partitioned].estimate()), probing ? 5 : 4) : null;
-            int outSlot = root ? groupSlot : tree.parentSlot[p];
-            int pairSlot = probing ? tree.parentSlot[partitioned] : -1;
-            boolean valueHere = p == valuePattern;
-            try (BatchCursor c = patterns[p].openBatch(input, ctx)) {
-                Batch b;
-                while ((b = c.next()) != null) {
-                    ctx.checkCancelled();
-                    if (valueHere && !aggregation.numbers(b, numbers, ctx)) {
-                        return null;
-                    }
-                    addBatch(b, kids, tables, valueHere ? numbers : null, b.cols[outSlot], out, pairs,
-                            pairSlot < 0 ? null : b.cols[pairSlot]);
-                    if ((out == null ? pairs.size() : out.size()) > budget) {
-                        return null;
+        try {
+            for (int p : tree.order) {
+                int[] kids = java.util.Arrays.stream(tree.children(p)).filter(k -> k != partitioned).toArray();
+                boolean root = tree.parent[p] < 0;
+                boolean probing = partitioned >= 0 && tree.parent[partitioned] == p;
+                // sized by the pattern's estimate (its distinct keys are at most its matches), bounded by the budget
+                IdSums out = p == partitioned ? null
+                        : new IdSums(root ? 64 : Math.min(budget, (long) Math.max(0, patterns[p].estimate())));
+                pairs = p == partitioned || probing ? new RowPartitions((long) Math.max(0, patterns[partitioned].estimate()),
+                        probing ? 5 : 4, setLongs, ctx.limits()) : null;
+                int outSlot = root ? groupSlot : tree.parentSlot[p];
+                int pairSlot = probing ? tree.parentSlot[partitioned] : -1;
+                boolean valueHere = p == valuePattern;
+                try (BatchCursor c = patterns[p].openBatch(input, ctx)) {
+                    Batch b;
+                    while ((b = c.next()) != null) {
+                        ctx.checkCancelled();
+                        if (valueHere && !aggregation.numbers(b, numbers, ctx)) {
+                            return null;
+                        }
+                        addBatch(b, kids, tables, valueHere ? numbers : null, b.cols[outSlot], out, pairs,
+                                pairSlot < 0 ? null : b.cols[pairSlot]);
+                        if (out != null && out.size() > budget) {
+                            return null;
+                        }
                     }
                 }
+                for (int k : kids) {
+                    tables[k] = null;
+                }
+                if (p == partitioned) {
+                    built = pairs;
+                } else if (probing) {
+                    joinPartitions(built, pairs, holdsValue[partitioned], out, ctx);
+                    spilledRows.add(built.spilledRows() + pairs.spilledRows());
+                    built.close();
+                    pairs.close();
+                    built = null;
+                }
+                pairs = null;
+                tables[p] = out;
             }
-            for (int k : kids) {
-                tables[k] = null;
+            return tables[tree.order[tree.order.length - 1]];
+        } finally {
+            for (RowPartitions set : new RowPartitions[] {built, pairs}) {
+                if (set != null) {
+                    spilledRows.add(set.spilledRows());
+                    set.close();
+                }
             }
-            if (p == partitioned) {
-                built = pairs;
-            } else if (probing) {
-                joinPartitions(built, pairs, holdsValue[partitioned], out);
-                built = null;
-            }
-            tables[p] = out;
         }
-        return tables[tree.order[tree.order.length - 1]];
     }
 
     /**
@@ -257,40 +285,52 @@ public final class GroupJoinOp extends Operator {
 
     /**
      * Joins the partitioned pattern's (key, count, sum, form) rows with its parent's (key, out key,
-     * count, sum, form) rows partition by partition, adding each match's product to {@code out}.
+     * count, sum, form) rows partition by partition, a group of partitions at a time (read back from
+     * disk where the sets spilled), adding each match's product to {@code out}.
      */
-    private static void joinPartitions(RowPartitions built, RowPartitions probes, boolean builtHoldsValue, IdSums out) {
+    private static void joinPartitions(RowPartitions built, RowPartitions probes, boolean builtHoldsValue, IdSums out,
+            ExecContext ctx) {
         IdSums table = null;
         int made = 0;
-        for (int p = 0; p < built.partitions(); p++) {
-            int n = built.used(p) / 4;
-            int m = probes.used(p);
-            if (n == 0 || m == 0) {
-                continue;
-            }
-            // one table for partitions of about one size; clearing costs at most 4 times the rows' share
-            if (table != null && n / 2 <= made && made <= 2 * n) {
-                table.clear();
-            } else {
-                made = n;
-                table = new IdSums(made);
-            }
-            long[] from = built.rows(p);
-            for (int i = 0; i < 4 * n; i += 4) {
-                table.add(from[i], from[i + 1], from[i + 2], from[i + 3]);
-            }
-            long[] probe = probes.rows(p);
-            for (int i = 0; i < m; i += 5) {
-                int at = table.entry(probe[i]);
-                if (at < 0) {
+        for (int g = 0; g < built.groups(); g++) {
+            ctx.checkCancelled();
+            built.restore(g);
+            probes.restore(g);
+            for (int p = built.firstOf(g); p < built.firstOf(g + 1); p++) {
+                int n = built.used(p) / 4;
+                if (n == 0 || probes.used(p) == 0) {
                     continue;
                 }
-                long count = probe[i + 2];
-                long n2 = table.count(at);
-                long sum = builtHoldsValue ? Math.multiplyExact(table.sum(at), count) : Math.multiplyExact(probe[i + 3], n2);
-                long form = builtHoldsValue ? table.form(at) : probe[i + 4];
-                out.add(probe[i + 1], Math.multiplyExact(count, n2), sum, form);
+                // one table for partitions of about one size; clearing costs at most 4 times the rows' share
+                if (table != null && n / 2 <= made && made <= 2 * n) {
+                    table.clear();
+                } else {
+                    made = n;
+                    table = new IdSums(made);
+                }
+                long[] from = built.rows(p);
+                for (int i = 0; i < 4 * n; i += 4) {
+                    table.add(from[i], from[i + 1], from[i + 2], from[i + 3]);
+                }
+                probe(table, probes.rows(p), probes.used(p), builtHoldsValue, out);
             }
+            built.release(g);
+            probes.release(g);
+        }
+    }
+
+    /** Probes {@code table} with {@code used} longs of (key, out key, count, sum, form) rows, adding each match's product to {@code out}. */
+    private static void probe(IdSums table, long[] probe, int used, boolean builtHoldsValue, IdSums out) {
+        for (int i = 0; i < used; i += 5) {
+            int at = table.entry(probe[i]);
+            if (at < 0) {
+                continue;
+            }
+            long count = probe[i + 2];
+            long n2 = table.count(at);
+            long sum = builtHoldsValue ? Math.multiplyExact(table.sum(at), count) : Math.multiplyExact(probe[i + 3], n2);
+            long form = builtHoldsValue ? table.form(at) : probe[i + 4];
+            out.add(probe[i + 1], Math.multiplyExact(count, n2), sum, form);
         }
     }
 }

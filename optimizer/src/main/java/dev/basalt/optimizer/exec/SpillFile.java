@@ -7,6 +7,7 @@ import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -25,6 +26,8 @@ final class SpillFile implements AutoCloseable {
     private final int width;
     private DataOutputStream out;
     private long rows;
+    /** The bytes of a bulk write, made at the first one. */
+    private ByteBuffer bulk;
 
     private SpillFile(Path path, int width) throws IOException {
         this.path = path;
@@ -53,6 +56,25 @@ final class SpillFile implements AutoCloseable {
                 out.writeLong(row[i]);
             }
             rows++;
+        } catch (IOException e) {
+            throw failure("write", e);
+        }
+    }
+
+    /** Writes the rows in {@code rows[0, used)}, {@code width} longs each, a buffer's worth of bytes at a time. */
+    void write(long[] rows, int used) {
+        if (bulk == null) {
+            bulk = ByteBuffer.allocate(BUFFER);
+        }
+        try {
+            for (int at = 0; at < used;) {
+                int n = Math.min(used - at, BUFFER / Long.BYTES);
+                bulk.clear();
+                bulk.asLongBuffer().put(rows, at, n);
+                out.write(bulk.array(), 0, n * Long.BYTES);
+                at += n;
+            }
+            this.rows += used / width;
         } catch (IOException e) {
             throw failure("write", e);
         }
@@ -96,6 +118,7 @@ final class SpillFile implements AutoCloseable {
     /** Sequential reader of a finished file. */
     final class Reader implements AutoCloseable {
         private final DataInputStream in;
+        private ByteBuffer bulkIn;
 
         private Reader(DataInputStream in) {
             this.in = in;
@@ -114,6 +137,30 @@ final class SpillFile implements AutoCloseable {
             } catch (IOException e) {
                 throw failure("read", e);
             }
+        }
+
+        /**
+         * Reads whole rows into {@code into} from its start, as many as fit and remain; returns the
+         * longs read ({@code width} per row), 0 at the end.
+         */
+        int read(long[] into) {
+            if (bulkIn == null) {
+                bulkIn = ByteBuffer.allocate(BUFFER / (Long.BYTES * width) * Long.BYTES * width);
+            }
+            int rowsRead = 0;
+            int want = Math.min(into.length / width, bulkIn.capacity() / (Long.BYTES * width));
+            try {
+                int bytes = in.readNBytes(bulkIn.array(), 0, want * width * Long.BYTES);
+                if (bytes % (Long.BYTES * width) != 0) {
+                    throw new EOFException("spill file " + path + " ends inside a row");
+                }
+                rowsRead = bytes / (Long.BYTES * width);
+            } catch (IOException e) {
+                throw failure("read", e);
+            }
+            bulkIn.clear();
+            bulkIn.asLongBuffer().get(into, 0, rowsRead * width);
+            return rowsRead * width;
         }
 
         @Override

@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.Statement;
@@ -17,6 +19,7 @@ import org.eclipse.rdf4j.query.algebra.QueryRoot;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import dev.basalt.optimizer.NativeRunner;
 import dev.basalt.optimizer.exec.ExecContext;
@@ -148,6 +151,14 @@ class GroupJoinTest {
      * on large data), run directly, its rows as {@link SolutionModifiersTest#rows} gives them.
      */
     private static List<String> partitioned(NativeRunner runner, ExecLimits limits) {
+        return partitionedRun(runner, limits).rows();
+    }
+
+    /** The rows of a run of the last plan's group join by partitions, and its EXPLAIN line after the run. */
+    private record PartitionedRun(List<String> rows, String described) {
+    }
+
+    private static PartitionedRun partitionedRun(NativeRunner runner, ExecLimits limits) {
         CompiledPlan plan = ((BasaltPlanNode) ((QueryRoot) runner.lastPlan()).getArg()).plan();
         GroupJoinOp op = ((GroupJoinOp) plan.root()).partitionedFrom(0);
         assertTrue(op.describe().contains("joined by key partitions"), op.describe());
@@ -169,7 +180,7 @@ class GroupJoinTest {
             }
         }
         out.sort(null);
-        return out;
+        return new PartitionedRun(out, op.describe());
     }
 
     private static List<String> basalt(NativeRunner runner, String query, String hint) {
@@ -205,6 +216,29 @@ class GroupJoinTest {
             } finally {
                 shop.setLimits(ExecLimits.defaults());
             }
+        }
+    }
+
+    @Test
+    void partitionsPastTheBudgetsMemorySpillAndJoinFromDisk(@TempDir Path spillDir) {
+        // budgets where every key table fits (at most 1,108 offers; 300 reviews) but a set of partitioned rows
+        // (1,159 vendor rows; 300 review rows) passes its half of the budget's memory (3 longs per budget row)
+        Map<String, Long> budgets = Map.of(AVG_BY_COUNTRY, 1200L, AVG_RATING, 320L);
+        for (String q : budgets.keySet()) {
+            List<String> expected = memory(shop, q);
+            assertEquals(expected, basalt(shop, q, FORCE), q);
+            PartitionedRun run = partitionedRun(shop, ExecLimits.defaults().withHashJoinRows(budgets.get(q))
+                    .withSpillDir(spillDir));
+            assertEquals(expected, run.rows(), q);
+            assertTrue(run.described().contains("(spilled "), run.described());
+            PartitionedRun inMemory = partitionedRun(shop, ExecLimits.defaults());
+            assertEquals(expected, inMemory.rows(), q);
+            assertFalse(inMemory.described().contains("(spilled "), inMemory.described());
+        }
+        try (java.util.stream.Stream<Path> left = java.nio.file.Files.list(spillDir)) {
+            assertEquals(0, left.count(), "spill files are deleted");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 
