@@ -81,7 +81,7 @@ final class QueryShape {
             return text(slot);
         }
         int colon = query.indexOf(':', slot.start());
-        int p = declaration(query, prefixes, prefixCount, query, slot.start(), colon);
+        int p = declaration(query, prefixes, prefixCount, slot.start(), colon);
         if (p < 0) {
             return null;
         }
@@ -98,7 +98,7 @@ final class QueryShape {
             return query.startsWith(start, slot.textStart());
         }
         int colon = query.indexOf(':', slot.start());
-        int p = declaration(query, prefixes, prefixCount, query, slot.start(), colon);
+        int p = declaration(query, prefixes, prefixCount, slot.start(), colon);
         if (p < 0) {
             return true;
         }
@@ -111,11 +111,11 @@ final class QueryShape {
     }
 
     /** The offset into {@code prefixes} ({@code count} declarations of four offsets into {@code query}) of the last one
-     * declaring the prefix {@code text[from, to)}, or -1. */
-    static int declaration(String query, int[] prefixes, int count, String text, int from, int to) {
+     * declaring the prefix {@code query[from, to)}, or -1. */
+    private static int declaration(String query, int[] prefixes, int count, int from, int to) {
         int length = to - from;
         for (int p = 4 * (count - 1); p >= 0; p -= 4) {
-            if (prefixes[p + 1] - prefixes[p] == length && query.regionMatches(prefixes[p], text, from, length)) {
+            if (prefixes[p + 1] - prefixes[p] == length && query.regionMatches(prefixes[p], query, from, length)) {
                 return p;
             }
         }
@@ -406,7 +406,7 @@ final class QueryShape {
                 j--;
             }
             boolean constant = plain && j > localStart && previous != CARETS && previous != PREFIX
-                    && declaration(q, prefixes, prefixCount, q, start, colon) >= 0;
+                    && declaration(q, prefixes, prefixCount, start, colon) >= 0;
             return token(constant && !followedByParenthesis(j) ? Kind.PREFIXED_NAME : null, start, j);
         }
 
