@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.basalt.optimizer.access.QuadSource;
-import dev.basalt.sail.query.SnapshotQuadSource;
+import dev.basalt.sail.read.LatestSnapshots.SnapshotQuadSource;
 import dev.basalt.sail.read.ReadSource;
 
 /**

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.basalt.store.lexicon.TermIds;
-import dev.basalt.sail.query.SnapshotQuadSource;
+import dev.basalt.sail.read.LatestSnapshots.SnapshotQuadSource;
 import dev.basalt.sail.query.TransactionQuadSource;
 import dev.basalt.sail.read.ReadSource;
 

@@ -47,25 +47,21 @@ import com.sun.jdi.request.MethodEntryRequest;
 class WarmQueryPathTest {
     /**
      * The most Basalt classes a warm SELECT may pass through between the servlet and the operators: the length of
-     * {@link #WARM_PATH}, lowered whenever a class leaves the path. The aim is 10 (docs/sail.md, "The query path").
+     * {@link #WARM_PATH}, lowered whenever a class leaves the path; at most 10 (docs/sail.md, "The query path").
      */
-    static final int LIMIT = 15;
+    static final int LIMIT = 10;
     /** The warm SELECT's Basalt classes, in name order (package below {@code dev.basalt}). */
     static final List<String> WARM_PATH = List.of(
-            "optimizer.rdf4j.BasaltPlanNode", // the plan's RDF4J node: runs the operators, rows as binding sets
-            "optimizer.rdf4j.NativeQueryStats", // counts the kept plan's run
-            "optimizer.rdf4j.ParameterSource", // the access API with this query's term ids as the plan's parameters
-            "optimizer.rdf4j.ShapePlans", // the shape's plan kept for the store's state
-            "sail.http.QueryRequest", // the request's parameters
-            "sail.http.RowWriter", // the SPARQL/XML result
-            "sail.http.SparqlFastPath", // the servlet filter
+            "optimizer.rdf4j.BasaltPlanNode", // the plan's RDF4J node: runs the operators with this query's term ids as the
+                                              // plan's parameters (its ParameterSource), rows as binding sets
+            "optimizer.rdf4j.ShapePlans", // the shape's plan kept for the store's state; counts its run (its Counts)
+            "sail.http.RowWriter", // the response's head and the SPARQL/XML result
+            "sail.http.SparqlFastPath", // the servlet filter and the request's parameters (its Request)
             "sail.query.NativeQueries", // the direct run: leased snapshot, time limit, release on close
             "sail.query.QueryFront", // the front door: the shape's entry
-            "sail.query.QueryShape", // the query's shape key and constants
+            "sail.query.QueryShape", // reads the query into its shape key and constants (its Lexer)
             "sail.query.QueryTemplate", // the query's values of the template's sentinels
-            "sail.query.ShapeLexer", // reads the query into its shape
-            "sail.query.SnapshotQuadSource", // the access API over the snapshot (the constants' term ids)
-            "sail.read.LatestSnapshots", // the newest snapshot's lease
+            "sail.read.LatestSnapshots", // the newest snapshot's lease; the access API over it (its SnapshotQuadSource)
             "workbench.ClientErrorMapping"); // the launcher's filter ahead of the fast path
 
     private static final Pattern OPERATOR = Pattern.compile("dev\\.basalt\\.(store|optimizer\\.(exec|plan|access))\\..*");

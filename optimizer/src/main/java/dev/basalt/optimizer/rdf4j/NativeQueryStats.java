@@ -13,7 +13,9 @@ import org.slf4j.LoggerFactory;
  * and, per algebra node type (or whole-query reason), how often RDF4J's evaluator had to take
  * over. Every fallback is also logged at debug level, and its reason is counted (up to
  * {@value #MAX_REASONS} distinct reasons per store, so that reasons naming query variables cannot grow
- * without bound in a long-running server). Thread-safe.
+ * without bound in a long-running server). The counts of the plans kept per query shape are the plan cache's own
+ * ({@link ShapePlans.Counts}), held here so that one object reports all of a store's counts. Thread-safe: adders
+ * and concurrent maps.
  */
 public final class NativeQueryStats {
     private static final Logger LOG = LoggerFactory.getLogger(NativeQueryStats.class);
@@ -26,32 +28,12 @@ public final class NativeQueryStats {
     private final Map<String, LongAdder> reasons = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> postProcessing = new ConcurrentHashMap<>();
 
-    private final LongAdder shapePlansKept = new LongAdder();
-    private final LongAdder shapePlansReused = new LongAdder();
-    private final LongAdder shapePlansRunDirectly = new LongAdder();
-    private final LongAdder shapePlansNotKept = new LongAdder();
+    /** The plan cache's counters ({@link ShapePlans.Counts}), kept with the other counters of the store. */
+    private final ShapePlans.Counts shapePlans = new ShapePlans.Counts();
 
-    /** A plan compiled for a query shape, to be kept and reused ({@link ShapePlans}). */
-    void shapePlanKept() {
-        shapePlansKept.increment();
-    }
-
-    /** An evaluation ran the plan kept for its query shape, without optimization or compilation. */
-    void shapePlanReused() {
-        shapePlansReused.increment();
-    }
-
-    /** Of those, an evaluation that ran the kept plan outside RDF4J's evaluation setup ({@link ShapePlans#run}). */
-    void shapePlanRunDirectly() {
-        shapePlansRunDirectly.increment();
-    }
-
-    /**
-     * An evaluation of a shape whose plans were refused at this store state: optimized and compiled as a query
-     * without a kept plan ({@link #shapePlanRefused} counts the refusal once per shape and state).
-     */
-    void shapePlanNotKept() {
-        shapePlansNotKept.increment();
+    /** The counters of the plans kept per query shape, which {@link ShapePlans} counts itself. */
+    public ShapePlans.Counts shapePlans() {
+        return shapePlans;
     }
 
     /**
@@ -65,22 +47,22 @@ public final class NativeQueryStats {
 
     /** Plans compiled for query shapes to be kept. */
     public long shapePlansKept() {
-        return shapePlansKept.sum();
+        return shapePlans.kept();
     }
 
     /** Evaluations that ran the plan kept for their query shape. */
     public long shapePlansReused() {
-        return shapePlansReused.sum();
+        return shapePlans.reused();
     }
 
     /** Evaluations that ran the plan kept for their query shape outside RDF4J's evaluation setup. */
     public long shapePlansRunDirectly() {
-        return shapePlansRunDirectly.sum();
+        return shapePlans.runDirectly();
     }
 
     /** Evaluations of shapes whose plans were refused, each optimized and compiled on its own. */
     public long shapePlansNotKept() {
-        return shapePlansNotKept.sum();
+        return shapePlans.notKept();
     }
 
     public void planCompiled() {
@@ -158,10 +140,7 @@ public final class NativeQueryStats {
 
     public void reset() {
         plans.reset();
-        shapePlansKept.reset();
-        shapePlansReused.reset();
-        shapePlansRunDirectly.reset();
-        shapePlansNotKept.reset();
+        shapePlans.reset();
         runtimeFallbacks.reset();
         fallbacks.clear();
         reasons.clear();

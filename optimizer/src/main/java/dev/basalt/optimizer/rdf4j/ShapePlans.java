@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -42,7 +43,7 @@ import dev.basalt.store.lexicon.TermIds;
 /**
  * Compiled plans per query shape, with the shape's pattern and condition constants as parameters: a query of a shape seen
  * before skips the clone of the shape's optimized tree, the constants' substitution and Basalt's plan
- * compilation, and runs the shape's plan with its own constants' term ids ({@link ParameterSource}).
+ * compilation, and runs the shape's plan with its own constants' term ids ({@link BasaltPlanNode.ParameterSource}).
  *
  * <p>A shape's plan is made from its optimized template ({@link PreparedAlgebra.Shape}): the template is
  * compiled with each sentinel in a pattern position looked up as a parameter, and every read of the
@@ -187,14 +188,14 @@ public final class ShapePlans {
         Entry entry = entries.get(key);
         if (entry != null && entry.state == state) {
             if (entry.node == null) {
-                stats.shapePlanNotKept();
+                stats.shapePlans().planNotKept();
                 return null;
             }
             QueryRoot evaluation = entry.evaluation(shape, source);
             if (evaluation == null) {
                 return null;
             }
-            stats.shapePlanReused();
+            stats.shapePlans().planReused();
             shape.taken();
             if (entry.describe) {
                 stats.postProcessed(DescribeOperator.class.getSimpleName());
@@ -213,7 +214,7 @@ public final class ShapePlans {
         if (evaluation == null) {
             return null;
         }
-        stats.shapePlanKept();
+        stats.shapePlans().planKept();
         shape.taken();
         return evaluation;
     }
@@ -224,10 +225,10 @@ public final class ShapePlans {
      * is kept for this state (the query then goes through {@link BasaltEvaluationStrategy#optimize}, which may
      * compile one), or the kept plan is a DESCRIBE's. The caller holds {@code source} open until the result is
      * closed and gives no incoming bindings; the plan gives the same rows as through
-     * {@link BasaltEvaluationStrategy}.
+     * {@link BasaltEvaluationStrategy}. The run is counted in {@code counts} (the store's, {@link NativeQueryStats#shapePlans}).
      */
     public CloseableIteration<BindingSet> run(PreparedAlgebra.Shape shape, OrderingPolicy ordering, Object partition,
-            long state, QuadSource source, ExecLimits limits, NativeQueryStats stats) {
+            long state, QuadSource source, ExecLimits limits, Counts counts) {
         Entry entry = entries.get(new Key(ordering, partition));
         if (entry == null || entry.state != state || entry.node == null || entry.describe) {
             return null;
@@ -236,10 +237,69 @@ public final class ShapePlans {
         if (node == null) {
             return null;
         }
-        stats.shapePlanReused();
-        stats.shapePlanRunDirectly();
+        counts.planReused();
+        counts.planRunDirectly();
         shape.taken();
         return node.run(source, limits);
+    }
+
+    /**
+     * The counts of the plans kept per query shape, one set per store (the store's {@link NativeQueryStats} holds it
+     * and reports it with its other counts): plans compiled to be kept, evaluations that ran a kept plan (and of
+     * those, the runs outside RDF4J's evaluation, {@link #run}), and evaluations of shapes whose plans were refused.
+     * Thread-safe: adders, counted by concurrent evaluations.
+     */
+    public static final class Counts {
+        private final LongAdder kept = new LongAdder();
+        private final LongAdder reused = new LongAdder();
+        private final LongAdder runDirectly = new LongAdder();
+        private final LongAdder notKept = new LongAdder();
+
+        /** A plan compiled for a query shape, to be kept and reused. */
+        void planKept() {
+            kept.increment();
+        }
+
+        /** An evaluation ran the plan kept for its query shape, without optimization or compilation. */
+        void planReused() {
+            reused.increment();
+        }
+
+        /** Of those, an evaluation that ran the kept plan outside RDF4J's evaluation setup ({@link #run}). */
+        void planRunDirectly() {
+            runDirectly.increment();
+        }
+
+        /**
+         * An evaluation of a shape whose plans were refused at this store state: optimized and compiled as a query
+         * without a kept plan ({@link NativeQueryStats#shapePlanRefused} counts the refusal once per shape and state).
+         */
+        void planNotKept() {
+            notKept.increment();
+        }
+
+        public long kept() {
+            return kept.sum();
+        }
+
+        public long reused() {
+            return reused.sum();
+        }
+
+        public long runDirectly() {
+            return runDirectly.sum();
+        }
+
+        public long notKept() {
+            return notKept.sum();
+        }
+
+        void reset() {
+            kept.reset();
+            reused.reset();
+            runDirectly.reset();
+            notKept.reset();
+        }
     }
 
     /** The query's term id for each parameter, or null if a sentinel has no value for this query. */
@@ -282,7 +342,7 @@ public final class ShapePlans {
             return null;
         }
         Value[] constants = bound.toArray(new Value[0]);
-        if (!compiler.compile(tree, new ParameterSource(source, ids, index))) {
+        if (!compiler.compile(tree, new BasaltPlanNode.ParameterSource(source, ids, index))) {
             return refused(state, "an RDF4J value function in the plan that is not a pure expression", stats);
         }
         if (tree.getArg() instanceof BasaltPlanNode node) {

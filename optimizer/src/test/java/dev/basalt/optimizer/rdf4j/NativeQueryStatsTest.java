@@ -31,8 +31,8 @@ class NativeQueryStatsTest {
     void countsARefusedShapeOnceAndEachOfItsLaterEvaluations() {
         NativeQueryStats stats = new NativeQueryStats();
         stats.shapePlanRefused("a constant outside a pattern");
-        stats.shapePlanNotKept();
-        stats.shapePlanNotKept();
+        stats.shapePlans().planNotKept();
+        stats.shapePlans().planNotKept();
         assertEquals(Map.of("shape plan not kept: a constant outside a pattern", 1L), stats.fallbackReasons());
         assertEquals(2, stats.shapePlansNotKept());
         stats.reset();

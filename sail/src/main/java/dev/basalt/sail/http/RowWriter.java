@@ -2,10 +2,15 @@ package dev.basalt.sail.http;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 
+import javax.servlet.http.HttpServletRequest;
+import javax.servlet.http.HttpServletResponse;
+
+import org.eclipse.rdf4j.common.lang.FileFormat;
 import org.eclipse.rdf4j.model.BNode;
 import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.Literal;
@@ -14,8 +19,15 @@ import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.model.vocabulary.XSD;
 import org.eclipse.rdf4j.query.Binding;
 import org.eclipse.rdf4j.query.BindingSet;
+import org.eclipse.rdf4j.query.QueryEvaluationException;
+import org.eclipse.rdf4j.query.QueryResultHandlerException;
+import org.eclipse.rdf4j.query.QueryResults;
+import org.eclipse.rdf4j.query.TupleQueryResult;
 import org.eclipse.rdf4j.query.resultio.TupleQueryResultFormat;
+import org.eclipse.rdf4j.query.resultio.TupleQueryResultWriterFactory;
 import org.eclipse.rdf4j.rio.helpers.RDFStarUtil;
+
+import dev.basalt.sail.errors.FailureStatus;
 
 /**
  * Writes a SELECT result in one of the SPARQL result formats the fast path writes itself: SPARQL/XML,
@@ -26,7 +38,8 @@ import org.eclipse.rdf4j.rio.helpers.RDFStarUtil;
  * UTF-8 encoder writes it). An RDF-star triple is written as RDF4J's non-star writers write it, as its
  * {@code urn:rdf4j:triple:} IRI. SPARQL/XML and SPARQL/JSON are its nested classes, CSV, a table rather than
  * markup, is {@link CsvRowWriter}; other formats are left to RDF4J's writers ({@link #forFormat} answers null).
- * One instance writes one response on one thread; not thread-safe.
+ * {@link #respond} answers a request with a SELECT result: the response's status and headers, then its rows.
+ * One instance writes one response on one thread; not thread-safe (the static methods keep no state).
  */
 abstract class RowWriter {
     private static final String XSD_STRING = XSD.STRING.stringValue();
@@ -218,6 +231,48 @@ abstract class RowWriter {
 
     RowWriter(OutputStream out) {
         this.out = out;
+    }
+
+    /**
+     * Answers with a SELECT result: status and headers as RDF4J Server's result views set them ({@link #head}), the
+     * rows written by the format's row writer, or by RDF4J's writer for a format without one; a failure while the
+     * rows are written is answered with {@link FailureStatus#whileWritingResult}'s status. Closes {@code result}.
+     */
+    static void respond(HttpServletRequest request, TupleQueryResult result, TupleQueryResultWriterFactory factory,
+            HttpServletResponse response) throws IOException {
+        head(request, response, factory.getTupleQueryResultFormat());
+        try (TupleQueryResult rows = result; OutputStream out = response.getOutputStream()) {
+            RowWriter writer = RowWriter.forFormat(factory.getTupleQueryResultFormat(), out);
+            if (writer == null) {
+                QueryResults.report(rows, factory.getWriter(out));
+                return;
+            }
+            writer.start(rows.getBindingNames());
+            while (rows.hasNext()) {
+                writer.row(rows.next());
+            }
+            writer.end();
+            writer.drain();
+        } catch (QueryEvaluationException | QueryResultHandlerException e) {
+            sendError(response, FailureStatus.whileWritingResult(e));
+        }
+    }
+
+    /** Answers a failure while a result is written with the status and message {@link FailureStatus} gives it. */
+    static void sendError(HttpServletResponse response, FailureStatus.Answer answer) throws IOException {
+        response.sendError(answer.status(), answer.message());
+    }
+
+    /** Status and headers as RDF4J Server's result views set them. */
+    static void head(HttpServletRequest request, HttpServletResponse response, FileFormat format) {
+        response.setLocale(request.getLocale()); // Spring MVC's default locale resolution: Content-Language
+        response.setStatus(HttpServletResponse.SC_OK);
+        String mimeType = format.getDefaultMIMEType();
+        Charset charset = format.hasCharset() ? format.getCharset() : null;
+        response.setContentType(charset == null ? mimeType : mimeType + "; charset=" + charset.name());
+        String extension = format.getDefaultFileExtension();
+        response.setHeader("Content-Disposition",
+                "attachment; filename=query-result" + (extension == null ? "" : "." + extension));
     }
 
     /** The writer for {@code format}, or null if RDF4J's own writer is to write it. */

@@ -1,49 +1,49 @@
 package dev.basalt.sail.http;
 
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.OutputStream;
+import java.io.StringReader;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 import javax.management.JMException;
 import javax.management.ObjectName;
-
 import javax.servlet.Filter;
 import javax.servlet.FilterChain;
 import javax.servlet.FilterConfig;
+import javax.servlet.ReadListener;
 import javax.servlet.ServletContext;
 import javax.servlet.ServletException;
+import javax.servlet.ServletInputStream;
 import javax.servlet.ServletRequest;
 import javax.servlet.ServletResponse;
 import javax.servlet.http.HttpServletRequest;
+import javax.servlet.http.HttpServletRequestWrapper;
 import javax.servlet.http.HttpServletResponse;
 
-import org.eclipse.rdf4j.common.lang.FileFormat;
 import org.eclipse.rdf4j.common.lang.service.FileFormatServiceRegistry;
-import org.eclipse.rdf4j.query.BooleanQuery;
-import org.eclipse.rdf4j.query.GraphQuery;
-import org.eclipse.rdf4j.query.GraphQueryResult;
-import org.eclipse.rdf4j.query.Query;
-import org.eclipse.rdf4j.query.QueryEvaluationException;
-import org.eclipse.rdf4j.query.QueryLanguage;
-import org.eclipse.rdf4j.query.QueryResultHandlerException;
-import org.eclipse.rdf4j.query.QueryResults;
-import org.eclipse.rdf4j.query.TupleQuery;
+import org.eclipse.rdf4j.http.protocol.Protocol;
 import org.eclipse.rdf4j.query.TupleQueryResult;
-import org.eclipse.rdf4j.query.resultio.BooleanQueryResultWriterFactory;
-import org.eclipse.rdf4j.query.resultio.BooleanQueryResultWriterRegistry;
 import org.eclipse.rdf4j.query.resultio.TupleQueryResultWriterFactory;
 import org.eclipse.rdf4j.query.resultio.TupleQueryResultWriterRegistry;
 import org.eclipse.rdf4j.repository.Repository;
-import org.eclipse.rdf4j.repository.RepositoryConnection;
 import org.eclipse.rdf4j.repository.manager.RepositoryManager;
-import org.eclipse.rdf4j.rio.RDFHandlerException;
-import org.eclipse.rdf4j.rio.RDFWriterFactory;
-import org.eclipse.rdf4j.rio.RDFWriterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,7 +56,7 @@ import dev.basalt.sail.repository.BasaltRepository;
  * {@link BasaltRepository} repositories without Spring MVC, RDF4J Server's interceptors and controllers, and,
  * for SPARQL/XML, SPARQL/JSON and CSV results, without RDF4J's result writers ({@link RowWriter} writes the
  * same bytes). A servlet filter in RDF4J Server's webapp, in front of its dispatcher servlet: it answers the
- * requests {@link QueryRequest} describes exactly as RDF4J Server 5.0.3 does (status, {@code Content-Type},
+ * requests {@link Request} describes exactly as RDF4J Server 5.0.3 does (status, {@code Content-Type},
  * {@code Content-Disposition}, {@code Vary}, body; content negotiation is RDF4J Server's own
  * {@code ProtocolUtil.getAcceptableService}), and hands everything else to RDF4J Server unchanged: other
  * requests and repositories, and every request that fails before its result is evaluated (a malformed query, a
@@ -66,7 +66,7 @@ import dev.basalt.sail.repository.BasaltRepository;
  * message of such a failure are {@link FailureStatus#whileWritingResult}'s. A SELECT that sets nothing but its
  * inference, of a shape whose plan is kept for the store's newest state, is answered by the repository's query
  * front door directly ({@link QueryFront#select}: no connection is opened); every other query is prepared and
- * evaluated on a connection of the repository.
+ * evaluated on a connection of the repository ({@link ConnectionRoute}).
  *
  * <p>Its counts are the MBean {@code dev.basalt:type=SparqlFastPath,context=PATH} ({@link SparqlFastPathMXBean}).
  * Off when the system property {@value #ENABLED_PROPERTY} is {@code false}, or when the webapp is not RDF4J
@@ -150,16 +150,16 @@ public final class SparqlFastPath implements Filter, SparqlFastPathMXBean {
             return;
         }
         HttpServletRequest[] passOn = new HttpServletRequest[1];
-        QueryRequest query;
+        Request query;
         try {
-            query = QueryRequest.of(http, passOn);
+            query = Request.of(http, passOn);
         } catch (RuntimeException e) {
             // a request the container cannot read (a form over its limit): RDF4J Server answers it, mapped
             chain.doFilter(passOn[0], response);
             passedOn.increment();
             return;
         }
-        Repository repository = query == null ? null : basaltRepository(query.repositoryId);
+        Repository repository = query == null ? null : basaltRepository(query.repositoryId());
         if (repository != null && answer(query, repository, out)) {
             answered.increment();
         } else {
@@ -204,10 +204,10 @@ public final class SparqlFastPath implements Filter, SparqlFastPathMXBean {
     /**
      * Answers the query; false, with nothing written, if RDF4J Server is to answer it (see the class comment).
      */
-    private boolean answer(QueryRequest request, Repository repository, HttpServletResponse response)
+    private boolean answer(Request request, Repository repository, HttpServletResponse response)
             throws IOException {
         QueryFront front = request.setsOnlyInference() ? ((BasaltRepository) repository).front : null;
-        TupleQueryResult kept = front == null ? null : front.select(request.query, request.includeInferred());
+        TupleQueryResult kept = front == null ? null : front.select(request.query(), request.includeInferred());
         if (kept != null) {
             // the front door's direct route: a SELECT of a shape with a kept plan, no connection
             Object factory = negotiate(request, response, TupleQueryResultWriterRegistry.getInstance());
@@ -215,65 +215,10 @@ public final class SparqlFastPath implements Filter, SparqlFastPathMXBean {
                 close(kept);
                 return false;
             }
-            writeTuples(request.request, kept, (TupleQueryResultWriterFactory) factory, response);
+            RowWriter.respond(request.request(), kept, (TupleQueryResultWriterFactory) factory, response);
             return true;
         }
-        RepositoryConnection connection;
-        try {
-            connection = repository.getConnection();
-        } catch (RuntimeException e) {
-            return false; // RDF4J Server reports it
-        }
-        try {
-            Query query;
-            Object result;
-            FileFormatServiceRegistry<?, ?> registry;
-            try {
-                query = connection.prepareQuery(QueryLanguage.SPARQL, request.query, null);
-                if (!request.applyTo(query, repository.getValueFactory())) {
-                    return false;
-                }
-                if (query instanceof TupleQuery tuple) {
-                    result = tuple.evaluate();
-                    registry = TupleQueryResultWriterRegistry.getInstance();
-                } else if (query instanceof GraphQuery graph) {
-                    result = graph.evaluate();
-                    registry = RDFWriterRegistry.getInstance();
-                } else if (query instanceof BooleanQuery ask) {
-                    result = ask.evaluate();
-                    registry = BooleanQueryResultWriterRegistry.getInstance();
-                } else {
-                    return false;
-                }
-            } catch (RuntimeException | StackOverflowError e) {
-                FailureStatus.Answer tooDeep = FailureStatus.ofQueryPreparation(e);
-                if (tooDeep == null) {
-                    return false; // RDF4J Server answers with its own error
-                }
-                // answered here: RDF4J Server would parse the query again and could overflow at another place
-                response.setStatus(tooDeep.status());
-                response.setContentType(tooDeep.contentType());
-                byte[] body = tooDeep.message().getBytes(java.nio.charset.StandardCharsets.UTF_8);
-                response.setContentLength(body.length);
-                response.getOutputStream().write(body);
-                return true;
-            }
-            Object factory = negotiate(request, response, registry);
-            if (factory == null) {
-                close(result);
-                return false;
-            }
-            if (result instanceof TupleQueryResult tuples) {
-                writeTuples(request.request, tuples, (TupleQueryResultWriterFactory) factory, response);
-            } else if (result instanceof GraphQueryResult graph) {
-                writeGraph(request.request, graph, (RDFWriterFactory) factory, response);
-            } else {
-                writeBoolean(request.request, (Boolean) result, (BooleanQueryResultWriterFactory) factory, response);
-            }
-            return true;
-        } finally {
-            connection.close();
-        }
+        return ConnectionRoute.answer(request, repository, response, this);
     }
 
     /**
@@ -282,10 +227,10 @@ public final class SparqlFastPath implements Filter, SparqlFastPathMXBean {
      * remembered per registry and header text ({@link #negotiated}, at most {@value #MAX_NEGOTIATED}); a
      * remembered choice sets the {@code Vary} header as RDF4J Server's negotiation does.
      */
-    private Object negotiate(QueryRequest request, HttpServletResponse response, FileFormatServiceRegistry<?, ?> registry) {
+    Object negotiate(Request request, HttpServletResponse response, FileFormatServiceRegistry<?, ?> registry) {
         HttpServletRequest negotiation = request.forNegotiation();
         Negotiated key = negotiation.getParameter("Accept") == null
-                ? new Negotiated(registry, java.util.Collections.list(negotiation.getHeaders("Accept")))
+                ? new Negotiated(registry, Collections.list(negotiation.getHeaders("Accept")))
                 : null;
         Object known = key == null ? null : negotiated.get(key);
         if (known != null) {
@@ -305,14 +250,14 @@ public final class SparqlFastPath implements Filter, SparqlFastPathMXBean {
     }
 
     /** A result registry and the Accept header lines of a request without an {@code Accept} parameter. */
-    private record Negotiated(FileFormatServiceRegistry<?, ?> registry, java.util.List<String> accept) {
+    private record Negotiated(FileFormatServiceRegistry<?, ?> registry, List<String> accept) {
     }
 
     /** Distinct negotiations remembered; further ones are negotiated per request. */
     static final int MAX_NEGOTIATED = 256;
-    private final java.util.Map<Negotiated, Object> negotiated = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<Negotiated, Object> negotiated = new ConcurrentHashMap<>();
 
-    private static void close(Object result) {
+    static void close(Object result) {
         if (result instanceof AutoCloseable c) {
             try {
                 c.close();
@@ -322,60 +267,243 @@ public final class SparqlFastPath implements Filter, SparqlFastPathMXBean {
         }
     }
 
-    private static void writeTuples(HttpServletRequest request, TupleQueryResult result, TupleQueryResultWriterFactory factory,
-            HttpServletResponse response) throws IOException {
-        head(request, response, factory.getTupleQueryResultFormat());
-        try (TupleQueryResult rows = result; OutputStream out = response.getOutputStream()) {
-            RowWriter writer = RowWriter.forFormat(factory.getTupleQueryResultFormat(), out);
-            if (writer == null) {
-                QueryResults.report(rows, factory.getWriter(out));
-                return;
+    /**
+     * A SPARQL query request to one repository of RDF4J Server (GET or POST to {@code /repositories/ID}) in the
+     * form the fast path answers: the query as a parameter, a form body or a {@code application/sparql-query}
+     * body, and no parameters but {@code query}, {@code default-graph-uri}, {@code named-graph-uri}, {@code infer},
+     * {@code timeout} and {@code $name} bindings. Anything else ({@code HEAD}, {@code queryLn}, {@code baseURI},
+     * {@code limit}, {@code offset}, {@code distinct}, {@code Accept} or {@code callback} parameters, other paths or
+     * content types) is not one ({@link #of} answers null), and RDF4J Server answers it. A GET's query string is
+     * decoded here where it can ({@link #parseQueryString}). {@code request} is the request to pass on when RDF4J
+     * Server is to answer after all (its body can be read again), {@code parameters} are decoded as the servlet
+     * container decodes them. An instance belongs to one request.
+     */
+    record Request(String repositoryId, String query, HttpServletRequest request, Map<String, List<String>> parameters) {
+        static final String FORM = "application/x-www-form-urlencoded";
+        static final String SPARQL_QUERY = "application/sparql-query";
+        private static final String REPOSITORIES = "/repositories";
+
+        /**
+         * The query request {@code http} is, or null if it is none the fast path answers. Reads an
+         * {@code application/sparql-query} body; the request in the answer (and in {@code passOn[0]}, for a null
+         * answer) can read it again.
+         */
+        static Request of(HttpServletRequest http, HttpServletRequest[] passOn) throws IOException {
+            passOn[0] = http;
+            String method = http.getMethod();
+            String id = repositoryId(http);
+            if (id == null || !(method.equals("GET") || method.equals("POST"))) {
+                return null;
             }
-            writer.start(rows.getBindingNames());
-            while (rows.hasNext()) {
-                writer.row(rows.next());
+            Map<String, List<String>> parameters = method.equals("GET") ? parseQueryString(http.getQueryString()) : null;
+            if (parameters == null) {
+                parameters = new LinkedHashMap<>();
+                for (Map.Entry<String, String[]> p : http.getParameterMap().entrySet()) {
+                    parameters.put(p.getKey(), List.of(p.getValue()));
+                }
             }
-            writer.end();
-            writer.drain();
-        } catch (QueryEvaluationException | QueryResultHandlerException e) {
-            sendError(response, FailureStatus.whileWritingResult(e));
+            if (!onlyKnownParameters(parameters)) {
+                return null;
+            }
+            String query = first(parameters, Protocol.QUERY_PARAM_NAME);
+            HttpServletRequest request = http;
+            if (method.equals("POST")) {
+                String mimeType = mimeType(http.getContentType());
+                if (SPARQL_QUERY.equals(mimeType)) {
+                    StringBuilder body = new StringBuilder();
+                    BufferedReader reader = http.getReader();
+                    char[] chunk = new char[8192];
+                    for (int n; (n = reader.read(chunk)) >= 0;) {
+                        body.append(chunk, 0, n);
+                    }
+                    query = body.isEmpty() ? null : body.toString();
+                    request = new ReadAgain(http, body.toString());
+                    passOn[0] = request;
+                } else if (!FORM.equals(mimeType)) {
+                    return null;
+                }
+            }
+            return query == null ? null : new Request(id, query, request, parameters);
         }
-    }
 
-    private static void writeGraph(HttpServletRequest request, GraphQueryResult result, RDFWriterFactory factory, HttpServletResponse response)
-            throws IOException {
-        head(request, response, factory.getRDFFormat());
-        try (GraphQueryResult statements = result; OutputStream out = response.getOutputStream()) {
-            QueryResults.report(statements, factory.getWriter(out));
-        } catch (QueryEvaluationException | RDFHandlerException e) {
-            sendError(response, FailureStatus.whileWritingResult(e));
+        /**
+         * Whether the request sets nothing on the query but its inference ({@code infer}): no dataset, time limit or
+         * bindings, so that its query may be answered without a prepared query ({@link QueryFront#select}).
+         */
+        boolean setsOnlyInference() {
+            for (String name : parameters.keySet()) {
+                if (!name.equals(Protocol.QUERY_PARAM_NAME) && !name.equals(Protocol.INCLUDE_INFERRED_PARAM_NAME)) {
+                    return false;
+                }
+            }
+            return true;
         }
-    }
 
-    private static void writeBoolean(HttpServletRequest request, boolean value, BooleanQueryResultWriterFactory factory,
-            HttpServletResponse response) throws IOException {
-        head(request, response, factory.getBooleanQueryResultFormat());
-        try (OutputStream out = response.getOutputStream()) {
-            factory.getWriter(out).handleBoolean(value);
-        } catch (QueryResultHandlerException e) {
-            throw e.getCause() instanceof IOException io ? io : new IOException(e);
+        /** The request's inference setting, as RDF4J Server sets it (true unless {@code infer} says otherwise). */
+        boolean includeInferred() {
+            String infer = first(parameters, Protocol.INCLUDE_INFERRED_PARAM_NAME);
+            return infer == null || Boolean.parseBoolean(infer);
         }
-    }
 
-    /** Answers a failure while a result is written with the status and message {@link FailureStatus} gives it. */
-    private static void sendError(HttpServletResponse response, FailureStatus.Answer answer) throws IOException {
-        response.sendError(answer.status(), answer.message());
-    }
+        /** The repository a request addresses as {@code /repositories/ID}, or null for any other path. */
+        static String repositoryId(HttpServletRequest http) {
+            String path = http.getPathInfo();
+            if (!REPOSITORIES.equals(http.getServletPath()) || path == null || path.length() < 2
+                    || path.indexOf('/', 1) >= 0) {
+                return null;
+            }
+            return path.substring(1);
+        }
 
-    /** Status and headers as RDF4J Server's result views set them. */
-    private static void head(HttpServletRequest request, HttpServletResponse response, FileFormat format) {
-        response.setLocale(request.getLocale()); // Spring MVC's default locale resolution: Content-Language
-        response.setStatus(HttpServletResponse.SC_OK);
-        String mimeType = format.getDefaultMIMEType();
-        Charset charset = format.hasCharset() ? format.getCharset() : null;
-        response.setContentType(charset == null ? mimeType : mimeType + "; charset=" + charset.name());
-        String extension = format.getDefaultFileExtension();
-        response.setHeader("Content-Disposition",
-                "attachment; filename=query-result" + (extension == null ? "" : "." + extension));
+        /**
+         * The request as RDF4J Server's content negotiation is to read it: {@code getParameter} answers from the
+         * parameters decoded here, so the servlet container does not decode a GET's query string (about a kilobyte of
+         * {@code %XX} for a BSBM query) a second time to find that there is no {@code Accept} parameter.
+         */
+        HttpServletRequest forNegotiation() {
+            return new HttpServletRequestWrapper(request) {
+                @Override
+                public String getParameter(String name) {
+                    return first(parameters, name);
+                }
+            };
+        }
+
+        static String first(Map<String, List<String>> parameters, String name) {
+            List<String> values = parameters.get(name);
+            return values == null || values.isEmpty() ? null : values.get(0);
+        }
+
+        private static boolean onlyKnownParameters(Map<String, List<String>> parameters) {
+            for (String name : parameters.keySet()) {
+                boolean known = name.equals(Protocol.QUERY_PARAM_NAME) || name.equals(Protocol.DEFAULT_GRAPH_PARAM_NAME)
+                        || name.equals(Protocol.NAMED_GRAPH_PARAM_NAME) || name.equals(Protocol.INCLUDE_INFERRED_PARAM_NAME)
+                        || name.equals(Protocol.TIMEOUT_PARAM_NAME)
+                        || name.startsWith(Protocol.BINDING_PREFIX) && name.length() > Protocol.BINDING_PREFIX.length();
+                if (!known) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** The MIME type of a Content-Type header, without its parameters, as RDF4J Server compares it. */
+        static String mimeType(String contentType) {
+            if (contentType == null) {
+                return null;
+            }
+            int semicolon = contentType.indexOf(';');
+            return (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).trim();
+        }
+
+        /** A request whose body, already read as text, can be read again by RDF4J Server. */
+        private static final class ReadAgain extends HttpServletRequestWrapper {
+            private final String body;
+
+            ReadAgain(HttpServletRequest request, String body) {
+                super(request);
+                this.body = body;
+            }
+
+            @Override
+            public BufferedReader getReader() {
+                return new BufferedReader(new StringReader(body));
+            }
+
+            @Override
+            public ServletInputStream getInputStream() {
+                String encoding = getCharacterEncoding();
+                Charset charset = encoding == null ? StandardCharsets.ISO_8859_1 : Charset.forName(encoding);
+                ByteArrayInputStream bytes = new ByteArrayInputStream(body.getBytes(charset));
+                return new ServletInputStream() {
+                    @Override
+                    public int read() {
+                        return bytes.read();
+                    }
+
+                    @Override
+                    public boolean isFinished() {
+                        return bytes.available() == 0;
+                    }
+
+                    @Override
+                    public boolean isReady() {
+                        return true;
+                    }
+
+                    @Override
+                    public void setReadListener(ReadListener listener) {
+                        throw new IllegalStateException("the body was read already; no asynchronous reads");
+                    }
+                };
+            }
+        }
+
+        /**
+         * A URL's query string ({@code application/x-www-form-urlencoded}: {@code +} for space, {@code %XX} bytes of
+         * UTF-8) decoded into its parameters, name to values in order of appearance, for the common case only: null
+         * for a query string with anything unusual (a character outside printable ASCII, a malformed escape, bytes that
+         * are not UTF-8), which the servlet container is then to decode, with its own errors. A GET query's string is
+         * about a kilobyte of escapes; Jetty decodes it a byte at a time through a UTF-8 state machine, which was a
+         * tenth of a fast-path request's CPU (docs/benchmarks-server.md).
+         */
+        static Map<String, List<String>> parseQueryString(String query) {
+            Map<String, List<String>> parameters = new LinkedHashMap<>();
+            if (query == null) {
+                return parameters;
+            }
+            byte[] scratch = new byte[query.length()];
+            int start = 0;
+            while (start <= query.length()) {
+                int end = query.indexOf('&', start);
+                if (end < 0) {
+                    end = query.length();
+                }
+                if (end > start) {
+                    int equals = query.indexOf('=', start);
+                    int nameEnd = equals < 0 || equals > end ? end : equals;
+                    String name = decode(query, start, nameEnd, scratch);
+                    String value = nameEnd == end ? "" : decode(query, nameEnd + 1, end, scratch);
+                    if (name == null || value == null) {
+                        return null;
+                    }
+                    parameters.computeIfAbsent(name, k -> new ArrayList<>(1)).add(value);
+                }
+                start = end + 1;
+            }
+            return parameters;
+        }
+
+        private static String decode(String s, int from, int to, byte[] scratch) {
+            int n = 0;
+            for (int i = from; i < to; i++) {
+                char c = s.charAt(i);
+                if (c == '%') {
+                    if (i + 2 >= to) {
+                        return null;
+                    }
+                    int high = Character.digit(s.charAt(i + 1), 16);
+                    int low = Character.digit(s.charAt(i + 2), 16);
+                    if (high < 0 || low < 0) {
+                        return null;
+                    }
+                    scratch[n++] = (byte) (high << 4 | low);
+                    i += 2;
+                } else if (c == '+') {
+                    scratch[n++] = ' ';
+                } else if (c > 0x20 && c < 0x7F) {
+                    scratch[n++] = (byte) c;
+                } else {
+                    return null;
+                }
+            }
+            try {
+                CharBuffer chars = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(scratch, 0, n));
+                return chars.toString();
+            } catch (CharacterCodingException e) {
+                return null;
+            }
+        }
     }
 }

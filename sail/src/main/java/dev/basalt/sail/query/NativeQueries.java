@@ -32,6 +32,7 @@ import dev.basalt.optimizer.rdf4j.PreparedAlgebra;
 import dev.basalt.optimizer.rdf4j.QueryFallbacks;
 import dev.basalt.optimizer.rdf4j.ShapePlans;
 import dev.basalt.sail.read.BasaltEvaluationStatistics;
+import dev.basalt.sail.read.LatestSnapshots.SnapshotQuadSource;
 import dev.basalt.sail.read.ReadSource;
 import dev.basalt.sail.read.ReadView;
 import dev.basalt.sail.read.StatementSet;
@@ -107,6 +108,8 @@ public final class NativeQueries {
 
     private final boolean enabled;
     private final NativeQueryStats stats = new NativeQueryStats();
+    /** The kept plans' counts of {@link #stats}, which a direct run of a kept plan counts in. */
+    private final ShapePlans.Counts planCounts = stats.shapePlans();
     /** Estimates shared by the queries of the newest state, one cache per statement-set choice. */
     private final EstimateCache explicitEstimates = new EstimateCache(ESTIMATE_CACHE_ENTRIES);
     private final EstimateCache inferredEstimates = new EstimateCache(ESTIMATE_CACHE_ENTRIES);
@@ -312,7 +315,7 @@ public final class NativeQueries {
             ShapePlans plans = shape == null ? null : shape.plans();
             CloseableIteration<BindingSet> rows = plans == null ? null
                     : plans.run(shape, ordering, includeInferred ? StatementSet.INFERRED : StatementSet.EXPLICIT,
-                            state, source, limits, stats);
+                            state, source, limits, planCounts);
             return rows == null ? null : attach(rows);
         }
 

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The request that RDF4J Server's content negotiation reads answers its parameter questions from the query string
- * {@link QueryRequest} decoded, without asking the servlet container to decode it again.
+ * {@link SparqlFastPath.Request} decoded, without asking the servlet container to decode it again.
  */
 class QueryRequestTest {
     @Test
@@ -31,7 +31,7 @@ class QueryRequestTest {
                     }
                     default -> null;
                 });
-        QueryRequest request = QueryRequest.of(http, new HttpServletRequest[1]);
+        SparqlFastPath.Request request = SparqlFastPath.Request.of(http, new HttpServletRequest[1]);
         assertNotNull(request);
         HttpServletRequest negotiation = request.forNegotiation();
         assertNull(negotiation.getParameter("Accept"));

@@ -38,25 +38,25 @@ class QueryStringTest {
                         .append(URLEncoder.encode(name, StandardCharsets.UTF_8)).append('=')
                         .append(URLEncoder.encode(value, StandardCharsets.UTF_8));
             }
-            assertEquals(expected, QueryRequest.parseQueryString(query.toString()), query.toString());
+            assertEquals(expected, SparqlFastPath.Request.parseQueryString(query.toString()), query.toString());
         }
     }
 
     @Test
     void nameWithoutValueIsEmpty() {
-        assertEquals(Map.of("infer", List.of("")), QueryRequest.parseQueryString("infer"));
-        assertEquals(Map.of(), QueryRequest.parseQueryString(null));
+        assertEquals(Map.of("infer", List.of("")), SparqlFastPath.Request.parseQueryString("infer"));
+        assertEquals(Map.of(), SparqlFastPath.Request.parseQueryString(null));
     }
 
     @Test
     void leavesTheUnusualToTheContainer() {
-        assertNull(QueryRequest.parseQueryString("query=%"));
-        assertNull(QueryRequest.parseQueryString("query=%4"));
-        assertNull(QueryRequest.parseQueryString("query=%zz"));
-        assertNull(QueryRequest.parseQueryString("query=%C3%28"), "bytes that are not UTF-8");
-        assertNull(QueryRequest.parseQueryString("query=%ED%A0%80"), "an encoded surrogate");
-        assertNull(QueryRequest.parseQueryString("query=\u00e9"), "a raw non-ASCII character");
-        assertNull(QueryRequest.parseQueryString("query=a b"), "a raw space");
+        assertNull(SparqlFastPath.Request.parseQueryString("query=%"));
+        assertNull(SparqlFastPath.Request.parseQueryString("query=%4"));
+        assertNull(SparqlFastPath.Request.parseQueryString("query=%zz"));
+        assertNull(SparqlFastPath.Request.parseQueryString("query=%C3%28"), "bytes that are not UTF-8");
+        assertNull(SparqlFastPath.Request.parseQueryString("query=%ED%A0%80"), "an encoded surrogate");
+        assertNull(SparqlFastPath.Request.parseQueryString("query=\u00e9"), "a raw non-ASCII character");
+        assertNull(SparqlFastPath.Request.parseQueryString("query=a b"), "a raw space");
     }
 
     private static String text(Random random) {

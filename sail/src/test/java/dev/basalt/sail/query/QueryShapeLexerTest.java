@@ -13,7 +13,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link ShapeLexer}, which reads tokens as ranges of the query's text, splits every query exactly as
+ * {@link QueryShape}'s lexer, which reads tokens as ranges of the query's text, splits every query exactly as
  * {@link SubstringShapeLexer} (the same rules, a substring per token) does: same key, same slots at the same
  * offsets with the same text, same IRIs for prefixed names. Over the W3C and RDF4J SPARQL suites' query files, each
  * with a base IRI as well, each cut off at random points (unterminated tokens), queries written to reach each

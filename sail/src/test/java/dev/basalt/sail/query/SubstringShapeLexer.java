@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The reference for {@link ShapeLexer}: the same shape rules written the plain way, a substring per token
- * and the context rules as string comparisons. {@link QueryShapeLexerTest} checks that {@link ShapeLexer} gives the
+ * The reference for {@link QueryShape}'s lexer: the same shape rules written the plain way, a substring per token
+ * and the context rules as string comparisons. {@link QueryShapeLexerTest} checks that {@link QueryShape#of} gives the
  * same key, slots and namespaces as this one on every query it is given. Test code, single-threaded.
  */
 final class SubstringShapeLexer {
