@@ -295,7 +295,10 @@ public final class FederationMain implements Runnable {
             cluster.startFront(front.settings(replication.vocabulary()), front.port);
             front.warm(cluster.frontUrl());
             for (Member member : cluster.members()) {
-                System.out.println(member.id() + ": " + member.repositoryUrl() + " (select port " + member.selectUrl() + ")");
+                System.out.println(member.id() + ": " + member.repositoryUrl()); // the bench reads the URL after "shard-i:"
+                if (member.selectUrl() != null) {
+                    System.out.println(member.id() + " select port: " + member.selectUrl());
+                }
             }
             String workbench = cluster.registerWithWorkbench();
             System.out.println("federation SPARQL endpoint: " + cluster.frontUrl());
