@@ -105,9 +105,15 @@ public final class Federation implements AutoCloseable {
             sparql.init();
             repositories.add(sparql);
             // The front's own requests (MemberHttp) on kept-alive connections of its own
+            // (star SELECTs to the member's select port when it has one)
             MemberConnections pool = new MemberConnections(member.repositoryUrl(), requestsSent);
             memberConnections.add(pool);
-            direct.add(new MemberHttp(member.id(), member.repositoryUrl(), pool, timeoutMillis,
+            MemberConnections selects = pool;
+            if (member.selectUrl() != null) {
+                selects = new MemberConnections(member.selectUrl(), requestsSent);
+                memberConnections.add(selects);
+            }
+            direct.add(new MemberHttp(member.id(), member.repositoryUrl(), pool, selects, timeoutMillis,
                     settings.maxMemberRows()));
             endpoints.add(EndpointFactory.loadEndpoint(member.id(), sparql));
         }

@@ -68,6 +68,20 @@ public final class FederationMain implements Runnable {
                         + " --no-star-pushdown leaves every pattern to FedX)")
         boolean starPushdown = true;
 
+        @Option(names = "--warmup", description = "queries the front sends itself before it announces its URL, made from"
+                + " a sample of the members' data, so that the JIT compiles its request path first; 0: none"
+                + " (default ${DEFAULT-VALUE})")
+        int warmup = FrontWarmup.DEFAULT_QUERIES;
+
+        /** Runs the warm-up against the front at {@code endpoint} and says what it did. */
+        void warm(String endpoint) {
+            if (warmup > 0) {
+                FrontWarmup.Result r = FrontWarmup.run(endpoint, warmup);
+                System.out.println("front warm-up: " + r.queries() + " queries in " + r.millis() + " ms, "
+                        + r.cpuMillis() + " ms of the front's CPU");
+            }
+        }
+
         FrontSettings settings(ReplicatedVocabulary replication) {
             FrontSettings d = FrontSettings.defaults();
             return new FrontSettings(Duration.ofSeconds(memberTimeoutSeconds), Duration.ofSeconds(queryTimeoutSeconds),
@@ -199,6 +213,11 @@ public final class FederationMain implements Runnable {
         @Option(names = "--host", description = "address to listen on (default ${DEFAULT-VALUE}; the front has no authentication)")
         String host = "127.0.0.1";
 
+        @Option(names = "--member-select-urls", description = "the members' select ports (launcher option"
+                + " -Dbasalt.server.selectPort), comma-separated in the order of --members, e.g."
+                + " http://h0:8081/repositories/basalt: the front sends its star SELECTs there (default: to --members)")
+        String selectUrls;
+
         @CommandLine.Mixin
         FrontOptions front = new FrontOptions();
 
@@ -208,8 +227,10 @@ public final class FederationMain implements Runnable {
         @Override
         public Integer call() throws Exception {
             FrontSettings settings = front.settings(replication.vocabulary());
-            SparqlFront server = SparqlFront.start(Federation.open(members.list(), settings), settings, host,
-                    front.port);
+            SparqlFront server = SparqlFront.start(Federation.open(Member.withSelectUrls(members.list(), selectUrls),
+                    settings), settings, host, front.port);
+            boolean wildcard = host.equals("0.0.0.0") || host.equals("::");
+            front.warm("http://" + (wildcard ? "127.0.0.1" : host) + ":" + server.port() + SparqlFront.PATH);
             System.out.println("federation SPARQL endpoint: http://" + host + ":" + server.port() + SparqlFront.PATH);
             awaitShutdown(server::close);
             return 0;
@@ -234,6 +255,15 @@ public final class FederationMain implements Runnable {
         @Option(names = "--member-ports", split = ",", description = "ports of the members (default: free ports)")
         List<Integer> memberPorts = new ArrayList<>();
 
+        @Option(names = "--member-select-ports", split = ",", description = "ports of the members' select ports,"
+                + " where the front sends its star SELECTs (default: free ports)")
+        List<Integer> selectPorts = new ArrayList<>();
+
+        @Option(names = "--select-ports", negatable = true, defaultValue = "true", fallbackValue = "true",
+                description = "open a select port on every member for the front's star SELECTs (default ${DEFAULT-VALUE};"
+                        + " --no-select-ports sends them to the members' RDF4J Servers; docs/federation.md)")
+        boolean selectPortsOn = true;
+
         @Option(names = "--load", split = ",", description = "N-Triples/N-Quads files to partition and load")
         List<Path> load = new ArrayList<>();
 
@@ -250,7 +280,7 @@ public final class FederationMain implements Runnable {
         @Override
         public Integer call() throws Exception {
             LocalCluster cluster = LocalCluster.start(shards, data, MemberServer.jarLauncher(serverJar, memberHeap),
-                    memberPorts, inference, replication.vocabulary());
+                    memberPorts, selectPortsOn || !selectPorts.isEmpty() ? selectPorts : null, inference, replication.vocabulary());
             Thread hook = new Thread(() -> {
                 try {
                     cluster.close();
@@ -263,8 +293,12 @@ public final class FederationMain implements Runnable {
                 cluster.load(load);
             }
             cluster.startFront(front.settings(replication.vocabulary()), front.port);
+            front.warm(cluster.frontUrl());
             for (Member member : cluster.members()) {
-                System.out.println(member.id() + ": " + member.repositoryUrl());
+                System.out.println(member.id() + ": " + member.repositoryUrl()); // the bench reads the URL after "shard-i:"
+                if (member.selectUrl() != null) {
+                    System.out.println(member.id() + " select port: " + member.selectUrl());
+                }
             }
             String workbench = cluster.registerWithWorkbench();
             System.out.println("federation SPARQL endpoint: " + cluster.frontUrl());

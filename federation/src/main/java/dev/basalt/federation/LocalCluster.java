@@ -52,13 +52,27 @@ public final class LocalCluster implements AutoCloseable {
      */
     public static LocalCluster start(int shards, Path dataDir, List<String> launcher, List<Integer> memberPorts,
             String inference, ReplicatedVocabulary replication) throws IOException, InterruptedException {
+        return start(shards, dataDir, launcher, memberPorts, null, inference, replication);
+    }
+
+    /**
+     * As above; each member also opens a select port (docs/federation.md) on {@code selectPorts}' port, or on a
+     * free port when it is empty; null: no select ports (the front sends its star SELECTs to RDF4J Server).
+     */
+    public static LocalCluster start(int shards, Path dataDir, List<String> launcher, List<Integer> memberPorts,
+            List<Integer> selectPorts, String inference, ReplicatedVocabulary replication)
+            throws IOException, InterruptedException {
         if (!memberPorts.isEmpty() && memberPorts.size() != shards) {
             throw new IllegalArgumentException(memberPorts.size() + " member ports for " + shards + " shards");
+        }
+        if (selectPorts != null && !selectPorts.isEmpty() && selectPorts.size() != shards) {
+            throw new IllegalArgumentException(selectPorts.size() + " member select ports for " + shards + " shards");
         }
         List<MemberServer> servers = new ArrayList<>();
         for (int i = 0; i < shards; i++) {
             int port = memberPorts.isEmpty() ? MemberServer.freePort() : memberPorts.get(i);
-            servers.add(new MemberServer(launcher, HOST, port, dataDir.resolve("member-" + i), inference));
+            int selectPort = selectPorts == null ? -1 : selectPorts.isEmpty() ? MemberServer.freePort() : selectPorts.get(i);
+            servers.add(new MemberServer(launcher, HOST, port, dataDir.resolve("member-" + i), inference, selectPort));
         }
         LocalCluster cluster = new LocalCluster(servers, dataDir, inference != null, replication);
         ExecutorService pool = Executors.newFixedThreadPool(shards);
@@ -83,7 +97,7 @@ public final class LocalCluster implements AutoCloseable {
     public List<Member> members() {
         List<Member> members = new ArrayList<>();
         for (int i = 0; i < servers.size(); i++) {
-            members.add(new Member(i, servers.get(i).repositoryUrl()));
+            members.add(new Member(i, servers.get(i).repositoryUrl(), servers.get(i).selectUrl()));
         }
         return members;
     }

@@ -14,7 +14,7 @@ import org.eclipse.rdf4j.query.resultio.helpers.QueryResultCollector;
 
 /**
  * The front's own requests to one member's SPARQL endpoint, on the member's {@link MemberConnections}
- * (kept-alive sockets), each waiting at most the member timeout or the query's remaining time, whichever is
+ * (kept-alive sockets; a star's SELECT to the member's select port when it has one, docs/federation.md), each waiting at most the member timeout or the query's remaining time, whichever is
  * shorter, for a connection or the next bytes of the answer: a star's SELECT answered in RDF4J's binary results format and read
  * on the calling thread, and a whole query sent on with the client's chosen format and its answer
  * returned as bytes ({@link #forward}). RDF4J's SPARQL client, which FedX uses, reads every answer on a
@@ -31,17 +31,26 @@ final class MemberHttp {
     private final String name;
     private final String url;
     private final MemberConnections client;
+    private final MemberConnections selects;
     private final long memberTimeoutMillis;
     private final long maxRows;
 
+    MemberHttp(String name, String url, MemberConnections client, long memberTimeoutMillis, long maxRows) {
+        this(name, url, client, client, memberTimeoutMillis, maxRows);
+    }
+
     /**
+     * @param client              connections to the member's repository URL (forwarded queries)
+     * @param selects             connections for star SELECTs: to the member's select port, or {@code client}
      * @param memberTimeoutMillis the longest wait for a connection or the next bytes of an answer ({@code --member-timeout})
      * @param maxRows             the most rows read from one answer to a star subquery ({@code --max-member-rows})
      */
-    MemberHttp(String name, String url, MemberConnections client, long memberTimeoutMillis, long maxRows) {
+    MemberHttp(String name, String url, MemberConnections client, MemberConnections selects, long memberTimeoutMillis,
+            long maxRows) {
         this.name = name;
         this.url = url;
         this.client = client;
+        this.selects = selects;
         this.memberTimeoutMillis = memberTimeoutMillis;
         this.maxRows = maxRows;
     }
@@ -68,7 +77,7 @@ final class MemberHttp {
     SentSelect sendSelect(String query, long timeoutMillis) {
         int timeout = timeout(timeoutMillis);
         try {
-            return new SentSelect(client.begin(query.getBytes(StandardCharsets.UTF_8), SPARQL_QUERY, BINARY, timeout));
+            return new SentSelect(selects.begin(query.getBytes(StandardCharsets.UTF_8), SPARQL_QUERY, BINARY, timeout));
         } catch (IOException e) {
             throw new QueryEvaluationException("member " + name + " failed on a star subquery: " + e, e);
         }

@@ -36,6 +36,7 @@ public final class MemberServer implements AutoCloseable {
     private final int port;
     private final Path dataDir;
     private final String inference;
+    private final int selectPort;
     private Process process;
 
     /**
@@ -48,11 +49,20 @@ public final class MemberServer implements AutoCloseable {
 
     /** @param inference {@code rdfs} or {@code owl-rl} for the member's repository, or null for none */
     public MemberServer(List<String> launcher, String host, int port, Path dataDir, String inference) {
+        this(launcher, host, port, dataDir, inference, -1);
+    }
+
+    /**
+     * @param selectPort the port of the member's select port ({@code -Dbasalt.server.selectPort}, where the front
+     *                   sends its star SELECTs, docs/federation.md), or -1 for none
+     */
+    public MemberServer(List<String> launcher, String host, int port, Path dataDir, String inference, int selectPort) {
         this.launcher = List.copyOf(launcher);
         this.host = host;
         this.port = port;
         this.dataDir = dataDir.toAbsolutePath();
         this.inference = inference;
+        this.selectPort = selectPort;
     }
 
     /**
@@ -87,6 +97,10 @@ public final class MemberServer implements AutoCloseable {
         }
         Files.createDirectories(dataDir);
         List<String> command = new ArrayList<>(launcher);
+        if (selectPort >= 0) {
+            // a JVM option, before the launcher's -jar or main class (the launcher's relaunch keeps it)
+            command.add(1, "-Dbasalt.server.selectPort=" + host + ":" + selectPort);
+        }
         command.addAll(List.of("--host", host, "--port", String.valueOf(port), "--data", dataDir.toString()));
         if (inference != null) {
             command.add("--no-repository");
@@ -206,6 +220,11 @@ public final class MemberServer implements AutoCloseable {
         } catch (IOException e) {
             return "(cannot read it: " + e + ")";
         }
+    }
+
+    /** The member's select port's repository URL, or null when it has none. */
+    public String selectUrl() {
+        return selectPort < 0 ? null : "http://" + host + ":" + selectPort + "/repositories/" + REPOSITORY;
     }
 
     public String repositoryUrl() {

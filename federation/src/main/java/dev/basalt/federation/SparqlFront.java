@@ -2,17 +2,11 @@ package dev.basalt.federation;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.eclipse.rdf4j.query.MalformedQueryException;
 import org.eclipse.rdf4j.query.QueryInterruptedException;
@@ -21,9 +15,6 @@ import org.eclipse.rdf4j.query.parser.ParsedQuery;
 import org.eclipse.rdf4j.repository.RepositoryConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 
 /**
  * The federation's SPARQL endpoint: the SPARQL 1.1 protocol's query operation (GET with
@@ -42,57 +33,34 @@ import com.sun.net.httpserver.HttpServer;
  * failure, so the next query uses the member again once it is back. Updates are refused: writes go
  * to the owning shard (docs/federation.md).
  *
- * <p>The front sets {@code sun.net.httpserver.nodelay=true} unless the JVM was started with another
- * value: without it every answer on a kept-alive connection waits about 40 ms for the client's
- * delayed ACK.
+ * <p>Requests arrive through {@link FrontHttpServer} (blocking sockets, a thread per connection).
  *
- * <p>Thread rules: requests run on a fixed pool of {@link FrontSettings#httpThreads()} threads, each
- * on its own FedX connection.
+ * <p>Thread rules: each request runs on its connection's thread, at most {@link FrontSettings#httpThreads()}
+ * at once, each on its own FedX connection; the server and the federation are set once at start.
  */
 public final class SparqlFront implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SparqlFront.class);
     public static final String PATH = "/sparql";
     public static final String REFRESH_PATH = "/refresh";
-    private static final String NODELAY = "sun.net.httpserver.nodelay";
 
     private final Federation federation;
     private final FrontSettings settings;
     private final MemberProbe probe;
-    private final HttpServer server;
-    private final ExecutorService pool;
+    private FrontHttpServer server;
 
-    private SparqlFront(Federation federation, FrontSettings settings, HttpServer server, ExecutorService pool) {
+    private SparqlFront(Federation federation, FrontSettings settings) {
         this.federation = federation;
         this.settings = settings;
         this.probe = new MemberProbe(federation.members(),
                 settings.memberTimeout().compareTo(java.time.Duration.ofSeconds(5)) < 0
                         ? settings.memberTimeout() : java.time.Duration.ofSeconds(5));
-        this.server = server;
-        this.pool = pool;
     }
 
     /** Starts serving on {@code host:port} (port 0 picks a free one). The front owns the federation from now on. */
     public static SparqlFront start(Federation federation, FrontSettings settings, String host, int port) throws IOException {
-        // The JDK server writes a response's headers and body as separate segments without TCP_NODELAY;
-        // on a kept-alive connection Nagle's algorithm then waits for the client's delayed ACK, about
-        // 40 ms per answer. The property is read once, when the server classes first load.
-        if (System.getProperty(NODELAY) == null) {
-            System.setProperty(NODELAY, "true");
-        }
-        HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 64);
-        AtomicInteger threads = new AtomicInteger();
-        ExecutorService pool = Executors.newFixedThreadPool(settings.httpThreads(), r -> {
-            Thread t = new Thread(r, "basalt-front-" + threads.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
-        server.setExecutor(pool);
-        SparqlFront front = new SparqlFront(federation, settings, server, pool);
-        server.createContext(PATH, front::handleQuery);
-        server.createContext("/health", front::handleHealth);
-        server.createContext(REFRESH_PATH, front::handleRefresh);
-        server.createContext("/stats", front::handleStats);
-        server.start();
+        SparqlFront front = new SparqlFront(federation, settings);
+        front.server = FrontHttpServer.start(host, port, Map.of(PATH, front::handleQuery, "/health", front::handleHealth,
+                REFRESH_PATH, front::handleRefresh, "/stats", front::handleStats), settings.httpThreads());
         LOG.info("federation front serving SPARQL on http://{}:{}{}", host, front.port(), PATH);
         return front;
     }
@@ -103,44 +71,38 @@ public final class SparqlFront implements AutoCloseable {
     }
 
     public int port() {
-        return server.getAddress().getPort();
+        return server.port();
     }
 
-    private void handleHealth(HttpExchange exchange) throws IOException {
-        try (exchange) {
-            List<String> down = probe.unavailable();
-            String body = down.isEmpty() ? "all " + federation.members().size() + " members answer\n"
-                    : String.join("\n", down) + "\n";
-            send(exchange, down.isEmpty() ? 200 : 503, "text/plain; charset=UTF-8", body.getBytes(StandardCharsets.UTF_8));
-        }
+    private void handleHealth(FrontHttpServer.Exchange exchange) throws IOException {
+        List<String> down = probe.unavailable();
+        String body = down.isEmpty() ? "all " + federation.members().size() + " members answer\n"
+                : String.join("\n", down) + "\n";
+        send(exchange, down.isEmpty() ? 200 : 503, "text/plain; charset=UTF-8", body.getBytes(StandardCharsets.UTF_8));
     }
 
     /** {@code GET /stats}: counters as {@code name value} lines (HTTP requests sent to members so far). */
-    private void handleStats(HttpExchange exchange) throws IOException {
-        try (exchange) {
-            sendText(exchange, 200, "member-requests " + federation.requestsSent() + "\nprepared-hits "
-                    + federation.preparedHits() + "\nshape-hits " + federation.shapeHits() + "\nshape-plan-hits "
-                    + federation.shapePlanHits());
+    private void handleStats(FrontHttpServer.Exchange exchange) throws IOException {
+        sendText(exchange, 200, "member-requests " + federation.requestsSent() + "\nprepared-hits "
+                + federation.preparedHits() + "\nshape-hits " + federation.shapeHits() + "\nshape-plan-hits "
+                + federation.shapePlanHits());
+    }
+
+    private void handleRefresh(FrontHttpServer.Exchange exchange) throws IOException {
+        if (!"POST".equals(exchange.method())) {
+            sendText(exchange, 405, "POST " + REFRESH_PATH + " makes the front forget what it learned from the members' data");
+            return;
+        }
+        try {
+            sendText(exchange, 200, "refreshed; predicates whose objects are all replicated: " + federation.refresh());
+        } catch (RuntimeException e) {
+            sendText(exchange, 503, "refresh failed: " + e);
         }
     }
 
-    private void handleRefresh(HttpExchange exchange) throws IOException {
-        try (exchange) {
-            if (!"POST".equals(exchange.getRequestMethod())) {
-                sendText(exchange, 405, "POST " + REFRESH_PATH + " makes the front forget what it learned from the members' data");
-                return;
-            }
-            try {
-                sendText(exchange, 200, "refreshed; predicates whose objects are all replicated: " + federation.refresh());
-            } catch (RuntimeException e) {
-                sendText(exchange, 503, "refresh failed: " + e);
-            }
-        }
-    }
-
-    private void handleQuery(HttpExchange exchange) throws IOException {
+    private void handleQuery(FrontHttpServer.Exchange exchange) throws IOException {
         FrontQuery deadline = new FrontQuery(settings.queryTimeout());
-        try (exchange) {
+        try {
             String query;
             try {
                 query = queryOf(exchange);
@@ -148,7 +110,7 @@ public final class SparqlFront implements AutoCloseable {
                 sendText(exchange, 400, e.getMessage());
                 return;
             }
-            String accept = exchange.getRequestHeaders().getFirst("Accept");
+            String accept = exchange.header("Accept");
             PreparedQueries.Prepared prepared;
             try {
                 prepared = federation.prepare(query);
@@ -226,7 +188,7 @@ public final class SparqlFront implements AutoCloseable {
      * answer on; false (nothing sent to the client) when the query is not such a query or the member
      * did not answer it with HTTP 200, and FedX answers it instead.
      */
-    private boolean forwarded(HttpExchange exchange, ParsedQuery parsed, TupleExpr plan, String query, String accept,
+    private boolean forwarded(FrontHttpServer.Exchange exchange, ParsedQuery parsed, TupleExpr plan, String query, String accept,
             FrontQuery deadline) throws IOException {
         MemberHttp member = federation.wholeQueryMember(plan);
         if (member == null) {
@@ -246,15 +208,12 @@ public final class SparqlFront implements AutoCloseable {
     }
 
     /** The query of a protocol request, or an IllegalArgumentException saying what is wrong with it. */
-    private static String queryOf(HttpExchange exchange) throws IOException {
-        String method = exchange.getRequestMethod();
-        Map<String, String> params = new HashMap<>(form(exchange.getRequestURI().getRawQuery()));
+    private static String queryOf(FrontHttpServer.Exchange exchange) {
+        String method = exchange.method();
+        Map<String, String> params = new HashMap<>(form(exchange.rawQuery()));
         if ("POST".equals(method)) {
-            String type = String.valueOf(exchange.getRequestHeaders().getFirst("Content-Type"));
-            byte[] body;
-            try (InputStream in = exchange.getRequestBody()) {
-                body = in.readAllBytes();
-            }
+            String type = String.valueOf(exchange.header("Content-Type"));
+            byte[] body = exchange.body();
             String text = new String(body, StandardCharsets.UTF_8);
             if (type.startsWith("application/sparql-query")) {
                 params.put("query", text);
@@ -298,23 +257,19 @@ public final class SparqlFront implements AutoCloseable {
         return params;
     }
 
-    private static void sendText(HttpExchange exchange, int status, String message) throws IOException {
+    private static void sendText(FrontHttpServer.Exchange exchange, int status, String message) throws IOException {
         send(exchange, status, "text/plain; charset=UTF-8", (message + "\n").getBytes(StandardCharsets.UTF_8));
     }
 
-    private static void send(HttpExchange exchange, int status, String contentType, byte[] body) throws IOException {
-        exchange.getResponseHeaders().set("Content-Type", contentType);
-        exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(body);
-        }
+    private static void send(FrontHttpServer.Exchange exchange, int status, String contentType, byte[] body)
+            throws IOException {
+        exchange.send(status, contentType, body);
     }
 
     /** Stops accepting requests, waits up to a second for running ones, then closes the federation. */
     @Override
     public void close() {
-        server.stop(1);
-        pool.shutdownNow();
+        server.close();
         federation.close();
     }
 

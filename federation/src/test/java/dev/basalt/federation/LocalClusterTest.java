@@ -106,6 +106,7 @@ class LocalClusterTest {
                 everyFormatIsServed(cluster, c);
                 aQueryPastItsTimeoutIsAnsweredWithATimeoutError(cluster.members());
                 limitsGoToTheMembers(cluster.members(), c);
+                theFrontWarmsItselfWithQueriesFromTheData(cluster);
 
                 String probe = TinyShop.PREFIXES + TinyShop.queries().get(3);
                 List<String> want = solutions(c, probe);
@@ -255,6 +256,16 @@ class LocalClusterTest {
     }
 
     record Counted(List<String> solutions, long requests) {
+    }
+
+    private static void theFrontWarmsItselfWithQueriesFromTheData(LocalCluster cluster) throws IOException {
+        FrontWarmup warmup = new FrontWarmup(cluster.frontUrl());
+        List<FrontWarmup.Subject> subjects = warmup.sample();
+        assertFalse(subjects.isEmpty(), "the sample has IRI subjects");
+        assertFalse(warmup.describable(subjects).isEmpty(), "some sampled subjects can be described");
+        int queries = FrontWarmup.TEMPLATES.size() * 5; // every template in several Accept types
+        FrontWarmup.Result result = FrontWarmup.run(cluster.frontUrl(), queries);
+        assertEquals(queries, result.queries(), "every warm-up query is answered with HTTP 200");
     }
 
     private static Counted counted(Federation federation, String query) {

@@ -39,8 +39,10 @@ class ReplicatedStarsClusterTest {
         assertTrue(Files.isDirectory(LocalClusterTest.HOME.resolve("webapps")), "build the launcher first");
         List<Path> files = TinyShop.write(dir);
         ReplicatedVocabulary vendors = ReplicatedVocabulary.with(List.of(), List.of(VENDOR));
+        // the members with select ports (free ports): the front's star SELECTs go there
         try (LocalCluster cluster = LocalCluster.start(2, dir.resolve("cluster"), LocalClusterTest.launcher(), List.of(),
-                null, vendors)) {
+                List.of(), null, vendors)) {
+            assertTrue(cluster.members().stream().allMatch(m -> m.selectUrl() != null), "select ports open");
             PartitioningLoader.LoadResult load = cluster.load(files);
             long lines = Files.readAllLines(files.get(0)).size() + Files.readAllLines(files.get(1)).size();
             assertEquals(lines, load.statements());

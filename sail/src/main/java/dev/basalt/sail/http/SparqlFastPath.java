@@ -68,6 +68,10 @@ import dev.basalt.sail.repository.BasaltRepository;
  * front door directly ({@link QueryFront#select}: no connection is opened); every other query is prepared and
  * evaluated on a connection of the repository ({@link ConnectionRoute}).
  *
+ * <p>With {@code -D}{@value SelectPort#PROPERTY}{@code =[HOST:]PORT} it also opens a {@link SelectPort} for the
+ * server's Basalt repositories (a federation member's lean listener for its front's SELECTs), closed with
+ * the filter.
+ *
  * <p>Its counts are the MBean {@code dev.basalt:type=SparqlFastPath,context=PATH} ({@link SparqlFastPathMXBean}).
  * Off when the system property {@value #ENABLED_PROPERTY} is {@code false}, or when the webapp is not RDF4J
  * Server. Thread-safe: one instance serves all request threads; its state is set once, and the formats it
@@ -89,6 +93,7 @@ public final class SparqlFastPath implements Filter, SparqlFastPathMXBean {
     private final LongAdder answered = new LongAdder();
     private final LongAdder passedOn = new LongAdder();
     private ObjectName name;
+    private SelectPort selectPort;
 
     @Override
     public void init(FilterConfig config) {
@@ -105,6 +110,15 @@ public final class SparqlFastPath implements Filter, SparqlFastPathMXBean {
                 enabled = false;
             }
         }
+        String selectAddress = System.getProperty(SelectPort.PROPERTY);
+        if (enabled && selectAddress != null && !selectAddress.isBlank()) {
+            try {
+                selectPort = SelectPort.start(selectAddress.trim(), this::basaltRepository);
+            } catch (IOException e) {
+                throw new IllegalStateException("the select port (-D" + SelectPort.PROPERTY + "=" + selectAddress
+                        + ") did not open: " + e.getMessage(), e);
+            }
+        }
         try {
             name = new ObjectName("dev.basalt:type=SparqlFastPath,context="
                     + ObjectName.quote(context.getContextPath().isEmpty() ? "/" : context.getContextPath()));
@@ -117,6 +131,10 @@ public final class SparqlFastPath implements Filter, SparqlFastPathMXBean {
 
     @Override
     public void destroy() {
+        if (selectPort != null) {
+            selectPort.close();
+            selectPort = null;
+        }
         manager = null;
         if (name != null) {
             try {
