@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
 import org.apache.ratis.protocol.Message;
@@ -67,7 +68,7 @@ final class StoreStateMachine extends BaseStateMachine {
     private volatile int snapshotsInstalled;
     /** When this server was last elected (System.nanoTime), and how many times it was in this JVM. */
     private volatile long electedNanos;
-    private final java.util.concurrent.atomic.AtomicInteger leaderships = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger leaderships = new AtomicInteger();
 
     /** Split transactions whose last part lies this many entries behind are dropped (see StagedTransactions). */
     static final long EXPIRE_ENTRIES = 100_000;
