@@ -78,9 +78,14 @@ final class ReplicaNode implements AutoCloseable {
                 settings.pieceBytes(), settings.commitTimeoutMillis(), attemptMillis(settings));
     }
 
-    /** Starts the Raft server with its log under {@code raftDir}; it replays the log into the store. */
+    /**
+     * Starts the Raft server with its log under {@code raftDir}; it replays the log into the store.
+     * The first start in a JVM warms Ratis's leader path first ({@link LeaderPathWarmUp}).
+     */
     static ReplicaNode start(ReplicationSettings settings, Path raftDir, StoreStateMachine stateMachine)
             throws IOException {
+        // before the node stands for election: its first leadership in this JVM then starts warm
+        LeaderPathWarmUp.runOnce(settings, raftDir.resolveSibling(raftDir.getFileName() + "-warm-up"));
         RaftGroup group = group(settings);
         RaftProperties properties = properties(settings, raftDir);
         RaftServer server = RaftServer.newBuilder()

@@ -6,10 +6,13 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftGroupMemberId;
+import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.protocol.TermIndex;
 import org.apache.ratis.server.storage.FileInfo;
@@ -47,7 +50,9 @@ import org.slf4j.LoggerFactory;
  * store stays at the last good entry until the node is restarted, when the replay resumes there.
  *
  * <p>Thread rules: Ratis calls {@code applyTransaction}, {@code takeSnapshot}, {@code reinitialize}
- * and {@code notifyTermIndexUpdated} from its one state machine updater thread; the store is written
+ * and {@code notifyTermIndexUpdated} from its one state machine updater thread
+ * ({@code notifyLeaderReady} too; {@code notifyLeaderChanged} from whichever Ratis thread changes the
+ * leader: its fields are volatile or atomic); the store is written
  * on the applier's thread; {@link #awaitApplied} and {@link #appliedIndex()} may be called from any
  * thread.
  */
@@ -61,6 +66,9 @@ final class StoreStateMachine extends BaseStateMachine {
     private volatile BatchApplier applier;
     private volatile long applied = -1;
     private volatile int snapshotsInstalled;
+    /** When this server was last elected (System.nanoTime), and how many times it was in this JVM. */
+    private volatile long electedNanos;
+    private final AtomicInteger leaderships = new AtomicInteger();
 
     /** Split transactions whose last part lies this many entries behind are dropped (see StagedTransactions). */
     static final long EXPIRE_ENTRIES = 100_000;
@@ -108,6 +116,32 @@ final class StoreStateMachine extends BaseStateMachine {
         applier.submit(new BatchApplier.Entry(entry.getTerm(), entry.getIndex(),
                 entry.getStateMachineLogEntry().getLogData().toByteArray(), done));
         return done;
+    }
+
+    /**
+     * Notes when this server is elected (Ratis calls this as the election passes, before it builds
+     * the leader's state and appenders), for {@link #notifyLeaderReady}.
+     */
+    @Override
+    public void notifyLeaderChanged(RaftGroupMemberId member, RaftPeerId leader) {
+        if (member.getPeerId().equals(leader)) {
+            electedNanos = System.nanoTime();
+            leaderships.incrementAndGet();
+        }
+    }
+
+    /**
+     * Logs how long this leadership took from the election to its first entry committed (the leader's
+     * appenders started, a majority answered, the entry applied here): until then the new leader takes
+     * no writes, and a first leadership in a JVM took longest (docs/replication.md, "Failover").
+     */
+    @Override
+    public void notifyLeaderReady() {
+        long elected = electedNanos;
+        if (elected != 0) {
+            LOG.info("replica {}: leader ready {} ms after its election (its first entry of the term committed;"
+                    + " leadership {} in this JVM)", getId(), (System.nanoTime() - elected) / 1_000_000, leaderships);
+        }
     }
 
     @Override

@@ -33,12 +33,15 @@ import dev.basalt.replication.log.LogEntries;
  * A leader hands its own entries to its Raft server in process, and a leader that steps down
  * answers its pending requests "not leader" even for entries already in its log: the retries at the
  * new leader carry the same call id, so no entry is appended twice. Eight writers commit through
- * the node that leads first while leadership is handed on until it has moved four times; afterwards every
+ * the node that leads first while leadership is handed on until it has moved four times, each leader
+ * in charge until the writers have had 16 more commits acknowledged; afterwards every
  * acknowledged transaction is in the log exactly once, and no transaction's statements are in two
  * log entries. Writers run on a pool; the assertions on the test's thread.
  */
 class EntrySubmitterTest {
     private static final ValueFactory VF = SimpleValueFactory.getInstance();
+    /** Writes acknowledged under each leader before leadership moves on (and after the last move). */
+    private static final int WRITES_PER_LEADER = 16;
 
     @TempDir
     Path dir;
@@ -69,9 +72,10 @@ class EntrySubmitterTest {
             }
             int leader = first;
             int changes = 0;
-            long deadline = System.currentTimeMillis() + 90_000;
+            long deadline = System.currentTimeMillis() + 180_000;
             while (changes < 4 && System.currentTimeMillis() < deadline) {
-                Thread.sleep(700);
+                // writes in flight under every leader, however slowly a loaded machine commits them
+                awaitMoreAcknowledged(acknowledged, WRITES_PER_LEADER, "n" + leader);
                 try {
                     cluster.sail(leader).transferLeadership("n" + (leader + 1) % 3, 10_000);
                 } catch (java.io.IOException e) {
@@ -84,7 +88,7 @@ class EntrySubmitterTest {
                 }
             }
             assertTrue(changes > 0, "leadership never moved: nothing retried at a new leader");
-            Thread.sleep(700);
+            awaitMoreAcknowledged(acknowledged, WRITES_PER_LEADER, "n" + leader);
             stop.set(true);
             for (Future<?> f : writers) {
                 f.get();
@@ -108,6 +112,22 @@ class EntrySubmitterTest {
                 assertEquals(1, inLog.getOrDefault(s, 0), s + " acknowledged but not in the log once");
             }
             assertTrue(acknowledged.size() > 50, "too few writes to mean anything: " + acknowledged.size());
+        }
+    }
+
+    /**
+     * Waits until {@code more} further writes are acknowledged (the writers commit on their own
+     * threads); fails after 60 s, as a cluster that stopped acknowledging under leader {@code leader}
+     * has a real fault.
+     */
+    private static void awaitMoreAcknowledged(Set<IRI> acknowledged, int more, String leader)
+            throws InterruptedException {
+        int target = acknowledged.size() + more;
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (acknowledged.size() < target) {
+            assertTrue(System.nanoTime() < deadline, "only " + acknowledged.size() + " writes acknowledged, "
+                    + target + " awaited, with " + leader + " leading");
+            Thread.sleep(20);
         }
     }
 

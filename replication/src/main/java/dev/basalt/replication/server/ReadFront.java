@@ -34,7 +34,9 @@ import com.sun.net.httpserver.HttpServer;
  * does not answer within 2 s, or reports STOPPED, receives no requests until it answers again.
  *
  * <p>Thread rules: requests are served by a fixed pool of threads; the health checker runs on its own
- * daemon thread; the replicas' states are published through volatile fields, read by any thread.
+ * daemon thread, the only caller of {@link #checkOnce} once the front runs (two callers could publish
+ * their results out of order, the older last; tests that call it start the front without the
+ * checker); the replicas' states are published through volatile fields, read by any thread.
  */
 public final class ReadFront implements AutoCloseable {
     /** One replica: its server base URL ({@code http://host:port}) and its consistency endpoint's. */
@@ -68,14 +70,19 @@ public final class ReadFront implements AutoCloseable {
             .connectTimeout(Duration.ofSeconds(2)).build();
     private final AtomicInteger next = new AtomicInteger();
     private final Thread checker;
+    private final long checkEveryMillis;
+    private final Duration statusTimeout;
     private volatile boolean[] healthy;
     private volatile int leader = -1;
     private volatile boolean closed;
 
-    private ReadFront(List<Node> nodes, HttpServer http, ExecutorService pool) {
+    private ReadFront(List<Node> nodes, HttpServer http, ExecutorService pool, long checkEveryMillis,
+            Duration statusTimeout) {
         this.nodes = List.copyOf(nodes);
         this.http = http;
         this.pool = pool;
+        this.checkEveryMillis = checkEveryMillis;
+        this.statusTimeout = statusTimeout;
         this.healthy = new boolean[nodes.size()];
         this.checker = new Thread(this::checkLoop, "front-health");
         checker.setDaemon(true);
@@ -83,6 +90,16 @@ public final class ReadFront implements AutoCloseable {
 
     /** Starts the front on {@code host:port} (0: a free port) with {@code threads} request threads. */
     public static ReadFront start(String host, int port, List<Node> nodes, int threads) throws IOException {
+        return start(host, port, nodes, threads, 1_000, Duration.ofSeconds(2));
+    }
+
+    /**
+     * As {@link #start(String, int, List, int)}, checking every replica's status every
+     * {@code checkEveryMillis} (0: only when {@link #checkOnce} is called, as tests do) and counting a
+     * replica whose status takes longer than {@code statusTimeout} as down.
+     */
+    static ReadFront start(String host, int port, List<Node> nodes, int threads, long checkEveryMillis,
+            Duration statusTimeout) throws IOException {
         // the JDK server writes an answer's headers and body apart: without TCP_NODELAY each small answer
         // waits for the client's delayed ACK (about 40 ms); read once, when the first server starts
         System.setProperty("sun.net.httpserver.nodelay", "true");
@@ -93,11 +110,13 @@ public final class ReadFront implements AutoCloseable {
             return t;
         });
         http.setExecutor(pool);
-        ReadFront front = new ReadFront(nodes, http, pool);
+        ReadFront front = new ReadFront(nodes, http, pool, checkEveryMillis, statusTimeout);
         front.checkOnce();
         http.createContext("/", front::handle);
         http.start();
-        front.checker.start();
+        if (checkEveryMillis > 0) {
+            front.checker.start();
+        }
         return front;
     }
 
@@ -120,7 +139,7 @@ public final class ReadFront implements AutoCloseable {
     private void checkLoop() {
         while (!closed) {
             try {
-                Thread.sleep(1_000);
+                Thread.sleep(checkEveryMillis);
                 checkOnce();
             } catch (InterruptedException e) {
                 return;
@@ -134,7 +153,7 @@ public final class ReadFront implements AutoCloseable {
         for (int i = 0; i < nodes.size(); i++) {
             try {
                 HttpResponse<String> r = client.send(HttpRequest.newBuilder(nodes.get(i).admin().resolve("/replication/status"))
-                        .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
+                        .timeout(statusTimeout).build(), HttpResponse.BodyHandlers.ofString());
                 Matcher role = ROLE.matcher(r.body());
                 h[i] = r.statusCode() == 200 && role.find() && !role.group(1).equals("STOPPED");
                 if (h[i] && role.group(1).equals("LEADER")) {
