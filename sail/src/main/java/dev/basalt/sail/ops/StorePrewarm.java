@@ -1,5 +1,7 @@
 package dev.basalt.sail.ops;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -18,14 +20,16 @@ import dev.basalt.store.lexicon.Lexicon;
  * levels of every tree first, until the page cache is half full ({@link Store#prewarm}), then its dictionary's terms
  * in id order until the value cache is half full ({@link dev.basalt.store.lexicon.LexiconReader#prewarmValues}).
  * A freshly opened store otherwise reads, checks and decodes each page and term on its first queries' visits, and
- * the JIT compiles the cache-miss paths for them. Both stop after {@value #MAX_SECONDS} seconds in all (a store on a
- * cold disk). {@code -Dbasalt.store.prewarm=false} leaves it out.
+ * the JIT compiles the cache-miss paths for them. Both stop once the opening thread has spent {@value #MAX_CPU_SECONDS}
+ * s of CPU in them, or after {@value #MAX_WALL_SECONDS} s of wall time (a store on a cold disk, a machine so busy that
+ * the thread waits for a core). {@code -Dbasalt.store.prewarm=false} leaves it out.
  *
  * <p>Threads: stateless; it runs on the thread that opens the store, before the store serves anything.
  */
 public final class StorePrewarm {
     public static final String PROPERTY = "basalt.store.prewarm";
-    static final long MAX_SECONDS = 30;
+    static final long MAX_CPU_SECONDS = 20;
+    static final long MAX_WALL_SECONDS = 120;
     private static final Logger LOG = LoggerFactory.getLogger(StorePrewarm.class);
 
     private StorePrewarm() {
@@ -48,14 +52,19 @@ public final class StorePrewarm {
             return;
         }
         long started = System.nanoTime();
-        long deadline = started + TimeUnit.SECONDS.toNanos(MAX_SECONDS);
-        BooleanSupplier stop = () -> System.nanoTime() > deadline;
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        boolean cpu = threads.isCurrentThreadCpuTimeSupported();
+        long startedCpu = cpu ? threads.getCurrentThreadCpuTime() : 0;
+        BooleanSupplier stop = () -> System.nanoTime() - started > TimeUnit.SECONDS.toNanos(MAX_WALL_SECONDS)
+                || cpu && threads.getCurrentThreadCpuTime() - startedCpu > TimeUnit.SECONDS.toNanos(MAX_CPU_SECONDS);
         PagePrewarm.Result pages = store.prewarm(pageCacheBytes / 2, stop);
         long terms;
         try (Snapshot s = store.snapshot()) {
             terms = lexicon.reader(s).prewarmValues(lexicon.config().valueCacheSize() / 2, vf, stop);
         }
-        LOG.info("{}: prewarmed {} pages ({} levels{}) and {} terms in {} ms", journal, pages.pages(), pages.levels(),
-                pages.complete() ? ", every page" : "", terms, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+        LOG.info("{}: prewarmed {} pages ({} levels{}) and {} terms in {} ms (CPU {} ms)", journal, pages.pages(),
+                pages.levels(), pages.complete() ? ", every page" : "", terms,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
+                cpu ? TimeUnit.NANOSECONDS.toMillis(threads.getCurrentThreadCpuTime() - startedCpu) : "unknown");
     }
 }
