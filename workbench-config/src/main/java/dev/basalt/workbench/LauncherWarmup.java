@@ -56,7 +56,7 @@ final class LauncherWarmup {
      */
     static final long MAX_CPU_SECONDS = 90;
     /** The most wall time the warm-up may take, in seconds, however little CPU it gets. */
-    static final long MAX_WALL_SECONDS = 300;
+    static final long MAX_WALL_SECONDS = 240;
     /** How often the JIT's progress is read while the warm-up waits for its compiler threads ({@link #drain}). */
     static final long DRAIN_POLL_MILLIS = 500;
     /** The longest the warm-up waits for the compiler threads at a time, in seconds. */
