@@ -141,6 +141,15 @@ class LauncherWarmupTest {
     }
 
     @Test
+    void fullIrisReplacePrefixedNamesOnly() {
+        String q = "PREFIX w: <" + WarmupData.NS + ">\nSELECT ?x WHERE { w:Product7 w:feature ?x ; "
+                + "<" + WarmupData.NS + "num1> 3 . FILTER (?x != w:Feature1) }";
+        assertEquals("PREFIX w: <" + WarmupData.NS + ">\nSELECT ?x WHERE { <" + WarmupData.NS + "Product7> <"
+                + WarmupData.NS + "feature> ?x ; <" + WarmupData.NS + "num1> 3 . FILTER (?x != <" + WarmupData.NS
+                + "Feature1>) }", WarmupData.fullIris(q));
+    }
+
+    @Test
     void catalogueIsTheSameEveryTime() {
         String data = WarmupData.ntriples();
         assertEquals(data, WarmupData.ntriples());
