@@ -20,6 +20,7 @@ import dev.basalt.sail.inference.Reasoner;
 import dev.basalt.store.OnlineCompactor;
 import dev.basalt.store.Snapshot;
 import dev.basalt.store.Store;
+import dev.basalt.store.StoreConfig;
 import dev.basalt.store.WriteTransaction;
 import dev.basalt.store.journal.JournalMode;
 import dev.basalt.store.journal.StoreException;
@@ -31,6 +32,7 @@ import dev.basalt.store.quads.QuadIndexes;
 import dev.basalt.store.quads.QuadOrder;
 import dev.basalt.store.spatial.SpatialIndex;
 import dev.basalt.sail.ops.CompactionPolicy;
+import dev.basalt.sail.ops.StorePrewarm;
 import dev.basalt.sail.read.LatestSnapshots;
 import dev.basalt.sail.read.ReadSource;
 import dev.basalt.sail.read.ReadView;
@@ -95,7 +97,8 @@ final class BasaltSailStore extends SailStoreBase {
 
     /** Opens (or creates) the store in {@code journal} and checks the statement index orders. */
     static BasaltSailStore open(Path journal, BasaltStoreConfig config) {
-        Store store = Store.open(journal, config.toStoreConfig());
+        StoreConfig storeConfig = config.toStoreConfig();
+        Store store = Store.open(journal, storeConfig);
         try {
             try (Snapshot s = store.snapshot()) {
                 Lexicon.requireReadable(s);
@@ -112,6 +115,7 @@ final class BasaltSailStore extends SailStoreBase {
             BasaltSailStore sail = new BasaltSailStore(store, lexicon, orders, reasoner,
                     config.getCompactFreePercent());
             sail.reconcileInference(journal, reasoner);
+            StorePrewarm.run(journal, store, storeConfig.pageCacheBytes(), lexicon, sail.getValueFactory());
             return sail;
         } catch (RuntimeException e) {
             store.close();

@@ -4,6 +4,7 @@ import dev.basalt.store.btree.BTree;
 import dev.basalt.store.btree.BTreeCheckpoint;
 import dev.basalt.store.btree.BTreeConfig;
 import dev.basalt.store.btree.PageCache;
+import dev.basalt.store.btree.PagePrewarm;
 import dev.basalt.store.journal.CommitPoint;
 import dev.basalt.store.journal.Journal;
 import dev.basalt.store.journal.JournalStats;
@@ -17,8 +18,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * A store: one journal holding named copy-on-write B+trees and properties that commit together.
@@ -246,6 +249,22 @@ public final class Store implements AutoCloseable {
             List<CommitPoint> out = s.historicalCommits();
             out.add(s.commit());
             return out;
+        }
+    }
+
+    /**
+     * Reads the newest commit's pages into the page cache, upper levels of every tree first, until the cache holds
+     * {@code maxBytes} of decoded pages or {@code stop} says so ({@link PagePrewarm}). A store opened for queries
+     * otherwise decodes each page on its first queries' visits. Safe beside queries and a writer: it reads a
+     * snapshot, which it pins while it runs.
+     */
+    public PagePrewarm.Result prewarm(long maxBytes, BooleanSupplier stop) {
+        try (Snapshot s = snapshot()) {
+            List<BTree> trees = new ArrayList<>();
+            for (String name : new TreeSet<>(s.treeNames())) {
+                trees.add(s.tree(name));
+            }
+            return PagePrewarm.run(trees, cache, Math.min(maxBytes, cache.maxBytes()), stop);
         }
     }
 

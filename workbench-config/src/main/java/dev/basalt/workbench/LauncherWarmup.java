@@ -29,23 +29,38 @@ import java.util.concurrent.atomic.AtomicReference;
  * killed launcher have left it, before it starts); the user's repositories are not read or written. It sends
  * {@link WarmupData#queries} in turn from {@link #clientThreads} clients at once, each request with other
  * constants, {@code queries} requests (the updates among them only at first, {@link #MAX_UPDATE_PHASE}), then
- * more while the JIT is still compiling much ({@link #sendQueries}), and stops early after {@value #MAX_SECONDS}
- * seconds. A request that fails ends the warm-up with a warning on standard error; the launcher serves regardless.
+ * more while the JIT is still compiling much ({@link #sendQueries}), then waits while the JIT's compiler threads
+ * work through their queue ({@link #drain}). It stops early once the JVM has spent {@value #MAX_CPU_SECONDS} s of
+ * CPU in it, or after {@value #MAX_WALL_SECONDS} s of wall time ({@link Budget}). A request that fails ends the
+ * warm-up with a warning on standard error; the launcher serves regardless.
  *
  * <p>{@code -Dbasalt.server.warmup=N} sets the number of requests before the JIT's progress is checked
  * ({@value #DEFAULT_REQUESTS} unless set), {@code 0} turns the warm-up off. The launcher prints the warm-up's
- * requests, wall time and the CPU the JVM spent in it.
+ * requests, wall time, the CPU the JVM spent in it and the wait for the compiler threads.
  *
  * <p>Thread rules: the launcher's main thread calls {@link #run} once, before it announces the server; {@code run}
  * starts, round after round, {@link #clientThreads} client threads that send their shares of the round's requests
  * at the same time (each its own connections, {@link Random} and count; they share only the atomic count of
- * requests sent and the first failure, which stops the others) and waits for them before the next round.
+ * requests sent and the first failure, which stops the others; the {@link Budget} they read is immutable) and
+ * waits for them before the next round.
  */
 final class LauncherWarmup {
     static final String REPOSITORY = "basalt-launcher-warmup";
     static final String REQUESTS_PROPERTY = "basalt.server.warmup";
     static final int DEFAULT_REQUESTS = 16_000;
-    static final long MAX_SECONDS = 120;
+    /**
+     * The most CPU the JVM may spend in the warm-up, in seconds (all its threads: the server's answering the warm-up,
+     * its clients', the JIT's compiler threads'). The warm-up ends on work done rather than on wall time, so a busy
+     * machine, where it gets a small share of a core, still completes it; 16,000 requests and twice that cost about
+     * 20-35 s.
+     */
+    static final long MAX_CPU_SECONDS = 90;
+    /** The most wall time the warm-up may take, in seconds, however little CPU it gets. */
+    static final long MAX_WALL_SECONDS = 240;
+    /** How often the JIT's progress is read while the warm-up waits for its compiler threads ({@link #drain}). */
+    static final long DRAIN_POLL_MILLIS = 500;
+    /** The longest the warm-up waits for the compiler threads at a time, in seconds. */
+    static final long MAX_DRAIN_SECONDS = 30;
     /**
      * Updates are sent only among the first tenth of the requests, and among at most this many: each commit makes
      * a new store state, on which every shape's first query compiles its plan again, whereas a server mostly
@@ -67,6 +82,8 @@ final class LauncherWarmup {
     private static final int TIMEOUT_MS = 60_000;
 
     private final String repositoryUrl;
+    /** Wall milliseconds spent waiting for the compiler threads (main thread only). */
+    private long drainedMillis;
 
     LauncherWarmup(String serverUrl) {
         this.repositoryUrl = serverUrl + "/repositories/" + REPOSITORY;
@@ -89,18 +106,52 @@ final class LauncherWarmup {
                 + property + "'");
     }
 
-    /** What one warm-up did: requests sent, wall and CPU milliseconds, and the failure that ended it, if any. */
-    record Outcome(int requests, long wallMillis, long cpuMillis, String failure) {
+    /**
+     * What one warm-up did: requests sent, wall and CPU milliseconds, the wall milliseconds of them it waited for the
+     * compiler threads (after its last request and before each round after the first), why it stopped early if a
+     * limit stopped it (null if not), and the
+     * failure that ended it, if any.
+     */
+    record Outcome(int requests, long wallMillis, long cpuMillis, long drainMillis, String limit, String failure) {
         String describe() {
-            String done = "warm-up: " + requests + " requests in " + wallMillis + " ms (JVM CPU " + cpuMillis + " ms)";
+            String done = "warm-up: " + requests + " requests in " + wallMillis + " ms (JVM CPU " + cpuMillis
+                    + " ms; compiler queue drained in " + drainMillis + " ms)";
+            if (limit != null) {
+                done += ", stopped at the " + limit;
+            }
             return failure == null ? done : done + ", ended early: " + failure;
+        }
+    }
+
+    /**
+     * The warm-up's limits: {@value #MAX_CPU_SECONDS} s of the JVM's CPU and {@value #MAX_WALL_SECONDS} s of wall
+     * time from its start. Read by every client thread; its fields are final.
+     */
+    record Budget(long startNanos, long startCpuNanos, long maxCpuNanos, long maxWallNanos) {
+        static Budget fromNow() {
+            return new Budget(System.nanoTime(), processCpuNanos(), TimeUnit.SECONDS.toNanos(MAX_CPU_SECONDS),
+                    TimeUnit.SECONDS.toNanos(MAX_WALL_SECONDS));
+        }
+
+        /** The limit reached now (a description), or null while the warm-up may go on. */
+        String reached(long nowNanos, long cpuNanos) {
+            if (cpuNanos - startCpuNanos > maxCpuNanos) {
+                return "CPU cap of " + TimeUnit.NANOSECONDS.toSeconds(maxCpuNanos) + " s";
+            }
+            if (nowNanos - startNanos > maxWallNanos) {
+                return "wall-time cap of " + TimeUnit.NANOSECONDS.toSeconds(maxWallNanos) + " s";
+            }
+            return null;
+        }
+
+        String reached() {
+            return reached(System.nanoTime(), processCpuNanos());
         }
     }
 
     /** Runs the warm-up with {@code requests} requests; never throws for a failing request. */
     Outcome run(int requests) {
-        long wall = System.nanoTime();
-        long cpu = processCpuNanos();
+        Budget budget = Budget.fromNow();
         int sent = 0;
         String failure = null;
         try {
@@ -109,32 +160,66 @@ final class LauncherWarmup {
                     RepositoryBootstrap.defaultConfig(REPOSITORY, "launcher warm-up (deleted after it)"), false);
             try {
                 send("PUT", repositoryUrl + "/statements", "application/n-triples", WarmupData.ntriples(), false);
-                sent = sendQueries(requests, wall);
+                sent = sendQueries(requests, budget);
             } finally {
                 send("DELETE", repositoryUrl, null, null, true);
             }
+            drainedMillis += drain(ManagementFactory.getCompilationMXBean(), budget);
         } catch (IOException | RuntimeException e) {
             failure = e.toString();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            failure = e.toString();
         }
-        return new Outcome(sent, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - wall),
-                TimeUnit.NANOSECONDS.toMillis(processCpuNanos() - cpu), failure);
+        return new Outcome(sent, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - budget.startNanos()),
+                TimeUnit.NANOSECONDS.toMillis(processCpuNanos() - budget.startCpuNanos()), drainedMillis, budget.reached(),
+                failure);
+    }
+
+    /**
+     * Waits, sending nothing, while the JIT's compiler threads work through what the requests left in their queue:
+     * until they compiled for at most {@link #SETTLED_SHARE} of a {@value #DRAIN_POLL_MILLIS} ms interval,
+     * {@value #MAX_DRAIN_SECONDS} s have passed or the budget is spent. On a busy machine the compiler threads fall
+     * behind the requests, and what is still queued when the warm-up ends would be compiled during the first client
+     * queries. Returns the milliseconds waited.
+     */
+    static long drain(CompilationMXBean jit, Budget budget) throws InterruptedException {
+        long start = System.nanoTime();
+        if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
+            return 0;
+        }
+        long end = start + TimeUnit.SECONDS.toNanos(MAX_DRAIN_SECONDS);
+        while (System.nanoTime() < end && budget.reached() == null) {
+            long compile = jit.getTotalCompilationTime();
+            long interval = System.nanoTime();
+            Thread.sleep(DRAIN_POLL_MILLIS);
+            if (settled(jit.getTotalCompilationTime() - compile,
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - interval))) {
+                break;
+            }
+        }
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
     }
 
     /**
      * Sends {@code requests} requests, then rounds of {@value #ROUND} more while the JIT has not settled ({@link
-     * #settled}), up to {@value #MAX_FACTOR} times {@code requests} in all; stops at the first failure or the deadline.
+     * #settled}), up to {@value #MAX_FACTOR} times {@code requests} in all; stops at the first failure or when the
+     * {@link Budget} is spent. Before each round it lets the compiler threads empty their queue ({@link #drain}), so
+     * that a round's compile time is what the round itself asked for.
      * The JIT's progress depends on the CPU it gets: on a busy machine its compiler threads fall behind the requests,
-     * and what they have not compiled by the end of a fixed warm-up they compile during the first client queries.
+     * and what they have not compiled by the end of a fixed warm-up they compile during the first client queries;
+     * while its queue is long, tiered compilation also compiles hot methods without profiling (tier 2), and they
+     * reach C2 only when later calls find the queue short again.
      */
-    private int sendQueries(int requests, long started) throws IOException {
-        long deadline = started + TimeUnit.SECONDS.toNanos(MAX_SECONDS);
+    private int sendQueries(int requests, Budget budget) throws IOException, InterruptedException {
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         boolean watch = jit != null && jit.isCompilationTimeMonitoringSupported();
-        int sent = sendRound(requests, 0, Math.min(requests / 10, MAX_UPDATE_PHASE), deadline);
-        for (int round = 1; watch && sent < MAX_FACTOR * requests && System.nanoTime() < deadline; round++) {
+        int sent = sendRound(requests, 0, Math.min(requests / 10, MAX_UPDATE_PHASE), budget);
+        for (int round = 1; watch && sent < MAX_FACTOR * requests && budget.reached() == null; round++) {
+            drainedMillis += drain(jit, budget);
             long wall = System.nanoTime();
             long compile = jit.getTotalCompilationTime();
-            sent += sendRound(Math.min(ROUND, MAX_FACTOR * requests - sent), round, 0, deadline);
+            sent += sendRound(Math.min(ROUND, MAX_FACTOR * requests - sent), round, 0, budget);
             long roundMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - wall);
             if (settled(jit.getTotalCompilationTime() - compile, roundMillis)) {
                 break;
@@ -151,9 +236,9 @@ final class LauncherWarmup {
     /**
      * Sends {@code requests} requests from {@link #clientThreads} threads, each its share with constants of its own
      * and of {@code round}, starting at another kind, the updates (among the first {@code updatesUntil} of its
-     * share) all from the first; stops them all at the first failure or the deadline.
+     * share) all from the first; stops them all at the first failure or when the budget is spent.
      */
-    private int sendRound(int requests, int round, int updatesUntil, long deadline) throws IOException {
+    private int sendRound(int requests, int round, int updatesUntil, Budget budget) throws IOException {
         int threads = clientThreads(Runtime.getRuntime().availableProcessors(), requests);
         AtomicInteger sent = new AtomicInteger();
         AtomicReference<Exception> failure = new AtomicReference<>();
@@ -163,7 +248,7 @@ final class LauncherWarmup {
             int share = requests / threads + (t < requests % threads ? 1 : 0);
             Thread w = new Thread(() -> {
                 try {
-                    sendShare(client + threads * round, share, client == 0 ? updatesUntil : 0, deadline, sent,
+                    sendShare(client + threads * round, share, client == 0 ? updatesUntil : 0, budget, sent,
                             failure);
                 } catch (IOException | RuntimeException e) {
                     failure.compareAndSet(null, e);
@@ -200,12 +285,12 @@ final class LauncherWarmup {
         return Math.max(1, Math.min(Math.min(processors, MAX_CLIENT_THREADS), requests / MIN_SHARE));
     }
 
-    private void sendShare(int client, int share, int updatesUntil, long deadline, AtomicInteger sent,
+    private void sendShare(int client, int share, int updatesUntil, Budget budget, AtomicInteger sent,
             AtomicReference<Exception> failure) throws IOException {
         List<WarmupData.Request> kinds = WarmupData.queries();
         Random random = new Random(808 + client);
         int mine = 0;
-        for (int k = client * 5 % kinds.size(); mine < share && failure.get() == null && System.nanoTime() < deadline; k++) {
+        for (int k = client * 5 % kinds.size(); mine < share && failure.get() == null && budget.reached() == null; k++) {
             WarmupData.Request kind = kinds.get(k % kinds.size());
             if (kind.update() && mine >= updatesUntil) {
                 continue;

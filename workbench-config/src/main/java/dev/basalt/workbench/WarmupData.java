@@ -3,6 +3,8 @@ package dev.basalt.workbench;
 import java.util.List;
 import java.util.Random;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * What the launcher's warm-up ({@link LauncherWarmup}) loads and asks: a small product catalogue (products with
@@ -42,11 +44,23 @@ final class WarmupData {
     private WarmupData() {
     }
 
-    /** One kind of request: its text for a random choice of constants, whether it is an update, its formats. */
+    /**
+     * One kind of request: its text for a random choice of constants, whether it is an update, its formats. Every
+     * other text spells the catalogue's names as full IRIs rather than prefixed names, as many clients do, so that
+     * the query text's lexer takes both paths before the first client's query.
+     */
     record Request(Function<Random, String> template, boolean update, String accept, String otherAccept) {
         String text(Random random) {
-            return template.apply(random);
+            String text = template.apply(random);
+            return random.nextBoolean() ? fullIris(text) : text;
         }
+    }
+
+    private static final Pattern PREFIXED = Pattern.compile("(?<![A-Za-z0-9_<:])w:([A-Za-z][A-Za-z0-9]*)");
+
+    /** {@code text} with each prefixed name {@code w:Name} written as the full IRI it stands for. */
+    static String fullIris(String text) {
+        return PREFIXED.matcher(text).replaceAll(m -> Matcher.quoteReplacement("<" + NS + m.group(1) + ">"));
     }
 
     /** The catalogue as N-Triples. */

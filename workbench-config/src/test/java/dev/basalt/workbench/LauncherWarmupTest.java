@@ -2,17 +2,22 @@ package dev.basalt.workbench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.management.CompilationMXBean;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import javax.management.ObjectName;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -78,6 +83,70 @@ class LauncherWarmupTest {
         assertTrue(LauncherWarmup.settled(250, 1000));
         assertFalse(LauncherWarmup.settled(251, 1000));
         assertFalse(LauncherWarmup.settled(1800, 1000));
+    }
+
+    @Test
+    void budgetEndsOnCpuOrWallTime() {
+        LauncherWarmup.Budget b = new LauncherWarmup.Budget(1_000, 5_000, 90_000, 600_000);
+        assertNull(b.reached(1_000, 5_000));
+        assertNull(b.reached(600_000, 95_000), "both limits reached exactly, not passed");
+        assertTrue(b.reached(2_000, 95_001).startsWith("CPU cap"), b.reached(2_000, 95_001));
+        assertTrue(b.reached(601_001, 6_000).startsWith("wall-time cap"), b.reached(601_001, 6_000));
+    }
+
+    /** A JIT whose compile time grows by the given milliseconds at each reading after the first, then not. */
+    private static CompilationMXBean jit(long... growth) {
+        AtomicInteger reads = new AtomicInteger();
+        return new CompilationMXBean() {
+            @Override
+            public String getName() {
+                return "test";
+            }
+
+            @Override
+            public boolean isCompilationTimeMonitoringSupported() {
+                return true;
+            }
+
+            @Override
+            public long getTotalCompilationTime() {
+                int n = reads.getAndIncrement();
+                long total = 0;
+                for (int i = 0; i < Math.min(n, growth.length); i++) {
+                    total += growth[i];
+                }
+                return total;
+            }
+
+            @Override
+            public ObjectName getObjectName() {
+                return null;
+            }
+        };
+    }
+
+    @Test
+    void drainWaitsWhileTheCompilerThreadsAreBusy() throws InterruptedException {
+        LauncherWarmup.Budget open = LauncherWarmup.Budget.fromNow();
+        // busy for two intervals (each read pair grows by the interval's length), then idle
+        long busy = 2 * LauncherWarmup.DRAIN_POLL_MILLIS;
+        long waited = LauncherWarmup.drain(jit(busy, 0, busy, 0, 0, 0), open);
+        assertTrue(waited >= 3 * LauncherWarmup.DRAIN_POLL_MILLIS && waited < 6 * LauncherWarmup.DRAIN_POLL_MILLIS,
+                "waited " + waited + " ms");
+        long idle = LauncherWarmup.drain(jit(), open);
+        assertTrue(idle < 2 * LauncherWarmup.DRAIN_POLL_MILLIS, "waited " + idle + " ms");
+        LauncherWarmup.Budget spent = new LauncherWarmup.Budget(System.nanoTime(), 0, -1, Long.MAX_VALUE);
+        assertTrue(LauncherWarmup.drain(jit(busy, 0, busy, 0, busy, 0), spent) < LauncherWarmup.DRAIN_POLL_MILLIS,
+                "a spent budget does not wait");
+    }
+
+    @Test
+    void fullIrisReplacePrefixedNamesOnly() {
+        String q = "PREFIX w: <" + WarmupData.NS + ">\nSELECT ?x WHERE { w:Product7 w:feature ?x ; "
+                + "<" + WarmupData.NS + "num1> 3 . FILTER (?x != w:Feature1) }";
+        assertEquals("PREFIX w: <" + WarmupData.NS + ">\nSELECT ?x WHERE { <" + WarmupData.NS + "Product7> <"
+                + WarmupData.NS + "feature> ?x ; <" + WarmupData.NS + "num1> 3 . FILTER (?x != <" + WarmupData.NS
+                + "Feature1>) }", WarmupData.fullIris(q));
     }
 
     @Test

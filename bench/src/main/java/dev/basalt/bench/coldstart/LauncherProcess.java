@@ -26,7 +26,7 @@ import dev.basalt.bench.store.DiskUsage;
  * <p>Not thread-safe: one thread starts, queries and closes it.
  */
 final class LauncherProcess implements AutoCloseable {
-	private static final long STARTUP_SECONDS = 300;
+	private static final long STARTUP_SECONDS = 600;
 	/** A JVM that writes an AOT cache or a JFR recording at exit may take this long to stop. */
 	private static final long STOP_SECONDS = 300;
 	static final String REPOSITORY = "basalt";

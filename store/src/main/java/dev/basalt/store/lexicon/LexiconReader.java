@@ -1,7 +1,12 @@
 package dev.basalt.store.lexicon;
 
+import java.util.function.BooleanSupplier;
+
+import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.model.ValueFactory;
 
 import dev.basalt.store.btree.BTree;
+import dev.basalt.store.btree.BTreeCursor;
 
 /**
  * The dictionary as of one committed commit point (see {@link Lexicon#reader(dev.basalt.store.Snapshot)}).
@@ -42,6 +47,32 @@ public final class LexiconReader extends LexiconView {
      */
     public DerivedNumbers derivedNumbers(Object function) {
         return uncommitted == null ? lexicon.derivedNumbers(function) : null;
+    }
+
+    /**
+     * Reads the dictionary's terms in id order into the lexicon's id → value cache, at most {@code max} of them
+     * (those it holds already count), until {@code stop} says so (checked every 1,024 terms): results and
+     * ORDER BY keys then find their values cached from the first query. Returns the terms read. Only for a
+     * reader of a committed snapshot, whose terms may all enter the shared cache.
+     */
+    public long prewarmValues(long max, ValueFactory vf, BooleanSupplier stop) {
+        if (uncommitted != null) {
+            throw new IllegalStateException("only a reader of a committed snapshot fills the shared value cache");
+        }
+        long read = 0;
+        if (idToTerm == null) {
+            return read;
+        }
+        BTreeCursor c = idToTerm.cursor(null, null);
+        while (read < max && ((read & 1023) != 0 || !stop.getAsBoolean()) && c.next()) {
+            long id = TermKeys.getLong(c.key(), 0);
+            if (lexicon.cachedValue(id) == null) {
+                Value value = TermKeys.decode(fullKey(id, c.value()), vf, component -> resolve(component, vf));
+                lexicon.cacheValue(id, value);
+            }
+            read++;
+        }
+        return read;
     }
 
     @Override

@@ -1,0 +1,70 @@
+package dev.basalt.sail.ops;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import org.eclipse.rdf4j.model.ValueFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.basalt.store.Snapshot;
+import dev.basalt.store.Store;
+import dev.basalt.store.btree.PagePrewarm;
+import dev.basalt.store.lexicon.Lexicon;
+
+/**
+ * What a store reads into its caches when it is opened, before its first query: the newest commit's pages, upper
+ * levels of every tree first, until the page cache is half full ({@link Store#prewarm}), then its dictionary's terms
+ * in id order until the value cache is half full ({@link dev.basalt.store.lexicon.LexiconReader#prewarmValues}).
+ * A freshly opened store otherwise reads, checks and decodes each page and term on its first queries' visits, and
+ * the JIT compiles the cache-miss paths for them. Both stop once the opening thread has spent {@value #MAX_CPU_SECONDS}
+ * s of CPU in them, or after {@value #MAX_WALL_SECONDS} s of wall time (a store on a cold disk, a machine so busy that
+ * the thread waits for a core). {@code -Dbasalt.store.prewarm=false} leaves it out.
+ *
+ * <p>Threads: stateless; it runs on the thread that opens the store, before the store serves anything.
+ */
+public final class StorePrewarm {
+    public static final String PROPERTY = "basalt.store.prewarm";
+    static final long MAX_CPU_SECONDS = 20;
+    static final long MAX_WALL_SECONDS = 120;
+    private static final Logger LOG = LoggerFactory.getLogger(StorePrewarm.class);
+
+    private StorePrewarm() {
+    }
+
+    /** Whether {@code property} (the value of {@value #PROPERTY}) asks for the prewarm: unset or true. */
+    public static boolean enabled(String property) {
+        if (property == null || property.isBlank() || property.trim().equalsIgnoreCase("true")) {
+            return true;
+        }
+        if (property.trim().equalsIgnoreCase("false")) {
+            return false;
+        }
+        throw new IllegalArgumentException("-D" + PROPERTY + " must be true or false, got '" + property + "'");
+    }
+
+    /** Prewarms {@code store} with a page budget of half of {@code pageCacheBytes}; logs what it read. */
+    public static void run(Path journal, Store store, long pageCacheBytes, Lexicon lexicon, ValueFactory vf) {
+        if (!enabled(System.getProperty(PROPERTY))) {
+            return;
+        }
+        long started = System.nanoTime();
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        boolean cpu = threads.isCurrentThreadCpuTimeSupported();
+        long startedCpu = cpu ? threads.getCurrentThreadCpuTime() : 0;
+        BooleanSupplier stop = () -> System.nanoTime() - started > TimeUnit.SECONDS.toNanos(MAX_WALL_SECONDS)
+                || cpu && threads.getCurrentThreadCpuTime() - startedCpu > TimeUnit.SECONDS.toNanos(MAX_CPU_SECONDS);
+        PagePrewarm.Result pages = store.prewarm(pageCacheBytes / 2, stop);
+        long terms;
+        try (Snapshot s = store.snapshot()) {
+            terms = lexicon.reader(s).prewarmValues(lexicon.config().valueCacheSize() / 2, vf, stop);
+        }
+        LOG.info("{}: prewarmed {} pages ({} levels{}) and {} terms in {} ms (CPU {} ms)", journal, pages.pages(),
+                pages.levels(), pages.complete() ? ", every page" : "", terms,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
+                cpu ? TimeUnit.NANOSECONDS.toMillis(threads.getCurrentThreadCpuTime() - startedCpu) : "unknown");
+    }
+}
