@@ -27,6 +27,9 @@ import dev.basalt.store.lexicon.TermIds;
  * Thread-safe like every operator (fields fixed at construction, each open's state in its cursor);
  * the spill figures EXPLAIN shows are {@link LongAdder}s that concurrent evaluations of a kept plan
  * add to.
+ *
+ * <p>An inner join may instead run its left side once per distinct key of the built right side
+ * ({@link KeyDrive}), decided per open on the built side's number of keys.
  */
 public final class HashJoin extends Operator {
     private final Operator left;
@@ -35,16 +38,39 @@ public final class HashJoin extends Operator {
     private final int[] sharedSlots;
     private final boolean leftOuter;
     private final RowFilter condition;
+    /** The left side per key of the built right side, where that is cheaper ({@link KeyDrive}), or null. */
+    private final KeyDrive drive;
     private final LongAdder spilledRows = new LongAdder();
+    private final LongAdder drivenOpens = new LongAdder();
 
     public HashJoin(Operator left, Operator right, int[] keySlots, int[] sharedSlots, boolean leftOuter,
             RowFilter condition) {
+        this(left, right, keySlots, sharedSlots, leftOuter, condition, null);
+    }
+
+    /** @param drive how the left side may run per key of the right side (an inner join without condition), or null */
+    public HashJoin(Operator left, Operator right, int[] keySlots, int[] sharedSlots, boolean leftOuter,
+            RowFilter condition, KeyDrive drive) {
+        if (drive != null && (leftOuter || condition != null || keySlots.length == 0)) {
+            throw new IllegalArgumentException("only an inner join on keys without a condition runs per key");
+        }
         this.left = left;
         this.right = right;
         this.keySlots = keySlots.clone();
         this.sharedSlots = sharedSlots.clone();
         this.leftOuter = leftOuter;
         this.condition = condition;
+        this.drive = drive;
+    }
+
+    /** How the left side may run per build key, or null. */
+    public KeyDrive drive() {
+        return drive;
+    }
+
+    /** The opens (over all evaluations of this plan) that ran the left side per build key. */
+    public long drivenOpens() {
+        return drivenOpens.sum();
     }
 
     public boolean isLeftOuter() {
@@ -60,7 +86,17 @@ public final class HashJoin extends Operator {
     public String describe() {
         return (leftOuter ? "HashLeftJoin" : "HashJoin") + " keys " + Arrays.toString(keySlots)
                 + (condition == null ? "" : " if " + condition.describe())
+                + (drive == null ? "" : " [or " + drive.describe() + ": taken in " + drivenOpens.sum() + " opens]")
                 + (spilledRows.sum() > 0 ? " (spilled " + spilledRows.sum() + " build rows)" : "");
+    }
+
+    /** Whether this open runs the left side per key of {@code build} ({@link KeyDrive#takes}). */
+    private boolean driven(HashBuild build) {
+        if (drive == null || build.spill != null || !drive.takes(build.table.size())) {
+            return false;
+        }
+        drivenOpens.increment();
+        return true;
     }
 
     @Override
@@ -68,6 +104,9 @@ public final class HashJoin extends Operator {
         HashBuild build = HashBuild.read(right, input, ctx, keySlots, "hashjoin");
         if (build.spill != null) {
             spilledRows.add(build.spill.rows());
+        }
+        if (driven(build)) {
+            return drive.rows(build.table, keySlots, sharedSlots, input, ctx);
         }
         RowCursor probe = left.open(input, ctx);
         return build.spill != null ? new Blocks(probe, build.spill, ctx.limits().hashJoinRows(), ctx)
@@ -92,6 +131,9 @@ public final class HashJoin extends Operator {
             spilledRows.add(build.spill.rows());
             return BatchCursor.of(new Blocks(left.open(input, ctx), build.spill, ctx.limits().hashJoinRows(), ctx),
                     input.length);
+        }
+        if (driven(build)) {
+            return drive.batches(build.table, keySlots, sharedSlots, input, ctx);
         }
         return new BatchProbe(left.openBatch(input, ctx), build.table, input.length, ctx);
     }

@@ -352,7 +352,9 @@ public final class PlanCompiler {
                 } else {
                     SlotSet shared = new SlotSet(mentioned);
                     shared.retainAll(a.mentioned);
-                    cur = new HashJoin(cur, a.op, toArray(keys), toArray(shared), false, null);
+                    int[] on = toArray(keys);
+                    cur = new HashJoin(cur, a.op, on, toArray(shared), false, null,
+                            joins == null ? null : KeyDrives.of(cur, on, estimator));
                     rows = keys.isEmpty() ? rows * a.op.estimate() : Math.max(rows, a.op.estimate());
                 }
             }

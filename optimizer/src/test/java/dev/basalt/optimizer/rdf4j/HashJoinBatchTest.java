@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntFunction;
+import java.util.function.IntUnaryOperator;
 
 import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.Statement;
@@ -72,16 +74,25 @@ class HashJoinBatchTest {
 
     /** 40 products (types A and B, 0 to 4 of 12 features each) and 700 offers, every eleventh without a price. */
     private static List<Statement> statements() {
+        return shop(40, 700, p -> p % 3 == 0 ? "TypeB" : "TypeA", p -> p % 5);
+    }
+
+    /**
+     * A shop of BSBM's shape: {@code products} products, product p of type {@code type(p)} with
+     * {@code features(p)} of 12 features, and {@code offers} offers spread evenly over the products,
+     * every eleventh without a price (custom-typed decimals).
+     */
+    static List<Statement> shop(int products, int offers, IntFunction<String> type, IntUnaryOperator features) {
         List<Statement> out = new ArrayList<>();
         IRI rdfType = VF.createIRI("http://www.w3.org/1999/02/22-rdf-syntax-ns#type");
-        for (int p = 0; p < 40; p++) {
-            out.add(VF.createStatement(iri("product" + p), rdfType, iri(p % 3 == 0 ? "TypeB" : "TypeA")));
-            for (int f = 0; f < p % 5; f++) {
+        for (int p = 0; p < products; p++) {
+            out.add(VF.createStatement(iri("product" + p), rdfType, iri(type.apply(p))));
+            for (int f = 0; f < features.applyAsInt(p); f++) {
                 add(out, "product" + p, "feature", iri("feature" + (p * 7 + f * 5) % 12));
             }
         }
-        for (int o = 0; o < 700; o++) {
-            add(out, "offer" + o, "product", iri("product" + o * 13 % 40));
+        for (int o = 0; o < offers; o++) {
+            add(out, "offer" + o, "product", iri("product" + o * 13 % products));
             if (o % 11 != 4) {
                 add(out, "offer" + o, "price", VF.createLiteral((o * 37 % 90) + "." + o % 10, iri("USD")));
             }
