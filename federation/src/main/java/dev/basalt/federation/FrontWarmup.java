@@ -49,8 +49,9 @@ import org.slf4j.LoggerFactory;
  * <p>It stops after the given number of queries or {@value #MAX_SECONDS} seconds; a query that fails ends it
  * with a warning, and the front serves regardless. Data without IRI subjects gives no queries: nothing is sent.
  *
- * <p>Thread rules: runs on the caller's thread (the command's main thread), once, before the front's URL is
- * printed; it sends one query at a time and shares nothing with the front but its endpoint.
+ * <p>Thread rules: runs on the caller's thread (the command's main thread before the front's URL is printed, or
+ * the thread of the first {@code POST /refresh} that finds data, {@link SparqlFront#warmUp}); it sends one query
+ * at a time and shares nothing with the front but its endpoint.
  */
 final class FrontWarmup {
     static final int DEFAULT_QUERIES = 3_000;
@@ -81,6 +82,10 @@ final class FrontWarmup {
 
     /** What a warm-up did: queries answered, wall time, and the CPU the front's JVM spent meanwhile. */
     record Result(int queries, long millis, long cpuMillis) {
+        /** What the warm-up did, as the commands print it. */
+        String line() {
+            return "front warm-up: " + queries + " queries in " + millis + " ms, " + cpuMillis + " ms of the front's CPU";
+        }
     }
 
     /** One subject of the sample with its predicates and objects, as N-Triples terms. */
