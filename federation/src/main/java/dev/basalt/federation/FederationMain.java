@@ -73,12 +73,15 @@ public final class FederationMain implements Runnable {
                 + " (default ${DEFAULT-VALUE})")
         int warmup = FrontWarmup.DEFAULT_QUERIES;
 
-        /** Runs the warm-up against the front at {@code endpoint} and says what it did. */
-        void warm(String endpoint) {
-            if (warmup > 0) {
-                FrontWarmup.Result r = FrontWarmup.run(endpoint, warmup);
-                System.out.println("front warm-up: " + r.queries() + " queries in " + r.millis() + " ms, "
-                        + r.cpuMillis() + " ms of the front's CPU");
+        /**
+         * Warms {@code server} and says what it did; over members without data it warms itself at the first
+         * refresh that finds data ({@link SparqlFront#warmUp}).
+         */
+        void warm(SparqlFront server) {
+            FrontWarmup.Result r = server.warmUp(warmup);
+            if (r != null) {
+                System.out.println(r.queries() > 0 ? r.line() : "front warm-up: no data on the members yet; the front"
+                        + " warms itself at the first refresh that finds data (load --front URL)");
             }
         }
 
@@ -229,8 +232,7 @@ public final class FederationMain implements Runnable {
             FrontSettings settings = front.settings(replication.vocabulary());
             SparqlFront server = SparqlFront.start(Federation.open(Member.withSelectUrls(members.list(), selectUrls),
                     settings), settings, host, front.port);
-            boolean wildcard = host.equals("0.0.0.0") || host.equals("::");
-            front.warm("http://" + (wildcard ? "127.0.0.1" : host) + ":" + server.port() + SparqlFront.PATH);
+            front.warm(server);
             System.out.println("federation SPARQL endpoint: http://" + host + ":" + server.port() + SparqlFront.PATH);
             awaitShutdown(server::close);
             return 0;
@@ -292,8 +294,7 @@ public final class FederationMain implements Runnable {
             if (!load.isEmpty()) {
                 cluster.load(load);
             }
-            cluster.startFront(front.settings(replication.vocabulary()), front.port);
-            front.warm(cluster.frontUrl());
+            front.warm(cluster.startFront(front.settings(replication.vocabulary()), front.port));
             for (Member member : cluster.members()) {
                 System.out.println(member.id() + ": " + member.repositoryUrl()); // the bench reads the URL after "shard-i:"
                 if (member.selectUrl() != null) {

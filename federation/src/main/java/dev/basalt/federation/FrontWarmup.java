@@ -46,15 +46,21 @@ import org.slf4j.LoggerFactory;
  * are described, so a DESCRIBE never reads a large part of the data. The members answer these queries too, so
  * the warm-up costs them some CPU as well.
  *
- * <p>It stops after the given number of queries or {@value #MAX_SECONDS} seconds; a query that fails ends it
+ * <p>It stops after the given number of queries, once the front's JVM has spent {@value #MAX_CPU_SECONDS} s of CPU
+ * in it (its compiler threads included), or after {@value #MAX_WALL_SECONDS} s of wall time: a cap of CPU rather
+ * than of wall time, so that a front on a busy machine does the same warm-up as on an idle one (at load 20 on two
+ * cores, 60 s of wall time gave about 900 queries and the front's compiler kept working for thousands more,
+ * docs/benchmarks-federation.md); a query that fails ends it
  * with a warning, and the front serves regardless. Data without IRI subjects gives no queries: nothing is sent.
  *
- * <p>Thread rules: runs on the caller's thread (the command's main thread), once, before the front's URL is
- * printed; it sends one query at a time and shares nothing with the front but its endpoint.
+ * <p>Thread rules: runs on the caller's thread (the command's main thread before the front's URL is printed, or
+ * the thread of the first {@code POST /refresh} that finds data, {@link SparqlFront#warmUp}); it sends one query
+ * at a time and shares nothing with the front but its endpoint.
  */
 final class FrontWarmup {
     static final int DEFAULT_QUERIES = 3_000;
-    static final long MAX_SECONDS = 60;
+    static final long MAX_CPU_SECONDS = 30;
+    static final long MAX_WALL_SECONDS = 240;
     static final int SAMPLE = 400;
     static final int DESCRIBE_BOUND = 200;
     private static final int TIMEOUT_MS = 30_000;
@@ -81,6 +87,10 @@ final class FrontWarmup {
 
     /** What a warm-up did: queries answered, wall time, and the CPU the front's JVM spent meanwhile. */
     record Result(int queries, long millis, long cpuMillis) {
+        /** What the warm-up did, as the commands print it. */
+        String line() {
+            return "front warm-up: " + queries + " queries in " + millis + " ms, " + cpuMillis + " ms of the front's CPU";
+        }
     }
 
     /** One subject of the sample with its predicates and objects, as N-Triples terms. */
@@ -109,8 +119,10 @@ final class FrontWarmup {
             FrontWarmup warmup = new FrontWarmup(endpoint);
             List<Subject> subjects = warmup.sample();
             List<String> described = warmup.describable(subjects);
-            long deadline = start + MAX_SECONDS * 1_000_000_000L;
-            for (int i = 0; !subjects.isEmpty() && sent < queries && System.nanoTime() < deadline; i++) {
+            long deadline = start + MAX_WALL_SECONDS * 1_000_000_000L;
+            long cpuLimit = cpu + MAX_CPU_SECONDS * 1_000;
+            for (int i = 0; !subjects.isEmpty() && sent < queries && System.nanoTime() < deadline
+                    && processCpuMillis() < cpuLimit; i++) {
                 String template = TEMPLATES.get(i % TEMPLATES.size());
                 if (template.startsWith("DESCRIBE") && described.isEmpty()) {
                     continue;

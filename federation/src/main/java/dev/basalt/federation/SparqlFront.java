@@ -21,7 +21,9 @@ import org.slf4j.LoggerFactory;
  * {@code query=}, POST form-encoded or {@code application/sparql-query}) on {@code /sparql}, answered
  * by FedX over the members. {@code GET /health} answers 200 when every member answers, 503 naming
  * those that do not. {@code POST /refresh} makes the front forget what it learned from the members'
- * data ({@link Federation#refresh()}); loads call it. {@code GET /stats} answers counters, one
+ * data ({@link Federation#refresh()}); loads call it. A front whose warm-up ({@link #warmUp}) found no data to
+ * make its queries from (members loaded after it started) warms itself at the first refresh that finds data,
+ * before it answers the refresh, so that a load followed by a benchmark measures a warm front. {@code GET /stats} answers counters, one
  * {@code name value} line each ({@code member-requests}: HTTP requests sent to members so far;
  * {@code prepared-hits}: queries whose parse and plan were reused, {@code shape-hits}: queries whose parse
  * was an earlier one of their shape, {@link PreparedQueries}).
@@ -36,7 +38,10 @@ import org.slf4j.LoggerFactory;
  * <p>Requests arrive through {@link FrontHttpServer} (blocking sockets, a thread per connection).
  *
  * <p>Thread rules: each request runs on its connection's thread, at most {@link FrontSettings#httpThreads()}
- * at once, each on its own FedX connection; the server and the federation are set once at start.
+ * at once, each on its own FedX connection; the server and the federation are set once at start. The warm-up's
+ * state (its query count, whether it found data) is guarded by the front's monitor: one warm-up runs at a time
+ * (a refresh during a warm-up waits for it), and its queries come in over the front's own HTTP server like any
+ * client's, on other connections' threads.
  */
 public final class SparqlFront implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SparqlFront.class);
@@ -47,6 +52,11 @@ public final class SparqlFront implements AutoCloseable {
     private final FrontSettings settings;
     private final MemberProbe probe;
     private FrontHttpServer server;
+    private String endpoint;
+    /** Queries of a warm-up; 0 until {@link #warmUp} is called (no warm-up at refresh). Guarded by this. */
+    private int warmupQueries;
+    /** Whether a warm-up found data and sent its queries. Guarded by this. */
+    private boolean warmed;
 
     private SparqlFront(Federation federation, FrontSettings settings) {
         this.federation = federation;
@@ -62,7 +72,31 @@ public final class SparqlFront implements AutoCloseable {
         front.server = FrontHttpServer.start(host, port, Map.of(PATH, front::handleQuery, "/health", front::handleHealth,
                 REFRESH_PATH, front::handleRefresh, "/stats", front::handleStats), settings.httpThreads());
         LOG.info("federation front serving SPARQL on http://{}:{}{}", host, front.port(), PATH);
+        boolean wildcard = host.equals("0.0.0.0") || host.equals("::");
+        front.endpoint = "http://" + (wildcard ? "127.0.0.1" : host) + ":" + front.port() + PATH;
         return front;
+    }
+
+    /**
+     * Warms the front with up to {@code queries} queries made from the members' data ({@link FrontWarmup}) and
+     * returns what it did. When the members hold no data yet, it sends nothing and the front warms itself at
+     * the first {@code POST /refresh} that finds data (a load's). 0 or less: no warm-up, now or at a refresh.
+     */
+    synchronized FrontWarmup.Result warmUp(int queries) {
+        warmupQueries = Math.max(queries, 0);
+        return warmIfCold();
+    }
+
+    /** The warm-up, unless one found data already or none was asked for; null when nothing was to do. */
+    private synchronized FrontWarmup.Result warmIfCold() {
+        if (warmed || warmupQueries == 0) {
+            return null;
+        }
+        FrontWarmup.Result r = FrontWarmup.run(endpoint, warmupQueries);
+        warmed = r.queries() > 0;
+        LOG.info(warmed ? r.line() : "front warm-up: no data on the members yet; the front warms itself at the first"
+                + " refresh that finds data (load --front)");
+        return r;
     }
 
     /** {@link Federation#refresh()} of this front's federation. */
@@ -94,7 +128,10 @@ public final class SparqlFront implements AutoCloseable {
             return;
         }
         try {
-            sendText(exchange, 200, "refreshed; predicates whose objects are all replicated: " + federation.refresh());
+            String refreshed = "refreshed; predicates whose objects are all replicated: " + federation.refresh();
+            FrontWarmup.Result warmup = warmIfCold();
+            sendText(exchange, 200, warmup == null ? refreshed : refreshed + "\n" + (warmup.queries() > 0 ? warmup.line()
+                    : "front warm-up: no data on the members yet"));
         } catch (RuntimeException e) {
             sendText(exchange, 503, "refresh failed: " + e);
         }

@@ -43,8 +43,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link DistributedClosure} the 14 LUBM queries through the front answer exactly what one
  * {@code owl-rl} Basalt server holding everything answers. Before the closure, queries that need
  * conclusions across members (inverse properties, someValuesFrom over another member's department,
- * transitive sub-organizations) answer differently, so the test fails without it. A star over the
- * replicated schema goes to one member only.
+ * transitive sub-organizations) answer differently, so the test fails without it. The members have select ports, so
+ * the stars read the members' inferred statements there. A star over the replicated schema goes to one member only.
  */
 class DistributedClosureTest {
     static final Path BENCH_CLASSES = Path.of(System.getProperty("basalt.bench.classes", "../bench/target/classes"));
@@ -73,7 +73,9 @@ class DistributedClosureTest {
         try (LocalCluster reference = LocalCluster.start(1, dir.resolve("one"), LocalClusterTest.launcher(), List.of(),
                 "owl-rl", ReplicatedVocabulary.schema());
                 LocalCluster cluster = LocalCluster.start(2, dir.resolve("two"), LocalClusterTest.launcher(), List.of(),
-                        "owl-rl", ReplicatedVocabulary.schema())) {
+                        List.of(), "owl-rl", ReplicatedVocabulary.schema())) {
+            // the members with select ports, as the cluster command starts them: the stars read inferred statements there
+            assertTrue(cluster.members().stream().allMatch(m -> m.selectUrl() != null), "select ports open");
             new PartitioningLoader(reference.members()).load(files, dir.resolve("split-one"));
             String one = reference.members().get(0).repositoryUrl();
             Map<String, List<String>> want = new LinkedHashMap<>();

@@ -3,6 +3,7 @@ package dev.basalt.federation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
@@ -47,11 +48,12 @@ import org.junit.jupiter.api.io.TempDir;
  * scale. The data is partitioned and loaded; BSBM-like queries through the front must give the same
  * solutions as one store holding all the data (RDF4J's MemoryStore, the reference engine), compared
  * as sorted solution sets, with star pushdown and without it, and the stars must take fewer member
- * requests (a constant-subject star exactly one). DESCRIBE and CONSTRUCT answers must come in
+ * requests (a constant-subject star exactly one), through the members' select ports (as {@code cluster} runs them)
+ * and through their RDF4J Servers. DESCRIBE and CONSTRUCT answers must come in
  * RDF/XML, JSON-LD, Turtle, N-Triples and N-Quads as the Accept header asks. Then a member is frozen (SIGSTOP: it accepts
  * connections but never answers) and killed: each time queries must fail with HTTP 503 naming that
- * member, never answer partially, and answer fully again once the member is back. Nothing may be
- * left running or listening afterwards.
+ * member, never answer partially, and answer fully again once the member is back. A front started before the
+ * load warms itself at the load's refresh. Nothing may be left running or listening afterwards.
  */
 class LocalClusterTest {
     static final Path HOME = Path.of(System.getProperty("basalt.server.home", "../workbench-config/target"));
@@ -75,8 +77,26 @@ class LocalClusterTest {
         List<Path> files = TinyShop.write(dir);
         List<Integer> ports = new ArrayList<>();
         List<Long> pids = new ArrayList<>();
-        try (LocalCluster cluster = LocalCluster.start(2, dir.resolve("cluster"), launcher(), List.of())) {
-            PartitioningLoader.LoadResult load = cluster.load(files);
+        try (LocalCluster cluster = LocalCluster.start(2, dir.resolve("cluster"), launcher(), List.of(), List.of(), null,
+                ReplicatedVocabulary.schema())) {
+            assertTrue(cluster.members().stream().allMatch(m -> m.selectUrl() != null), "select ports open");
+            SparqlFront early = SparqlFront.start(Federation.open(cluster.members(), FrontSettings.defaults()),
+                    FrontSettings.defaults(), "127.0.0.1", 0);
+            ports.add(early.port());
+            PartitioningLoader.LoadResult load;
+            try {
+                assertEquals(0, early.warmUp(FrontWarmup.TEMPLATES.size()).queries(), "no data to warm with yet");
+                load = cluster.load(files);
+                HttpResponse<String> refreshed = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                        + early.port() + SparqlFront.REFRESH_PATH)).POST(HttpRequest.BodyPublishers.noBody()).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, refreshed.statusCode(), refreshed.body());
+                assertTrue(refreshed.body().contains("front warm-up: " + FrontWarmup.TEMPLATES.size() + " queries"),
+                        "a front started before the load warms itself at the load's refresh: " + refreshed.body());
+                assertNull(early.warmUp(FrontWarmup.TEMPLATES.size()), "warmed once");
+            } finally {
+                early.close();
+            }
             long expected = Files.readAllLines(files.get(0)).size() + Files.readAllLines(files.get(1)).size();
             assertEquals(expected, load.statements());
             long[] sizes = { size(cluster.members().get(0)), size(cluster.members().get(1)) };
@@ -103,6 +123,9 @@ class LocalClusterTest {
                     assertEquals(want, federated(cluster, TinyShop.PREFIXES + query), query);
                 }
                 starsTakeFewerRequests(cluster.members(), settings, c);
+                List<Member> viaRdf4jServer = cluster.members().stream().map(m -> new Member(m.shard(), m.repositoryUrl()))
+                        .toList();
+                starsTakeFewerRequests(viaRdf4jServer, settings, c);
                 everyFormatIsServed(cluster, c);
                 aQueryPastItsTimeoutIsAnsweredWithATimeoutError(cluster.members());
                 limitsGoToTheMembers(cluster.members(), c);

@@ -85,6 +85,11 @@ final class ServerProcess implements AutoCloseable {
 		return process.children().toList();
 	}
 
+	/** CPU seconds of {@code handle} and every process it started (a launcher and the server it relaunched). */
+	static double treeCpuSeconds(ProcessHandle handle) {
+		return cpuSeconds(handle) + handle.descendants().mapToDouble(ServerProcess::cpuSeconds).sum();
+	}
+
 	static double cpuSeconds(ProcessHandle handle) {
 		return handle.info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(0.0);
 	}
