@@ -176,9 +176,17 @@ public final class CountJoinOp extends Operator {
         for (int k : kids) {
             long[] keys = b.cols[parentSlot[k]];
             IdCounts from = counts[k];
+            // a scan in the order of the key repeats it row after row: one lookup per run of equal keys
+            long last = 0;
+            long count = 0;
             for (int i = 0; i < size; i++) {
+                long key = keys[i];
+                if (key != last) {
+                    last = key;
+                    count = from.get(key);
+                }
                 if (weights[i] != 0) {
-                    weights[i] = Math.multiplyExact(weights[i], from.get(keys[i]));
+                    weights[i] = Math.multiplyExact(weights[i], count);
                 }
             }
         }
