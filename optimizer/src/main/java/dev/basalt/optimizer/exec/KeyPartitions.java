@@ -22,21 +22,10 @@ final class KeyPartitions {
     static final long FROM_MATCHES = 1L << 17;
     /** Pairs aimed at per partition: a table of twice as many slots of 16 bytes, 128 KB. */
     private static final int PER_PARTITION = 4096;
-    /** Pairs a partition gathers in {@link #stage} before they go to its array together: two cache lines. */
-    private static final int STAGED = 8;
     private final int shift;
     /** Per partition: ids and weights interleaved. */
     private final long[][] pairs;
     private final int[] used;
-    /**
-     * Per partition, {@link #STAGED} pairs' room side by side in one array small enough for the first- or
-     * second-level cache: a pair is written there and a partition's pairs are copied to its array a
-     * stage at a time, so appending to hundreds of partitions does not miss the cache once per pair
-     * (software write-combining).
-     */
-    private final long[] stage;
-    /** Per partition: pairs in its stage. */
-    private final int[] staged;
     private long size;
 
     /** Partitions for about {@code expected} pairs (from 1 to 4,096 partitions). */
@@ -46,8 +35,6 @@ final class KeyPartitions {
         this.shift = 64 - Integer.numberOfTrailingZeros(parts);
         this.pairs = new long[parts][];
         this.used = new int[parts];
-        this.stage = new long[parts * 2 * STAGED];
-        this.staged = new int[parts];
         // a partition's share of the expected pairs and a quarter more (a hash spreads them unevenly):
         // an exact estimate (a pattern's range count) then copies no partition; a wrong one is capped
         long share = expected / parts;
@@ -64,47 +51,21 @@ final class KeyPartitions {
 
     /** Adds the pairs {@code (ids[i], weights[i])} for {@code i < n} whose weight is not 0. */
     void addAll(long[] ids, long[] weights, int n) {
-        long[] stage = this.stage;
-        int[] staged = this.staged;
         for (int i = 0; i < n; i++) {
             long w = weights[i];
             if (w == 0) {
                 continue;
             }
-            long id = ids[i];
-            int p = partition(id);
-            int s = staged[p];
-            int at = 2 * (p * STAGED + s);
-            stage[at] = id;
-            stage[at + 1] = w;
-            if (++s == STAGED) {
-                unstage(p, STAGED);
-                s = 0;
+            int p = partition(ids[i]);
+            long[] to = pairs[p];
+            int at = used[p];
+            if (at == to.length) {
+                to = pairs[p] = Arrays.copyOf(to, 2 * to.length);
             }
-            staged[p] = s;
+            to[at] = ids[i];
+            to[at + 1] = w;
+            used[p] = at + 2;
             size++;
-        }
-    }
-
-    /** Copies the first {@code count} pairs of partition {@code p}'s stage to its array. */
-    private void unstage(int p, int count) {
-        long[] to = pairs[p];
-        int at = used[p];
-        int longs = 2 * count;
-        if (at + longs > to.length) {
-            to = pairs[p] = Arrays.copyOf(to, Math.max(2 * to.length, at + longs));
-        }
-        System.arraycopy(stage, 2 * p * STAGED, to, at, longs);
-        used[p] = at + longs;
-    }
-
-    /** Copies every staged pair to its partition's array. */
-    private void unstageAll() {
-        for (int p = 0; p < staged.length; p++) {
-            if (staged[p] > 0) {
-                unstage(p, staged[p]);
-                staged[p] = 0;
-            }
         }
     }
 
@@ -123,8 +84,6 @@ final class KeyPartitions {
         if (probes.pairs.length != pairs.length) {
             throw new IllegalArgumentException("partitions differ: " + pairs.length + " and " + probes.pairs.length);
         }
-        unstageAll();
-        probes.unstageAll();
         long total = 0;
         IdCounts table = null;
         int made = 0;

@@ -9,9 +9,8 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link KeyPartitions}: the sum of products of two sets, added a batch at a time (pairs gathered per
- * partition before they reach its array), equals the join of the same pairs computed with a map, for
- * one partition, hundreds and thousands, with repeated ids, pairs of weight 0 and batches of any size.
+ * {@link KeyPartitions}: the sum of products of two sets, added a batch at a time, equals the join of
+ * the same pairs computed with a map, for one partition, hundreds and thousands, with repeated ids, pairs of weight 0 and batches of any size.
  */
 class KeyPartitionsTest {
     @Test
