@@ -125,6 +125,8 @@ public final class CountJoinOp extends Operator {
         KeyPartitions probes = null;
         long total = 0;
         long[] weights = new long[Batch.CAPACITY];
+        long[] runKeys = new long[Batch.CAPACITY];
+        long[] runCounts = new long[Batch.CAPACITY];
         for (int p : order) {
             int[] kids = IntStream.range(0, patterns.length).filter(c -> parent[c] == p && c != partitioned).toArray();
             boolean root = parent[p] < 0;
@@ -139,7 +141,7 @@ public final class CountJoinOp extends Operator {
                 while ((b = c.next()) != null) {
                     ctx.checkCancelled();
                     int size = b.size;
-                    weigh(b, kids, counts, weights);
+                    weigh(b, kids, counts, weights, runKeys, runCounts);
                     if (pairs != null) {
                         pairs.addAll(b.cols[pairSlot], weights, size);
                         long held = pairs.size() + (built == null ? 0 : built.size());
@@ -169,16 +171,33 @@ public final class CountJoinOp extends Operator {
         return probes == null ? total : built.sumOfProducts(probes);
     }
 
-    /** Sets {@code weights[i]} to the product of the counts the children {@code kids} hold for row {@code i}'s keys. */
-    private void weigh(Batch b, int[] kids, IdCounts[] counts, long[] weights) {
+    /**
+     * Sets {@code weights[i]} to the product of the counts the children {@code kids} hold for row {@code i}'s keys;
+     * {@code runKeys} and {@code runCounts} are scratch of a batch's capacity.
+     */
+    private void weigh(Batch b, int[] kids, IdCounts[] counts, long[] weights, long[] runKeys, long[] runCounts) {
         int size = b.size;
         Arrays.fill(weights, 0, size, 1L);
         for (int k : kids) {
             long[] keys = b.cols[parentSlot[k]];
-            IdCounts from = counts[k];
+            // a scan in the order of the key repeats it row after row: one lookup per run of equal keys,
+            // the runs' lookups made together (IdCounts#getAll)
+            int runs = 0;
+            long last = 0;
             for (int i = 0; i < size; i++) {
+                if (keys[i] != last || i == 0) {
+                    last = keys[i];
+                    runKeys[runs++] = last;
+                }
+            }
+            counts[k].getAll(runKeys, runs, runCounts);
+            int r = -1;
+            for (int i = 0; i < size; i++) {
+                if (i == 0 || keys[i] != keys[i - 1]) {
+                    r++;
+                }
                 if (weights[i] != 0) {
-                    weights[i] = Math.multiplyExact(weights[i], from.get(keys[i]));
+                    weights[i] = Math.multiplyExact(weights[i], runCounts[r]);
                 }
             }
         }

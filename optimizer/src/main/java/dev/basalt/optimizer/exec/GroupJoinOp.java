@@ -198,7 +198,7 @@ public final class GroupJoinOp extends Operator {
                 IdSums out = p == partitioned ? null
                         : new IdSums(root ? 64 : Math.min(budget, (long) Math.max(0, patterns[p].estimate())));
                 pairs = p == partitioned || probing ? new RowPartitions((long) Math.max(0, patterns[partitioned].estimate()),
-                        probing ? 5 : 4, setLongs, ctx.limits()) : null;
+                        probing ? probeWidth() : builtWidth(), setLongs, ctx.limits()) : null;
                 int outSlot = root ? groupSlot : tree.parentSlot[p];
                 int pairSlot = probing ? tree.parentSlot[partitioned] : -1;
                 boolean valueHere = p == valuePattern;
@@ -222,7 +222,7 @@ public final class GroupJoinOp extends Operator {
                 if (p == partitioned) {
                     built = pairs;
                 } else if (probing) {
-                    joinPartitions(built, pairs, holdsValue[partitioned], out, ctx);
+                    joinPartitions(built, pairs, builtWidth(), probeWidth(), out, ctx);
                     spilledRows.add(built.spilledRows() + pairs.spilledRows());
                     built.close();
                     pairs.close();
@@ -243,9 +243,44 @@ public final class GroupJoinOp extends Operator {
     }
 
     /**
+     * Whether the rows of the partitioned pattern carry sums: it or a pattern below it gives the
+     * argument's numbers. Then its parent's rows carry none (one side of a join holds sums).
+     */
+    private boolean builtSums() {
+        return holdsValue[partitioned];
+    }
+
+    /** Whether the partitioned pattern's parent's rows carry sums: a pattern other than the partitioned one gives them. */
+    private boolean probeSums() {
+        return holdsValue[tree.parent[partitioned]] && !holdsValue[partitioned];
+    }
+
+    /** Longs of a row of the partitioned pattern: (key, count and form, sum) or, without sums, (key, count and form). */
+    private int builtWidth() {
+        return builtSums() ? 3 : 2;
+    }
+
+    /** Longs of a row of its parent: (key, out key, count and form, sum) or, without sums, (key, out key, count and form). */
+    private int probeWidth() {
+        return probeSums() ? 4 : 3;
+    }
+
+    /**
+     * A count and a sum's form ({@link IdSums}: 6 bits) in one long of a partitioned row; throws
+     * {@code ArithmeticException} (the rows then do the work) for a count of 2^57 or more.
+     */
+    static long countAndForm(long count, long form) {
+        if (count >>> 57 != 0) {
+            throw new ArithmeticException("count " + count);
+        }
+        return count << 6 | form;
+    }
+
+    /**
      * Adds the partials of a batch of a pattern's rows: to {@code out} by {@code outKeys}, or, for the
-     * partitioned pattern, to {@code pairs} as (key, count, sum, form), or, for its parent, to
-     * {@code pairs} as (the partitioned pattern's key, out key, count, sum, form) to join later.
+     * partitioned pattern, to {@code pairs} as (key, count and form, sum), or, for its parent, to
+     * {@code pairs} as (the partitioned pattern's key, out key, count and form, sum) to join later; a
+     * row carries its sum only where its side holds them ({@link #builtWidth}, {@link #probeWidth}).
      */
     private void addBatch(Batch b, int[] kids, IdSums[] tables, long[] numbers, long[] outKeys, IdSums out,
             RowPartitions pairs, long[] pairKeys) {
@@ -274,9 +309,17 @@ public final class GroupJoinOp extends Operator {
                 continue;
             }
             if (pairKeys != null) {
-                pairs.add(pairKeys[i], outKeys[i], count, sum, form);
+                if (probeSums()) {
+                    pairs.add(pairKeys[i], outKeys[i], countAndForm(count, form), sum);
+                } else {
+                    pairs.add(pairKeys[i], outKeys[i], countAndForm(count, form));
+                }
             } else if (out == null) {
-                pairs.add(outKeys[i], count, sum, form);
+                if (builtSums()) {
+                    pairs.add(outKeys[i], countAndForm(count, form), sum);
+                } else {
+                    pairs.add(outKeys[i], countAndForm(count, form));
+                }
             } else {
                 out.add(outKeys[i], count, sum, form);
             }
@@ -284,20 +327,22 @@ public final class GroupJoinOp extends Operator {
     }
 
     /**
-     * Joins the partitioned pattern's (key, count, sum, form) rows with its parent's (key, out key,
-     * count, sum, form) rows partition by partition, a group of partitions at a time (read back from
-     * disk where the sets spilled), adding each match's product to {@code out}.
+     * Joins the partitioned pattern's rows ({@code builtWidth} longs: key, count and form, sum) with its
+     * parent's rows ({@code probeWidth} longs: key, out key, count and form, sum) partition by partition, a
+     * group of partitions at a time (read back from disk where the sets spilled), adding each match's
+     * product to {@code out}. A row without its sum has sum 0.
      */
-    private static void joinPartitions(RowPartitions built, RowPartitions probes, boolean builtHoldsValue, IdSums out,
-            ExecContext ctx) {
+    private static void joinPartitions(RowPartitions built, RowPartitions probes, int builtWidth, int probeWidth,
+            IdSums out, ExecContext ctx) {
         IdSums table = null;
         int made = 0;
+        boolean builtHoldsValue = builtWidth == 3;
         for (int g = 0; g < built.groups(); g++) {
             ctx.checkCancelled();
             built.restore(g);
             probes.restore(g);
             for (int p = built.firstOf(g); p < built.firstOf(g + 1); p++) {
-                int n = built.used(p) / 4;
+                int n = built.used(p) / builtWidth;
                 if (n == 0 || probes.used(p) == 0) {
                     continue;
                 }
@@ -309,27 +354,33 @@ public final class GroupJoinOp extends Operator {
                     table = new IdSums(made);
                 }
                 long[] from = built.rows(p);
-                for (int i = 0; i < 4 * n; i += 4) {
-                    table.add(from[i], from[i + 1], from[i + 2], from[i + 3]);
+                for (int i = 0; i < builtWidth * n; i += builtWidth) {
+                    long cf = from[i + 1];
+                    table.add(from[i], cf >>> 6, builtHoldsValue ? from[i + 2] : 0, cf & 63);
                 }
-                probe(table, probes.rows(p), probes.used(p), builtHoldsValue, out);
+                probe(table, probes.rows(p), probes.used(p), probeWidth, builtHoldsValue, out);
             }
             built.release(g);
             probes.release(g);
         }
     }
 
-    /** Probes {@code table} with {@code used} longs of (key, out key, count, sum, form) rows, adding each match's product to {@code out}. */
-    private static void probe(IdSums table, long[] probe, int used, boolean builtHoldsValue, IdSums out) {
-        for (int i = 0; i < used; i += 5) {
+    /**
+     * Probes {@code table} with {@code used} longs of rows of {@code width} longs (key, out key, count and
+     * form, sum), adding each match's product to {@code out}.
+     */
+    private static void probe(IdSums table, long[] probe, int used, int width, boolean builtHoldsValue, IdSums out) {
+        for (int i = 0; i < used; i += width) {
             int at = table.entry(probe[i]);
             if (at < 0) {
                 continue;
             }
-            long count = probe[i + 2];
+            long cf = probe[i + 2];
+            long count = cf >>> 6;
             long n2 = table.count(at);
-            long sum = builtHoldsValue ? Math.multiplyExact(table.sum(at), count) : Math.multiplyExact(probe[i + 3], n2);
-            long form = builtHoldsValue ? table.form(at) : probe[i + 4];
+            long sum = builtHoldsValue ? Math.multiplyExact(table.sum(at), count)
+                    : width == 4 ? Math.multiplyExact(probe[i + 3], n2) : 0;
+            long form = builtHoldsValue ? table.form(at) : cf & 63;
             out.add(probe[i + 1], Math.multiplyExact(count, n2), sum, form);
         }
     }

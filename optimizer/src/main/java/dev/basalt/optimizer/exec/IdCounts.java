@@ -23,6 +23,23 @@ final class IdCounts extends IdSlots {
         }
     }
 
+    /**
+     * Sets {@code out[i]} to the count of {@code ids[i]} ({@link #get}) for {@code i < n}: the ids' home
+     * slots are read first in a loop of independent loads, so that their cache misses are under way
+     * together, then each id is settled. {@code out} must not be {@code ids}.
+     */
+    void getAll(long[] ids, int n, long[] out) {
+        long[] slots = this.slots;
+        for (int i = 0; i < n; i++) {
+            out[i] = slots[home(ids[i])];
+        }
+        for (int i = 0; i < n; i++) {
+            long k = out[i];
+            long id = ids[i];
+            out[i] = k == id ? slots[home(id) + 1] : k == 0 ? 0 : get(id);
+        }
+    }
+
     /** The count of {@code id}, 0 if it has none. */
     long get(long id) {
         int at = find(id);

@@ -22,6 +22,12 @@ abstract class IdSlots {
         mask = capacity - 1;
     }
 
+    /** The array index of {@code id}'s first slot to look at: where it is, or where its probe starts. */
+    final int home(long id) {
+        long h = id * 0x9E3779B97F4A7C15L;
+        return stride * ((int) (h ^ h >>> 32) & mask);
+    }
+
     /** The array index of {@code id}'s slot, or of the empty slot where it belongs. */
     final int find(long id) {
         long h = id * 0x9E3779B97F4A7C15L;

@@ -271,6 +271,14 @@ public final class PatternScan extends Operator {
         }
         Lookup lookup = new Lookup(ctx);
         Batch out = new Batch(input.length);
+        // every batch of this cursor extends the same row: the columns the pattern does not write hold
+        // the row's ids once for all batches (a batch's reader does not change it)
+        for (int c = 0; c < input.length; c++) {
+            if (input[c] != TermIds.NULL) {
+                Arrays.fill(out.cols[c], input[c]);
+            }
+        }
+        lookup.rowFilled = true;
         lookup.start(input);
         return new BatchCursor() {
             boolean done;
@@ -315,6 +323,11 @@ public final class PatternScan extends Operator {
         /** Per check: the position whose id it must equal, or -1 for the row's id in its slot. */
         private final int[] checkWith = new int[4];
         private int nChecks;
+        /**
+         * The batches {@link #fill} writes already hold the row's id in every column the pattern does not
+         * write, in every row (one row's batch cursor): fill does not write them again.
+         */
+        boolean rowFilled;
         /** Scans started and rows added, for EXPLAIN ({@link ExecContext#statistics}). */
         private long started;
         private long added;
@@ -388,7 +401,7 @@ public final class PatternScan extends Operator {
                     }
                     n++;
                 }
-                for (int c = 0; c < cols.length; c++) {
+                for (int c = 0; c < cols.length && !rowFilled; c++) {
                     if (!written[c]) {
                         Arrays.fill(cols[c], first, n, row[c]);
                     }

@@ -133,6 +133,29 @@ final class RowPartitions implements AutoCloseable {
         }
     }
 
+    /** Adds the row {@code (id, a)} (width 2). */
+    void add(long id, long a) {
+        int p = partition(id);
+        long[] to = room(p);
+        int at = used[p];
+        to[at] = id;
+        to[at + 1] = a;
+        used[p] = at + width;
+        size++;
+    }
+
+    /** Adds the row {@code (id, a, b)} (width 3). */
+    void add(long id, long a, long b) {
+        int p = partition(id);
+        long[] to = room(p);
+        int at = used[p];
+        to[at] = id;
+        to[at + 1] = a;
+        to[at + 2] = b;
+        used[p] = at + width;
+        size++;
+    }
+
     /** Adds the row {@code (id, a, b, c)} (width 4). */
     void add(long id, long a, long b, long c) {
         int p = partition(id);
@@ -142,20 +165,6 @@ final class RowPartitions implements AutoCloseable {
         to[at + 1] = a;
         to[at + 2] = b;
         to[at + 3] = c;
-        used[p] = at + width;
-        size++;
-    }
-
-    /** Adds the row {@code (id, a, b, c, d)} (width 5). */
-    void add(long id, long a, long b, long c, long d) {
-        int p = partition(id);
-        long[] to = room(p);
-        int at = used[p];
-        to[at] = id;
-        to[at + 1] = a;
-        to[at + 2] = b;
-        to[at + 3] = c;
-        to[at + 4] = d;
         used[p] = at + width;
         size++;
     }

@@ -78,12 +78,26 @@ final class JoinedAggregates implements JoinedAggregation {
         int slot = valueSlot();
         DerivedNumbers table = arg.numbers(ctx);
         boolean missing = false;
-        for (int i = 0; i < batch.size(); i++) {
-            long id = batch.id(i, slot);
-            long n = arg.isDerived() ? table == null || !AggregateArg.cachable(id) ? DerivedNumbers.MISSING
-                    : table.get(id) : inlineInteger(id);
-            out[i] = n;
-            missing |= n == DerivedNumbers.MISSING;
+        int size = batch.size();
+        if (arg.isDerived() && table != null) {
+            // the table's lookups for the whole batch at once (their cache misses overlap)
+            long[] ids = new long[size];
+            for (int i = 0; i < size; i++) {
+                ids[i] = batch.id(i, slot);
+            }
+            table.getAll(ids, size, out);
+            for (int i = 0; i < size; i++) {
+                if (!AggregateArg.cachable(ids[i])) {
+                    out[i] = DerivedNumbers.MISSING;
+                }
+                missing |= out[i] == DerivedNumbers.MISSING;
+            }
+        } else {
+            for (int i = 0; i < size; i++) {
+                long n = arg.isDerived() ? DerivedNumbers.MISSING : inlineInteger(batch.id(i, slot));
+                out[i] = n;
+                missing |= n == DerivedNumbers.MISSING;
+            }
         }
         if (!missing) {
             return true;

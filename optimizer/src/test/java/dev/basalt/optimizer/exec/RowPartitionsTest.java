@@ -118,6 +118,29 @@ class RowPartitionsTest {
     }
 
     @Test
+    void rowsOfTwoAndThreeLongsComeBackAlsoFromDisk() {
+        for (int width : new int[] {2, 3}) {
+            try (RowPartitions set = new RowPartitions(1_000_000, width, 40_000, limits())) {
+                SplittableRandom random = new SplittableRandom(width);
+                List<String> added = new ArrayList<>();
+                for (int i = 0; i < 60_000; i++) {
+                    long id = random.nextLong(1, 1L << 40);
+                    long[] row = width == 2 ? new long[] {id, i} : new long[] {id, i, -i};
+                    if (width == 2) {
+                        set.add(id, i);
+                    } else {
+                        set.add(id, i, -i);
+                    }
+                    added.add(Arrays.toString(row));
+                }
+                added.sort(null);
+                assertTrue(set.spilledRows() > 0, "width " + width);
+                assertEquals(added, readBack(set, width), "width " + width);
+            }
+        }
+    }
+
+    @Test
     void aSetWithinItsMemoryWritesNoFile() throws IOException {
         try (RowPartitions set = new RowPartitions(100_000, 4, 4_000_000, limits())) {
             List<String> added = fill(set, 100_000, 5);

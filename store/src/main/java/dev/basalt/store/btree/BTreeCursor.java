@@ -216,18 +216,27 @@ public final class BTreeCursor {
      * past the range's upper end: {@code bound} is the ids of the prefix, or of {@code to}.
      */
     private int inRange(long[] bound, long[] out, int off, int width, int n) {
-        int k = bound.length;
+        // the keys ascend and the range is an interval of keys: when the last is in it, so are all before it
+        if (n > 0 && inRange(bound, out, off + (n - 1) * width)) {
+            return n;
+        }
         for (int e = 0; e < n; e++, off += width) {
-            int c = 0;
-            for (int i = 0; i < k && c == 0; i++) {
-                c = Long.compareUnsigned(out[off + i], bound[i]);
-            }
-            // a key of width ids equal to a shorter prefix or bound on its first k ids is longer, so past "to"
-            if (prefix != null ? c != 0 : c >= 0) {
+            if (!inRange(bound, out, off)) {
                 return e;
             }
         }
         return n;
+    }
+
+    /** Whether the key of ids at {@code out[off...]} comes before the range's upper end ({@link #inRange(long[], long[], int, int, int)}). */
+    private boolean inRange(long[] bound, long[] out, int off) {
+        int k = bound.length;
+        int c = 0;
+        for (int i = 0; i < k && c == 0; i++) {
+            c = Long.compareUnsigned(out[off + i], bound[i]);
+        }
+        // a key of width ids equal to a shorter prefix or bound on its first k ids is longer, so past "to"
+        return prefix != null ? c == 0 : c < 0;
     }
 
     /** Checks the entry the scan now stands on against the upper end of the range. */

@@ -293,6 +293,18 @@ final class IdTupleLeafPage implements LeafNode, Page {
         long[] ids = scan.ids;
         int p = scan.next;
         int keyEnd = p;
+        if (width == 4 && !hasValues) {
+            // statement keys: four stores instead of a copy of a length the compiler does not know
+            for (int e = 0; e < n; e++, off += 4) {
+                p = next(IdTupleCoding.readNext(bytes, p, ids));
+                out[off] = ids[0];
+                out[off + 1] = ids[1];
+                out[off + 2] = ids[2];
+                out[off + 3] = ids[3];
+            }
+            land(scan, scan.index + n, p, 0);
+            return;
+        }
         for (int e = 0; e < n; e++) {
             keyEnd = next(IdTupleCoding.readNext(bytes, p, ids));
             p = skipValue(keyEnd);

@@ -103,7 +103,35 @@ public final class DerivedNumbers {
 
     /** The number held for {@code id}, or {@link #MISSING}. */
     public long get(long id) {
+        return probe(table, id);
+    }
+
+    /**
+     * Sets {@code out[i]} to the number held for {@code ids[i]} ({@link #get}), or {@link #MISSING}, for
+     * {@code i < n}. The ids' home slots are read first in a loop of independent loads, so that the
+     * processor has many of their cache misses under way at once, then each id is settled (mostly from the
+     * cache line its home slot brought in): a batch of lookups costs a few misses' time, not one per id.
+     * {@code out} must not be {@code ids}.
+     */
+    public void getAll(long[] ids, int n, long[] out) {
         long[] t = table;
+        int slots = t.length >> 1;
+        for (int i = 0; i < n; i++) {
+            out[i] = (long) SLOTS.getAcquire(t, 2 * home(ids[i], slots));
+        }
+        for (int i = 0; i < n; i++) {
+            long id = ids[i];
+            long k = out[i];
+            if (k == id) {
+                out[i] = (long) SLOTS.getAcquire(t, 2 * home(id, slots) + 1);
+            } else {
+                out[i] = k == 0 ? MISSING : probe(t, id);
+            }
+        }
+    }
+
+    /** {@link #get} in table {@code t}. */
+    private static long probe(long[] t, long id) {
         int mask = (t.length >> 1) - 1;
         int at = home(id, t.length >> 1);
         for (int p = 0; p < PROBES; p++, at = (at + 1) & mask) {

@@ -64,6 +64,35 @@ class DerivedNumbersTest {
     }
 
     @Test
+    void aBatchOfLookupsGivesWhatEachLookupGives() {
+        Random random = new Random(17);
+        for (int maxEntries : new int[] {8, 1_000, 100_000}) {
+            DerivedNumbers table = new DerivedNumbers(maxEntries);
+            // ids that share home slots and probe chains: a range of small ids and random ones
+            for (int i = 0; i < 3 * maxEntries; i++) {
+                long id = random.nextBoolean() ? 1 + random.nextInt(4 * maxEntries) : random.nextLong() | 1;
+                table.put(id, numberOf(id));
+            }
+            long[] ids = new long[1024];
+            long[] out = new long[1024];
+            for (int round = 0; round < 50; round++) {
+                int n = random.nextInt(ids.length + 1);
+                for (int i = 0; i < n; i++) {
+                    ids[i] = random.nextInt(3) == 0 ? random.nextLong() : 1 + random.nextInt(4 * maxEntries);
+                }
+                table.getAll(ids, n, out);
+                for (int i = 0; i < n; i++) {
+                    assertEquals(table.get(ids[i]), out[i], "id " + ids[i] + " of " + n + ", table of " + maxEntries);
+                }
+            }
+            table.clear();
+            table.getAll(new long[] {1, 2}, 2, out);
+            assertEquals(DerivedNumbers.MISSING, out[0]);
+            assertEquals(DerivedNumbers.MISSING, out[1]);
+        }
+    }
+
+    @Test
     void refusesTheReservedValues() {
         DerivedNumbers table = new DerivedNumbers(8);
         assertThrows(IllegalArgumentException.class, () -> table.put(0, 1));
