@@ -33,14 +33,6 @@ final class CountJoinPlanner {
         dev.basalt.optimizer.exec.PatternScan scan(StatementPattern sp) throws Unsupported;
     }
 
-    /**
-     * What a unit of a group join's reads (a match read into arrays of ids, a lookup of keys in id
-     * order, no joined row) costs against one of the planned joins (a row made per join step): a
-     * quarter. Measured on BSBM BI query 1 at 10M, the group join's reads took about 0.13 µs per
-     * estimated unit and the planned joins about 0.9 µs.
-     */
-    static final double GROUP_JOIN_UNIT = 0.25;
-
     private final Scans scans;
     private final CardinalityEstimator estimator;
     private final OrderingPolicy.Joins joins;
@@ -153,17 +145,18 @@ final class CountJoinPlanner {
 
         /**
          * Why the patterns are aggregated per key with some read by lookups per key of a child: the
-         * reads' estimated cost ({@code cost}: a unit per match read, {@link JoinCostModel#LOOKUP_COST} per
-         * lookup), counted at {@link #GROUP_JOIN_UNIT} of the planned joins' units, is at most the
-         * planned joins' cost ({@link #joinCost}); null where it is not.
+         * reads' estimated cost ({@code cost}: the scanned matches, and a lookup's
+         * {@link JoinCostModel#LOOKUP_COST} and a unit per row read by keys, those at
+         * {@link dev.basalt.optimizer.exec.KeyedReads#DRIVEN_UNIT}) is at most the planned joins' cost
+         * ({@link #joinCost}); null where it is not.
          */
         String drivenReason(Operator planned, double cost) {
             double byJoins = joinCost(planned, patterns.size());
-            if (GROUP_JOIN_UNIT * cost > byJoins) {
+            if (cost > byJoins) {
                 return null;
             }
-            return String.format(Locale.ROOT, "read %.3g with lookups per key x %.2f <= %.3g by the planned joins",
-                    cost, GROUP_JOIN_UNIT, byJoins);
+            return String.format(Locale.ROOT, "read %.3g by scans and lookups per key <= %.3g by the planned joins",
+                    cost, byJoins);
         }
     }
 
