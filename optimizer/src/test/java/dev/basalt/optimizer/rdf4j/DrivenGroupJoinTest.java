@@ -12,7 +12,6 @@ import org.eclipse.rdf4j.model.Statement;
 import org.eclipse.rdf4j.model.ValueFactory;
 import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
 import org.eclipse.rdf4j.model.vocabulary.RDF;
-import org.eclipse.rdf4j.query.algebra.QueryRoot;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -20,7 +19,6 @@ import org.junit.jupiter.api.Test;
 import dev.basalt.optimizer.NativeRunner;
 import dev.basalt.optimizer.exec.ExecLimits;
 import dev.basalt.optimizer.exec.GroupJoinOp;
-import dev.basalt.optimizer.exec.Operator;
 import dev.basalt.optimizer.plan.CompiledPlan;
 
 /**
@@ -108,29 +106,19 @@ class DrivenGroupJoinTest {
     }
 
     private static List<String> basalt(String query, String hint) {
-        List<String> rows = SolutionModifiersTest.rows(shop.basalt(PREFIX + query.replace("HINT", hint)));
-        rows.sort(null);
-        return rows;
+        return PlanProbe.basalt(shop, PREFIX + query.replace("HINT", hint));
     }
 
     private static List<String> memory(String query) {
-        List<String> rows = SolutionModifiersTest.rows(shop.memory(PREFIX + query.replace("HINT", "")));
-        rows.sort(null);
-        return rows;
+        return PlanProbe.memory(shop, PREFIX + query.replace("HINT", ""));
     }
 
     private static CompiledPlan plan() {
-        return ((BasaltPlanNode) ((QueryRoot) shop.lastPlan()).getArg()).plan();
+        return PlanProbe.plan(shop);
     }
 
-    private static List<GroupJoinOp> groupJoins(Operator op, List<GroupJoinOp> out) {
-        if (op instanceof GroupJoinOp g) {
-            out.add(g);
-        }
-        for (Operator c : op.children()) {
-            groupJoins(c, out);
-        }
-        return out;
+    private static int groupJoins() {
+        return PlanProbe.operators(shop, GroupJoinOp.class).size();
     }
 
     @Test
@@ -142,7 +130,7 @@ class DrivenGroupJoinTest {
             assertFalse(expected.isEmpty(), q);
             assertEquals(expected, basalt(q, ""), q + "\n" + plan().explain());
             String explain = plan().explain();
-            assertEquals(1, groupJoins(plan().root(), new ArrayList<>()).size(), explain);
+            assertEquals(1, groupJoins(), explain);
             assertTrue(explain.contains("?review :reviewer ?reviewer looked up per key of ?reviewer :country :" + c[1]),
                     explain);
             assertTrue(explain.contains("?review :reviewFor ?product looked up per key of ?review :reviewer ?reviewer"),
@@ -154,11 +142,11 @@ class DrivenGroupJoinTest {
             }
             assertEquals(expected, basalt(q, HASH_MERGE), q + "\n" + plan().explain());
             explain = plan().explain();
-            assertEquals(1, groupJoins(plan().root(), new ArrayList<>()).size(), explain);
+            assertEquals(1, groupJoins(), explain);
             assertFalse(explain.contains("looked up per key"), explain);
 
             assertEquals(expected, basalt(q, NESTED_LOOP), q + "\n" + plan().explain());
-            assertEquals(0, groupJoins(plan().root(), new ArrayList<>()).size(), plan().explain());
+            assertEquals(0, groupJoins(), plan().explain());
         }
     }
 
@@ -167,7 +155,7 @@ class DrivenGroupJoinTest {
         List<String> expected = memory(BY_PRODUCER);
         assertFalse(expected.isEmpty());
         assertEquals(expected, basalt(BY_PRODUCER, ""), plan().explain());
-        assertEquals(0, groupJoins(plan().root(), new ArrayList<>()).size(), plan().explain());
+        assertEquals(0, groupJoins(), plan().explain());
     }
 
     @Test
@@ -176,7 +164,7 @@ class DrivenGroupJoinTest {
         try {
             String q = BY_COUNTRIES.replace(":C1", ":C1").replace(":C2", ":C2");
             assertEquals(memory(q), basalt(q, ""), plan().explain());
-            assertEquals(1, groupJoins(plan().root(), new ArrayList<>()).size(), plan().explain());
+            assertEquals(1, groupJoins(), plan().explain());
         } finally {
             shop.setLimits(ExecLimits.defaults());
         }
