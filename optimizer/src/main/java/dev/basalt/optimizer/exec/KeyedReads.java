@@ -28,10 +28,10 @@ public final class KeyedReads {
     /** Units of an index lookup against one of a row read (as the join cost model counts them). */
     static final double LOOKUP_COST = 4;
     /**
-     * What a unit of the driven reads (a lookup of keys in id order, a row it reads into arrays of ids)
-     * costs against one of the planned joins (a row made per join step): a quarter. Measured on BSBM's BI
-     * query 1 at 10M: about 0.13 µs per estimated unit of the driven group join, 0.9 µs per unit of
-     * the planned joins. Scanned matches count in full.
+     * The weight of a unit of the driven reads against one of the planned joins: a quarter. A weight,
+     * not a calibration: the driven lookups come in key order (each reuses the index path of the one
+     * before) and fill arrays of ids without joined rows, and a child's keys are estimated by an upper
+     * bound (its rows). Scanned matches count in full, so that a selective query keeps its lookups.
      */
     public static final double DRIVEN_UNIT = 0.25;
 
