@@ -37,8 +37,6 @@ class DrivenGroupJoinTest {
     private static final ValueFactory VF = SimpleValueFactory.getInstance();
     private static final String EX = "http://example.org/";
     private static final String PREFIX = "PREFIX : <" + EX + "> ";
-    private static final String HASH_MERGE = " . [] <http://basalt.dev/hint#joins> \"hash-merge\" ";
-    private static final String NESTED_LOOP = " . [] <http://basalt.dev/hint#joins> \"nested-loop\" ";
     /** BSBM's BI query 1 without its ORDER BY and LIMIT, for producers of C1 and reviewers of C2. */
     private static final String BY_COUNTRIES = "SELECT ?productType (COUNT(?review) AS ?reviewCount) WHERE { "
             + "?productType a :ProductType . ?product a ?productType . ?product :producer ?producer . "
@@ -140,12 +138,12 @@ class DrivenGroupJoinTest {
             if (!countries.equals("C1 C2")) {
                 continue;
             }
-            assertEquals(expected, basalt(q, HASH_MERGE), q + "\n" + plan().explain());
+            assertEquals(expected, basalt(q, PlanProbe.HASH_MERGE), q + "\n" + plan().explain());
             explain = plan().explain();
             assertEquals(1, groupJoins(), explain);
             assertFalse(explain.contains("looked up per key"), explain);
 
-            assertEquals(expected, basalt(q, NESTED_LOOP), q + "\n" + plan().explain());
+            assertEquals(expected, basalt(q, PlanProbe.NESTED_LOOP), q + "\n" + plan().explain());
             assertEquals(0, groupJoins(), plan().explain());
         }
     }

@@ -14,6 +14,11 @@ import dev.basalt.optimizer.plan.CompiledPlan;
  * of Basalt and of MemoryStore, the last plan, and its operators of one class. Stateless.
  */
 final class PlanProbe {
+    /** The joins hint forcing hash and merge joins (and group joins by scans), to put into a group. */
+    static final String HASH_MERGE = " . [] <http://basalt.dev/hint#joins> \"hash-merge\" ";
+    /** The joins hint forcing index lookups, to put into a group. */
+    static final String NESTED_LOOP = " . [] <http://basalt.dev/hint#joins> \"nested-loop\" ";
+
     private PlanProbe() {
     }
 
