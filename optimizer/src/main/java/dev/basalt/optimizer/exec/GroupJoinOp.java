@@ -24,6 +24,10 @@ import java.util.concurrent.atomic.LongAdder;
  * rows share the memory of {@link ExecLimits#hashJoinRows()} rows of a hash join; past it they go
  * to disk and are joined a group of partitions at a time (EXPLAIN then says how many rows spilled).
  *
+ * <p>A pattern may be read by lookups per key of a child's table instead of scanned whole
+ * ({@link KeyedReads}): only its matches that can join are read; such a pattern and its children are
+ * never joined by partitions.
+ *
  * <p>Where an argument is not an exact number, a count or sum would pass 2^63, or a key table would
  * hold more than {@link ExecLimits#hashJoinRows()} ids, the operator gives the work to {@code rows}
  * (a {@link GroupOp} over the joins the compiler planned). Yields one row per group with at least
@@ -44,10 +48,13 @@ public final class GroupJoinOp extends Operator {
     private final boolean[] holdsValue;
     /** The pattern whose key table is joined with its parent's rows by partitions ({@link RowPartitions}), or -1. */
     private final int partitioned;
+    private final KeyedReads reads;
     private final LongAdder spilledRows = new LongAdder();
+    private final LongAdder drivenOpens = new LongAdder();
 
     private GroupJoinOp(PatternScan[] patterns, JoinTree tree, int groupSlot, String groupLabel,
-            JoinedAggregation aggregation, Operator rows, String reason, int valuePattern, long partitionFrom) {
+            JoinedAggregation aggregation, Operator rows, String reason, int valuePattern, long partitionFrom,
+            KeyedReads reads) {
         this.patterns = patterns;
         this.tree = tree;
         this.groupSlot = groupSlot;
@@ -56,6 +63,7 @@ public final class GroupJoinOp extends Operator {
         this.rows = rows;
         this.reason = reason;
         this.valuePattern = valuePattern;
+        this.reads = reads;
         this.holdsValue = new boolean[patterns.length];
         for (int p = valuePattern; p >= 0; p = tree.parent[p]) {
             holdsValue[p] = true;
@@ -65,7 +73,8 @@ public final class GroupJoinOp extends Operator {
         int big = -1;
         for (int c = 0; c < patterns.length; c++) {
             int p = tree.parent[c];
-            if (p < 0 || patterns[c].estimate() < partitionFrom || patterns[p].estimate() < partitionFrom) {
+            if (p < 0 || patterns[c].estimate() < partitionFrom || patterns[p].estimate() < partitionFrom
+                    || reads.driven(c) || reads.driven(p)) {
                 continue;
             }
             double smaller = Math.min(patterns[c].estimate(), patterns[p].estimate());
@@ -85,7 +94,7 @@ public final class GroupJoinOp extends Operator {
      */
     public GroupJoinOp partitionedFrom(long estimatedMatches) {
         GroupJoinOp op = new GroupJoinOp(patterns, tree, groupSlot, groupLabel, aggregation, rows, reason, valuePattern,
-                estimatedMatches);
+                estimatedMatches, reads);
         op.setEstimate(estimate());
         return op;
     }
@@ -100,6 +109,19 @@ public final class GroupJoinOp extends Operator {
      */
     public static GroupJoinOp of(List<PatternScan> patterns, int groupSlot, String groupLabel,
             JoinedAggregation aggregation, Operator rows, String reason) {
+        return of(patterns, groupSlot, groupLabel, aggregation, rows, null, cost -> reason);
+    }
+
+    /**
+     * As {@link #of(List, int, String, JoinedAggregation, Operator, String)}, with each pattern read by
+     * lookups per key of a child's table where the estimates ({@code fanout}) make that cheaper than its
+     * scan ({@link KeyedReads}), or every pattern scanned when {@code fanout} is null; null also where
+     * {@code reason} gives null for the reads' estimated cost (in scanned-row units) or, with
+     * {@code fanout}, where no pattern is driven.
+     */
+    public static GroupJoinOp of(List<PatternScan> patterns, int groupSlot, String groupLabel,
+            JoinedAggregation aggregation, Operator rows, KeyedReads.Fanout fanout,
+            java.util.function.DoubleFunction<String> reason) {
         for (int counted : aggregation.countedSlots()) {
             if (holder(patterns, counted, -1) < 0) {
                 return null;
@@ -115,8 +137,16 @@ public final class GroupJoinOp extends Operator {
         if (aggregation.valueSlot() >= 0 && value < 0) {
             return null;
         }
+        KeyedReads reads = fanout == null ? KeyedReads.scans(patterns) : KeyedReads.plan(patterns, tree, fanout);
+        if (fanout != null && !reads.anyDriven()) {
+            return null;
+        }
+        String why = reason.apply(reads.cost());
+        if (why == null) {
+            return null;
+        }
         return new GroupJoinOp(patterns.toArray(new PatternScan[0]), tree, groupSlot, groupLabel, aggregation, rows,
-                reason, value, KeyPartitions.FROM_MATCHES);
+                why, value, KeyPartitions.FROM_MATCHES, reads);
     }
 
     /** The first pattern after {@code after} that binds {@code slot}, or -1. */
@@ -144,9 +174,11 @@ public final class GroupJoinOp extends Operator {
     public String describe() {
         return "GroupJoin " + groupLabel + " " + aggregation.describe()
                 + " (counts and sums per join key, leaves to root, no joined rows"
-                + (partitioned < 0 ? "" : "; " + patterns[partitioned].label() + " joined by key partitions") + ")"
+                + (partitioned < 0 ? "" : "; " + patterns[partitioned].label() + " joined by key partitions")
+                + (reads.anyDriven() ? "; " + reads.describe(List.of(patterns)) : "") + ")"
                 + (reason == null ? "" : " [" + reason + "]")
-                + (spilledRows.sum() > 0 ? " (spilled " + spilledRows.sum() + " rows)" : "");
+                + (spilledRows.sum() > 0 ? " (spilled " + spilledRows.sum() + " rows)" : "")
+                + (drivenOpens.sum() > 0 ? " (driven by keys in " + drivenOpens.sum() + " reads)" : "");
     }
 
     @Override
@@ -196,13 +228,13 @@ public final class GroupJoinOp extends Operator {
                 boolean probing = partitioned >= 0 && tree.parent[partitioned] == p;
                 // sized by the pattern's estimate (its distinct keys are at most its matches), bounded by the budget
                 IdSums out = p == partitioned ? null
-                        : new IdSums(root ? 64 : Math.min(budget, (long) Math.max(0, patterns[p].estimate())));
+                        : new IdSums(root ? 64 : Math.min(budget, (long) reads.rows(p)));
                 pairs = p == partitioned || probing ? new RowPartitions((long) Math.max(0, patterns[partitioned].estimate()),
                         probing ? probeWidth() : builtWidth(), setLongs, ctx.limits()) : null;
                 int outSlot = root ? groupSlot : tree.parentSlot[p];
                 int pairSlot = probing ? tree.parentSlot[partitioned] : -1;
                 boolean valueHere = p == valuePattern;
-                try (BatchCursor c = patterns[p].openBatch(input, ctx)) {
+                try (BatchCursor c = read(p, tables, input, ctx)) {
                     Batch b;
                     while ((b = c.next()) != null) {
                         ctx.checkCancelled();
@@ -240,6 +272,16 @@ public final class GroupJoinOp extends Operator {
                 }
             }
         }
+    }
+
+    /** Pattern {@code p}'s matches: by lookups of its driving child's keys where {@link KeyedReads} takes them, else its scan. */
+    private BatchCursor read(int p, IdSums[] tables, long[] input, ExecContext ctx) {
+        int k = reads.driver(p);
+        if (k >= 0 && tables[k] != null && reads.takes(p, tables[k].size())) {
+            drivenOpens.increment();
+            return KeyedReads.lookups(patterns[p], KeyedReads.keys(tables[k]), tree.parentSlot[k], input, ctx);
+        }
+        return patterns[p].openBatch(input, ctx);
     }
 
     /**

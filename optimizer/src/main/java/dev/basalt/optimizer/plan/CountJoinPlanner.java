@@ -81,10 +81,9 @@ final class CountJoinPlanner {
             return null;
         }
         String reason = in.reason(planned, in.patterns.size());
-        if (reason == null) {
-            return null;
-        }
-        GroupJoinOp op = GroupJoinOp.of(in.patterns, groupSlot, label, aggregates, rows, reason);
+        GroupJoinOp op = reason != null ? GroupJoinOp.of(in.patterns, groupSlot, label, aggregates, rows, reason)
+                : GroupJoinOp.of(in.patterns, groupSlot, label, aggregates, rows,
+                        (scan, slot) -> estimator.estimate(scan, Set.of(slot)), cost -> in.drivenReason(planned, cost));
         if (op != null) {
             op.setEstimate(rows.estimate());
         }
@@ -142,6 +141,64 @@ final class CountJoinPlanner {
             }
             return String.format(Locale.ROOT, "scan %.3g matches %s %d x %.3g joined rows estimated",
                     matches, matches <= bound ? "<=" : ">", steps, joined);
+        }
+
+        /**
+         * Why the patterns are aggregated per key with some read by lookups per key of a child: the
+         * reads' estimated cost ({@code cost}: the scanned matches, and a lookup's
+         * {@link JoinCostModel#LOOKUP_COST} and a unit per row read by keys, those at
+         * {@link dev.basalt.optimizer.exec.KeyedReads#DRIVEN_UNIT}) is at most the planned joins' cost
+         * ({@link #joinCost}); null where it is not.
+         */
+        String drivenReason(Operator planned, double cost) {
+            double byJoins = joinCost(planned, patterns.size());
+            if (cost > byJoins) {
+                return null;
+            }
+            return String.format(Locale.ROOT, "read %.3g by scans and lookups per key <= %.3g by the planned joins",
+                    cost, byJoins);
+        }
+    }
+
+    /**
+     * The planned joins' estimated cost in the join cost model's units: along the planned order of the
+     * patterns, each step looks up (or probes) every row reaching it ({@link JoinCostModel#LOOKUP_COST})
+     * and yields its rows (1 each), the first reads its matches, and the group takes each joined row
+     * (1 more). Where the plan's patterns cannot be listed in order, the joined rows times
+     * {@code patterns} lookups.
+     */
+    private double joinCost(Operator planned, int patterns) {
+        List<dev.basalt.optimizer.exec.PatternScan> order = new ArrayList<>();
+        scansInOrder(planned, order);
+        double joined = Math.max(planned.estimate(), 0);
+        if (order.size() != patterns) {
+            return patterns * joined * JoinCostModel.LOOKUP_COST;
+        }
+        Set<Integer> bound = new java.util.HashSet<>();
+        double rows = 0;
+        double cost = 0;
+        for (dev.basalt.optimizer.exec.PatternScan scan : order) {
+            double fanout = Math.max(0, estimator.estimate(scan, Set.copyOf(bound)));
+            double in = rows;
+            rows = bound.isEmpty() ? fanout : rows * fanout;
+            cost += (bound.isEmpty() ? 0 : in * JoinCostModel.LOOKUP_COST) + rows;
+            for (int slot : scan.slots()) {
+                if (slot >= 0) {
+                    bound.add(slot);
+                }
+            }
+        }
+        return cost + rows;
+    }
+
+    /** The pattern scans under {@code op}, depth first in the order of its children (the planned join order). */
+    private static void scansInOrder(Operator op, List<dev.basalt.optimizer.exec.PatternScan> out) {
+        if (op instanceof dev.basalt.optimizer.exec.PatternScan scan) {
+            out.add(scan);
+            return;
+        }
+        for (Operator child : op.children()) {
+            scansInOrder(child, out);
         }
     }
 
