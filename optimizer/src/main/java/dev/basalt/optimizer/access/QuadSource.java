@@ -156,6 +156,16 @@ public interface QuadSource {
     Value[] resolve(long[] ids);
 
     /**
+     * The source whose {@link #resolve} this one's gives: itself, or for a wrapper that resolves through the source
+     * it wraps, that source's. An evaluation resolves through it, so that its one call site for the values of rows
+     * sees the store's sources and not each wrapper (a wrapper's extra receiver class there makes the JIT drop and
+     * recompile the resolving code when it first appears).
+     */
+    default QuadSource resolver() {
+        return this;
+    }
+
+    /**
      * The store's shared cache of the values derived from committed terms by the pure function
      * named by {@code function} (compared by {@code equals}); null where the source has no such
      * cache (the default) or its ids may be uncommitted.

@@ -397,6 +397,11 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
         }
 
         @Override
+        public QuadSource resolver() {
+            return source.resolver();
+        }
+
+        @Override
         public DerivedValues derivedValues(Object function) {
             return source.derivedValues(function);
         }
