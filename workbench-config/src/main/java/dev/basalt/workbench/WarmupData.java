@@ -46,17 +46,60 @@ final class WarmupData {
 
     /**
      * One kind of request: its text for a random choice of constants, whether it is an update, its formats. Every
-     * other text spells the catalogue's names as full IRIs rather than prefixed names, as many clients do, so that
-     * the query text's lexer takes both paths before the first client's query.
+     * other text spells the catalogue's names as full IRIs rather than prefixed names, as many clients do, and every
+     * other text is laid out over several lines ({@link #laidOut}), as people and test drivers write queries, so that
+     * the query text's lexer takes all these paths before the first client's query.
      */
     record Request(Function<Random, String> template, boolean update, String accept, String otherAccept) {
         String text(Random random) {
             String text = template.apply(random);
-            return random.nextBoolean() ? fullIris(text) : text;
+            text = random.nextBoolean() ? fullIris(text) : text;
+            return random.nextBoolean() ? laidOut(text, random.nextBoolean()) : text;
         }
     }
 
     private static final Pattern PREFIXED = Pattern.compile("(?<![A-Za-z0-9_<:])w:([A-Za-z][A-Za-z0-9]*)");
+    /** The catalogue's prefix where a laid-out text declares and uses it: a hyphenated name, as many vocabularies have. */
+    static final String LAID_OUT_PREFIX = "w-cat";
+    private static final Pattern PREFIX_NAME = Pattern.compile("(?<![A-Za-z0-9_<:-])w:");
+
+    /**
+     * {@code text} (written on one line but for its prologue) laid out as people and test drivers write queries: a
+     * comment line first, each pattern and clause on its own line, indented by nesting with two spaces or
+     * ({@code tabs}) a tab, and the catalogue's prefix named {@value #LAID_OUT_PREFIX}. What is inside string
+     * literals is left as it is, so the query means the same.
+     */
+    static String laidOut(String text, boolean tabs) {
+        String indentUnit = tabs ? "\t" : "  ";
+        String renamed = PREFIX_NAME.matcher(text).replaceAll(LAID_OUT_PREFIX + ":");
+        StringBuilder out = new StringBuilder(renamed.length() + 128).append("# launcher warm-up\n");
+        int depth = 0;
+        char quote = 0;
+        for (int i = 0; i < renamed.length(); i++) {
+            char c = renamed.charAt(i);
+            char next = i + 1 < renamed.length() ? renamed.charAt(i + 1) : 0;
+            if (quote != 0) {
+                out.append(c);
+                quote = c == quote ? 0 : quote;
+            } else if (c == '"' || c == '\'') {
+                out.append(c);
+                quote = c;
+            } else if (c == '{' && next == ' ') {
+                depth++;
+                out.append("{\n").append(indentUnit.repeat(depth));
+                i++;
+            } else if (c == ' ' && next == '}') {
+                depth = Math.max(0, depth - 1);
+                out.append('\n').append(indentUnit.repeat(depth));
+            } else if (c == '.' && next == ' ' && i > 0 && renamed.charAt(i - 1) == ' ') {
+                out.append(".\n").append(indentUnit.repeat(depth));
+                i++;
+            } else {
+                out.append(c);
+            }
+        }
+        return out.append('\n').toString();
+    }
 
     /** {@code text} with each prefixed name {@code w:Name} written as the full IRI it stands for. */
     static String fullIris(String text) {
