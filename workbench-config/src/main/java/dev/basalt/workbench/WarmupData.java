@@ -13,7 +13,10 @@ import java.util.regex.Pattern;
  * the kinds of request a catalogue's clients send: joins with numeric and date filters, {@code OPTIONAL} with
  * {@code !bound}, {@code UNION}, {@code ORDER BY} with {@code LIMIT}/{@code OFFSET}, casts, language filters,
  * aggregates, {@code DESCRIBE}, {@code CONSTRUCT}, {@code ASK} and small updates, with SPARQL/XML, SPARQL/JSON,
- * RDF/XML and Turtle results.
+ * RDF/XML and Turtle results. Its products' descriptions are as long as a catalogue's (up to about 1.5 KB, some
+ * words with characters that are escaped or take several bytes in UTF-8), and one kind of query answers tens of
+ * kilobytes, so the result writers' paths for long, repeated and non-ASCII texts and for responses larger than
+ * their buffers are compiled as well.
  *
  * <p>Stateless and immutable: safe to share between threads.
  */
@@ -133,7 +136,7 @@ final class WarmupData {
             triple(b, p, RDF_TYPE, iri("Product"));
             triple(b, p, RDF_TYPE, iri("Type" + r.nextInt(TYPES)));
             triple(b, p, LABEL, text("product " + word(r) + " " + i));
-            triple(b, p, COMMENT, text(word(r) + " " + word(r) + " " + word(r)));
+            triple(b, p, COMMENT, text(words(r, 20 + r.nextInt(200))));
             triple(b, p, iri("producer"), iri("Producer" + r.nextInt(PRODUCERS)));
             for (int k = 0; k < 3 + r.nextInt(6); k++) {
                 triple(b, p, iri("feature"), iri("Feature" + r.nextInt(FEATURES)));
@@ -167,7 +170,7 @@ final class WarmupData {
             triple(b, review, iri("reviewFor"), iri("Product" + r.nextInt(PRODUCTS)));
             triple(b, review, iri("reviewer"), iri("Reviewer" + r.nextInt(REVIEWERS)));
             triple(b, review, iri("title"), "\"" + word(r) + " " + word(r) + "\"@" + lang);
-            triple(b, review, iri("text"), "\"" + word(r) + " " + word(r) + " " + word(r) + "\"@" + lang);
+            triple(b, review, iri("text"), "\"" + words(r, 10 + r.nextInt(120)) + "\"@" + lang);
             triple(b, review, iri("reviewDate"), typed(date(r), "dateTime"));
             for (int k = 1; k <= 2; k++) {
                 if (r.nextInt(3) > 0) {
@@ -225,6 +228,8 @@ final class WarmupData {
                 graph(r -> "CONSTRUCT { w:Offer" + r.nextInt(OFFERS) + " w:product ?p ; w:price ?price ; w:vendor ?v . "
                         + "?v rdfs:label ?vl } WHERE { w:Offer" + r.nextInt(OFFERS) + " w:product ?p ; w:price ?price ; "
                         + "w:vendor ?v . ?v rdfs:label ?vl }"),
+                select(r -> "SELECT ?product ?label ?comment WHERE { ?product a w:Product ; rdfs:label ?label ; "
+                        + "rdfs:comment ?comment } ORDER BY ?label OFFSET " + r.nextInt(PRODUCTS - 40) + " LIMIT 40"),
                 select(r -> "SELECT ?type (COUNT(?product) AS ?n) (AVG(?v) AS ?avg) WHERE { ?product a ?type ; w:num"
                         + (1 + r.nextInt(3)) + " ?v ; w:producer w:Producer" + r.nextInt(PRODUCERS) + " } GROUP BY ?type "
                         + "ORDER BY DESC(?n) LIMIT 5"),
@@ -240,11 +245,22 @@ final class WarmupData {
         return new Request(r -> PREFIXES + body.apply(r), false, GRAPH_ACCEPT, GRAPH_OTHER);
     }
 
+    /** Words of the catalogue's texts: ASCII, and some with characters that are escaped or take 2-4 bytes in UTF-8. */
     private static final String[] WORDS = { "alpha", "bright", "copper", "delta", "ember", "fjord", "granite",
-            "harbor", "indigo", "juniper", "kestrel", "lumen", "meadow", "nickel", "onyx", "prairie" };
+            "harbor", "indigo", "juniper", "kestrel", "lumen", "meadow", "nickel", "onyx", "prairie", "caf\u00e9",
+            "\u00dcberblick", "R&D", "x<y>z", "\u6771\u4eac", "\uD834\uDD1Eclef" };
 
     private static String word(Random r) {
         return WORDS[r.nextInt(WORDS.length)];
+    }
+
+    /** {@code n} words separated by spaces: a description as long as a catalogue's (BSBM's comments: about 1 KB). */
+    private static String words(Random r, int n) {
+        StringBuilder b = new StringBuilder(8 * n);
+        for (int i = 0; i < n; i++) {
+            b.append(i == 0 ? "" : " ").append(word(r));
+        }
+        return b.toString();
     }
 
     private static String date(Random r) {
