@@ -156,10 +156,10 @@ public interface QuadSource {
     Value[] resolve(long[] ids);
 
     /**
-     * The source whose {@link #resolve} this one's gives: itself, or for a wrapper that resolves through the source
-     * it wraps, that source's. An evaluation resolves through it, so that its one call site for the values of rows
-     * sees the store's sources and not each wrapper (a wrapper's extra receiver class there makes the JIT drop and
-     * recompile the resolving code when it first appears).
+     * A source whose {@link #resolve} and {@link #lookup} give what this one's give: itself, or for a wrapper that
+     * resolves and looks up through the source it wraps, that source's. An evaluation resolves and looks up through
+     * it, so that its call sites for the values and ids of terms see the store's sources and not each wrapper (a
+     * wrapper's extra receiver class there makes the JIT drop and recompile the code around them when it appears).
      */
     default QuadSource resolver() {
         return this;

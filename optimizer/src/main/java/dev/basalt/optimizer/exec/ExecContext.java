@@ -54,7 +54,7 @@ public final class ExecContext {
     }
 
     private final QuadSource source;
-    /** {@code source}'s {@link QuadSource#resolver}: what {@link #resolve} reads values through. */
+    /** {@code source}'s {@link QuadSource#resolver}: what {@link #resolve} and {@link #idOf} read terms through. */
     private final QuadSource resolver;
     private final boolean trackTime;
     private final ExecLimits limits;
@@ -243,7 +243,7 @@ public final class ExecContext {
         if (parameters != null) {
             value = parameters.getOrDefault(value, value);
         }
-        long id = source.lookup(value);
+        long id = resolver.lookup(value);
         if (id != TermIds.NULL) {
             return id;
         }

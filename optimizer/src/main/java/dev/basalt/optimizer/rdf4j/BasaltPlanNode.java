@@ -396,9 +396,10 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
             return source.resolve(ids);
         }
 
+        /** The wrapped source's, once no sentinel is looked up (at run time); itself while the plan is compiled. */
         @Override
         public QuadSource resolver() {
-            return source.resolver();
+            return sentinels.isEmpty() ? source.resolver() : this;
         }
 
         @Override
