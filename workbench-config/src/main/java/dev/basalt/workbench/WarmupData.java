@@ -36,9 +36,15 @@ final class WarmupData {
     private static final String LABEL = "<http://www.w3.org/2000/01/rdf-schema#label>";
     private static final String COMMENT = "<http://www.w3.org/2000/01/rdf-schema#comment>";
     private static final String SUBCLASS = "<http://www.w3.org/2000/01/rdf-schema#subClassOf>";
+    /**
+     * The prologue of every query: the catalogue's prefix and common vocabularies, several of them with names of one
+     * length (as most queries' prologues have), so that a prefixed name's declaration is looked up past others.
+     */
     private static final String PREFIXES = "PREFIX w: <" + NS + ">\n"
             + "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n"
-            + "PREFIX xsd: <" + XSD + ">\n";
+            + "PREFIX xsd: <" + XSD + ">\n"
+            + "PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#>\n"
+            + "PREFIX foaf: <http://xmlns.com/foaf/0.1/>\n";
     private static final String SELECT_ACCEPT = "application/sparql-results+xml";
     private static final String SELECT_OTHER = "application/sparql-results+json";
     private static final String GRAPH_ACCEPT = "application/rdf+xml";
@@ -162,6 +168,8 @@ final class WarmupData {
         for (int p = 0; p < REVIEWERS; p++) {
             triple(b, iri("Reviewer" + p), iri("name"), text("reviewer " + p));
             triple(b, iri("Reviewer" + p), iri("country"), iri("Country" + r.nextInt(COUNTRIES)));
+            triple(b, iri("Reviewer" + p), iri("contact_sha1"), text(Integer.toHexString(r.nextInt()) + "0f1e2d3c"));
+            triple(b, iri("Reviewer" + p), iri("joined"), typed(date(r).substring(0, 10), "date"));
         }
         for (int v = 0; v < REVIEWS; v++) {
             String review = iri("Review" + v);
@@ -218,7 +226,8 @@ final class WarmupData {
                         + r.nextInt(PRODUCTS) + " ; w:title ?title ; w:text ?text ; w:reviewDate ?date ; w:reviewer ?rv . "
                         + "?rv w:name ?name . FILTER langMatches(lang(?text), \"EN\") OPTIONAL { ?review w:rating1 ?r1 } "
                         + "OPTIONAL { ?review w:rating2 ?r2 } } ORDER BY DESC(?date) LIMIT 20"),
-                graph(r -> "DESCRIBE ?x WHERE { w:Review" + r.nextInt(REVIEWS) + " w:reviewer ?x }"),
+                graph(r -> "DESCRIBE ?x WHERE { w:Review" + r.nextInt(REVIEWS)
+                        + (r.nextBoolean() ? " w:reviewer" : " w:reviewFor") + " ?x }"),
                 select(r -> "SELECT DISTINCT ?offer ?price WHERE { ?offer w:product w:Product" + r.nextInt(PRODUCTS)
                         + " ; w:vendor ?v ; w:deliveryDays ?d ; w:price ?price ; w:validTo ?to . ?v w:country w:Country"
                         + r.nextInt(COUNTRIES) + " . FILTER (?d <= " + (1 + r.nextInt(6)) + " && ?to > \"2024-0"
