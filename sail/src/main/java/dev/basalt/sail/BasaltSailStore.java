@@ -68,6 +68,8 @@ final class BasaltSailStore extends SailStoreBase {
     /** Serializes online compactions (operator-started and automatic ones). */
     private final Object compaction = new Object();
     private final CompactionPolicy policy;
+    /** What the store read into its caches when it opened, or null if it did not ({@link StorePrewarm}). */
+    private StorePrewarm.Outcome prewarmed;
 
     private BasaltSailStore(Store store, Lexicon lexicon, List<QuadOrder> orders, Reasoner reasoner, int compactFreePercent) {
         this(store, lexicon, List.copyOf(orders), new LatestSnapshots(store, lexicon, List.copyOf(orders)), reasoner,
@@ -88,6 +90,11 @@ final class BasaltSailStore extends SailStoreBase {
             policy.afterCommit();
         }, reasoner);
         statementSets(latest, writer);
+    }
+
+    /** What the store read into its caches when it opened, or null when its prewarm was off. */
+    StorePrewarm.Outcome prewarmed() {
+        return prewarmed;
     }
 
     /** The reasoner that keeps the store's closure, or null when the store keeps none. */
@@ -115,7 +122,10 @@ final class BasaltSailStore extends SailStoreBase {
             BasaltSailStore sail = new BasaltSailStore(store, lexicon, orders, reasoner,
                     config.getCompactFreePercent());
             sail.reconcileInference(journal, reasoner);
-            StorePrewarm.run(journal, store, storeConfig.pageCacheBytes(), lexicon, sail.getValueFactory());
+            if (StorePrewarm.enabled(config.getPrewarm(), System.getProperty(StorePrewarm.PROPERTY))) {
+                sail.prewarmed = StorePrewarm.run(journal, store, storeConfig.pageCacheBytes(), lexicon,
+                        sail.getValueFactory());
+            }
             return sail;
         } catch (RuntimeException e) {
             store.close();

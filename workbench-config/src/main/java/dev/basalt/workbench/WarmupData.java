@@ -13,7 +13,10 @@ import java.util.regex.Pattern;
  * the kinds of request a catalogue's clients send: joins with numeric and date filters, {@code OPTIONAL} with
  * {@code !bound}, {@code UNION}, {@code ORDER BY} with {@code LIMIT}/{@code OFFSET}, casts, language filters,
  * aggregates, {@code DESCRIBE}, {@code CONSTRUCT}, {@code ASK} and small updates, with SPARQL/XML, SPARQL/JSON,
- * RDF/XML and Turtle results.
+ * RDF/XML and Turtle results. Its products' descriptions are as long as a catalogue's (up to about 1.5 KB, some
+ * words with characters that are escaped or take several bytes in UTF-8), and one kind of query answers tens of
+ * kilobytes, so the result writers' paths for long, repeated and non-ASCII texts and for responses larger than
+ * their buffers are compiled as well.
  *
  * <p>Stateless and immutable: safe to share between threads.
  */
@@ -33,9 +36,15 @@ final class WarmupData {
     private static final String LABEL = "<http://www.w3.org/2000/01/rdf-schema#label>";
     private static final String COMMENT = "<http://www.w3.org/2000/01/rdf-schema#comment>";
     private static final String SUBCLASS = "<http://www.w3.org/2000/01/rdf-schema#subClassOf>";
+    /**
+     * The prologue of every query: the catalogue's prefix and common vocabularies, several of them with names of one
+     * length (as most queries' prologues have), so that a prefixed name's declaration is looked up past others.
+     */
     private static final String PREFIXES = "PREFIX w: <" + NS + ">\n"
             + "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n"
-            + "PREFIX xsd: <" + XSD + ">\n";
+            + "PREFIX xsd: <" + XSD + ">\n"
+            + "PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#>\n"
+            + "PREFIX foaf: <http://xmlns.com/foaf/0.1/>\n";
     private static final String SELECT_ACCEPT = "application/sparql-results+xml";
     private static final String SELECT_OTHER = "application/sparql-results+json";
     private static final String GRAPH_ACCEPT = "application/rdf+xml";
@@ -46,17 +55,60 @@ final class WarmupData {
 
     /**
      * One kind of request: its text for a random choice of constants, whether it is an update, its formats. Every
-     * other text spells the catalogue's names as full IRIs rather than prefixed names, as many clients do, so that
-     * the query text's lexer takes both paths before the first client's query.
+     * other text spells the catalogue's names as full IRIs rather than prefixed names, as many clients do, and every
+     * other text is laid out over several lines ({@link #laidOut}), as people and test drivers write queries, so that
+     * the query text's lexer takes all these paths before the first client's query.
      */
     record Request(Function<Random, String> template, boolean update, String accept, String otherAccept) {
         String text(Random random) {
             String text = template.apply(random);
-            return random.nextBoolean() ? fullIris(text) : text;
+            text = random.nextBoolean() ? fullIris(text) : text;
+            return random.nextBoolean() ? laidOut(text, random.nextBoolean()) : text;
         }
     }
 
     private static final Pattern PREFIXED = Pattern.compile("(?<![A-Za-z0-9_<:])w:([A-Za-z][A-Za-z0-9]*)");
+    /** The catalogue's prefix where a laid-out text declares and uses it: a hyphenated name, as many vocabularies have. */
+    static final String LAID_OUT_PREFIX = "w-cat";
+    private static final Pattern PREFIX_NAME = Pattern.compile("(?<![A-Za-z0-9_<:-])w:");
+
+    /**
+     * {@code text} (written on one line but for its prologue) laid out as people and test drivers write queries: a
+     * comment line first, each pattern and clause on its own line, indented by nesting with two spaces or
+     * ({@code tabs}) a tab, and the catalogue's prefix named {@value #LAID_OUT_PREFIX}. What is inside string
+     * literals is left as it is, so the query means the same.
+     */
+    static String laidOut(String text, boolean tabs) {
+        String indentUnit = tabs ? "\t" : "  ";
+        String renamed = PREFIX_NAME.matcher(text).replaceAll(LAID_OUT_PREFIX + ":");
+        StringBuilder out = new StringBuilder(renamed.length() + 128).append("# launcher warm-up\n");
+        int depth = 0;
+        char quote = 0;
+        for (int i = 0; i < renamed.length(); i++) {
+            char c = renamed.charAt(i);
+            char next = i + 1 < renamed.length() ? renamed.charAt(i + 1) : 0;
+            if (quote != 0) {
+                out.append(c);
+                quote = c == quote ? 0 : quote;
+            } else if (c == '"' || c == '\'') {
+                out.append(c);
+                quote = c;
+            } else if (c == '{' && next == ' ') {
+                depth++;
+                out.append("{\n").append(indentUnit.repeat(depth));
+                i++;
+            } else if (c == ' ' && next == '}') {
+                depth = Math.max(0, depth - 1);
+                out.append('\n').append(indentUnit.repeat(depth));
+            } else if (c == '.' && next == ' ' && i > 0 && renamed.charAt(i - 1) == ' ') {
+                out.append(".\n").append(indentUnit.repeat(depth));
+                i++;
+            } else {
+                out.append(c);
+            }
+        }
+        return out.append('\n').toString();
+    }
 
     /** {@code text} with each prefixed name {@code w:Name} written as the full IRI it stands for. */
     static String fullIris(String text) {
@@ -90,7 +142,7 @@ final class WarmupData {
             triple(b, p, RDF_TYPE, iri("Product"));
             triple(b, p, RDF_TYPE, iri("Type" + r.nextInt(TYPES)));
             triple(b, p, LABEL, text("product " + word(r) + " " + i));
-            triple(b, p, COMMENT, text(word(r) + " " + word(r) + " " + word(r)));
+            triple(b, p, COMMENT, text(words(r, 20 + r.nextInt(200))));
             triple(b, p, iri("producer"), iri("Producer" + r.nextInt(PRODUCERS)));
             for (int k = 0; k < 3 + r.nextInt(6); k++) {
                 triple(b, p, iri("feature"), iri("Feature" + r.nextInt(FEATURES)));
@@ -116,6 +168,8 @@ final class WarmupData {
         for (int p = 0; p < REVIEWERS; p++) {
             triple(b, iri("Reviewer" + p), iri("name"), text("reviewer " + p));
             triple(b, iri("Reviewer" + p), iri("country"), iri("Country" + r.nextInt(COUNTRIES)));
+            triple(b, iri("Reviewer" + p), iri("contact_sha1"), text(Integer.toHexString(r.nextInt()) + "0f1e2d3c"));
+            triple(b, iri("Reviewer" + p), iri("joined"), typed(date(r).substring(0, 10), "date"));
         }
         for (int v = 0; v < REVIEWS; v++) {
             String review = iri("Review" + v);
@@ -124,7 +178,7 @@ final class WarmupData {
             triple(b, review, iri("reviewFor"), iri("Product" + r.nextInt(PRODUCTS)));
             triple(b, review, iri("reviewer"), iri("Reviewer" + r.nextInt(REVIEWERS)));
             triple(b, review, iri("title"), "\"" + word(r) + " " + word(r) + "\"@" + lang);
-            triple(b, review, iri("text"), "\"" + word(r) + " " + word(r) + " " + word(r) + "\"@" + lang);
+            triple(b, review, iri("text"), "\"" + words(r, 10 + r.nextInt(120)) + "\"@" + lang);
             triple(b, review, iri("reviewDate"), typed(date(r), "dateTime"));
             for (int k = 1; k <= 2; k++) {
                 if (r.nextInt(3) > 0) {
@@ -172,7 +226,8 @@ final class WarmupData {
                         + r.nextInt(PRODUCTS) + " ; w:title ?title ; w:text ?text ; w:reviewDate ?date ; w:reviewer ?rv . "
                         + "?rv w:name ?name . FILTER langMatches(lang(?text), \"EN\") OPTIONAL { ?review w:rating1 ?r1 } "
                         + "OPTIONAL { ?review w:rating2 ?r2 } } ORDER BY DESC(?date) LIMIT 20"),
-                graph(r -> "DESCRIBE ?x WHERE { w:Review" + r.nextInt(REVIEWS) + " w:reviewer ?x }"),
+                graph(r -> "DESCRIBE ?x WHERE { w:Review" + r.nextInt(REVIEWS)
+                        + (r.nextBoolean() ? " w:reviewer" : " w:reviewFor") + " ?x }"),
                 select(r -> "SELECT DISTINCT ?offer ?price WHERE { ?offer w:product w:Product" + r.nextInt(PRODUCTS)
                         + " ; w:vendor ?v ; w:deliveryDays ?d ; w:price ?price ; w:validTo ?to . ?v w:country w:Country"
                         + r.nextInt(COUNTRIES) + " . FILTER (?d <= " + (1 + r.nextInt(6)) + " && ?to > \"2024-0"
@@ -182,6 +237,8 @@ final class WarmupData {
                 graph(r -> "CONSTRUCT { w:Offer" + r.nextInt(OFFERS) + " w:product ?p ; w:price ?price ; w:vendor ?v . "
                         + "?v rdfs:label ?vl } WHERE { w:Offer" + r.nextInt(OFFERS) + " w:product ?p ; w:price ?price ; "
                         + "w:vendor ?v . ?v rdfs:label ?vl }"),
+                select(r -> "SELECT ?product ?label ?comment WHERE { ?product a w:Product ; rdfs:label ?label ; "
+                        + "rdfs:comment ?comment } ORDER BY ?label OFFSET " + r.nextInt(PRODUCTS - 40) + " LIMIT 40"),
                 select(r -> "SELECT ?type (COUNT(?product) AS ?n) (AVG(?v) AS ?avg) WHERE { ?product a ?type ; w:num"
                         + (1 + r.nextInt(3)) + " ?v ; w:producer w:Producer" + r.nextInt(PRODUCERS) + " } GROUP BY ?type "
                         + "ORDER BY DESC(?n) LIMIT 5"),
@@ -197,11 +254,22 @@ final class WarmupData {
         return new Request(r -> PREFIXES + body.apply(r), false, GRAPH_ACCEPT, GRAPH_OTHER);
     }
 
+    /** Words of the catalogue's texts: ASCII, and some with characters that are escaped or take 2-4 bytes in UTF-8. */
     private static final String[] WORDS = { "alpha", "bright", "copper", "delta", "ember", "fjord", "granite",
-            "harbor", "indigo", "juniper", "kestrel", "lumen", "meadow", "nickel", "onyx", "prairie" };
+            "harbor", "indigo", "juniper", "kestrel", "lumen", "meadow", "nickel", "onyx", "prairie", "caf\u00e9",
+            "\u00dcberblick", "R&D", "x<y>z", "\u6771\u4eac", "\uD834\uDD1Eclef" };
 
     private static String word(Random r) {
         return WORDS[r.nextInt(WORDS.length)];
+    }
+
+    /** {@code n} words separated by spaces: a description as long as a catalogue's (BSBM's comments: about 1 KB). */
+    private static String words(Random r, int n) {
+        StringBuilder b = new StringBuilder(8 * n);
+        for (int i = 0; i < n; i++) {
+            b.append(i == 0 ? "" : " ").append(word(r));
+        }
+        return b.toString();
     }
 
     private static String date(Random r) {

@@ -150,6 +150,34 @@ class LauncherWarmupTest {
     }
 
     @Test
+    void laidOutTextsMeanTheSame() {
+        java.util.Random random = new java.util.Random(5);
+        for (WarmupData.Request kind : WarmupData.queries()) {
+            String text = kind.template().apply(random);
+            for (boolean tabs : new boolean[] { false, true }) {
+                String laidOut = WarmupData.laidOut(text, tabs);
+                assertTrue(laidOut.startsWith("# ") && laidOut.contains("\n" + (tabs ? "\t" : "  ")), laidOut);
+                assertTrue(laidOut.contains("PREFIX " + WarmupData.LAID_OUT_PREFIX + ": <" + WarmupData.NS + ">"), laidOut);
+                assertFalse(Pattern.compile("(?<![A-Za-z0-9_<:-])w:").matcher(laidOut).find(), laidOut);
+                if (kind.update()) {
+                    assertEquals(
+                            org.eclipse.rdf4j.query.parser.QueryParserUtil.parseUpdate(
+                                    org.eclipse.rdf4j.query.QueryLanguage.SPARQL, text, null).toString(),
+                            org.eclipse.rdf4j.query.parser.QueryParserUtil.parseUpdate(
+                                    org.eclipse.rdf4j.query.QueryLanguage.SPARQL, laidOut, null).toString(), laidOut);
+                } else {
+                    assertEquals(
+                            org.eclipse.rdf4j.query.parser.QueryParserUtil.parseQuery(
+                                    org.eclipse.rdf4j.query.QueryLanguage.SPARQL, text, null).getTupleExpr().toString(),
+                            org.eclipse.rdf4j.query.parser.QueryParserUtil.parseQuery(
+                                    org.eclipse.rdf4j.query.QueryLanguage.SPARQL, laidOut, null).getTupleExpr().toString(),
+                            laidOut);
+                }
+            }
+        }
+    }
+
+    @Test
     void catalogueIsTheSameEveryTime() {
         String data = WarmupData.ntriples();
         assertEquals(data, WarmupData.ntriples());

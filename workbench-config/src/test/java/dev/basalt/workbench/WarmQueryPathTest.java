@@ -59,8 +59,8 @@ class WarmQueryPathTest {
             "sail.http.SparqlFastPath", // the servlet filter and the request's parameters (its Request)
             "sail.query.NativeQueries", // the direct run: leased snapshot, time limit, release on close
             "sail.query.QueryFront", // the front door: the shape's entry
-            "sail.query.QueryShape", // reads the query into its shape key and constants (its Lexer)
-            "sail.query.QueryTemplate", // the query's values of the template's sentinels
+            "sail.query.QueryShape", // the query's shape key and constants; their values by the template's sentinels
+            "sail.query.ShapeLexer", // reads the query into its shape
             "sail.read.LatestSnapshots", // the newest snapshot's lease; the access API over it (its SnapshotQuadSource)
             "workbench.ClientErrorMapping"); // the launcher's filter ahead of the fast path
 

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import dev.basalt.bench.process.LauncherStartup;
 import dev.basalt.bench.store.DiskUsage;
 
 /**
@@ -26,7 +27,6 @@ import dev.basalt.bench.store.DiskUsage;
  * <p>Not thread-safe: one thread starts, queries and closes it.
  */
 final class LauncherProcess implements AutoCloseable {
-	private static final long STARTUP_SECONDS = 600;
 	/** A JVM that writes an AOT cache or a JFR recording at exit may take this long to stop. */
 	private static final long STOP_SECONDS = 300;
 	static final String REPOSITORY = "basalt";
@@ -57,7 +57,7 @@ final class LauncherProcess implements AutoCloseable {
 		command.addAll(List.of("-jar", serverJar.toString(), "--port", Integer.toString(port), "--data",
 				data.toString(), "--repository", REPOSITORY));
 		Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STARTUP_SECONDS);
+		long deadline = System.nanoTime() + LauncherStartup.TIMEOUT.toNanos();
 		while (true) {
 			if (Files.exists(log) && Files.readString(log).contains("Basalt on RDF4J Server:")) {
 				return new LauncherProcess(p, data, port);

@@ -27,6 +27,7 @@ import dev.basalt.bench.driver.QueryStats;
 import dev.basalt.bench.driver.QueryTemplate;
 import dev.basalt.bench.lubm.LubmGenerator;
 import dev.basalt.bench.lubm.LubmQueries;
+import dev.basalt.bench.process.LauncherStartup;
 
 /**
  * BSBM on a Basalt federation against one Basalt server holding all the data, side by side in one
@@ -124,7 +125,7 @@ public final class FederationBench {
 		int singlePort = freePort();
 		try (ServerProcess single = ServerProcess.start(List.of(java, "-Xmx" + options.singleHeap(), "-XX:+UseParallelGC",
 				"-jar", options.serverJar().toString(), "--port", String.valueOf(singlePort), "--data",
-				work.resolve("single").toString()), work.resolve("single.log"), "RDF4J Workbench:", Duration.ofMinutes(3))) {
+				work.resolve("single").toString()), work.resolve("single.log"), "RDF4J Workbench:", LauncherStartup.TIMEOUT)) {
 			String singleUrl = "http://127.0.0.1:" + singlePort + "/rdf4j-server/repositories/basalt";
 			// the launcher relaunches itself: the server is its child
 			double singleCpu = single.cpuSeconds(true);
@@ -141,7 +142,7 @@ public final class FederationBench {
 				cluster.addAll(List.of(options.frontOptions().trim().split("\\s+")));
 			}
 			try (ServerProcess federation = ServerProcess.start(cluster, work.resolve("cluster.log"),
-					"federation SPARQL endpoint:", Duration.ofMinutes(5))) {
+					"federation SPARQL endpoint:", LauncherStartup.TIMEOUT)) {
 				List<String> members = new ArrayList<>();
 				for (int i = 0; i < options.shards(); i++) {
 					members.add(federation.valueAfter("shard-" + i + ":"));

@@ -156,6 +156,16 @@ public interface QuadSource {
     Value[] resolve(long[] ids);
 
     /**
+     * A source whose {@link #resolve} and {@link #lookup} give what this one's give: itself, or for a wrapper that
+     * resolves and looks up through the source it wraps, that source's. An evaluation resolves and looks up through
+     * it, so that its call sites for the values and ids of terms see the store's sources and not each wrapper (a
+     * wrapper's extra receiver class there makes the JIT drop and recompile the code around them when it appears).
+     */
+    default QuadSource resolver() {
+        return this;
+    }
+
+    /**
      * The store's shared cache of the values derived from committed terms by the pure function
      * named by {@code function} (compared by {@code equals}); null where the source has no such
      * cache (the default) or its ids may be uncommitted.

@@ -54,6 +54,8 @@ public final class ExecContext {
     }
 
     private final QuadSource source;
+    /** {@code source}'s {@link QuadSource#resolver}: what {@link #resolve} and {@link #idOf} read terms through. */
+    private final QuadSource resolver;
     private final boolean trackTime;
     private final ExecLimits limits;
     /** The context this one was forked from for a helper thread, or null; it holds cancellation and local terms. */
@@ -86,6 +88,7 @@ public final class ExecContext {
 
     private ExecContext(QuadSource source, boolean trackTime, ExecLimits limits, ExecContext root) {
         this.source = source;
+        this.resolver = source.resolver();
         this.trackTime = trackTime;
         this.limits = limits;
         this.root = root;
@@ -240,7 +243,7 @@ public final class ExecContext {
         if (parameters != null) {
             value = parameters.getOrDefault(value, value);
         }
-        long id = source.lookup(value);
+        long id = resolver.lookup(value);
         if (id != TermIds.NULL) {
             return id;
         }
@@ -293,7 +296,7 @@ public final class ExecContext {
                 stored[i] = TermIds.NULL;
             }
         }
-        Value[] out = source.resolve(stored);
+        Value[] out = resolver.resolve(stored);
         if (!hasLocals()) {
             return out;
         }
@@ -310,7 +313,7 @@ public final class ExecContext {
         if (id == UNBOUND_BY_ERROR) {
             return null;
         }
-        return TermIds.isLocal(id) ? localValue(id) : source.resolve(new long[] { id })[0];
+        return TermIds.isLocal(id) ? localValue(id) : resolver.resolve(new long[] { id })[0];
     }
 
     public void cancel() {

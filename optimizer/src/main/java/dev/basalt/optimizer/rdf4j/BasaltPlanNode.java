@@ -396,6 +396,12 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
             return source.resolve(ids);
         }
 
+        /** The wrapped source's, once no sentinel is looked up (at run time); itself while the plan is compiled. */
+        @Override
+        public QuadSource resolver() {
+            return sentinels.isEmpty() ? source.resolver() : this;
+        }
+
         @Override
         public DerivedValues derivedValues(Object function) {
             return source.derivedValues(function);

@@ -72,6 +72,10 @@ public enum BasaltSettings {
     COMPACT_FREE_PERCENT("compactFreePercent", Scope.STORE, "Compact at free percent", "0", "70",
             "0 = never; else the store compacts itself online when this percent of the journal file is not used"
                     + " (see \"Compacting a store\")"),
+    PREWARM("prewarm", Scope.STORE, "Prewarm caches at open", "true|false", "false",
+            "`true`: opening the store reads the newest commit's pages and the dictionary's terms into its caches"
+                    + " before its first query (see \"What a store reads when it opens\"); unset = the JVM-wide"
+                    + " default `-Dbasalt.store.prewarm` (true)"),
     BATCHES("batches", Scope.STORE, "Batch execution", "true|false", "false",
             "`true`: a GROUP BY whose input operators all have a batch form reads it in batches of rows; unset ="
                     + " the JVM-wide default `-Dbasalt.exec.batches` (true)"),

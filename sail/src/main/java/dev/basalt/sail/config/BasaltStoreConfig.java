@@ -214,6 +214,8 @@ public class BasaltStoreConfig extends BaseSailConfig {
     private Boolean batches;
     /** When join chains run in parallel; null for the JVM-wide default ({@link ExecLimits#DEFAULT_PARALLEL}). */
     private ParallelMode parallel;
+    /** Whether opening the store reads its caches; null for the JVM-wide default ({@code StorePrewarm}). */
+    private Boolean prewarm;
 
     /** True if the journal mode was configured (set or parsed), so an existing store in another mode is refused. */
     public boolean isJournalModeSet() {
@@ -331,6 +333,19 @@ public class BasaltStoreConfig extends BaseSailConfig {
 
     public void setBatches(Boolean batches) {
         this.batches = batches;
+    }
+
+    /**
+     * Whether opening the store reads the newest commit's pages and the dictionary's terms into its caches
+     * (docs/operator-guide.md, "What a store reads when it opens"); null (unset) takes the JVM-wide default,
+     * {@code -Dbasalt.store.prewarm} or true.
+     */
+    public Boolean getPrewarm() {
+        return prewarm;
+    }
+
+    public void setPrewarm(Boolean prewarm) {
+        this.prewarm = prewarm;
     }
 
     /**

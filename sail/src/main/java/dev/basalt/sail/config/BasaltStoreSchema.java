@@ -70,6 +70,8 @@ public final class BasaltStoreSchema {
     public static final IRI MAX_FILE_BYTES = BasaltSettings.MAX_FILE_BYTES.iri();
     /** Percent of the journal file not used by the newest commit point at which the store compacts itself online, 0 = never (default). */
     public static final IRI COMPACT_FREE_PERCENT = BasaltSettings.COMPACT_FREE_PERCENT.iri();
+    /** Whether opening the store reads its pages and terms into its caches ("true"/"false"; unset = the JVM-wide default, true). */
+    public static final IRI PREWARM = BasaltSettings.PREWARM.iri();
 
     private BasaltStoreSchema() {
     }

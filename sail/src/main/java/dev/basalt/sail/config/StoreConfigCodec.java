@@ -156,6 +156,8 @@ final class StoreConfigCodec {
             }
             c.setCompactFreePercent((int) v);
         }));
+        t.put(BasaltSettings.PREWARM, new Codec(c -> c.getPrewarm() != null ? VF.createLiteral(c.getPrewarm()) : null,
+                (c, l) -> c.setPrewarm(bool(l, BasaltStoreSchema.PREWARM))));
         t.put(BasaltSettings.INFERENCE, new Codec(
                 c -> c.getInference() != InferenceMode.NONE ? VF.createLiteral(c.getInference().label()) : null,
                 (c, l) -> {

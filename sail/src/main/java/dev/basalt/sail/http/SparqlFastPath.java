@@ -1,9 +1,6 @@
 package dev.basalt.sail.http;
 
-import java.io.BufferedReader;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.StringReader;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -11,7 +8,6 @@ import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.Charset;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -27,10 +23,8 @@ import javax.management.ObjectName;
 import javax.servlet.Filter;
 import javax.servlet.FilterChain;
 import javax.servlet.FilterConfig;
-import javax.servlet.ReadListener;
 import javax.servlet.ServletContext;
 import javax.servlet.ServletException;
-import javax.servlet.ServletInputStream;
 import javax.servlet.ServletRequest;
 import javax.servlet.ServletResponse;
 import javax.servlet.http.HttpServletRequest;
@@ -328,14 +322,9 @@ public final class SparqlFastPath implements Filter, SparqlFastPathMXBean {
             if (method.equals("POST")) {
                 String mimeType = mimeType(http.getContentType());
                 if (SPARQL_QUERY.equals(mimeType)) {
-                    StringBuilder body = new StringBuilder();
-                    BufferedReader reader = http.getReader();
-                    char[] chunk = new char[8192];
-                    for (int n; (n = reader.read(chunk)) >= 0;) {
-                        body.append(chunk, 0, n);
-                    }
-                    query = body.isEmpty() ? null : body.toString();
-                    request = new ReadAgain(http, body.toString());
+                    RereadableRequest read = RereadableRequest.of(http);
+                    query = read.body().isEmpty() ? null : read.body();
+                    request = read;
                     passOn[0] = request;
                 } else if (!FORM.equals(mimeType)) {
                     return null;
@@ -412,49 +401,6 @@ public final class SparqlFastPath implements Filter, SparqlFastPathMXBean {
             }
             int semicolon = contentType.indexOf(';');
             return (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).trim();
-        }
-
-        /** A request whose body, already read as text, can be read again by RDF4J Server. */
-        private static final class ReadAgain extends HttpServletRequestWrapper {
-            private final String body;
-
-            ReadAgain(HttpServletRequest request, String body) {
-                super(request);
-                this.body = body;
-            }
-
-            @Override
-            public BufferedReader getReader() {
-                return new BufferedReader(new StringReader(body));
-            }
-
-            @Override
-            public ServletInputStream getInputStream() {
-                String encoding = getCharacterEncoding();
-                Charset charset = encoding == null ? StandardCharsets.ISO_8859_1 : Charset.forName(encoding);
-                ByteArrayInputStream bytes = new ByteArrayInputStream(body.getBytes(charset));
-                return new ServletInputStream() {
-                    @Override
-                    public int read() {
-                        return bytes.read();
-                    }
-
-                    @Override
-                    public boolean isFinished() {
-                        return bytes.available() == 0;
-                    }
-
-                    @Override
-                    public boolean isReady() {
-                        return true;
-                    }
-
-                    @Override
-                    public void setReadListener(ReadListener listener) {
-                        throw new IllegalStateException("the body was read already; no asynchronous reads");
-                    }
-                };
-            }
         }
 
         /**

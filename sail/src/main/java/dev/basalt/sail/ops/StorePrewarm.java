@@ -22,7 +22,8 @@ import dev.basalt.store.lexicon.Lexicon;
  * A freshly opened store otherwise reads, checks and decodes each page and term on its first queries' visits, and
  * the JIT compiles the cache-miss paths for them. Both stop once the opening thread has spent {@value #MAX_CPU_SECONDS}
  * s of CPU in them, or after {@value #MAX_WALL_SECONDS} s of wall time (a store on a cold disk, a machine so busy that
- * the thread waits for a core). {@code -Dbasalt.store.prewarm=false} leaves it out.
+ * the thread waits for a core). The store setting {@code basalt:prewarm} turns it on or off for one store; a store
+ * that does not set it takes the JVM-wide default, {@code -Dbasalt.store.prewarm} or true ({@link #enabled}).
  *
  * <p>Threads: stateless; it runs on the thread that opens the store, before the store serves anything.
  */
@@ -33,6 +34,14 @@ public final class StorePrewarm {
     private static final Logger LOG = LoggerFactory.getLogger(StorePrewarm.class);
 
     private StorePrewarm() {
+    }
+
+    /**
+     * Whether a store prewarms: as its setting {@code basalt:prewarm} says ({@code setting}), or when that is unset
+     * (null) as the JVM-wide default {@code property} (the value of {@value #PROPERTY}) says.
+     */
+    public static boolean enabled(Boolean setting, String property) {
+        return setting != null ? setting : enabled(property);
     }
 
     /** Whether {@code property} (the value of {@value #PROPERTY}) asks for the prewarm: unset or true. */
@@ -46,11 +55,12 @@ public final class StorePrewarm {
         throw new IllegalArgumentException("-D" + PROPERTY + " must be true or false, got '" + property + "'");
     }
 
-    /** Prewarms {@code store} with a page budget of half of {@code pageCacheBytes}; logs what it read. */
-    public static void run(Path journal, Store store, long pageCacheBytes, Lexicon lexicon, ValueFactory vf) {
-        if (!enabled(System.getProperty(PROPERTY))) {
-            return;
-        }
+    /** What a prewarm read: the pages (and how far) and the terms. */
+    public record Outcome(PagePrewarm.Result pages, long terms) {
+    }
+
+    /** Prewarms {@code store} with a page budget of half of {@code pageCacheBytes}; logs and returns what it read. */
+    public static Outcome run(Path journal, Store store, long pageCacheBytes, Lexicon lexicon, ValueFactory vf) {
         long started = System.nanoTime();
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         boolean cpu = threads.isCurrentThreadCpuTimeSupported();
@@ -66,5 +76,6 @@ public final class StorePrewarm {
                 pages.levels(), pages.complete() ? ", every page" : "", terms,
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
                 cpu ? TimeUnit.NANOSECONDS.toMillis(threads.getCurrentThreadCpuTime() - startedCpu) : "unknown");
+        return new Outcome(pages, terms);
     }
 }

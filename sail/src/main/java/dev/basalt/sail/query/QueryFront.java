@@ -4,13 +4,12 @@ import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
-import javax.management.JMException;
-import javax.management.ObjectName;
 
 import javax.management.JMException;
 import javax.management.ObjectName;
@@ -36,6 +35,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
 import dev.basalt.optimizer.rdf4j.PreparedAlgebra;
+import dev.basalt.optimizer.rdf4j.QueryHints;
 import dev.basalt.optimizer.rdf4j.ShapePlans;
 
 /**
@@ -167,8 +167,7 @@ public final class QueryFront implements QueryFrontMXBean {
         NativeQueries bound = store;
         QueryShape shape = bound == null ? null : QueryShape.of(query, null);
         Entry entry = shape == null ? null : shapes.getIfPresent(shape.key());
-        QueryTemplate template = entry == null ? null : entry.template();
-        CloseableIteration<? extends BindingSet> rows = template == null || !template.treeless(shape) ? null
+        CloseableIteration<? extends BindingSet> rows = entry == null || !entry.treeless(shape) ? null
                 : bound.runKept(entry.instance(query, shape), null, includeInferred);
         if (rows == null) {
             if (shape != null) {
@@ -178,7 +177,7 @@ public final class QueryFront implements QueryFrontMXBean {
         }
         instantiated.increment();
         directRuns.increment();
-        return new IteratingTupleQueryResult(new ArrayList<>(template.tree().getBindingNames()), rows);
+        return new IteratingTupleQueryResult(new ArrayList<>(entry.bindingNames), rows);
     }
 
     /**
@@ -317,6 +316,12 @@ public final class QueryFront implements QueryFrontMXBean {
 
         /** The shape's parsed template, or null when the shape is not cacheable. */
         private final QueryTemplate template;
+        /**
+         * Whether the shape's queries may skip their tree unless a constant is a hint ({@link QueryTemplate#treeless}),
+         * and the template's binding names: read here per query, so that the direct route does not enter the template.
+         */
+        private final boolean treelessShape;
+        private final List<String> bindingNames;
         private final Map<Key, Object> optimized = new ConcurrentHashMap<>();
 
         /** What the optimized form of a query depends on besides its shape. */
@@ -345,12 +350,25 @@ public final class QueryFront implements QueryFrontMXBean {
             }
         }
 
-        /** An optimized template and the plans compiled from it (null when plans are not kept). */
-        private record Optimized(QueryTemplate template, ShapePlans plans) {
+        /**
+         * An optimized template and the plans compiled from it (null when plans are not kept), with its tree and the
+         * slots of its sentinels ({@link QueryTemplate#sites}) that a kept plan's run reads.
+         */
+        private record Optimized(QueryTemplate template, ShapePlans plans, QueryRoot tree, Map<Value, Integer> sites) {
+            Optimized(QueryTemplate template, ShapePlans plans) {
+                this(template, plans, (QueryRoot) template.tree(), template.sites());
+            }
         }
 
         Entry(QueryTemplate template) {
             this.template = template;
+            this.treelessShape = template != null && template.treelessShape();
+            this.bindingNames = template == null ? List.of() : List.copyOf(template.tree().getBindingNames());
+        }
+
+        /** Whether {@code shape}'s query, of this entry's shape, may run a kept plan without a tree ({@link #select}). */
+        boolean treeless(QueryShape shape) {
+            return treelessShape && !shape.mayNameIriIn(QueryHints.NAMESPACE);
         }
 
         /** The parsed template, or null when the shape's queries are always parsed. */
@@ -377,11 +395,11 @@ public final class QueryFront implements QueryFrontMXBean {
                     if (!(optimized.get(Key.of(dataset, bindings, mode)) instanceof Optimized o)) {
                         return null;
                     }
-                    QueryTemplate.Constants constants = o.template.constants(shape);
+                    QueryShape.Constants constants = shape.constants(o.sites);
                     return new Shape() {
                         @Override
                         public QueryRoot template() {
-                            return (QueryRoot) o.template.tree();
+                            return o.tree;
                         }
 
                         @Override

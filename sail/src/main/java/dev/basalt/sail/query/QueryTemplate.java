@@ -1,6 +1,7 @@
 package dev.basalt.sail.query;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -208,30 +209,16 @@ final class QueryTemplate {
      * {@code shape}'s constants by the sentinels of this template's tree (or a clone of it), each made when first
      * asked for: what a kept plan reads per query, without the names and tree edits of a {@link Substitution}.
      */
-    Constants constants(QueryShape shape) {
-        Value[] values = new Value[shape.slots().size()];
-        return sentinel -> {
-            int slot = siteSlot(sentinel);
-            if (slot < 0) {
-                return null;
-            }
-            Value v = values[slot];
-            return v != null ? v : (values[slot] = slotValue(shape, slot, sentinel));
-        };
+    QueryShape.Constants constants(QueryShape shape) {
+        return shape.constants(sites());
     }
 
-    /** The query's value of slot {@code slot} of {@code shape}, whose sentinel (of the slot's type) is {@code sentinel}. */
-    private static Value slotValue(QueryShape shape, int slot, Value sentinel) {
-        QueryShape.Slot s = shape.slots().get(slot);
-        return switch (s.kind()) {
-            case IRI, PREFIXED_NAME -> VF.createIRI(shape.iri(s));
-            case STRING -> {
-                Literal l = (Literal) sentinel;
-                yield l.getLanguage().isPresent() ? VF.createLiteral(shape.text(s), l.getLanguage().get())
-                        : VF.createLiteral(shape.text(s), l.getDatatype());
-            }
-            case INTEGER, DECIMAL, DOUBLE -> VF.createLiteral(shape.text(s), ((Literal) sentinel).getDatatype());
-        };
+    /**
+     * The slot of each sentinel value object of the parsed tree, by identity (read-only): what {@link
+     * QueryShape#constants} finds a query's constants by, in this tree or a clone of it.
+     */
+    Map<Value, Integer> sites() {
+        return Collections.unmodifiableMap(sites);
     }
 
     /** The optimized tree of a template made by {@link #over}, with {@code query}'s constants, from {@code copy}'s copy. */
@@ -267,20 +254,17 @@ final class QueryTemplate {
      * it may have a {@link PendingTree} ({@link #pending}) and names no dataset (FROM, FROM NAMED).
      */
     boolean treeless(QueryShape shape) {
-        return pendable && parsed.getDataset() == null && !mayHoldHint(shape);
+        return treelessShape() && !mayHoldHint(shape);
+    }
+
+    /** Whether the queries of this template's shape may skip their tree unless a constant is a hint ({@link #treeless}). */
+    boolean treelessShape() {
+        return pendable && parsed.getDataset() == null;
     }
 
     /** Whether one of the query's IRI constants is in the hints' namespace (a hint pattern's predicate). */
-    private static boolean mayHoldHint(QueryShape shape) {
-        List<QueryShape.Slot> slots = shape.slots();
-        for (int i = 0; i < slots.size(); i++) {
-            QueryShape.Slot slot = slots.get(i);
-            boolean iri = slot.kind() == QueryShape.Kind.IRI || slot.kind() == QueryShape.Kind.PREFIXED_NAME;
-            if (iri && shape.iriMayStartWith(slot, QueryHints.NAMESPACE)) {
-                return true;
-            }
-        }
-        return false;
+    static boolean mayHoldHint(QueryShape shape) {
+        return shape.mayNameIriIn(QueryHints.NAMESPACE);
     }
 
     ParsedQuery instantiate(String query, QueryShape shape) {
@@ -299,12 +283,6 @@ final class QueryTemplate {
         }
         result.setDataset(parsed.getDataset());
         return result;
-    }
-
-    /** One query's constants by its template's sentinels. */
-    interface Constants {
-        /** The query's value for a sentinel of the template's tree, or null if the value is no sentinel. */
-        Value valueOf(Value sentinel);
     }
 
     /** Puts one query's constants where a template has its sentinels. */
@@ -355,7 +333,7 @@ final class QueryTemplate {
             if (values[slot] != null) {
                 return values[slot]; // a slot's sentinel is one value, so its replacement is too
             }
-            Value v = slotValue(shape, slot, sentinel);
+            Value v = shape.value(shape.slots().get(slot), sentinel);
             values[slot] = v;
             names[slot] = TupleExprs.getConstVarName(v);
             if (template.namesConstants) {

@@ -175,6 +175,16 @@
 						<td>Compact the store online when this share of its file is free (0 = never).</td>
 					</tr>
 					<tr>
+						<th>Prewarm caches at open</th>
+						<td>
+							<select id="prewarm" name="Prewarm caches at open">
+								<option selected="selected" value="true">true</option>
+								<option value="false">false</option>
+							</select>
+						</td>
+						<td>Opening the store reads its pages and terms into its caches before the first query.</td>
+					</tr>
+					<tr>
 						<th>Batch execution</th>
 						<td>
 							<select id="batches" name="Batch execution">
