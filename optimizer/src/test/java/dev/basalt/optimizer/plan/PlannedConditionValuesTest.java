@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.Map;
 
-import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.Literal;
 import org.eclipse.rdf4j.model.ValueFactory;
 import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
@@ -21,33 +20,18 @@ import dev.basalt.optimizer.MemoryQuadSource;
  * started from that range and probed the type and features per product).
  */
 class PlannedConditionValuesTest {
-    private static final String EX = "http://example.org/";
     private static final ValueFactory VF = SimpleValueFactory.getInstance();
     /** What a query shape's sentinel for an integer constant looks like: an integer no data holds. */
     private static final Literal SENTINEL = VF.createLiteral("736401900000019", XSD.INTEGER);
 
-    private static IRI iri(String local) {
-        return VF.createIRI(EX, local);
-    }
-
-    /** 1000 people, each in one of 50 cities (20 per city), aged 0..89. */
-    private static MemoryQuadSource people() {
-        MemoryQuadSource src = new MemoryQuadSource();
-        for (int i = 0; i < 1000; i++) {
-            IRI p = iri("person" + i);
-            src.add(p, iri("livesIn"), iri("city" + i % 50));
-            src.add(p, iri("age"), VF.createLiteral(i % 90));
-        }
-        return src;
-    }
-
+    /** {@link PlanShapeTest#people}: 1000 people, 20 in each of 50 cities, aged 0..89. */
     private static final String WHERE = "?x :livesIn :city3 . ?x :age ?a FILTER(?a > \"" + SENTINEL.getLabel()
             + "\"^^<http://www.w3.org/2001/XMLSchema#integer>)";
 
     @Test
     void aKeptPlansRangeIsEstimatedWithTheCompilingQuerysValue() throws Exception {
         // the compiling query asks for ?a > 10: nearly every person passes, the city's 20 people lead
-        MemoryQuadSource src = people().plannedConditionValues(Map.of(SENTINEL, VF.createLiteral(10)));
+        MemoryQuadSource src = PlanShapeTest.people().plannedConditionValues(Map.of(SENTINEL, VF.createLiteral(10)));
         CompiledPlan plan = PlanShapeTest.compile(src, WHERE, OrderingPolicy.DEFAULT);
         assertEquals("?x :livesIn :city3", plan.scanOrder().get(0), plan.explain());
     }
@@ -55,7 +39,7 @@ class PlannedConditionValuesTest {
     @Test
     void withoutTheQuerysValueTheSentinelMakesTheRangeLookEmpty() throws Exception {
         // what a kept plan got before: the sentinel's range holds no value, so the range scan leads
-        CompiledPlan plan = PlanShapeTest.compile(people(), WHERE, OrderingPolicy.DEFAULT);
+        CompiledPlan plan = PlanShapeTest.compile(PlanShapeTest.people(), WHERE, OrderingPolicy.DEFAULT);
         assertEquals("?x :age ?a", plan.scanOrder().get(0), plan.explain());
     }
 }
