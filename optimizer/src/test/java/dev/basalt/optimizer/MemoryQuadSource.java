@@ -36,6 +36,19 @@ public final class MemoryQuadSource implements QuadSource {
     private volatile boolean concurrentReads;
     private final Set<String> scanningThreads = ConcurrentHashMap.newKeySet();
 
+    private volatile Map<Value, Value> plannedConditionValues;
+
+    /** Makes the twin stand for a kept plan's compilation: {@code values} maps the conditions' sentinels to a query's values. */
+    public MemoryQuadSource plannedConditionValues(Map<Value, Value> values) {
+        this.plannedConditionValues = values;
+        return this;
+    }
+
+    @Override
+    public Map<Value, Value> plannedConditionValues() {
+        return plannedConditionValues;
+    }
+
     /** Declares the twin safe for concurrent reads (true once loading is done: reads change nothing). */
     public MemoryQuadSource concurrentReads(boolean concurrent) {
         this.concurrentReads = concurrent;

@@ -1,5 +1,7 @@
 package dev.basalt.optimizer.access;
 
+import java.util.Map;
+
 import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.model.ValueFactory;
 
@@ -175,4 +177,13 @@ public interface QuadSource {
     }
 
     ValueFactory valueFactory();
+
+    /**
+     * For planning only: the value to estimate with for each constant of a condition that stands for another
+     * value in every evaluation (a kept plan's sentinel, {@code ShapePlans}), namely the compiling query's own;
+     * null (the default) where a condition's constants are the query's own values. Answers never depend on it.
+     */
+    default Map<Value, Value> plannedConditionValues() {
+        return null;
+    }
 }

@@ -21,7 +21,8 @@ import dev.basalt.optimizer.exec.PatternScan;
  * and the constant is an inline integer, date or dateTime, the pattern reads only the object ids that
  * can pass ({@link ObjectRanges}, by an ordered scan between them, {@code RangeScan}), and its estimate
  * is the share of its matches in them (a sample of {@value #SAMPLE} matches spread over the pattern's
- * order). The filter stays where the compiler places it and decides every row. The ranges apply where the
+ * order), for a plan kept per query shape with the constants of the query that compiles it
+ * ({@link QuadSource#plannedConditionValues}). The filter stays where the compiler places it and decides every row. The ranges apply where the
  * pattern is opened with its subject free (a lookup of one subject's objects reads its few matches as
  * before). Not for a pattern whose subject or object is a constant, whose object repeats a variable of the
  * pattern, or one restricted to a dataset's graphs.
@@ -67,7 +68,8 @@ final class ObjectRangePlanner {
             return null;
         }
         ObjectRanges ranges = new ObjectRanges(bounds, String.join(" && ", text));
-        long[] intervals = ranges.intervals(null, source);
+        // the compiling query's own constants (a kept plan's sentinels bound nothing useful to estimate with)
+        long[] intervals = ranges.intervals(source.plannedConditionValues(), source);
         if (intervals == null) {
             return null;
         }

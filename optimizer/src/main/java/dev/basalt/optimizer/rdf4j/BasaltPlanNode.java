@@ -250,7 +250,10 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
      * shape has pattern constants ({@link ShapePlans}); each evaluation reads through a source that puts its own
      * term ids in their place. A parameter whose term the store does not hold (id 0) makes every pattern naming
      * it match nothing, as a pattern with an unknown constant does. During the shape's compilation,
-     * {@link #lookup} gives the parameter id for the sentinel value standing for it in the shape's algebra.
+     * {@link #lookup} gives the parameter id for the sentinel value standing for it in the shape's algebra, and
+     * {@link #plannedConditionValues} the compiling query's own value for each sentinel a condition reads, so that the
+     * planner's estimates of a FILTER's range see the value that query compares with (the compiled condition still
+     * takes each evaluation's value).
      *
      * <p>Parameter ids are of the reserved kind, outside the query-local range: no stored or computed term has
      * one, and they occur only in pattern positions, never in rows. Thread-safe as the wrapped source is.
@@ -262,18 +265,31 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
         private final QuadSource source;
         private final long[] ids;
         private final Map<Value, Integer> sentinels;
+        /** The compiling query's values of the sentinels its conditions read; null at run time. */
+        private final Map<Value, Value> conditionValues;
 
         /**
          * @param ids the evaluation's term id per parameter (0 = not in the store)
          * @param sentinels the parameter index of each sentinel value, looked up during compilation; empty at run time
          */
         ParameterSource(QuadSource source, long[] ids, Map<Value, Integer> sentinels) {
+            this(source, ids, sentinels, null);
+        }
+
+        /**
+         * The source a shape's plan is compiled over.
+         *
+         * @param conditionValues the compiling query's value of each sentinel that a condition reads, for planning
+         *                        only ({@link #plannedConditionValues}); null for none
+         */
+        ParameterSource(QuadSource source, long[] ids, Map<Value, Integer> sentinels, Map<Value, Value> conditionValues) {
             if (ids.length > MAX_PARAMETERS) {
                 throw new IllegalArgumentException("too many parameters: " + ids.length);
             }
             this.source = source;
             this.ids = ids;
             this.sentinels = sentinels;
+            this.conditionValues = conditionValues == null || conditionValues.isEmpty() ? null : Map.copyOf(conditionValues);
         }
 
         /** The id standing for parameter {@code index} in a compiled plan. */
@@ -383,6 +399,11 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
         public long[][] sample(long[] pattern, int k) {
             long[] p = bind(pattern);
             return p == null ? new long[0][] : source.sample(p, k);
+        }
+
+        @Override
+        public Map<Value, Value> plannedConditionValues() {
+            return conditionValues;
         }
 
         @Override

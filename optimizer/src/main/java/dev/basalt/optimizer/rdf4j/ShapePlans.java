@@ -47,8 +47,8 @@ import dev.basalt.store.lexicon.TermIds;
  *
  * <p>A shape's plan is made from its optimized template ({@link PreparedAlgebra.Shape}): the template is
  * compiled with each sentinel in a pattern position looked up as a parameter, and every read of the
- * compilation (counts, samples, estimates) sees the term ids of the query that triggered it, so the join order
- * is the one that query would get. A plan is kept only when it is valid for every query of the shape:
+ * compilation (counts, samples, estimates, a FILTER's range) sees the term ids and values of the query that
+ * triggered it, so the join order is the one that query would get. A plan is kept only when it is valid for every query of the shape:
  * <ul>
  * <li>every sentinel of the template is a constant of a statement pattern's subject, predicate or object (not
  * a graph, which a dataset restricts at compile time), or a constant that a BIND or a CONSTRUCT template binds
@@ -342,7 +342,7 @@ public final class ShapePlans {
             return null;
         }
         Value[] constants = bound.toArray(new Value[0]);
-        if (!compiler.compile(tree, new BasaltPlanNode.ParameterSource(source, ids, index))) {
+        if (!compiler.compile(tree, new BasaltPlanNode.ParameterSource(source, ids, index, conditionValues(shape, bound)))) {
             return refused(state, "an RDF4J value function in the plan that is not a pure expression", stats);
         }
         if (tree.getArg() instanceof BasaltPlanNode node) {
@@ -352,6 +352,22 @@ public final class ShapePlans {
             return new Entry(state, node, true, order, constants);
         }
         return refused(state, "not one Basalt plan under the root: " + tree.getArg().getSignature(), stats);
+    }
+
+    /**
+     * The compiling query's value of each sentinel in {@code bound} (read by a condition, a BIND, a CONSTRUCT template
+     * or VALUES), for the compilation's estimates: a FILTER's range is then estimated with the value this query
+     * compares with rather than the sentinel's.
+     */
+    private static Map<Value, Value> conditionValues(PreparedAlgebra.Shape shape, List<Value> bound) {
+        Map<Value, Value> values = new HashMap<>();
+        for (Value sentinel : bound) {
+            Value v = shape.valueOf(sentinel);
+            if (v != null) {
+                values.put(sentinel, v);
+            }
+        }
+        return values;
     }
 
     /** The mark that the shape's plans cannot be kept at {@code state}, its reason counted. */

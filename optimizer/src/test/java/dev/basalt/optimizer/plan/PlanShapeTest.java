@@ -34,7 +34,7 @@ class PlanShapeTest {
     }
 
     /** 1000 people with a name, 5 friends each, 2 of them of the rare type; 50 cities. */
-    private static MemoryQuadSource people() {
+    static MemoryQuadSource people() {
         MemoryQuadSource src = new MemoryQuadSource();
         for (int i = 0; i < 1000; i++) {
             IRI p = iri("person" + i);
