@@ -15,7 +15,6 @@ import org.eclipse.rdf4j.model.Statement;
 import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.model.ValueFactory;
 import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
-import org.eclipse.rdf4j.query.algebra.QueryRoot;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -111,19 +110,15 @@ class HashJoinBatchTest {
     }
 
     private static List<String> basalt(String query, String hint) {
-        List<String> rows = SolutionModifiersTest.rows(shop.basalt(PREFIX + query.replace("HINT", hint)));
-        rows.sort(null);
-        return rows;
+        return PlanProbe.basalt(shop, PREFIX + query.replace("HINT", hint));
     }
 
     private static List<String> memory(String query) {
-        List<String> rows = SolutionModifiersTest.rows(shop.memory(PREFIX + query.replace("HINT", "")));
-        rows.sort(null);
-        return rows;
+        return PlanProbe.memory(shop, PREFIX + query.replace("HINT", ""));
     }
 
     private static CompiledPlan plan() {
-        return ((BasaltPlanNode) ((QueryRoot) shop.lastPlan()).getArg()).plan();
+        return PlanProbe.plan(shop);
     }
 
     private static void hashJoins(Operator op, List<HashJoin> out) {

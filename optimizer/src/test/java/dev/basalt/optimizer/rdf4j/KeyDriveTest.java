@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.eclipse.rdf4j.model.Statement;
-import org.eclipse.rdf4j.query.algebra.QueryRoot;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -62,19 +61,15 @@ class KeyDriveTest {
     }
 
     private static List<String> basalt(String query, String type, String hint) {
-        List<String> rows = SolutionModifiersTest.rows(shop.basalt(PREFIX + query.replace("TYPE", type).replace("HINT", hint)));
-        rows.sort(null);
-        return rows;
+        return PlanProbe.basalt(shop, PREFIX + query.replace("TYPE", type).replace("HINT", hint));
     }
 
     private static List<String> memory(String query, String type) {
-        List<String> rows = SolutionModifiersTest.rows(shop.memory(PREFIX + query.replace("TYPE", type).replace("HINT", "")));
-        rows.sort(null);
-        return rows;
+        return PlanProbe.memory(shop, PREFIX + query.replace("TYPE", type).replace("HINT", ""));
     }
 
     private static CompiledPlan plan() {
-        return ((BasaltPlanNode) ((QueryRoot) shop.lastPlan()).getArg()).plan();
+        return PlanProbe.plan(shop);
     }
 
     /** The opens of the last plan's hash joins that ran their left side per key. */
