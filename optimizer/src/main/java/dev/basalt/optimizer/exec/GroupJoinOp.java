@@ -20,7 +20,8 @@ import java.util.concurrent.atomic.LongAdder;
  * or more (of such pairs the one whose smaller side is largest), the pattern's key table would be far past the processor's
  * caches (one random access per match to build it, one per parent match to probe it): its (key,
  * partial) rows and its parent's (key, out key, partial) rows are instead split into hash partitions
- * and joined partition by partition ({@link RowPartitions}), which EXPLAIN names. The two sets of
+ * and joined partition by partition ({@link RowPartitions}), which EXPLAIN names. A side whose pattern
+ * has no other child keeps no count in its rows, only its key, out key and number ({@link PartialRows}). The two sets of
  * rows share the memory of {@link ExecLimits#hashJoinRows()} rows of a hash join; past it they go
  * to disk and are joined a group of partitions at a time (EXPLAIN then says how many rows spilled).
  *
@@ -49,6 +50,9 @@ public final class GroupJoinOp extends Operator {
     /** The pattern whose key table is joined with its parent's rows by partitions ({@link RowPartitions}), or -1. */
     private final int partitioned;
     private final KeyedReads reads;
+    /** The partitioned pattern's rows' layout and its parent's, or null. */
+    private final PartialRows builtRows;
+    private final PartialRows probeRows;
     private final LongAdder spilledRows = new LongAdder();
     private final LongAdder drivenOpens = new LongAdder();
 
@@ -85,6 +89,8 @@ public final class GroupJoinOp extends Operator {
             }
         }
         this.partitioned = big;
+        this.builtRows = big < 0 ? null : builtRows(big);
+        this.probeRows = big < 0 ? null : probeRows(big);
     }
 
     /**
@@ -229,8 +235,9 @@ public final class GroupJoinOp extends Operator {
                 // sized by the pattern's estimate (its distinct keys are at most its matches), bounded by the budget
                 IdSums out = p == partitioned ? null
                         : new IdSums(root ? 64 : Math.min(budget, (long) reads.rows(p)));
-                pairs = p == partitioned || probing ? new RowPartitions((long) Math.max(0, patterns[partitioned].estimate()),
-                        probing ? probeWidth() : builtWidth(), setLongs, ctx.limits()) : null;
+                PartialRows layout = p == partitioned ? builtRows : probing ? probeRows : null;
+                pairs = layout == null ? null : new RowPartitions((long) Math.max(0, patterns[partitioned].estimate()),
+                        layout.width(), setLongs, ctx.limits());
                 int outSlot = root ? groupSlot : tree.parentSlot[p];
                 int pairSlot = probing ? tree.parentSlot[partitioned] : -1;
                 boolean valueHere = p == valuePattern;
@@ -241,7 +248,7 @@ public final class GroupJoinOp extends Operator {
                         if (valueHere && !aggregation.numbers(b, numbers, ctx)) {
                             return null;
                         }
-                        addBatch(b, kids, tables, valueHere ? numbers : null, b.cols[outSlot], out, pairs,
+                        addBatch(b, kids, tables, valueHere ? numbers : null, b.cols[outSlot], out, pairs, layout,
                                 pairSlot < 0 ? null : b.cols[pairSlot]);
                         if (out != null && out.size() > budget) {
                             return null;
@@ -254,7 +261,7 @@ public final class GroupJoinOp extends Operator {
                 if (p == partitioned) {
                     built = pairs;
                 } else if (probing) {
-                    joinPartitions(built, pairs, builtWidth(), probeWidth(), out, ctx);
+                    PartialRows.join(built, builtRows, pairs, probeRows, out, ctx);
                     spilledRows.add(built.spilledRows() + pairs.spilledRows());
                     built.close();
                     pairs.close();
@@ -285,47 +292,40 @@ public final class GroupJoinOp extends Operator {
     }
 
     /**
-     * Whether the rows of the partitioned pattern carry sums: it or a pattern below it gives the
-     * argument's numbers. Then its parent's rows carry none (one side of a join holds sums).
+     * The layout of the partitioned pattern's rows (key, partial): they carry sums where it or a pattern
+     * below it gives the argument's numbers, and no count where it has no child (every match is one row).
      */
-    private boolean builtSums() {
-        return holdsValue[partitioned];
-    }
-
-    /** Whether the partitioned pattern's parent's rows carry sums: a pattern other than the partitioned one gives them. */
-    private boolean probeSums() {
-        return holdsValue[tree.parent[partitioned]] && !holdsValue[partitioned];
-    }
-
-    /** Longs of a row of the partitioned pattern: (key, count and form, sum) or, without sums, (key, count and form). */
-    private int builtWidth() {
-        return builtSums() ? 3 : 2;
-    }
-
-    /** Longs of a row of its parent: (key, out key, count and form, sum) or, without sums, (key, out key, count and form). */
-    private int probeWidth() {
-        return probeSums() ? 4 : 3;
+    private PartialRows builtRows(int partitioned) {
+        return new PartialRows(1, tree.children(partitioned).length == 0, holdsValue[partitioned]);
     }
 
     /**
-     * A count and a sum's form ({@link IdSums}: 6 bits) in one long of a partitioned row; throws
-     * {@code ArithmeticException} (the rows then do the work) for a count of 2^57 or more.
+     * The layout of its parent's rows (key, out key, partial): they carry sums where a pattern other than
+     * the partitioned one gives them, and no count where the partitioned pattern is the parent's only child.
      */
-    static long countAndForm(long count, long form) {
-        if (count >>> 57 != 0) {
-            throw new ArithmeticException("count " + count);
-        }
-        return count << 6 | form;
+    private PartialRows probeRows(int partitioned) {
+        int parent = tree.parent[partitioned];
+        return new PartialRows(2, tree.children(parent).length == 1,
+                holdsValue[parent] && !holdsValue[partitioned]);
     }
 
     /**
      * Adds the partials of a batch of a pattern's rows: to {@code out} by {@code outKeys}, or, for the
-     * partitioned pattern, to {@code pairs} as (key, count and form, sum), or, for its parent, to
-     * {@code pairs} as (the partitioned pattern's key, out key, count and form, sum) to join later; a
-     * row carries its sum only where its side holds them ({@link #builtWidth}, {@link #probeWidth}).
+     * partitioned pattern, to {@code pairs} as (key, partial), or, for its parent, to {@code pairs} as
+     * (the partitioned pattern's key, out key, partial) to join later, each side's partial laid out as
+     * {@link PartialRows} says ({@code rows}).
      */
     private void addBatch(Batch b, int[] kids, IdSums[] tables, long[] numbers, long[] outKeys, IdSums out,
-            RowPartitions pairs, long[] pairKeys) {
+            RowPartitions pairs, PartialRows rows, long[] pairKeys) {
+        if (pairs != null && rows.unit()) {
+            // every row is one joined row: its number (or nothing) is its partial
+            if (pairKeys != null) {
+                pairs.addAll(pairKeys, outKeys, rows.sums() ? numbers : null, b.size);
+            } else {
+                pairs.addAll(outKeys, rows.sums() ? numbers : null, null, b.size);
+            }
+            return;
+        }
         for (int i = 0; i < b.size; i++) {
             long count = 1;
             long sum = 0;
@@ -350,80 +350,22 @@ public final class GroupJoinOp extends Operator {
             if (count == 0) {
                 continue;
             }
-            if (pairKeys != null) {
-                if (probeSums()) {
-                    pairs.add(pairKeys[i], outKeys[i], countAndForm(count, form), sum);
-                } else {
-                    pairs.add(pairKeys[i], outKeys[i], countAndForm(count, form));
-                }
-            } else if (out == null) {
-                if (builtSums()) {
-                    pairs.add(outKeys[i], countAndForm(count, form), sum);
-                } else {
-                    pairs.add(outKeys[i], countAndForm(count, form));
-                }
-            } else {
+            if (pairs == null) {
                 out.add(outKeys[i], count, sum, form);
-            }
-        }
-    }
-
-    /**
-     * Joins the partitioned pattern's rows ({@code builtWidth} longs: key, count and form, sum) with its
-     * parent's rows ({@code probeWidth} longs: key, out key, count and form, sum) partition by partition, a
-     * group of partitions at a time (read back from disk where the sets spilled), adding each match's
-     * product to {@code out}. A row without its sum has sum 0.
-     */
-    private static void joinPartitions(RowPartitions built, RowPartitions probes, int builtWidth, int probeWidth,
-            IdSums out, ExecContext ctx) {
-        IdSums table = null;
-        int made = 0;
-        boolean builtHoldsValue = builtWidth == 3;
-        for (int g = 0; g < built.groups(); g++) {
-            ctx.checkCancelled();
-            built.restore(g);
-            probes.restore(g);
-            for (int p = built.firstOf(g); p < built.firstOf(g + 1); p++) {
-                int n = built.used(p) / builtWidth;
-                if (n == 0 || probes.used(p) == 0) {
-                    continue;
-                }
-                // one table for partitions of about one size; clearing costs at most 4 times the rows' share
-                if (table != null && n / 2 <= made && made <= 2 * n) {
-                    table.clear();
-                } else {
-                    made = n;
-                    table = new IdSums(made);
-                }
-                long[] from = built.rows(p);
-                for (int i = 0; i < builtWidth * n; i += builtWidth) {
-                    long cf = from[i + 1];
-                    table.add(from[i], cf >>> 6, builtHoldsValue ? from[i + 2] : 0, cf & 63);
-                }
-                probe(table, probes.rows(p), probes.used(p), probeWidth, builtHoldsValue, out);
-            }
-            built.release(g);
-            probes.release(g);
-        }
-    }
-
-    /**
-     * Probes {@code table} with {@code used} longs of rows of {@code width} longs (key, out key, count and
-     * form, sum), adding each match's product to {@code out}.
-     */
-    private static void probe(IdSums table, long[] probe, int used, int width, boolean builtHoldsValue, IdSums out) {
-        for (int i = 0; i < used; i += width) {
-            int at = table.entry(probe[i]);
-            if (at < 0) {
                 continue;
             }
-            long cf = probe[i + 2];
-            long count = cf >>> 6;
-            long n2 = table.count(at);
-            long sum = builtHoldsValue ? Math.multiplyExact(table.sum(at), count)
-                    : width == 4 ? Math.multiplyExact(probe[i + 3], n2) : 0;
-            long form = builtHoldsValue ? table.form(at) : cf & 63;
-            out.add(probe[i + 1], Math.multiplyExact(count, n2), sum, form);
+            long cf = PartialRows.countAndForm(count, form);
+            if (pairKeys != null) {
+                if (rows.sums()) {
+                    pairs.add(pairKeys[i], outKeys[i], cf, sum);
+                } else {
+                    pairs.add(pairKeys[i], outKeys[i], cf);
+                }
+            } else if (rows.sums()) {
+                pairs.add(outKeys[i], cf, sum);
+            } else {
+                pairs.add(outKeys[i], cf);
+            }
         }
     }
 }

@@ -133,6 +133,28 @@ final class RowPartitions implements AutoCloseable {
         }
     }
 
+    /**
+     * Adds for {@code i < n} the rows {@code (ids[i])} (width 1, {@code b} and {@code c} null),
+     * {@code (ids[i], b[i])} (width 2, {@code c} null) or {@code (ids[i], b[i], c[i])} (width 3).
+     */
+    void addAll(long[] ids, long[] b, long[] c, int n) {
+        for (int i = 0; i < n; i++) {
+            long id = ids[i];
+            int p = partition(id);
+            long[] to = room(p);
+            int at = used[p];
+            to[at] = id;
+            if (b != null) {
+                to[at + 1] = b[i];
+                if (c != null) {
+                    to[at + 2] = c[i];
+                }
+            }
+            used[p] = at + width;
+        }
+        size += n;
+    }
+
     /** Adds the row {@code (id, a)} (width 2). */
     void add(long id, long a) {
         int p = partition(id);

@@ -141,6 +141,41 @@ class RowPartitionsTest {
     }
 
     @Test
+    void batchesOfOneTwoAndThreeLongRowsComeBackAlsoFromDisk() {
+        for (int width = 1; width <= 3; width++) {
+            try (RowPartitions set = new RowPartitions(1_000_000, width, 20_000 * width, limits())) {
+                SplittableRandom random = new SplittableRandom(width);
+                List<String> added = new ArrayList<>();
+                for (int batch = 0; batch < 60; batch++) {
+                    int n = random.nextInt(1, 1025);
+                    long[] ids = new long[n];
+                    long[] b = new long[n];
+                    long[] c = new long[n];
+                    for (int i = 0; i < n; i++) {
+                        ids[i] = random.nextLong(1, 1L << 40);
+                        b[i] = random.nextLong();
+                        c[i] = -i;
+                        long[] row = width == 1 ? new long[] {ids[i]}
+                                : width == 2 ? new long[] {ids[i], b[i]} : new long[] {ids[i], b[i], c[i]};
+                        added.add(Arrays.toString(row));
+                    }
+                    if (width == 3) {
+                        set.addAll(ids, b, c, n);
+                    } else if (width == 2 && batch % 2 == 1) {
+                        set.addAll(ids, b, null, n);
+                    } else {
+                        set.addAll(ids, width == 2 ? b : null, null, n);
+                    }
+                }
+                added.sort(null);
+                assertEquals(added.size(), set.size(), "width " + width);
+                assertTrue(set.spilledRows() > 0, "width " + width);
+                assertEquals(added, readBack(set, width), "width " + width);
+            }
+        }
+    }
+
+    @Test
     void aSetWithinItsMemoryWritesNoFile() throws IOException {
         try (RowPartitions set = new RowPartitions(100_000, 4, 4_000_000, limits())) {
             List<String> added = fill(set, 100_000, 5);
