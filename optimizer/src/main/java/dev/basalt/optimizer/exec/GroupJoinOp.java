@@ -21,7 +21,11 @@ import java.util.concurrent.atomic.LongAdder;
  * caches (one random access per match to build it, one per parent match to probe it): its (key,
  * partial) rows and its parent's (key, out key, partial) rows are instead split into hash partitions
  * and joined partition by partition ({@link RowPartitions}), which EXPLAIN names. A side whose pattern
- * has no other child keeps no count in its rows, only its key, out key and number ({@link PartialRows}). The two sets of
+ * has no other child keeps no count in its rows, only its key, out key and number ({@link PartialRows}).
+ * Where that parent is the root's only child and the root gives each of their shared keys one group
+ * (a vendor's one country), the root is read first and the parent's rows carry the group instead of
+ * the key ({@link RootGroups}): the join adds to the groups directly, with no table per key and no
+ * step for the root (EXPLAIN counts these opens). The two sets of
  * rows share the memory of {@link ExecLimits#hashJoinRows()} rows of a hash join; past it they go
  * to disk and are joined a group of partitions at a time (EXPLAIN then says how many rows spilled).
  *
@@ -53,6 +57,12 @@ public final class GroupJoinOp extends Operator {
     /** The partitioned pattern's rows' layout and its parent's, or null. */
     private final PartialRows builtRows;
     private final PartialRows probeRows;
+    /**
+     * Whether the root is read before the partitioned pattern's parent ({@link RootGroups}): the parent
+     * is the root's only child, has no other child and gives no number to the root's step.
+     */
+    private final boolean rootFirst;
+    private final LongAdder rootFirstOpens = new LongAdder();
     private final LongAdder spilledRows = new LongAdder();
     private final LongAdder drivenOpens = new LongAdder();
 
@@ -91,6 +101,10 @@ public final class GroupJoinOp extends Operator {
         this.partitioned = big;
         this.builtRows = big < 0 ? null : builtRows(big);
         this.probeRows = big < 0 ? null : probeRows(big);
+        int parent = big < 0 ? -1 : tree.parent[big];
+        int root = parent < 0 ? -1 : tree.parent[parent];
+        this.rootFirst = root >= 0 && tree.parent[root] < 0 && tree.children(root).length == 1 && probeRows.unit()
+                && valuePattern != root && !reads.driven(root);
     }
 
     /**
@@ -184,7 +198,8 @@ public final class GroupJoinOp extends Operator {
                 + (reads.anyDriven() ? "; " + reads.describe(List.of(patterns)) : "") + ")"
                 + (reason == null ? "" : " [" + reason + "]")
                 + (spilledRows.sum() > 0 ? " (spilled " + spilledRows.sum() + " rows)" : "")
-                + (drivenOpens.sum() > 0 ? " (driven by keys in " + drivenOpens.sum() + " reads)" : "");
+                + (drivenOpens.sum() > 0 ? " (driven by keys in " + drivenOpens.sum() + " reads)" : "")
+                + (rootFirstOpens.sum() > 0 ? " (groups by the root's keys first in " + rootFirstOpens.sum() + " opens)" : "");
     }
 
     @Override
@@ -227,14 +242,27 @@ public final class GroupJoinOp extends Operator {
         RowPartitions built = null;
         RowPartitions pairs = null;
         long[] numbers = new long[Batch.CAPACITY];
+        long[] keptPairs = rootFirst ? new long[Batch.CAPACITY] : null;
+        long[] keptGroups = rootFirst ? new long[Batch.CAPACITY] : null;
+        boolean rootRead = false;
         try {
             for (int p : tree.order) {
                 int[] kids = java.util.Arrays.stream(tree.children(p)).filter(k -> k != partitioned).toArray();
                 boolean root = tree.parent[p] < 0;
+                if (root && rootRead) {
+                    tables[p] = tables[tree.children(p)[0]];
+                    break;
+                }
                 boolean probing = partitioned >= 0 && tree.parent[partitioned] == p;
+                RootGroups groups = probing && rootFirst ? RootGroups.of(patterns[tree.parent[p]].openBatch(input, ctx),
+                        tree.parentSlot[p], groupSlot, budget, ctx) : null;
+                if (groups != null) {
+                    rootRead = true;
+                    rootFirstOpens.increment();
+                }
                 // sized by the pattern's estimate (its distinct keys are at most its matches), bounded by the budget
                 IdSums out = p == partitioned ? null
-                        : new IdSums(root ? 64 : Math.min(budget, (long) reads.rows(p)));
+                        : new IdSums(root || groups != null ? 64 : Math.min(budget, (long) reads.rows(p)));
                 PartialRows layout = p == partitioned ? builtRows : probing ? probeRows : null;
                 pairs = layout == null ? null : new RowPartitions((long) Math.max(0, patterns[partitioned].estimate()),
                         layout.width(), setLongs, ctx.limits());
@@ -248,8 +276,16 @@ public final class GroupJoinOp extends Operator {
                         if (valueHere && !aggregation.numbers(b, numbers, ctx)) {
                             return null;
                         }
-                        addBatch(b, kids, tables, valueHere ? numbers : null, b.cols[outSlot], out, pairs, layout,
-                                pairSlot < 0 ? null : b.cols[pairSlot]);
+                        if (groups != null) {
+                            // a unit row: (key, group, number or nothing)
+                            long[] kept = probeRows.sums() ? numbers : null;
+                            int m = groups.keep(b.cols[outSlot], b.cols[pairSlot], kept, b.size, keptPairs, keptGroups,
+                                    kept);
+                            pairs.addAll(keptPairs, keptGroups, kept, m);
+                        } else {
+                            addBatch(b, kids, tables, valueHere ? numbers : null, b.cols[outSlot], out, pairs, layout,
+                                    pairSlot < 0 ? null : b.cols[pairSlot]);
+                        }
                         if (out != null && out.size() > budget) {
                             return null;
                         }

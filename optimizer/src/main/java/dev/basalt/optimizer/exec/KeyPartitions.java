@@ -9,7 +9,9 @@ import java.util.Arrays;
  * of 570,000 keys at BSBM 10M is 16 MB). Appending is sequential per partition; joining two sets
  * partition by partition ({@link #sumOfProducts}) builds and probes a table of a few thousand ids at
  * a time, so neither the build nor the probes miss the caches once per pair as they do on one large
- * table. Pairs of weight 0 are left out. Not thread-safe: one open's.
+ * table. Pairs of weight 0 are left out; pairs of weight 1 (a join key's one match, the most common)
+ * keep only their id, in an array of their own per partition, so they take half the bytes to write
+ * and read again. Not thread-safe: one open's.
  */
 final class KeyPartitions {
     /**
@@ -23,9 +25,14 @@ final class KeyPartitions {
     /** Pairs aimed at per partition: a table of twice as many slots of 16 bytes, 128 KB. */
     private static final int PER_PARTITION = 4096;
     private final int shift;
-    /** Per partition: ids and weights interleaved. */
+    /** Per partition: ids and weights interleaved (weights other than 1), made on the partition's first such pair. */
     private final long[][] pairs;
     private final int[] used;
+    /** Per partition: the ids of weight 1. */
+    private final long[][] ones;
+    private final int[] onesUsed;
+    /** Longs a partition's array of pairs starts with. */
+    private final int start;
     private long size;
 
     /** Partitions for about {@code expected} pairs (from 1 to 4,096 partitions). */
@@ -35,12 +42,14 @@ final class KeyPartitions {
         this.shift = 64 - Integer.numberOfTrailingZeros(parts);
         this.pairs = new long[parts][];
         this.used = new int[parts];
+        this.ones = new long[parts][];
+        this.onesUsed = new int[parts];
         // a partition's share of the expected pairs and a quarter more (a hash spreads them unevenly):
         // an exact estimate (a pattern's range count) then copies no partition; a wrong one is capped
         long share = expected / parts;
-        int start = (int) Math.min(4L * PER_PARTITION, Math.max(16, 2 * (share + share / 4) + 16));
+        this.start = (int) Math.min(4L * PER_PARTITION, Math.max(16, 2 * (share + share / 4) + 16));
         for (int i = 0; i < parts; i++) {
-            pairs[i] = new long[start];
+            ones[i] = new long[start / 2];
         }
     }
 
@@ -57,14 +66,24 @@ final class KeyPartitions {
                 continue;
             }
             int p = partition(ids[i]);
-            long[] to = pairs[p];
-            int at = used[p];
-            if (at == to.length) {
-                to = pairs[p] = Arrays.copyOf(to, 2 * to.length);
+            if (w == 1) {
+                long[] to = ones[p];
+                int at = onesUsed[p];
+                if (at == to.length) {
+                    to = ones[p] = Arrays.copyOf(to, 2 * to.length);
+                }
+                to[at] = ids[i];
+                onesUsed[p] = at + 1;
+            } else {
+                long[] to = pairs[p];
+                int at = used[p];
+                if (to == null || at == to.length) {
+                    to = pairs[p] = to == null ? new long[start] : Arrays.copyOf(to, 2 * to.length);
+                }
+                to[at] = ids[i];
+                to[at + 1] = w;
+                used[p] = at + 2;
             }
-            to[at] = ids[i];
-            to[at + 1] = w;
-            used[p] = at + 2;
             size++;
         }
     }
@@ -88,28 +107,35 @@ final class KeyPartitions {
         IdCounts table = null;
         int made = 0;
         for (int p = 0; p < pairs.length; p++) {
-            int n = used[p];
-            int m = probes.used[p];
-            if (n == 0 || m == 0) {
+            int n = used[p] / 2 + onesUsed[p];
+            if (n == 0 || probes.used[p] + probes.onesUsed[p] == 0) {
                 continue;
             }
             // one table for partitions of about one size; clearing costs at most 4 times the pairs' share
             if (table != null && n / 2 <= made && made <= 2 * n) {
                 table.clear();
             } else {
-                made = n / 2;
+                made = n;
                 table = new IdCounts(made);
             }
             long[] from = pairs[p];
-            for (int i = 0; i < n; i += 2) {
+            for (int i = 0; i < used[p]; i += 2) {
                 table.add(from[i], from[i + 1]);
             }
+            long[] one = ones[p];
+            for (int i = 0; i < onesUsed[p]; i++) {
+                table.add(one[i], 1);
+            }
             long[] probe = probes.pairs[p];
-            for (int i = 0; i < m; i += 2) {
+            for (int i = 0; i < probes.used[p]; i += 2) {
                 long c = table.get(probe[i]);
                 if (c != 0) {
                     total = Math.addExact(total, Math.multiplyExact(probe[i + 1], c));
                 }
+            }
+            long[] probeOnes = probes.ones[p];
+            for (int i = 0; i < probes.onesUsed[p]; i++) {
+                total = Math.addExact(total, table.get(probeOnes[i]));
             }
         }
         return total;

@@ -64,10 +64,12 @@ final class RowPartitions implements AutoCloseable {
         int groups = Math.min(parts, MAX_GROUPS);
         this.groupShift = Integer.numberOfTrailingZeros(parts / groups);
         // a partition's share of the expected rows and a quarter more (a hash spreads them unevenly),
-        // within the set's share of memory
+        // within the partition's share of memory: where the expected rows nearly fill the memory, arrays
+        // of that share hold them without a copy (an array that doubles copies its rows and may leave
+        // half of its memory unused)
         long share = expected / parts;
         long rowsEach = Math.min(4L * PER_PARTITION, Math.max(16, share + share / 4 + 16));
-        this.start = (int) Math.max(16L * width, Math.min(rowsEach * width, this.memoryLongs / parts / 2));
+        this.start = (int) Math.max(16L * width, Math.min(rowsEach * width, this.memoryLongs / parts));
         this.buffer = Math.min(start, 256 * width);
         for (int i = 0; i < parts; i++) {
             rows[i] = new long[start];
@@ -83,8 +85,8 @@ final class RowPartitions implements AutoCloseable {
 
     /**
      * The array of partition {@code p} with room for a row: a full buffer of a group on disk goes to
-     * its file; a full array of a group in memory doubles, after the largest groups went to disk
-     * while doubling it would pass the memory.
+     * its file; a full array of a group in memory doubles (grows by an eighth where doubling would
+     * pass the memory), after the largest groups went to disk while growing it would pass the memory.
      */
     private long[] room(int p) {
         long[] to = rows[p];
@@ -92,7 +94,9 @@ final class RowPartitions implements AutoCloseable {
             return to;
         }
         int g = p >>> groupShift;
-        while (files[g] == null && allocated + to.length > memoryLongs) {
+        // double, or near the memory grow by an eighth
+        int grow = allocated + to.length <= memoryLongs ? to.length : Math.max(to.length / 8, 16 * width);
+        while (files[g] == null && allocated + grow > memoryLongs) {
             spillLargestGroup();
         }
         if (files[g] != null) {
@@ -102,8 +106,8 @@ final class RowPartitions implements AutoCloseable {
             used[p] = 0;
             return to;
         }
-        allocated += to.length;
-        return rows[p] = Arrays.copyOf(to, 2 * to.length);
+        allocated += grow;
+        return rows[p] = Arrays.copyOf(to, to.length + grow);
     }
 
     /** Writes the in-memory group holding the most longs to its file, leaving its partitions a buffer each. */

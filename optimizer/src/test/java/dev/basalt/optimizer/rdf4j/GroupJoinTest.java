@@ -42,7 +42,9 @@ import dev.basalt.optimizer.plan.CompiledPlan;
  * through the rows. COUNT of a variable the patterns bind counts the rows too. Other aggregates
  * (COUNT of a variable no pattern binds, DISTINCT, MAX, two SUMs) and shapes are not aggregated per key, and the cost model picks
  * the group join for a GROUP BY over all offers, not over one product's, and for one over all reviews'
- * inline integer ratings as for one over a value derived per row.
+ * inline integer ratings as for one over a value derived per row. Where every vendor has one country,
+ * the partitioned join's root is read first and the vendor rows carry the country (in memory and
+ * spilled); where some have two, it is not.
  */
 class GroupJoinTest {
     private static final ValueFactory VF = SimpleValueFactory.getInstance();
@@ -68,6 +70,11 @@ class GroupJoinTest {
 
     /** 1,200 offers of 60 products (20 producers) and 40 vendors (10 countries; every seventh vendor in two). */
     private static List<Statement> statements(boolean oddValues) {
+        return statements(oddValues, true);
+    }
+
+    /** The shop, with every seventh vendor in two countries or ({@code twoCountries} false) every vendor in one. */
+    private static List<Statement> statements(boolean oddValues, boolean twoCountries) {
         List<Statement> out = new ArrayList<>();
         IRI usd = iri("USD");
         for (int p = 0; p < 60; p++) {
@@ -75,7 +82,7 @@ class GroupJoinTest {
         }
         for (int v = 0; v < 40; v++) {
             add(out, "vendor" + v, "country", iri("country" + v % 10));
-            if (v % 7 == 0) {
+            if (v % 7 == 0 && twoCountries) {
                 add(out, "vendor" + v, "country", iri("country" + (v + 3) % 10));
             }
         }
@@ -240,6 +247,36 @@ class GroupJoinTest {
             assertEquals(0, left.count(), "spill files are deleted");
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void aRootWithOneGroupPerKeyIsReadFirstAndItsChildsRowsCarryTheGroup(@TempDir Path spillDir) {
+        String sumAndCount = "SELECT ?country (SUM(xsd:decimal(str(?price))) AS ?s) (COUNT(*) AS ?n) WHERE { "
+                + "?offer :vendor ?v . ?v :country ?country . ?offer :price ?price HINT } GROUP BY ?country";
+        String first = "(groups by the root's keys first in ";
+        NativeRunner single = new NativeRunner(statements(false, false));
+        try {
+            for (String q : List.of(AVG_BY_COUNTRY, sumAndCount)) {
+                List<String> expected = memory(single, q);
+                assertEquals(expected, basalt(single, q, FORCE), q);
+                PartitionedRun run = partitionedRun(single, ExecLimits.defaults());
+                assertEquals(expected, run.rows(), q);
+                assertTrue(run.described().contains(first), run.described());
+                PartitionedRun spilled = partitionedRun(single, ExecLimits.defaults().withHashJoinRows(700)
+                        .withSpillDir(spillDir));
+                assertEquals(expected, spilled.rows(), q);
+                assertTrue(spilled.described().contains("(spilled ") && spilled.described().contains(first),
+                        spilled.described());
+                // some vendors in two countries: the root's step as usual, the same answers as RDF4J's
+                List<String> two = memory(shop, q);
+                assertEquals(two, basalt(shop, q, FORCE), q);
+                PartitionedRun usual = partitionedRun(shop, ExecLimits.defaults());
+                assertEquals(two, usual.rows(), q);
+                assertFalse(usual.described().contains(first), usual.described());
+            }
+        } finally {
+            single.close();
         }
     }
 
