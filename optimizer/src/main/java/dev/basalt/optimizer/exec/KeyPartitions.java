@@ -28,10 +28,10 @@ final class KeyPartitions {
     /** Per partition: ids and weights interleaved (weights other than 1), made on the partition's first such pair. */
     private final long[][] pairs;
     private final int[] used;
-    /** Per partition: the ids of weight 1, made on the partition's first such id. */
+    /** Per partition: the ids of weight 1. */
     private final long[][] ones;
     private final int[] onesUsed;
-    /** Longs a partition's array of pairs starts with where all pairs so far had weights other than 1 (half for ids alone). */
+    /** Longs a partition's array of pairs starts with where no pair so far had weight 1 (its array of ids starts with half). */
     private final int start;
     private long size;
     /** Pairs added of weight 1. */
@@ -50,6 +50,9 @@ final class KeyPartitions {
         // an exact estimate (a pattern's range count) then copies no partition; a wrong one is capped
         long share = expected / parts;
         this.start = (int) Math.min(4L * PER_PARTITION, Math.max(16, 2 * (share + share / 4) + 16));
+        for (int i = 0; i < parts; i++) {
+            ones[i] = new long[start / 2];
+        }
     }
 
     /** The partition of {@code id}: the high bits of its hash. */
@@ -68,10 +71,8 @@ final class KeyPartitions {
             if (w == 1) {
                 long[] to = ones[p];
                 int at = onesUsed[p];
-                if (to == null || at == to.length) {
-                    // a partition's share where every pair so far had weight 1, else an eighth of it
-                    to = ones[p] = to == null ? new long[onesSize == size ? start / 2 : start / 8]
-                            : Arrays.copyOf(to, 2 * to.length);
+                if (at == to.length) {
+                    to = ones[p] = Arrays.copyOf(to, 2 * to.length);
                 }
                 to[at] = ids[i];
                 onesUsed[p] = at + 1;
