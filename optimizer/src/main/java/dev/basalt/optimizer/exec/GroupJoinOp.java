@@ -254,7 +254,7 @@ public final class GroupJoinOp extends Operator {
                     break;
                 }
                 boolean probing = partitioned >= 0 && tree.parent[partitioned] == p;
-                RootGroups groups = probing && rootFirst ? RootGroups.of(patterns[tree.parent[p]].openBatch(input, ctx),
+                RootGroups groups = probing && rootFirst ? RootGroups.of(read(tree.parent[p], tables, input, ctx),
                         tree.parentSlot[p], groupSlot, budget, ctx) : null;
                 if (groups != null) {
                     rootRead = true;
