@@ -129,8 +129,13 @@ final class LauncherWarmup {
      */
     record Budget(long startNanos, long startCpuNanos, long maxCpuNanos, long maxWallNanos) {
         static Budget fromNow() {
-            return new Budget(System.nanoTime(), processCpuNanos(), TimeUnit.SECONDS.toNanos(MAX_CPU_SECONDS),
-                    TimeUnit.SECONDS.toNanos(MAX_WALL_SECONDS));
+            return fromNow(MAX_CPU_SECONDS, MAX_WALL_SECONDS);
+        }
+
+        /** A budget of {@code cpuSeconds} of the JVM's CPU and {@code wallSeconds} of wall time from now. */
+        static Budget fromNow(long cpuSeconds, long wallSeconds) {
+            return new Budget(System.nanoTime(), processCpuNanos(), TimeUnit.SECONDS.toNanos(cpuSeconds),
+                    TimeUnit.SECONDS.toNanos(wallSeconds));
         }
 
         /** The limit reached now (a description), or null while the warm-up may go on. */
@@ -308,7 +313,7 @@ final class LauncherWarmup {
         }
     }
 
-    private static void get(String url, String accept) throws IOException {
+    static void get(String url, String accept) throws IOException {
         HttpURLConnection c = (HttpURLConnection) URI.create(url).toURL().openConnection();
         c.setConnectTimeout(TIMEOUT_MS);
         c.setReadTimeout(TIMEOUT_MS);
@@ -356,7 +361,7 @@ final class LauncherWarmup {
     }
 
     /** CPU of this JVM's threads so far (all threads: the server's and the compiler's, as a process monitor sees it). */
-    private static long processCpuNanos() {
+    static long processCpuNanos() {
         if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
             return os.getProcessCpuTime();
         }
