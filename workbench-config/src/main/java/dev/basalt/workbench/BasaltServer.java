@@ -41,7 +41,9 @@ import org.eclipse.jetty.webapp.WebAppContext;
  * the first queries after a start (less C2 inlining; on Java 25 and later the ahead-of-time cache beside the jar):
  * {@link JvmRelaunch}. Then, before it prints its URL, it sends its own server a warm-up of typical requests against
  * a scratch repository, so that the JIT has compiled the request path before the first client's query
- * ({@link LauncherWarmup}; {@code -Dbasalt.server.warmup=0} leaves it out).
+ * ({@link LauncherWarmup}; {@code -Dbasalt.server.warmup=0} leaves it out), and replays the queries each repository
+ * answered before the last stop ({@link QueryLog}, a filter on RDF4J Server's repository requests that records them
+ * once the warm-up is done; {@link QueryLogReplay}).
  *
  * <p>Thread-safe: its fields are final and set before {@link #start} returns; Jetty's own threads serve the
  * requests, and {@link #port}, the URLs and {@link #close} may be called from any thread. {@link #start} sets

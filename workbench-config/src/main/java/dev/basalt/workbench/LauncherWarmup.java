@@ -91,19 +91,7 @@ final class LauncherWarmup {
 
     /** The requests {@code property} asks for: the default when unset; a clear error when not a count. */
     static int requests(String property) {
-        if (property == null || property.isBlank()) {
-            return DEFAULT_REQUESTS;
-        }
-        try {
-            int n = Integer.parseInt(property.trim());
-            if (n >= 0) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException("-D" + REQUESTS_PROPERTY + " must be a number of requests (0 for no warm-up), got '"
-                + property + "'");
+        return ServerOptions.count(property, REQUESTS_PROPERTY, DEFAULT_REQUESTS, "a number of requests (0 for no warm-up)");
     }
 
     /**

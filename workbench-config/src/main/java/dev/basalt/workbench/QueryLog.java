@@ -119,19 +119,7 @@ public final class QueryLog implements Filter {
 
     /** The capacity {@code property} asks for: the default when unset; a clear error when not a count. */
     static int capacity(String property) {
-        if (property == null || property.isBlank()) {
-            return DEFAULT_CAPACITY;
-        }
-        try {
-            int n = Integer.parseInt(property.trim());
-            if (n >= 0) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException("-D" + CAPACITY_PROPERTY + " must be a number of queries (0 for no query log), got '"
-                + property + "'");
+        return ServerOptions.count(property, CAPACITY_PROPERTY, DEFAULT_CAPACITY, "a number of queries (0 for no query log)");
     }
 
     int capacity() {

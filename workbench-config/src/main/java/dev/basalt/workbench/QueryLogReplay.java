@@ -47,19 +47,7 @@ final class QueryLogReplay {
 
     /** The requests {@code property} asks for: the default when unset; a clear error when not a count. */
     static int requests(String property) {
-        if (property == null || property.isBlank()) {
-            return DEFAULT_REQUESTS;
-        }
-        try {
-            int n = Integer.parseInt(property.trim());
-            if (n >= 0) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException("-D" + REQUESTS_PROPERTY + " must be a number of requests (0 for no replay), got '"
-                + property + "'");
+        return ServerOptions.count(property, REQUESTS_PROPERTY, DEFAULT_REQUESTS, "a number of requests (0 for no replay)");
     }
 
     /** What a replay did: logged queries found, requests sent, of them failed, wall, CPU and drain milliseconds. */
