@@ -16,6 +16,7 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntConsumer;
 
 /**
  * The launcher's warm-up: after Jetty has started and before the launcher prints its URL, it sends its own
@@ -235,29 +236,16 @@ final class LauncherWarmup {
         int threads = clientThreads(Runtime.getRuntime().availableProcessors(), requests);
         AtomicInteger sent = new AtomicInteger();
         AtomicReference<Exception> failure = new AtomicReference<>();
-        List<Thread> workers = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            int client = t;
-            int share = requests / threads + (t < requests % threads ? 1 : 0);
-            Thread w = new Thread(() -> {
-                try {
-                    sendShare(client + threads * round, share, client == 0 ? updatesUntil : 0, budget, sent,
-                            failure);
-                } catch (IOException | RuntimeException e) {
-                    failure.compareAndSet(null, e);
-                }
-            }, "basalt-warmup-client-" + t);
-            w.setDaemon(true);
-            workers.add(w);
-            w.start();
-        }
-        try {
-            for (Thread w : workers) {
-                w.join();
+        boolean done = onClients(threads, "basalt-warmup-client-", client -> {
+            int share = requests / threads + (client < requests % threads ? 1 : 0);
+            try {
+                sendShare(client + threads * round, share, client == 0 ? updatesUntil : 0, budget, sent, failure);
+            } catch (IOException | RuntimeException e) {
+                failure.compareAndSet(null, e);
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            failure.compareAndSet(null, e);
+        });
+        if (!done) {
+            failure.compareAndSet(null, new InterruptedException("warm-up interrupted"));
         }
         Exception e = failure.get();
         if (e instanceof IOException io) {
@@ -266,6 +254,30 @@ final class LauncherWarmup {
             throw new IllegalStateException(e.toString(), e);
         }
         return sent.get();
+    }
+
+    /**
+     * Runs {@code client} with the numbers 0 to {@code threads - 1}, each on a daemon thread of its own named {@code
+     * name} and the number, and waits for them all; false if this thread was interrupted while it waited.
+     */
+    static boolean onClients(int threads, String name, IntConsumer client) {
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int number = t;
+            Thread w = new Thread(() -> client.accept(number), name + t);
+            w.setDaemon(true);
+            workers.add(w);
+            w.start();
+        }
+        try {
+            for (Thread w : workers) {
+                w.join();
+            }
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /**

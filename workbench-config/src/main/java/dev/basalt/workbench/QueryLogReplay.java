@@ -102,36 +102,22 @@ final class QueryLogReplay {
         int threads = LauncherWarmup.clientThreads(Runtime.getRuntime().availableProcessors(), share);
         AtomicInteger mine = new AtomicInteger();
         AtomicInteger bad = new AtomicInteger();
-        List<Thread> workers = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            int client = t;
-            Thread w = new Thread(() -> {
-                for (int k = client; k < share && budget.reached() == null; k += threads) {
-                    int done = mine.incrementAndGet();
-                    if (done > PROBE && bad.get() >= done - 1) {
-                        return;
-                    }
-                    QueryLog.Entry e = entries.get(k % entries.size());
-                    try {
-                        LauncherWarmup.get(url + "?query=" + URLEncoder.encode(e.text(), StandardCharsets.UTF_8),
-                                e.accept().isEmpty() ? "*/*" : e.accept());
-                    } catch (IOException | RuntimeException ex) {
-                        bad.incrementAndGet();
-                        failed.incrementAndGet();
-                    }
-                    sent.incrementAndGet();
+        LauncherWarmup.onClients(threads, "basalt-replay-client-", client -> {
+            for (int k = client; k < share && budget.reached() == null; k += threads) {
+                int done = mine.incrementAndGet();
+                if (done > PROBE && bad.get() >= done - 1) {
+                    return;
                 }
-            }, "basalt-replay-client-" + t);
-            w.setDaemon(true);
-            workers.add(w);
-            w.start();
-        }
-        try {
-            for (Thread w : workers) {
-                w.join();
+                QueryLog.Entry e = entries.get(k % entries.size());
+                try {
+                    LauncherWarmup.get(url + "?query=" + URLEncoder.encode(e.text(), StandardCharsets.UTF_8),
+                            e.accept().isEmpty() ? "*/*" : e.accept());
+                } catch (IOException | RuntimeException ex) {
+                    bad.incrementAndGet();
+                    failed.incrementAndGet();
+                }
+                sent.incrementAndGet();
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        });
     }
 }
