@@ -40,7 +40,7 @@ import javax.servlet.http.HttpServletResponse;
  * update: RDF4J Server evaluates only queries from that field). It writes them, oldest first, to {@value #FILE_NAME}
  * in the repository's directory ({@code DATA/server/repositories/ID/}, so the file goes when the repository is
  * deleted), every {@value #FLUSH_SECONDS} s while new ones came and when the webapp stops; the file format is in
- * docs/FORMAT.md. Texts longer than {@value #MAX_TEXT_CHARS} characters are not kept, so the file stays under
+ * docs/FORMAT.md. Texts longer than {@value #MAX_TEXT_CHARS} characters (encoded) are not kept, so the file stays under
  * about {@code capacity} times that. The entries a start found in the file stay in the log as its oldest, so a
  * start that answers few queries does not forget the traffic before it.
  *
@@ -65,8 +65,19 @@ public final class QueryLog implements Filter {
     private static final Pattern REPOSITORY_ID = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9._-]*");
     private static final String PREFIX = "/repositories/";
 
-    /** One logged query: the {@code Accept} header it came with (empty if none) and its text. */
-    record Entry(String accept, String text) {
+    /**
+     * One logged query: the {@code Accept} header it came with (empty if none) and its text, encoded as a form value
+     * ({@code application/x-www-form-urlencoded}, as a {@code GET} request's query string carries it, so that the
+     * request threads keep it as it came and neither decode nor encode it).
+     */
+    record Entry(String accept, String encoded) {
+        static Entry of(String accept, String text) {
+            return new Entry(accept, URLEncoder.encode(text, StandardCharsets.UTF_8));
+        }
+
+        String text() {
+            return URLDecoder.decode(encoded, StandardCharsets.UTF_8);
+        }
     }
 
     /** A repository's last entries, oldest first; synchronized. */
@@ -184,8 +195,12 @@ public final class QueryLog implements Filter {
                 && type.startsWith("application/x-www-form-urlencoded"))) {
             return;
         }
-        String text = http.getParameter("query");
-        if (text == null || text.isEmpty() || text.length() > MAX_TEXT_CHARS) {
+        String encoded = "GET".equals(method) ? formValue(http.getQueryString(), "query") : null;
+        if (encoded == null) {
+            String text = http.getParameter("query");
+            encoded = text == null ? null : URLEncoder.encode(text, StandardCharsets.UTF_8);
+        }
+        if (encoded == null || encoded.isEmpty() || encoded.length() > MAX_TEXT_CHARS) {
             return;
         }
         String accept = http.getHeader("Accept");
@@ -193,7 +208,40 @@ public final class QueryLog implements Filter {
         if (accept.length() > MAX_ACCEPT_CHARS) {
             accept = accept.substring(0, MAX_ACCEPT_CHARS);
         }
-        logs.computeIfAbsent(id, k -> new Entries()).add(new Entry(accept, text), capacity, true);
+        logs.computeIfAbsent(id, k -> new Entries()).add(new Entry(accept, encoded), capacity, true);
+    }
+
+    /**
+     * The value of field {@code name} in the form-encoded {@code query} string as it is there, if it holds only the
+     * characters a form encoder writes (letters, digits, {@code .-*_+} and {@code %} escapes); null if the field is
+     * absent or written otherwise (then the caller reads it decoded from the request).
+     */
+    static String formValue(String query, String name) {
+        if (query == null) {
+            return null;
+        }
+        for (int start = 0; start < query.length();) {
+            int end = query.indexOf('&', start);
+            end = end < 0 ? query.length() : end;
+            if (query.startsWith(name, start) && start + name.length() < end && query.charAt(start + name.length()) == '=') {
+                String value = query.substring(start + name.length() + 1, end);
+                for (int i = 0; i < value.length(); i++) {
+                    char c = value.charAt(i);
+                    if (!(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-'
+                            || c == '*' || c == '_' || c == '+' || c == '%' && i + 2 < value.length()
+                                    && hex(value.charAt(i + 1)) && hex(value.charAt(i + 2)))) {
+                        return null;
+                    }
+                }
+                return value;
+            }
+            start = end + 1;
+        }
+        return null;
+    }
+
+    private static boolean hex(char c) {
+        return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F';
     }
 
     /** The repository id of a {@code /repositories/ID} request (nothing after the id), or null. */
@@ -233,7 +281,7 @@ public final class QueryLog implements Filter {
             for (Entry e : entries) {
                 w.write(e.accept());
                 w.write('\t');
-                w.write(URLEncoder.encode(e.text(), StandardCharsets.UTF_8));
+                w.write(e.encoded());
                 w.write('\n');
             }
         }
@@ -260,8 +308,10 @@ public final class QueryLog implements Filter {
             if (tab < 0) {
                 throw new IOException(file + ":" + (i + 1) + ": no tab between the Accept header and the query");
             }
+            Entry entry = new Entry(line.substring(0, tab), line.substring(tab + 1));
             try {
-                entries.add(new Entry(line.substring(0, tab), URLDecoder.decode(line.substring(tab + 1), StandardCharsets.UTF_8)));
+                entry.text();
+                entries.add(entry);
             } catch (IllegalArgumentException e) {
                 throw new IOException(file + ":" + (i + 1) + ": " + e.getMessage(), e);
             }

@@ -2,8 +2,6 @@ package dev.basalt.workbench;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -110,7 +108,7 @@ final class QueryLogReplay {
                 }
                 QueryLog.Entry e = entries.get(k % entries.size());
                 try {
-                    LauncherWarmup.get(url + "?query=" + URLEncoder.encode(e.text(), StandardCharsets.UTF_8),
+                    LauncherWarmup.get(url + "?query=" + e.encoded(),
                             e.accept().isEmpty() ? "*/*" : e.accept());
                 } catch (IOException | RuntimeException ex) {
                     bad.incrementAndGet();

@@ -59,8 +59,8 @@ class QueryLogTest {
         }
         Path file = data.resolve("server/repositories/basalt").resolve(QueryLog.FILE_NAME);
         List<QueryLog.Entry> entries = QueryLog.read(file);
-        assertEquals(List.of(new QueryLog.Entry("application/sparql-results+xml", select),
-                new QueryLog.Entry("application/sparql-results+json", ask), new QueryLog.Entry("text/csv", select)),
+        assertEquals(List.of(QueryLog.Entry.of("application/sparql-results+xml", select),
+                QueryLog.Entry.of("application/sparql-results+json", ask), QueryLog.Entry.of("text/csv", select)),
                 entries);
 
         try (LauncherProcess launcher = new LauncherProcess(data, log)
@@ -81,8 +81,8 @@ class QueryLogTest {
     @Test
     void theFileKeepsTextsAsTheyWereAndRefusesOtherFiles() throws IOException {
         Path file = dir.resolve(QueryLog.FILE_NAME);
-        List<QueryLog.Entry> entries = List.of(new QueryLog.Entry("", "SELECT *\r\n{ ?s ?p \"a\tb%41+ü\" }"),
-                new QueryLog.Entry("application/rdf+xml", "DESCRIBE <urn:x>"));
+        List<QueryLog.Entry> entries = List.of(QueryLog.Entry.of("", "SELECT *\r\n{ ?s ?p \"a\tb%41+ü\" }"),
+                QueryLog.Entry.of("application/rdf+xml", "DESCRIBE <urn:x>"));
         QueryLog.write(file, entries);
         assertEquals(entries, QueryLog.read(file));
         assertTrue(Files.readAllLines(file).stream().skip(1).allMatch(l -> l.indexOf('\t') == l.lastIndexOf('\t')));
@@ -98,18 +98,29 @@ class QueryLogTest {
     void keepsTheLastQueriesUpToItsCapacity() throws IOException {
         Path data = dir.resolve("data");
         Path repo = Files.createDirectories(data.resolve("server/repositories/r1"));
-        QueryLog.write(repo.resolve(QueryLog.FILE_NAME), List.of(new QueryLog.Entry("", "old")));
+        QueryLog.write(repo.resolve(QueryLog.FILE_NAME), List.of(QueryLog.Entry.of("", "old")));
         QueryLog log = new QueryLog(data, 2);
-        assertEquals(List.of(new QueryLog.Entry("", "old")), log.found().get("r1"));
+        assertEquals(List.of(QueryLog.Entry.of("", "old")), log.found().get("r1"));
         log.flush();
         QueryLog.Entries e = new QueryLog.Entries();
-        e.add(new QueryLog.Entry("", "a"), 2, false);
+        e.add(QueryLog.Entry.of("", "a"), 2, false);
         assertNull(e.takeChanged());
-        e.add(new QueryLog.Entry("", "b"), 2, true);
-        e.add(new QueryLog.Entry("", "c"), 2, true);
-        assertEquals(List.of(new QueryLog.Entry("", "b"), new QueryLog.Entry("", "c")), e.takeChanged());
+        e.add(QueryLog.Entry.of("", "b"), 2, true);
+        e.add(QueryLog.Entry.of("", "c"), 2, true);
+        assertEquals(List.of(QueryLog.Entry.of("", "b"), QueryLog.Entry.of("", "c")), e.takeChanged());
         assertNull(e.takeChanged());
         assertTrue(new QueryLog(data, 0).found().isEmpty());
+    }
+
+    @Test
+    void takesAGetRequestsQueryAsItCame() {
+        assertEquals("SELECT+%3Fs", QueryLog.formValue("x=1&query=SELECT+%3Fs&infer=false", "query"));
+        assertEquals("SELECT+%3Fs", QueryLog.formValue("query=SELECT+%3Fs", "query"));
+        assertNull(QueryLog.formValue("query=SELECT {?s}", "query"));
+        assertNull(QueryLog.formValue("query=%3", "query"));
+        assertNull(QueryLog.formValue("queryx=1", "query"));
+        assertNull(QueryLog.formValue(null, "query"));
+        assertEquals("SELECT ?s", new QueryLog.Entry("", "SELECT+%3Fs").text());
     }
 
     @Test
