@@ -72,7 +72,8 @@ public final class BasaltServer implements AutoCloseable {
         try {
             options = ServerOptions.parse(args);
             warmupRequests = LauncherWarmup.requests(System.getProperty(LauncherWarmup.REQUESTS_PROPERTY));
-            replayRequests = QueryLogReplay.requests(System.getProperty(QueryLogReplay.REQUESTS_PROPERTY));
+            replayRequests = QueryLogReplay.requests(System.getProperty(QueryLogReplay.REQUESTS_PROPERTY),
+                    Runtime.version().feature());
             QueryLog.capacity(System.getProperty(QueryLog.CAPACITY_PROPERTY));
         } catch (IllegalArgumentException e) {
             System.err.println("basalt-server: " + e.getMessage());

@@ -21,7 +21,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * queue ({@link LauncherWarmup#drain}). A query that fails (the repository or the data changed) is counted and
  * skipped; a repository whose first {@value #PROBE} requests all fail is given up. It stops once the JVM has spent
  * {@value #MAX_CPU_SECONDS} s of CPU in it or after {@value #MAX_WALL_SECONDS} s of wall time.
- * {@code -Dbasalt.server.warmup.replay=N} sets {@code requests} ({@value #DEFAULT_REQUESTS} unless set); {@code 0}
+ * {@code -Dbasalt.server.warmup.replay=N} sets {@code requests} ({@value #DEFAULT_REQUESTS} unless set on Java 17 to
+ * {@value #LAST_DEFAULT_RELEASE}; none unless set on later releases, where the warm figure was worse after a replay in
+ * every start measured, docs/benchmarks-coldstart.md); {@code 0}
  * turns the replay off.
  *
  * <p>Thread rules: the launcher's main thread calls {@link #run} once, after the catalogue's warm-up and before it
@@ -32,6 +34,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class QueryLogReplay {
     static final String REQUESTS_PROPERTY = "basalt.server.warmup.replay";
     static final int DEFAULT_REQUESTS = 12_000;
+    /** The last Java release on which the replay runs unless {@link #REQUESTS_PROPERTY} says otherwise. */
+    static final int LAST_DEFAULT_RELEASE = 24;
     static final long MAX_CPU_SECONDS = 60;
     static final long MAX_WALL_SECONDS = 180;
     /** Requests after which a repository all of whose requests failed is given up. */
@@ -43,9 +47,13 @@ final class QueryLogReplay {
         this.serverUrl = serverUrl;
     }
 
-    /** The requests {@code property} asks for: the default when unset; a clear error when not a count. */
-    static int requests(String property) {
-        return ServerOptions.count(property, REQUESTS_PROPERTY, DEFAULT_REQUESTS, "a number of requests (0 for no replay)");
+    /**
+     * The requests {@code property} asks for on Java {@code javaRelease}: the release's default when unset; a clear
+     * error when not a count.
+     */
+    static int requests(String property, int javaRelease) {
+        return ServerOptions.count(property, REQUESTS_PROPERTY, javaRelease <= LAST_DEFAULT_RELEASE ? DEFAULT_REQUESTS : 0,
+                "a number of requests (0 for no replay)");
     }
 
     /** What a replay did: logged queries found, requests sent, of them failed, wall, CPU and drain milliseconds. */

@@ -132,8 +132,10 @@ class QueryLogTest {
         assertEquals(QueryLog.DEFAULT_CAPACITY, QueryLog.capacity(null));
         assertEquals(0, QueryLog.capacity("0"));
         assertThrows(IllegalArgumentException.class, () -> QueryLog.capacity("-3"));
-        assertEquals(QueryLogReplay.DEFAULT_REQUESTS, QueryLogReplay.requests(""));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> QueryLogReplay.requests("many"));
+        assertEquals(QueryLogReplay.DEFAULT_REQUESTS, QueryLogReplay.requests("", 17));
+        assertEquals(0, QueryLogReplay.requests(null, 25));
+        assertEquals(500, QueryLogReplay.requests("500", 25));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> QueryLogReplay.requests("many", 17));
         assertTrue(e.getMessage().contains(QueryLogReplay.REQUESTS_PROPERTY), e.getMessage());
         assertArrayEquals(new int[] {750, 250}, QueryLogReplay.shares(List.of(300, 100), 1000));
         assertEquals(10, QueryLogReplay.shares(List.of(5), 10)[0]);
