@@ -37,7 +37,9 @@ import dev.basalt.bench.geo.GeoBench;
 import dev.basalt.bench.driver.MixResult;
 import dev.basalt.bench.driver.ProcessCpu;
 import dev.basalt.bench.driver.QueryClient;
+import dev.basalt.bench.driver.QueryStats;
 import dev.basalt.bench.driver.QueryTemplate;
+import dev.basalt.bench.driver.http.ClientWarmup;
 import dev.basalt.bench.driver.http.GraphFormat;
 import dev.basalt.bench.driver.http.ResultFormat;
 import dev.basalt.bench.driver.http.SparqlHttpClient;
@@ -471,6 +473,10 @@ public final class BenchMain implements Runnable {
 		@Option(names = "--transport", defaultValue = "socket", description = "light client: socket (default, the "
 				+ "bench's own HTTP/1.1 client) or jdk (java.net.http in HTTP/1.1 mode)")
 		String transport;
+		@Option(names = "--client-warmup-mixes", defaultValue = "500", description = "light client: mixes sent to an "
+				+ "endpoint inside the bench's own process, which answers at once with fixed answers, before any server is "
+				+ "measured, so that no endpoint's cold figures carry the client's own JIT warm-up (default 500; 0: none)")
+		int clientWarmupMixes;
 
 		@Override
 		public Integer call() {
@@ -510,6 +516,9 @@ public final class BenchMain implements Runnable {
 				endpoints.forEach(e -> clientsOf.put(e, () -> new SparqlHttpClient(URI.create(e), options)));
 				System.out.println("client: light, " + method.toUpperCase(Locale.ROOT) + ", " + resultFormat
 						+ " results, " + graphFormat + " for CONSTRUCT/DESCRIBE, " + transport + " transport");
+				if (clientWarmupMixes > 0) {
+					warmClient(new MixDriver(templates, queries, draw), options);
+				}
 			} else {
 				throw new CommandLine.ParameterException(new CommandLine(this), "--client must be light or rdf4j");
 			}
@@ -546,6 +555,21 @@ public final class BenchMain implements Runnable {
 				repositories.forEach(Repository::shutDown);
 			}
 			return status;
+		}
+
+		/** Runs {@link #clientWarmupMixes} mixes against an in-process endpoint ({@link ClientWarmup}). */
+		private void warmClient(MixDriver driver, SparqlHttpClient.Options options) {
+			long self = ProcessHandle.current().pid();
+			double cpuBefore = ProcessCpu.seconds(self);
+			try (ClientWarmup endpoint = ClientWarmup.start()) {
+				URI uri = endpoint.endpoint();
+				MixResult m = driver.run(() -> new SparqlHttpClient(uri, options), clients,
+						(clientWarmupMixes + clients - 1) / clients, Double.MAX_VALUE, seed + 99);
+				long answered = m.perQuery().values().stream().mapToLong(QueryStats::count).sum();
+				System.out.printf(Locale.ROOT, "client warm-up: %d mixes against an in-process endpoint in %.1f s, "
+						+ "client CPU %.3f ms/query%n", m.mixes(), m.elapsedSeconds(),
+						(ProcessCpu.seconds(self) - cpuBefore) * 1000 / Math.max(1, answered));
+			}
 		}
 	}
 

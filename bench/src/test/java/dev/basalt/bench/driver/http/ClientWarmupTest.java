@@ -1,0 +1,58 @@
+package dev.basalt.bench.driver.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.UncheckedIOException;
+import java.net.URI;
+
+import org.junit.jupiter.api.Test;
+
+import dev.basalt.bench.driver.QueryForm;
+import dev.basalt.bench.driver.http.SparqlHttpClient.Options;
+import dev.basalt.bench.driver.http.SparqlHttpClient.Transport;
+
+/**
+ * The in-process endpoint that warms the bench's client: the light client reads its fixed answers in every result
+ * and graph format, by GET and POST (ten solutions, twenty statements, an ASK's one boolean), so a warm-up exercises
+ * the same counting code a measurement does; a format it has no answer for is an HTTP error the client reports.
+ */
+class ClientWarmupTest {
+	private static final String SELECT = "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#> SELECT ?p WHERE { ?p rdfs:label ?l }";
+	private static final String DESCRIBE = "PREFIX rev: <http://purl.org/stuff/rev#> DESCRIBE ?x WHERE { <http://ex.org/r> rev:reviewer ?x }";
+	private static final String CONSTRUCT = "CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }";
+
+	@Test
+	void answersEveryFormatTheClientAsksFor() {
+		try (ClientWarmup endpoint = ClientWarmup.start()) {
+			URI uri = endpoint.endpoint();
+			for (boolean post : new boolean[] { false, true }) {
+				for (ResultFormat format : ResultFormat.values()) {
+					for (GraphFormat graphs : GraphFormat.values()) {
+						try (SparqlHttpClient client = new SparqlHttpClient(uri, new Options(post, format, Transport.SOCKET, graphs))) {
+							String what = (post ? "POST " : "GET ") + format + " " + graphs;
+							assertEquals(10, client.count(QueryForm.SELECT, SELECT), what);
+							assertEquals(20, client.count(QueryForm.DESCRIBE, DESCRIBE), what);
+							assertEquals(20, client.count(QueryForm.CONSTRUCT, CONSTRUCT), what);
+							assertEquals(1, client.count(QueryForm.ASK, "ASK { ?s ?p ?o }"), what);
+						}
+					}
+				}
+			}
+		}
+	}
+
+	@Test
+	void refusesWhatItHasNoAnswerFor() {
+		assertNull(ClientWarmup.body(QueryForm.DESCRIBE, "application/sparql-results+xml"));
+		assertNull(ClientWarmup.body(QueryForm.SELECT, "text/turtle"));
+		try (ClientWarmup endpoint = ClientWarmup.start();
+				SparqlHttpClient client = new SparqlHttpClient(endpoint.endpoint(),
+						new Options(false, ResultFormat.TSV, Transport.SOCKET, GraphFormat.RDFXML))) {
+			UncheckedIOException e = assertThrows(UncheckedIOException.class,
+					() -> client.count(QueryForm.SELECT, "nothing to answer"));
+			assertEquals(true, e.getMessage().contains("status 400"), e.getMessage());
+		}
+	}
+}
