@@ -88,16 +88,20 @@ final class RdfXmlStatementWriter extends EncodedOutput {
             throws IOException {
         RowWriter.head(request, response, RDFFormat.RDFXML);
         try (GraphQueryResult statements = result; OutputStream out = response.getOutputStream()) {
-            RdfXmlStatementWriter writer = new RdfXmlStatementWriter(out);
-            writer.start(statements.getNamespaces());
-            while (statements.hasNext()) {
-                writer.statement(statements.next());
-            }
-            writer.end();
-            writer.drain();
+            new RdfXmlStatementWriter(out).document(statements);
         } catch (QueryEvaluationException | RDFHandlerException e) {
             RowWriter.sendError(response, FailureStatus.whileWritingResult(e));
         }
+    }
+
+    /** Writes the whole document of {@code statements} and hands the last bytes to the stream. */
+    void document(GraphQueryResult statements) throws IOException {
+        start(statements.getNamespaces());
+        for (Statement s : statements) {
+            statement(s);
+        }
+        end();
+        drain();
     }
 
     /** Writes the XML declaration and the opening {@code rdf:RDF} with the prefixes of {@code namespaces}. */

@@ -144,7 +144,10 @@ public final class ClientWarmup implements AutoCloseable {
 				body = null;
 			}
 			if (body == null) {
-				exchange.sendResponseHeaders(400, -1);
+				byte[] message = ascii("no fixed answer for this query and Accept header");
+				exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=UTF-8");
+				exchange.sendResponseHeaders(400, message.length);
+				out.write(message);
 				return;
 			}
 			exchange.getResponseHeaders().set("Content-Type", accept.trim() + "; charset=UTF-8");
