@@ -1,19 +1,20 @@
 package dev.basalt.bench.driver.http;
 
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutorService;
+import java.util.Locale;
 import java.util.concurrent.Executors;
-
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 
 import dev.basalt.bench.driver.QueryForm;
 
@@ -29,8 +30,10 @@ import dev.basalt.bench.driver.QueryForm;
  * without a query or Accept header, with a text that is no query, or for a format it has no answer for is answered
  * with status 400.
  *
- * <p>It listens on the loopback interface on a port the system chooses, with two handler threads. Thread-safe: the
- * answers are fixed, built once; {@link #close} stops the listener.
+ * <p>It listens on the loopback interface on a port the system chooses and reads just enough HTTP/1.1 for the bench's
+ * own client (request line, {@code Accept} and {@code Content-Length} headers, kept-alive connections), one thread
+ * per connection. Thread-safe: the answers are fixed, built once; {@link #close} stops the listener and its
+ * threads.
  */
 public final class ClientWarmup implements AutoCloseable {
 	private static final String IRI = "http://www4.wiwiss.fu-berlin.de/bizer/bsbm/v01/instances/dataFromProducer1/Product";
@@ -92,27 +95,26 @@ public final class ClientWarmup implements AutoCloseable {
 		N_TRIPLES = utf8(nt.toString());
 	}
 
-	private final HttpServer server;
+	private final ServerSocket listener;
 	private final ExecutorService threads;
 
-	private ClientWarmup(HttpServer server, ExecutorService threads) {
-		this.server = server;
+	private ClientWarmup(ServerSocket listener, ExecutorService threads) {
+		this.listener = listener;
 		this.threads = threads;
 	}
 
 	/** Starts the endpoint on the loopback interface. */
 	public static ClientWarmup start() {
 		try {
-			HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
-			ExecutorService threads = Executors.newFixedThreadPool(2, r -> {
+			ServerSocket listener = new ServerSocket(0, 16, InetAddress.getLoopbackAddress());
+			ExecutorService threads = Executors.newCachedThreadPool(r -> {
 				Thread t = new Thread(r, "client-warmup-endpoint");
 				t.setDaemon(true);
 				return t;
 			});
-			server.setExecutor(threads);
-			server.createContext("/sparql", ClientWarmup::answer);
-			server.start();
-			return new ClientWarmup(server, threads);
+			ClientWarmup endpoint = new ClientWarmup(listener, threads);
+			threads.execute(endpoint::accept);
+			return endpoint;
 		} catch (IOException e) {
 			throw new UncheckedIOException("the client's warm-up endpoint did not start: " + e.getMessage(), e);
 		}
@@ -120,40 +122,88 @@ public final class ClientWarmup implements AutoCloseable {
 
 	/** The endpoint's URL. */
 	public URI endpoint() {
-		InetSocketAddress address = server.getAddress();
-		return URI.create("http://" + address.getAddress().getHostAddress() + ":" + address.getPort() + "/sparql");
+		return URI.create("http://" + listener.getInetAddress().getHostAddress() + ":" + listener.getLocalPort() + "/sparql");
 	}
 
 	@Override
 	public void close() {
-		server.stop(0);
+		try {
+			listener.close();
+		} catch (IOException e) {
+			// closing: nothing to do
+		}
 		threads.shutdownNow();
 	}
 
-	private static void answer(HttpExchange exchange) throws IOException {
-		try (exchange; InputStream in = exchange.getRequestBody(); OutputStream out = exchange.getResponseBody()) {
-			byte[] request = in.readAllBytes();
-			String query = exchange.getRequestMethod().equals("POST")
-					? new String(request, StandardCharsets.UTF_8)
-					: parameter(exchange.getRequestURI().getRawQuery(), "query");
-			String accept = exchange.getRequestHeaders().getFirst("Accept");
-			byte[] body;
+	private void accept() {
+		while (!listener.isClosed()) {
 			try {
-				body = query == null || accept == null ? null : body(QueryForm.of(query), accept.trim());
-			} catch (IllegalArgumentException notAQuery) {
-				body = null;
+				Socket socket = listener.accept();
+				threads.execute(() -> serve(socket));
+			} catch (IOException e) {
+				return; // closed
 			}
-			if (body == null) {
-				byte[] message = ascii("no fixed answer for this query and Accept header");
-				exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=UTF-8");
-				exchange.sendResponseHeaders(400, message.length);
-				out.write(message);
-				return;
-			}
-			exchange.getResponseHeaders().set("Content-Type", accept.trim() + "; charset=UTF-8");
-			exchange.sendResponseHeaders(200, body.length);
-			out.write(body);
 		}
+	}
+
+	/** Answers the requests of one kept-alive connection until the client closes it. */
+	private static void serve(Socket socket) {
+		try (socket; InputStream in = new BufferedInputStream(socket.getInputStream());
+				OutputStream out = new BufferedOutputStream(socket.getOutputStream())) {
+			while (true) {
+				String requestLine = line(in);
+				if (requestLine == null || requestLine.isEmpty()) {
+					return;
+				}
+				String accept = null;
+				int length = 0;
+				for (String header = line(in); header != null && !header.isEmpty(); header = line(in)) {
+					int colon = header.indexOf(':');
+					String name = colon < 0 ? "" : header.substring(0, colon).trim().toLowerCase(Locale.ROOT);
+					String value = colon < 0 ? "" : header.substring(colon + 1).trim();
+					if (name.equals("accept")) {
+						accept = value;
+					} else if (name.equals("content-length")) {
+						length = Integer.parseInt(value);
+					}
+				}
+				byte[] request = in.readNBytes(length);
+				String[] parts = requestLine.split(" ");
+				String target = parts.length > 1 ? parts[1] : "";
+				String query = parts[0].equals("POST") ? new String(request, StandardCharsets.UTF_8)
+						: parameter(target.indexOf('?') < 0 ? null : target.substring(target.indexOf('?') + 1), "query");
+				byte[] body;
+				try {
+					body = query == null || accept == null ? null : body(QueryForm.of(query), accept);
+				} catch (IllegalArgumentException notAQuery) {
+					body = null;
+				}
+				String status = body == null ? "400 Bad Request" : "200 OK";
+				String type = body == null ? "text/plain" : accept;
+				if (body == null) {
+					body = ascii("no fixed answer for this query and Accept header");
+				}
+				out.write(ascii("HTTP/1.1 " + status + "\r\nContent-Type: " + type + "; charset=UTF-8\r\nContent-Length: "
+						+ body.length + "\r\n\r\n"));
+				out.write(body);
+				out.flush();
+			}
+		} catch (IOException | RuntimeException e) {
+			// the client went away or sent something this endpoint does not read: the connection ends
+		}
+	}
+
+	/** A line of a request's head without its CR LF, or null at the end of the stream. */
+	private static String line(InputStream in) throws IOException {
+		StringBuilder s = new StringBuilder();
+		for (int b = in.read(); b >= 0; b = in.read()) {
+			if (b == '\n') {
+				int end = s.length() > 0 && s.charAt(s.length() - 1) == '\r' ? s.length() - 1 : s.length();
+				return s.substring(0, end);
+			}
+			s.append((char) b);
+		}
+		return s.length() == 0 ? null : s.toString();
 	}
 
 	/** The fixed answer for a query of form {@code form} in media type {@code accept}, or null for another type. */

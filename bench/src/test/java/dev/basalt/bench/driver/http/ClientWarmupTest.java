@@ -3,9 +3,11 @@ package dev.basalt.bench.driver.http;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
@@ -41,6 +43,20 @@ class ClientWarmupTest {
 				}
 			}
 		}
+	}
+
+	/** A warm-up's worth of requests on one kept-alive connection, each answered in full. */
+	@Test
+	void answersThousandsOfRequestsOnOneConnection() {
+		assertTimeoutPreemptively(Duration.ofSeconds(120), () -> {
+			try (ClientWarmup endpoint = ClientWarmup.start();
+					SparqlHttpClient client = new SparqlHttpClient(endpoint.endpoint(), Options.DEFAULT)) {
+				for (int i = 0; i < 3000; i++) {
+					assertEquals(i % 2 == 0 ? 10 : 20, client.count(i % 2 == 0 ? QueryForm.SELECT : QueryForm.DESCRIBE,
+							i % 2 == 0 ? SELECT : DESCRIBE));
+				}
+			}
+		});
 	}
 
 	@Test
