@@ -24,7 +24,8 @@ import dev.basalt.bench.driver.QueryForm;
  * compiled by the JIT before any server is measured. Without it the first endpoint a {@code bsbm-http} invocation
  * measures pays for the client's warm-up in its cold figures, and the others do not (an order artefact: the client
  * CPU per query over the first 50 mixes was 3-7 times as high for the first endpoint as for the third). The answers:
- * ten solutions of three values (IRI, typed and language-tagged literals with markup to escape) in SPARQL XML, JSON
+ * ten solutions of three values (IRI, typed and language-tagged literals with markup to escape, texts of a few hundred
+ * to two thousand characters, as BSBM's comments and reviews are) in SPARQL XML, JSON
  * or TSV, {@code true} for an ASK, and twenty statements over several namespaces (typed node, blank node,
  * literals) in RDF/XML or N-Triples; the query's form is read from its text ({@link QueryForm#of}). A request
  * without a query or Accept header, with a text that is no query, or for a format it has no answer for is answered
@@ -57,14 +58,14 @@ public final class ClientWarmup implements AutoCloseable {
 			xml.append("<result><binding name='product'><uri>").append(IRI).append(i).append("</uri></binding>")
 					.append("<binding name='label'><literal datatype='http://www.w3.org/2001/XMLSchema#integer'>")
 					.append(i).append("</literal></binding><binding name='text'><literal xml:lang='en'>a &lt;b&gt; &amp; ")
-					.append("\u00e9 text ").append(i).append("</literal></binding></result>");
+					.append("\u00e9 text ").append(i).append(filler(i)).append("</literal></binding></result>");
 			json.append(i == 0 ? "" : ",").append("{\"product\":{\"type\":\"uri\",\"value\":\"").append(IRI).append(i)
 					.append("\"},\"label\":{\"datatype\":\"http://www.w3.org/2001/XMLSchema#integer\",\"type\":\"literal\","
 							+ "\"value\":\"")
 					.append(i).append("\"},\"text\":{\"xml:lang\":\"en\",\"type\":\"literal\",\"value\":\"a \\\"b\\\" \u00e9 ")
-					.append(i).append("\"}}");
+					.append(i).append(filler(i)).append("\"}}");
 			tsv.append('<').append(IRI).append(i).append(">\t").append(i).append("\t\"a <b> \u00e9 ").append(i)
-					.append("\"@en\n");
+					.append(filler(i)).append("\"@en\n");
 		}
 		SELECT_XML = utf8(xml.append("</results></sparql>").toString());
 		SELECT_JSON = utf8(json.append("]}}").toString());
@@ -80,7 +81,7 @@ public final class ClientWarmup implements AutoCloseable {
 					.append("\t<date xmlns='http://purl.org/dc/elements/1.1/' rdf:datatype='http://www.w3.org/2001/"
 							+ "XMLSchema#date'>2008-06-2").append(i).append("</date>\n")
 					.append("\t<rev:reviewer rdf:nodeID='b").append(i).append("'/>\n")
-					.append("\t<rev:text xml:lang='de'>\u00fcber ").append(i).append("</rev:text>\n")
+					.append("\t<rev:text xml:lang='de'>\u00fcber ").append(i).append(filler(i)).append("</rev:text>\n")
 					.append("</rdf:Description>\n");
 			nt.append('<').append(s).append("> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> ")
 					.append("<http://xmlns.com/foaf/0.1/Person> .\n")
@@ -89,7 +90,7 @@ public final class ClientWarmup implements AutoCloseable {
 					.append("\"^^<http://www.w3.org/2001/XMLSchema#date> .\n")
 					.append('<').append(s).append("> <http://purl.org/stuff/rev#reviewer> _:b").append(i).append(" .\n")
 					.append('<').append(s).append("> <http://purl.org/stuff/rev#text> \"\u00fcber ").append(i)
-					.append("\"@de .\n");
+					.append(filler(i)).append("\"@de .\n");
 		}
 		RDF_XML = utf8(rdf.append("</rdf:RDF>\n").toString());
 		N_TRIPLES = utf8(nt.toString());
@@ -229,6 +230,11 @@ public final class ClientWarmup implements AutoCloseable {
 			}
 		}
 		return null;
+	}
+
+	/** Words that make the i-th text a few hundred to about two thousand characters long, as a product's comment. */
+	private static String filler(int i) {
+		return " lorem ipsum".repeat(25 + 15 * i);
 	}
 
 	private static byte[] ascii(String s) {

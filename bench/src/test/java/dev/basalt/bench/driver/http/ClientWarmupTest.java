@@ -47,11 +47,11 @@ class ClientWarmupTest {
 
 	/** A warm-up's worth of requests on one kept-alive connection, each answered in full. */
 	@Test
-	void answersThousandsOfRequestsOnOneConnection() {
+	void answersAThousandRequestsOnOneConnection() {
 		assertTimeoutPreemptively(Duration.ofSeconds(120), () -> {
 			try (ClientWarmup endpoint = ClientWarmup.start();
 					SparqlHttpClient client = new SparqlHttpClient(endpoint.endpoint(), Options.DEFAULT)) {
-				for (int i = 0; i < 3000; i++) {
+				for (int i = 0; i < 1000; i++) {
 					assertEquals(i % 2 == 0 ? 10 : 20, client.count(i % 2 == 0 ? QueryForm.SELECT : QueryForm.DESCRIBE,
 							i % 2 == 0 ? SELECT : DESCRIBE));
 				}
