@@ -475,7 +475,8 @@ public final class BenchMain implements Runnable {
 		String transport;
 		@Option(names = "--client-warmup-mixes", defaultValue = "500", description = "light client: mixes sent to an "
 				+ "endpoint inside the bench's own process, which answers at once with fixed answers, before any server is "
-				+ "measured, so that no endpoint's cold figures carry the client's own JIT warm-up (default 500; 0: none)")
+				+ "measured, then waits until the bench's own JIT is idle (at most a minute), so that no endpoint's cold "
+				+ "figures carry the client's own JIT warm-up (default 500; 0: none)")
 		int clientWarmupMixes;
 
 		@Override
@@ -557,7 +558,10 @@ public final class BenchMain implements Runnable {
 			return status;
 		}
 
-		/** Runs {@link #clientWarmupMixes} mixes against an in-process endpoint ({@link ClientWarmup}). */
+		/**
+		 * Runs {@link #clientWarmupMixes} mixes against an in-process endpoint ({@link ClientWarmup}), then waits until
+		 * the bench's process is idle (its JIT's queue done; at most a minute).
+		 */
 		private void warmClient(MixDriver driver, SparqlHttpClient.Options options) {
 			long self = ProcessHandle.current().pid();
 			double cpuBefore = ProcessCpu.seconds(self);
@@ -570,7 +574,33 @@ public final class BenchMain implements Runnable {
 						+ "client CPU %.3f ms/query%n", m.mixes(), m.elapsedSeconds(),
 						(ProcessCpu.seconds(self) - cpuBefore) * 1000 / Math.max(1, answered));
 			}
+			// the JIT compiles what the warm-up queued on its own threads, which a busy machine runs late: wait for them
+			long start = System.nanoTime();
+			double before = ProcessCpu.seconds(self);
+			double idle = 0;
+			while (System.nanoTime() - start < CLIENT_SETTLE_MAX_NANOS) {
+				try {
+					Thread.sleep(CLIENT_SETTLE_SAMPLE_MILLIS);
+				} catch (InterruptedException e) {
+					Thread.currentThread().interrupt();
+					break;
+				}
+				double now = ProcessCpu.seconds(self);
+				idle = now - before;
+				before = now;
+				if (idle < CLIENT_SETTLE_SAMPLE_MILLIS / 1000.0 * CLIENT_SETTLE_BUSY_SHARE) {
+					break;
+				}
+			}
+			System.out.printf(Locale.ROOT, "client settled after %.1f s (last %d ms: %.0f ms CPU)%n",
+					(System.nanoTime() - start) / 1e9, CLIENT_SETTLE_SAMPLE_MILLIS, idle * 1000);
 		}
+
+		/** The client's settling after its warm-up: at most this long, in samples of this length, ... */
+		private static final long CLIENT_SETTLE_MAX_NANOS = 60_000_000_000L;
+		private static final int CLIENT_SETTLE_SAMPLE_MILLIS = 1000;
+		/** ... until a sample's CPU is less than this share of one core. */
+		private static final double CLIENT_SETTLE_BUSY_SHARE = 0.05;
 	}
 
 	@Command(name = "ordering", mixinStandardHelpOptions = true,
