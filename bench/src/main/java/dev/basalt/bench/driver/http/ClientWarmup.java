@@ -1,7 +1,6 @@
 package dev.basalt.bench.driver.http;
 
 import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -13,6 +12,7 @@ import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutorService;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.Executors;
 
@@ -33,7 +33,9 @@ import dev.basalt.bench.driver.QueryForm;
  *
  * <p>It listens on the loopback interface on a port the system chooses and reads just enough HTTP/1.1 for the bench's
  * own client (request line, {@code Accept} and {@code Content-Length} headers, kept-alive connections), one thread
- * per connection. Thread-safe: the answers are fixed, built once; {@link #close} stops the listener and its
+ * per connection; each answer goes out in one write without Nagle's delay (a head written alone, and then a body
+ * shorter than a segment, waited for the client's delayed acknowledgement, which on this machine's loopback with BBR
+ * stalled a connection for minutes). Thread-safe: the answers are fixed, built once; {@link #close} stops the listener and its
  * threads.
  */
 public final class ClientWarmup implements AutoCloseable {
@@ -150,7 +152,8 @@ public final class ClientWarmup implements AutoCloseable {
 	/** Answers the requests of one kept-alive connection until the client closes it. */
 	private static void serve(Socket socket) {
 		try (socket; InputStream in = new BufferedInputStream(socket.getInputStream());
-				OutputStream out = new BufferedOutputStream(socket.getOutputStream())) {
+				OutputStream out = socket.getOutputStream()) {
+			socket.setTcpNoDelay(true);
 			while (true) {
 				String requestLine = line(in);
 				if (requestLine == null || requestLine.isEmpty()) {
@@ -184,9 +187,11 @@ public final class ClientWarmup implements AutoCloseable {
 				if (body == null) {
 					body = ascii("no fixed answer for this query and Accept header");
 				}
-				out.write(ascii("HTTP/1.1 " + status + "\r\nContent-Type: " + type + "; charset=UTF-8\r\nContent-Length: "
-						+ body.length + "\r\n\r\n"));
-				out.write(body);
+				byte[] head = ascii("HTTP/1.1 " + status + "\r\nContent-Type: " + type + "; charset=UTF-8\r\nContent-Length: "
+						+ body.length + "\r\n\r\n");
+				byte[] response = Arrays.copyOf(head, head.length + body.length);
+				System.arraycopy(body, 0, response, head.length, body.length);
+				out.write(response); // in one write: a head sent alone waits for the client's delayed ACK (Nagle)
 				out.flush();
 			}
 		} catch (IOException | RuntimeException e) {
