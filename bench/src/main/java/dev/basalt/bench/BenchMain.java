@@ -475,8 +475,8 @@ public final class BenchMain implements Runnable {
 		String transport;
 		@Option(names = "--client-warmup-mixes", defaultValue = "500", description = "light client: mixes sent to an "
 				+ "endpoint inside the bench's own process, which answers at once with fixed answers, before any server is "
-				+ "measured, then waits until the bench's own JIT is idle (at most a minute), so that no endpoint's cold "
-				+ "figures carry the client's own JIT warm-up (default 500; 0: none)")
+				+ "measured, then waits until the bench's own process is idle (at most a minute), so that less of the client's "
+				+ "own JIT warm-up falls on the first endpoint's cold figures (default 500; 0: none)")
 		int clientWarmupMixes;
 
 		@Override

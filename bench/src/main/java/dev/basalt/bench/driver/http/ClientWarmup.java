@@ -1,6 +1,7 @@
 package dev.basalt.bench.driver.http;
 
 import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -12,7 +13,6 @@ import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutorService;
-import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.Executors;
 
@@ -23,7 +23,9 @@ import dev.basalt.bench.driver.QueryForm;
  * asked-for format, so that the bench's client code (URL encoding, its HTTP client, the result counters) is
  * compiled by the JIT before any server is measured. Without it the first endpoint a {@code bsbm-http} invocation
  * measures pays for the client's warm-up in its cold figures, and the others do not (an order artefact: the client
- * CPU per query over the first 50 mixes was 3-7 times as high for the first endpoint as for the third). The answers:
+ * CPU per query over the first 50 mixes was 3-7 times as high for the first endpoint as for the third). It takes
+ * away only part of that: with it the first endpoint's client CPU was still 3.5-5 times the others' (cause not
+ * established; docs/benchmarks-coldstart.md). The answers:
  * ten solutions of three values (IRI, typed and language-tagged literals with markup to escape, texts of a few hundred
  * to two thousand characters, as BSBM's comments and reviews are) in SPARQL XML, JSON
  * or TSV, {@code true} for an ASK, and twenty statements over several namespaces (typed node, blank node,
@@ -33,7 +35,8 @@ import dev.basalt.bench.driver.QueryForm;
  *
  * <p>It listens on the loopback interface on a port the system chooses and reads just enough HTTP/1.1 for the bench's
  * own client (request line, {@code Accept} and {@code Content-Length} headers, kept-alive connections), one thread
- * per connection; each answer goes out in one write without Nagle's delay (a head written alone, and then a body
+ * per connection; every other answer is framed in chunks rather than by {@code Content-Length}, as a server that
+ * streams its answers sends them; each answer goes out in one write without Nagle's delay (a head written alone, and then a body
  * shorter than a segment, waited for the client's delayed acknowledgement, which on this machine's loopback with BBR
  * stalled a connection for minutes). Thread-safe: the answers are fixed, built once; {@link #close} stops the listener and its
  * threads.
@@ -154,6 +157,7 @@ public final class ClientWarmup implements AutoCloseable {
 		try (socket; InputStream in = new BufferedInputStream(socket.getInputStream());
 				OutputStream out = socket.getOutputStream()) {
 			socket.setTcpNoDelay(true);
+			long answered = 0;
 			while (true) {
 				String requestLine = line(in);
 				if (requestLine == null || requestLine.isEmpty()) {
@@ -187,17 +191,38 @@ public final class ClientWarmup implements AutoCloseable {
 				if (body == null) {
 					body = ascii("no fixed answer for this query and Accept header");
 				}
-				byte[] head = ascii("HTTP/1.1 " + status + "\r\nContent-Type: " + type + "; charset=UTF-8\r\nContent-Length: "
-						+ body.length + "\r\n\r\n");
-				byte[] response = Arrays.copyOf(head, head.length + body.length);
-				System.arraycopy(body, 0, response, head.length, body.length);
-				out.write(response); // in one write: a head sent alone waits for the client's delayed ACK (Nagle)
+				// in one write: a head sent alone waits for the client's delayed ACK (Nagle)
+				out.write(response(status, type, body, ++answered % 2 == 0));
 				out.flush();
 			}
 		} catch (IOException | RuntimeException e) {
 			// the client went away or sent something this endpoint does not read: the connection ends
 		}
 	}
+
+	/**
+	 * A response's bytes: status line, {@code Content-Type}, and the body framed by {@code Content-Length} or, with
+	 * {@code chunked}, in chunks of at most 4 KiB (as Jetty sends answers it streams).
+	 */
+	static byte[] response(String status, String type, byte[] body, boolean chunked) {
+		ByteArrayOutputStream b = new ByteArrayOutputStream(body.length + 256);
+		b.writeBytes(ascii("HTTP/1.1 " + status + "\r\nContent-Type: " + type + "; charset=UTF-8\r\n"
+				+ (chunked ? "Transfer-Encoding: chunked" : "Content-Length: " + body.length) + "\r\n\r\n"));
+		if (!chunked) {
+			b.writeBytes(body);
+			return b.toByteArray();
+		}
+		for (int at = 0; at < body.length; at += CHUNK) {
+			int n = Math.min(CHUNK, body.length - at);
+			b.writeBytes(ascii(Integer.toHexString(n) + "\r\n"));
+			b.write(body, at, n);
+			b.writeBytes(ascii("\r\n"));
+		}
+		b.writeBytes(ascii("0\r\n\r\n"));
+		return b.toByteArray();
+	}
+
+	private static final int CHUNK = 4096;
 
 	/** A line of a request's head without its CR LF, or null at the end of the stream. */
 	private static String line(InputStream in) throws IOException {

@@ -60,6 +60,18 @@ class ClientWarmupTest {
 	}
 
 	@Test
+	void framesAnswersByLengthAndInChunks() {
+		byte[] body = "x".repeat(9000).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+		String chunked = new String(ClientWarmup.response("200 OK", "text/plain", body, true),
+				java.nio.charset.StandardCharsets.US_ASCII);
+		assertEquals(true, chunked.contains("\r\nTransfer-Encoding: chunked\r\n\r\n1000\r\n"), chunked.substring(0, 120));
+		assertEquals(true, chunked.endsWith("\r\n328\r\n" + "x".repeat(808) + "\r\n0\r\n\r\n"));
+		String framed = new String(ClientWarmup.response("200 OK", "text/plain", body, false),
+				java.nio.charset.StandardCharsets.US_ASCII);
+		assertEquals(true, framed.contains("\r\nContent-Length: 9000\r\n\r\nxxx"), framed.substring(0, 120));
+	}
+
+	@Test
 	void refusesWhatItHasNoAnswerFor() {
 		assertNull(ClientWarmup.body(QueryForm.DESCRIBE, "application/sparql-results+xml"));
 		assertNull(ClientWarmup.body(QueryForm.SELECT, "text/turtle"));
