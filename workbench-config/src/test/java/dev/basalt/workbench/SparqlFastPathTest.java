@@ -95,14 +95,7 @@ class SparqlFastPathTest {
                 .withLocalJmx("-Xmx384m", jmxPort)
                 .start();
         server = launcher.serverUrl();
-        new RepositoryBootstrap(server).ensureBasaltRepository("fast");
-        Rest rest = new Rest(server);
-        Rest.Response created = rest.createRepository("rdf4j", ServerRestApiTest.config("rdf4j", ""));
-        assertEquals(204, created.status(), created.body());
-        for (String id : List.of("fast", "rdf4j")) {
-            Rest.Response added = rest.add(id, "application/n-quads", DATA);
-            assertEquals(204, added.status(), added.body());
-        }
+        createPair("fast", "rdf4j", "application/n-quads", DATA);
         jmx = JMXConnectorFactory.connect(new JMXServiceURL(
                 "service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPort + "/jmxrmi"));
         beans = jmx.getMBeanServerConnection();
@@ -149,6 +142,21 @@ class SparqlFastPathTest {
         assertTrue(directRuns() - direct > 0, "SELECTs answered by their kept plans without a connection");
     }
 
+    /**
+     * Creates a fast-path repository {@code fast} ({@code basalt:BasaltRepository}) and an {@code openrdf:SailRepository}
+     * over a Basalt store {@code reference}, and loads {@code data} into both.
+     */
+    private void createPair(String fast, String reference, String contentType, String data) throws Exception {
+        new RepositoryBootstrap(server).ensureBasaltRepository(fast);
+        Rest rest = new Rest(server);
+        Rest.Response created = rest.createRepository(reference, ServerRestApiTest.config(reference, ""));
+        assertEquals(204, created.status(), created.body());
+        for (String id : List.of(fast, reference)) {
+            Rest.Response added = rest.add(id, contentType, data);
+            assertEquals(204, added.status(), added.body());
+        }
+    }
+
     private static boolean isRdfXml(Exchange exchange) {
         return exchange.headers.getOrDefault("content-type", "").startsWith("application/rdf+xml");
     }
@@ -160,14 +168,7 @@ class SparqlFastPathTest {
      */
     @Test
     void answersGraphsInRdfXmlAsRdf4jServerDoes() throws Exception {
-        new RepositoryBootstrap(server).ensureBasaltRepository("graphs-fast");
-        Rest rest = new Rest(server);
-        Rest.Response created = rest.createRepository("graphs-rdf4j", ServerRestApiTest.config("graphs-rdf4j", ""));
-        assertEquals(204, created.status(), created.body());
-        for (String id : List.of("graphs-fast", "graphs-rdf4j")) {
-            Rest.Response added = rest.add(id, "text/turtle", GRAPH_DATA);
-            assertEquals(204, added.status(), added.body());
-        }
+        createPair("graphs-fast", "graphs-rdf4j", "text/turtle", GRAPH_DATA);
         String prefixes = """
                 PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#>
                 PREFIX rev: <http://purl.org/stuff/rev#>
