@@ -70,11 +70,6 @@ class RangedGroupJoinTest {
         return VF.createIRI(EX, local);
     }
 
-    /** A number spread over the ints by {@code n}, so that the shop's relations do not line up. */
-    private static int mix(int n) {
-        return (int) ((n * 2_654_435_761L >>> 9) & 0x7fff_ffff);
-    }
-
     private static Literal date(int r, int day) {
         String d = FIRST.plusDays(day).toString();
         if (r % 37 == 0) {
@@ -95,13 +90,13 @@ class RangedGroupJoinTest {
         for (int r = 0; r < 9000; r++) {
             IRI review = iri("review" + r);
             if (r % 101 != 5) {
-                out.add(VF.createStatement(review, iri("reviewFor"), iri("product" + mix(r) % 400)));
+                out.add(VF.createStatement(review, iri("reviewFor"), iri("product" + PlanProbe.mix(r) % 400)));
             }
             if (r % 53 != 7) {
-                out.add(VF.createStatement(review, iri("date"), date(r, mix(r + 99_991) % 180)));
+                out.add(VF.createStatement(review, iri("date"), date(r, PlanProbe.mix(r + 99_991) % 180)));
             }
             if (r % 47 == 3) {
-                out.add(VF.createStatement(review, iri("date"), date(r + 1, mix(r + 12_345) % 180)));
+                out.add(VF.createStatement(review, iri("date"), date(r + 1, PlanProbe.mix(r + 12_345) % 180)));
             }
         }
         return out;
