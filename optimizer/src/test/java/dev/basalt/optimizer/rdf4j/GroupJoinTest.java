@@ -265,12 +265,21 @@ class GroupJoinTest {
                 "SELECT ?country ?v (SUM(?net) AS ?a)" + where + "GROUP BY ?country ?v",
                 "SELECT (SUM(?net) AS ?a)" + where,
                 "SELECT ?country (SUM(?net) AS ?a) WHERE { ?offer :vendor ?v . ?v :country ?country . "
-                        + "?offer :net ?net FILTER(?net > 10) HINT } GROUP BY ?country",
+                        + "?offer :net ?net FILTER(?net > 10 || ?v = :vendor3) HINT } GROUP BY ?country",
                 "SELECT ?country (SUM(?net) AS ?a) WHERE { ?offer :vendor ?v . ?v :country ?country . "
                         + "OPTIONAL { ?offer :net ?net } HINT } GROUP BY ?country")) {
             assertEquals(memory(shop, q), basalt(shop, q, FORCE), q);
             assertFalse(explain(shop).contains("GroupJoin"), q + "\n" + explain(shop));
         }
+    }
+
+    @Test
+    void aFilterOnOnePatternsVariablesKeepsItsMatchesInTheGroupJoin() {
+        String q = "SELECT ?country (SUM(?net) AS ?a) WHERE { ?offer :vendor ?v . ?v :country ?country . "
+                + "?offer :net ?net FILTER(?net > 10) HINT } GROUP BY ?country";
+        assertEquals(memory(shop, q), basalt(shop, q, FORCE), q + "\n" + explain(shop));
+        assertTrue(explain(shop).startsWith("GroupJoin") && explain(shop).contains("?offer :net ?net kept where "),
+                explain(shop));
     }
 
     @Test
