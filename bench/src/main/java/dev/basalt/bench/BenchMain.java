@@ -37,7 +37,9 @@ import dev.basalt.bench.geo.GeoBench;
 import dev.basalt.bench.driver.MixResult;
 import dev.basalt.bench.driver.ProcessCpu;
 import dev.basalt.bench.driver.QueryClient;
+import dev.basalt.bench.driver.QueryStats;
 import dev.basalt.bench.driver.QueryTemplate;
+import dev.basalt.bench.driver.http.ClientWarmup;
 import dev.basalt.bench.driver.http.GraphFormat;
 import dev.basalt.bench.driver.http.ResultFormat;
 import dev.basalt.bench.driver.http.SparqlHttpClient;
@@ -471,6 +473,11 @@ public final class BenchMain implements Runnable {
 		@Option(names = "--transport", defaultValue = "socket", description = "light client: socket (default, the "
 				+ "bench's own HTTP/1.1 client) or jdk (java.net.http in HTTP/1.1 mode)")
 		String transport;
+		@Option(names = "--client-warmup-mixes", defaultValue = "500", description = "light client: mixes sent to an "
+				+ "endpoint inside the bench's own process, which answers at once with fixed answers, before any server is "
+				+ "measured, then waits until the bench's own process is idle (at most a minute), so that less of the client's "
+				+ "own JIT warm-up falls on the first endpoint's cold figures (default 500; 0: none)")
+		int clientWarmupMixes;
 
 		@Override
 		public Integer call() {
@@ -510,6 +517,9 @@ public final class BenchMain implements Runnable {
 				endpoints.forEach(e -> clientsOf.put(e, () -> new SparqlHttpClient(URI.create(e), options)));
 				System.out.println("client: light, " + method.toUpperCase(Locale.ROOT) + ", " + resultFormat
 						+ " results, " + graphFormat + " for CONSTRUCT/DESCRIBE, " + transport + " transport");
+				if (clientWarmupMixes > 0) {
+					warmClient(new MixDriver(templates, queries, draw), options);
+				}
 			} else {
 				throw new CommandLine.ParameterException(new CommandLine(this), "--client must be light or rdf4j");
 			}
@@ -547,6 +557,50 @@ public final class BenchMain implements Runnable {
 			}
 			return status;
 		}
+
+		/**
+		 * Runs {@link #clientWarmupMixes} mixes against an in-process endpoint ({@link ClientWarmup}), then waits until
+		 * the bench's process is idle (its JIT's queue done; at most a minute).
+		 */
+		private void warmClient(MixDriver driver, SparqlHttpClient.Options options) {
+			long self = ProcessHandle.current().pid();
+			double cpuBefore = ProcessCpu.seconds(self);
+			try (ClientWarmup endpoint = ClientWarmup.start()) {
+				URI uri = endpoint.endpoint();
+				MixResult m = driver.run(() -> new SparqlHttpClient(uri, options), clients,
+						(clientWarmupMixes + clients - 1) / clients, Double.MAX_VALUE, seed + 99);
+				long answered = m.perQuery().values().stream().mapToLong(QueryStats::count).sum();
+				System.out.printf(Locale.ROOT, "client warm-up: %d mixes against an in-process endpoint in %.1f s, "
+						+ "client CPU %.3f ms/query%n", m.mixes(), m.elapsedSeconds(),
+						(ProcessCpu.seconds(self) - cpuBefore) * 1000 / Math.max(1, answered));
+			}
+			// the JIT compiles what the warm-up queued on its own threads, which a busy machine runs late: wait for them
+			long start = System.nanoTime();
+			double before = ProcessCpu.seconds(self);
+			double idle = 0;
+			while (System.nanoTime() - start < CLIENT_SETTLE_MAX_NANOS) {
+				try {
+					Thread.sleep(CLIENT_SETTLE_SAMPLE_MILLIS);
+				} catch (InterruptedException e) {
+					Thread.currentThread().interrupt();
+					break;
+				}
+				double now = ProcessCpu.seconds(self);
+				idle = now - before;
+				before = now;
+				if (idle < CLIENT_SETTLE_SAMPLE_MILLIS / 1000.0 * CLIENT_SETTLE_BUSY_SHARE) {
+					break;
+				}
+			}
+			System.out.printf(Locale.ROOT, "client settled after %.1f s (last %d ms: %.0f ms CPU)%n",
+					(System.nanoTime() - start) / 1e9, CLIENT_SETTLE_SAMPLE_MILLIS, idle * 1000);
+		}
+
+		/** The client's settling after its warm-up: at most this long, in samples of this length, ... */
+		private static final long CLIENT_SETTLE_MAX_NANOS = 60_000_000_000L;
+		private static final int CLIENT_SETTLE_SAMPLE_MILLIS = 1000;
+		/** ... until a sample's CPU is less than this share of one core. */
+		private static final double CLIENT_SETTLE_BUSY_SHARE = 0.05;
 	}
 
 	@Command(name = "ordering", mixinStandardHelpOptions = true,

@@ -19,6 +19,7 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.ContextHandlerCollection;
 import org.eclipse.jetty.server.handler.MovedContextHandler;
+import org.eclipse.jetty.servlet.FilterHolder;
 import org.eclipse.jetty.webapp.WebAppContext;
 
 /**
@@ -40,7 +41,9 @@ import org.eclipse.jetty.webapp.WebAppContext;
  * the first queries after a start (less C2 inlining; on Java 25 and later the ahead-of-time cache beside the jar):
  * {@link JvmRelaunch}. Then, before it prints its URL, it sends its own server a warm-up of typical requests against
  * a scratch repository, so that the JIT has compiled the request path before the first client's query
- * ({@link LauncherWarmup}; {@code -Dbasalt.server.warmup=0} leaves it out).
+ * ({@link LauncherWarmup}; {@code -Dbasalt.server.warmup=0} leaves it out), and replays the queries each repository
+ * answered before the last stop ({@link QueryLog}, a filter on RDF4J Server's repository requests that records them
+ * once the warm-up is done; {@link QueryLogReplay}).
  *
  * <p>Thread-safe: its fields are final and set before {@link #start} returns; Jetty's own threads serve the
  * requests, and {@link #port}, the URLs and {@link #close} may be called from any thread. {@link #start} sets
@@ -54,18 +57,24 @@ public final class BasaltServer implements AutoCloseable {
 
     private final ServerOptions options;
     private final Server jetty;
+    private final QueryLog queryLog;
 
-    private BasaltServer(ServerOptions options, Server jetty) {
+    private BasaltServer(ServerOptions options, Server jetty, QueryLog queryLog) {
         this.options = options;
         this.jetty = jetty;
+        this.queryLog = queryLog;
     }
 
     public static void main(String[] args) throws Exception {
         ServerOptions options;
         int warmupRequests;
+        int replayRequests;
         try {
             options = ServerOptions.parse(args);
             warmupRequests = LauncherWarmup.requests(System.getProperty(LauncherWarmup.REQUESTS_PROPERTY));
+            replayRequests = QueryLogReplay.requests(System.getProperty(QueryLogReplay.REQUESTS_PROPERTY),
+                    Runtime.version().feature());
+            QueryLog.capacity(System.getProperty(QueryLog.CAPACITY_PROPERTY));
         } catch (IllegalArgumentException e) {
             System.err.println("basalt-server: " + e.getMessage());
             System.exit(2);
@@ -82,6 +91,11 @@ public final class BasaltServer implements AutoCloseable {
         if (warmupRequests > 0) {
             System.out.println("basalt-server: " + new LauncherWarmup(server.serverUrl()).run(warmupRequests).describe());
         }
+        if (replayRequests > 0 && !server.queryLog.found().isEmpty()) {
+            System.out.println("basalt-server: "
+                    + new QueryLogReplay(server.serverUrl()).run(server.queryLog.found(), replayRequests).describe());
+        }
+        server.queryLog.startRecording();
         System.out.println("Basalt on RDF4J Server: " + server.serverUrl());
         System.out.println("RDF4J Workbench:        " + server.workbenchUrl());
         System.out.println("data directory:         " + options.dataDir());
@@ -114,6 +128,8 @@ public final class BasaltServer implements AutoCloseable {
         WebAppContext rdf4jServer = webapp(SERVER_PATH, options.serverWebapp(), scratch.resolve("server"));
         rdf4jServer.setMaxFormContentSize(ClientErrorMapping.MAX_FORM_BYTES);
         rdf4jServer.addFilter(ClientErrorMapping.class, "/*", EnumSet.of(DispatcherType.REQUEST));
+        QueryLog queryLog = new QueryLog(options.dataDir(), QueryLog.capacity(System.getProperty(QueryLog.CAPACITY_PROPERTY)));
+        rdf4jServer.addFilter(new FilterHolder(queryLog), "/repositories/*", EnumSet.of(DispatcherType.REQUEST));
         rdf4jServer.addOverrideDescriptor(WebappAssembly.installServerOverride(scratch).toString());
         contexts.addHandler(rdf4jServer);
         WebAppContext workbench = webapp(WORKBENCH_PATH, options.workbenchWebapp(), scratch.resolve("workbench"));
@@ -125,7 +141,7 @@ public final class BasaltServer implements AutoCloseable {
         jetty.setHandler(contexts);
         jetty.start();
 
-        BasaltServer server = new BasaltServer(options, jetty);
+        BasaltServer server = new BasaltServer(options, jetty, queryLog);
         if (options.defaultRepository() != null) {
             try {
                 new RepositoryBootstrap(server.serverUrl()).ensureBasaltRepository(options.defaultRepository());

@@ -16,6 +16,7 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntConsumer;
 
 /**
  * The launcher's warm-up: after Jetty has started and before the launcher prints its URL, it sends its own
@@ -91,19 +92,7 @@ final class LauncherWarmup {
 
     /** The requests {@code property} asks for: the default when unset; a clear error when not a count. */
     static int requests(String property) {
-        if (property == null || property.isBlank()) {
-            return DEFAULT_REQUESTS;
-        }
-        try {
-            int n = Integer.parseInt(property.trim());
-            if (n >= 0) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException("-D" + REQUESTS_PROPERTY + " must be a number of requests (0 for no warm-up), got '"
-                + property + "'");
+        return ServerOptions.count(property, REQUESTS_PROPERTY, DEFAULT_REQUESTS, "a number of requests (0 for no warm-up)");
     }
 
     /**
@@ -129,8 +118,13 @@ final class LauncherWarmup {
      */
     record Budget(long startNanos, long startCpuNanos, long maxCpuNanos, long maxWallNanos) {
         static Budget fromNow() {
-            return new Budget(System.nanoTime(), processCpuNanos(), TimeUnit.SECONDS.toNanos(MAX_CPU_SECONDS),
-                    TimeUnit.SECONDS.toNanos(MAX_WALL_SECONDS));
+            return fromNow(MAX_CPU_SECONDS, MAX_WALL_SECONDS);
+        }
+
+        /** A budget of {@code cpuSeconds} of the JVM's CPU and {@code wallSeconds} of wall time from now. */
+        static Budget fromNow(long cpuSeconds, long wallSeconds) {
+            return new Budget(System.nanoTime(), processCpuNanos(), TimeUnit.SECONDS.toNanos(cpuSeconds),
+                    TimeUnit.SECONDS.toNanos(wallSeconds));
         }
 
         /** The limit reached now (a description), or null while the warm-up may go on. */
@@ -242,29 +236,16 @@ final class LauncherWarmup {
         int threads = clientThreads(Runtime.getRuntime().availableProcessors(), requests);
         AtomicInteger sent = new AtomicInteger();
         AtomicReference<Exception> failure = new AtomicReference<>();
-        List<Thread> workers = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            int client = t;
-            int share = requests / threads + (t < requests % threads ? 1 : 0);
-            Thread w = new Thread(() -> {
-                try {
-                    sendShare(client + threads * round, share, client == 0 ? updatesUntil : 0, budget, sent,
-                            failure);
-                } catch (IOException | RuntimeException e) {
-                    failure.compareAndSet(null, e);
-                }
-            }, "basalt-warmup-client-" + t);
-            w.setDaemon(true);
-            workers.add(w);
-            w.start();
-        }
-        try {
-            for (Thread w : workers) {
-                w.join();
+        boolean done = onClients(threads, "basalt-warmup-client-", client -> {
+            int share = requests / threads + (client < requests % threads ? 1 : 0);
+            try {
+                sendShare(client + threads * round, share, client == 0 ? updatesUntil : 0, budget, sent, failure);
+            } catch (IOException | RuntimeException e) {
+                failure.compareAndSet(null, e);
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            failure.compareAndSet(null, e);
+        });
+        if (!done) {
+            failure.compareAndSet(null, new InterruptedException("warm-up interrupted"));
         }
         Exception e = failure.get();
         if (e instanceof IOException io) {
@@ -273,6 +254,30 @@ final class LauncherWarmup {
             throw new IllegalStateException(e.toString(), e);
         }
         return sent.get();
+    }
+
+    /**
+     * Runs {@code client} with the numbers 0 to {@code threads - 1}, each on a daemon thread of its own named {@code
+     * name} and the number, and waits for them all; false if this thread was interrupted while it waited.
+     */
+    static boolean onClients(int threads, String name, IntConsumer client) {
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int number = t;
+            Thread w = new Thread(() -> client.accept(number), name + t);
+            w.setDaemon(true);
+            workers.add(w);
+            w.start();
+        }
+        try {
+            for (Thread w : workers) {
+                w.join();
+            }
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /**
@@ -308,7 +313,7 @@ final class LauncherWarmup {
         }
     }
 
-    private static void get(String url, String accept) throws IOException {
+    static void get(String url, String accept) throws IOException {
         HttpURLConnection c = (HttpURLConnection) URI.create(url).toURL().openConnection();
         c.setConnectTimeout(TIMEOUT_MS);
         c.setReadTimeout(TIMEOUT_MS);
@@ -356,7 +361,7 @@ final class LauncherWarmup {
     }
 
     /** CPU of this JVM's threads so far (all threads: the server's and the compiler's, as a process monitor sees it). */
-    private static long processCpuNanos() {
+    static long processCpuNanos() {
         if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
             return os.getProcessCpuTime();
         }

@@ -86,4 +86,24 @@ public record ServerOptions(String host, int port, Path dataDir, Path home, Stri
             throw new IllegalStateException("cannot locate the launcher's jar: " + e.getMessage(), e);
         }
     }
+
+    /**
+     * A count a launcher flag ({@code -Dproperty=N}) sets: {@code defaultCount} when {@code value} is unset or blank;
+     * a clear error naming the property, what it counts and what {@code 0} means when it is not a number of at least
+     * 0.
+     */
+    static int count(String value, String property, int defaultCount, String what) {
+        if (value == null || value.isBlank()) {
+            return defaultCount;
+        }
+        try {
+            int n = Integer.parseInt(value.trim());
+            if (n >= 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("-D" + property + " must be " + what + ", got '" + value + "'");
+    }
 }

@@ -1,5 +1,6 @@
 package dev.basalt.workbench;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.function.Function;
@@ -191,7 +192,7 @@ final class WarmupData {
 
     /** The kinds of request the warm-up sends in turn, the update first. */
     static List<Request> queries() {
-        return List.of(
+        return withMixedVocabularyGraphs(List.of(
                 new Request(r -> {
                     int n = r.nextInt(50);
                     return PREFIXES + "DELETE WHERE { w:Extra" + n + " ?p ?o } ; INSERT DATA { w:Extra" + n
@@ -243,7 +244,27 @@ final class WarmupData {
                         + (1 + r.nextInt(3)) + " ?v ; w:producer w:Producer" + r.nextInt(PRODUCERS) + " } GROUP BY ?type "
                         + "ORDER BY DESC(?n) LIMIT 5"),
                 new Request(r -> PREFIXES + "ASK { ?offer w:product w:Product" + r.nextInt(PRODUCTS) + " ; w:deliveryDays "
-                        + (1 + r.nextInt(7)) + " }", false, "application/sparql-results+xml", "text/boolean"));
+                        + (1 + r.nextInt(7)) + " }", false, "application/sparql-results+xml", "text/boolean")));
+    }
+
+    /**
+     * {@code kinds} and a CONSTRUCT whose answer is built as a catalogue's public answers are:
+     * predicates and classes of several vocabularies (Dublin Core, FOAF, the review vocabulary, RDF), some declared in
+     * the query's prologue and some not, blank nodes, and literals with language tags, datatypes and none, so that
+     * the RDF/XML writer's code for each of these compiles in the warm-up (a warm-up whose answers used one declared
+     * namespace had its compiled code thrown away by the first answers of other shapes).
+     */
+    private static List<Request> withMixedVocabularyGraphs(List<Request> kinds) {
+        List<Request> all = new ArrayList<>(kinds);
+        all.add(new Request(r -> "PREFIX rev: <http://purl.org/stuff/rev#>\n" + PREFIXES + "CONSTRUCT { ?review "
+                + "rdf:type rev:Review ; <http://purl.org/dc/elements/1.1/title> ?title ; rev:text ?text ; "
+                + "rev:reviewer ?reviewer ; <http://purl.org/dc/elements/1.1/date> ?date ; rev:rating ?rating . "
+                + "?reviewer a foaf:Person ; foaf:name ?name ; <http://purl.org/stuff/rev#joined> ?joined ; "
+                + "<http://example.org/vocabulary/country> ?country ; rev:hasReview _:entry . _:entry rev:of ?review } "
+                + "WHERE { ?review w:reviewFor w:Product" + r.nextInt(PRODUCTS) + " ; w:title ?title ; w:text ?text ; "
+                + "w:reviewer ?reviewer ; w:reviewDate ?date . ?reviewer w:name ?name ; w:joined ?joined ; "
+                + "w:country ?country . OPTIONAL { ?review w:rating1 ?rating } }", false, GRAPH_ACCEPT, GRAPH_OTHER));
+        return List.copyOf(all);
     }
 
     private static Request select(Function<Random, String> body) {

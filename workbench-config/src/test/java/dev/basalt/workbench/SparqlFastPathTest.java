@@ -41,8 +41,9 @@ import dev.basalt.sail.http.SparqlFastPathMXBean;
  * ({@code openrdf:SailRepository} over a Basalt store, which RDF4J Server answers), loaded with the same
  * statements. Every request goes to both; status, {@code Content-Type}, {@code Content-Disposition},
  * {@code Vary}, {@code Content-Language}, {@code Content-Encoding} and the body must be the same bytes, for
- * SELECT, ASK, CONSTRUCT and DESCRIBE in every result format the server offers (a DESCRIBE's body: the same
- * statements, whose order is undefined and follows each store's term ids), over GET, form POST and
+ * SELECT, ASK, CONSTRUCT and DESCRIBE in every result format the server offers (a DESCRIBE's body, and a CONSTRUCT's
+ * in RDF/XML, which the fast path writes itself: the same statements, whose order is undefined and follows each
+ * store's term ids), over GET, form POST and
  * {@code application/sparql-query} POST, with the protocol's parameters, and for malformed queries, bad
  * parameters and formats the client cannot accept. The fast path's MBean shows which requests it answered:
  * the well-formed queries, and none of the errors.
@@ -94,14 +95,7 @@ class SparqlFastPathTest {
                 .withLocalJmx("-Xmx384m", jmxPort)
                 .start();
         server = launcher.serverUrl();
-        new RepositoryBootstrap(server).ensureBasaltRepository("fast");
-        Rest rest = new Rest(server);
-        Rest.Response created = rest.createRepository("rdf4j", ServerRestApiTest.config("rdf4j", ""));
-        assertEquals(204, created.status(), created.body());
-        for (String id : List.of("fast", "rdf4j")) {
-            Rest.Response added = rest.add(id, "application/n-quads", DATA);
-            assertEquals(204, added.status(), added.body());
-        }
+        createPair("fast", "rdf4j", "application/n-quads", DATA);
         jmx = JMXConnectorFactory.connect(new JMXServiceURL(
                 "service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPort + "/jmxrmi"));
         beans = jmx.getMBeanServerConnection();
@@ -131,7 +125,7 @@ class SparqlFastPathTest {
                 for (Method method : Method.values()) {
                     Exchange fast = send("fast", method, Map.of("query", query), accept, false);
                     Exchange reference = send("rdf4j", method, Map.of("query", query), accept, false);
-                    if (query.startsWith("DESCRIBE")) {
+                    if (query.startsWith("DESCRIBE") || query.startsWith("CONSTRUCT") && isRdfXml(reference)) {
                         assertSameGraph(reference, fast, method + " " + query + " Accept: " + accept);
                     } else {
                         assertSame(reference, fast, method + " " + query + " Accept: " + accept);
@@ -147,6 +141,85 @@ class SparqlFastPathTest {
         assertEquals(expectedAnswers, fastPath.getAnswered() - answered, "queries the fast path answered");
         assertTrue(directRuns() - direct > 0, "SELECTs answered by their kept plans without a connection");
     }
+
+    /**
+     * Creates a fast-path repository {@code fast} ({@code basalt:BasaltRepository}) and an {@code openrdf:SailRepository}
+     * over a Basalt store {@code reference}, and loads {@code data} into both.
+     */
+    private void createPair(String fast, String reference, String contentType, String data) throws Exception {
+        new RepositoryBootstrap(server).ensureBasaltRepository(fast);
+        Rest rest = new Rest(server);
+        Rest.Response created = rest.createRepository(reference, ServerRestApiTest.config(reference, ""));
+        assertEquals(204, created.status(), created.body());
+        for (String id : List.of(fast, reference)) {
+            Rest.Response added = rest.add(id, contentType, data);
+            assertEquals(204, added.status(), added.body());
+        }
+    }
+
+    private static boolean isRdfXml(Exchange exchange) {
+        return exchange.headers.getOrDefault("content-type", "").startsWith("application/rdf+xml");
+    }
+
+    /**
+     * CONSTRUCT and DESCRIBE answers in RDF/XML, which the fast path writes itself: the same graphs as RDF4J Server's
+     * for data with predicates of several namespaces (some declared in the query, some not, {@code rdf:type}), blank
+     * nodes as subjects and objects, literals with language tags and datatypes, and text and IRIs that XML escapes.
+     */
+    @Test
+    void answersGraphsInRdfXmlAsRdf4jServerDoes() throws Exception {
+        createPair("graphs-fast", "graphs-rdf4j", "text/turtle", GRAPH_DATA);
+        String prefixes = """
+                PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#>
+                PREFIX rev: <http://purl.org/stuff/rev#>
+                PREFIX bsbm: <http://www4.wiwiss.fu-berlin.de/bizer/bsbm/v01/vocabulary/>
+                PREFIX bsbm-export: <http://www4.wiwiss.fu-berlin.de/bizer/bsbm/v01/vocabulary/export/>
+                PREFIX dc: <http://purl.org/dc/elements/1.1/>
+                """;
+        List<String> queries = List.of(
+                "PREFIX rev: <http://purl.org/stuff/rev#> DESCRIBE ?x WHERE { <http://ex.org/review1> rev:reviewer ?x }",
+                "DESCRIBE <http://ex.org/review1>",
+                "DESCRIBE ?b WHERE { ?b <http://ex.org/in> ?any }",
+                prefixes + "CONSTRUCT { <http://ex.org/export/o1> bsbm-export:product ?p ; bsbm-export:price ?price ;"
+                        + " bsbm-export:vendor ?v ; bsbm-export:title ?t ; rdf:type bsbm:Offer . }"
+                        + " WHERE { ?o bsbm:product ?p ; bsbm:price ?price ; bsbm:vendor ?v . ?r dc:title ?t }",
+                "CONSTRUCT { _:made <http://ex.org/of> ?s ; <http://ex.org/v> ?o } WHERE { ?s <http://xmlns.com/foaf/0.1/name> ?o }",
+                "CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }");
+        long answered = fastPath.getAnswered();
+        int requests = 0;
+        for (String query : queries) {
+            for (String accept : List.of("application/rdf+xml", "", "*/*")) {
+                for (Method method : Method.values()) {
+                    Exchange reference = send("graphs-rdf4j", method, Map.of("query", query), accept, false);
+                    Exchange fast = send("graphs-fast", method, Map.of("query", query), accept, false);
+                    assertEquals(200, fast.status, fast.text());
+                    assertSameGraph(reference, fast, method + " " + query + " Accept: " + accept);
+                    requests++;
+                }
+            }
+        }
+        assertEquals(requests, fastPath.getAnswered() - answered, "graph queries the fast path answered");
+    }
+
+    private static final String GRAPH_DATA = """
+            @prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
+            @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+            @prefix foaf: <http://xmlns.com/foaf/0.1/> .
+            @prefix rev: <http://purl.org/stuff/rev#> .
+            @prefix dc: <http://purl.org/dc/elements/1.1/> .
+            @prefix bsbm: <http://www4.wiwiss.fu-berlin.de/bizer/bsbm/v01/vocabulary/> .
+            <http://ex.org/review1> a bsbm:Review ; rev:reviewer <http://ex.org/person1> ;
+                dc:title "A <b>bold</b> & 'quoted' \\"title\\"\\r\\n\\tend"@en ;
+                rev:text "Ein Text \\u00fcber \\u4e2d\\U0001F600"@de-AT ;
+                bsbm:rating1 "7"^^xsd:integer ; dc:date "2008-06-20"^^xsd:date .
+            <http://ex.org/person1> a foaf:Person ; foaf:name "Person & <One>" ;
+                foaf:mbox_sha1sum "2c4b7b0e0f8f4a3b" ; bsbm:country <http://downlode.org/rdf/iso-3166/countries#DE> ;
+                dc:publisher <http://ex.org/site?a=1&b='2'> ; dc:date "2008-07-01"^^xsd:date ;
+                <http://ex.org/knows> [ foaf:name "anonymous" ; <http://ex.org/in> <http://ex.org/person1> ] .
+            <http://ex.org/offer1> bsbm:product <http://ex.org/product1> ; bsbm:price "123.45"^^xsd:decimal ;
+                bsbm:vendor <http://ex.org/vendor1> ; bsbm:validTo "2008-08-01T00:00:00"^^xsd:dateTime ;
+                bsbm:odd "x"^^<http://ex.org/dt?a=1&b='2'> .
+            """;
 
     /** SELECTs the query front doors of the server's Basalt repositories answered by kept plans directly. */
     private long directRuns() {

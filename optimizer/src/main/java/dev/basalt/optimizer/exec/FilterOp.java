@@ -43,16 +43,21 @@ public final class FilterOp extends Operator {
         return input.batchable();
     }
 
-    /**
-     * The batch form: each input batch's rows are written into row arrays this cursor reuses, the
-     * condition prefetches and tests them (conditions keep no row), and the rows it holds for are
-     * copied to the output batch.
-     */
+    /** The batch form: the input's batches, filtered ({@link #filtered}). */
     @Override
     protected BatchCursor doOpenBatch(long[] row, ExecContext ctx) {
-        BatchCursor in = input.openBatch(row, ctx);
-        Batch out = new Batch(row.length);
-        long[][] pool = new long[Batch.CAPACITY][row.length];
+        return filtered(input.openBatch(row, ctx), condition, row.length, ctx);
+    }
+
+    /**
+     * The rows of {@code in}'s batches (rows of {@code width} slots) that {@code condition} holds for:
+     * each batch's rows are written into row arrays the cursor reuses, the condition prefetches and
+     * tests them (conditions keep no row), and the rows it holds for are copied to the output batch.
+     * Closing the cursor closes {@code in}.
+     */
+    static BatchCursor filtered(BatchCursor in, RowFilter condition, int width, ExecContext ctx) {
+        Batch out = new Batch(width);
+        long[][] pool = new long[Batch.CAPACITY][width];
         boolean[] keep = new boolean[Batch.CAPACITY];
         return new BatchCursor() {
             final RowsView view = new RowsView(pool);

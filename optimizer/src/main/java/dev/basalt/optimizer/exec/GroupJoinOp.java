@@ -33,6 +33,11 @@ import java.util.concurrent.atomic.LongAdder;
  * ({@link KeyedReads}): only its matches that can join are read; such a pattern and its children are
  * never joined by partitions.
  *
+ * <p>A pattern may carry a condition on the variables it binds (a FILTER of the group that only it
+ * binds, {@link #withConditions}): its matches, scanned or looked up, are tested before they add to a
+ * table, so the aggregates are those of the joined rows the FILTER keeps. The compiler gives such a
+ * pattern the bounds of the FILTER's comparisons on its object (a ranged scan) where it can.
+ *
  * <p>Where an argument is not an exact number, a count or sum would pass 2^63, or a key table would
  * hold more than {@link ExecLimits#hashJoinRows()} ids, the operator gives the work to {@code rows}
  * (a {@link GroupOp} over the joins the compiler planned). Yields one row per group with at least
@@ -53,6 +58,8 @@ public final class GroupJoinOp extends Operator {
     private final boolean[] holdsValue;
     /** The pattern whose key table is joined with its parent's rows by partitions ({@link RowPartitions}), or -1. */
     private final int partitioned;
+    /** The estimated matches from which a pattern and its parent are joined by partitions. */
+    private final long partitionFrom;
     private final KeyedReads reads;
     /** The partitioned pattern's rows' layout and its parent's, or null. */
     private final PartialRows builtRows;
@@ -63,12 +70,14 @@ public final class GroupJoinOp extends Operator {
      */
     private final boolean rootFirst;
     private final LongAdder rootFirstOpens = new LongAdder();
+    /** Per pattern: the conditions its matches must meet (none: an empty array). */
+    private final RowFilter[][] conditions;
     private final LongAdder spilledRows = new LongAdder();
     private final LongAdder drivenOpens = new LongAdder();
 
     private GroupJoinOp(PatternScan[] patterns, JoinTree tree, int groupSlot, String groupLabel,
             JoinedAggregation aggregation, Operator rows, String reason, int valuePattern, long partitionFrom,
-            KeyedReads reads) {
+            KeyedReads reads, RowFilter[][] conditions) {
         this.patterns = patterns;
         this.tree = tree;
         this.groupSlot = groupSlot;
@@ -78,6 +87,8 @@ public final class GroupJoinOp extends Operator {
         this.reason = reason;
         this.valuePattern = valuePattern;
         this.reads = reads;
+        this.conditions = conditions;
+        this.partitionFrom = partitionFrom;
         this.holdsValue = new boolean[patterns.length];
         for (int p = valuePattern; p >= 0; p = tree.parent[p]) {
             holdsValue[p] = true;
@@ -114,7 +125,26 @@ public final class GroupJoinOp extends Operator {
      */
     public GroupJoinOp partitionedFrom(long estimatedMatches) {
         GroupJoinOp op = new GroupJoinOp(patterns, tree, groupSlot, groupLabel, aggregation, rows, reason, valuePattern,
-                estimatedMatches, reads);
+                estimatedMatches, reads, conditions);
+        op.setEstimate(estimate());
+        return op;
+    }
+
+    /**
+     * The same group join with the matches of pattern {@code i} (in the order the patterns were given)
+     * kept only where each of {@code conditions.get(i)} holds. The conditions read only the slots their
+     * pattern binds.
+     */
+    public GroupJoinOp withConditions(List<List<RowFilter>> conditions) {
+        if (conditions.size() != patterns.length) {
+            throw new IllegalArgumentException(conditions.size() + " conditions for " + patterns.length + " patterns");
+        }
+        RowFilter[][] held = new RowFilter[patterns.length][];
+        for (int p = 0; p < held.length; p++) {
+            held[p] = conditions.get(p).toArray(new RowFilter[0]);
+        }
+        GroupJoinOp op = new GroupJoinOp(patterns, tree, groupSlot, groupLabel, aggregation, rows, reason, valuePattern,
+                partitionFrom, reads, held);
         op.setEstimate(estimate());
         return op;
     }
@@ -166,7 +196,7 @@ public final class GroupJoinOp extends Operator {
             return null;
         }
         return new GroupJoinOp(patterns.toArray(new PatternScan[0]), tree, groupSlot, groupLabel, aggregation, rows,
-                why, value, KeyPartitions.FROM_MATCHES, reads);
+                why, value, KeyPartitions.FROM_MATCHES, reads, new RowFilter[patterns.size()][0]);
     }
 
     /** The first pattern after {@code after} that binds {@code slot}, or -1. */
@@ -195,11 +225,22 @@ public final class GroupJoinOp extends Operator {
         return "GroupJoin " + groupLabel + " " + aggregation.describe()
                 + " (counts and sums per join key, leaves to root, no joined rows"
                 + (partitioned < 0 ? "" : "; " + patterns[partitioned].label() + " joined by key partitions")
-                + (reads.anyDriven() ? "; " + reads.describe(List.of(patterns)) : "") + ")"
+                + (reads.anyDriven() ? "; " + reads.describe(List.of(patterns)) : "") + describeConditions() + ")"
                 + (reason == null ? "" : " [" + reason + "]")
                 + (spilledRows.sum() > 0 ? " (spilled " + spilledRows.sum() + " rows)" : "")
                 + (drivenOpens.sum() > 0 ? " (driven by keys in " + drivenOpens.sum() + " reads)" : "")
                 + (rootFirstOpens.sum() > 0 ? " (groups by the root's keys first in " + rootFirstOpens.sum() + " opens)" : "");
+    }
+
+    /** For EXPLAIN: the conditions on the patterns' matches. */
+    private String describeConditions() {
+        StringBuilder sb = new StringBuilder();
+        for (int p = 0; p < patterns.length; p++) {
+            for (RowFilter c : conditions[p]) {
+                sb.append("; ").append(patterns[p].label()).append(" kept where ").append(c.describe());
+            }
+        }
+        return sb.toString();
     }
 
     @Override
@@ -317,14 +358,23 @@ public final class GroupJoinOp extends Operator {
         }
     }
 
-    /** Pattern {@code p}'s matches: by lookups of its driving child's keys where {@link KeyedReads} takes them, else its scan. */
+    /**
+     * Pattern {@code p}'s matches that meet its condition: by lookups of its driving child's keys where
+     * {@link KeyedReads} takes them, else its scan.
+     */
     private BatchCursor read(int p, IdSums[] tables, long[] input, ExecContext ctx) {
         int k = reads.driver(p);
+        BatchCursor matches;
         if (k >= 0 && tables[k] != null && reads.takes(p, tables[k].size())) {
             drivenOpens.increment();
-            return KeyedReads.lookups(patterns[p], KeyedReads.keys(tables[k]), tree.parentSlot[k], input, ctx);
+            matches = KeyedReads.lookups(patterns[p], KeyedReads.keys(tables[k]), tree.parentSlot[k], input, ctx);
+        } else {
+            matches = patterns[p].openBatch(input, ctx);
         }
-        return patterns[p].openBatch(input, ctx);
+        for (RowFilter c : conditions[p]) {
+            matches = FilterOp.filtered(matches, c, input.length, ctx);
+        }
+        return matches;
     }
 
     /**

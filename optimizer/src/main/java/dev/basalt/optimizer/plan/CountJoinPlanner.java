@@ -5,13 +5,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
-import org.eclipse.rdf4j.query.algebra.Join;
-import org.eclipse.rdf4j.query.algebra.StatementPattern;
 import org.eclipse.rdf4j.query.algebra.TupleExpr;
 
 import dev.basalt.optimizer.exec.CountJoinOp;
 import dev.basalt.optimizer.exec.GroupJoinOp;
 import dev.basalt.optimizer.exec.Operator;
+import dev.basalt.optimizer.exec.PatternScan;
+import dev.basalt.optimizer.exec.RowFilter;
 import dev.basalt.optimizer.plan.PlanCompiler.Unsupported;
 
 /**
@@ -23,22 +23,24 @@ import dev.basalt.optimizer.plan.PlanCompiler.Unsupported;
  * probe per join step). Likewise a GROUP BY of one variable with COUNT(*), SUM and AVG
  * ({@link JoinedAggregates}) becomes a {@link GroupJoinOp} (counts and sums per join key) where the
  * matches are at most {@code patterns} times the joined rows (the planned joins' steps and the
- * grouping of each joined row). The query hint {@code joins} forces the choice: nested loops never
+ * grouping of each joined row), or where its reads (some patterns perhaps looked up per key of a
+ * child, {@link dev.basalt.optimizer.exec.KeyedReads}) cost less than the planned joins by the join
+ * cost model's units ({@link #joinCost}). The query hint {@code joins} forces the choice: nested loops never
  * aggregate this way, hash-and-merge always where the shape allows.
+ *
+ * <p>The group's FILTERs are allowed in a group join where each reads only variables one pattern binds:
+ * that pattern's matches are tested by it before they add to the aggregates, and a filter that bounds
+ * the pattern's object by constants makes it read only those ids ({@link ObjectRangePlanner}; BSBM's BI
+ * query 3 counts one month's reviews per product). A count join takes no filter.
  * Not thread-safe: one query's compiler uses it in the compiling thread.
  */
 final class CountJoinPlanner {
-    /** The scan of one pattern, dataset applied ({@link PlanCompiler#scanOf}). */
-    interface Scans {
-        dev.basalt.optimizer.exec.PatternScan scan(StatementPattern sp) throws Unsupported;
-    }
-
-    private final Scans scans;
+    private final GroupFlattener groups;
     private final CardinalityEstimator estimator;
     private final OrderingPolicy.Joins joins;
 
-    CountJoinPlanner(Scans scans, CardinalityEstimator estimator, OrderingPolicy.Joins joins) {
-        this.scans = scans;
+    CountJoinPlanner(GroupFlattener groups, CardinalityEstimator estimator, OrderingPolicy.Joins joins) {
+        this.groups = groups;
         this.estimator = estimator;
         this.joins = joins;
     }
@@ -53,7 +55,7 @@ final class CountJoinPlanner {
      */
     Operator plan(TupleExpr arg, Operator planned, Operator rows, int target, boolean outerBound) throws Unsupported {
         Scanned in = scanned(arg, outerBound);
-        if (in == null) {
+        if (in == null || in.filtered()) {
             return null;
         }
         String reason = in.reason(planned, in.patterns.size() - 1);
@@ -83,28 +85,42 @@ final class CountJoinPlanner {
         String reason = in.reason(planned, in.patterns.size());
         GroupJoinOp op = reason != null ? GroupJoinOp.of(in.patterns, groupSlot, label, aggregates, rows, reason)
                 : GroupJoinOp.of(in.patterns, groupSlot, label, aggregates, rows,
-                        (scan, slot) -> estimator.estimate(scan, Set.of(slot)), cost -> in.drivenReason(planned, cost));
-        if (op != null) {
-            op.setEstimate(rows.estimate());
+                        (scan, slot) -> estimator.estimate(scan, Set.of(slot)),
+                        cost -> in.costReason(planned, cost, "by scans and lookups per key"));
+        if (op == null && reason == null) {
+            // no pattern is cheaper read by keys: all scanned, where that costs less than the planned joins
+            op = GroupJoinOp.of(in.patterns, groupSlot, label, aggregates, rows, null,
+                    cost -> in.costReason(planned, cost, "by scans"));
         }
+        if (op == null) {
+            return null;
+        }
+        op = in.filtered() ? op.withConditions(in.conditions) : op;
+        op.setEstimate(rows.estimate());
         return op;
     }
 
-    /** The scans of the patterns of {@code arg}, estimated, or null where it is not a join of two or more patterns. */
+    /**
+     * The scans of the patterns of {@code arg}, estimated, and the conditions on their matches, or null
+     * where it is not a join of two or more patterns (with filters, each of whose variables one pattern
+     * binds all of). A pattern whose object a filter bounds is read by its ranged scan
+     * ({@link ObjectRangePlanner}), estimated at its share of the matches.
+     */
     private Scanned scanned(TupleExpr arg, boolean outerBound) throws Unsupported {
-        if (joins == OrderingPolicy.Joins.NESTED_LOOP || outerBound) {
+        if (joins == OrderingPolicy.Joins.NESTED_LOOP || outerBound || !GroupFlattener.patternsOnly(arg)) {
             return null;
         }
-        List<StatementPattern> patterns = new ArrayList<>();
-        if (!collect(arg, patterns) || patterns.size() < 2) {
+        GroupFlattener.Group group = groups.flatten(arg);
+        List<JoinOperand> atoms = group.atoms();
+        if (atoms.size() < 2 || atoms.stream().anyMatch(a -> a.scan == null)) {
             return null;
         }
-        List<dev.basalt.optimizer.exec.PatternScan> compiled = new ArrayList<>();
+        List<PatternScan> compiled = new ArrayList<>();
         double scanned = 0;
         int root = 0;
         double largest = -1;
-        for (StatementPattern sp : patterns) {
-            dev.basalt.optimizer.exec.PatternScan scan = scans.scan(sp);
+        for (JoinOperand a : atoms) {
+            PatternScan scan = a.scan;
             double est = estimator.estimate(scan, Set.of());
             scan.setEstimate(est);
             if (est > largest) {
@@ -114,19 +130,47 @@ final class CountJoinPlanner {
             scanned += est;
             compiled.add(scan);
         }
-        return new Scanned(compiled, root, scanned);
+        List<List<RowFilter>> conditions = new ArrayList<>();
+        for (int i = 0; i < atoms.size(); i++) {
+            conditions.add(new ArrayList<>());
+        }
+        for (GroupFilter f : group.filters()) {
+            int holder = holder(atoms, f.slots());
+            if (holder < 0) {
+                return null;
+            }
+            conditions.get(holder).add(f.filter());
+        }
+        return new Scanned(compiled, root, scanned, group.filters().isEmpty() ? null : conditions);
     }
 
-    /** Patterns' scans, the index of the largest, and their matches in all. */
+    /** The first operand that binds all of {@code slots}, or -1. */
+    private static int holder(List<JoinOperand> atoms, SlotSet slots) {
+        for (int i = 0; i < atoms.size(); i++) {
+            if (atoms.get(i).assured.containsAll(slots)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Patterns' scans, the index of the largest, their matches in all, and the conditions on their matches. */
     private final class Scanned {
-        final List<dev.basalt.optimizer.exec.PatternScan> patterns;
+        final List<PatternScan> patterns;
         final int largest;
         final double matches;
+        /** Per pattern, the conditions its matches must meet; null where no filter applies. */
+        final List<List<RowFilter>> conditions;
 
-        Scanned(List<dev.basalt.optimizer.exec.PatternScan> patterns, int largest, double matches) {
+        Scanned(List<PatternScan> patterns, int largest, double matches, List<List<RowFilter>> conditions) {
             this.patterns = patterns;
             this.largest = largest;
             this.matches = matches;
+            this.conditions = conditions;
+        }
+
+        boolean filtered() {
+            return conditions != null;
         }
 
         /**
@@ -144,19 +188,18 @@ final class CountJoinPlanner {
         }
 
         /**
-         * Why the patterns are aggregated per key with some read by lookups per key of a child: the
-         * reads' estimated cost ({@code cost}: the scanned matches, and a lookup's
+         * Why the patterns are aggregated per key, read {@code how} (scanned, or some by lookups per key
+         * of a child): the reads' estimated cost ({@code cost}: the scanned matches, and a lookup's
          * {@link JoinCostModel#LOOKUP_COST} and a unit per row read by keys, those at
          * {@link dev.basalt.optimizer.exec.KeyedReads#DRIVEN_UNIT}) is at most the planned joins' cost
          * ({@link #joinCost}); null where it is not.
          */
-        String drivenReason(Operator planned, double cost) {
+        String costReason(Operator planned, double cost, String how) {
             double byJoins = joinCost(planned, patterns.size());
             if (cost > byJoins) {
                 return null;
             }
-            return String.format(Locale.ROOT, "read %.3g by scans and lookups per key <= %.3g by the planned joins",
-                    cost, byJoins);
+            return String.format(Locale.ROOT, "read %.3g %s <= %.3g by the planned joins", cost, how, byJoins);
         }
     }
 
@@ -168,7 +211,7 @@ final class CountJoinPlanner {
      * {@code patterns} lookups.
      */
     private double joinCost(Operator planned, int patterns) {
-        List<dev.basalt.optimizer.exec.PatternScan> order = new ArrayList<>();
+        List<PatternScan> order = new ArrayList<>();
         scansInOrder(planned, order);
         double joined = Math.max(planned.estimate(), 0);
         if (order.size() != patterns) {
@@ -177,7 +220,7 @@ final class CountJoinPlanner {
         Set<Integer> bound = new java.util.HashSet<>();
         double rows = 0;
         double cost = 0;
-        for (dev.basalt.optimizer.exec.PatternScan scan : order) {
+        for (PatternScan scan : order) {
             double fanout = Math.max(0, estimator.estimate(scan, Set.copyOf(bound)));
             double in = rows;
             rows = bound.isEmpty() ? fanout : rows * fanout;
@@ -192,25 +235,13 @@ final class CountJoinPlanner {
     }
 
     /** The pattern scans under {@code op}, depth first in the order of its children (the planned join order). */
-    private static void scansInOrder(Operator op, List<dev.basalt.optimizer.exec.PatternScan> out) {
-        if (op instanceof dev.basalt.optimizer.exec.PatternScan scan) {
+    private static void scansInOrder(Operator op, List<PatternScan> out) {
+        if (op instanceof PatternScan scan) {
             out.add(scan);
             return;
         }
         for (Operator child : op.children()) {
             scansInOrder(child, out);
         }
-    }
-
-    /** Adds the patterns of a tree of joins of patterns; false for anything else in it. */
-    private static boolean collect(TupleExpr e, List<StatementPattern> out) {
-        if (e instanceof StatementPattern sp) {
-            out.add(sp);
-            return true;
-        }
-        if (e instanceof Join j) {
-            return collect(j.getLeftArg(), out) && collect(j.getRightArg(), out);
-        }
-        return false;
     }
 }

@@ -54,8 +54,8 @@ import dev.basalt.optimizer.exec.UnionOp;
  * {@link AlgebraCompiler}.
  *
  * <p><b>Join groups.</b> Nested joins are flattened into one group of operands
- * ({@link JoinOperand}); a filter whose variables its argument always binds joins the group's
- * filter list (it commutes with the inner joins). The {@link JoinOrderer} orders the operands by
+ * ({@link JoinOperand}) by the {@link GroupFlattener}; a filter whose variables its argument always
+ * binds joins the group's filter list (it commutes with the inner joins). The {@link JoinOrderer} orders the operands by
  * the estimates of the {@link JoinCostModel}. Patterns join by index lookups ({@link PipelineJoin})
  * or, in a group evaluated once when that is cheaper, from a hash table of the pattern
  * ({@link JoinChoice}); other operands (UNION, OPTIONAL groups, filtered sub-groups) are evaluated
@@ -95,7 +95,7 @@ public final class PlanCompiler {
     private final AlgebraCompiler algebra;
     private final ScopeCompiler scope;
     private final ValueFunctions functions;
-    private final SpatialOperands spatial;
+    private final GroupFlattener groups;
     /**
      * Ids of the pattern constants looked up so far, shared with the nested compilers: a query
      * names the same term in many patterns (BSBM's product in each of a dozen patterns), and the
@@ -137,11 +137,11 @@ public final class PlanCompiler {
         this.costs = new JoinCostModel(estimator);
         this.orderer = new JoinOrderer(source, vars, ordering, costs);
         this.scans = new PatternCompiler(source, vars, datasetGraphs, constantIds);
+        this.groups = new GroupFlattener(this, scans, vars, source);
         this.modifiers = new ModifierCompiler(vars, values, ordering.batches(),
-                new CountJoinPlanner(this::scanOf, estimator, ordering.joins()));
+                new CountJoinPlanner(groups, estimator, ordering.joins()));
         this.algebra = new AlgebraCompiler(this, vars, source, values, functions);
         this.scope = new ScopeCompiler(vars, modifiers, algebra, new KnnPlanner(this, vars, source));
-        this.spatial = new SpatialOperands(source, vars);
     }
 
     /** A compiler with this one's settings and a variable scope of its own (a subquery). */
@@ -239,7 +239,8 @@ public final class PlanCompiler {
         RowFilter condition = lj.hasCondition() ? condition(lj.getCondition(), lj) : null;
         TupleExpr rightArg = lj.getRightArg();
         Operator op;
-        if (correlatable(rightArg)) {
+        // a right side of patterns, joins and self-contained filters is evaluated per left row
+        if (GroupFlattener.patternsOnly(rightArg)) {
             SlotSet bound = assuredSlots(lj.getLeftArg());
             bound.addAll(outerBound);
             Operator right = compileGroup(rightArg, bound);
@@ -285,26 +286,10 @@ public final class PlanCompiler {
         return slots(e.getAssuredBindingNames());
     }
 
-    /** A right side that may be evaluated per left row: patterns, joins and self-contained filters. */
-    private boolean correlatable(TupleExpr e) {
-        if (e instanceof StatementPattern) {
-            return true;
-        }
-        if (e instanceof Join j) {
-            return correlatable(j.getLeftArg()) && correlatable(j.getRightArg());
-        }
-        if (e instanceof Filter f) {
-            return pullable(f) && correlatable(f.getArg());
-        }
-        return false;
-    }
-
     Operator compileGroup(TupleExpr e, Set<Integer> preBound) throws Unsupported {
-        List<JoinOperand> atoms = new ArrayList<>();
-        List<GroupFilter> filters = new ArrayList<>();
-        flatten(e, atoms, filters);
-        ObjectRangePlanner.apply(atoms, filters, vars, source);
-        EqualLookupPlanner.apply(atoms, filters, vars);
+        GroupFlattener.Group group = groups.flatten(e);
+        List<JoinOperand> atoms = group.atoms();
+        List<GroupFilter> filters = group.filters();
         if (preBound.isEmpty()) {
             orderer.mergeIntersection(atoms);
         }
@@ -429,42 +414,6 @@ public final class PlanCompiler {
         }
     }
 
-    private void flatten(TupleExpr e, List<JoinOperand> atoms, List<GroupFilter> filters) throws Unsupported {
-        if (e instanceof Join j) {
-            flatten(j.getLeftArg(), atoms, filters);
-            flatten(j.getRightArg(), atoms, filters);
-        } else if (e instanceof Filter f && pullable(f)) {
-            flatten(f.getArg(), atoms, filters);
-            filters.add(new GroupFilter(condition(f.getCondition(), f), slots(conditionVars(f.getCondition())),
-                    f.getCondition()));
-            spatial.addOperands(f.getCondition(), atoms);
-        } else if (e instanceof StatementPattern sp) {
-            PatternScan scan = scans.scan(sp);
-            SlotSet s = new SlotSet();
-            for (int slot : scan.slots()) {
-                if (slot >= 0) {
-                    s.add(slot);
-                }
-            }
-            atoms.add(new JoinOperand(scan, scan, s, s, null));
-        } else {
-            Operator op;
-            if (e instanceof Filter f) {
-                op = new FilterOp(compile(f.getArg()), condition(f.getCondition(), f));
-                op.setEstimate(((FilterOp) op).children().get(0).estimate() * JoinCostModel.FILTER_SELECTIVITY);
-            } else {
-                op = compile(e);
-            }
-            atoms.add(new JoinOperand(null, op, slots(Scopes.assured(e)), slots(e.getBindingNames()), e));
-        }
-    }
-
-    /** A filter that commutes with the joins around it: its argument always binds all its variables. */
-    private boolean pullable(Filter f) {
-        return Scopes.assured(f.getArg()).containsAll(conditionVars(f.getCondition()))
-                && !containsTupleExpr(f.getCondition());
-    }
-
     RowFilter condition(ValueExpr expr, QueryModelNode owner) throws Unsupported {
         if (containsTupleExpr(expr)) {
             Set<String> bound = owner instanceof Filter f ? Scopes.assured(f.getArg()) : new HashSet<>();
@@ -528,7 +477,7 @@ public final class PlanCompiler {
         return found[0];
     }
 
-    private SlotSet slots(Set<String> names) {
+    SlotSet slots(Set<String> names) {
         SlotSet out = new SlotSet();
         for (String n : names) {
             int s = vars.find(n);

@@ -56,11 +56,6 @@ class DrivenGroupJoinTest {
         out.add(VF.createStatement(iri(s), p, iri(o)));
     }
 
-    /** A number spread over the ints by {@code n}, so that the shop's relations do not line up. */
-    private static int mix(int n) {
-        return (int) ((n * 2_654_435_761L >>> 9) & 0x7fff_ffff);
-    }
-
     /** No statement twice (the test source keeps duplicates, RDF4J's stores do not). */
     private static List<Statement> statements() {
         List<Statement> out = new ArrayList<>();
@@ -79,15 +74,15 @@ class DrivenGroupJoinTest {
             add(out, "producer" + n, iri("country"), "C" + n % 8);
         }
         for (int n = 0; n < 300; n++) {
-            add(out, "reviewer" + n, iri("country"), "C" + mix(n) % 8);
+            add(out, "reviewer" + n, iri("country"), "C" + PlanProbe.mix(n) % 8);
         }
         for (int n = 0; n < 30; n++) {
             add(out, "vendor" + n, iri("country"), "C" + n % 8);
         }
         for (int r = 0; r < 12000; r++) {
-            add(out, "review" + r, iri("reviewFor"), "product" + mix(r) % 600);
+            add(out, "review" + r, iri("reviewFor"), "product" + PlanProbe.mix(r) % 600);
             if (r % 97 != 3) {
-                add(out, "review" + r, iri("reviewer"), "reviewer" + mix(r + 77_777) % 300);
+                add(out, "review" + r, iri("reviewer"), "reviewer" + PlanProbe.mix(r + 77_777) % 300);
             }
         }
         return out;

@@ -257,7 +257,10 @@ class GroupJoinTest {
         String first = "(groups by the root's keys first in ";
         NativeRunner single = new NativeRunner(statements(false, false));
         try {
-            for (String q : List.of(AVG_BY_COUNTRY, sumAndCount)) {
+            // with a condition on the root's matches, the root read first keeps only the matches that meet it
+            String filtered = AVG_BY_COUNTRY.replace("?offer :price ?price HINT", "?offer :price ?price "
+                    + "FILTER(?country != :country3) HINT");
+            for (String q : List.of(AVG_BY_COUNTRY, sumAndCount, filtered)) {
                 List<String> expected = memory(single, q);
                 assertEquals(expected, basalt(single, q, FORCE), q);
                 PartitionedRun run = partitionedRun(single, ExecLimits.defaults());
@@ -302,12 +305,21 @@ class GroupJoinTest {
                 "SELECT ?country ?v (SUM(?net) AS ?a)" + where + "GROUP BY ?country ?v",
                 "SELECT (SUM(?net) AS ?a)" + where,
                 "SELECT ?country (SUM(?net) AS ?a) WHERE { ?offer :vendor ?v . ?v :country ?country . "
-                        + "?offer :net ?net FILTER(?net > 10) HINT } GROUP BY ?country",
+                        + "?offer :net ?net FILTER(?net > 10 || ?v = :vendor3) HINT } GROUP BY ?country",
                 "SELECT ?country (SUM(?net) AS ?a) WHERE { ?offer :vendor ?v . ?v :country ?country . "
                         + "OPTIONAL { ?offer :net ?net } HINT } GROUP BY ?country")) {
             assertEquals(memory(shop, q), basalt(shop, q, FORCE), q);
             assertFalse(explain(shop).contains("GroupJoin"), q + "\n" + explain(shop));
         }
+    }
+
+    @Test
+    void aFilterOnOnePatternsVariablesKeepsItsMatchesInTheGroupJoin() {
+        String q = "SELECT ?country (SUM(?net) AS ?a) WHERE { ?offer :vendor ?v . ?v :country ?country . "
+                + "?offer :net ?net FILTER(?net > 10) HINT } GROUP BY ?country";
+        assertEquals(memory(shop, q), basalt(shop, q, FORCE), q + "\n" + explain(shop));
+        assertTrue(explain(shop).startsWith("GroupJoin") && explain(shop).contains("?offer :net ?net kept where "),
+                explain(shop));
     }
 
     @Test

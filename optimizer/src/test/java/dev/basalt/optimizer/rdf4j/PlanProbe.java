@@ -11,7 +11,8 @@ import dev.basalt.optimizer.plan.CompiledPlan;
 
 /**
  * Test helpers for comparing a {@link NativeRunner}'s answers and reading the plan it ran: sorted rows
- * of Basalt and of MemoryStore, the last plan, and its operators of one class. Stateless.
+ * of Basalt and of MemoryStore, the last plan, and its operators of one class; and a number mix for
+ * making test shops. Stateless.
  */
 final class PlanProbe {
     /** The joins hint forcing hash and merge joins (and group joins by scans), to put into a group. */
@@ -20,6 +21,11 @@ final class PlanProbe {
     static final String NESTED_LOOP = " . [] <http://basalt.dev/hint#joins> \"nested-loop\" ";
 
     private PlanProbe() {
+    }
+
+    /** A number spread over the ints by {@code n}, so that a test shop's relations do not line up. */
+    static int mix(int n) {
+        return (int) ((n * 2_654_435_761L >>> 9) & 0x7fff_ffff);
     }
 
     /** Basalt's rows of {@code query}, as text, sorted. */

@@ -32,6 +32,7 @@ import org.eclipse.rdf4j.query.resultio.TupleQueryResultWriterFactory;
 import org.eclipse.rdf4j.query.resultio.TupleQueryResultWriterRegistry;
 import org.eclipse.rdf4j.repository.Repository;
 import org.eclipse.rdf4j.repository.RepositoryConnection;
+import org.eclipse.rdf4j.rio.RDFFormat;
 import org.eclipse.rdf4j.rio.RDFHandlerException;
 import org.eclipse.rdf4j.rio.RDFWriterFactory;
 import org.eclipse.rdf4j.rio.RDFWriterRegistry;
@@ -43,10 +44,10 @@ import dev.basalt.sail.errors.FailureStatus;
  * dataset, bindings or a time limit, a shape without a kept plan for the newest state, a CONSTRUCT, DESCRIBE or
  * ASK): the query is prepared on a connection of the repository, the request's parameters are set on it as RDF4J
  * Server's {@code RepositoryController} sets them ({@link #applyTo}), it is evaluated, and its result is written
- * with the format {@link SparqlFastPath} negotiates, tuples by {@link RowWriter#respond}, graphs and
- * booleans by RDF4J's writers. A request that fails before its result is evaluated is left to RDF4J Server
- * ({@link #answer} answers false), except a query nested too deeply to prepare, answered here with
- * {@link FailureStatus#ofQueryPreparation}'s status.
+ * with the format {@link SparqlFastPath} negotiates, tuples by {@link RowWriter#respond}, graphs in RDF/XML by
+ * {@link RdfXmlStatementWriter#respond}, other graph formats and booleans by RDF4J's writers. A request that fails
+ * before its result is evaluated is left to RDF4J Server ({@link #answer} answers false), except a query nested too
+ * deeply to prepare, answered here with {@link FailureStatus#ofQueryPreparation}'s status.
  *
  * <p>Thread rules: no state; each call serves one request in the thread that serves it, and closes the connection
  * it opened before it returns.
@@ -176,6 +177,10 @@ final class ConnectionRoute {
 
     private static void writeGraph(HttpServletRequest request, GraphQueryResult result, RDFWriterFactory factory, HttpServletResponse response)
             throws IOException {
+        if (RDFFormat.RDFXML.equals(factory.getRDFFormat())) {
+            RdfXmlStatementWriter.respond(request, result, response);
+            return;
+        }
         RowWriter.head(request, response, factory.getRDFFormat());
         try (GraphQueryResult statements = result; OutputStream out = response.getOutputStream()) {
             QueryResults.report(statements, factory.getWriter(out));

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.List;
 
 import javax.servlet.http.HttpServletRequest;
@@ -32,205 +31,18 @@ import dev.basalt.sail.errors.FailureStatus;
 /**
  * Writes a SELECT result in one of the SPARQL result formats the fast path writes itself: SPARQL/XML,
  * SPARQL/JSON and CSV, byte for byte as RDF4J 5.0.3's writers do with pretty printing off (the launcher's
- * setting), straight from the values' strings into one byte buffer of the response: characters are encoded
- * as they are escaped and the buffer goes to the response's stream when full, so a row costs no intermediate
- * strings, {@code Writer}s or encoder objects (an unpaired surrogate is written as {@code ?}, as Java's own
- * UTF-8 encoder writes it). An RDF-star triple is written as RDF4J's non-star writers write it, as its
+ * setting), straight from the values' strings into the response's byte buffer ({@link EncodedOutput}), without
+ * intermediate strings. An RDF-star triple is written as RDF4J's non-star writers write it, as its
  * {@code urn:rdf4j:triple:} IRI. SPARQL/XML and SPARQL/JSON are its nested classes, CSV, a table rather than
  * markup, is {@link CsvRowWriter}; other formats are left to RDF4J's writers ({@link #forFormat} answers null).
  * {@link #respond} answers a request with a SELECT result: the response's status and headers, then its rows.
  * One instance writes one response on one thread; not thread-safe (the static methods keep no state).
  */
-abstract class RowWriter {
+abstract class RowWriter extends EncodedOutput {
     private static final String XSD_STRING = XSD.STRING.stringValue();
 
-    /** How a format escapes the characters of a term. */
-    enum Escape {
-        /** as written, for text that needs no escaping */
-        NONE,
-        /** XML character data: {@code & < >} and carriage return as references, other characters as they are */
-        XML_TEXT,
-        /** an XML attribute in single quotes: as text, plus {@code '}, tab and line feed as references ({@code "} as it is) */
-        XML_ATTRIBUTE,
-        /** a JSON string's contents */
-        JSON
-    }
-
-    private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
-
-    /** Room {@link #encode} keeps free before each character: the longest one character gives, and more. */
-    private static final int ENCODE_RESERVE = 12;
-    /** Bytes one character may take at most: {@code &apos;} and JSON's {@code \\u00XX}. */
-    private static final int MAX_BYTES_PER_CHAR = 6;
-    private static final int BUFFER_BYTES = 16 * 1024;
-    static final int MEMO_MIN_CHARS = 64;
-    static final int MEMO_MAX_CHARS = (BUFFER_BYTES - ENCODE_RESERVE) / MAX_BYTES_PER_CHAR;
-    private static final int MEMO_SLOTS = 32;
-
-    private final OutputStream out;
-    private final byte[] buffer = new byte[BUFFER_BYTES];
-    private int size;
-    private final String[] memoText = new String[MEMO_SLOTS];
-    private final Escape[] memoEscape = new Escape[MEMO_SLOTS];
-    private final byte[][] memoBytes = new byte[MEMO_SLOTS][];
-
-    /** Writes bytes that are already encoded (the formats' fixed markup). */
-    void write(byte[] bytes) throws IOException {
-        if (bytes.length > buffer.length - size) {
-            drain();
-            if (bytes.length > buffer.length) {
-                out.write(bytes);
-                return;
-            }
-        }
-        System.arraycopy(bytes, 0, buffer, size, bytes.length);
-        size += bytes.length;
-    }
-
-    void write(char ascii) throws IOException {
-        if (size == buffer.length) {
-            drain();
-        }
-        buffer[size++] = (byte) ascii;
-    }
-
-    /**
-     * Writes {@code text} in UTF-8 with the given escaping. A text of {@value #MEMO_MIN_CHARS} to
-     * {@value #MEMO_MAX_CHARS} characters is kept encoded in a small table of the response (by its hash), so a
-     * value a result repeats (BSBM query 2 repeats a product's comment of about a kilobyte on each of its rows)
-     * is escaped and encoded once and then copied.
-     */
-    void write(String text, Escape escape) throws IOException {
-        int length = text.length();
-        if (length < MEMO_MIN_CHARS || length > MEMO_MAX_CHARS) {
-            encode(text, escape);
-            return;
-        }
-        int slot = text.hashCode() & (MEMO_SLOTS - 1);
-        String seen = memoText[slot];
-        if (seen != null && memoEscape[slot] == escape && seen.equals(text)) {
-            write(memoBytes[slot]);
-            return;
-        }
-        if (buffer.length - size < MAX_BYTES_PER_CHAR * length + ENCODE_RESERVE) {
-            drain();
-        }
-        int start = size;
-        encode(text, escape); // does not drain: the buffer has room for the longest encoding
-        memoText[slot] = text;
-        memoEscape[slot] = escape;
-        memoBytes[slot] = Arrays.copyOfRange(buffer, start, size);
-    }
-
-    private void encode(String text, Escape escape) throws IOException {
-        int length = text.length();
-        for (int i = 0; i < length; i++) {
-            char c = text.charAt(i);
-            if (size > buffer.length - ENCODE_RESERVE) {
-                drain();
-            }
-            if (c >= 0x20 && c < 0x7F && !special(c, escape)) {
-                buffer[size++] = (byte) c;
-            } else if (c < 0x80) {
-                asciiEscaped(c, escape);
-            } else if (c < 0x800) {
-                buffer[size++] = (byte) (0xC0 | c >> 6);
-                buffer[size++] = (byte) (0x80 | c & 0x3F);
-            } else if (Character.isHighSurrogate(c) && i + 1 < length && Character.isLowSurrogate(text.charAt(i + 1))) {
-                int cp = Character.toCodePoint(c, text.charAt(++i));
-                buffer[size++] = (byte) (0xF0 | cp >> 18);
-                buffer[size++] = (byte) (0x80 | cp >> 12 & 0x3F);
-                buffer[size++] = (byte) (0x80 | cp >> 6 & 0x3F);
-                buffer[size++] = (byte) (0x80 | cp & 0x3F);
-            } else if (Character.isSurrogate(c)) {
-                buffer[size++] = '?';
-            } else {
-                buffer[size++] = (byte) (0xE0 | c >> 12);
-                buffer[size++] = (byte) (0x80 | c >> 6 & 0x3F);
-                buffer[size++] = (byte) (0x80 | c & 0x3F);
-            }
-        }
-    }
-
-    private static boolean special(char c, Escape escape) {
-        return switch (escape) {
-            case NONE -> false;
-            case XML_TEXT -> c == '&' || c == '<' || c == '>';
-            case XML_ATTRIBUTE -> c == '&' || c == '<' || c == '>' || c == '\'';
-            case JSON -> c == '"' || c == '\\';
-        };
-    }
-
-    private void asciiEscaped(char c, Escape escape) {
-        switch (escape) {
-            case NONE -> buffer[size++] = (byte) c;
-            case XML_TEXT, XML_ATTRIBUTE -> xmlEscaped(c, escape == Escape.XML_ATTRIBUTE);
-            case JSON -> jsonEscaped(c);
-        }
-    }
-
-    private void xmlEscaped(char c, boolean attribute) {
-        switch (c) {
-            case '&' -> asciiText("&amp;");
-            case '<' -> asciiText("&lt;");
-            case '>' -> asciiText("&gt;");
-            case '\r' -> asciiText("&#xD;");
-            case '\'' -> asciiText("&apos;");
-            case '\t' -> {
-                if (attribute) {
-                    asciiText("&#x9;");
-                } else {
-                    buffer[size++] = '\t';
-                }
-            }
-            case '\n' -> {
-                if (attribute) {
-                    asciiText("&#xA;");
-                } else {
-                    buffer[size++] = '\n';
-                }
-            }
-            default -> buffer[size++] = (byte) c; // RDF4J's writer passes other control characters on as they are
-        }
-    }
-
-    private void jsonEscaped(char c) {
-        switch (c) {
-            case '"' -> asciiText("\\\"");
-            case '\\' -> asciiText("\\\\");
-            case '\n' -> asciiText("\\n");
-            case '\r' -> asciiText("\\r");
-            case '\t' -> asciiText("\\t");
-            case '\b' -> asciiText("\\b");
-            case '\f' -> asciiText("\\f");
-            default -> {
-                if (c < 0x20) {
-                    asciiText("\\u00");
-                    buffer[size++] = HEX[c >> 4];
-                    buffer[size++] = HEX[c & 0xF];
-                } else {
-                    buffer[size++] = (byte) c;
-                }
-            }
-        }
-    }
-
-    private void asciiText(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            buffer[size++] = (byte) s.charAt(i);
-        }
-    }
-
-    /** Hands the buffered bytes to the stream. */
-    void drain() throws IOException {
-        if (size > 0) {
-            out.write(buffer, 0, size);
-            size = 0;
-        }
-    }
-
     RowWriter(OutputStream out) {
-        this.out = out;
+        super(out);
     }
 
     /**

@@ -1,0 +1,199 @@
+package dev.basalt.sail.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import org.eclipse.rdf4j.model.IRI;
+import org.eclipse.rdf4j.model.Model;
+import org.eclipse.rdf4j.model.Resource;
+import org.eclipse.rdf4j.model.Statement;
+import org.eclipse.rdf4j.model.Value;
+import org.eclipse.rdf4j.model.ValueFactory;
+import org.eclipse.rdf4j.model.impl.LinkedHashModel;
+import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
+import org.eclipse.rdf4j.model.util.Models;
+import org.eclipse.rdf4j.model.vocabulary.RDF;
+import org.eclipse.rdf4j.model.vocabulary.XSD;
+import org.eclipse.rdf4j.rio.RDFFormat;
+import org.eclipse.rdf4j.rio.RDFHandlerException;
+import org.eclipse.rdf4j.rio.Rio;
+import org.eclipse.rdf4j.rio.helpers.RDFStarUtil;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The fast path's RDF/XML writer: what it writes, read back by RDF4J's RDF/XML parser, is the graph it was given
+ * (isomorphic: the same statements, blank nodes up to renaming), for random graphs over several namespaces, some
+ * declared in the query's prologue and some not, blank subjects and objects with labels that are and are not XML
+ * names, literals with language tags and datatypes, and text and IRIs with XML's special characters, white space
+ * and characters outside the BMP; runs of one subject, an empty graph, RDF-star triples (as RDF4J's
+ * {@code urn:rdf4j:triple:} IRIs) and a predicate RDF/XML cannot name. RDF4J's own RDF/XML writer's output for the
+ * same graph is read back too, as the reference the launcher's answers are compared with.
+ */
+class RdfXmlStatementWriterTest {
+    private static final long SEED = Long.getLong("basalt.seed", 34L);
+    private static final ValueFactory VF = SimpleValueFactory.getInstance();
+    private static final List<String> NAMESPACES = List.of("http://xmlns.com/foaf/0.1/", "http://purl.org/stuff/rev#",
+            "http://purl.org/dc/elements/1.1/", "http://www4.wiwiss.fu-berlin.de/bizer/bsbm/v01/vocabulary/",
+            "http://ex.org/a?b=1&c='2'#", "http://ex.org/\u00e9t\u00e9/", RDF.NAMESPACE, "urn:x:");
+    private static final List<String> LOCAL_NAMES = List.of("name", "type", "p1", "_x", "a-b.c", "\u00e9l\u00e8ve",
+            "Caf\u00e9");
+    /** Characters XML 1.0 can carry (RDF/XML has no way to write the others). */
+    private static final String CHARS = "abcXYZ019 ,;\"'<>&\\/\t\n\r]]>\u0080\u00e9\u2028\u4e2d\ud83d\ude00#?%=";
+    private static final List<String> LABELS = List.of("b1", "node17abc", "x-1", "1abc", "a b", "n\u00e9", "a:b",
+            "genid-0");
+
+    @Test
+    void writesTheGraphItIsGiven() throws IOException {
+        System.out.println("RdfXmlStatementWriterTest seed " + SEED + " (-Dbasalt.seed=N to vary)");
+        Random random = new Random(SEED);
+        for (int round = 0; round < 300; round++) {
+            Map<String, String> prologue = new LinkedHashMap<>();
+            prologue.put("foaf", NAMESPACES.get(0));
+            if (random.nextBoolean()) {
+                prologue.put("rev", NAMESPACES.get(1));
+                prologue.put("rdf", RDF.NAMESPACE);
+                prologue.put("", "http://ex.org/default/");
+                prologue.put("xmlish", "http://ex.org/reserved/");
+                prologue.put("odd", NAMESPACES.get(4));
+                prologue.put("foaf2", NAMESPACES.get(0));
+            }
+            List<Statement> statements = new ArrayList<>();
+            int size = round == 0 ? 0 : random.nextInt(12);
+            Resource subject = null;
+            for (int i = 0; i < size; i++) {
+                if (subject == null || random.nextInt(3) == 0) {
+                    subject = random.nextInt(4) == 0 ? VF.createBNode(pick(LABELS, random)) : iri(random);
+                }
+                IRI predicate = VF.createIRI(pick(NAMESPACES, random) + pick(LOCAL_NAMES, random));
+                statements.add(VF.createStatement(subject, predicate, object(random)));
+            }
+            assertRoundTrip(prologue, statements);
+        }
+        assertTrue(lossy < 150, lossy + " of 300 graphs compared with RDF4J's reading of its own RDF/XML only");
+    }
+
+    @Test
+    void writesRunsOfOneSubjectAndEmptyGraphs() throws IOException {
+        IRI s = VF.createIRI("http://ex.org/s");
+        IRI p = VF.createIRI("http://ex.org/p");
+        List<Statement> run = List.of(VF.createStatement(s, p, VF.createLiteral("1")),
+                VF.createStatement(VF.createIRI("http://ex.org/s"), p, VF.createLiteral("2")),
+                VF.createStatement(s, RDF.TYPE, VF.createIRI("http://ex.org/C")),
+                VF.createStatement(VF.createBNode("b"), p, s), VF.createStatement(VF.createBNode("b"), p, VF.createBNode("b")));
+        String written = assertRoundTrip(Map.of(), run);
+        assertEquals(2, written.split("<rdf:Description ", -1).length - 1, written);
+        assertRoundTrip(Map.of("ex", "http://ex.org/"), List.of());
+    }
+
+    @Test
+    void writesRdfStarTriplesAsRdf4jsEncodedIris() throws IOException {
+        IRI s = VF.createIRI("http://ex.org/s");
+        IRI p = VF.createIRI("http://ex.org/p");
+        Value triple = VF.createTriple(s, p, VF.createLiteral("o"));
+        List<Statement> star = List.of(VF.createStatement(s, p, triple),
+                VF.createStatement(VF.createTriple(s, p, s), p, VF.createLiteral(3)));
+        String written = assertRoundTrip(Map.of(), star);
+        assertTrue(written.contains(RDFStarUtil.toRDFEncodedValue(triple).stringValue()), written);
+    }
+
+    @Test
+    void refusesAPredicateWithoutAnXmlLocalName() {
+        Statement bad = VF.createStatement(VF.createIRI("http://ex.org/s"), VF.createIRI("http://ex.org/1"),
+                VF.createLiteral("x"));
+        RDFHandlerException e = assertThrows(RDFHandlerException.class, () -> write(Map.of(), List.of(bad)));
+        assertTrue(e.getMessage().contains("http://ex.org/1"), e.getMessage());
+        assertEquals(-1, RdfXmlStatementWriter.localNameStart("http://ex.org/a/"));
+        assertEquals("http://ex.org/".length() + 1, RdfXmlStatementWriter.localNameStart("http://ex.org/1a"));
+    }
+
+    /**
+     * Writes, reads back with RDF4J's parser and compares with what RDF4J's own RDF/XML writer's document for the same
+     * statements reads back as, and, where that is the statements given (RDF4J's parser reads a literal of white
+     * space only as empty, and drops carriage returns), with the statements given.
+     */
+    private static String assertRoundTrip(Map<String, String> prologue, List<Statement> statements) throws IOException {
+        String written = write(prologue, statements);
+        Model expected = new LinkedHashModel(statements);
+        Model got = read(written);
+        ByteArrayOutputStream rdf4j = new ByteArrayOutputStream();
+        org.eclipse.rdf4j.rio.RDFWriter writer = Rio.createWriter(RDFFormat.RDFXML, rdf4j);
+        writer.startRDF();
+        prologue.forEach(writer::handleNamespace);
+        statements.forEach(writer::handleStatement);
+        writer.endRDF();
+        Model reference = read(rdf4j.toString(StandardCharsets.UTF_8));
+        assertTrue(Models.isomorphic(reference, got), () -> "written:\n" + written + "\nRDF4J's:\n" + rdf4j
+                + "\nread back: " + got + "\nRDF4J's read back: " + reference);
+        if (Models.isomorphic(expected, reference)) {
+            assertTrue(Models.isomorphic(expected, got), () -> "written:\n" + written + "\nread back: " + got
+                    + "\nexpected: " + expected);
+        } else {
+            lossy++;
+        }
+        return written;
+    }
+
+    /** Graphs whose RDF/XML, written by RDF4J, does not read back as they are (counted, and bounded, in the test). */
+    private static int lossy;
+
+    private static String write(Map<String, String> prologue, List<Statement> statements) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        RdfXmlStatementWriter writer = new RdfXmlStatementWriter(out);
+        writer.start(prologue);
+        for (Statement s : statements) {
+            writer.statement(s);
+        }
+        writer.end();
+        writer.drain();
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private static Model read(String rdfXml) throws IOException {
+        return Rio.parse(new ByteArrayInputStream(rdfXml.getBytes(StandardCharsets.UTF_8)), "", RDFFormat.RDFXML);
+    }
+
+    private static IRI iri(Random random) {
+        return VF.createIRI("http://ex.org/r/" + text(random).replaceAll("[^A-Za-z0-9&'=,;\u00e9\u4e2d]", "_"));
+    }
+
+    private static Value object(Random random) {
+        return switch (random.nextInt(6)) {
+            case 0 -> iri(random);
+            case 1 -> VF.createBNode(pick(LABELS, random));
+            case 2 -> VF.createLiteral(text(random), random.nextBoolean() ? "en" : "fr-BE");
+            case 3 -> VF.createLiteral(text(random), random.nextBoolean() ? XSD.INT : VF.createIRI("http://ex.org/dt?a=1&b='2'"));
+            case 4 -> VF.createLiteral("");
+            default -> VF.createLiteral(text(random));
+        };
+    }
+
+    private static String text(Random random) {
+        StringBuilder s = new StringBuilder();
+        int length = random.nextInt(8);
+        for (int i = 0; i < length; i++) {
+            int at = random.nextInt(CHARS.length());
+            char c = CHARS.charAt(at);
+            if (Character.isHighSurrogate(c)) {
+                s.append(c).append(CHARS.charAt(at + 1));
+            } else if (!Character.isLowSurrogate(c)) {
+                s.append(c);
+            }
+        }
+        return s.toString();
+    }
+
+    private static <T> T pick(List<T> list, Random random) {
+        return list.get(random.nextInt(list.size()));
+    }
+}
