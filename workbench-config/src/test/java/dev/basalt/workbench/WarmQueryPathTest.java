@@ -53,7 +53,7 @@ class WarmQueryPathTest {
     /** The warm SELECT's Basalt classes, in name order (package below {@code dev.basalt}). */
     static final List<String> WARM_PATH = List.of(
             "optimizer.rdf4j.BasaltPlanNode", // the plan's RDF4J node: runs the operators with this query's term ids as the
-                                              // plan's parameters (its ParameterSource), rows as binding sets
+                                              // plan's parameters (through an access-layer ParameterSource), rows as binding sets
             "optimizer.rdf4j.ShapePlans", // the shape's plan kept for the store's state; counts its run (its Counts)
             "sail.http.RowWriter", // the response's head and the SPARQL/XML result
             "sail.http.SparqlFastPath", // the servlet filter and the request's parameters (its Request)

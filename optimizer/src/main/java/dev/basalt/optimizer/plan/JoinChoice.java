@@ -21,7 +21,8 @@ import dev.basalt.optimizer.exec.PipelineJoin;
  *
  * <p>Costs are in the units of {@link JoinCostModel}: a row read by a scan or yielded
  * by a join costs 1, an index lookup {@link JoinCostModel#LOOKUP_COST}, a row of a hash table built
- * {@link JoinCostModel#BUILD_COST}, a probe of the table {@link #TABLE_PROBE_COST}. A pattern is
+ * {@link JoinCostModel#BUILD_COST}, a probe of the table {@link #TABLE_PROBE_COST} ({@link #LARGE_TABLE_PROBE_COST}
+ * for a table of {@link #LARGE_TABLE_ROWS} matches or more). A pattern is
  * hashed when building its whole range once and probing it per row costs less than looking it up
  * per row: when its matches are fewer than the rows that reach it. When at least
  * {@link #LARGE_OUTER_ROWS} rows reach a pattern (an analytic join over all offers, not a selective
@@ -47,6 +48,16 @@ import dev.basalt.optimizer.exec.PipelineJoin;
 final class JoinChoice {
     /** What a probe of a built hash table costs against one row read by a scan. */
     static final double TABLE_PROBE_COST = 2;
+    /** Matches of a pattern from which a probe of its table costs {@link #LARGE_TABLE_PROBE_COST}. */
+    static final double LARGE_TABLE_ROWS = 50_000;
+    /**
+     * What a probe of a table of at least {@link #LARGE_TABLE_ROWS} matches costs against one row read by a scan:
+     * such a table is past the caches, and a probe misses them. Measured on BSBM 100M (Explore Q5's products
+     * sharing a feature probing {@code ?product :productPropertyNumeric1 ?p}, 284,826 matches): 0.9 µs per probe
+     * and its joined row against 0.13-0.18 µs per row of the table's scan. At 2, Q5 hashed three patterns that
+     * 2,300-54,000 rows reached (estimated 88,000) and took 1.8x the CPU of its index lookups.
+     */
+    static final double LARGE_TABLE_PROBE_COST = 6;
     /** Rows reaching a pattern below which it is always looked up per row (a LIMIT may stop them early). */
     static final double MIN_PROBE_ROWS = 1024;
     /**
@@ -201,7 +212,7 @@ final class JoinChoice {
     private double hashCost(PatternScan scan, double rowsIn) {
         double size = estimator.estimate(scan, Set.of());
         return size > MAX_BUILD_ROWS ? Double.POSITIVE_INFINITY
-                : JoinCostModel.BUILD_COST * size + TABLE_PROBE_COST * rowsIn;
+                : JoinCostModel.BUILD_COST * size + (size >= LARGE_TABLE_ROWS ? LARGE_TABLE_PROBE_COST : TABLE_PROBE_COST) * rowsIn;
     }
 
     /**

@@ -33,6 +33,7 @@ import org.eclipse.rdf4j.query.algebra.evaluation.optimizer.ParentReferenceClean
 import org.eclipse.rdf4j.query.algebra.helpers.AbstractSimpleQueryModelVisitor;
 import org.eclipse.rdf4j.query.impl.EmptyBindingSet;
 
+import dev.basalt.optimizer.access.ParameterSource;
 import dev.basalt.optimizer.access.QuadSource;
 import dev.basalt.optimizer.exec.ExecLimits;
 import dev.basalt.optimizer.plan.CardinalityEstimator;
@@ -43,7 +44,7 @@ import dev.basalt.store.lexicon.TermIds;
 /**
  * Compiled plans per query shape, with the shape's pattern and condition constants as parameters: a query of a shape seen
  * before skips the clone of the shape's optimized tree, the constants' substitution and Basalt's plan
- * compilation, and runs the shape's plan with its own constants' term ids ({@link BasaltPlanNode.ParameterSource}).
+ * compilation, and runs the shape's plan with its own constants' term ids ({@link ParameterSource}).
  *
  * <p>A shape's plan is made from its optimized template ({@link PreparedAlgebra.Shape}): the template is
  * compiled with each sentinel in a pattern position looked up as a parameter, and every read of the
@@ -342,7 +343,7 @@ public final class ShapePlans {
             return null;
         }
         Value[] constants = bound.toArray(new Value[0]);
-        if (!compiler.compile(tree, new BasaltPlanNode.ParameterSource(source, ids, index, conditionValues(shape, bound)))) {
+        if (!compiler.compile(tree, new ParameterSource(source, ids, index, conditionValues(shape, bound)))) {
             return refused(state, "an RDF4J value function in the plan that is not a pure expression", stats);
         }
         if (tree.getArg() instanceof BasaltPlanNode node) {

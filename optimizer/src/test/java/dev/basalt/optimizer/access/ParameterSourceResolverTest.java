@@ -1,4 +1,4 @@
-package dev.basalt.optimizer.rdf4j;
+package dev.basalt.optimizer.access;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -31,15 +31,15 @@ class ParameterSourceResolverTest {
         MemoryQuadSource store = new MemoryQuadSource().add(s, p, VF.createLiteral("o"));
         long sId = store.lookup(s);
         long pId = store.lookup(p);
-        BasaltPlanNode.ParameterSource params = new BasaltPlanNode.ParameterSource(store, new long[] { sId },
+        ParameterSource params = new ParameterSource(store, new long[] { sId },
                 Map.of(sentinel, 0));
         assertSame(params, params.resolver(), "while sentinels are looked up, the wrapper looks up");
-        assertEquals(BasaltPlanNode.ParameterSource.parameterId(0), params.lookup(sentinel));
+        assertEquals(ParameterSource.parameterId(0), params.lookup(sentinel));
         ExecContext compiling = new ExecContext(params, false);
-        assertEquals(BasaltPlanNode.ParameterSource.parameterId(0), compiling.idOf(sentinel));
+        assertEquals(ParameterSource.parameterId(0), compiling.idOf(sentinel));
         assertEquals(s, compiling.resolve(sId));
 
-        params = new BasaltPlanNode.ParameterSource(store, new long[] { sId }, Map.of());
+        params = new ParameterSource(store, new long[] { sId }, Map.of());
         assertSame(store, params.resolver());
         ExecContext ctx = new ExecContext(params, false);
         assertEquals(pId, ctx.idOf(p));
