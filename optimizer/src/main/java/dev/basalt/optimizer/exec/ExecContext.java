@@ -10,6 +10,7 @@ import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.query.QueryInterruptedException;
 
 import dev.basalt.optimizer.access.QuadSource;
+import dev.basalt.store.lexicon.InlineValues;
 import dev.basalt.store.lexicon.TermIds;
 
 /**
@@ -246,6 +247,27 @@ public final class ExecContext {
         long id = resolver.lookup(value);
         if (id != TermIds.NULL) {
             return id;
+        }
+        if (root != null) {
+            return root.localId(value);
+        }
+        return parallel ? localId(value) : localIdUnlocked(value);
+    }
+
+    /**
+     * An id for a value this evaluation only orders or compares by value, such as an ORDER BY expression's result
+     * kept in a sort's own column: its inline id where {@link TermIds} gives it one, else a query-local id, without
+     * the dictionary lookup {@link #idOf} makes for a term the store may hold (a computed value mostly is not, so
+     * that lookup descends the dictionary to find nothing, per row). Such an id never reaches a join, a sameTerm
+     * test or an answer, where a stored term must carry its dictionary id.
+     */
+    public long comparableIdOf(Value value) {
+        if (value == null) {
+            return TermIds.NULL;
+        }
+        long inline = InlineValues.encode(value);
+        if (inline != TermIds.NULL) {
+            return inline;
         }
         if (root != null) {
             return root.localId(value);

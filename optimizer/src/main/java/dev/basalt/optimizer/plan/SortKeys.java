@@ -17,8 +17,8 @@ import dev.basalt.optimizer.exec.RowOrder;
  * The row order of an ORDER BY, equal to RDF4J's {@code OrderComparator} with a default
  * {@code ValueComparator}: the keys in turn (DESC reverses one key), each compared on ids where
  * {@link IdOrder} decides and on materialized values with RDF4J's comparator otherwise; an
- * expression key is evaluated once per row by RDF4J (an error is unbound) and kept as an id in an
- * appended column. Rows equal on all keys are then ordered as RDF4J makes the order total: more
+ * expression key is evaluated once per row by RDF4J (an error is unbound) and kept in an appended
+ * column as an id only this sort reads ({@link ExecContext#comparableIdOf}: no dictionary lookup). Rows equal on all keys are then ordered as RDF4J makes the order total: more
  * bound variables first, then by the sorted names of the bound variables, then by their values in
  * name order. As in RDF4J, a comparison that raises an error counts as equal.
  * Its fields are fixed at construction and each evaluation's values live in its context's scratch;
@@ -66,7 +66,7 @@ final class SortKeys implements RowOrder {
                 cache(ctx).load(batch, k.slots(), ctx);
                 for (long[] r : out) {
                     Value v = k.expr().apply(cache(ctx).bindings(r, k.names(), k.slots(), ctx));
-                    r[r.length - computed + column] = ctx.idOf(v);
+                    r[r.length - computed + column] = ctx.comparableIdOf(v);
                 }
                 column++;
             }
