@@ -64,6 +64,8 @@ public final class QueryLog implements Filter {
     static final long FLUSH_SECONDS = 60;
     private static final Pattern REPOSITORY_ID = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9._-]*");
     private static final String PREFIX = "/repositories/";
+    /** What may not stand in a logged {@code Accept} value: the file's field and line separators. */
+    private static final Pattern FIELD_BREAKS = Pattern.compile("[\\t\\r\\n]");
 
     /**
      * One logged query: the {@code Accept} header it came with (empty if none) and its text, encoded as a form value
@@ -204,7 +206,10 @@ public final class QueryLog implements Filter {
             return;
         }
         String accept = http.getHeader("Accept");
-        accept = accept == null ? "" : accept.replaceAll("[\\t\\r\\n]", " ");
+        accept = accept == null ? "" : accept;
+        if (accept.indexOf('\t') >= 0 || accept.indexOf('\r') >= 0 || accept.indexOf('\n') >= 0) {
+            accept = FIELD_BREAKS.matcher(accept).replaceAll(" ");
+        }
         if (accept.length() > MAX_ACCEPT_CHARS) {
             accept = accept.substring(0, MAX_ACCEPT_CHARS);
         }
