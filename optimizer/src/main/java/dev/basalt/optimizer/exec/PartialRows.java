@@ -80,6 +80,9 @@ final class PartialRows {
             IdSums out, ExecContext ctx) {
         IdSums table = null;
         int made = 0;
+        IdNumbers numbers = null;
+        int numbersMade = 0;
+        boolean byNumbers = builtRows.unit && builtRows.sums;
         int builtWidth = builtRows.width();
         for (int g = 0; g < built.groups(); g++) {
             ctx.checkCancelled();
@@ -90,6 +93,20 @@ final class PartialRows {
                 if (n == 0 || probes.used(p) == 0) {
                     continue;
                 }
+                long[] from = built.rows(p);
+                if (byNumbers) {
+                    // one table for partitions of about one size, as below
+                    if (numbers != null && n / 2 <= numbersMade && numbersMade <= 2 * n) {
+                        numbers.clear();
+                    } else {
+                        numbersMade = n;
+                        numbers = new IdNumbers(n);
+                    }
+                    if (fill(numbers, from, n)) {
+                        probeRows.probe(numbers, probes.rows(p), probes.used(p), out);
+                        continue;
+                    }
+                }
                 // one table for partitions of about one size; clearing costs at most 4 times the rows' share
                 if (table != null && n / 2 <= made && made <= 2 * n) {
                     table.clear();
@@ -97,7 +114,6 @@ final class PartialRows {
                     made = n;
                     table = new IdSums(made);
                 }
-                long[] from = built.rows(p);
                 for (int i = 0; i < builtWidth * n; i += builtWidth) {
                     table.add(from[i], builtRows.count(from, i), builtRows.sum(from, i), builtRows.form(from, i));
                 }
@@ -105,6 +121,37 @@ final class PartialRows {
             }
             built.release(g);
             probes.release(g);
+        }
+    }
+
+    /**
+     * Puts the {@code n} rows (key, packed number) of {@code from} into {@code numbers}; false if a key
+     * comes twice (the general table then takes the partition).
+     */
+    private static boolean fill(IdNumbers numbers, long[] from, int n) {
+        for (int i = 0; i < 2 * n; i += 2) {
+            if (!numbers.putNew(from[i], from[i + 1])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Probes {@code numbers} (the built side's rows, one joined row each with its packed number) with
+     * {@code used} longs of this side's rows (key, out key, partial without sums), adding each match's
+     * product to {@code out}.
+     */
+    private void probe(IdNumbers numbers, long[] probe, int used, IdSums out) {
+        int width = width();
+        for (int i = 0; i < used; i += width) {
+            int at = numbers.numberAt(probe[i]);
+            if (at < 0) {
+                continue;
+            }
+            long count = count(probe, i);
+            long number = numbers.number(at);
+            out.add(probe[i + 1], count, Math.multiplyExact(number >> 6, count), number & 63);
         }
     }
 

@@ -162,10 +162,10 @@ class GroupJoinTest {
     }
 
     /** The rows of a run of the last plan's group join by partitions, and its EXPLAIN line after the run. */
-    private record PartitionedRun(List<String> rows, String described) {
+    record PartitionedRun(List<String> rows, String described) {
     }
 
-    private static PartitionedRun partitionedRun(NativeRunner runner, ExecLimits limits) {
+    static PartitionedRun partitionedRun(NativeRunner runner, ExecLimits limits) {
         CompiledPlan plan = ((BasaltPlanNode) ((QueryRoot) runner.lastPlan()).getArg()).plan();
         GroupJoinOp op = ((GroupJoinOp) plan.root()).partitionedFrom(0);
         assertTrue(op.describe().contains("joined by key partitions"), op.describe());
