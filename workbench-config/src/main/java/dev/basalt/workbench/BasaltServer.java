@@ -92,7 +92,6 @@ public final class BasaltServer implements AutoCloseable {
             System.out.println("basalt-server: " + new LauncherWarmup(server.serverUrl()).run(warmupRequests).describe());
         }
         if (replayRequests > 0 && !server.queryLog.found().isEmpty()) {
-            server.queryLog.rehearse();
             System.out.println("basalt-server: "
                     + new QueryLogReplay(server.serverUrl()).run(server.queryLog.found(), replayRequests).describe());
         }

@@ -49,8 +49,7 @@ import javax.servlet.http.HttpServletResponse;
  *
  * <p>Thread rules: the request threads call {@link #doFilter} at once; each repository's entries are an {@link
  * Entries} whose methods are synchronized (an append is a deque operation, uncontended in the usual case), held in
- * a {@link ConcurrentHashMap}. {@link #startRecording}, {@link #rehearse} and {@link #capacity} are read through
- * volatile fields. One
+ * a {@link ConcurrentHashMap}. {@link #startRecording} and {@link #capacity} are read through volatile fields. One
  * daemon thread of a single-threaded scheduler writes the files; {@link #destroy} stops it and writes once more on
  * the thread that stops the webapp. A file is written to a temporary name and moved over the old one, so a reader
  * (the next start) sees the old or the new file, never half of one.
@@ -113,8 +112,6 @@ public final class QueryLog implements Filter {
     private final Map<String, Entries> logs = new ConcurrentHashMap<>();
     private final Map<String, List<Entry>> found;
     private volatile boolean recording;
-    /** While the launcher rehearses the recording path ({@link #rehearse}): the scratch log; null otherwise. */
-    private volatile Map<String, Entries> rehearsal;
     private volatile ScheduledExecutorService flusher;
 
     /**
@@ -149,18 +146,6 @@ public final class QueryLog implements Filter {
 
     /** From now on, answered queries are recorded (the launcher calls it once its warm-up and replay are done). */
     void startRecording() {
-        rehearsal = null;
-        recording = capacity > 0;
-    }
-
-    /**
-     * Until {@link #startRecording}, answered queries take the whole recording path but are kept in a scratch log
-     * that is then dropped: the launcher calls it before the replay, so that the JIT compiles the path every client
-     * query takes after the announce (which would otherwise reach C2 only after some thousands of client queries),
-     * while the replayed queries are not logged again.
-     */
-    void rehearse() {
-        rehearsal = capacity > 0 ? new ConcurrentHashMap<>() : null;
         recording = capacity > 0;
     }
 
@@ -228,9 +213,7 @@ public final class QueryLog implements Filter {
         if (accept.length() > MAX_ACCEPT_CHARS) {
             accept = accept.substring(0, MAX_ACCEPT_CHARS);
         }
-        Map<String, Entries> into = rehearsal;
-        (into != null ? into : logs).computeIfAbsent(id, k -> new Entries()).add(new Entry(accept, encoded), capacity,
-                true);
+        logs.computeIfAbsent(id, k -> new Entries()).add(new Entry(accept, encoded), capacity, true);
     }
 
     /**
