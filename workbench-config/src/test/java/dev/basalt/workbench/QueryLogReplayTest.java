@@ -16,8 +16,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongUnaryOperator;
 
-import javax.management.ObjectName;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -70,31 +68,8 @@ class QueryLogReplayTest {
                 .toList();
     }
 
-    /** A JIT whose accumulated compile time grows on each read by what {@code growth} gives for the read's number. */
     private static CompilationMXBean jit(LongUnaryOperator growth) {
-        AtomicLong reads = new AtomicLong();
-        AtomicLong total = new AtomicLong();
-        return new CompilationMXBean() {
-            @Override
-            public String getName() {
-                return "test";
-            }
-
-            @Override
-            public boolean isCompilationTimeMonitoringSupported() {
-                return true;
-            }
-
-            @Override
-            public long getTotalCompilationTime() {
-                return total.addAndGet(growth.applyAsLong(reads.getAndIncrement()));
-            }
-
-            @Override
-            public ObjectName getObjectName() {
-                return null;
-            }
-        };
+        return LauncherWarmupTest.jit(growth);
     }
 
     @Test
