@@ -178,17 +178,28 @@ final class LauncherWarmup {
      * queries. Returns the milliseconds waited.
      */
     static long drain(CompilationMXBean jit, Budget budget) throws InterruptedException {
+        return drain(jit, budget, SETTLED_SHARE, 1);
+    }
+
+    /**
+     * {@link #drain(CompilationMXBean, Budget)} with another test of "settled": the compiler threads compiled for at
+     * most {@code share} of each of {@code quietPolls} intervals in a row.
+     */
+    static long drain(CompilationMXBean jit, Budget budget, double share, int quietPolls) throws InterruptedException {
         long start = System.nanoTime();
         if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
             return 0;
         }
         long end = start + TimeUnit.SECONDS.toNanos(MAX_DRAIN_SECONDS);
+        int quiet = 0;
         while (System.nanoTime() < end && budget.reached() == null) {
             long compile = jit.getTotalCompilationTime();
             long interval = System.nanoTime();
             Thread.sleep(DRAIN_POLL_MILLIS);
-            if (settled(jit.getTotalCompilationTime() - compile,
-                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - interval))) {
+            boolean settled = settled(jit.getTotalCompilationTime() - compile,
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - interval), share);
+            quiet = settled ? quiet + 1 : 0;
+            if (quiet >= quietPolls) {
                 break;
             }
         }
@@ -224,7 +235,12 @@ final class LauncherWarmup {
 
     /** Whether the JIT, having compiled for {@code compileMillis} during a round of {@code wallMillis}, has settled. */
     static boolean settled(long compileMillis, long wallMillis) {
-        return compileMillis <= SETTLED_SHARE * wallMillis;
+        return settled(compileMillis, wallMillis, SETTLED_SHARE);
+    }
+
+    /** Whether {@code compileMillis} of compilation during {@code wallMillis} is at most {@code share} of it. */
+    static boolean settled(long compileMillis, long wallMillis, double share) {
+        return compileMillis <= share * wallMillis;
     }
 
     /**

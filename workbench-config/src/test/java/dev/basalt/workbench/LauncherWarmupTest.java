@@ -13,7 +13,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongUnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -96,7 +97,13 @@ class LauncherWarmupTest {
 
     /** A JIT whose compile time grows by the given milliseconds at each reading after the first, then not. */
     private static CompilationMXBean jit(long... growth) {
-        AtomicInteger reads = new AtomicInteger();
+        return jit(n -> n >= 1 && n <= growth.length ? growth[(int) n - 1] : 0);
+    }
+
+    /** A JIT whose accumulated compile time grows, at its reading number {@code n} (from 0), by {@code growth(n)}. */
+    static CompilationMXBean jit(LongUnaryOperator growth) {
+        AtomicLong reads = new AtomicLong();
+        AtomicLong total = new AtomicLong();
         return new CompilationMXBean() {
             @Override
             public String getName() {
@@ -110,12 +117,7 @@ class LauncherWarmupTest {
 
             @Override
             public long getTotalCompilationTime() {
-                int n = reads.getAndIncrement();
-                long total = 0;
-                for (int i = 0; i < Math.min(n, growth.length); i++) {
-                    total += growth[i];
-                }
-                return total;
+                return total.addAndGet(growth.applyAsLong(reads.getAndIncrement()));
             }
 
             @Override

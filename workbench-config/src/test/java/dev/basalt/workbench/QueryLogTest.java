@@ -62,20 +62,51 @@ class QueryLogTest {
         assertEquals(List.of(QueryLog.Entry.of("application/sparql-results+xml", select),
                 QueryLog.Entry.of("application/sparql-results+json", ask), QueryLog.Entry.of("text/csv", select)),
                 entries);
+        // an update written into the file by hand is sent as a query, which the endpoint refuses: it fails, unapplied
+        String insert = "INSERT DATA { <urn:replayed> <urn:b> \"c\" }";
+        List<QueryLog.Entry> withUpdate = new java.util.ArrayList<>(entries);
+        withUpdate.add(QueryLog.Entry.of("", insert));
+        QueryLog.write(file, withUpdate);
 
         try (LauncherProcess launcher = new LauncherProcess(data, log)
                 .jvmOptions("-Xmx512m", "-D" + QueryLogReplay.REQUESTS_PROPERTY + "=30").start()) {
             String out = Files.readString(log);
-            Matcher m = Pattern.compile("query-log replay: (\\d+) requests of (\\d+) logged queries to 1 repository in .*, (\\d+) failed")
+            Matcher m = Pattern.compile("query-log replay: (\\d+) requests.* of (\\d+) logged queries to 1 repository in .*, (\\d+) failed")
                     .matcher(out);
             assertTrue(m.find(), out);
-            assertEquals("30", m.group(1));
-            assertEquals("3", m.group(2));
-            assertEquals("0", m.group(3));
+            int sent = Integer.parseInt(m.group(1));
+            assertTrue(sent >= 30 && sent <= QueryLogReplay.MAX_FACTOR * 30, out);
+            assertEquals("4", m.group(2));
+            // every fourth request is the update
+            assertEquals(sent / 4, Integer.parseInt(m.group(3)), out);
+            HttpResponse<String> applied = get(http, launcher.serverUrl() + "/repositories/basalt",
+                    "ASK { <urn:replayed> ?p ?o }", "application/sparql-results+json");
+            assertTrue(applied.body().contains("false"), applied.body());
             launcher.stop();
         }
-        // the replayed queries are not recorded again, the ones found stay
-        assertEquals(entries, QueryLog.read(file));
+        // the replayed queries are not recorded again, the ones found stay, and the ASK above is new
+        List<QueryLog.Entry> expected = new java.util.ArrayList<>(withUpdate);
+        expected.add(QueryLog.Entry.of("application/sparql-results+json", "ASK { <urn:replayed> ?p ?o }"));
+        assertEquals(expected, QueryLog.read(file));
+    }
+
+    @Test
+    void aCorruptLogIsSkippedWithItsFileAndLineNamed() throws Exception {
+        Path data = dir.resolve("data");
+        Path log = dir.resolve("launcher.log");
+        try (LauncherProcess launcher = new LauncherProcess(data, log).start()) {
+            launcher.stop();
+        }
+        Path file = data.resolve("server/repositories/basalt").resolve(QueryLog.FILE_NAME);
+        Files.writeString(file, QueryLog.HEADER + "\n\tASK%20%7B%7D\nno tab here\n");
+        Files.delete(log);
+        try (LauncherProcess launcher = new LauncherProcess(data, log).start()) {
+            String out = Files.readString(log);
+            assertTrue(out.contains("query log skipped: " + file + ":3: no tab between the Accept header and the query"),
+                    out);
+            assertTrue(!out.contains("query-log replay:"), out);
+            launcher.stop();
+        }
     }
 
     @Test

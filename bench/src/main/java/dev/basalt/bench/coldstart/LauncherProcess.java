@@ -72,16 +72,22 @@ final class LauncherProcess implements AutoCloseable {
 	}
 
 	/**
-	 * The launcher's warm-up line from {@code work}'s {@code launcher.log} ({@code "; warm-up: N requests in W ms
-	 * (JVM CPU C ms)"}), or "" when the log has none (no warm-up, another server, no log).
+	 * The launcher's warm-up and query-log replay lines from {@code work}'s {@code launcher.log} ({@code "; warm-up: N
+	 * requests in W ms (JVM CPU C ms); query-log replay: ..."}), each left out when the log has none (no warm-up, no
+	 * replay, another server, no log).
 	 */
 	static String warmupLine(Path work) throws IOException {
 		Path log = work.resolve("launcher.log");
 		if (!Files.isRegularFile(log)) {
 			return "";
 		}
-		return Files.readAllLines(log, StandardCharsets.ISO_8859_1).stream().filter(l -> l.contains("warm-up: "))
-				.findFirst().map(l -> "; " + l.substring(l.indexOf("warm-up: "))).orElse("");
+		List<String> lines = Files.readAllLines(log, StandardCharsets.ISO_8859_1);
+		StringBuilder found = new StringBuilder();
+		for (String part : List.of("warm-up: ", "query-log replay: ")) {
+			lines.stream().filter(l -> l.contains(part)).findFirst()
+					.ifPresent(l -> found.append("; ").append(l.substring(l.indexOf(part))));
+		}
+		return found.toString();
 	}
 
 	/**

@@ -100,6 +100,10 @@ class ColdStartPartsTest {
 		Files.writeString(work.resolve("launcher.log"), "2026 INFO started\nbasalt-server: warm-up: 16000 requests in "
 				+ "95957 ms (JVM CPU 22240 ms)\nBasalt on RDF4J Server: http://127.0.0.1:1/rdf4j-server\n");
 		assertEquals("; warm-up: 16000 requests in 95957 ms (JVM CPU 22240 ms)", LauncherProcess.warmupLine(work));
+		Files.writeString(work.resolve("launcher.log"), "basalt-server: warm-up: 2 requests in 3 ms (JVM CPU 4 ms)\n"
+				+ "basalt-server: query-log replay: 5 requests of 6 logged queries\nBasalt on RDF4J Server: x\n");
+		assertEquals("; warm-up: 2 requests in 3 ms (JVM CPU 4 ms); query-log replay: 5 requests of 6 logged queries",
+				LauncherProcess.warmupLine(work));
 		Files.writeString(work.resolve("launcher.log"), "Basalt on RDF4J Server: http://127.0.0.1:1/rdf4j-server\n");
 		assertEquals("", LauncherProcess.warmupLine(work));
 	}
