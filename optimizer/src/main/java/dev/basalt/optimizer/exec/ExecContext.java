@@ -245,13 +245,7 @@ public final class ExecContext {
             value = parameters.getOrDefault(value, value);
         }
         long id = resolver.lookup(value);
-        if (id != TermIds.NULL) {
-            return id;
-        }
-        if (root != null) {
-            return root.localId(value);
-        }
-        return parallel ? localId(value) : localIdUnlocked(value);
+        return id != TermIds.NULL ? id : queryLocalId(value);
     }
 
     /**
@@ -266,9 +260,11 @@ public final class ExecContext {
             return TermIds.NULL;
         }
         long inline = InlineValues.encode(value);
-        if (inline != TermIds.NULL) {
-            return inline;
-        }
+        return inline != TermIds.NULL ? inline : queryLocalId(value);
+    }
+
+    /** The query-local id of a value, kept by the root context where this one is a parallel part's. */
+    private long queryLocalId(Value value) {
         if (root != null) {
             return root.localId(value);
         }
