@@ -33,7 +33,7 @@ import dev.basalt.store.lexicon.TermIds;
  * variable unbound) and a default-graph pattern with a graph variable are not compiled.
  * Not thread-safe: made and used by one query's plan compiler, in the compiling thread.
  */
-final class DatasetGraphs {
+public final class DatasetGraphs {
     /** The restriction of one pattern: {@code contexts} null = none, {@code nothing} = matches nothing. */
     record Restriction(long[] contexts, boolean nothing) {
         static final Restriction NONE = new Restriction(null, false);
@@ -46,6 +46,22 @@ final class DatasetGraphs {
     DatasetGraphs(Dataset dataset, QuadSource source) {
         this.dataset = dataset;
         this.source = source;
+    }
+
+    /**
+     * The graphs a default-graph pattern without a graph variable reads under {@code dataset}, by the rules above: null
+     * for every graph, an empty array for none, else the ids of the listed graphs the store knows
+     * ({@link TermIds#DEFAULT_GRAPH} for the default graph).
+     */
+    public static long[] defaultGraphs(Dataset dataset, QuadSource source) {
+        Var any = new Var("any");
+        Restriction r;
+        try {
+            r = new DatasetGraphs(dataset, source).restrict(new StatementPattern(any, any.clone(), any.clone()));
+        } catch (PlanCompiler.Unsupported e) {
+            throw new IllegalStateException("a default-graph pattern without a graph variable is always compiled", e);
+        }
+        return r.nothing() ? new long[0] : r.contexts();
     }
 
     Dataset dataset() {

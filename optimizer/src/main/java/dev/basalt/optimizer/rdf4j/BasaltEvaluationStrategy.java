@@ -22,6 +22,7 @@ import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.Dataset;
 import org.eclipse.rdf4j.query.MutableBindingSet;
 import org.eclipse.rdf4j.query.algebra.AggregateOperator;
+import org.eclipse.rdf4j.query.algebra.DescribeOperator;
 import org.eclipse.rdf4j.query.algebra.ArbitraryLengthPath;
 import org.eclipse.rdf4j.query.algebra.Extension;
 import org.eclipse.rdf4j.query.algebra.ExtensionElem;
@@ -53,6 +54,7 @@ import org.eclipse.rdf4j.query.algebra.helpers.AbstractQueryModelVisitor;
 import dev.basalt.optimizer.access.QuadSource;
 import dev.basalt.optimizer.exec.ExecLimits;
 import dev.basalt.optimizer.plan.CardinalityEstimator;
+import dev.basalt.optimizer.plan.DatasetGraphs;
 import dev.basalt.optimizer.plan.OrderingPolicy;
 import dev.basalt.optimizer.plan.ValueFunctions;
 
@@ -314,6 +316,25 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
             return node.step(this, context);
         }
         return super.precompile(expr, context);
+    }
+
+    /**
+     * A DESCRIBE's expansion read from the statement indices ({@link NativeDescribe}), the same statements as RDF4J's
+     * operator gives; RDF4J's operator only when the evaluation's bindings name one of the statement pattern's
+     * variables it would evaluate with them ({@code subject}, {@code predicate}, {@code object}, {@code context}).
+     */
+    @Override
+    protected QueryEvaluationStep prepare(DescribeOperator node, QueryEvaluationContext context) {
+        QueryEvaluationStep where = precompile(node.getArg(), context);
+        List<String> described = new ArrayList<>(node.getBindingNames());
+        return bindings -> {
+            if (bindings.hasBinding("context") || NativeDescribe.NAMES.stream().anyMatch(bindings::hasBinding)) {
+                return new org.eclipse.rdf4j.query.algebra.evaluation.iterator.DescribeIteration(where.evaluate(bindings),
+                        this, node.getBindingNames(), bindings);
+            }
+            return new NativeDescribe(where.evaluate(bindings), described, source,
+                    DatasetGraphs.defaultGraphs(dataset, source));
+        };
     }
 
     /**

@@ -34,8 +34,8 @@ import dev.basalt.optimizer.plan.ValueFunctions;
  * including subqueries inside its expressions, are tried in turn.
  *
  * <p>DESCRIBE's {@link DescribeOperator} is not a fallback: it post-processes the described values
- * (the compiled WHERE part's results) into their concise bounded descriptions, reading the store
- * through RDF4J's triple source one subject at a time; it is counted apart
+ * (the compiled WHERE part's results) into their concise bounded descriptions, which {@link NativeDescribe} reads
+ * from the statement indices ({@link BasaltEvaluationStrategy} prepares it for the operator); it is counted apart
  * ({@link NativeQueryStats#postProcessed}).
  * Not thread-safe: made for one query evaluation (by its strategy) or one shape's compilation
  * ({@link ShapePlans}) and run in that thread.
