@@ -1,7 +1,9 @@
 package dev.basalt.optimizer.plan;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 
 /**
  * The results of one pure expression ({@link PureExpressions}) in one evaluation, per tuple of the ids its
@@ -39,6 +41,20 @@ final class ComputedMemo {
             key.set(row, slots);
             results.put(key, result);
         }
+    }
+
+    /** Sets column {@code column} of the rows whose operand ids the memo knows; the other rows are returned. */
+    List<long[]> unknown(List<long[]> rows, int column) {
+        List<long[]> todo = new ArrayList<>();
+        for (long[] r : rows) {
+            Long known = get(r);
+            if (known != null) {
+                r[column] = known;
+            } else {
+                todo.add(r);
+            }
+        }
+        return todo;
     }
 
     int size() {

@@ -1,6 +1,5 @@
 package dev.basalt.optimizer.plan;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -111,7 +110,7 @@ abstract class ExtensionBinding implements RowBinding {
         public void apply(List<long[]> rows, ExecContext ctx) {
             Function<BindingSet, Value> function = function();
             ComputedMemo memo = pure ? ctx.scratch(this, () -> new ComputedMemo(slots)) : null;
-            List<long[]> todo = memo == null ? rows : unknown(rows, memo);
+            List<long[]> todo = memo == null ? rows : memo.unknown(rows, target);
             if (todo.isEmpty()) {
                 return;
             }
@@ -135,20 +134,6 @@ abstract class ExtensionBinding implements RowBinding {
                     memo.put(r, r[target]);
                 }
             }
-        }
-
-        /** Sets the target of the rows whose operand ids the memo knows; the others are returned. */
-        private List<long[]> unknown(List<long[]> rows, ComputedMemo memo) {
-            List<long[]> todo = new ArrayList<>();
-            for (long[] r : rows) {
-                Long known = memo.get(r);
-                if (known != null) {
-                    r[target] = known;
-                } else {
-                    todo.add(r);
-                }
-            }
-            return todo;
         }
 
         private Function<BindingSet, Value> function() {

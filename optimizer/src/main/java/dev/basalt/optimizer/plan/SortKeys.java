@@ -70,7 +70,7 @@ final class SortKeys implements RowOrder {
                 }
                 int index = out.get(0).length - computed + column;
                 ComputedMemo memo = k.pure() ? memo(ctx, column, k) : null;
-                List<long[]> todo = memo == null ? out : unknown(out, memo, index);
+                List<long[]> todo = memo == null ? out : memo.unknown(out, index);
                 cache(ctx).load(todo, k.slots(), ctx);
                 for (long[] r : todo) {
                     Long known = memo == null ? null : memo.get(r);
@@ -106,20 +106,6 @@ final class SortKeys implements RowOrder {
             memos[column] = new ComputedMemo(k.slots());
         }
         return memos[column];
-    }
-
-    /** Sets the key column of the rows whose operand ids the memo knows; the others are returned. */
-    private static List<long[]> unknown(List<long[]> rows, ComputedMemo memo, int index) {
-        List<long[]> todo = new ArrayList<>();
-        for (long[] r : rows) {
-            Long known = memo.get(r);
-            if (known != null) {
-                r[index] = known;
-            } else {
-                todo.add(r);
-            }
-        }
-        return todo;
     }
 
     @Override
