@@ -57,6 +57,15 @@ final class SortKeys implements RowOrder {
 
     @Override
     public List<long[]> prepare(List<long[]> batch, ExecContext ctx) {
+        return prepare(batch, ctx, true);
+    }
+
+    @Override
+    public List<long[]> prepareForFewComparisons(List<long[]> batch, ExecContext ctx) {
+        return prepare(batch, ctx, false);
+    }
+
+    private List<long[]> prepare(List<long[]> batch, ExecContext ctx, boolean materialize) {
         List<long[]> out = batch;
         if (computed > 0 && !batch.isEmpty()) {
             out = new ArrayList<>(batch.size());
@@ -88,7 +97,7 @@ final class SortKeys implements RowOrder {
             }
         }
         int[] columns = new int[keys.size()];
-        if (!out.isEmpty()) {
+        if (materialize && !out.isEmpty()) {
             int width = out.get(0).length;
             int column = 0;
             for (int i = 0; i < keys.size(); i++) {
