@@ -412,6 +412,15 @@ public final class GroupJoinOp extends Operator {
             }
             return;
         }
+        // each child's entries of the whole batch first, and the out keys' slots read: their cache misses overlap
+        int[][] entries = new int[kids.length][b.size];
+        long[] homeKeys = new long[b.size];
+        for (int j = 0; j < kids.length; j++) {
+            tables[kids[j]].entries(b.cols[tree.parentSlot[kids[j]]], b.size, entries[j], homeKeys);
+        }
+        if (pairs == null) {
+            out.touch(outKeys, b.size);
+        }
         for (int i = 0; i < b.size; i++) {
             long count = 1;
             long sum = 0;
@@ -420,9 +429,10 @@ public final class GroupJoinOp extends Operator {
                 sum = numbers[i] >> 6;
                 form = numbers[i] & 63;
             }
-            for (int k : kids) {
+            for (int j = 0; j < kids.length; j++) {
+                int k = kids[j];
                 IdSums from = tables[k];
-                int at = from.entry(b.cols[tree.parentSlot[k]][i]);
+                int at = entries[j][i];
                 if (at < 0) {
                     count = 0;
                     break;

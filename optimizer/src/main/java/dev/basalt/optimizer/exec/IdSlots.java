@@ -12,6 +12,8 @@ abstract class IdSlots {
     long[] slots;
     private int mask;
     private int size;
+    /** The last {@link #touch}'s reads folded together, kept so that the compiler cannot drop them. */
+    private long touched;
 
     /** A table sized for about {@code expected} ids (at least 64 slots, at most 2^20 to start). */
     IdSlots(long expected, int stride) {
@@ -40,6 +42,39 @@ abstract class IdSlots {
             }
             slot = slot + 1 & mask;
         }
+    }
+
+    /**
+     * {@link #find} of {@code n} ids at once, into {@code at}: the keys of their home slots are read in one pass
+     * first ({@code homeKeys}, at least {@code n} long), so the processor fetches those cache lines together (a
+     * table past the caches misses on nearly every home slot, and ids looked up one at a time wait for each miss
+     * in turn), then each id is resolved, mostly from lines already fetched. The table must not change between
+     * this call and the use of {@code at}.
+     */
+    final void findAll(long[] ids, int n, int[] at, long[] homeKeys) {
+        for (int i = 0; i < n; i++) {
+            int h = home(ids[i]);
+            at[i] = h;
+            homeKeys[i] = slots[h];
+        }
+        for (int i = 0; i < n; i++) {
+            long k = homeKeys[i];
+            if (k != ids[i] && k != 0) {
+                at[i] = find(ids[i]);
+            }
+        }
+    }
+
+    /**
+     * Reads the home slots of {@code n} ids in one pass, so that adding them one by one right after finds their
+     * cache lines fetched (see {@link #findAll}); only a matter of speed.
+     */
+    final void touch(long[] ids, int n) {
+        long seen = 0;
+        for (int i = 0; i < n; i++) {
+            seen ^= slots[home(ids[i])];
+        }
+        touched = seen;
     }
 
     /** To call once an empty slot has been given its id and fields: counts it, and grows the table if due. */

@@ -69,6 +69,19 @@ final class IdSums extends IdSlots {
         return slots[at] == 0 ? -1 : at;
     }
 
+    /**
+     * {@link #entry} of {@code n} ids at once, into {@code at} (-1: none), reading their home slots in one pass
+     * first ({@link #findAll}; {@code homeKeys}: scratch of at least {@code n} longs).
+     */
+    void entries(long[] ids, int n, int[] at, long[] homeKeys) {
+        findAll(ids, n, at, homeKeys);
+        for (int i = 0; i < n; i++) {
+            if (slots[at[i]] == 0) {
+                at[i] = -1;
+            }
+        }
+    }
+
     /** The first array index past the last entry (iterate with {@link #id} from 0 by {@link #STRIDE}). */
     int end() {
         return slots.length;

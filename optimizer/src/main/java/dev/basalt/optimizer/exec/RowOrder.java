@@ -14,6 +14,14 @@ public interface RowOrder {
     /** The batch's rows with key columns appended (may be the same arrays when none are needed). */
     List<long[]> prepare(List<long[]> batch, ExecContext ctx);
 
+    /**
+     * {@link #prepare} for a top-k heap: most rows are compared once, with the heap's largest row, and decided by
+     * their first key, so values are read when a comparison needs them rather than for the whole batch.
+     */
+    default List<long[]> prepareForFewComparisons(List<long[]> batch, ExecContext ctx) {
+        return prepare(batch, ctx);
+    }
+
     int compare(long[] a, long[] b, ExecContext ctx);
 
     long[] strip(long[] prepared);

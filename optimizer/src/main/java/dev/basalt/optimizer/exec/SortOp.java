@@ -79,7 +79,7 @@ public final class SortOp extends Operator {
     private RowCursor external(long[] row, ExecContext ctx) {
         ExternalSorter sorter = new ExternalSorter((a, b) -> order.compare(a, b, ctx), ctx.limits().sortRows(), ctx, "sort");
         try {
-            readAll(row, ctx, sorter::add);
+            readAll(row, ctx, true, sorter::add);
             RowCursor out = sorter.sorted();
             spilledRows.add(sorter.spilledRows());
             runs.add(sorter.runs());
@@ -97,7 +97,7 @@ public final class SortOp extends Operator {
         }
         // the heap's head is the largest row kept, the first to go when a smaller one arrives
         PriorityQueue<long[]> heap = new PriorityQueue<>(Math.min(k, 1024) + 1, (a, b) -> order.compare(b, a, ctx));
-        readAll(row, ctx, r -> {
+        readAll(row, ctx, false, r -> {
             if (heap.size() < k) {
                 heap.add(r);
             } else if (order.compare(r, heap.peek(), ctx) < 0) {
@@ -115,7 +115,8 @@ public final class SortOp extends Operator {
         void add(long[] row);
     }
 
-    private void readAll(long[] row, ExecContext ctx, Sink sink) {
+    /** Reads the input, each batch prepared ({@code materialize}: with its values, for a full sort's many comparisons). */
+    private void readAll(long[] row, ExecContext ctx, boolean materialize, Sink sink) {
         try (RowCursor in = input.open(row, ctx)) {
             List<long[]> batch = new ArrayList<>(BATCH);
             boolean done = false;
@@ -127,7 +128,8 @@ public final class SortOp extends Operator {
                 }
                 done = batch.size() < BATCH;
                 ctx.checkCancelled();
-                for (long[] p : order.prepare(Collections.unmodifiableList(batch), ctx)) {
+                List<long[]> view = Collections.unmodifiableList(batch);
+                for (long[] p : materialize ? order.prepare(view, ctx) : order.prepareForFewComparisons(view, ctx)) {
                     sink.add(p);
                 }
             }

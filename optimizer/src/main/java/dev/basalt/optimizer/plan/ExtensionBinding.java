@@ -20,7 +20,9 @@ import dev.basalt.store.lexicon.TermIds;
  * and a constant work on ids alone (the constant's id is looked up once per evaluation through
  * {@link ExecContext#idOf}). Any other expression is evaluated by RDF4J ({@link ValueFunctions}) on
  * the materialized values of its variables, a batch of rows at a time; its result becomes an id
- * through {@link ExecContext#idOf} (query-local when the store does not hold it). An error (also a
+ * through {@link ExecContext#idOf} (query-local when the store does not hold it); a pure expression
+ * ({@link PureExpressions}) is evaluated once per distinct tuple of operand ids of an evaluation
+ * ({@link ComputedMemo}). An error (also a
  * copy of an unbound variable) sets the target to {@link ExecContext#UNBOUND_BY_ERROR}, as RDF4J's
  * Extension keeps the name with no value.
  * The id and copy forms are thread-safe (a constant's id is cached per evaluation in a volatile
@@ -91,12 +93,14 @@ abstract class ExtensionBinding implements RowBinding {
         private final ValueFunctions functions;
         private final int[] slots;
         private final String[] names;
+        private final boolean pure;
         private volatile Function<BindingSet, Value> function;
 
         Computed(int target, String targetName, ValueExpr expr, ValueFunctions functions, int[] slots,
                 String[] names) {
             super(target, targetName);
             this.expr = expr;
+            this.pure = PureExpressions.test(expr);
             this.functions = functions;
             this.slots = slots;
             this.names = names;
@@ -105,8 +109,18 @@ abstract class ExtensionBinding implements RowBinding {
         @Override
         public void apply(List<long[]> rows, ExecContext ctx) {
             Function<BindingSet, Value> function = function();
-            Map<Long, Value> values = materialize(rows, ctx);
-            for (long[] r : rows) {
+            ComputedMemo memo = pure ? ctx.scratch(this, () -> new ComputedMemo(slots)) : null;
+            List<long[]> todo = memo == null ? rows : memo.unknown(rows, target);
+            if (todo.isEmpty()) {
+                return;
+            }
+            Map<Long, Value> values = materialize(todo, ctx);
+            for (long[] r : todo) {
+                Long known = memo == null ? null : memo.get(r);
+                if (known != null) {
+                    r[target] = known;
+                    continue;
+                }
                 QueryBindingSet bs = new QueryBindingSet(slots.length);
                 for (int i = 0; i < slots.length; i++) {
                     Value v = values.get(r[slots[i]]);
@@ -116,6 +130,9 @@ abstract class ExtensionBinding implements RowBinding {
                 }
                 Value result = function.apply(bs);
                 r[target] = result != null ? ctx.idOf(result) : ExecContext.UNBOUND_BY_ERROR;
+                if (memo != null) {
+                    memo.put(r, r[target]);
+                }
             }
         }
 

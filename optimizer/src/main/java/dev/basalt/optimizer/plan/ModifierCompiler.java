@@ -228,10 +228,12 @@ final class ModifierCompiler {
         for (OrderElem oe : order.getElements()) {
             ValueExpr e = oe.getExpr();
             if (e instanceof Var v && !v.hasValue()) {
-                keys.add(new SortKeys.Key(vars.find(v.getName()), null, null, null, oe.isAscending(), "?" + v.getName()));
+                keys.add(new SortKeys.Key(vars.find(v.getName()), null, null, null, oe.isAscending(), "?" + v.getName(),
+                        false));
             } else if (!(e instanceof Var) && !(e instanceof ValueConstant)) {
                 Expression x = expression(e, order);
-                keys.add(new SortKeys.Key(-1, x.function, x.names, x.slots, oe.isAscending(), ExprText.of(e)));
+                keys.add(new SortKeys.Key(-1, x.function, x.names, x.slots, oe.isAscending(), ExprText.of(e),
+                        PureExpressions.test(e)));
             }
             // a constant key orders nothing
         }

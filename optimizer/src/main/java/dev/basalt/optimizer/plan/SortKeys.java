@@ -18,7 +18,9 @@ import dev.basalt.optimizer.exec.RowOrder;
  * {@code ValueComparator}: the keys in turn (DESC reverses one key), each compared on ids where
  * {@link IdOrder} decides and on materialized values with RDF4J's comparator otherwise; an
  * expression key is evaluated once per row by RDF4J (an error is unbound) and kept in an appended
- * column as an id only this sort reads ({@link ExecContext#comparableIdOf}: no dictionary lookup). Rows equal on all keys are then ordered as RDF4J makes the order total: more
+ * column as an id only this sort reads ({@link ExecContext#comparableIdOf}: no dictionary lookup), a pure one
+ * once per distinct tuple of its operand ids ({@link ComputedMemo}). Rows equal on all keys are then ordered as
+ * RDF4J makes the order total: more
  * bound variables first, then by the sorted names of the bound variables, then by their values in
  * name order. As in RDF4J, a comparison that raises an error counts as equal.
  * Its fields are fixed at construction and each evaluation's values live in its context's scratch;
@@ -28,8 +30,11 @@ import dev.basalt.optimizer.exec.RowOrder;
 final class SortKeys implements RowOrder {
     /** One ORDER BY key: a variable slot (-1: never bound) or an expression computed into a column. */
     record Key(int slot, Function<BindingSet, Value> expr, String[] names, int[] slots, boolean ascending,
-            String text) {
+            String text, boolean pure) {
     }
+
+    /** The owner of an evaluation's memos of the pure computed keys ({@link ComputedMemo}), one per key. */
+    private final Object memoOwner = new Object();
 
     private final List<Key> keys;
     private final int computed;
@@ -52,8 +57,17 @@ final class SortKeys implements RowOrder {
 
     @Override
     public List<long[]> prepare(List<long[]> batch, ExecContext ctx) {
+        return prepare(batch, ctx, true);
+    }
+
+    @Override
+    public List<long[]> prepareForFewComparisons(List<long[]> batch, ExecContext ctx) {
+        return prepare(batch, ctx, false);
+    }
+
+    private List<long[]> prepare(List<long[]> batch, ExecContext ctx, boolean materialize) {
         List<long[]> out = batch;
-        if (computed > 0) {
+        if (computed > 0 && !batch.isEmpty()) {
             out = new ArrayList<>(batch.size());
             for (long[] r : batch) {
                 out.add(Arrays.copyOf(r, r.length + computed));
@@ -63,16 +77,27 @@ final class SortKeys implements RowOrder {
                 if (k.expr() == null) {
                     continue;
                 }
-                cache(ctx).load(batch, k.slots(), ctx);
-                for (long[] r : out) {
+                int index = out.get(0).length - computed + column;
+                ComputedMemo memo = k.pure() ? memo(ctx, column, k) : null;
+                List<long[]> todo = memo == null ? out : memo.unknown(out, index);
+                cache(ctx).load(todo, k.slots(), ctx);
+                for (long[] r : todo) {
+                    Long known = memo == null ? null : memo.get(r);
+                    if (known != null) {
+                        r[index] = known;
+                        continue;
+                    }
                     Value v = k.expr().apply(cache(ctx).bindings(r, k.names(), k.slots(), ctx));
-                    r[r.length - computed + column] = ctx.comparableIdOf(v);
+                    r[index] = ctx.comparableIdOf(v);
+                    if (memo != null) {
+                        memo.put(r, r[index]);
+                    }
                 }
                 column++;
             }
         }
         int[] columns = new int[keys.size()];
-        if (!out.isEmpty()) {
+        if (materialize && !out.isEmpty()) {
             int width = out.get(0).length;
             int column = 0;
             for (int i = 0; i < keys.size(); i++) {
@@ -82,6 +107,14 @@ final class SortKeys implements RowOrder {
             cache(ctx).load(out, Arrays.stream(columns).filter(c -> c >= 0).toArray(), ctx);
         }
         return out;
+    }
+
+    private ComputedMemo memo(ExecContext ctx, int column, Key k) {
+        ComputedMemo[] memos = ctx.scratch(memoOwner, () -> new ComputedMemo[computed]);
+        if (memos[column] == null) {
+            memos[column] = new ComputedMemo(k.slots());
+        }
+        return memos[column];
     }
 
     @Override

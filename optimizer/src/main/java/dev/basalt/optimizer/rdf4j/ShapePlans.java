@@ -38,6 +38,7 @@ import dev.basalt.optimizer.access.QuadSource;
 import dev.basalt.optimizer.exec.ExecLimits;
 import dev.basalt.optimizer.plan.CardinalityEstimator;
 import dev.basalt.optimizer.plan.OrderingPolicy;
+import dev.basalt.optimizer.plan.PureExpressions;
 import dev.basalt.optimizer.plan.ValueFunctions;
 import dev.basalt.store.lexicon.TermIds;
 

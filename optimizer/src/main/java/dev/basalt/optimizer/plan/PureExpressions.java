@@ -1,4 +1,4 @@
-package dev.basalt.optimizer.rdf4j;
+package dev.basalt.optimizer.plan;
 
 import org.eclipse.rdf4j.model.vocabulary.FN;
 import org.eclipse.rdf4j.model.vocabulary.XSD;
@@ -27,25 +27,26 @@ import org.eclipse.rdf4j.query.algebra.Var;
 import org.eclipse.rdf4j.query.algebra.helpers.AbstractQueryModelVisitor;
 
 /**
- * Which RDF4J expressions a compiled plan kept for a query shape ({@link ShapePlans}) may evaluate with the
- * RDF4J evaluation step made by the evaluation that compiled it: expressions whose value depends on their
- * operands alone. Such a step reads no statement, no dataset and no clock, keeps no state between calls and
- * creates nothing that differs per evaluation (no {@code BNODE()}, {@code NOW()}, {@code RAND()},
- * {@code UUID()}, no {@code EXISTS}, no custom function), so every evaluation of the kept plan, on any thread, gets
- * what a step of its own would give. Allowed: variables, constants, comparisons, {@code sameTerm}, arithmetic,
- * the logical operators, {@code IF}, {@code COALESCE}, {@code BOUND}, the term accessors ({@code STR},
- * {@code LANG}, {@code DATATYPE}, {@code langMatches}, the {@code is...} tests) and calls of XML Schema casts
- * and XPath functions (RDF4J's {@code xsd:} and {@code fn:} functions: string, numeric and date functions of
- * their arguments). Anything else makes the expression impure.
+ * Which RDF4J expressions depend on their operands alone: a compiled plan kept for a query shape (the RDF4J
+ * glue's {@code ShapePlans}) may evaluate them with the RDF4J evaluation step made by the evaluation that
+ * compiled it, and an evaluation may keep their results per tuple of operand ids ({@link ComputedMemo}). Such a
+ * step reads no statement, no dataset and no clock, keeps no state between calls and creates nothing that
+ * differs per evaluation (no {@code BNODE()}, {@code NOW()}, {@code RAND()}, {@code UUID()}, no {@code EXISTS},
+ * no custom function), so every evaluation of the kept plan, on any thread, gets what a step of its own would
+ * give. Allowed: variables, constants, comparisons, {@code sameTerm}, arithmetic, the logical operators,
+ * {@code IF}, {@code COALESCE}, {@code BOUND}, the term accessors ({@code STR}, {@code LANG}, {@code DATATYPE},
+ * {@code langMatches}, the {@code is...} tests) and calls of XML Schema casts and XPath functions (RDF4J's
+ * {@code xsd:} and {@code fn:} functions: string, numeric and date functions of their arguments). Anything else
+ * makes the expression impure.
  *
  * <p>Stateless: a static test, any thread.
  */
-final class PureExpressions {
+public final class PureExpressions {
     private PureExpressions() {
     }
 
     /** Whether every node of {@code expr} is one of the allowed kinds (see the class comment). */
-    static boolean test(ValueExpr expr) {
+    public static boolean test(ValueExpr expr) {
         boolean[] pure = { true };
         expr.visit(new AbstractQueryModelVisitor<RuntimeException>() {
             @Override
