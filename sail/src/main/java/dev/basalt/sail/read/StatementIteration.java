@@ -34,6 +34,7 @@ import dev.basalt.store.quads.QuadIndexes;
  */
 final class StatementIteration extends LookAheadIteration<Statement> {
     private static final int BATCH = 256;
+    private static final int FIRST_BATCH = 16;
     private final ReadSource.Lease lease;
     private final QuadIndexes quads;
     private final List<long[]> patterns;
@@ -42,7 +43,9 @@ final class StatementIteration extends LookAheadIteration<Statement> {
     /** Per S, P, O, C: all ones where the id is resolved, zero ({@link TermIds#NULL}) where the value is reused. */
     private final long[] resolvedMask = { -1L, -1L, -1L, -1L };
     private final ValueFactory vf;
-    private final ArrayDeque<Statement> buffer = new ArrayDeque<>(BATCH);
+    /** Quads the next {@link #fill} reads at most. */
+    private int batch = FIRST_BATCH;
+    private final ArrayDeque<Statement> buffer = new ArrayDeque<>(FIRST_BATCH);
     private int nextPattern;
     private QuadCursor cursor;
     /** The remaining matches once detached from a live view's trees, else null. */
@@ -96,27 +99,31 @@ final class StatementIteration extends LookAheadIteration<Statement> {
     }
 
     /**
-     * Reads up to {@value #BATCH} quads and resolves their terms in one batch. The loops hold no branch that
-     * depends on the query (which positions are bound is a mask), so the JIT's profile of the first queries
-     * holds for later ones.
+     * Reads up to {@link #batch} quads and resolves their terms in one batch: {@value #FIRST_BATCH} first, twice as
+     * many each time after up to {@value #BATCH}, and nothing allocated when no quad is left, so a read of a few
+     * statements (each value a DESCRIBE reads, twice) costs a few (a batch of {@value #BATCH} is an 8 KB array). The
+     * loops hold no branch that depends on the query (which positions are bound is a mask), so the JIT's profile of
+     * the first queries holds for later ones.
      */
     private void fill() {
         lease.view().ensureReadable();
-        long[] ids = new long[BATCH * 4];
+        long[] quad = nextQuad();
+        if (quad == null) {
+            return;
+        }
+        int size = batch;
+        batch = Math.min(BATCH, 2 * size);
+        long[] ids = new long[size * 4];
         long[] mask = resolvedMask;
         int n = 0;
-        long[] quad;
-        while (n < BATCH && (quad = nextQuad()) != null) {
+        do {
             int at = 4 * n++;
             ids[at] = quad[0] & mask[0];
             ids[at + 1] = quad[1] & mask[1];
             ids[at + 2] = quad[2] & mask[2];
             ids[at + 3] = quad[3] & mask[3];
-        }
-        if (n == 0) {
-            return;
-        }
-        Value[] values = lease.view().lexicon().resolveAll(n == BATCH ? ids : Arrays.copyOf(ids, 4 * n), vf);
+        } while (n < size && (quad = nextQuad()) != null);
+        Value[] values = lease.view().lexicon().resolveAll(n == size ? ids : Arrays.copyOf(ids, 4 * n), vf);
         for (int i = 0; i < n; i++) {
             buffer.add(statement(values, 4 * i));
         }
