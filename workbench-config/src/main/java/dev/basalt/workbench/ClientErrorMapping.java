@@ -2,6 +2,7 @@ package dev.basalt.workbench;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.lang.invoke.MethodHandle;
@@ -40,6 +41,8 @@ import dev.basalt.sail.errors.FailureStatus;
 public final class ClientErrorMapping implements Filter {
     /** The largest form body (a query or an update sent as a form) the server parses: 16 MiB. */
     static final int MAX_FORM_BYTES = FailureStatus.MAX_FORM_BYTES;
+    /** The most of an unread request body read and dropped before an error answer ({@link #discardUnreadBody}). */
+    static final long MAX_DISCARDED_BYTES = 2L * MAX_FORM_BYTES;
     private static final String FAILURE_STATUS = "dev.basalt.sail.errors.FailureStatus";
 
     private volatile MethodHandle ofUncaught;
@@ -115,10 +118,35 @@ public final class ClientErrorMapping implements Filter {
                 throw e;
             }
             http.reset();
+            discardUnreadBody(request);
             answer(http, answer);
             return;
         }
+        if (capture.holding) {
+            discardUnreadBody(request);
+        }
         capture.finish();
+    }
+
+    /**
+     * Reads and drops what is left of a request body the handler did not read (a form over {@link #MAX_FORM_BYTES}
+     * is read only up to the limit), up to {@link #MAX_DISCARDED_BYTES}, so that the error answer reaches a client
+     * still sending: a server that answers and closes while the client's bytes are arriving makes the client's
+     * system reset the connection, and the client may then see no answer at all. A body that fails to read, or one
+     * past the bound, is left to the container, which closes the connection.
+     */
+    private static void discardUnreadBody(ServletRequest request) {
+        try {
+            InputStream in = request.getInputStream();
+            byte[] buffer = new byte[8192];
+            long left = MAX_DISCARDED_BYTES;
+            int n;
+            while (left > 0 && (n = in.read(buffer, 0, (int) Math.min(buffer.length, left))) >= 0) {
+                left -= n;
+            }
+        } catch (IOException | IllegalStateException e) {
+            // the body was read as characters, or the connection failed: nothing more to do here
+        }
     }
 
     private static void answer(HttpServletResponse http, Mapped answer) throws IOException {
