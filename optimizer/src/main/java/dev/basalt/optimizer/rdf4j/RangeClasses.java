@@ -7,19 +7,22 @@ import java.util.Map;
 import org.eclipse.rdf4j.model.Value;
 
 import dev.basalt.optimizer.access.QuadSource;
+import dev.basalt.optimizer.exec.GroupJoinOp;
 import dev.basalt.optimizer.exec.ObjectRanges;
 import dev.basalt.optimizer.exec.Operator;
 import dev.basalt.optimizer.exec.PatternScan;
 
 /**
- * The range class of a query of a kept plan ({@link ShapePlans}) whose patterns read object ranges bounded by a
- * FILTER's constants ({@link ObjectRanges}): per such pattern, the share of its matches that the query's ranges
- * hold, as a power of {@value #BASE} (rounded up: every share above a quarter is one class). The plan's choices (join orders, a group join's scans, key
- * partitions or lookups per key) follow the compiling query's share, so {@link ShapePlans} keeps one plan per
- * class: a query whose ranges hold a share at least {@value #BASE} times smaller or larger than the compiling
- * query's compiles a plan of its own class instead of running one chosen for another (BSBM BI query 3's two
- * smallest months would otherwise count their reviews by scanning every review, as a plan made for a large
- * month does). Shares are counted in one sample of each pattern's matches, taken when the plan is compiled
+ * The range class of a query of a kept plan ({@link ShapePlans}) whose group joins ({@link GroupJoinOp}) read a
+ * pattern's object ranges bounded by a FILTER's constants ({@link ObjectRanges}): per such pattern, the share of
+ * its matches that the query's ranges hold, as a power of {@value #BASE} (rounded up: every share above a quarter
+ * is one class). A group join's reads (every pattern scanned, two joined by key partitions, or one looked up per
+ * key of another) follow the compiling query's share, so {@link ShapePlans} keeps one plan per class: a query
+ * whose ranges hold a share at least {@value #BASE} times smaller or larger than the compiling query's compiles a
+ * plan of its own class instead of running one chosen for another (BSBM BI query 3's smallest months would
+ * otherwise count their reviews by scanning every review, as a plan made for a large month does). Ranged
+ * patterns of ordinary joins do not class queries: their join orders change less with the share, and shapes
+ * such as BSBM Q3's, with two ranges of random constants, would keep a dozen plans. Shares are counted in one sample of each pattern's matches, taken when the plan is compiled
  * ({@value #SAMPLE} object ids, as the planner samples them), against each query's intervals: the class costs a
  * query no read of the store. Classes per shape are bounded by the sample: at most six per ranged pattern.
  * Thread rules: immutable after construction; shared by the concurrent evaluations of a shape.
@@ -60,11 +63,12 @@ final class RangeClasses {
         return new RangeClasses(ranges, objects);
     }
 
+    /** The ranged patterns of the group joins under {@code op}. */
     private static void collect(Operator op, List<PatternScan> out) {
-        if (op instanceof PatternScan scan && scan.objectRanges() != null) {
-            out.add(scan);
-        }
         for (Operator c : op.children()) {
+            if (op instanceof GroupJoinOp && c instanceof PatternScan scan && scan.objectRanges() != null) {
+                out.add(scan);
+            }
             collect(c, out);
         }
     }
