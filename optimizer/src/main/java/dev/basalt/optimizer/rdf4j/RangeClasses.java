@@ -19,8 +19,9 @@ import dev.basalt.optimizer.exec.PatternScan;
  * is one class). A group join's reads (every pattern scanned, two joined by key partitions, or one looked up per
  * key of another) follow the compiling query's share, so {@link ShapePlans} keeps one plan per class: a query
  * whose ranges hold a share at least {@value #BASE} times smaller or larger than the compiling query's compiles a
- * plan of its own class instead of running one chosen for another (BSBM BI query 3's smallest months would
- * otherwise count their reviews by scanning every review, as a plan made for a large month does). Ranged
+ * plan of its own class instead of running one chosen for another (with the plan of one of BSBM BI query 3's
+ * smallest months, which looks reviews up per key of the month's dates, a large month, past the lookups' bound,
+ * would scan every review and probe its month's whole key table instead of joining them by key partitions). Ranged
  * patterns of ordinary joins do not class queries: their join orders change less with the share, and shapes
  * such as BSBM Q3's, with two ranges of random constants, would keep a dozen plans. Shares are counted in one sample of each pattern's matches, taken when the plan is compiled
  * ({@value #SAMPLE} object ids, as the planner samples them), against each query's intervals: the class costs a
