@@ -85,10 +85,19 @@ public final class ShapePlans {
      */
     static final int MAX_MISSES = 2;
     private final Map<Key, Entry> entries = new ConcurrentHashMap<>();
+    /** Per ordering policy and statement-set choice (range class ""): the ranged patterns of the shape's plans. */
+    private final Map<Key, Probe> probes = new ConcurrentHashMap<>();
     private final AtomicInteger misses = new AtomicInteger();
 
-    /** The ordering policy and statement-set choice a plan is compiled for. */
-    private record Key(OrderingPolicy ordering, Object partition) {
+    /**
+     * The ordering policy and statement-set choice a plan is compiled for, and the range class of its queries
+     * ({@link RangeClasses}; empty for a shape without ranged patterns).
+     */
+    private record Key(OrderingPolicy ordering, Object partition, String rangeClass) {
+    }
+
+    /** The ranged patterns of the plans kept at {@code state}, and the sentinels their conditions read. */
+    private record Probe(long state, RangeClasses classes, Value[] constants) {
     }
 
     /** Plans held (one per ordering policy and statement-set choice), for counters and tests. */
@@ -100,7 +109,8 @@ public final class ShapePlans {
      * A shape's plan for one state, or (node null) the mark that the shape's plans cannot be kept; {@code describe}:
      * the plan gives the described values of a DESCRIBE, which RDF4J's {@link DescribeOperator} expands.
      */
-    private record Entry(long state, BasaltPlanNode node, boolean describe, Value[] sentinels, Value[] constants) {
+    private record Entry(long state, BasaltPlanNode node, boolean describe, Value[] sentinels, Value[] constants,
+            RangeClasses classes) {
         /** The tree of one evaluation, given its id per parameter; null if a sentinel has no value for the query. */
         QueryRoot evaluation(PreparedAlgebra.Shape shape, QuadSource source) {
             BasaltPlanNode planned = node(shape, source);
@@ -186,7 +196,7 @@ public final class ShapePlans {
      */
     QueryRoot planned(PreparedAlgebra.Shape shape, OrderingPolicy ordering, Object partition, long state,
             QuadSource source, Compiler compiler, NativeQueryStats stats) {
-        Key key = new Key(ordering, partition);
+        Key key = key(shape, ordering, partition, state, source);
         Entry entry = entries.get(key);
         if (entry != null && entry.state == state) {
             if (entry.node == null) {
@@ -211,6 +221,16 @@ public final class ShapePlans {
         if (made == null) {
             return null;
         }
+        if (made.classes != null) {
+            // the shape's first plan at this state: its ranged patterns class this query and every later one
+            Key base = new Key(ordering, partition, "");
+            Probe probe = probes.get(base);
+            if (probe == null || probe.state < state) {
+                probe = new Probe(state, made.classes, made.constants);
+                probes.put(base, probe);
+            }
+            key = new Key(ordering, partition, rangeClass(probe, shape, source));
+        }
         entries.put(key, made);
         QueryRoot evaluation = made.node == null ? null : made.evaluation(shape, source);
         if (evaluation == null) {
@@ -231,7 +251,7 @@ public final class ShapePlans {
      */
     public CloseableIteration<BindingSet> run(PreparedAlgebra.Shape shape, OrderingPolicy ordering, Object partition,
             long state, QuadSource source, ExecLimits limits, Counts counts) {
-        Entry entry = entries.get(new Key(ordering, partition));
+        Entry entry = entries.get(key(shape, ordering, partition, state, source));
         if (entry == null || entry.state != state || entry.node == null || entry.describe) {
             return null;
         }
@@ -304,6 +324,25 @@ public final class ShapePlans {
         }
     }
 
+    /**
+     * The key of the query's plan: with the query's range class where the shape's plans at {@code state} read
+     * object ranges ({@link RangeClasses}), so that a plan chosen for a much larger or smaller share of a ranged
+     * pattern's matches is not run for this query.
+     */
+    private Key key(PreparedAlgebra.Shape shape, OrderingPolicy ordering, Object partition, long state,
+            QuadSource source) {
+        // a probe of another state still classes the query: its entries' states decide as without classes
+        Probe probe = probes.get(new Key(ordering, partition, ""));
+        if (probe == null) {
+            return new Key(ordering, partition, "");
+        }
+        return new Key(ordering, partition, rangeClass(probe, shape, source));
+    }
+
+    private static String rangeClass(Probe probe, PreparedAlgebra.Shape shape, QuadSource source) {
+        return "range class " + probe.classes.classOf(conditionValues(shape, List.of(probe.constants)), source);
+    }
+
     /** The query's term id for each parameter, or null if a sentinel has no value for this query. */
     private static long[] ids(PreparedAlgebra.Shape shape, Value[] sentinels, QuadSource source) {
         long[] ids = new long[sentinels.length];
@@ -344,14 +383,15 @@ public final class ShapePlans {
             return null;
         }
         Value[] constants = bound.toArray(new Value[0]);
-        if (!compiler.compile(tree, new ParameterSource(source, ids, index, conditionValues(shape, bound)))) {
+        ParameterSource parameters = new ParameterSource(source, ids, index, conditionValues(shape, bound));
+        if (!compiler.compile(tree, parameters)) {
             return refused(state, "an RDF4J value function in the plan that is not a pure expression", stats);
         }
         if (tree.getArg() instanceof BasaltPlanNode node) {
-            return new Entry(state, node, false, order, constants);
+            return new Entry(state, node, false, order, constants, RangeClasses.of(node.plan().root(), parameters));
         }
         if (tree.getArg() instanceof DescribeOperator d && d.getArg() instanceof BasaltPlanNode node) {
-            return new Entry(state, node, true, order, constants);
+            return new Entry(state, node, true, order, constants, RangeClasses.of(node.plan().root(), parameters));
         }
         return refused(state, "not one Basalt plan under the root: " + tree.getArg().getSignature(), stats);
     }
@@ -375,7 +415,7 @@ public final class ShapePlans {
     /** The mark that the shape's plans cannot be kept at {@code state}, its reason counted. */
     private static Entry refused(long state, String reason, NativeQueryStats stats) {
         stats.shapePlanRefused(reason);
-        return new Entry(state, null, false, null, null);
+        return new Entry(state, null, false, null, null, null);
     }
 
     /**

@@ -199,6 +199,36 @@ class ShapePlansTest extends CachedAgainstReference {
     }
 
     /**
+     * A group join whose pattern's object a FILTER bounds by a constant (a ranged scan) keeps one plan per range
+     * class: a query whose range holds a share of the pattern's matches at least four times smaller than the
+     * compiling query's compiles and keeps a plan of its own (the group join's reads follow the share), later
+     * queries of either class run their class's plan, and every query answers as the reference store.
+     */
+    @Test
+    void aRangeOfAnotherSizeRunsAPlanOfItsOwnClass() {
+        fillBoth();
+        String shape = PREFIX + "SELECT ?m (COUNT(?s) AS ?c) WHERE { ?s ex:num ?n ; ex:producer ?m FILTER(?n > %d) } "
+                + "GROUP BY ?m";
+        same(String.format(shape, 0));
+        same(String.format(shape, 1));
+        long kept = stats().shapePlansKept();
+        long reused = stats().shapePlansReused();
+        // 13 of the 14 numbers, of all four makers: the plan of the wide class
+        assertEquals(4, same(String.format(shape, 2)).size());
+        same(String.format(shape, 4));
+        same(String.format(shape, 5));
+        assertEquals(kept + 1, stats().shapePlansKept(), "one plan for the wide ranges");
+        assertEquals(reused + 2, stats().shapePlansReused(), "wide ranges through the wide class's plan");
+        // one of the 14: a share 13 times smaller compiles the narrow class's plan, which the next one runs
+        assertEquals(1, same(String.format(shape, 36)).size());
+        assertEquals(kept + 2, stats().shapePlansKept(), "a plan of the narrow class");
+        assertEquals(2, same(String.format(shape, 35)).size());
+        assertEquals(4, same(String.format(shape, 3)).size());
+        assertEquals(kept + 2, stats().shapePlansKept(), "each class's plan kept");
+        assertEquals(reused + 4, stats().shapePlansReused(), "each class runs its own kept plan");
+    }
+
+    /**
      * Eight queries of each shape, the i-th with the constants {@code constants(i)}: each answers as the reference
      * store, the shape keeps one plan that the last five run (counted), and at least {@code distinct} answers differ.
      */
