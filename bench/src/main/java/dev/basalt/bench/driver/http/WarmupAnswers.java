@@ -13,8 +13,8 @@ import dev.basalt.bench.driver.QueryForm;
  * client's result counters take while warming up the paths real servers' answers take them on: for each result and
  * graph format several answers of 0, 1, a few and many results, up to about 120 KB (many times the StAX scanner's and
  * the byte readers' buffers, with names, texts and multi-byte characters across their ends); laid out as RDF4J Server
- * writes them (tab indentation, line breaks, single-quoted attributes), compact on one line as Oxigraph writes them
- * (double-quoted), and indented by spaces; bindings of every kind (IRI, blank node, plain literal, literal with a
+ * writes them (SPARQL XML on one line, RDF/XML with tab indentation and line breaks, attributes in single quotes), compact
+ * on one line as Oxigraph writes them (double quotes), and indented by tabs or spaces; bindings of every kind (IRI, blank node, plain literal, literal with a
  * datatype, with a language tag), some variables unbound; texts from a few characters to a few thousand with markup
  * to escape. Graphs in RDF/XML have described and typed node elements, IRI and blank-node subjects, literal, typed,
  * tagged and resource objects. An ASK is answered true and false. Each {@link Answer} carries how many results it
@@ -28,7 +28,7 @@ final class WarmupAnswers {
 
 	/** How a document is laid out: line break and indentation unit (both empty for one line), attribute quote. */
 	private enum Layout {
-		TABS("\n", "\t", '\''), COMPACT("", "", '"'), SPACES("\n", "  ", '"');
+		TABS("\n", "\t", '\''), COMPACT("", "", '"'), SPACES("\n", "  ", '"'), COMPACT_SINGLE("", "", '\'');
 
 		final String newline;
 		final String indent;
@@ -62,10 +62,10 @@ final class WarmupAnswers {
 	 * Selects: rows, variables, layout, longest text; graphs: subjects, layout, longest text, most properties per
 	 * subject besides its type (a subject has a type only with more than one).
 	 */
-	private static final int[][] SELECTS = { { 0, 2, 0, 0 }, { 1, 3, 1, 40 }, { 1, 1, 0, 3000 }, { 7, 4, 1, 2500 },
-			{ 20, 3, 0, 300 }, { 60, 2, 1, 80 }, { 150, 4, 2, 400 }, { 12, 3, 2, 4000 } };
+	private static final int[][] SELECTS = { { 0, 2, 3, 0 }, { 1, 3, 1, 40 }, { 1, 1, 0, 3000 }, { 7, 4, 1, 2500 },
+			{ 20, 3, 3, 300 }, { 60, 2, 1, 80 }, { 150, 4, 2, 400 }, { 12, 3, 2, 4000 } };
 	private static final int[][] GRAPHS = { { 0, 0, 0, 6 }, { 1, 1, 200, 1 }, { 4, 0, 3000, 6 }, { 12, 2, 600, 6 },
-			{ 60, 1, 800, 6 }, { 3, 2, 5000, 3 }, { 1, 0, 100, 6 } };
+			{ 60, 1, 800, 6 }, { 3, 2, 5000, 3 }, { 1, 3, 100, 6 }, { 8, 3, 400, 6 } };
 
 	private static final Map<String, List<Answer>> SELECT = selects();
 	private static final Map<String, List<Answer>> GRAPH = graphs();
@@ -349,7 +349,7 @@ final class WarmupAnswers {
 		char q = l.quote;
 		String i1 = l.indent;
 		String element = typed ? "bsbm:Review" : "rdf:Description";
-		x.append(i1).append('<').append(element).append(subject.kind() == 0 ? " rdf:about=" : " rdf:nodeID=").append(q)
+		x.append('<').append(element).append(subject.kind() == 0 ? " rdf:about=" : " rdf:nodeID=").append(q)
 				.append(escapeXml(subject.value(), q)).append(q).append('>').append(l.newline);
 		for (int i = typed ? 1 : 0; i < properties.size(); i++) {
 			Property p = properties.get(i);
@@ -364,7 +364,7 @@ final class WarmupAnswers {
 			} else {
 				name = PREDICATES[p.predicate()][1] + ":" + PREDICATES[p.predicate()][2];
 			}
-			x.append(i1).append(i1).append('<').append(name).append(ns);
+			x.append(i1).append('<').append(name).append(ns);
 			switch (o.kind()) {
 				case 0 -> x.append(" rdf:resource=").append(q).append(escapeXml(o.value(), q)).append(q).append("/>");
 				case 1 -> x.append(" rdf:nodeID=").append(q).append(o.value()).append(q).append("/>");
@@ -379,7 +379,7 @@ final class WarmupAnswers {
 			}
 			x.append(l.newline);
 		}
-		x.append(i1).append("</").append(element).append('>').append(l.newline);
+		x.append("</").append(element).append('>').append(l.newline);
 	}
 
 	// ---- ASK ----
