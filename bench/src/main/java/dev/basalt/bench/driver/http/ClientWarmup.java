@@ -30,7 +30,7 @@ import dev.basalt.bench.driver.QueryForm;
  * bodies framed by length and in chunks of several sizes, read while they still arrive.
  *
  * <p>The answers: for each query form and media type a fixed list ({@link WarmupAnswers}: SPARQL XML, JSON or TSV
- * results of 0 to 150 solutions, an ASK's true and false, RDF/XML or N-Triples graphs of 0 to about 200 statements),
+ * results of 0 to 100 solutions, an ASK's true and false, RDF/XML or N-Triples graphs of 0 to about 200 statements),
  * handed out in turn on each connection. The framing turns with them: framed by {@code Content-Length}
  * or in chunks of 4, 8 or 32 KiB, written in one write or in pieces of 1,460 bytes to 16 KiB with a flush after each
  * (as a server writes what it streams). The query's form is read from its text without regular expressions

@@ -11,7 +11,7 @@ import dev.basalt.bench.driver.QueryForm;
 /**
  * The answers {@link ClientWarmup} sends, built once and the same in every run (from fixed seeds), so that the
  * client's result counters take while warming up the paths real servers' answers take them on: for each result and
- * graph format several answers of 0, 1, a few and many results, up to about 120 KB (many times the StAX scanner's and
+ * graph format several answers of 0, 1, a few and many results, up to about 70 KB (several times the StAX scanner's and
  * the byte readers' buffers, with names, texts and multi-byte characters across their ends); laid out as RDF4J Server
  * writes them (SPARQL XML on one line, RDF/XML with tab indentation and line breaks, attributes in single quotes), compact
  * on one line as Oxigraph writes them (double quotes), and indented by tabs or spaces; bindings of every kind (IRI, blank node, plain literal, literal with a
@@ -63,9 +63,10 @@ final class WarmupAnswers {
 	 * subject besides its type (a subject has a type only with more than one).
 	 */
 	private static final int[][] SELECTS = { { 0, 2, 3, 0 }, { 1, 3, 1, 40 }, { 1, 1, 0, 3000 }, { 7, 4, 1, 2500 },
-			{ 20, 3, 3, 300 }, { 60, 2, 1, 80 }, { 150, 4, 2, 400 }, { 12, 3, 2, 4000 } };
+			{ 20, 3, 3, 300 }, { 3, 2, 3, 100 }, { 60, 2, 1, 80 }, { 5, 4, 3, 200 }, { 100, 4, 2, 250 },
+			{ 2, 3, 0, 60 }, { 10, 3, 2, 2500 }, { 4, 1, 3, 30 } };
 	private static final int[][] GRAPHS = { { 0, 0, 0, 6 }, { 1, 1, 200, 1 }, { 4, 0, 3000, 6 }, { 12, 2, 600, 6 },
-			{ 60, 1, 800, 6 }, { 3, 2, 5000, 3 }, { 1, 3, 100, 6 }, { 8, 3, 400, 6 } };
+			{ 40, 1, 600, 6 }, { 3, 2, 5000, 3 }, { 1, 3, 100, 6 }, { 8, 3, 400, 6 }, { 2, 0, 150, 4 } };
 
 	private static final Map<String, List<Answer>> SELECT = selects();
 	private static final Map<String, List<Answer>> GRAPH = graphs();
