@@ -559,19 +559,29 @@ public final class BenchMain implements Runnable {
 		}
 
 		/**
-		 * Runs {@link #clientWarmupMixes} mixes against an in-process endpoint ({@link ClientWarmup}), then waits until
-		 * the bench's process is idle (its JIT's queue done; at most a minute).
+		 * Runs {@link #clientWarmupMixes} mixes against an in-process endpoint ({@link ClientWarmup}), in batches of
+		 * {@link #CLIENT_WARMUP_BATCH_MIXES} per client, each with new client threads and connections as every measured
+		 * phase has, then waits until the bench's process is idle (its JIT's queue done; at most a minute).
 		 */
 		private void warmClient(MixDriver driver, SparqlHttpClient.Options options) {
 			long self = ProcessHandle.current().pid();
 			double cpuBefore = ProcessCpu.seconds(self);
 			try (ClientWarmup endpoint = ClientWarmup.start()) {
 				URI uri = endpoint.endpoint();
-				MixResult m = driver.run(() -> new SparqlHttpClient(uri, options), clients,
-						(clientWarmupMixes + clients - 1) / clients, Double.MAX_VALUE, seed + 99);
-				long answered = m.perQuery().values().stream().mapToLong(QueryStats::count).sum();
+				// in batches, each on new threads and connections, as the measured phases run theirs
+				long perClient = (clientWarmupMixes + clients - 1) / clients;
+				long mixes = 0;
+				long answered = 0;
+				double seconds = 0;
+				for (long done = 0, batch = 0; done < perClient; done += CLIENT_WARMUP_BATCH_MIXES, batch++) {
+					MixResult m = driver.run(() -> new SparqlHttpClient(uri, options), clients,
+							Math.min(CLIENT_WARMUP_BATCH_MIXES, perClient - done), Double.MAX_VALUE, seed + 99 + batch);
+					mixes += m.mixes();
+					answered += m.perQuery().values().stream().mapToLong(QueryStats::count).sum();
+					seconds += m.elapsedSeconds();
+				}
 				System.out.printf(Locale.ROOT, "client warm-up: %d mixes against an in-process endpoint in %.1f s, "
-						+ "client CPU %.3f ms/query%n", m.mixes(), m.elapsedSeconds(),
+						+ "client CPU %.3f ms/query%n", mixes, seconds,
 						(ProcessCpu.seconds(self) - cpuBefore) * 1000 / Math.max(1, answered));
 			}
 			// the JIT compiles what the warm-up queued on its own threads, which a busy machine runs late: wait for them
@@ -596,6 +606,8 @@ public final class BenchMain implements Runnable {
 					(System.nanoTime() - start) / 1e9, CLIENT_SETTLE_SAMPLE_MILLIS, idle * 1000);
 		}
 
+		/** Mixes per client in each batch of the client's warm-up (each batch on new threads and connections). */
+		private static final long CLIENT_WARMUP_BATCH_MIXES = 50;
 		/** The client's settling after its warm-up: at most this long, in samples of this length, ... */
 		private static final long CLIENT_SETTLE_MAX_NANOS = 60_000_000_000L;
 		private static final int CLIENT_SETTLE_SAMPLE_MILLIS = 1000;

@@ -13,94 +13,39 @@ import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutorService;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Executors;
 
 import dev.basalt.bench.driver.QueryForm;
 
 /**
- * A SPARQL endpoint inside the bench's own process that answers every query at once with a fixed answer of the
- * asked-for format, so that the bench's client code (URL encoding, its HTTP client, the result counters) is
- * compiled by the JIT before any server is measured. Without it the first endpoint a {@code bsbm-http} invocation
- * measures pays for the client's warm-up in its cold figures, and the others do not (an order artefact: the client
- * CPU per query over the first 50 mixes was 3-7 times as high for the first endpoint as for the third). It takes
- * away only part of that: with it the first endpoint's client CPU was still 3.5-5 times the others' (cause not
- * established; docs/benchmarks-coldstart.md). The answers:
- * ten solutions of three values (IRI, typed and language-tagged literals with markup to escape, texts of a few hundred
- * to two thousand characters, as BSBM's comments and reviews are) in SPARQL XML, JSON
- * or TSV, {@code true} for an ASK, and twenty statements over several namespaces (typed node, blank node,
- * literals) in RDF/XML or N-Triples; the query's form is read from its text ({@link QueryForm#of}). A request
- * without a query or Accept header, with a text that is no query, or for a format it has no answer for is answered
- * with status 400.
+ * A SPARQL endpoint inside the bench's own process that answers every query at once with answers of the asked-for
+ * format built in advance ({@link WarmupAnswers}), so that the bench's client code (URL encoding, its HTTP client, the
+ * result counters and the JDK's StAX parser below them) is compiled by the JIT before any server is measured, on the
+ * paths real answers take. Without it the first endpoint a {@code bsbm-http} invocation measures pays for the client's
+ * warm-up in its cold figures, and the others do not (an order artefact; docs/benchmarks-coldstart.md). What the
+ * warm-up must cover is what a flight recording showed the JIT deoptimizing afterwards: answers longer than the
+ * parser's buffers, with indentation and line breaks between elements, every kind of binding, varied row counts,
+ * bodies framed by length and in chunks of several sizes, read while they still arrive.
+ *
+ * <p>The answers: for each query form and media type a fixed list ({@link WarmupAnswers}: SPARQL XML, JSON or TSV
+ * results of 0 to 100 solutions, an ASK's true and false, RDF/XML or N-Triples graphs of 0 to about 200 statements),
+ * handed out in turn on each connection. The framing turns with them: framed by {@code Content-Length}
+ * or in chunks of 4, 8 or 32 KiB, written in one write or in pieces of 1,460 bytes to 16 KiB with a flush after each
+ * (as a server writes what it streams). The query's form is read from its text without regular expressions
+ * ({@link #formOf}), so that the endpoint's own thread does not train the JIT's profile of the JDK's regex classes on
+ * patterns the client does not use. A request without a query or Accept header, with a text that is no query, or for a
+ * format it has no answer for is answered with status 400. Deterministic: the same requests get the same answers in
+ * the same framing in every run.
  *
  * <p>It listens on the loopback interface on a port the system chooses and reads just enough HTTP/1.1 for the bench's
  * own client (request line, {@code Accept} and {@code Content-Length} headers, kept-alive connections), one thread
- * per connection; every other answer is framed in chunks rather than by {@code Content-Length}, as a server that
- * streams its answers sends them; each answer goes out in one write without Nagle's delay (a head written alone, and then a body
- * shorter than a segment, waited for the client's delayed acknowledgement, which on this machine's loopback with BBR
- * stalled a connection for minutes). Thread-safe: the answers are fixed, built once; {@link #close} stops the listener and its
- * threads.
+ * per connection, without Nagle's delay (with it, a head written alone and then a body shorter than a segment waited
+ * for the client's delayed acknowledgement, which on this machine's loopback with BBR stalled a connection for
+ * minutes). Thread-safe: the answers are immutable, built once; {@link #close} stops the listener and its threads.
  */
 public final class ClientWarmup implements AutoCloseable {
-	private static final String IRI = "http://www4.wiwiss.fu-berlin.de/bizer/bsbm/v01/instances/dataFromProducer1/Product";
-	private static final byte[] SELECT_XML;
-	private static final byte[] SELECT_JSON;
-	private static final byte[] SELECT_TSV;
-	private static final byte[] ASK_XML = ascii("<?xml version='1.0' encoding='UTF-8'?><sparql "
-			+ "xmlns='http://www.w3.org/2005/sparql-results#'><head></head><boolean>true</boolean></sparql>");
-	private static final byte[] ASK_JSON = ascii("{\"head\":{},\"boolean\":true}");
-	private static final byte[] RDF_XML;
-	private static final byte[] N_TRIPLES;
-
-	static {
-		StringBuilder xml = new StringBuilder("<?xml version='1.0' encoding='UTF-8'?><sparql xmlns='http://www.w3.org/"
-				+ "2005/sparql-results#'><head><variable name='product'/><variable name='label'/><variable name='text'/>"
-				+ "</head><results>");
-		StringBuilder json = new StringBuilder("{\"head\":{\"vars\":[\"product\",\"label\",\"text\"]},\"results\":"
-				+ "{\"bindings\":[");
-		StringBuilder tsv = new StringBuilder("?product\t?label\t?text\n");
-		for (int i = 0; i < 10; i++) {
-			xml.append("<result><binding name='product'><uri>").append(IRI).append(i).append("</uri></binding>")
-					.append("<binding name='label'><literal datatype='http://www.w3.org/2001/XMLSchema#integer'>")
-					.append(i).append("</literal></binding><binding name='text'><literal xml:lang='en'>a &lt;b&gt; &amp; ")
-					.append("\u00e9 text ").append(i).append(filler(i)).append("</literal></binding></result>");
-			json.append(i == 0 ? "" : ",").append("{\"product\":{\"type\":\"uri\",\"value\":\"").append(IRI).append(i)
-					.append("\"},\"label\":{\"datatype\":\"http://www.w3.org/2001/XMLSchema#integer\",\"type\":\"literal\","
-							+ "\"value\":\"")
-					.append(i).append("\"},\"text\":{\"xml:lang\":\"en\",\"type\":\"literal\",\"value\":\"a \\\"b\\\" \u00e9 ")
-					.append(i).append(filler(i)).append("\"}}");
-			tsv.append('<').append(IRI).append(i).append(">\t").append(i).append("\t\"a <b> \u00e9 ").append(i)
-					.append(filler(i)).append("\"@en\n");
-		}
-		SELECT_XML = utf8(xml.append("</results></sparql>").toString());
-		SELECT_JSON = utf8(json.append("]}}").toString());
-		SELECT_TSV = utf8(tsv.toString());
-		StringBuilder rdf = new StringBuilder("<?xml version='1.0' encoding='UTF-8'?>\n<rdf:RDF "
-				+ "xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#' xmlns:rev='http://purl.org/stuff/rev#'>\n");
-		StringBuilder nt = new StringBuilder();
-		for (int i = 0; i < 4; i++) {
-			String s = IRI + i;
-			rdf.append("<rdf:Description rdf:about='").append(s).append("'>\n")
-					.append("\t<rdf:type rdf:resource='http://xmlns.com/foaf/0.1/Person'/>\n")
-					.append("\t<name xmlns='http://xmlns.com/foaf/0.1/'>Person &amp; ").append(i).append("</name>\n")
-					.append("\t<date xmlns='http://purl.org/dc/elements/1.1/' rdf:datatype='http://www.w3.org/2001/"
-							+ "XMLSchema#date'>2008-06-2").append(i).append("</date>\n")
-					.append("\t<rev:reviewer rdf:nodeID='b").append(i).append("'/>\n")
-					.append("\t<rev:text xml:lang='de'>\u00fcber ").append(i).append(filler(i)).append("</rev:text>\n")
-					.append("</rdf:Description>\n");
-			nt.append('<').append(s).append("> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> ")
-					.append("<http://xmlns.com/foaf/0.1/Person> .\n")
-					.append('<').append(s).append("> <http://xmlns.com/foaf/0.1/name> \"Person & ").append(i).append("\" .\n")
-					.append('<').append(s).append("> <http://purl.org/dc/elements/1.1/date> \"2008-06-2").append(i)
-					.append("\"^^<http://www.w3.org/2001/XMLSchema#date> .\n")
-					.append('<').append(s).append("> <http://purl.org/stuff/rev#reviewer> _:b").append(i).append(" .\n")
-					.append('<').append(s).append("> <http://purl.org/stuff/rev#text> \"\u00fcber ").append(i)
-					.append(filler(i)).append("\"@de .\n");
-		}
-		RDF_XML = utf8(rdf.append("</rdf:RDF>\n").toString());
-		N_TRIPLES = utf8(nt.toString());
-	}
-
 	private final ServerSocket listener;
 	private final ExecutorService threads;
 
@@ -180,20 +125,23 @@ public final class ClientWarmup implements AutoCloseable {
 				String target = parts.length > 1 ? parts[1] : "";
 				String query = parts[0].equals("POST") ? new String(request, StandardCharsets.UTF_8)
 						: parameter(target.indexOf('?') < 0 ? null : target.substring(target.indexOf('?') + 1), "query");
-				byte[] body;
-				try {
-					body = query == null || accept == null ? null : body(QueryForm.of(query), accept);
-				} catch (IllegalArgumentException notAQuery) {
-					body = null;
+				List<WarmupAnswers.Answer> answers = query == null || accept == null ? List.of()
+						: answers(formOf(query), accept);
+				answered++;
+				if (answers.isEmpty()) {
+					out.write(response("400 Bad Request", "text/plain",
+							ascii("no answer for this query and Accept header"), 0));
+					out.flush();
+					continue;
 				}
-				String status = body == null ? "400 Bad Request" : "200 OK";
-				String type = body == null ? "text/plain" : accept;
-				if (body == null) {
-					body = ascii("no fixed answer for this query and Accept header");
+				byte[] body = answers.get((int) (answered % answers.size())).body();
+				int framing = (int) (answered / answers.size() % FRAMINGS.length);
+				byte[] response = response("200 OK", accept, body, FRAMINGS[framing][0]);
+				int piece = FRAMINGS[framing][1] == 0 ? response.length : FRAMINGS[framing][1];
+				for (int at = 0; at < response.length; at += piece) {
+					out.write(response, at, Math.min(piece, response.length - at));
+					out.flush();
 				}
-				// in one write: a head sent alone waits for the client's delayed ACK (Nagle)
-				out.write(response(status, type, body, ++answered % 2 == 0));
-				out.flush();
 			}
 		} catch (IOException | RuntimeException e) {
 			// the client went away or sent something this endpoint does not read: the connection ends
@@ -201,10 +149,18 @@ public final class ClientWarmup implements AutoCloseable {
 	}
 
 	/**
-	 * A response's bytes: status line, {@code Content-Type}, and the body framed by {@code Content-Length} or, with
-	 * {@code chunked}, in chunks of at most 4 KiB (as Jetty sends answers it streams).
+	 * How answers go out, in turn: the chunk size (0: framed by {@code Content-Length}) and the size of the writes
+	 * (0: the whole response in one).
 	 */
-	static byte[] response(String status, String type, byte[] body, boolean chunked) {
+	private static final int[][] FRAMINGS = { { 0, 0 }, { 4096, 0 }, { 8192, 8192 + 7 }, { 0, 16 * 1024 },
+			{ 32 * 1024, 0 }, { 4096, 1460 } };
+
+	/**
+	 * A response's bytes: status line, {@code Content-Type}, and the body framed by {@code Content-Length} or, with
+	 * {@code chunk} greater than 0, in chunks of at most that many bytes (as Jetty sends answers it streams).
+	 */
+	static byte[] response(String status, String type, byte[] body, int chunk) {
+		boolean chunked = chunk > 0;
 		ByteArrayOutputStream b = new ByteArrayOutputStream(body.length + 256);
 		b.writeBytes(ascii("HTTP/1.1 " + status + "\r\nContent-Type: " + type + "; charset=UTF-8\r\n"
 				+ (chunked ? "Transfer-Encoding: chunked" : "Content-Length: " + body.length) + "\r\n\r\n"));
@@ -212,8 +168,8 @@ public final class ClientWarmup implements AutoCloseable {
 			b.writeBytes(body);
 			return b.toByteArray();
 		}
-		for (int at = 0; at < body.length; at += CHUNK) {
-			int n = Math.min(CHUNK, body.length - at);
+		for (int at = 0; at < body.length; at += chunk) {
+			int n = Math.min(chunk, body.length - at);
 			b.writeBytes(ascii(Integer.toHexString(n) + "\r\n"));
 			b.write(body, at, n);
 			b.writeBytes(ascii("\r\n"));
@@ -221,8 +177,6 @@ public final class ClientWarmup implements AutoCloseable {
 		b.writeBytes(ascii("0\r\n\r\n"));
 		return b.toByteArray();
 	}
-
-	private static final int CHUNK = 4096;
 
 	/** A line of a request's head without its CR LF, or null at the end of the stream. */
 	private static String line(InputStream in) throws IOException {
@@ -237,16 +191,47 @@ public final class ClientWarmup implements AutoCloseable {
 		return s.length() == 0 ? null : s.toString();
 	}
 
-	/** The fixed answer for a query of form {@code form} in media type {@code accept}, or null for another type. */
-	static byte[] body(QueryForm form, String accept) {
-		return switch (accept) {
-			case "application/rdf+xml" -> form.isGraph() ? RDF_XML : null;
-			case "application/n-triples" -> form.isGraph() ? N_TRIPLES : null;
-			case "application/sparql-results+xml" -> form == QueryForm.ASK ? ASK_XML : form.isGraph() ? null : SELECT_XML;
-			case "application/sparql-results+json" -> form == QueryForm.ASK ? ASK_JSON : form.isGraph() ? null : SELECT_JSON;
-			case "text/tab-separated-values" -> form == QueryForm.SELECT ? SELECT_TSV : null;
-			default -> null;
-		};
+	/** The answers for a query of form {@code form} in media type {@code accept} (empty: none in that type). */
+	static List<WarmupAnswers.Answer> answers(QueryForm form, String accept) {
+		return form == null ? List.of() : WarmupAnswers.of(form, accept);
+	}
+
+	/**
+	 * The form of a query: its first keyword outside IRIs and comments that is not a prefix name, or null. Read
+	 * without regular expressions, so that the endpoint's thread trains the JIT's profile of the JDK's regex classes on
+	 * nothing but what the client itself matches.
+	 */
+	static QueryForm formOf(String query) {
+		int i = 0;
+		int n = query.length();
+		while (i < n) {
+			char c = query.charAt(i);
+			if (c == '<') {
+				int close = query.indexOf('>', i);
+				i = close < 0 ? n : close + 1;
+			} else if (c == '#') {
+				int eol = query.indexOf('\n', i);
+				i = eol < 0 ? n : eol + 1;
+			} else if (Character.isLetter(c)) {
+				int end = i;
+				while (end < n && Character.isLetterOrDigit(query.charAt(end))) {
+					end++;
+				}
+				String word = query.substring(i, end).toUpperCase(Locale.ROOT);
+				boolean prefixName = end < n && query.charAt(end) == ':';
+				if (!prefixName) {
+					for (QueryForm f : QueryForm.values()) {
+						if (f.name().equals(word)) {
+							return f;
+						}
+					}
+				}
+				i = end;
+			} else {
+				i++;
+			}
+		}
+		return null;
 	}
 
 	private static String parameter(String rawQuery, String name) {
@@ -262,16 +247,7 @@ public final class ClientWarmup implements AutoCloseable {
 		return null;
 	}
 
-	/** Words that make the i-th text a few hundred to about two thousand characters long, as a product's comment. */
-	private static String filler(int i) {
-		return " lorem ipsum".repeat(25 + 15 * i);
-	}
-
 	private static byte[] ascii(String s) {
 		return s.getBytes(StandardCharsets.US_ASCII);
-	}
-
-	private static byte[] utf8(String s) {
-		return s.getBytes(StandardCharsets.UTF_8);
 	}
 }
