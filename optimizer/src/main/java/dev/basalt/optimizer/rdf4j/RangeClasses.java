@@ -23,9 +23,10 @@ import dev.basalt.optimizer.exec.PatternScan;
  * smallest months, which looks reviews up per key of the month's dates, a large month, past the lookups' bound,
  * would scan every review and probe its month's whole key table instead of joining them by key partitions). Ranged
  * patterns of ordinary joins do not class queries: their join orders change less with the share, and shapes
- * such as BSBM Q3's, with two ranges of random constants, would keep a dozen plans. Shares are counted in one sample of each pattern's matches, taken when the plan is compiled
- * ({@value #SAMPLE} object ids, as the planner samples them), against each query's intervals: the class costs a
- * query no read of the store. Classes per shape are bounded by the sample: at most six per ranged pattern.
+ * such as BSBM Q3's, with two ranges of random constants, would keep a dozen plans. Shares are counted in one
+ * sample of each pattern's matches, taken when the plan is compiled ({@value #SAMPLE} object ids, as the planner
+ * samples them), against each query's intervals: the class costs a query no read of the store. Classes per shape
+ * are bounded by the sample: at most six per ranged pattern.
  * Thread rules: immutable after construction; shared by the concurrent evaluations of a shape.
  */
 final class RangeClasses {
