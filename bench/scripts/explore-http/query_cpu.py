@@ -6,7 +6,7 @@ repository answered them, in mix order) against each endpoint in turn, as the BS
 for SELECT, RDF/XML for CONSTRUCT and DESCRIBE), over one kept-alive connection, and reads the server's CPU before and
 after each request: the sum over the threads of the server process and of every process it started (the launcher's
 relaunched JVM) of /proc/PID/task/TID/schedstat's time on CPU, so compiler and GC threads are counted with the query
-that ran while they worked. A query's kind comes from its place in the reduced mix (1,2,2,3,2,2,4,2,2,7,7,7,7,8,9,9,
+that ran while they worked (the compiler threads' share is reported beside it). A query's kind comes from its place in the reduced mix (1,2,2,3,2,2,4,2,2,7,7,7,7,8,9,9,
 8,9,9,10,10,11,12), checked against the log's DESCRIBE and CONSTRUCT queries.
 
     query_cpu.py --log basalt-query-log.txt --mixes 50 [--skip-mixes 0] \\
@@ -56,8 +56,25 @@ def descendants(pid):
     return found
 
 
+COMPILERS = {}
+
+
+def compiler(pid, tid):
+    """Whether the thread is one of HotSpot's JIT compiler threads (C1/C2 CompilerThreadN)."""
+    key = (pid, tid)
+    if key not in COMPILERS:
+        try:
+            with open("/proc/%d/task/%s/comm" % (pid, tid)) as f:
+                COMPILERS[key] = "CompilerThre" in f.read()
+        except (FileNotFoundError, ProcessLookupError):
+            COMPILERS[key] = False
+    return COMPILERS[key]
+
+
 def cpu_ns(pids):
+    """(all threads, JIT compiler threads) time on CPU, ns."""
     total = 0
+    jit = 0
     for pid in pids:
         try:
             tids = os.listdir("/proc/%d/task" % pid)
@@ -66,10 +83,13 @@ def cpu_ns(pids):
         for tid in tids:
             try:
                 with open("/proc/%d/task/%s/schedstat" % (pid, tid)) as f:
-                    total += int(f.read().split()[0])
+                    ns = int(f.read().split()[0])
             except (FileNotFoundError, ProcessLookupError):
-                pass
-    return total
+                continue
+            total += ns
+            if compiler(pid, tid):
+                jit += ns
+    return total, jit
 
 
 def run(name, url, pid, queries, kinds):
@@ -89,12 +109,14 @@ def run(name, url, pid, queries, kinds):
         after = cpu_ns(pids)
         if response.status != 200:
             sys.exit("%s answered %d to a Q%d: %s" % (name, response.status, kind, body[:300]))
-        s = per.setdefault(kind, [0, 0.0, 0.0])
+        s = per.setdefault(kind, [0, 0.0, 0.0, 0.0])
         s[0] += 1
         s[1] += wall * 1e3
-        s[2] += (after - before) / 1e6
+        s[2] += (after[0] - before[0]) / 1e6
+        s[3] += (after[1] - before[1]) / 1e6
     conn.close()
-    return {"Q%d" % k: {"n": v[0], "wall_ms": v[1] / v[0], "cpu_ms": v[2] / v[0]} for k, v in sorted(per.items())}
+    return {"Q%d" % k: {"n": v[0], "wall_ms": v[1] / v[0], "cpu_ms": v[2] / v[0], "jit_ms": v[3] / v[0]}
+            for k, v in sorted(per.items())}
 
 
 def main():
@@ -129,10 +151,11 @@ def main():
         results[name] = run(name, url, int(pid), queries, kinds)
         print(json.dumps({"endpoint": name, "loadavg": os.getloadavg()[0], "queries": results[name]}), flush=True)
     names = list(results)
-    print("| query | " + " | ".join("%s CPU ms (wall ms)" % n for n in names) + " |")
+    print("| query | " + " | ".join("%s CPU ms, of it JIT (wall ms)" % n for n in names) + " |")
     print("|---|" + "---:|" * len(names))
     for k in sorted({q for r in results.values() for q in r}, key=lambda q: int(q[1:])):
-        cells = ["%.3f (%.2f)" % (results[n][k]["cpu_ms"], results[n][k]["wall_ms"]) for n in names]
+        cells = ["%.3f, %.3f (%.2f)" % (results[n][k]["cpu_ms"], results[n][k]["jit_ms"], results[n][k]["wall_ms"])
+                 for n in names]
         print("| %s | %s |" % (k, " | ".join(cells)))
 
 
