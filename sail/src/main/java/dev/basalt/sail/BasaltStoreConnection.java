@@ -62,7 +62,7 @@ import dev.basalt.sail.write.WriteThroughTransaction;
  * <p>A read-as-of connection (see {@link BasaltStore#getConnectionAsOf(long)}) reads one past
  * commit point and refuses to begin a transaction.
  *
- * <p>Queries: a SELECT the repository's query front door gave a pending root ({@link PendingTree}), evaluated
+ * <p>Queries: a SELECT, CONSTRUCT or DESCRIBE the repository's query front door gave a pending root ({@link PendingTree}), evaluated
  * outside a transaction on the newest state without bindings, runs its shape's kept plan over a leased snapshot
  * and nothing else ({@code NativeQueries.Session#runKept}): no RDF4J branch, dataset, strategy or optimizer is
  * made for it. Every other query goes through RDF4J's {@code evaluateInternal} with Basalt's strategy in it. The

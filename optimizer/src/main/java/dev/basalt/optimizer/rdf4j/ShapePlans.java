@@ -37,6 +37,7 @@ import dev.basalt.optimizer.access.ParameterSource;
 import dev.basalt.optimizer.access.QuadSource;
 import dev.basalt.optimizer.exec.ExecLimits;
 import dev.basalt.optimizer.plan.CardinalityEstimator;
+import dev.basalt.optimizer.plan.DatasetGraphs;
 import dev.basalt.optimizer.plan.OrderingPolicy;
 import dev.basalt.optimizer.plan.PureExpressions;
 import dev.basalt.optimizer.plan.ValueFunctions;
@@ -242,17 +243,20 @@ public final class ShapePlans {
     }
 
     /**
-     * The result of a SELECT query of the shape, run by the plan kept for {@code state} with the query's constants,
-     * outside RDF4J's evaluation (no strategy, no optimizer, no RDF4J operator above the plan); null when no plan
-     * is kept for this state (the query then goes through {@link BasaltEvaluationStrategy#optimize}, which may
-     * compile one), or the kept plan is a DESCRIBE's. The caller holds {@code source} open until the result is
-     * closed and gives no incoming bindings; the plan gives the same rows as through
-     * {@link BasaltEvaluationStrategy}. The run is counted in {@code counts} (the store's, {@link NativeQueryStats#shapePlans}).
+     * The result of a query of the shape, run by the plan kept for {@code state} with the query's constants, outside
+     * RDF4J's evaluation (no strategy, no optimizer, no RDF4J operator above the plan); null when no plan is kept for
+     * this state (the query then goes through {@link BasaltEvaluationStrategy#optimize}, which may compile one). A
+     * SELECT's rows are its solutions, a CONSTRUCT's the template's statements as {@code subject}, {@code predicate},
+     * {@code object} (and {@code context}) rows; a DESCRIBE's plan gives the described values, which
+     * {@link NativeDescribe} expands over the default graphs of {@code dataset} as the strategy's DESCRIBE does. The
+     * caller holds {@code source} open until the result is closed and gives no incoming bindings; the plan gives the
+     * same rows as through {@link BasaltEvaluationStrategy}. The run is counted in {@code counts} (the store's,
+     * {@link NativeQueryStats#shapePlans}).
      */
     public CloseableIteration<BindingSet> run(PreparedAlgebra.Shape shape, OrderingPolicy ordering, Object partition,
-            long state, QuadSource source, ExecLimits limits, Counts counts) {
+            long state, QuadSource source, Dataset dataset, ExecLimits limits, Counts counts) {
         Entry entry = entries.get(key(shape, ordering, partition, state, source));
-        if (entry == null || entry.state != state || entry.node == null || entry.describe) {
+        if (entry == null || entry.state != state || entry.node == null) {
             return null;
         }
         BasaltPlanNode node = entry.node(shape, source);
@@ -262,7 +266,17 @@ public final class ShapePlans {
         counts.planReused();
         counts.planRunDirectly();
         shape.taken();
-        return node.run(source, limits);
+        CloseableIteration<BindingSet> rows = node.run(source, limits);
+        if (!entry.describe) {
+            return rows;
+        }
+        try {
+            return new NativeDescribe(rows, new ArrayList<>(node.getBindingNames()), source,
+                    DatasetGraphs.defaultGraphs(dataset, source));
+        } catch (RuntimeException | Error e) {
+            rows.close();
+            throw e;
+        }
     }
 
     /**

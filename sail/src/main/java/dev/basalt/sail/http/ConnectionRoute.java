@@ -175,8 +175,9 @@ final class ConnectionRoute {
         return "null".equals(iri) ? null : values.createIRI(iri);
     }
 
-    private static void writeGraph(HttpServletRequest request, GraphQueryResult result, RDFWriterFactory factory, HttpServletResponse response)
-            throws IOException {
+    /** Writes a graph result in {@code factory}'s format: RDF/XML by {@link RdfXmlStatementWriter}, others by RDF4J's. */
+    static void writeGraph(HttpServletRequest request, GraphQueryResult result, RDFWriterFactory factory,
+            HttpServletResponse response) throws IOException {
         if (RDFFormat.RDFXML.equals(factory.getRDFFormat())) {
             RdfXmlStatementWriter.respond(request, result, response);
             return;

@@ -33,11 +33,15 @@ import javax.servlet.http.HttpServletResponse;
 
 import org.eclipse.rdf4j.common.lang.service.FileFormatServiceRegistry;
 import org.eclipse.rdf4j.http.protocol.Protocol;
+import org.eclipse.rdf4j.query.GraphQueryResult;
+import org.eclipse.rdf4j.query.QueryResult;
 import org.eclipse.rdf4j.query.TupleQueryResult;
 import org.eclipse.rdf4j.query.resultio.TupleQueryResultWriterFactory;
 import org.eclipse.rdf4j.query.resultio.TupleQueryResultWriterRegistry;
 import org.eclipse.rdf4j.repository.Repository;
 import org.eclipse.rdf4j.repository.manager.RepositoryManager;
+import org.eclipse.rdf4j.rio.RDFWriterFactory;
+import org.eclipse.rdf4j.rio.RDFWriterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,10 +61,10 @@ import dev.basalt.sail.repository.BasaltRepository;
  * bad parameter, no acceptable format, an evaluation that fails at once), which RDF4J Server then answers with
  * its own error. A failure while the result is written is answered as RDF4J Server's result views answer it;
  * a client that leaves ends the query (the write fails, the result and connection are closed); the status and
- * message of such a failure are {@link FailureStatus#whileWritingResult}'s. A SELECT that sets nothing but its
- * inference, of a shape whose plan is kept for the store's newest state, is answered by the repository's query
- * front door directly ({@link QueryFront#select}: no connection is opened); every other query is prepared and
- * evaluated on a connection of the repository ({@link ConnectionRoute}).
+ * message of such a failure are {@link FailureStatus#whileWritingResult}'s. A SELECT, CONSTRUCT or DESCRIBE that
+ * sets nothing but its inference, of a shape whose plan is kept for the store's newest state, is answered by the
+ * repository's query front door directly ({@link QueryFront#answer}: no connection is opened); every other query is
+ * prepared and evaluated on a connection of the repository ({@link ConnectionRoute}).
  *
  * <p>With {@code -D}{@value SelectPort#PROPERTY}{@code =[HOST:]PORT} it also opens a {@link SelectPort} for the
  * server's Basalt repositories (a federation member's lean listener for its front's SELECTs), closed with
@@ -219,15 +223,25 @@ public final class SparqlFastPath implements Filter, SparqlFastPathMXBean {
     private boolean answer(Request request, Repository repository, HttpServletResponse response)
             throws IOException {
         QueryFront front = request.setsOnlyInference() ? ((BasaltRepository) repository).front : null;
-        TupleQueryResult kept = front == null ? null : front.select(request.query(), request.includeInferred());
-        if (kept != null) {
+        QueryResult<?> kept = front == null ? null : front.answer(request.query(), request.includeInferred());
+        if (kept instanceof TupleQueryResult tuples) {
             // the front door's direct route: a SELECT of a shape with a kept plan, no connection
             Object factory = negotiate(request, response, TupleQueryResultWriterRegistry.getInstance());
             if (factory == null) {
                 close(kept);
                 return false;
             }
-            RowWriter.respond(request.request(), kept, (TupleQueryResultWriterFactory) factory, response);
+            RowWriter.respond(request.request(), tuples, (TupleQueryResultWriterFactory) factory, response);
+            return true;
+        }
+        if (kept instanceof GraphQueryResult graph) {
+            // the same for a CONSTRUCT or DESCRIBE: its statements from the kept plan's rows
+            Object factory = negotiate(request, response, RDFWriterRegistry.getInstance());
+            if (factory == null) {
+                close(kept);
+                return false;
+            }
+            ConnectionRoute.writeGraph(request.request(), graph, (RDFWriterFactory) factory, response);
             return true;
         }
         return ConnectionRoute.answer(request, repository, response, this);

@@ -293,7 +293,8 @@ public final class NativeQueries {
         }
 
         /**
-         * The result of a SELECT query of a known shape run by the plan its shape keeps for the session's state, with
+         * The result of a SELECT, CONSTRUCT or DESCRIBE query of a known shape run by the plan its shape keeps for the
+         * session's state ({@link ShapePlans#run}: a CONSTRUCT's statements as rows, a DESCRIBE expanded), with
          * nothing of RDF4J's evaluation set up (no transaction branch, dataset, triple source, strategy or
          * optimizer), released with the session when closed; null when the query must be evaluated as usual
          * ({@link #strategy}): no plan kept for this state and {@code dataset} and {@code mode}, or a session that
@@ -315,7 +316,7 @@ public final class NativeQueries {
             ShapePlans plans = shape == null ? null : shape.plans();
             CloseableIteration<BindingSet> rows = plans == null ? null
                     : plans.run(shape, ordering, includeInferred ? StatementSet.INFERRED : StatementSet.EXPLICIT,
-                            state, source, limits, planCounts);
+                            state, source, dataset, limits, planCounts);
             return rows == null ? null : attach(rows);
         }
 

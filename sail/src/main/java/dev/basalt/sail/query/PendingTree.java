@@ -12,13 +12,15 @@ import org.eclipse.rdf4j.query.algebra.Var;
 import dev.basalt.optimizer.rdf4j.PreparedAlgebra;
 
 /**
- * The root of a SELECT query of a known shape whose tree is made only when something reads it: a query whose
- * shape has a kept plan runs that plan with its constants bound as parameters and never needs the tree, so neither
+ * The root of a SELECT, CONSTRUCT or DESCRIBE query of a known shape whose tree is made only when something reads it:
+ * a query whose shape has a kept plan runs that plan with its constants bound as parameters and never needs the
+ * tree (a CONSTRUCT's plan gives the template's statements as rows, a DESCRIBE's the described values), so neither
  * the template's clone with the constants put in nor RDF4J's copy of it in its sail connection is made
  * ({@link QueryFront#prepare}). Everything that reads the tree (its child, a visitor, a comparison, a deep
  * copy, a printout) gets the instantiated tree, made once per root; a copy of a root whose tree is not yet made
  * is another pending root of the same query (nothing deep to copy). The binding names are the template's, which
- * are every query's of a SELECT shape (its projection names no constant).
+ * are every query's of a SELECT shape whose projection names no constant, and of every graph query shape (the
+ * statement's roles, or a DESCRIBE's described variables).
  *
  * <p>The root carries what the front door prepared for the query's evaluation ({@link PreparedAlgebra}), which the
  * store's connection takes from it as from a {@link ShapedQuery}. Only the front door makes one, for a repository

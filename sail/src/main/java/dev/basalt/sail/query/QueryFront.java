@@ -21,10 +21,13 @@ import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.query.Binding;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.Dataset;
+import org.eclipse.rdf4j.query.GraphQueryResult;
 import org.eclipse.rdf4j.query.MalformedQueryException;
 import org.eclipse.rdf4j.query.QueryLanguage;
+import org.eclipse.rdf4j.query.QueryResult;
 import org.eclipse.rdf4j.query.TupleQueryResult;
 import org.eclipse.rdf4j.query.algebra.QueryRoot;
+import org.eclipse.rdf4j.query.impl.IteratingGraphQueryResult;
 import org.eclipse.rdf4j.query.impl.IteratingTupleQueryResult;
 import org.eclipse.rdf4j.query.parser.ParsedQuery;
 import org.eclipse.rdf4j.query.parser.QueryParserUtil;
@@ -46,7 +49,8 @@ import dev.basalt.optimizer.rdf4j.ShapePlans;
  * tree per store state ({@code ShapePlans}). A query of a known shape is instantiated from its template and
  * evaluated with a {@link PreparedAlgebra} that reuses the later stages ({@link ShapedQuery} carries it to the
  * store). For a repository over the Basalt store itself, a SELECT whose shape has a plan kept for the store's newest
- * state is answered by {@link #select} in one step: the shape, its entry, the store's kept plan.
+ * state is answered by {@link #select} in one step: the shape, its entry, the store's kept plan; {@link #answer} does
+ * the same for CONSTRUCT and DESCRIBE queries too.
  *
  * <p>One bound: at most {@code capacity} shapes (Caffeine, size-bounded), an entry evicted with all its stages.
  * One invalidation rule: the parsed and optimized stages read no data and never go stale; a plan holds for the
@@ -109,8 +113,9 @@ public final class QueryFront implements QueryFrontMXBean {
 
     /**
      * The parsed query with what its evaluation may reuse ({@link Prepared}). With {@code pending}, for a caller
-     * that evaluates the query on an unwrapped Basalt store with the prepared algebra, a SELECT of a known shape
-     * gets a {@link PendingTree}: its tree is made only if its evaluation reads it, which a kept plan does not.
+     * that evaluates the query on an unwrapped Basalt store with the prepared algebra, a SELECT, CONSTRUCT or DESCRIBE
+     * of a known shape gets a {@link PendingTree}: its tree is made only if its evaluation reads it, which a kept plan
+     * does not.
      */
     public Prepared prepare(QueryLanguage language, String query, String baseUri, boolean pending)
             throws MalformedQueryException {
@@ -164,10 +169,26 @@ public final class QueryFront implements QueryFrontMXBean {
      * the store's state. The binding names are the shape's, as RDF4J's {@code SailTupleQuery} gives them.
      */
     public TupleQueryResult select(String query, boolean includeInferred) {
+        return (TupleQueryResult) direct(query, includeInferred, false);
+    }
+
+    /**
+     * As {@link #select}, and for a CONSTRUCT or DESCRIBE of a known shape whose plan is kept for the store's newest
+     * state, its statements: the plan's rows ({@code ShapePlans#run}: a CONSTRUCT template's statements, a DESCRIBE's
+     * descriptions) made into statements as RDF4J's {@code SailGraphQuery} makes them ({@link KeptStatements}), with
+     * the prologue's namespaces. A {@link TupleQueryResult}, a {@link GraphQueryResult}, or null when the query is to
+     * be prepared as usual.
+     */
+    public QueryResult<?> answer(String query, boolean includeInferred) {
+        return direct(query, includeInferred, true);
+    }
+
+    private QueryResult<?> direct(String query, boolean includeInferred, boolean graphs) {
         NativeQueries bound = store;
         QueryShape shape = bound == null ? null : QueryShape.of(query, null);
         Entry entry = shape == null ? null : shapes.getIfPresent(shape.key());
-        CloseableIteration<? extends BindingSet> rows = entry == null || !entry.treeless(shape) ? null
+        boolean graph = graphs && entry != null && entry.treelessGraph(shape);
+        CloseableIteration<? extends BindingSet> rows = entry == null || !(graph || entry.treeless(shape)) ? null
                 : bound.runKept(entry.instance(query, shape), null, includeInferred);
         if (rows == null) {
             if (shape != null) {
@@ -177,6 +198,9 @@ public final class QueryFront implements QueryFrontMXBean {
         }
         instantiated.increment();
         directRuns.increment();
+        if (graph) {
+            return new IteratingGraphQueryResult(entry.namespaces, new KeptStatements(rows));
+        }
         return new IteratingTupleQueryResult(new ArrayList<>(entry.bindingNames), rows);
     }
 
@@ -321,6 +345,9 @@ public final class QueryFront implements QueryFrontMXBean {
          * and the template's binding names: read here per query, so that the direct route does not enter the template.
          */
         private final boolean treelessShape;
+        /** Whether the shape is a CONSTRUCT or DESCRIBE that may skip its tree ({@link #answer}), and its prefixes. */
+        private final boolean treelessGraphShape;
+        private final Map<String, String> namespaces;
         private final List<String> bindingNames;
         private final Map<Key, Object> optimized = new ConcurrentHashMap<>();
 
@@ -363,12 +390,19 @@ public final class QueryFront implements QueryFrontMXBean {
         Entry(QueryTemplate template) {
             this.template = template;
             this.treelessShape = template != null && template.treelessShape();
+            this.treelessGraphShape = template != null && template.treelessGraphShape();
+            this.namespaces = template == null ? Map.of() : template.namespaces();
             this.bindingNames = template == null ? List.of() : List.copyOf(template.tree().getBindingNames());
         }
 
         /** Whether {@code shape}'s query, of this entry's shape, may run a kept plan without a tree ({@link #select}). */
         boolean treeless(QueryShape shape) {
             return treelessShape && !shape.mayNameIriIn(QueryHints.NAMESPACE);
+        }
+
+        /** Whether {@code shape}'s CONSTRUCT or DESCRIBE query may run a kept plan without a tree ({@link #answer}). */
+        boolean treelessGraph(QueryShape shape) {
+            return treelessGraphShape && !shape.mayNameIriIn(QueryHints.NAMESPACE);
         }
 
         /** The parsed template, or null when the shape's queries are always parsed. */

@@ -36,8 +36,8 @@ public interface QueryFrontMXBean {
     long getOptimizedInFull();
 
     /**
-     * SELECT queries answered by their shape's kept plan outside any connection ({@link QueryFront#select}), without
-     * a tree (counted among the instantiated).
+     * SELECT, CONSTRUCT and DESCRIBE queries answered by their shape's kept plan outside any connection
+     * ({@link QueryFront#select}, {@link QueryFront#answer}), without a tree (counted among the instantiated).
      */
     long getDirectRuns();
 

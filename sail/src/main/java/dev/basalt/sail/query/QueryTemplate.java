@@ -122,7 +122,9 @@ final class QueryTemplate {
             }
         });
         this.namesConstants = namesConstants[0];
-        this.pendable = parsed instanceof ParsedTupleQuery && !this.namesConstants && !holdsHint(parsed.getTupleExpr());
+        // a graph query's result names are the statement's roles whatever its template's constants are named
+        this.pendable = (parsed instanceof ParsedTupleQuery && !this.namesConstants || parsed instanceof ParsedGraphQuery)
+                && !holdsHint(parsed.getTupleExpr());
     }
 
     /** Whether the tree has a Basalt query hint that is not one of the slots (which {@link #pending} checks per query). */
@@ -236,15 +238,24 @@ final class QueryTemplate {
     }
 
     /**
-     * The parsed form of {@code query} with a {@link PendingTree} for its tree, made only if read; null when the
-     * shape is no SELECT, its projection or extensions name constants, or the template or the query may hold a
-     * Basalt query hint (which the store reads from the tree).
+     * The parsed form of {@code query} with a {@link PendingTree} for its tree, made only if read: a SELECT, a
+     * CONSTRUCT or a DESCRIBE (a graph query's kept plan gives the rows its statements are made of); null when the
+     * shape is an ASK, a SELECT whose projection or extensions name constants, or the template or the query may hold
+     * a Basalt query hint (which the store reads from the tree).
      */
-    ParsedTupleQuery pending(String query, QueryShape shape, QueryFront front, PreparedAlgebra prepared) {
+    ParsedQuery pending(String query, QueryShape shape, QueryFront front, PreparedAlgebra prepared) {
         if (!pendable || mayHoldHint(shape)) {
             return null;
         }
-        ParsedTupleQuery result = new ParsedTupleQuery(query, new PendingTree(this, shape, front, prepared));
+        PendingTree tree = new PendingTree(this, shape, front, prepared);
+        ParsedQuery result;
+        if (parsed instanceof ParsedDescribeQuery describe) {
+            result = new ParsedDescribeQuery(query, tree, describe.getQueryNamespaces());
+        } else if (parsed instanceof ParsedGraphQuery graph) {
+            result = new ParsedGraphQuery(query, tree, graph.getQueryNamespaces());
+        } else {
+            result = new ParsedTupleQuery(query, tree);
+        }
         result.setDataset(parsed.getDataset());
         return result;
     }
@@ -257,9 +268,27 @@ final class QueryTemplate {
         return treelessShape() && !mayHoldHint(shape);
     }
 
-    /** Whether the queries of this template's shape may skip their tree unless a constant is a hint ({@link #treeless}). */
+    /**
+     * Whether the queries of this template's shape may skip their tree unless a constant is a hint ({@link #treeless}):
+     * SELECTs only, whose rows are the result.
+     */
     boolean treelessShape() {
-        return pendable && parsed.getDataset() == null;
+        return pendable && parsed instanceof ParsedTupleQuery && parsed.getDataset() == null;
+    }
+
+    /**
+     * Whether the CONSTRUCT or DESCRIBE queries of this template's shape may skip their tree unless a constant is a
+     * hint, as {@link #treelessShape} for SELECTs ({@link QueryFront#answer}).
+     */
+    boolean treelessGraphShape() {
+        return pendable && parsed instanceof ParsedGraphQuery && parsed.getDataset() == null;
+    }
+
+    /** The prologue's prefixes of a graph query's shape (part of the shape, so every query's), else none. */
+    Map<String, String> namespaces() {
+        return parsed instanceof ParsedGraphQuery graph
+                ? Collections.unmodifiableMap(new java.util.LinkedHashMap<>(graph.getQueryNamespaces()))
+                : Map.of();
     }
 
     /** Whether one of the query's IRI constants is in the hints' namespace (a hint pattern's predicate). */
