@@ -290,7 +290,7 @@ final class DataQueries {
         Statement date = pick(dates(y), r);
         StringBuilder q = new StringBuilder("SELECT ?s ?t ?v WHERE { ?s ").append(st.p()).append(' ').append(o)
                 .append(" . ?s ").append(text.p()).append(" ?t . ");
-        if (date != null && r.nextBoolean()) {
+        if (date != null) {
             q.append("?s ").append(date.p()).append(" ?d . FILTER (?d <= ").append(date.o()).append(") ");
         }
         if (number != null) {
@@ -300,8 +300,11 @@ final class DataQueries {
         if (lang != null && r.nextBoolean()) {
             q.append("FILTER (langMatches(lang(?t), \"").append(lang).append("\")) ");
         }
-        q.append("} ORDER BY ").append(number != null ? "DESC(?v) ?s" : "?t").append(" LIMIT ")
-                .append(10 + r.nextInt(MAX_LIMIT - 9));
+        // ordered by the date, the number (as stored, or cast as clients do), or the text
+        int order = r.nextInt(4);
+        String by = date != null && order == 0 ? "DESC(?d)" : number == null ? "?t"
+                : order == 1 ? "<" + XSD + "double>(str(?v))" : "DESC(?v) ?s";
+        q.append("} ORDER BY ").append(by).append(" LIMIT ").append(10 + r.nextInt(MAX_LIMIT - 9));
         return new Query(q.toString(), false);
     }
 
@@ -327,10 +330,15 @@ final class DataQueries {
         Statement num = pick(nums, r);
         StringBuilder q = new StringBuilder("SELECT DISTINCT ?s ?l WHERE { ?s ").append(type(r)).append(' ').append(c)
                 .append(" . ");
-        if (link != null) {
+        // without the link, the query sorts all of the class's instances that pass the filter (below the count bound)
+        if (link != null && r.nextBoolean()) {
             q.append("?s ").append(link.p()).append(' ').append(link.o()).append(" . ");
         }
         q.append("?s ").append(label.p()).append(" ?l . ");
+        Statement date = pick(dates(x), r);
+        if (date != null && r.nextBoolean()) {
+            q.append("?s ").append(date.p()).append(" ?d . FILTER (?d > ").append(date.o()).append(") ");
+        }
         if (num != null) {
             q.append("?s ").append(num.p()).append(" ?v . FILTER (?v ").append(r.nextBoolean() ? ">" : "<=").append(' ')
                     .append(num.o()).append(") ");
