@@ -67,7 +67,7 @@ class LocalClusterTest {
     static List<String> launcher() {
         String classPath = HOME.resolve("classes") + File.pathSeparator + HOME.resolve("lib") + File.separator + "*";
         return List.of(MemberServer.javaBinary(), "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Dbasalt.server.relaunch=false", "-Dbasalt.server.warmup=0", "-cp", classPath,
+                "-Dbasalt.server.relaunch=false", "-Dbasalt.server.warmup=0", "-Dbasalt.server.warmup.data=0", "-cp", classPath,
                 "dev.basalt.workbench.BasaltServer", "--home", HOME.toString());
     }
 

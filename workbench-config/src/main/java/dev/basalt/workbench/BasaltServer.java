@@ -43,7 +43,8 @@ import org.eclipse.jetty.webapp.WebAppContext;
  * a scratch repository, so that the JIT has compiled the request path before the first client's query
  * ({@link LauncherWarmup}; {@code -Dbasalt.server.warmup=0} leaves it out), and replays the queries each repository
  * answered before the last stop ({@link QueryLog}, a filter on RDF4J Server's repository requests that records them
- * once the warm-up is done; {@link QueryLogReplay}).
+ * once the warm-up is done; {@link QueryLogReplay}); a Basalt repository with no log (a store's first start) gets
+ * queries made from a sample of its own data instead ({@link DataWarmup}).
  *
  * <p>Thread-safe: its fields are final and set before {@link #start} returns; Jetty's own threads serve the
  * requests, and {@link #port}, the URLs and {@link #close} may be called from any thread. {@link #start} sets
@@ -69,12 +70,17 @@ public final class BasaltServer implements AutoCloseable {
         ServerOptions options;
         int warmupRequests;
         int replayRequests;
+        int dataRequests;
+        int dataRows;
         try {
             options = ServerOptions.parse(args);
             warmupRequests = LauncherWarmup.requests(System.getProperty(LauncherWarmup.REQUESTS_PROPERTY));
             replayRequests = QueryLogReplay.requests(System.getProperty(QueryLogReplay.REQUESTS_PROPERTY),
                     Runtime.version().feature());
             QueryLog.capacity(System.getProperty(QueryLog.CAPACITY_PROPERTY));
+            dataRequests = DataWarmup.requests(System.getProperty(DataWarmup.REQUESTS_PROPERTY),
+                    Runtime.version().feature());
+            dataRows = DataWarmup.rows(System.getProperty(DataWarmup.ROWS_PROPERTY));
         } catch (IllegalArgumentException e) {
             System.err.println("basalt-server: " + e.getMessage());
             System.exit(2);
@@ -94,6 +100,18 @@ public final class BasaltServer implements AutoCloseable {
         if (replayRequests > 0 && !server.queryLog.found().isEmpty()) {
             System.out.println("basalt-server: "
                     + new QueryLogReplay(server.serverUrl()).run(server.queryLog.found(), replayRequests).describe());
+        }
+        if (dataRequests > 0 && dataRows > 0) {
+            try {
+                List<String> ids = DataWarmup.repositories(options.dataDir(),
+                        replayRequests > 0 ? server.queryLog.found().keySet() : java.util.Set.of());
+                if (!ids.isEmpty()) {
+                    new DataWarmup(server.serverUrl()).run(ids, dataRequests, dataRows)
+                            .forEach(line -> System.out.println("basalt-server: " + line));
+                }
+            } catch (RuntimeException e) {
+                System.out.println("basalt-server: data warm-up ended early: " + e);
+            }
         }
         server.queryLog.startRecording();
         System.out.println("Basalt on RDF4J Server: " + server.serverUrl());

@@ -83,8 +83,13 @@ final class QueryLogReplay {
     record Outcome(int logged, int repositories, int requests, int extra, int failed, long wallMillis, long cpuMillis,
             long drainMillis, String limit) {
         String describe() {
-            String done = "query-log replay: " + requests + " requests" + (extra > 0 ? " (" + extra
-                    + " of them until the JIT settled)" : "") + " of " + logged + " logged queries to " + repositories
+            return describe("query-log replay", "logged");
+        }
+
+        /** The line the launcher prints, beginning with {@code name}, the queries called {@code kind} ones. */
+        String describe(String name, String kind) {
+            String done = name + ": " + requests + " requests" + (extra > 0 ? " (" + extra
+                    + " of them until the JIT settled)" : "") + " of " + logged + " " + kind + " queries to " + repositories
                     + (repositories == 1 ? " repository" : " repositories") + " in " + wallMillis + " ms (JVM CPU "
                     + cpuMillis + " ms; compiler queue drained in " + drainMillis + " ms), " + failed + " failed";
             return limit == null ? done : done + ", stopped at the " + limit;

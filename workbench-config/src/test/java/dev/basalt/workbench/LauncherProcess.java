@@ -79,6 +79,10 @@ final class LauncherProcess implements AutoCloseable {
         if (jvmOptions.stream().noneMatch(o -> o.startsWith(warmup))) {
             command.add(warmup + "0"); // tests start many launchers: no warm-up unless a test asks for one
         }
+        String data = "-D" + DataWarmup.REQUESTS_PROPERTY + "=";
+        if (jvmOptions.stream().noneMatch(o -> o.startsWith(data))) {
+            command.add(data + "0");
+        }
         command.addAll(List.of("-XX:+UseSerialGC", "-cp", classPath, BasaltServer.class.getName(),
                 "--host", "127.0.0.1", "--port", String.valueOf(port), "--data", dataDir.toString(), "--home", HOME.toString()));
         command.addAll(extraArgs);

@@ -30,6 +30,7 @@ final class LauncherProcess implements AutoCloseable {
 	/** A JVM that writes an AOT cache or a JFR recording at exit may take this long to stop. */
 	private static final long STOP_SECONDS = 300;
 	static final String REPOSITORY = "basalt";
+	private static final String DATA_WARMUP = "data warm-up: ";
 
 	private final Process process;
 	private final Path data;
@@ -72,9 +73,9 @@ final class LauncherProcess implements AutoCloseable {
 	}
 
 	/**
-	 * The launcher's warm-up and query-log replay lines from {@code work}'s {@code launcher.log} ({@code "; warm-up: N
-	 * requests in W ms (JVM CPU C ms); query-log replay: ..."}), each left out when the log has none (no warm-up, no
-	 * replay, another server, no log).
+	 * The launcher's warm-up, query-log replay and data warm-up lines from {@code work}'s {@code launcher.log} ({@code
+	 * "; warm-up: N requests in W ms (JVM CPU C ms); query-log replay: ..."}), each left out when the log has none (no
+	 * warm-up, no replay, another server, no log).
 	 */
 	static String warmupLine(Path work) throws IOException {
 		Path log = work.resolve("launcher.log");
@@ -84,9 +85,11 @@ final class LauncherProcess implements AutoCloseable {
 		List<String> lines = Files.readAllLines(log, StandardCharsets.ISO_8859_1);
 		StringBuilder found = new StringBuilder();
 		for (String part : List.of("warm-up: ", "query-log replay: ")) {
-			lines.stream().filter(l -> l.contains(part)).findFirst()
+			lines.stream().filter(l -> l.contains(part) && !l.contains(DATA_WARMUP)).findFirst()
 					.ifPresent(l -> found.append("; ").append(l.substring(l.indexOf(part))));
 		}
+		lines.stream().filter(l -> l.contains(DATA_WARMUP))
+				.forEach(l -> found.append("; ").append(l.substring(l.indexOf(DATA_WARMUP))));
 		return found.toString();
 	}
 

@@ -104,6 +104,11 @@ class ColdStartPartsTest {
 				+ "basalt-server: query-log replay: 5 requests of 6 logged queries\nBasalt on RDF4J Server: x\n");
 		assertEquals("; warm-up: 2 requests in 3 ms (JVM CPU 4 ms); query-log replay: 5 requests of 6 logged queries",
 				LauncherProcess.warmupLine(work));
+		Files.writeString(work.resolve("launcher.log"), "basalt-server: data warm-up: sample of 9 statements\n"
+				+ "basalt-server: warm-up: 2 requests in 3 ms (JVM CPU 4 ms)\n"
+				+ "basalt-server: data warm-up: 7 requests of 8 generated queries\nBasalt on RDF4J Server: x\n");
+		assertEquals("; warm-up: 2 requests in 3 ms (JVM CPU 4 ms); data warm-up: sample of 9 statements; data warm-up: "
+				+ "7 requests of 8 generated queries", LauncherProcess.warmupLine(work));
 		Files.writeString(work.resolve("launcher.log"), "Basalt on RDF4J Server: http://127.0.0.1:1/rdf4j-server\n");
 		assertEquals("", LauncherProcess.warmupLine(work));
 	}
