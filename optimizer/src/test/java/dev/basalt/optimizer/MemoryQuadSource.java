@@ -49,6 +49,17 @@ public final class MemoryQuadSource implements QuadSource {
         return plannedConditionValues;
     }
 
+    private volatile boolean columnar;
+
+    /**
+     * Makes the twin's scans say they read into columns ({@link Scan#columnar}; they copy from their blocks,
+     * as {@link Scan#nextColumns} does by default), so that an operator takes its column path as over the store.
+     */
+    public MemoryQuadSource columnar(boolean on) {
+        this.columnar = on;
+        return this;
+    }
+
     /** Declares the twin safe for concurrent reads (true once loading is done: reads change nothing). */
     public MemoryQuadSource concurrentReads(boolean concurrent) {
         this.concurrentReads = concurrent;
@@ -211,6 +222,7 @@ public final class MemoryQuadSource implements QuadSource {
     public Scan scan(long[] pattern) {
         scanningThreads.add(Thread.currentThread().getName());
         Iterator<long[]> it = matches(pattern).iterator();
+        boolean columns = columnar;
         return new Scan() {
             @Override
             public boolean next(long[] quad) {
@@ -219,6 +231,11 @@ public final class MemoryQuadSource implements QuadSource {
                 }
                 System.arraycopy(it.next(), 0, quad, 0, 4);
                 return true;
+            }
+
+            @Override
+            public boolean columnar() {
+                return columns;
             }
 
             @Override

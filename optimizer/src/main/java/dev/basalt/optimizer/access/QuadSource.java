@@ -40,6 +40,34 @@ public interface QuadSource {
             return eachInto(this::next, quads, max);
         }
 
+        /**
+         * Whether {@link #nextColumns} reads the ids straight into the columns (a store's index scan);
+         * else it copies them from {@link #nextBlock}, and a caller with a block of its own may as well
+         * read blocks.
+         */
+        default boolean columnar() {
+            return false;
+        }
+
+        /**
+         * Moves over the next matches, up to {@code max}, writing the id at each position {@code i}
+         * (S, P, O, C) of each into {@code cols[i]} from {@code off} on, where {@code cols[i]} is not
+         * null (the others are not written); returns how many, 0 at the end. By default it copies the
+         * matches of {@link #nextBlock}.
+         */
+        default int nextColumns(long[][] cols, int off, int max) {
+            long[] quads = new long[4 * Math.max(0, Math.min(max, 1024))];
+            int got = nextBlock(quads, quads.length / 4);
+            for (int i = 0; i < 4; i++) {
+                if (cols[i] != null) {
+                    for (int e = 0; e < got; e++) {
+                        cols[i][off + e] = quads[4 * e + i];
+                    }
+                }
+            }
+            return got;
+        }
+
         @Override
         void close();
     }

@@ -23,9 +23,10 @@ import java.util.concurrent.atomic.LongAdder;
  * and joined partition by partition ({@link RowPartitions}), which EXPLAIN names. A side whose pattern
  * has no other child keeps no count in its rows, only its key, out key and number ({@link PartialRows}).
  * Where that parent is the root's only child and the root gives each of their shared keys one group
- * (a vendor's one country), the root is read first and the parent's rows carry the group instead of
- * the key ({@link RootGroups}): the join adds to the groups directly, with no table per key and no
- * step for the root (EXPLAIN counts these opens). The two sets of
+ * (a vendor's one country), the root is read first and the parent's rows carry the group's number
+ * (the groups numbered densely, {@link RootGroups}) instead of the key: the join adds to the groups'
+ * arrays directly ({@link GroupTotals}), with no table per key and no step for the root (EXPLAIN
+ * counts these opens). The two sets of
  * rows share the memory of {@link ExecLimits#hashJoinRows()} rows of a hash join; past it they go
  * to disk and are joined a group of partitions at a time (EXPLAIN then says how many rows spilled).
  *
@@ -318,7 +319,7 @@ public final class GroupJoinOp extends Operator {
                             return null;
                         }
                         if (groups != null) {
-                            // a unit row: (key, group, number or nothing)
+                            // a unit row: (key, group's number, number or nothing)
                             long[] kept = probeRows.sums() ? numbers : null;
                             int m = groups.keep(b.cols[outSlot], b.cols[pairSlot], kept, b.size, keptPairs, keptGroups,
                                     kept);
@@ -338,7 +339,12 @@ public final class GroupJoinOp extends Operator {
                 if (p == partitioned) {
                     built = pairs;
                 } else if (probing) {
-                    PartialRows.join(built, builtRows, pairs, probeRows, out, ctx);
+                    // where the rows carry their group's number (the root read first), the join adds to the groups' arrays
+                    GroupTotals totals = groups == null ? null : new GroupTotals(groups.groups());
+                    PartialRows.join(built, builtRows, pairs, probeRows, totals == null ? out : totals, ctx);
+                    if (totals != null) {
+                        totals.addTo(out, groups);
+                    }
                     spilledRows.add(built.spilledRows() + pairs.spilledRows());
                     built.close();
                     pairs.close();

@@ -7,7 +7,7 @@ package dev.basalt.optimizer.exec;
  * side. Sums keep the largest scale added, as exact decimal addition does; counts and sums add
  * exactly (an overflow throws {@code ArithmeticException}). Not thread-safe: one open's.
  */
-final class IdSums extends IdSlots {
+final class IdSums extends IdSlots implements PartialTotals {
     private static final int STRIDE = 4;
     private static final long[] POW10 = new long[19];
 
@@ -46,7 +46,8 @@ final class IdSums extends IdSlots {
     }
 
     /** Adds {@code count} rows whose numbers sum to {@code sum} of form {@code form} to {@code id} (not 0). */
-    void add(long id, long count, long sum, long form) {
+    @Override
+    public void add(long id, long count, long sum, long form) {
         int at = find(id);
         if (slots[at] == 0) {
             slots[at] = id;

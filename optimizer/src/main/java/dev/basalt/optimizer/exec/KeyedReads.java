@@ -173,7 +173,7 @@ public final class KeyedReads {
      * turn, in batches: the rows a scan of the pattern would give that agree with one of the keys.
      */
     static BatchCursor lookups(PatternScan scan, long[] keys, int slot, long[] input, ExecContext ctx) {
-        PatternScan.Lookup lookup = scan.new Lookup(ctx);
+        PatternLookup lookup = new PatternLookup(scan, ctx);
         long[] row = input.clone();
         Batch out = new Batch(input.length);
         return new BatchCursor() {

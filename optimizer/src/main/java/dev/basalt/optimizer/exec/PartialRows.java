@@ -77,7 +77,7 @@ final class PartialRows {
      * to {@code out} under the probe's out key.
      */
     static void join(RowPartitions built, PartialRows builtRows, RowPartitions probes, PartialRows probeRows,
-            IdSums out, ExecContext ctx) {
+            PartialTotals out, ExecContext ctx) {
         IdSums table = null;
         int made = 0;
         IdNumbers numbers = null;
@@ -142,7 +142,7 @@ final class PartialRows {
      * {@code used} longs of this side's rows (key, out key, partial without sums), adding each match's
      * product to {@code out}.
      */
-    private void probe(IdNumbers numbers, long[] probe, int used, IdSums out) {
+    private void probe(IdNumbers numbers, long[] probe, int used, PartialTotals out) {
         int width = width();
         for (int i = 0; i < used; i += width) {
             int at = numbers.numberAt(probe[i]);
@@ -159,7 +159,7 @@ final class PartialRows {
      * Probes {@code table} with {@code used} longs of this side's rows (key, out key, partial),
      * adding each match's product to {@code out}.
      */
-    private void probe(IdSums table, boolean builtHoldsValue, long[] probe, int used, IdSums out) {
+    private void probe(IdSums table, boolean builtHoldsValue, long[] probe, int used, PartialTotals out) {
         int width = width();
         for (int i = 0; i < used; i += width) {
             int at = table.entry(probe[i]);

@@ -19,7 +19,8 @@ import dev.basalt.store.lexicon.TermIds;
  * concurrent evaluations of a kept plan may open it at once; a cursor is used by one thread.
  */
 public final class PatternScan extends Operator {
-    private static final int CHECK_EVERY = 1024;
+    /** Matches read between two checks of the query's cancellation. */
+    static final int CHECK_EVERY = 1024;
     private final long[] constants;
     private final int[] slots;
     private final boolean namedGraphsOnly;
@@ -120,6 +121,16 @@ public final class PatternScan extends Operator {
         return plannedIntervals == null || ObjectRanges.contains(plannedIntervals, object);
     }
 
+    /** The variable slot at position {@code i} (S, P, O, C), -1 where none. */
+    int slot(int i) {
+        return slots[i];
+    }
+
+    /** The graphs the scan is restricted to, sorted, or null; not a copy (callers do not change it). */
+    long[] sortedContexts() {
+        return sortedContexts;
+    }
+
     /** The graphs the scan is restricted to, or null. */
     public long[] contexts() {
         return contexts == null ? null : contexts.clone();
@@ -192,7 +203,7 @@ public final class PatternScan extends Operator {
      * The range scan of {@code pattern} where this pattern has object ranges and its subject and object are
      * free (a lookup of one subject's objects reads few matches: its ordinary scan is cheaper), else null.
      */
-    private QuadSource.Scan rangeScan(long[] pattern, ExecContext ctx) {
+    QuadSource.Scan rangeScan(long[] pattern, ExecContext ctx) {
         if (objectRanges == null || pattern[2] != TermIds.NULL || pattern[0] != TermIds.NULL) {
             return null;
         }
@@ -269,7 +280,7 @@ public final class PatternScan extends Operator {
         if (matchesNothing) {
             return BatchCursor.EMPTY;
         }
-        Lookup lookup = new Lookup(ctx);
+        PatternLookup lookup = new PatternLookup(this, ctx);
         Batch out = new Batch(input.length);
         // every batch of this cursor extends the same row: the columns the pattern does not write hold
         // the row's ids once for all batches (a batch's reader does not change it)
@@ -299,192 +310,6 @@ public final class PatternScan extends Operator {
                 lookup.close();
             }
         };
-    }
-
-    /**
-     * The scans of this pattern for one row after another (the input row, or each left row of a
-     * {@link PipelineJoin}), their matches appended to a {@link Batch}: the batch form of an open per
-     * row, with one prober for all. Not thread-safe: belongs to one batch cursor.
-     */
-    final class Lookup implements AutoCloseable {
-        private final ExecContext ctx;
-        private final long[] quad = new long[4];
-        private final long[] pattern = new long[4];
-        private QuadSource.Prober prober;
-        private QuadSource.Scan scan;
-        private int seen;
-        /** Matches of the current block, four ids each (S, P, O, C). */
-        private long[] block;
-        /** Per slot: the pattern writes its column for the current row. */
-        private boolean[] written;
-        private final int[] freePos = new int[4];
-        private final int[] freeSlot = new int[4];
-        private final int[] checkPos = new int[4];
-        /** Per check: the position whose id it must equal, or -1 for the row's id in its slot. */
-        private final int[] checkWith = new int[4];
-        private int nChecks;
-        /**
-         * The batches {@link #fill} writes already hold the row's id in every column the pattern does not
-         * write, in every row (one row's batch cursor): fill does not write them again.
-         */
-        boolean rowFilled;
-        /** Scans started and rows added, for EXPLAIN ({@link ExecContext#statistics}). */
-        private long started;
-        private long added;
-
-        Lookup(ExecContext ctx) {
-            this.ctx = ctx;
-        }
-
-        /** Starts the matches of {@code row}: opens the scan with its bindings substituted. */
-        void start(long[] row) {
-            closeScan();
-            started++;
-            if (matchesNothing) {
-                return;
-            }
-            substitute(row, pattern);
-            if (namedGraphsOnly && pattern[3] == TermIds.DEFAULT_GRAPH) {
-                return;
-            }
-            scan = rangeScan(pattern, ctx);
-            if (scan != null) {
-                return;
-            }
-            if (contexts == null || pattern[3] != TermIds.NULL) {
-                if (contexts != null && !ContextScans.contains(sortedContexts, pattern[3])) {
-                    return;
-                }
-                if (prober == null) {
-                    prober = ctx.prober(PatternScan.this);
-                }
-                scan = prober.scan(pattern);
-            } else {
-                scan = ContextScans.open(ctx.source(), pattern, contexts, sortedContexts);
-            }
-        }
-
-        /**
-         * Appends {@code row} (the row the scan was started with) extended by each match of the
-         * started scan to {@code out} until it is full; true when the scan has no more matches. The
-         * matches come a block at a time ({@link QuadSource.Scan#nextBlock}); a column the pattern
-         * binds is copied from the block, a column it does not is filled with the row's id.
-         */
-        boolean fill(Batch out, long[] row) {
-            if (scan == null) {
-                return true;
-            }
-            if (block == null) {
-                block = new long[4 * Batch.CAPACITY];
-                written = new boolean[row.length];
-            }
-            long[][] cols = out.cols;
-            int nFree = plan(row);
-            while (out.size < Batch.CAPACITY) {
-                int got = scan.nextBlock(block, Batch.CAPACITY - out.size);
-                if (got == 0) {
-                    closeScan();
-                    return true;
-                }
-                if ((seen += got) >= CHECK_EVERY) {
-                    seen = 0;
-                    ctx.checkCancelled();
-                }
-                int first = out.size;
-                int n = first;
-                for (int e = 0, at = 0; e < got; e++, at += 4) {
-                    if (namedGraphsOnly && block[at + 3] == TermIds.DEFAULT_GRAPH || !agrees(block, at, row)) {
-                        continue;
-                    }
-                    for (int f = 0; f < nFree; f++) {
-                        cols[freeSlot[f]][n] = block[at + freePos[f]];
-                    }
-                    n++;
-                }
-                for (int c = 0; c < cols.length && !rowFilled; c++) {
-                    if (!written[c]) {
-                        Arrays.fill(cols[c], first, n, row[c]);
-                    }
-                }
-                out.size = n;
-                added += n - first;
-            }
-            return false;
-        }
-
-        /**
-         * Sorts the pattern's positions for {@code row}: a position whose slot the row leaves unbound
-         * (its first in the pattern) writes its column ({@link #freePos}, {@link #freeSlot},
-         * {@link #written}); the others are checked by {@link #agrees}. Returns the number of writing positions.
-         */
-        private int plan(long[] row) {
-            Arrays.fill(written, false);
-            int nFree = 0;
-            nChecks = 0;
-            for (int i = 0; i < 4; i++) {
-                int s = slots[i];
-                if (s < 0) {
-                    continue;
-                }
-                if (row[s] != TermIds.NULL) {
-                    checkPos[nChecks] = i;
-                    checkWith[nChecks++] = -1;
-                } else if (written[s]) {
-                    checkPos[nChecks] = i;
-                    checkWith[nChecks++] = freePosOf(s, nFree);
-                } else {
-                    written[s] = true;
-                    freePos[nFree] = i;
-                    freeSlot[nFree++] = s;
-                }
-            }
-            return nFree;
-        }
-
-        private int freePosOf(int slot, int nFree) {
-            for (int f = 0; f < nFree; f++) {
-                if (freeSlot[f] == slot) {
-                    return freePos[f];
-                }
-            }
-            throw new IllegalStateException("slot " + slot + " not written");
-        }
-
-        /** Whether the match at {@code block[at...]} agrees with the row's bindings and repeats its own ids where a variable repeats. */
-        private boolean agrees(long[] block, int at, long[] row) {
-            for (int k = 0; k < nChecks; k++) {
-                int i = checkPos[k];
-                int with = checkWith[k];
-                long want = with < 0 ? row[slots[i]] : block[at + with];
-                if (block[at + i] != want) {
-                    return false;
-                }
-            }
-            return true;
-        }
-
-        private void closeScan() {
-            if (scan != null) {
-                scan.close();
-                scan = null;
-            }
-        }
-
-        /** Adds this lookup's scans and rows to the operator's EXPLAIN counts. */
-        void countInto() {
-            if (ctx.statistics()) {
-                count(started, added);
-            }
-        }
-
-        @Override
-        public void close() {
-            closeScan();
-            if (prober != null) {
-                ctx.releaseProber(PatternScan.this, prober);
-                prober = null;
-            }
-        }
     }
 
     /** Whether the pattern takes this matching quad (inside {@code GRAPH ?g}, not one of the default graph). */

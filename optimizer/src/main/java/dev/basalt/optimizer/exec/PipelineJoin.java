@@ -52,7 +52,7 @@ public final class PipelineJoin extends Operator {
      */
     static BatchCursor lookups(Operator left, PatternScan right, long[] input, ExecContext ctx) {
         BatchCursor in = left.openBatch(input, ctx);
-        PatternScan.Lookup lookup = right.new Lookup(ctx);
+        PatternLookup lookup = new PatternLookup(right, ctx);
         Batch out = new Batch(input.length);
         long[] row = new long[input.length];
         return new BatchCursor() {

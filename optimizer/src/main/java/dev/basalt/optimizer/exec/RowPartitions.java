@@ -142,11 +142,20 @@ final class RowPartitions implements AutoCloseable {
      * {@code (ids[i], b[i])} (width 2, {@code c} null) or {@code (ids[i], b[i], c[i])} (width 3).
      */
     void addAll(long[] ids, long[] b, long[] c, int n) {
+        int given = c != null ? 3 : b != null ? 2 : 1;
+        if (given != width) {
+            throw new IllegalArgumentException("rows of " + given + " longs for partitions of rows of " + width);
+        }
+        // the room check inline, the rare growth or spill in room()
         for (int i = 0; i < n; i++) {
             long id = ids[i];
             int p = partition(id);
-            long[] to = room(p);
             int at = used[p];
+            long[] to = rows[p];
+            if (at + width > to.length) {
+                to = room(p);
+                at = used[p];
+            }
             to[at] = id;
             if (b != null) {
                 to[at + 1] = b[i];

@@ -53,8 +53,13 @@ class BatchExecutionTest {
     }
 
     private static List<List<Long>> rows(Operator op, int width, ExecContext ctx) {
+        return rows(op, new long[width], ctx);
+    }
+
+    /** The rows {@code op} yields for {@code input}, row by row. */
+    static List<List<Long>> rows(Operator op, long[] input, ExecContext ctx) {
         List<List<Long>> out = new ArrayList<>();
-        try (RowCursor c = op.open(new long[width], ctx)) {
+        try (RowCursor c = op.open(input, ctx)) {
             long[] r;
             while ((r = c.next()) != null) {
                 out.add(Arrays.stream(r).boxed().toList());
@@ -64,8 +69,13 @@ class BatchExecutionTest {
     }
 
     private static List<List<Long>> batchRows(Operator op, int width, ExecContext ctx) {
+        return batchRows(op, new long[width], ctx);
+    }
+
+    /** The rows {@code op} yields for {@code input} in batches (each of 1 to {@link Batch#CAPACITY} rows). */
+    static List<List<Long>> batchRows(Operator op, long[] input, ExecContext ctx) {
         List<List<Long>> out = new ArrayList<>();
-        try (BatchCursor c = op.openBatch(new long[width], ctx)) {
+        try (BatchCursor c = op.openBatch(input, ctx)) {
             Batch b;
             while ((b = c.next()) != null) {
                 assertTrue(b.size() > 0 && b.size() <= Batch.CAPACITY);

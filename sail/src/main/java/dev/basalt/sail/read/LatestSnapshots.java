@@ -227,6 +227,23 @@ public final class LatestSnapshots implements ReadSource {
             }
 
             @Override
+            public boolean columnar() {
+                return true;
+            }
+
+            @Override
+            public int nextColumns(long[][] cols, int off, int max) {
+                while (i < cursors.length) {
+                    int n = cursors[i].nextColumns(cols, off, max);
+                    if (n > 0) {
+                        return n;
+                    }
+                    i++;
+                }
+                return 0;
+            }
+
+            @Override
             public void close() {
                 i = cursors.length;
             }

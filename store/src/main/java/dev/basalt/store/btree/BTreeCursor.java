@@ -59,6 +59,8 @@ public final class BTreeCursor {
     // nextIds: the bound whose ids idsOfBound holds
     private byte[] idsOf;
     private long[] idsOfBound;
+    /** nextIdColumns of a range that ends at a key: the block of ids it copies to the columns. */
+    private long[] idBlock;
 
     /** Takes ownership of the bound arrays: callers pass arrays nobody else changes. */
     BTreeCursor(BTree tree, byte[] from, byte[] to, byte[] prefix, boolean descending) {
@@ -187,6 +189,74 @@ public final class BTreeCursor {
                     finish();
                     return n;
                 }
+            }
+        }
+        return n;
+    }
+
+    /**
+     * Moves over up to {@code max} entries, as {@link #nextIds} does, writing id {@code i} of each key
+     * into {@code cols[i]} from {@code off} on where {@code cols[i]} is not null ({@code cols} holds
+     * {@code width} columns, one per id position; the others are not written); returns how many it
+     * read, 0 when the range is exhausted. An ascending scan of a prefix of whole ids, or of every key,
+     * decodes a leaf's entries straight into the columns ({@link LeafNode#scanNextColumns}), ending at
+     * the first key past the prefix; other scans read blocks of {@link #nextIds} and copy them. After a
+     * full block the cursor stands on the last entry read; after a shorter one the range is exhausted.
+     */
+    public int nextIdColumns(long[][] cols, int width, int off, int max) {
+        boolean direct = !descending && (prefix != null ? prefix.length % 8 == 0 && prefix.length <= 8 * width : to == null);
+        if (!direct) {
+            return idColumnsByBlocks(cols, width, off, max);
+        }
+        int keep = prefix == null ? 0 : prefix.length / 8;
+        int n = 0;
+        while (n < max) {
+            if (!next()) {
+                return n;
+            }
+            for (int i = 0; i < width; i++) {
+                if (cols[i] != null) {
+                    cols[i][off + n] = PageFormat.readLong(view, 8 * i);
+                }
+            }
+            n++;
+            int room = Math.min(max - n, leaf.size() - 1 - pos);
+            if (room > 0) {
+                int in = leaf.scanNextColumns(scan, width, cols, off + n, room, keep);
+                n += in;
+                if (in < room) {
+                    finish();
+                    return n;
+                }
+                pos += room;
+                view = scan.key;
+                viewLength = scan.keyLength;
+            }
+        }
+        return n;
+    }
+
+    /** {@link #nextIdColumns} through blocks of {@link #nextIds}, for ranges whose end is not a prefix of whole ids. */
+    private int idColumnsByBlocks(long[][] cols, int width, int off, int max) {
+        int block = Math.min(max, 256);
+        if (idBlock == null || idBlock.length < block * width) {
+            idBlock = new long[Math.max(block, 16) * width];
+        }
+        int n = 0;
+        while (n < max) {
+            int want = Math.min(max - n, idBlock.length / width);
+            int got = nextIds(idBlock, width, want);
+            for (int i = 0; i < width; i++) {
+                long[] col = cols[i];
+                if (col != null) {
+                    for (int e = 0; e < got; e++) {
+                        col[off + n + e] = idBlock[e * width + i];
+                    }
+                }
+            }
+            n += got;
+            if (got < want) {
+                break;
             }
         }
         return n;

@@ -314,6 +314,69 @@ final class IdTupleLeafPage implements LeafNode, Page {
         land(scan, scan.index + n, keyEnd, 0);
     }
 
+    /**
+     * Decodes each entry's ids straight into the columns, checking the prefix on the first id that
+     * changed ({@link IdTupleCoding#readNext} gives it): an entry whose first change lies within the
+     * first {@code keep} ids has left the prefix. The scan's key bytes are rebuilt once, for the last entry.
+     */
+    @Override
+    public int scanNextColumns(LeafScan scan, int keyWidth, long[][] cols, int off, int n, int keep) {
+        if (keyWidth != width) {
+            return LeafNode.super.scanNextColumns(scan, keyWidth, cols, off, n, keep);
+        }
+        if (n <= 0) {
+            return 0;
+        }
+        checkIndex(scan.index + n);
+        long[] ids = scan.ids;
+        int p = scan.next;
+        if (width == 4 && !hasValues) {
+            // statement keys: a store per wanted column, the columns held in locals
+            long[] c0 = cols[0];
+            long[] c1 = cols[1];
+            long[] c2 = cols[2];
+            long[] c3 = cols[3];
+            for (int e = 0; e < n; e++) {
+                long packed = IdTupleCoding.readNext(bytes, p, ids);
+                if (value(packed) < keep) {
+                    return e;
+                }
+                p = next(packed);
+                int at = off + e;
+                if (c0 != null) {
+                    c0[at] = ids[0];
+                }
+                if (c1 != null) {
+                    c1[at] = ids[1];
+                }
+                if (c2 != null) {
+                    c2[at] = ids[2];
+                }
+                if (c3 != null) {
+                    c3[at] = ids[3];
+                }
+            }
+            land(scan, scan.index + n, p, 0);
+            return n;
+        }
+        int keyEnd = p;
+        for (int e = 0; e < n; e++) {
+            long packed = IdTupleCoding.readNext(bytes, p, ids);
+            if (value(packed) < keep) {
+                return e;
+            }
+            keyEnd = next(packed);
+            p = skipValue(keyEnd);
+            for (int i = 0; i < width; i++) {
+                if (cols[i] != null) {
+                    cols[i][off + e] = ids[i];
+                }
+            }
+        }
+        land(scan, scan.index + n, keyEnd, 0);
+        return n;
+    }
+
     @Override
     public Object scanValue(LeafScan scan) {
         return PageFormat.storedValue(bytes, scan.valueStart, scan.tag);

@@ -55,4 +55,35 @@ sealed interface LeafNode extends Node permits LeafPage, IdTupleLeafPage, DirtyL
             }
         }
     }
+
+    /**
+     * Moves {@code scan} over up to {@code n} entries after its own (the caller knows they exist) whose
+     * first {@code keep} ids are those of the scan's entry, writing id {@code i} of each to
+     * {@code cols[i][off...]} where {@code cols[i]} is not null (one column per id position, one row per
+     * entry; {@code width} ids per key, every key {@code 8 * width} bytes); returns how many it wrote.
+     * The ascending keys of a prefix of {@code keep} whole ids: the first whose prefix differs ends the
+     * prefix's range. Where it wrote all {@code n}, the scan stands on the last; where fewer, the scan
+     * is left anywhere (the range has ended) and must be positioned again before any other use. A leaf
+     * coded as id tuples decodes each entry's ids straight into the columns.
+     */
+    default int scanNextColumns(LeafScan scan, int width, long[][] cols, int off, int n, int keep) {
+        long[] first = new long[keep];
+        for (int i = 0; i < keep; i++) {
+            first[i] = PageFormat.readLong(scan.key, 8 * i);
+        }
+        for (int e = 0; e < n; e++) {
+            scanNext(scan);
+            for (int i = 0; i < keep; i++) {
+                if (PageFormat.readLong(scan.key, 8 * i) != first[i]) {
+                    return e;
+                }
+            }
+            for (int i = 0; i < width; i++) {
+                if (cols[i] != null) {
+                    cols[i][off + e] = PageFormat.readLong(scan.key, 8 * i);
+                }
+            }
+        }
+        return n;
+    }
 }

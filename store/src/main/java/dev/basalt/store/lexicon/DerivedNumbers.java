@@ -111,16 +111,24 @@ public final class DerivedNumbers {
      * {@code i < n}. The ids' home slots are read first in a loop of independent loads, so that the
      * processor has many of their cache misses under way at once, then each id is settled (mostly from the
      * cache line its home slot brought in): a batch of lookups costs a few misses' time, not one per id.
-     * {@code out} must not be {@code ids}.
+     * An id equal to the one before it (a scan in the order of the ids repeats each) takes that one's
+     * number without a lookup. {@code out} must not be {@code ids}.
      */
     public void getAll(long[] ids, int n, long[] out) {
         long[] t = table;
         int slots = t.length >> 1;
         for (int i = 0; i < n; i++) {
-            out[i] = (long) SLOTS.getAcquire(t, 2 * home(ids[i], slots));
+            long id = ids[i];
+            if (i == 0 || id != ids[i - 1]) {
+                out[i] = (long) SLOTS.getAcquire(t, 2 * home(id, slots));
+            }
         }
         for (int i = 0; i < n; i++) {
             long id = ids[i];
+            if (i > 0 && id == ids[i - 1]) {
+                out[i] = out[i - 1];
+                continue;
+            }
             long k = out[i];
             if (k == id) {
                 out[i] = (long) SLOTS.getAcquire(t, 2 * home(id, slots) + 1);

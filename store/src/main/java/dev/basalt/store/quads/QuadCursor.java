@@ -27,6 +27,10 @@ public final class QuadCursor {
     private static final int MAX_BLOCK = 1024;
     /** Keys read by {@link #nextBlock}, four ids each in key order. */
     private long[] keys;
+    /** {@link #nextColumns}: the matches of a block that were checked, four ids each (S, P, O, C). */
+    private long[] checked;
+    /** {@link #nextColumns}: the callers' columns by key position, held only during the call. */
+    private final long[][] keyCols = new long[4][];
 
     QuadCursor(BTreeCursor cursor, QuadOrder order, long[] pattern) {
         this.cursor = cursor;
@@ -121,6 +125,42 @@ public final class QuadCursor {
                 return m;
             }
         }
+    }
+
+    /**
+     * Moves over the next matches, up to {@code max}, writing the id at each quad position {@code i}
+     * (S, P, O, C) of each into {@code cols[i]} from {@code off} on, where {@code cols[i]} is not null
+     * (the positions a caller needs; the others are not written); returns how many, 0 when there are
+     * no more. Without positions to check outside the key's prefix, the ids go from the leaves straight
+     * into the columns ({@link BTreeCursor#nextIdColumns}); with them, a block of {@link #nextBlock}
+     * is checked and copied. {@link #quad()} is not updated.
+     */
+    public int nextColumns(long[][] cols, int off, int max) {
+        if (cursor == null || max <= 0) {
+            return 0;
+        }
+        if (check != null) {
+            int want = Math.min(max, MAX_BLOCK);
+            if (checked == null || checked.length < 4 * want) {
+                checked = new long[4 * want];
+            }
+            int got = nextBlock(checked, want);
+            for (int i = 0; i < 4; i++) {
+                long[] col = cols[i];
+                if (col != null) {
+                    for (int e = 0; e < got; e++) {
+                        col[off + e] = checked[4 * e + i];
+                    }
+                }
+            }
+            return got;
+        }
+        for (int i = 0; i < 4; i++) {
+            keyCols[i] = cols[positions[i]];
+        }
+        int got = cursor.nextIdColumns(keyCols, 4, off, max);
+        java.util.Arrays.fill(keyCols, null);
+        return got;
     }
 
     private boolean matches(long[] quads, int at) {

@@ -16,7 +16,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@link BTreeCursor#nextIds} reads the same keys as {@link BTreeCursor#next()} would: over trees of
+ * {@link BTreeCursor#nextIds} and {@link BTreeCursor#nextIdColumns} ({@link CursorIdColumnsTest#assertColumns})
+ * read the same keys as {@link BTreeCursor#next()} would: over trees of
  * four-id keys (id-tuple leaves, with and without values, compressed or not, and dirty leaves), for ranges whose ends
  * are whole ids (the leaf-at-a-time path), ends of other lengths (the per-entry path) and prefixes
  * of any length, in blocks of random sizes mixed with single {@link BTreeCursor#next()} calls.
@@ -69,6 +70,7 @@ class CursorIdBlockTest {
             NavigableMap<byte[], byte[]> expected = CursorScanTest.range(model, from, to);
             String c = ctx + " [" + BTreeModelTest.hex(from) + ", " + BTreeModelTest.hex(to) + ")";
             assertBlocks(expected.keySet(), tree.cursor(from, to), rnd, c);
+            CursorIdColumnsTest.assertColumns(expected.keySet(), tree.cursor(from, to), rnd, c + " columns");
             byte[] prefix = from == null ? new byte[0] : Arrays.copyOf(from, rnd.nextBoolean() ? 8 * rnd.nextInt(5)
                     : rnd.nextInt(from.length + 1));
             List<byte[]> withPrefix = new ArrayList<>();
@@ -79,6 +81,8 @@ class CursorIdBlockTest {
                 withPrefix.add(k);
             }
             assertBlocks(withPrefix, tree.prefixCursor(prefix.clone()), rnd, ctx + " prefix " + BTreeModelTest.hex(prefix));
+            CursorIdColumnsTest.assertColumns(withPrefix, tree.prefixCursor(prefix.clone()), rnd,
+                    ctx + " columns, prefix " + BTreeModelTest.hex(prefix));
         }
     }
 

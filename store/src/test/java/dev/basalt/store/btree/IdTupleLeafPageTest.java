@@ -44,26 +44,37 @@ class IdTupleLeafPageTest {
         return b.array();
     }
 
+    /** {@code n} distinct tuples of {@code width} ids ({@link #tuple}: neighbours share prefixes), ascending. */
+    static byte[][] sortedTuples(Random rnd, int width, int n) {
+        TreeSet<byte[]> set = new TreeSet<>(Arrays::compareUnsigned);
+        byte[] last = null;
+        while (set.size() < n) {
+            last = tuple(rnd, width, last);
+            set.add(last);
+        }
+        return set.toArray(new byte[0][]);
+    }
+
+    /** Values for {@code n} entries: all empty, or inline ones of 0 to 3 bytes and large ones. */
+    static Object[] values(Random rnd, int n, boolean withValues) {
+        Object[] values = new Object[n];
+        for (int i = 0; i < n; i++) {
+            values[i] = !withValues ? new byte[0] : rnd.nextInt(5) == 0 ? new LargeValue(64L * (i + 1) << 22 | 1, i, 1000 + i)
+                    : new byte[rnd.nextInt(4)];
+        }
+        return values;
+    }
+
     @Test
     void pagesAgreeWithTheirSortedInput() {
         long seed = BTreeModelTest.seed();
         Random rnd = new Random(seed);
         for (int round = 0; round < 400; round++) {
             int width = 1 + rnd.nextInt(4);
-            TreeSet<byte[]> set = new TreeSet<>(Arrays::compareUnsigned);
             int n = 1 + rnd.nextInt(rnd.nextBoolean() ? 3 : 150);
-            byte[] last = null;
-            while (set.size() < n) {
-                last = tuple(rnd, width, last);
-                set.add(last);
-            }
-            byte[][] keys = set.toArray(new byte[0][]);
+            byte[][] keys = sortedTuples(rnd, width, n);
             boolean withValues = rnd.nextBoolean();
-            Object[] values = new Object[n];
-            for (int i = 0; i < n; i++) {
-                values[i] = !withValues ? new byte[0] : rnd.nextInt(5) == 0 ? new LargeValue(64L * (i + 1) << 22 | 1, i, 1000 + i)
-                        : new byte[rnd.nextInt(4)];
-            }
+            Object[] values = values(rnd, n, withValues);
             int interval = 1 + rnd.nextInt(9);
             String ctx = "seed=" + seed + " round=" + round + " width=" + width + " n=" + n + " interval=" + interval;
             assertTrue(IdTupleCoding.fits(keys, n, width), ctx);

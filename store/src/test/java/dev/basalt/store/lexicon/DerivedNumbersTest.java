@@ -80,6 +80,14 @@ class DerivedNumbersTest {
                 for (int i = 0; i < n; i++) {
                     ids[i] = random.nextInt(3) == 0 ? random.nextLong() : 1 + random.nextInt(4 * maxEntries);
                 }
+                if (round % 2 == 1) {
+                    // runs of one id, as a scan in the order of the ids gives them
+                    for (int i = 1; i < n; i++) {
+                        if (random.nextInt(3) > 0) {
+                            ids[i] = ids[i - 1];
+                        }
+                    }
+                }
                 table.getAll(ids, n, out);
                 for (int i = 0; i < n; i++) {
                     assertEquals(table.get(ids[i]), out[i], "id " + ids[i] + " of " + n + ", table of " + maxEntries);

@@ -15,17 +15,30 @@ import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** Pattern scans and counts agree with filtering every quad, on dirty and on committed trees. */
+/**
+ * Pattern scans and counts agree with filtering every quad, on dirty and on committed trees (leaves of
+ * encoded keys and of id tuples); a scan's columns ({@link QuadCursor#nextColumns}, any subset of the
+ * positions, blocks of any size) hold the ids of its matches in order.
+ */
 class QuadScanTest {
     private static final List<QuadOrder> ORDERS = List.of(QuadOrder.parse("spoc"), QuadOrder.parse("posc"));
     private static final long[] IDS = {1, 2, 3, 0xff, 0x100, -1L, -2L, 0x00ffffffffffffffL};
 
     @Test
     void scansAgreeWithFilter() {
+        scansAgreeWithFilter(BTreeConfig.builder().leafMaxEntries(8).internalMaxEntries(4).restartInterval(3).build());
+    }
+
+    @Test
+    void scansOfIdTupleLeavesAgreeWithFilter() {
+        scansAgreeWithFilter(BTreeConfig.builder().leafMaxEntries(24).internalMaxEntries(4).restartInterval(3)
+                .idTupleWidth(4).build());
+    }
+
+    private static void scansAgreeWithFilter(BTreeConfig config) {
         SplittableRandom rnd = new SplittableRandom(11);
         MemoryRecordStore store = new MemoryRecordStore();
         PageCache cache = new PageCache(1 << 20);
-        BTreeConfig config = BTreeConfig.builder().leafMaxEntries(8).internalMaxEntries(4).restartInterval(3).build();
         Map<QuadOrder, BTree> trees = new HashMap<>();
         QuadIndexes quads = new QuadIndexes(ORDERS, o -> trees.computeIfAbsent(o, x -> BTree.create(store, config, cache)));
         List<long[]> all = new ArrayList<>();
@@ -61,7 +74,43 @@ class QuadScanTest {
             }
             assertEquals(expected, n, java.util.Arrays.toString(pattern));
             assertEquals(expected, quads.count(pattern), java.util.Arrays.toString(pattern));
+            checkColumns(quads, pattern, rnd);
         }
+    }
+
+    /** The matches read as columns, in blocks of random sizes and random positions, are those {@link QuadCursor#next} gives. */
+    private static void checkColumns(QuadIndexes quads, long[] pattern, SplittableRandom rnd) {
+        List<long[]> want = new ArrayList<>();
+        QuadCursor rows = quads.scan(pattern);
+        while (rows.next()) {
+            want.add(rows.quad().clone());
+        }
+        QuadCursor c = quads.scan(pattern);
+        long[][] cols = new long[4][];
+        int read = 0;
+        while (true) {
+            int max = 1 + rnd.nextInt(rnd.nextBoolean() ? 4 : 200);
+            int off = rnd.nextInt(3);
+            boolean[] asked = new boolean[4];
+            for (int i = 0; i < 4; i++) {
+                asked[i] = rnd.nextInt(3) > 0;
+                cols[i] = asked[i] ? new long[off + max] : null;
+            }
+            int got = c.nextColumns(cols, off, max);
+            if (got == 0) {
+                break;
+            }
+            for (int e = 0; e < got; e++, read++) {
+                String at = java.util.Arrays.toString(pattern) + " match " + read;
+                org.junit.jupiter.api.Assertions.assertTrue(read < want.size(), at + ": more matches than the scan has");
+                for (int i = 0; i < 4; i++) {
+                    if (asked[i]) {
+                        assertEquals(want.get(read)[i], cols[i][off + e], at + " position " + i);
+                    }
+                }
+            }
+        }
+        assertEquals(want.size(), read, java.util.Arrays.toString(pattern));
     }
 
     private static boolean matches(long[] pattern, long[] quad) {
