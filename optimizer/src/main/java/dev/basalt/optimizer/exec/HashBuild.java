@@ -1,31 +1,26 @@
 package dev.basalt.optimizer.exec;
 
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-
 /**
  * The right side of a {@link HashJoin} or {@link MinusOp}, read once: held in a hash table on the
- * key slots up to {@link ExecLimits#hashJoinRows()} rows, or, past that, written whole to a spill
+ * key slots ({@link KeyedRows}) up to {@link ExecLimits#hashJoinRows()} rows, or, past that, written whole to a spill
  * file (then {@link #table} is null and the operator turns around, reading its left side in
  * blocks with {@link #readBlock}).
  * Not thread-safe: built and read by the thread running one open of its operator.
  */
 final class HashBuild {
     /** The right rows by key, or null when they were spilled. */
-    final Map<RowKey, List<long[]>> table;
+    final KeyedRows table;
     /** The spilled right rows, finished, or null when they are held in {@link #table}. */
     final SpillFile spill;
 
-    private HashBuild(Map<RowKey, List<long[]>> table, SpillFile spill) {
+    private HashBuild(KeyedRows table, SpillFile spill) {
         this.table = table;
         this.spill = spill;
     }
 
     /** Reads {@code right} opened on {@code input}; {@code spillName} names the spill file's kind. */
     static HashBuild read(Operator right, long[] input, ExecContext ctx, int[] keySlots, String spillName) {
-        Map<RowKey, List<long[]>> table = new HashMap<>();
+        KeyedRows table = KeyedRows.of(keySlots);
         long budget = ctx.limits().hashJoinRows();
         SpillFile spill = null;
         try (RowCursor build = right.open(input, ctx)) {
@@ -39,15 +34,13 @@ final class HashBuild {
                     spill.write(r);
                 } else if (n > budget) {
                     spill = SpillFile.create(ctx.limits(), spillName, r.length);
-                    for (List<long[]> rows : table.values()) {
-                        for (long[] held : rows) {
-                            spill.write(held);
-                        }
+                    for (int i = 0; i < table.rows(); i++) {
+                        spill.write(table.row(i));
                     }
                     table = null;
                     spill.write(r);
                 } else {
-                    table.computeIfAbsent(new RowKey(r, keySlots), k -> new ArrayList<>()).add(r);
+                    table.add(r);
                 }
             }
             if (spill != null) {
@@ -63,19 +56,16 @@ final class HashBuild {
     }
 
     /**
-     * Fills {@code block} with the next rows of {@code left}, at most {@code budget}, and
-     * {@code index} with their positions by key (both cleared first); true when {@code left} has
-     * no more rows after them.
+     * The next rows of {@code left}, at most {@code budget}, in a table keyed on {@code keySlots} (their
+     * positions are their indices in it); empty when {@code left} has no more rows. Fewer than {@code budget} rows:
+     * {@code left} has no more after them.
      */
-    static boolean readBlock(RowCursor left, long budget, int[] keySlots, List<long[]> block,
-            Map<RowKey, List<Integer>> index) {
-        block.clear();
-        index.clear();
+    static KeyedRows readBlock(RowCursor left, long budget, int[] keySlots) {
+        KeyedRows block = KeyedRows.of(keySlots);
         long[] l;
-        while (block.size() < budget && (l = left.next()) != null) {
-            index.computeIfAbsent(new RowKey(l, keySlots), k -> new ArrayList<>()).add(block.size());
+        while (block.rows() < budget && (l = left.next()) != null) {
             block.add(l);
         }
-        return block.size() < budget;
+        return block;
     }
 }

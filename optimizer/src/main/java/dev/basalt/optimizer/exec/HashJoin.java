@@ -1,10 +1,7 @@
 package dev.basalt.optimizer.exec;
 
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 import dev.basalt.store.lexicon.TermIds;
@@ -92,7 +89,7 @@ public final class HashJoin extends Operator {
 
     /** Whether this open runs the left side per key of {@code build} ({@link KeyDrive#takes}). */
     private boolean driven(HashBuild build) {
-        if (drive == null || build.spill != null || !drive.takes(build.table.size())) {
+        if (drive == null || build.spill != null || !drive.takes(build.table.keys())) {
             return false;
         }
         drivenOpens.increment();
@@ -106,7 +103,7 @@ public final class HashJoin extends Operator {
             spilledRows.add(build.spill.rows());
         }
         if (driven(build)) {
-            return drive.rows(build.table, keySlots, sharedSlots, input, ctx);
+            return drive.rows(build.table, sharedSlots, input, ctx);
         }
         RowCursor probe = left.open(input, ctx);
         return build.spill != null ? new Blocks(probe, build.spill, ctx.limits().hashJoinRows(), ctx)
@@ -133,7 +130,7 @@ public final class HashJoin extends Operator {
                     input.length);
         }
         if (driven(build)) {
-            return drive.batches(build.table, keySlots, sharedSlots, input, ctx);
+            return drive.batches(build.table, sharedSlots, input, ctx);
         }
         return new BatchProbe(left.openBatch(input, ctx), build.table, input.length, ctx);
     }
@@ -141,19 +138,19 @@ public final class HashJoin extends Operator {
     /** The batch form of {@link Probe}: the rows of left batches probing the table, in left order. */
     private final class BatchProbe implements BatchCursor {
         private final BatchCursor probe;
-        private final Map<RowKey, List<long[]>> table;
+        private final KeyedRows table;
         private final ExecContext ctx;
         private final Batch out;
         private final long[] current;
         private final long[] merged;
         private Batch from;
         private int at;
-        private List<long[]> bucket = List.of();
-        private int pos;
+        /** The next right row of the current left row's key to look at, or -1. */
+        private int match = -1;
         private boolean matched = true;
         private boolean done;
 
-        BatchProbe(BatchCursor probe, Map<RowKey, List<long[]>> table, int width, ExecContext ctx) {
+        BatchProbe(BatchCursor probe, KeyedRows table, int width, ExecContext ctx) {
             this.probe = probe;
             this.table = table;
             this.ctx = ctx;
@@ -166,8 +163,9 @@ public final class HashJoin extends Operator {
         public Batch next() {
             out.size = 0;
             while (!done && !out.full()) {
-                if (pos < bucket.size()) {
-                    long[] r = bucket.get(pos++);
+                if (match >= 0) {
+                    long[] r = table.row(match);
+                    match = table.next(match);
                     if (Rows.compatible(current, r, sharedSlots)) {
                         for (int i = 0; i < merged.length; i++) {
                             merged[i] = current[i] != TermIds.NULL ? current[i] : r[i];
@@ -194,9 +192,7 @@ public final class HashJoin extends Operator {
                     }
                 }
                 from.copyRow(at++, current);
-                List<long[]> b = table.get(new RowKey(current, keySlots));
-                bucket = b == null ? List.of() : b;
-                pos = 0;
+                match = table.first(current);
                 matched = !leftOuter;
             }
             return out.size == 0 ? null : out;
@@ -212,14 +208,14 @@ public final class HashJoin extends Operator {
     /** Left rows probing the in-memory table of the right side, in left order. */
     private final class Probe implements RowCursor {
         private final RowCursor probe;
-        private final Map<RowKey, List<long[]>> table;
+        private final KeyedRows table;
         private final ExecContext ctx;
         private long[] current;
-        private List<long[]> bucket = List.of();
-        private int pos;
+        /** The next right row of the current left row's key to look at, or -1. */
+        private int match = -1;
         private boolean matched;
 
-        Probe(RowCursor probe, Map<RowKey, List<long[]>> table, ExecContext ctx) {
+        Probe(RowCursor probe, KeyedRows table, ExecContext ctx) {
             this.probe = probe;
             this.table = table;
             this.ctx = ctx;
@@ -228,8 +224,9 @@ public final class HashJoin extends Operator {
         @Override
         public long[] next() {
             while (true) {
-                while (pos < bucket.size()) {
-                    long[] m = join(current, bucket.get(pos++), ctx);
+                while (match >= 0) {
+                    long[] m = join(current, table.row(match), ctx);
+                    match = table.next(match);
                     if (m != null) {
                         matched = true;
                         return m;
@@ -243,9 +240,7 @@ public final class HashJoin extends Operator {
                 if (current == null) {
                     return null;
                 }
-                List<long[]> b = table.get(new RowKey(current, keySlots));
-                bucket = b == null ? List.of() : b;
-                pos = 0;
+                match = table.first(current);
                 matched = false;
             }
         }
@@ -271,13 +266,13 @@ public final class HashJoin extends Operator {
         private final SpillFile spill;
         private final long budget;
         private final ExecContext ctx;
-        private final List<long[]> block = new ArrayList<>();
-        private final Map<RowKey, List<Integer>> index = new HashMap<>();
+        /** The current block of left rows by key, or null before the first and after the last. */
+        private KeyedRows block;
         private boolean[] matched;
         private SpillFile.Reader reader;
         private long[] rightRow;
-        private List<Integer> candidates = List.of();
-        private int pos;
+        /** The next left row of the block with the right row's key, or -1. */
+        private int candidate = -1;
         private int unmatched;
         private boolean leftDone;
         private long seen;
@@ -292,9 +287,10 @@ public final class HashJoin extends Operator {
         @Override
         public long[] next() {
             while (true) {
-                while (pos < candidates.size()) {
-                    int i = candidates.get(pos++);
-                    long[] m = join(block.get(i), rightRow, ctx);
+                while (candidate >= 0) {
+                    int i = candidate;
+                    candidate = block.next(i);
+                    long[] m = join(block.row(i), rightRow, ctx);
                     if (m != null) {
                         matched[i] = true;
                         return m;
@@ -306,20 +302,17 @@ public final class HashJoin extends Operator {
                         ctx.checkCancelled();
                     }
                     if (rightRow != null) {
-                        List<Integer> c = index.get(new RowKey(rightRow, keySlots));
-                        candidates = c == null ? List.of() : c;
-                        pos = 0;
+                        candidate = block.first(rightRow);
                         continue;
                     }
                     reader.close();
                     reader = null;
-                    candidates = List.of();
                 }
-                if (leftOuter) {
-                    while (unmatched < block.size()) {
+                if (leftOuter && block != null) {
+                    while (unmatched < block.rows()) {
                         int i = unmatched++;
                         if (!matched[i]) {
-                            return block.get(i);
+                            return block.row(i);
                         }
                     }
                 }
@@ -331,17 +324,18 @@ public final class HashJoin extends Operator {
 
         /** Reads the next block of left rows, hashes it and starts a pass over the spill file; false at the end. */
         private boolean nextBlock() {
-            block.clear();
-            index.clear();
+            block = null;
             if (leftDone) {
                 return false;
             }
-            leftDone = HashBuild.readBlock(probe, budget, keySlots, block, index);
-            if (block.isEmpty()) {
+            KeyedRows read = HashBuild.readBlock(probe, budget, keySlots);
+            leftDone = read.rows() < budget;
+            if (read.rows() == 0) {
                 return false;
             }
+            block = read;
             ctx.checkCancelled();
-            matched = new boolean[block.size()];
+            matched = new boolean[block.rows()];
             unmatched = 0;
             reader = spill.reader();
             return true;

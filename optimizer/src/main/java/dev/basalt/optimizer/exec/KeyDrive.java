@@ -1,10 +1,6 @@
 package dev.basalt.optimizer.exec;
 
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 import dev.basalt.store.lexicon.TermIds;
 
@@ -37,57 +33,52 @@ public record KeyDrive(Operator perKey, double perKeyCost, double probeCost) {
         return String.format(Locale.ROOT, "the left side per build key when keys x %.3g < %.3g", perKeyCost, probeCost);
     }
 
-    /** The keys of {@code table}, in the unsigned order of their ids. */
-    private static List<RowKey> sorted(Map<RowKey, List<long[]>> table) {
-        List<RowKey> keys = new ArrayList<>(table.keySet());
-        keys.sort((a, b) -> Arrays.compareUnsigned(a.ids, b.ids));
-        return keys;
-    }
-
-    /** {@code input} with the ids of {@code key} in {@code keySlots}. */
-    private static long[] bound(long[] input, int[] keySlots, RowKey key) {
+    /** {@code input} with the ids that {@code keyed} (a built row) has in {@code keySlots}. */
+    private static long[] bound(long[] input, int[] keySlots, long[] keyed) {
         long[] row = input.clone();
-        for (int i = 0; i < keySlots.length; i++) {
-            row[keySlots[i]] = key.ids[i];
+        for (int s : keySlots) {
+            row[s] = keyed[s];
         }
         return row;
     }
 
     /** The joined rows, key by key (row form). */
-    RowCursor rows(Map<RowKey, List<long[]>> table, int[] keySlots, int[] sharedSlots, long[] input, ExecContext ctx) {
-        List<RowKey> keys = sorted(table);
+    RowCursor rows(KeyedRows table, int[] sharedSlots, long[] input, ExecContext ctx) {
+        int[] keys = table.firstsInKeyOrder();
         return new RowCursor() {
             int k;
             RowCursor in;
-            List<long[]> bucket = List.of();
+            /** The first built row of the current key. */
+            int first = -1;
             long[] current;
-            int pos;
+            /** The next built row of the current key to meet {@code current}, or -1. */
+            int match = -1;
 
             @Override
             public long[] next() {
                 while (true) {
-                    while (current != null && pos < bucket.size()) {
-                        long[] r = bucket.get(pos++);
+                    while (current != null && match >= 0) {
+                        long[] r = table.row(match);
+                        match = table.next(match);
                         if (Rows.compatible(current, r, sharedSlots)) {
                             return Rows.merge(current, r);
                         }
                     }
                     if (in != null) {
                         current = in.next();
-                        pos = 0;
+                        match = first;
                         if (current != null) {
                             continue;
                         }
                         in.close();
                         in = null;
                     }
-                    if (k >= keys.size()) {
+                    if (k >= keys.length) {
                         return null;
                     }
                     ctx.checkCancelled();
-                    RowKey key = keys.get(k++);
-                    bucket = table.get(key);
-                    in = perKey.open(bound(input, keySlots, key), ctx);
+                    first = keys[k++];
+                    in = perKey.open(bound(input, table.keySlots, table.row(first)), ctx);
                 }
             }
 
@@ -102,12 +93,11 @@ public record KeyDrive(Operator perKey, double perKeyCost, double probeCost) {
     }
 
     /** The joined rows, key by key, in batches; the left side in batches where it has a batch form. */
-    BatchCursor batches(Map<RowKey, List<long[]>> table, int[] keySlots, int[] sharedSlots, long[] input,
-            ExecContext ctx) {
+    BatchCursor batches(KeyedRows table, int[] sharedSlots, long[] input, ExecContext ctx) {
         if (!perKey.batchable()) {
-            return BatchCursor.of(rows(table, keySlots, sharedSlots, input, ctx), input.length);
+            return BatchCursor.of(rows(table, sharedSlots, input, ctx), input.length);
         }
-        List<RowKey> keys = sorted(table);
+        int[] keys = table.firstsInKeyOrder();
         Batch out = new Batch(input.length);
         long[] current = new long[input.length];
         long[] merged = new long[input.length];
@@ -116,16 +106,19 @@ public record KeyDrive(Operator perKey, double perKeyCost, double probeCost) {
             BatchCursor in;
             Batch from;
             int at;
-            List<long[]> bucket = List.of();
-            int pos;
+            /** The first built row of the current key. */
+            int first = -1;
+            /** The next built row of the current key to meet the current left row, or -1. */
+            int match = -1;
             boolean done;
 
             @Override
             public Batch next() {
                 out.size = 0;
                 while (!done && !out.full()) {
-                    if (pos < bucket.size() && from != null) {
-                        long[] r = bucket.get(pos++);
+                    if (match >= 0 && from != null) {
+                        long[] r = table.row(match);
+                        match = table.next(match);
                         if (Rows.compatible(current, r, sharedSlots)) {
                             for (int i = 0; i < merged.length; i++) {
                                 merged[i] = current[i] != TermIds.NULL ? current[i] : r[i];
@@ -136,28 +129,27 @@ public record KeyDrive(Operator perKey, double perKeyCost, double probeCost) {
                     }
                     if (from != null && at < from.size) {
                         from.copyRow(at++, current);
-                        pos = 0;
+                        match = first;
                         continue;
                     }
                     if (in != null) {
                         from = in.next();
                         at = 0;
-                        pos = bucket.size();
+                        match = -1;
                         if (from != null) {
                             continue;
                         }
                         in.close();
                         in = null;
                     }
-                    if (k >= keys.size()) {
+                    if (k >= keys.length) {
                         done = true;
                         break;
                     }
                     ctx.checkCancelled();
-                    RowKey key = keys.get(k++);
-                    bucket = table.get(key);
-                    pos = bucket.size();
-                    in = perKey.openBatch(bound(input, keySlots, key), ctx);
+                    first = keys[k++];
+                    match = -1;
+                    in = perKey.openBatch(bound(input, table.keySlots, table.row(first)), ctx);
                 }
                 return out.size == 0 ? null : out;
             }

@@ -1,10 +1,7 @@
 package dev.basalt.optimizer.exec;
 
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 import dev.basalt.store.lexicon.TermIds;
@@ -71,10 +68,10 @@ public final class MinusOp extends Operator {
     /** Left rows probing the in-memory table of the right side. */
     private final class Probe implements RowCursor {
         private final RowCursor probe;
-        private final Map<RowKey, List<long[]>> table;
+        private final KeyedRows table;
         private final int[] shared;
 
-        Probe(RowCursor probe, Map<RowKey, List<long[]>> table, int[] shared) {
+        Probe(RowCursor probe, KeyedRows table, int[] shared) {
             this.probe = probe;
             this.table = table;
             this.shared = shared;
@@ -84,12 +81,21 @@ public final class MinusOp extends Operator {
         public long[] next() {
             long[] l;
             while ((l = probe.next()) != null) {
-                List<long[]> bucket = table.get(new RowKey(l, keySlots));
-                if (bucket == null || !removes(l, bucket, shared)) {
+                if (!removed(l)) {
                     return l;
                 }
             }
             return null;
+        }
+
+        /** Whether a right row of {@code l}'s key removes it. */
+        private boolean removed(long[] l) {
+            for (int r = table.first(l); r >= 0; r = table.next(r)) {
+                if (removes(l, table.row(r), shared)) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         @Override
@@ -105,8 +111,8 @@ public final class MinusOp extends Operator {
         private final long budget;
         private final int[] shared;
         private final ExecContext ctx;
-        private final List<long[]> block = new ArrayList<>();
-        private final Map<RowKey, List<Integer>> index = new HashMap<>();
+        /** The current block of left rows by key, or null before the first and after the last. */
+        private KeyedRows block;
         private boolean[] removed;
         private int emitted;
         private boolean leftDone;
@@ -122,10 +128,10 @@ public final class MinusOp extends Operator {
         @Override
         public long[] next() {
             while (true) {
-                while (emitted < block.size()) {
+                while (block != null && emitted < block.rows()) {
                     int i = emitted++;
                     if (!removed[i]) {
-                        return block.get(i);
+                        return block.row(i);
                     }
                 }
                 if (!nextBlock()) {
@@ -136,17 +142,18 @@ public final class MinusOp extends Operator {
 
         /** Reads the next block of left rows and marks those the spilled right side removes; false at the end. */
         private boolean nextBlock() {
-            block.clear();
-            index.clear();
+            block = null;
             emitted = 0;
             if (leftDone) {
                 return false;
             }
-            leftDone = HashBuild.readBlock(probe, budget, keySlots, block, index);
-            if (block.isEmpty()) {
+            KeyedRows read = HashBuild.readBlock(probe, budget, keySlots);
+            leftDone = read.rows() < budget;
+            if (read.rows() == 0) {
                 return false;
             }
-            removed = new boolean[block.size()];
+            block = read;
+            removed = new boolean[block.rows()];
             try (SpillFile.Reader reader = spill.reader()) {
                 long[] r;
                 long seen = 0;
@@ -154,12 +161,8 @@ public final class MinusOp extends Operator {
                     if (++seen % 1024 == 0) {
                         ctx.checkCancelled();
                     }
-                    List<Integer> candidates = index.get(new RowKey(r, keySlots));
-                    if (candidates == null) {
-                        continue;
-                    }
-                    for (int i : candidates) {
-                        if (!removed[i] && removes(block.get(i), r, shared)) {
+                    for (int i = block.first(r); i >= 0; i = block.next(i)) {
+                        if (!removed[i] && removes(block.row(i), r, shared)) {
                             removed[i] = true;
                         }
                     }
@@ -176,15 +179,6 @@ public final class MinusOp extends Operator {
                 spill.close();
             }
         }
-    }
-
-    private static boolean removes(long[] l, List<long[]> bucket, int[] shared) {
-        for (long[] r : bucket) {
-            if (removes(l, r, shared)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Whether right row {@code r} removes left row {@code l}: compatible, with a common bound variable. */
