@@ -6,13 +6,16 @@ then per endpoint its name, the warm-up's wall ms, the median wall ms of the tim
 (or the error) and the median server CPU ms of the timed runs (user + system of the process named in
 PIDS, e.g. PIDS=basalt=123,lmdb=456,oxigraph=789, with its child processes; 0 when not named).
 Environment: STORES (which endpoints), FILES (glob), TIMEOUT (seconds: the RDF4J protocol's query
-timeout, the client's is 30 more). Usage: python3 run_bi.py RUNS"""
+timeout, the client's is 30 more), BASALT_URL, LMDB_URL, OXIGRAPH_URL (the endpoints; ports 18001-18003 of
+127.0.0.1 unless set). Usage: python3 run_bi.py RUNS"""
 import json, sys, time, urllib.parse, urllib.request, glob, os, statistics
 
 ENDPOINTS = [
-    ("basalt", "http://127.0.0.1:18001/rdf4j-server/repositories/basalt", {"timeout": os.environ.get("TIMEOUT", "60")}),
-    ("lmdb", "http://127.0.0.1:18002/rdf4j-server/repositories/lmdb", {"timeout": os.environ.get("TIMEOUT", "60")}),
-    ("oxigraph", "http://127.0.0.1:18003/query", {}),
+    ("basalt", os.environ.get("BASALT_URL", "http://127.0.0.1:18001/rdf4j-server/repositories/basalt"),
+     {"timeout": os.environ.get("TIMEOUT", "60")}),
+    ("lmdb", os.environ.get("LMDB_URL", "http://127.0.0.1:18002/rdf4j-server/repositories/lmdb"),
+     {"timeout": os.environ.get("TIMEOUT", "60")}),
+    ("oxigraph", os.environ.get("OXIGRAPH_URL", "http://127.0.0.1:18003/query"), {}),
 ]
 ENDPOINTS = [e for e in ENDPOINTS if e[0] in os.environ.get("STORES", "basalt,lmdb,oxigraph").split(",")]
 RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 2
