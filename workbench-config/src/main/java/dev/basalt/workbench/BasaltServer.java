@@ -39,7 +39,9 @@ import org.eclipse.jetty.webapp.WebAppContext;
  *
  * <p>Unless the user set them, {@link #main} first starts itself again with the JVM options that cut the cost of
  * the first queries after a start (less C2 inlining; on Java 25 and later the ahead-of-time cache beside the jar):
- * {@link JvmRelaunch}. Then, before it prints its URL, it sends its own server a warm-up of typical requests against
+ * {@link JvmRelaunch}. Then, before it prints its URL, it opens every repository of the data directory
+ * ({@link RepositoryBootstrap#openAll}; {@code -Dbasalt.server.openRepositories=false} leaves that to their first
+ * requests), sends its own server a warm-up of typical requests against
  * a scratch repository, so that the JIT has compiled the request path before the first client's query
  * ({@link LauncherWarmup}; {@code -Dbasalt.server.warmup=0} leaves it out), and replays the queries each repository
  * answered before the last stop ({@link QueryLog}, a filter on RDF4J Server's repository requests that records them
@@ -54,6 +56,8 @@ public final class BasaltServer implements AutoCloseable {
     /** RDF4J's webapps put their data under this directory (AppConfiguration's base dir). */
     static final String APPDATA_PROPERTY = "org.eclipse.rdf4j.appdata.basedir";
     static final String SERVER_PATH = "/rdf4j-server";
+    /** {@code -Dbasalt.server.openRepositories=false} leaves each repository to be opened by its first request. */
+    static final String OPEN_PROPERTY = "basalt.server.openRepositories";
     static final String WORKBENCH_PATH = "/rdf4j-workbench";
 
     private final ServerOptions options;
@@ -94,6 +98,10 @@ public final class BasaltServer implements AutoCloseable {
         }
         BasaltServer server = start(options);
         server.jetty.setStopAtShutdown(true);
+        if (Boolean.parseBoolean(System.getProperty(OPEN_PROPERTY, "true"))) {
+            System.out.println("basalt-server: "
+                    + new RepositoryBootstrap(server.serverUrl()).openAll(options.dataDir(), LauncherWarmup.REPOSITORY));
+        }
         if (warmupRequests > 0) {
             System.out.println("basalt-server: " + new LauncherWarmup(server.serverUrl()).run(warmupRequests).describe());
         }

@@ -5,12 +5,19 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
 /**
  * Creates a Basalt repository through RDF4J Server's REST API ({@code PUT /repositories/{id}} with
- * a configuration in Turtle), the same request any client can send, unless it exists already.
+ * a configuration in Turtle), the same request any client can send, unless it exists already; and opens the
+ * repositories of a data directory before the launcher announces itself ({@link #openAll}), so that no client's
+ * first request pays a repository's opening (RDF4J Server opens a repository at the first request that names it).
  *
  * <p>Thread-safe: it holds only the server's URL and a {@link HttpClient}, which may be shared between threads;
  * two threads creating the same repository at once race at the server, which refuses the second.
@@ -48,6 +55,53 @@ public final class RepositoryBootstrap {
                         ]
                     ].
                 """.formatted(id, title.replace("\\", "\\\\").replace("\"", "\\\""));
+    }
+
+    /**
+     * Opens every repository configured under {@code dataDir/server/repositories} but {@code skip} (a directory with a
+     * {@code config.ttl}, whose name is a repository id), in the directory's order, each with one {@code GET
+     * /repositories/ID/namespaces}: RDF4J Server opens the repository for it (a store reads its files and, for
+     * Basalt, its caches: docs/operator-guide.md, "What a store reads when it opens") and answers from a connection
+     * without reading statements. Returns one line saying what was opened and how long each took; a repository that
+     * fails to open is named in it with its HTTP status and left to the first request, which gets RDF4J Server's
+     * error then.
+     */
+    public String openAll(Path dataDir, String skip) throws InterruptedException {
+        List<String> opened = new ArrayList<>();
+        for (String id : configured(dataDir)) {
+            if (id.equals(skip)) {
+                continue;
+            }
+            long start = System.nanoTime();
+            String outcome;
+            try {
+                HttpResponse<Void> answer = http.send(HttpRequest.newBuilder(
+                        URI.create(serverUrl + "/repositories/" + id + "/namespaces"))
+                        .header("Accept", "application/sparql-results+xml").GET().build(),
+                        HttpResponse.BodyHandlers.discarding());
+                outcome = answer.statusCode() == 200 ? TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " ms"
+                        : "failed, HTTP " + answer.statusCode();
+            } catch (IOException e) {
+                outcome = "failed: " + e;
+            }
+            opened.add(id + " (" + outcome + ")");
+        }
+        return opened.isEmpty() ? "no repositories to open" : "opened repositories " + String.join(", ", opened);
+    }
+
+    /** The repository ids configured under {@code dataDir/server/repositories}, sorted. */
+    static List<String> configured(Path dataDir) {
+        Path root = dataDir.resolve("server").resolve("repositories");
+        if (!Files.isDirectory(root)) {
+            return List.of();
+        }
+        try (var dirs = Files.list(root)) {
+            return dirs.filter(d -> ID.matcher(d.getFileName().toString()).matches()
+                    && Files.isRegularFile(d.resolve("config.ttl"))).map(d -> d.getFileName().toString()).sorted()
+                    .toList();
+        } catch (IOException e) {
+            return List.of();
+        }
     }
 
     /** Creates repository {@code id} with {@link #defaultConfig} unless the server has it. */

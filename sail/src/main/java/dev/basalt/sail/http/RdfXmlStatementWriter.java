@@ -2,6 +2,7 @@ package dev.basalt.sail.http;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -58,7 +59,6 @@ final class RdfXmlStatementWriter extends EncodedOutput {
     private static final byte[] ABOUT = RowWriter.ascii("<rdf:Description rdf:about='");
     private static final byte[] NODE = RowWriter.ascii("<rdf:Description rdf:nodeID='");
     private static final byte[] DESCRIPTION_END = RowWriter.ascii("</rdf:Description>\n");
-    private static final byte[] ELEMENT_START = RowWriter.ascii("\t<");
     private static final byte[] DEFAULT_NAMESPACE = RowWriter.ascii(" xmlns='");
     private static final byte[] RESOURCE = RowWriter.ascii(" rdf:resource='");
     private static final byte[] NODE_ID = RowWriter.ascii(" rdf:nodeID='");
@@ -66,12 +66,16 @@ final class RdfXmlStatementWriter extends EncodedOutput {
     private static final byte[] DATATYPE = RowWriter.ascii(" rdf:datatype='");
     private static final byte[] EMPTY_END = RowWriter.ascii("'/>\n");
     private static final byte[] QUOTE_END = RowWriter.ascii("'>");
-    private static final byte[] ELEMENT_END = RowWriter.ascii("</");
     private static final byte[] EPILOGUE = RowWriter.ascii("</rdf:RDF>\n");
     private static final String ENCODED_LABEL = "x-";
 
     /** Namespace to prefix, for the prefixes declared on {@code rdf:RDF}. */
     private final Map<String, String> prefixes = new HashMap<>();
+    /**
+     * Per predicate of this response, its property element's name split, prefixed and encoded once: a graph answer
+     * repeats few predicates over many statements.
+     */
+    private final HashMap<String, Element> elements = new HashMap<>();
     /** The subject of the open {@code rdf:Description}, or null. */
     private Resource subject;
 
@@ -143,19 +147,11 @@ final class RdfXmlStatementWriter extends EncodedOutput {
             write(QUOTE_END);
             write('\n');
         }
-        String predicate = statement.getPredicate().stringValue();
-        int split = localNameStart(predicate);
-        if (split < 0) {
-            throw new RDFHandlerException("the predicate <" + predicate + "> has no XML local name: RDF/XML cannot "
-                    + "write it");
-        }
-        String namespace = predicate.substring(0, split);
-        String prefix = prefixes.get(namespace);
-        write(ELEMENT_START);
-        writeName(prefix, predicate, split);
-        if (prefix == null) {
+        Element element = element(statement.getPredicate().stringValue());
+        write(element.start);
+        if (element.namespace != null) {
             write(DEFAULT_NAMESPACE);
-            write(namespace, Escape.XML_ATTRIBUTE);
+            write(element.namespace, Escape.XML_ATTRIBUTE);
             write('\'');
         }
         Value object = RowWriter.plain(statement.getObject());
@@ -182,10 +178,7 @@ final class RdfXmlStatementWriter extends EncodedOutput {
                 write('>');
             }
             write(literal.getLabel(), Escape.XML_TEXT);
-            write(ELEMENT_END);
-            writeName(prefix, predicate, split);
-            write('>');
-            write('\n');
+            write(element.end);
         }
     }
 
@@ -198,12 +191,33 @@ final class RdfXmlStatementWriter extends EncodedOutput {
         write(EPILOGUE);
     }
 
-    private void writeName(String prefix, String predicate, int split) throws IOException {
-        if (prefix != null) {
-            write(prefix, Escape.NONE);
-            write(':');
+    /**
+     * The property element of {@code predicate}, made at its first statement in this response: its encoded start
+     * ({@code \t<prefix:local} or {@code \t<local}), the namespace to declare on it when no prefix is declared for it,
+     * and its encoded end; an {@link RDFHandlerException} when it has no tail that is an XML local name.
+     */
+    private Element element(String predicate) {
+        Element element = elements.get(predicate);
+        if (element != null) {
+            return element;
         }
-        write(predicate.substring(split), Escape.NONE);
+        int split = localNameStart(predicate);
+        if (split < 0) {
+            throw new RDFHandlerException("the predicate <" + predicate + "> has no XML local name: RDF/XML cannot "
+                    + "write it");
+        }
+        String namespace = predicate.substring(0, split);
+        String prefix = prefixes.get(namespace);
+        // a declared prefix and a local name are XML names: characters of the Basic Multilingual Plane, no escaping
+        String name = prefix == null ? predicate.substring(split) : prefix + ':' + predicate.substring(split);
+        element = new Element(("\t<" + name).getBytes(StandardCharsets.UTF_8), prefix == null ? namespace : null,
+                ("</" + name + ">\n").getBytes(StandardCharsets.UTF_8));
+        elements.put(predicate, element);
+        return element;
+    }
+
+    /** A property element: start and end encoded, and the namespace its start declares (null when prefixed). */
+    private record Element(byte[] start, String namespace, byte[] end) {
     }
 
     private void writeLabel(String label) throws IOException {
@@ -213,7 +227,7 @@ final class RdfXmlStatementWriter extends EncodedOutput {
         }
         write(ENCODED_LABEL, Escape.NONE);
         StringBuilder hex = new StringBuilder();
-        for (byte b : label.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+        for (byte b : label.getBytes(StandardCharsets.UTF_8)) {
             hex.append(Character.forDigit(b >> 4 & 0xF, 16)).append(Character.forDigit(b & 0xF, 16));
         }
         write(hex.toString(), Escape.NONE);
