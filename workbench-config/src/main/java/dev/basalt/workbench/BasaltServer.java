@@ -39,14 +39,14 @@ import org.eclipse.jetty.webapp.WebAppContext;
  *
  * <p>Unless the user set them, {@link #main} first starts itself again with the JVM options that cut the cost of
  * the first queries after a start (less C2 inlining; on Java 25 and later the ahead-of-time cache beside the jar):
- * {@link JvmRelaunch}. Then, before it prints its URL, it opens every repository of the data directory
- * ({@link RepositoryBootstrap#openAll}; {@code -Dbasalt.server.openRepositories=false} leaves that to their first
- * requests), sends its own server a warm-up of typical requests against
+ * {@link JvmRelaunch}. Then, before it prints its URL, it sends its own server a warm-up of typical requests against
  * a scratch repository, so that the JIT has compiled the request path before the first client's query
  * ({@link LauncherWarmup}; {@code -Dbasalt.server.warmup=0} leaves it out), and replays the queries each repository
  * answered before the last stop ({@link QueryLog}, a filter on RDF4J Server's repository requests that records them
  * once the warm-up is done; {@link QueryLogReplay}); a Basalt repository with no log (a store's first start) gets
- * queries made from a sample of its own data instead ({@link DataWarmup}).
+ * queries made from a sample of its own data instead ({@link DataWarmup}); last, it makes sure every repository of the
+ * data directory is open ({@link RepositoryBootstrap#openAll}; {@code -Dbasalt.server.openRepositories=false} leaves
+ * those the warm-ups did not open to their first requests).
  *
  * <p>Thread-safe: its fields are final and set before {@link #start} returns; Jetty's own threads serve the
  * requests, and {@link #port}, the URLs and {@link #close} may be called from any thread. {@link #start} sets
@@ -98,10 +98,6 @@ public final class BasaltServer implements AutoCloseable {
         }
         BasaltServer server = start(options);
         server.jetty.setStopAtShutdown(true);
-        if (Boolean.parseBoolean(System.getProperty(OPEN_PROPERTY, "true"))) {
-            System.out.println("basalt-server: "
-                    + new RepositoryBootstrap(server.serverUrl()).openAll(options.dataDir(), LauncherWarmup.REPOSITORY));
-        }
         if (warmupRequests > 0) {
             System.out.println("basalt-server: " + new LauncherWarmup(server.serverUrl()).run(warmupRequests).describe());
         }
@@ -120,6 +116,10 @@ public final class BasaltServer implements AutoCloseable {
             } catch (RuntimeException e) {
                 System.out.println("basalt-server: data warm-up ended early: " + e);
             }
+        }
+        if (Boolean.parseBoolean(System.getProperty(OPEN_PROPERTY, "true"))) {
+            System.out.println("basalt-server: "
+                    + new RepositoryBootstrap(server.serverUrl()).openAll(options.dataDir(), LauncherWarmup.REPOSITORY));
         }
         server.queryLog.startRecording();
         System.out.println("Basalt on RDF4J Server: " + server.serverUrl());
