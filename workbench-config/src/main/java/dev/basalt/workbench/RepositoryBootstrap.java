@@ -24,6 +24,8 @@ import java.util.regex.Pattern;
  */
 public final class RepositoryBootstrap {
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]+");
+    /** How long {@link #openAll} waits for one repository (a store locked by another process may never open). */
+    static final Duration OPEN_TIMEOUT = Duration.ofSeconds(120);
 
     private final String serverUrl;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
@@ -63,8 +65,8 @@ public final class RepositoryBootstrap {
      * /repositories/ID/namespaces}: RDF4J Server opens the repository for it (a store reads its files and, for
      * Basalt, its caches: docs/operator-guide.md, "What a store reads when it opens") and answers from a connection
      * without reading statements. Returns one line saying what was opened and how long each took; a repository that
-     * fails to open is named in it with its HTTP status and left to the first request, which gets RDF4J Server's
-     * error then.
+     * fails to open (or does not answer within {@link #OPEN_TIMEOUT}) is named in it with its HTTP status or the
+     * failure and left to the first request, which gets RDF4J Server's error then.
      */
     public String openAll(Path dataDir, String skip) throws InterruptedException {
         List<String> opened = new ArrayList<>();
@@ -77,7 +79,7 @@ public final class RepositoryBootstrap {
             try {
                 HttpResponse<Void> answer = http.send(HttpRequest.newBuilder(
                         URI.create(serverUrl + "/repositories/" + id + "/namespaces"))
-                        .header("Accept", "application/sparql-results+xml").GET().build(),
+                        .header("Accept", "application/sparql-results+xml").timeout(OPEN_TIMEOUT).GET().build(),
                         HttpResponse.BodyHandlers.discarding());
                 outcome = answer.statusCode() == 200 ? TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " ms"
                         : "failed, HTTP " + answer.statusCode();
