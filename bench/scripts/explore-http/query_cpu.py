@@ -6,10 +6,11 @@ repository answered them, in mix order) against each endpoint in turn, as the BS
 for SELECT, RDF/XML for CONSTRUCT and DESCRIBE), over one kept-alive connection, and reads the server's CPU before and
 after each request: the sum over the threads of the server process and of every process it started (the launcher's
 relaunched JVM) of /proc/PID/task/TID/schedstat's time on CPU, so compiler and GC threads are counted with the query
-that ran while they worked (the compiler threads' share is reported beside it). A query's kind comes from its place in the reduced mix (1,2,2,3,2,2,4,2,2,7,7,7,7,8,9,9,
-8,9,9,10,10,11,12), checked against the log's DESCRIBE and CONSTRUCT queries.
+that ran while they worked (the compiler threads' share is reported beside it). A query's kind comes from its place in the mix
+the driver ran (--mix: reduced, the default, 1,2,2,3,2,2,4,2,2,7,7,7,7,8,9,9,8,9,9,10,10,11,12; full, the same with Q5 at the
+10th and 13th places), checked against the log's DESCRIBE and CONSTRUCT queries.
 
-    query_cpu.py --log basalt-query-log.txt --mixes 50 [--skip-mixes 0] \\
+    query_cpu.py --log basalt-query-log.txt --mixes 50 [--skip-mixes 0] [--mix reduced|full] \\
         --endpoint basalt=http://127.0.0.1:18410/rdf4j-server/repositories/basalt=PID ...
 
 Prints one JSON line per endpoint (per kind: requests, mean wall ms, mean server CPU ms) and a table.
@@ -22,7 +23,9 @@ import sys
 import time
 import urllib.parse
 
-REDUCED_MIX = [1, 2, 2, 3, 2, 2, 4, 2, 2, 7, 7, 7, 7, 8, 9, 9, 8, 9, 9, 10, 10, 11, 12]
+FULL_MIX = [1, 2, 2, 3, 2, 2, 4, 2, 2, 5, 7, 7, 5, 7, 7, 8, 9, 9, 8, 9, 9, 10, 10, 11, 12]
+REDUCED_MIX = [k for k in FULL_MIX if k != 5]
+MIXES = {"full": FULL_MIX, "reduced": REDUCED_MIX}
 SELECT_ACCEPT = "application/sparql-results+xml"
 GRAPH_ACCEPT = "application/rdf+xml"
 
@@ -129,26 +132,28 @@ def main():
     ap.add_argument("--log", required=True)
     ap.add_argument("--mixes", type=int, required=True)
     ap.add_argument("--skip-mixes", type=int, default=0)
+    ap.add_argument("--mix", choices=sorted(MIXES), default="reduced", help="the mix the driver ran")
     ap.add_argument("--endpoint", action="append", required=True, help="NAME=URL=PID")
     a = ap.parse_args()
+    mix = MIXES[a.mix]
     queries = read_log(a.log)
     # the log keeps the last queries only: start at the first query that begins a mix
-    n = len(REDUCED_MIX)
+    n = len(mix)
     offset = next((o for o in range(n) if all(
-        ("DESCRIBE" in urllib.parse.unquote_plus(q).upper()) == (REDUCED_MIX[i % n] == 9)
+        ("DESCRIBE" in urllib.parse.unquote_plus(q).upper()) == (mix[i % n] == 9)
         for i, q in enumerate(queries[o:o + 2 * n]))), None)
     if offset is None:
-        sys.exit("the log's queries are not in reduced-mix order")
+        sys.exit("the log's queries are not in %s-mix order" % a.mix)
     queries = queries[offset:]
-    start = a.skip_mixes * len(REDUCED_MIX)
-    queries = queries[start:start + a.mixes * len(REDUCED_MIX)]
-    if len(queries) < a.mixes * len(REDUCED_MIX):
+    start = a.skip_mixes * n
+    queries = queries[start:start + a.mixes * n]
+    if len(queries) < a.mixes * n:
         sys.exit("the log holds %d queries after the skipped mixes, fewer than %d mixes" % (len(queries), a.mixes))
-    kinds = [REDUCED_MIX[i % len(REDUCED_MIX)] for i in range(len(queries))]
+    kinds = [mix[i % n] for i in range(len(queries))]
     for encoded, kind in zip(queries, kinds):
         text = urllib.parse.unquote_plus(encoded).upper()
         if ("DESCRIBE" in text) != (kind == 9) or ("CONSTRUCT" in text) != (kind == 12):
-            sys.exit("the log is not in reduced-mix order at a Q%d: %s" % (kind, text[:200]))
+            sys.exit("the log is not in %s-mix order at a Q%d: %s" % (a.mix, kind, text[:200]))
     results = {}
     for spec in a.endpoint:
         name, rest = spec.split("=", 1)
