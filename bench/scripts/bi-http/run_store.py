@@ -5,8 +5,8 @@ per-query timeout that a slow store cannot exceed, so that stores run one after 
 
     {"store", "file", "pass", "load", "ms", "cpu_ms", "rows", "error", "timeout", "idle_wait_s"}
 
-pass 0 is the warm pass (every file once, in order BI1-0, BI1-1, ..., BI8-2); passes 1..RUNS are the timed passes,
-each over the files in the same order. cpu_ms is the server's CPU (user + system from /proc of the process PID and
+pass 0 is the warm pass (every file once, set by set: BI1-0, BI2-0, ..., BI8-0, BI1-1, ...); passes 1..RUNS are the
+timed passes, each over the files in the same order. cpu_ms is the server's CPU (user + system from /proc of the process PID and
 every process it started, e.g. the launcher's relaunched JVM) during the request. rows is the number of solutions of
 a complete SPARQL JSON answer, else null and error says why; timeout is true when the request took TIMEOUT seconds or
 more and did not answer (the server's own timeout: the RDF4J protocol's `timeout` parameter, `--timeout-s` of
@@ -16,8 +16,8 @@ A file that timed out MAX_TIMEOUTS times (default 1) is not sent again: its late
 store that cannot answer a query within the timeout spends the timeout once. After a request that timed out or
 failed, the script waits until the server is idle (under 10% of one core over 2 s, at most IDLE_MAX seconds) before
 the next request, and records the wait, so that a server still working on an abandoned query does not slow the next
-one. BUDGET seconds (default: none) ends the run once exceeded: no timed request starts after it (the warm pass always
-runs whole).
+one. BUDGET seconds (default: none) ends the run once exceeded: no request starts after it (set by set, so that a run cut
+short has every query's first sets).
 
 Environment: URL (the endpoint: http://HOST:PORT/rdf4j-server/repositories/ID for RDF4J Server, which gets the
 `timeout` parameter, or Oxigraph's http://HOST:PORT/query), STORE (the name recorded), PID (the server's process),
@@ -105,7 +105,7 @@ def send(query):
 def key(f):
     name = os.path.basename(f)[:-3]
     q, s = name.split("-")
-    return int(q[2:]), int(s)
+    return int(s), int(q[2:])
 
 
 files = sorted(glob.glob(os.environ.get("FILES", "BI*-*.rq")), key=key)
@@ -115,14 +115,12 @@ queries = {os.path.basename(f)[:-3]: open(f).read() for f in files}
 timeouts = {name: 0 for name in queries}
 start = time.monotonic()
 for p in range(RUNS + 1):
-    if p > 0 and BUDGET is not None and time.monotonic() - start > BUDGET:
-        print(json.dumps({"store": STORE, "pass": p, "note": f"budget of {BUDGET:.0f} s spent, passes {p}.. left out"}),
-              flush=True)
+    if BUDGET is not None and time.monotonic() - start > BUDGET:
         break
     for name, query in queries.items():
         if timeouts[name] >= MAX_TIMEOUTS:
             continue
-        if p > 0 and BUDGET is not None and time.monotonic() - start > BUDGET:
+        if BUDGET is not None and time.monotonic() - start > BUDGET:
             print(json.dumps({"store": STORE, "pass": p, "note": f"budget of {BUDGET:.0f} s spent at {name}"}),
                   flush=True)
             break
