@@ -7,7 +7,9 @@ brackets, the mean server CPU of the timed passes; "timeout" where every request
 pass and the seconds given), "N t/o" beside the figures where some did. The rows column lists each store's result
 count ("-" where it never answered; two counts where its passes disagreed) and "equal" or "DIFFER" over the stores
 that answered. The ratio columns divide each peer's mean server CPU by Basalt's ("-" when either is missing or
-Basalt's is under the 10 ms tick); with --wall they divide mean walls instead. Usage: table3.py [--wall] FILE..."""
+Basalt's is under the 10 ms tick; "> N" where the peer only timed out: the CPU it had spent by then; "1st run: N" where it ran only in the warm pass); with --wall they
+divide mean walls instead (the timeout's wall for a peer that only timed out). The per-query rows give ratios only
+where every store has timed figures of every set. Usage: table3.py [--wall] FILE..."""
 import json
 import statistics
 import sys
@@ -42,7 +44,8 @@ def summary(store, names):
     return {
         "ms": [r["ms"] for r in timed],
         "cpu": [r["cpu_ms"] for r in timed],
-        "warm": [r["ms"] for r in warm],
+        "warm": [r["ms"] for r in warm if r["rows"] is not None],
+        "warm_cpu": [r["cpu_ms"] for r in warm if r["rows"] is not None],
         "rows": sorted({r["rows"] for r in rs if r["rows"] is not None}),
         "timeouts": [r for r in rs if r["timeout"]],
         "errors": [r for r in rs if r["rows"] is None and not r["timeout"]],
@@ -54,11 +57,11 @@ def cell(s):
     if not s["ms"]:
         if s["timeouts"]:
             t = s["timeouts"][0]
-            return f"timeout ({t['ms'] / 1000:,.0f} s, pass {t['pass']})"
+            return f"timeout ({t['ms'] / 1000:,.0f} s, pass {t['pass']}, CPU {t['cpu_ms']:,.0f})"
         if s["errors"]:
             return "error: " + s["errors"][0]["error"][:40]
         if s["warm"]:
-            return f"({s['warm'][0]:,.0f}), no timed run"
+            return f"[{statistics.mean(s['warm']):,.0f}], CPU {statistics.mean(s['warm_cpu']):,.0f} (warm pass only)"
         return "not run"
     text = f"{statistics.mean(s['ms']):,.0f} ({min(s['ms']):,.0f})"
     if s["warm"]:
@@ -70,7 +73,13 @@ def cell(s):
 
 
 def figure(s):
+    """The mean wall or server CPU of the timed passes, or, for a store that only timed out, (lower bound,) the
+    timeout's wall or the CPU it had spent when it gave up."""
     if not s["ms"]:
+        if s["timeouts"]:
+            return (max(t["ms"] if by_wall else t["cpu_ms"] for t in s["timeouts"]),)
+        if s["warm"]:
+            return [statistics.mean(s["warm"] if by_wall else s["warm_cpu"])]
         return None
     return statistics.mean(s["ms"]) if by_wall else statistics.mean(s["cpu"])
 
@@ -97,11 +106,17 @@ def table(groups):
                                                and sum(1 for c in counts if c != "-") > 1 else
                                                " DIFFER" if len(answered) > 1 else "")
         base = figure(sums[stores[0]])
+        # over several sets, a ratio only where every store has timed figures of every set
+        whole = len(names) == 1 or all({r["file"] for r in recs if r["store"] == s and r["file"] in names
+                                        and r["pass"] > 0 and r["rows"] is not None} == names for s in stores)
         ratios = []
         for s in stores[1:]:
             f = figure(sums[s])
-            ok = base is not None and f is not None and (by_wall or base >= 10)
-            ratios.append(f"{f / base:.1f}x" if ok else "-")
+            bound, first = isinstance(f, tuple), isinstance(f, list)
+            f = f[0] if bound or first else f
+            ok = whole and isinstance(base, float | int) and f is not None and (by_wall or base >= 10)
+            prefix = "> " if bound else "1st run: " if first else ""
+            ratios.append(prefix + f"{f / base:.1f}x" if ok else "-")
         rows_cell = ", ".join(counts) + verdict if len(names) == 1 else ""
         print(f"| {label} | {load} | " + " | ".join(cell(sums[s]) for s in stores) + f" | {rows_cell} |"
               + "".join(f" {x} |" for x in ratios))
