@@ -18,7 +18,8 @@ import com.sun.net.httpserver.HttpServer;
 /**
  * The launcher's opening of its repositories before the announce ({@link RepositoryBootstrap#openAll}): one {@code GET
  * /repositories/ID/namespaces} per configured repository of the data directory, in order, none for the skipped one, a
- * directory without configuration or a name that is no repository id, and a failure named with its status, not thrown.
+ * directory without configuration or a name that is no repository id, and a failure named with its status, not thrown;
+ * and the default repository found or created ({@link RepositoryBootstrap#ensureBasaltRepository}).
  */
 class RepositoryBootstrapTest {
     @TempDir
@@ -64,5 +65,35 @@ class RepositoryBootstrapTest {
         assertEquals(List.of(), RepositoryBootstrap.configured(data));
         assertEquals("no repositories to open",
                 new RepositoryBootstrap("http://127.0.0.1:1/rdf4j-server").openAll(data, LauncherWarmup.REPOSITORY));
+    }
+
+    /**
+     * The default repository is looked for through its namespaces, never its size (which a peer store answers by
+     * counting every statement): an existing one is left as it is, a missing one is created with a PUT.
+     */
+    @Test
+    void theDefaultRepositoryIsFoundWithoutCountingItsStatements() throws Exception {
+        List<String> asked = new CopyOnWriteArrayList<>();
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/rdf4j-server/repositories/", exchange -> {
+            String path = exchange.getRequestURI().getPath();
+            asked.add(exchange.getRequestMethod() + " " + path);
+            exchange.getRequestBody().readAllBytes();
+            exchange.sendResponseHeaders(path.contains("/missing") && exchange.getRequestMethod().equals("GET")
+                    ? 404 : 200, -1);
+            exchange.close();
+        });
+        server.start();
+        try {
+            RepositoryBootstrap bootstrap = new RepositoryBootstrap(
+                    "http://127.0.0.1:" + server.getAddress().getPort() + "/rdf4j-server");
+            bootstrap.ensureBasaltRepository("there");
+            bootstrap.ensureBasaltRepository("missing");
+            assertEquals(List.of("GET /rdf4j-server/repositories/there/namespaces",
+                    "GET /rdf4j-server/repositories/missing/namespaces", "PUT /rdf4j-server/repositories/missing"),
+                    asked);
+        } finally {
+            server.stop(0);
+        }
     }
 }
