@@ -75,6 +75,14 @@ public final class GroupJoinOp extends Operator {
     private final RowFilter[][] conditions;
     private final LongAdder spilledRows = new LongAdder();
     private final LongAdder drivenOpens = new LongAdder();
+    /**
+     * Whether the partitioned pattern's keys are first held in an {@link IdKeySet} (it has no child and
+     * holds no sums, and is its parent's only child); {@link #keySetOpens} counts the opens that kept it.
+     */
+    private final boolean keySet;
+    private final LongAdder keySetOpens = new LongAdder();
+    /** Whether {@link #partitioned} was taken for its bitmap only (its estimates would not partition it). */
+    private final boolean bitmapOnly;
 
     private GroupJoinOp(PatternScan[] patterns, JoinTree tree, int groupSlot, String groupLabel,
             JoinedAggregation aggregation, Operator rows, String reason, int valuePattern, long partitionFrom,
@@ -110,13 +118,30 @@ public final class GroupJoinOp extends Operator {
                 big = c;
             }
         }
+        // else a leaf whose keys a bitmap may hold (its parent's only child, as the bitmap's probe needs)
+        boolean bitmapOnly = false;
+        for (int c = 0; big < 0 && c < patterns.length; c++) {
+            if (bitmapLeaf(c) && patterns[c].estimate() >= IdKeySet.FROM_MATCHES) {
+                big = c;
+                bitmapOnly = true;
+            }
+        }
         this.partitioned = big;
+        this.bitmapOnly = bitmapOnly;
         this.builtRows = big < 0 ? null : builtRows(big);
         this.probeRows = big < 0 ? null : probeRows(big);
         int parent = big < 0 ? -1 : tree.parent[big];
         int root = parent < 0 ? -1 : tree.parent[parent];
-        this.rootFirst = root >= 0 && tree.parent[root] < 0 && tree.children(root).length == 1 && probeRows.unit()
+        this.rootFirst = !bitmapOnly && root >= 0 && tree.parent[root] < 0 && tree.children(root).length == 1 && probeRows.unit()
                 && valuePattern != root && !reads.driven(root);
+        this.keySet = big >= 0 && !rootFirst && bitmapLeaf(big);
+    }
+
+    /** Whether pattern {@code c} has no child, holds no sums and is its parent's only child (an {@link IdKeySet} may hold its keys). */
+    private boolean bitmapLeaf(int c) {
+        int parent = tree.parent[c];
+        return parent >= 0 && tree.children(c).length == 0 && !holdsValue[c] && tree.children(parent).length == 1
+                && !reads.driven(c);
     }
 
     /**
@@ -225,12 +250,14 @@ public final class GroupJoinOp extends Operator {
     public String describe() {
         return "GroupJoin " + groupLabel + " " + aggregation.describe()
                 + " (counts and sums per join key, leaves to root, no joined rows"
-                + (partitioned < 0 ? "" : "; " + patterns[partitioned].label() + " joined by key partitions")
+                + (partitioned < 0 ? "" : "; " + patterns[partitioned].label()
+                        + (bitmapOnly ? " keyed in a bitmap" : " joined by key partitions"))
                 + (reads.anyDriven() ? "; " + reads.describe(List.of(patterns)) : "") + describeConditions() + ")"
                 + (reason == null ? "" : " [" + reason + "]")
                 + (spilledRows.sum() > 0 ? " (spilled " + spilledRows.sum() + " rows)" : "")
                 + (drivenOpens.sum() > 0 ? " (driven by keys in " + drivenOpens.sum() + " reads)" : "")
-                + (rootFirstOpens.sum() > 0 ? " (groups by the root's keys first in " + rootFirstOpens.sum() + " opens)" : "");
+                + (rootFirstOpens.sum() > 0 ? " (groups by the root's keys first in " + rootFirstOpens.sum() + " opens)" : "")
+                + (keySetOpens.sum() > 0 ? " (keys in a bitmap in " + keySetOpens.sum() + " opens)" : "");
     }
 
     /** For EXPLAIN: the conditions on the patterns' matches. */
@@ -287,6 +314,8 @@ public final class GroupJoinOp extends Operator {
         long[] keptPairs = rootFirst ? new long[Batch.CAPACITY] : null;
         long[] keptGroups = rootFirst ? new long[Batch.CAPACITY] : null;
         boolean rootRead = false;
+        // the partitioned pattern's keys while they fit a bitmap (then neither side is partitioned)
+        IdKeySet keys = null;
         try {
             for (int p : tree.order) {
                 int[] kids = java.util.Arrays.stream(tree.children(p)).filter(k -> k != partitioned).toArray();
@@ -296,7 +325,7 @@ public final class GroupJoinOp extends Operator {
                     break;
                 }
                 boolean probing = partitioned >= 0 && tree.parent[partitioned] == p;
-                RootGroups groups = probing && rootFirst ? RootGroups.of(read(tree.parent[p], tables, input, ctx),
+                RootGroups groups = probing && rootFirst ? RootGroups.of(read(tree.parent[p], tables, null, input, ctx),
                         tree.parentSlot[p], groupSlot, budget, ctx) : null;
                 if (groups != null) {
                     rootRead = true;
@@ -306,19 +335,35 @@ public final class GroupJoinOp extends Operator {
                 IdSums out = p == partitioned ? null
                         : new IdSums(root || groups != null ? 64 : Math.min(budget, (long) reads.rows(p)));
                 PartialRows layout = p == partitioned ? builtRows : probing ? probeRows : null;
-                pairs = layout == null ? null : new RowPartitions((long) Math.max(0, patterns[partitioned].estimate()),
-                        layout.width(), setLongs, ctx.limits());
+                if (p == partitioned && keySet) {
+                    keys = new IdKeySet(setLongs);
+                }
+                pairs = layout == null || p == partitioned && keys != null || probing && keys != null ? null
+                        : newPairs(layout, setLongs, ctx);
                 int outSlot = root ? groupSlot : tree.parentSlot[p];
                 int pairSlot = probing ? tree.parentSlot[partitioned] : -1;
                 boolean valueHere = p == valuePattern;
-                try (BatchCursor c = read(p, tables, input, ctx)) {
+                try (BatchCursor c = read(p, tables, probing ? keys : null, input, ctx)) {
                     Batch b;
                     while ((b = c.next()) != null) {
                         ctx.checkCancelled();
                         if (valueHere && !aggregation.numbers(b, numbers, ctx)) {
                             return null;
                         }
-                        if (groups != null) {
+                        if (p == partitioned && keys != null) {
+                            int took = keys.addAll(b.cols[outSlot], b.size);
+                            if (took == b.size) {
+                                continue;
+                            }
+                            // past the bitmap's memory: its keys and the rest go to partitions as before
+                            pairs = newPairs(layout, setLongs, ctx);
+                            keys.drainTo(pairs);
+                            keys = null;
+                            pairs.addAll(java.util.Arrays.copyOfRange(b.cols[outSlot], took, b.size), null, null,
+                                    b.size - took);
+                        } else if (probing && keys != null) {
+                            keys.probe(b.cols[pairSlot], b.cols[outSlot], valueHere ? numbers : null, b.size, out);
+                        } else if (groups != null) {
                             // a unit row: (key, group's number, number or nothing)
                             long[] kept = probeRows.sums() ? numbers : null;
                             int m = groups.keep(b.cols[outSlot], b.cols[pairSlot], kept, b.size, keptPairs, keptGroups,
@@ -338,6 +383,9 @@ public final class GroupJoinOp extends Operator {
                 }
                 if (p == partitioned) {
                     built = pairs;
+                } else if (probing && keys != null) {
+                    keySetOpens.increment();
+                    keys = null;
                 } else if (probing) {
                     // where the rows carry their group's number (the root read first), the join adds to the groups' arrays
                     GroupTotals totals = groups == null ? null : new GroupTotals(groups.groups());
@@ -364,14 +412,22 @@ public final class GroupJoinOp extends Operator {
         }
     }
 
+    private RowPartitions newPairs(PartialRows layout, long setLongs, ExecContext ctx) {
+        return new RowPartitions((long) Math.max(0, patterns[partitioned].estimate()), layout.width(), setLongs,
+                ctx.limits());
+    }
+
     /**
      * Pattern {@code p}'s matches that meet its condition: by lookups of its driving child's keys where
      * {@link KeyedReads} takes them, else its scan.
      */
-    private BatchCursor read(int p, IdSums[] tables, long[] input, ExecContext ctx) {
+    private BatchCursor read(int p, IdSums[] tables, IdKeySet keys, long[] input, ExecContext ctx) {
         int k = reads.driver(p);
         BatchCursor matches;
-        if (k >= 0 && tables[k] != null && reads.takes(p, tables[k].size())) {
+        if (k >= 0 && keys != null && k == partitioned && reads.takesOverBitmap(p, keys.size())) {
+            drivenOpens.increment();
+            matches = KeyedReads.lookups(patterns[p], keys.ids(), tree.parentSlot[k], input, ctx);
+        } else if (k >= 0 && tables[k] != null && reads.takes(p, tables[k].size())) {
             drivenOpens.increment();
             matches = KeyedReads.lookups(patterns[p], KeyedReads.keys(tables[k]), tree.parentSlot[k], input, ctx);
         } else {
