@@ -26,7 +26,11 @@ import java.util.concurrent.atomic.LongAdder;
  * (a vendor's one country), the root is read first and the parent's rows carry the group's number
  * (the groups numbered densely, {@link RootGroups}) instead of the key: the join adds to the groups'
  * arrays directly ({@link GroupTotals}), with no table per key and no step for the root (EXPLAIN
- * counts these opens). The two sets of
+ * counts these opens). Where the partitioned pattern has no child, holds no sums and is its parent's
+ * only child, its keys go to a bitmap ({@link IdKeySet}) instead, which its parent's matches test, and
+ * neither side is partitioned unless the bitmap passes its memory; such a leaf of
+ * {@link IdKeySet#FROM_MATCHES} estimated matches or more is held in a bitmap even where its
+ * estimates would not partition it ({@link PartitionedPattern}). The two sets of
  * rows share the memory of {@link ExecLimits#hashJoinRows()} rows of a hash join; past it they go
  * to disk and are joined a group of partitions at a time (EXPLAIN then says how many rows spilled).
  *
@@ -102,30 +106,9 @@ public final class GroupJoinOp extends Operator {
         for (int p = valuePattern; p >= 0; p = tree.parent[p]) {
             holdsValue[p] = true;
         }
-        // of the patterns whose parent is estimated at as many matches (both sides far past the caches), the
-        // one whose smaller side is largest, then the largest: a key table it would leave is the largest one
-        int big = -1;
-        for (int c = 0; c < patterns.length; c++) {
-            int p = tree.parent[c];
-            if (p < 0 || patterns[c].estimate() < partitionFrom || patterns[p].estimate() < partitionFrom
-                    || reads.driven(c) || reads.driven(p)) {
-                continue;
-            }
-            double smaller = Math.min(patterns[c].estimate(), patterns[p].estimate());
-            double bigSmaller = big < 0 ? -1 : Math.min(patterns[big].estimate(), patterns[tree.parent[big]].estimate());
-            if (big < 0 || smaller > bigSmaller
-                    || smaller == bigSmaller && patterns[c].estimate() > patterns[big].estimate()) {
-                big = c;
-            }
-        }
-        // else a leaf whose keys a bitmap may hold (its parent's only child, as the bitmap's probe needs)
-        boolean bitmapOnly = false;
-        for (int c = 0; big < 0 && c < patterns.length; c++) {
-            if (bitmapLeaf(c) && patterns[c].estimate() >= IdKeySet.FROM_MATCHES) {
-                big = c;
-                bitmapOnly = true;
-            }
-        }
+        PartitionedPattern held = PartitionedPattern.choose(patterns, tree, reads, holdsValue, partitionFrom);
+        int big = held.pattern();
+        boolean bitmapOnly = held.bitmapOnly();
         this.partitioned = big;
         this.bitmapOnly = bitmapOnly;
         this.builtRows = big < 0 ? null : builtRows(big);
@@ -134,14 +117,7 @@ public final class GroupJoinOp extends Operator {
         int root = parent < 0 ? -1 : tree.parent[parent];
         this.rootFirst = !bitmapOnly && root >= 0 && tree.parent[root] < 0 && tree.children(root).length == 1 && probeRows.unit()
                 && valuePattern != root && !reads.driven(root);
-        this.keySet = big >= 0 && !rootFirst && bitmapLeaf(big);
-    }
-
-    /** Whether pattern {@code c} has no child, holds no sums and is its parent's only child (an {@link IdKeySet} may hold its keys). */
-    private boolean bitmapLeaf(int c) {
-        int parent = tree.parent[c];
-        return parent >= 0 && tree.children(c).length == 0 && !holdsValue[c] && tree.children(parent).length == 1
-                && !reads.driven(c);
+        this.keySet = big >= 0 && !rootFirst && PartitionedPattern.bitmapLeaf(tree, reads, holdsValue, big);
     }
 
     /**
