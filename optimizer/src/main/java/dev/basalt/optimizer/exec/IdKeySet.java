@@ -84,7 +84,14 @@ final class IdKeySet {
     /** The distinct ids held, in id order. */
     long[] ids() {
         long[] out = new long[size];
-        int n = 0;
+        int[] n = {0};
+        forEachId(id -> out[n[0]++] = id);
+        java.util.Arrays.sort(out);
+        return out;
+    }
+
+    /** Gives {@code action} each distinct id held, page by page. */
+    private void forEachId(java.util.function.LongConsumer action) {
         for (int s = 0; s < pageIds.length; s++) {
             if (pageIds[s] == 0) {
                 continue;
@@ -93,12 +100,10 @@ final class IdKeySet {
             long[] page = pages[s];
             for (int w = 0; w < PAGE_LONGS; w++) {
                 for (long bits = page[w]; bits != 0; bits &= bits - 1) {
-                    out[n++] = base | (long) w << 6 | Long.numberOfTrailingZeros(bits);
+                    action.accept(base | (long) w << 6 | Long.numberOfTrailingZeros(bits));
                 }
             }
         }
-        java.util.Arrays.sort(out);
-        return out;
     }
 
     /** How many times {@code id} was added (0: never). */
@@ -154,31 +159,18 @@ final class IdKeySet {
     /** Appends every id the set holds to {@code rows} (one-long rows: an id added twice twice), and drops the pages. */
     void drainTo(RowPartitions rows) {
         long[] buffer = new long[Batch.CAPACITY];
-        int m = 0;
-        for (int s = 0; s < pageIds.length; s++) {
-            if (pageIds[s] == 0) {
-                continue;
-            }
-            long base = pageIds[s] - 1 << PAGE_BITS;
-            long[] page = pages[s];
-            for (int w = 0; w < PAGE_LONGS; w++) {
-                long bits = page[w];
-                while (bits != 0) {
-                    long id = base | (long) w << 6 | Long.numberOfTrailingZeros(bits);
-                    bits &= bits - 1;
-                    for (long c = count(id); c > 0; c--) {
-                        buffer[m++] = id;
-                        if (m == buffer.length) {
-                            rows.addAll(buffer, null, null, m);
-                            m = 0;
-                        }
-                    }
+        int[] m = {0};
+        forEachId(id -> {
+            for (long c = count(id); c > 0; c--) {
+                buffer[m[0]++] = id;
+                if (m[0] == buffer.length) {
+                    rows.addAll(buffer, null, null, m[0]);
+                    m[0] = 0;
                 }
             }
-            pages[s] = null;
-        }
-        if (m > 0) {
-            rows.addAll(buffer, null, null, m);
+        });
+        if (m[0] > 0) {
+            rows.addAll(buffer, null, null, m[0]);
         }
         pageIds = new long[1];
         pages = new long[1][];
