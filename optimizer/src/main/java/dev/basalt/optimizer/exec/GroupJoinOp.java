@@ -26,7 +26,11 @@ import java.util.concurrent.atomic.LongAdder;
  * (a vendor's one country), the root is read first and the parent's rows carry the group's number
  * (the groups numbered densely, {@link RootGroups}) instead of the key: the join adds to the groups'
  * arrays directly ({@link GroupTotals}), with no table per key and no step for the root (EXPLAIN
- * counts these opens). The two sets of
+ * counts these opens). Where the partitioned pattern has no child, holds no sums and is its parent's
+ * only child, its keys go to a bitmap ({@link IdKeySet}) instead, which its parent's matches test, and
+ * neither side is partitioned unless the bitmap passes its memory; such a leaf of
+ * {@link IdKeySet#FROM_MATCHES} estimated matches or more is held in a bitmap even where its
+ * estimates would not partition it ({@link PartitionedPattern}). The two sets of
  * rows share the memory of {@link ExecLimits#hashJoinRows()} rows of a hash join; past it they go
  * to disk and are joined a group of partitions at a time (EXPLAIN then says how many rows spilled).
  *
@@ -75,6 +79,14 @@ public final class GroupJoinOp extends Operator {
     private final RowFilter[][] conditions;
     private final LongAdder spilledRows = new LongAdder();
     private final LongAdder drivenOpens = new LongAdder();
+    /**
+     * Whether the partitioned pattern's keys are first held in an {@link IdKeySet} (it has no child and
+     * holds no sums, and is its parent's only child); {@link #keySetOpens} counts the opens that kept it.
+     */
+    private final boolean keySet;
+    private final LongAdder keySetOpens = new LongAdder();
+    /** Whether {@link #partitioned} was taken for its bitmap only (its estimates would not partition it). */
+    private final boolean bitmapOnly;
 
     private GroupJoinOp(PatternScan[] patterns, JoinTree tree, int groupSlot, String groupLabel,
             JoinedAggregation aggregation, Operator rows, String reason, int valuePattern, long partitionFrom,
@@ -94,29 +106,18 @@ public final class GroupJoinOp extends Operator {
         for (int p = valuePattern; p >= 0; p = tree.parent[p]) {
             holdsValue[p] = true;
         }
-        // of the patterns whose parent is estimated at as many matches (both sides far past the caches), the
-        // one whose smaller side is largest, then the largest: a key table it would leave is the largest one
-        int big = -1;
-        for (int c = 0; c < patterns.length; c++) {
-            int p = tree.parent[c];
-            if (p < 0 || patterns[c].estimate() < partitionFrom || patterns[p].estimate() < partitionFrom
-                    || reads.driven(c) || reads.driven(p)) {
-                continue;
-            }
-            double smaller = Math.min(patterns[c].estimate(), patterns[p].estimate());
-            double bigSmaller = big < 0 ? -1 : Math.min(patterns[big].estimate(), patterns[tree.parent[big]].estimate());
-            if (big < 0 || smaller > bigSmaller
-                    || smaller == bigSmaller && patterns[c].estimate() > patterns[big].estimate()) {
-                big = c;
-            }
-        }
+        PartitionedPattern held = PartitionedPattern.choose(patterns, tree, reads, holdsValue, partitionFrom);
+        int big = held.pattern();
+        boolean bitmapOnly = held.bitmapOnly();
         this.partitioned = big;
+        this.bitmapOnly = bitmapOnly;
         this.builtRows = big < 0 ? null : builtRows(big);
         this.probeRows = big < 0 ? null : probeRows(big);
         int parent = big < 0 ? -1 : tree.parent[big];
         int root = parent < 0 ? -1 : tree.parent[parent];
-        this.rootFirst = root >= 0 && tree.parent[root] < 0 && tree.children(root).length == 1 && probeRows.unit()
+        this.rootFirst = !bitmapOnly && root >= 0 && tree.parent[root] < 0 && tree.children(root).length == 1 && probeRows.unit()
                 && valuePattern != root && !reads.driven(root);
+        this.keySet = big >= 0 && !rootFirst && PartitionedPattern.bitmapLeaf(tree, reads, holdsValue, big);
     }
 
     /**
@@ -225,12 +226,14 @@ public final class GroupJoinOp extends Operator {
     public String describe() {
         return "GroupJoin " + groupLabel + " " + aggregation.describe()
                 + " (counts and sums per join key, leaves to root, no joined rows"
-                + (partitioned < 0 ? "" : "; " + patterns[partitioned].label() + " joined by key partitions")
+                + (partitioned < 0 ? "" : "; " + patterns[partitioned].label()
+                        + (bitmapOnly ? " keyed in a bitmap" : " joined by key partitions"))
                 + (reads.anyDriven() ? "; " + reads.describe(List.of(patterns)) : "") + describeConditions() + ")"
                 + (reason == null ? "" : " [" + reason + "]")
                 + (spilledRows.sum() > 0 ? " (spilled " + spilledRows.sum() + " rows)" : "")
                 + (drivenOpens.sum() > 0 ? " (driven by keys in " + drivenOpens.sum() + " reads)" : "")
-                + (rootFirstOpens.sum() > 0 ? " (groups by the root's keys first in " + rootFirstOpens.sum() + " opens)" : "");
+                + (rootFirstOpens.sum() > 0 ? " (groups by the root's keys first in " + rootFirstOpens.sum() + " opens)" : "")
+                + (keySetOpens.sum() > 0 ? " (keys in a bitmap in " + keySetOpens.sum() + " opens)" : "");
     }
 
     /** For EXPLAIN: the conditions on the patterns' matches. */
@@ -287,6 +290,8 @@ public final class GroupJoinOp extends Operator {
         long[] keptPairs = rootFirst ? new long[Batch.CAPACITY] : null;
         long[] keptGroups = rootFirst ? new long[Batch.CAPACITY] : null;
         boolean rootRead = false;
+        // the partitioned pattern's keys while they fit a bitmap (then neither side is partitioned)
+        IdKeySet keys = null;
         try {
             for (int p : tree.order) {
                 int[] kids = java.util.Arrays.stream(tree.children(p)).filter(k -> k != partitioned).toArray();
@@ -296,7 +301,7 @@ public final class GroupJoinOp extends Operator {
                     break;
                 }
                 boolean probing = partitioned >= 0 && tree.parent[partitioned] == p;
-                RootGroups groups = probing && rootFirst ? RootGroups.of(read(tree.parent[p], tables, input, ctx),
+                RootGroups groups = probing && rootFirst ? RootGroups.of(read(tree.parent[p], tables, null, input, ctx),
                         tree.parentSlot[p], groupSlot, budget, ctx) : null;
                 if (groups != null) {
                     rootRead = true;
@@ -306,19 +311,35 @@ public final class GroupJoinOp extends Operator {
                 IdSums out = p == partitioned ? null
                         : new IdSums(root || groups != null ? 64 : Math.min(budget, (long) reads.rows(p)));
                 PartialRows layout = p == partitioned ? builtRows : probing ? probeRows : null;
-                pairs = layout == null ? null : new RowPartitions((long) Math.max(0, patterns[partitioned].estimate()),
-                        layout.width(), setLongs, ctx.limits());
+                if (p == partitioned && keySet) {
+                    keys = new IdKeySet(setLongs);
+                }
+                pairs = layout == null || p == partitioned && keys != null || probing && keys != null ? null
+                        : newPairs(layout, setLongs, ctx);
                 int outSlot = root ? groupSlot : tree.parentSlot[p];
                 int pairSlot = probing ? tree.parentSlot[partitioned] : -1;
                 boolean valueHere = p == valuePattern;
-                try (BatchCursor c = read(p, tables, input, ctx)) {
+                try (BatchCursor c = read(p, tables, probing ? keys : null, input, ctx)) {
                     Batch b;
                     while ((b = c.next()) != null) {
                         ctx.checkCancelled();
                         if (valueHere && !aggregation.numbers(b, numbers, ctx)) {
                             return null;
                         }
-                        if (groups != null) {
+                        if (p == partitioned && keys != null) {
+                            int took = keys.addAll(b.cols[outSlot], b.size);
+                            if (took == b.size) {
+                                continue;
+                            }
+                            // past the bitmap's memory: its keys and the rest go to partitions as before
+                            pairs = newPairs(layout, setLongs, ctx);
+                            keys.drainTo(pairs);
+                            keys = null;
+                            pairs.addAll(java.util.Arrays.copyOfRange(b.cols[outSlot], took, b.size), null, null,
+                                    b.size - took);
+                        } else if (probing && keys != null) {
+                            keys.probe(b.cols[pairSlot], b.cols[outSlot], valueHere ? numbers : null, b.size, out);
+                        } else if (groups != null) {
                             // a unit row: (key, group's number, number or nothing)
                             long[] kept = probeRows.sums() ? numbers : null;
                             int m = groups.keep(b.cols[outSlot], b.cols[pairSlot], kept, b.size, keptPairs, keptGroups,
@@ -338,6 +359,9 @@ public final class GroupJoinOp extends Operator {
                 }
                 if (p == partitioned) {
                     built = pairs;
+                } else if (probing && keys != null) {
+                    keySetOpens.increment();
+                    keys = null;
                 } else if (probing) {
                     // where the rows carry their group's number (the root read first), the join adds to the groups' arrays
                     GroupTotals totals = groups == null ? null : new GroupTotals(groups.groups());
@@ -364,14 +388,22 @@ public final class GroupJoinOp extends Operator {
         }
     }
 
+    private RowPartitions newPairs(PartialRows layout, long setLongs, ExecContext ctx) {
+        return new RowPartitions((long) Math.max(0, patterns[partitioned].estimate()), layout.width(), setLongs,
+                ctx.limits());
+    }
+
     /**
      * Pattern {@code p}'s matches that meet its condition: by lookups of its driving child's keys where
      * {@link KeyedReads} takes them, else its scan.
      */
-    private BatchCursor read(int p, IdSums[] tables, long[] input, ExecContext ctx) {
+    private BatchCursor read(int p, IdSums[] tables, IdKeySet keys, long[] input, ExecContext ctx) {
         int k = reads.driver(p);
         BatchCursor matches;
-        if (k >= 0 && tables[k] != null && reads.takes(p, tables[k].size())) {
+        if (k >= 0 && keys != null && k == partitioned && reads.takesOverBitmap(p, keys.size())) {
+            drivenOpens.increment();
+            matches = KeyedReads.lookups(patterns[p], keys.ids(), tree.parentSlot[k], input, ctx);
+        } else if (k >= 0 && tables[k] != null && reads.takes(p, tables[k].size())) {
             drivenOpens.increment();
             matches = KeyedReads.lookups(patterns[p], KeyedReads.keys(tables[k]), tree.parentSlot[k], input, ctx);
         } else {
