@@ -203,35 +203,32 @@ final class DataSample {
             if (!visited.add(s)) {
                 return true;
             }
-            List<List<String>> out = select("SELECT ?p ?o WHERE { " + s + " ?p ?o } LIMIT " + FORWARD_LIMIT,
-                    FORWARD_LIMIT);
-            if (out == null) {
+            return visitSide(s, true) && visitSide(s, false);
+        }
+
+        /**
+         * Reads the statements with {@code s} as subject ({@code forward}) or as object, notes whether all were
+         * read, and queues each non-type link's far end under its predicate and direction; false when the bound
+         * stopped it.
+         */
+        private boolean visitSide(String s, boolean forward) throws IOException {
+            int limit = forward ? FORWARD_LIMIT : REVERSE_LIMIT;
+            List<List<String>> rows = select(forward
+                    ? "SELECT ?p ?o WHERE { " + s + " ?p ?o } LIMIT " + limit
+                    : "SELECT ?s ?p WHERE { ?s ?p " + s + " } LIMIT " + limit, limit);
+            if (rows == null) {
                 return false;
             }
-            if (out.size() < FORWARD_LIMIT) {
-                outComplete.add(s);
+            if (rows.size() < limit) {
+                (forward ? outComplete : inComplete).add(s);
             }
-            for (List<String> row : out) {
-                if (row.size() == 2 && isIri(row.get(0))) {
-                    read.add(new Statement(s, row.get(0), row.get(1)));
-                    if (!RDF_TYPE.equals(row.get(0))) {
-                        enqueue(">" + row.get(0), row.get(1));
-                    }
-                }
-            }
-            List<List<String>> in = select("SELECT ?s ?p WHERE { ?s ?p " + s + " } LIMIT " + REVERSE_LIMIT,
-                    REVERSE_LIMIT);
-            if (in == null) {
-                return false;
-            }
-            if (in.size() < REVERSE_LIMIT) {
-                inComplete.add(s);
-            }
-            for (List<String> row : in) {
-                if (row.size() == 2 && isIri(row.get(1))) {
-                    read.add(new Statement(row.get(0), row.get(1), s));
-                    if (!RDF_TYPE.equals(row.get(1))) {
-                        enqueue("<" + row.get(1), row.get(0));
+            for (List<String> row : rows) {
+                String predicate = row.size() == 2 ? row.get(forward ? 0 : 1) : null;
+                if (predicate != null && isIri(predicate)) {
+                    String other = row.get(forward ? 1 : 0);
+                    read.add(forward ? new Statement(s, predicate, other) : new Statement(other, predicate, s));
+                    if (!RDF_TYPE.equals(predicate)) {
+                        enqueue((forward ? ">" : "<") + predicate, other);
                     }
                 }
             }
