@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Per-query tables of three_servers.sh's runs: Oxigraph / LmdbStore / Basalt mean client wall ms per query and phase.
+
+    explore_table.py OUT_DIR/run-*.txt > table.md
+
+Reads each bsbm-http output (run-NAME.txt) and its setting (run-NAME.json, written beside it by three_servers.sh:
+which endpoint URL is which server, clients, warm-up mixes, COUNTs, load averages). bsbm-http prints, per endpoint
+and phase, a line "URL PHASE, C client(s): Q QMpH (M mixes, T s), client CPU X ms/query, server CPU Y ms/query"
+followed by one line per query "    Qn   avg A ms  min B  max C  (count)"; the phases used here are the cold one
+("cold (first 50 mixes)") and the timed run ("warm run 1"), called "after 50" when the run followed the cold mixes
+directly (--warmup-mixes no larger than the cold mixes) and "warm (after W)" otherwise.
+
+Writes, per warm-up setting: a table with one row per query and one column per run and phase, each cell
+"Oxigraph / LmdbStore / Basalt" mean ms, **B slower** where Basalt's mean is above a peer's; the QMpH and server CPU
+ms per query (the whole server process: bsbm-http gives no per-query server CPU) of each endpoint per run and phase;
+the COUNTs and load averages; every cell where Basalt is slower, with the ratio; and result-count mismatches.
+Standard library only.
+"""
+import json
+import os
+import re
+import sys
+
+PEERS = ["Oxigraph", "LmdbStore", "Basalt"]
+PHASE = re.compile(r"^(\S+) (cold \(first \d+ mixes\)|warm run \d+), (\d+) client\(s\): ([\d,]+) QMpH \((\d+) mixes, "
+                   r"([\d.]+) s\), client CPU ([\d.]+) ms/query(?:, server CPU ([\d.]+) ms/query)?")
+QUERY = re.compile(r"^\s+(Q\d+)\s+avg\s+([\d.]+) ms\s+min\s+([\d.]+)\s+max\s+([\d.]+)\s+\((\d+)\)")
+MISMATCH = re.compile(r"^(Q\d+) result counts (.*)  MISMATCH$")
+
+
+def parse(path):
+    setting_path = re.sub(r"\.txt$", ".json", path)
+    with open(setting_path, encoding="utf-8") as f:
+        setting = json.load(f)
+    names = setting["endpoints"]
+    after = "after %d" % setting["cold_mixes"] if setting["warmup_mixes"] <= setting["cold_mixes"] \
+        else "warm (after %d)" % setting["warmup_mixes"]
+    phases = {}  # (phase, peer) -> {"qmph", "server_ms", "queries": {q: mean ms}}
+    current = None
+    mismatches = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            m = PHASE.match(line)
+            if m:
+                phase = "cold" if m.group(2).startswith("cold") else after
+                current = {"qmph": float(m.group(4).replace(",", "")),
+                           "server_ms": float(m.group(8)) if m.group(8) else None, "queries": {}}
+                phases[(phase, names[m.group(1)])] = current
+                continue
+            m = QUERY.match(line)
+            if m and current is not None:
+                current["queries"][m.group(1)] = (float(m.group(2)), int(m.group(5)))
+                continue
+            current = None if not line.startswith(" ") else current
+            m = MISMATCH.match(line)
+            if m:
+                counts = m.group(2)
+                for url, peer in names.items():
+                    counts = counts.replace(url + "=", peer + "=")
+                mismatches.append("%s: %s" % (m.group(1), counts))
+    return setting, after, phases, mismatches
+
+
+def main(paths):
+    runs = [(p,) + parse(p) for p in sorted(paths)]
+    by_warmup = {}
+    for r in runs:
+        by_warmup.setdefault(r[1]["warmup_mixes"], []).append(r)
+    out = []
+    for warmup in sorted(by_warmup):
+        group = sorted(by_warmup[warmup], key=lambda r: (r[1]["clients"], r[1]["rep"]))
+        columns = []  # (run name, phase label, phases dict)
+        for path, setting, after, phases, _ in group:
+            for phase in ["cold", after]:
+                if all((phase, p) in phases for p in PEERS):
+                    columns.append((setting["name"], phase, phases))
+        s0 = group[0][1]
+        out.append("### %d products, seed %d, warm-up mixes %d: Oxigraph / LmdbStore / Basalt mean wall ms per query"
+                   % (s0["products"], s0["seed"], warmup))
+        out.append("")
+        out.append("| query | " + " | ".join("%s %s" % (name, phase) for name, phase, _ in columns) + " |")
+        out.append("|---|" + "---|" * len(columns))
+        queries = sorted({q for _, phase, ph in columns for p in PEERS for q in ph[(phase, p)]["queries"]},
+                         key=lambda q: int(q[1:]))
+        slower = []
+        for q in queries:
+            cells = []
+            for name, phase, ph in columns:
+                ms = [ph[(phase, p)]["queries"].get(q, (None, 0))[0] for p in PEERS]
+                cell = " / ".join("-" if v is None else "%.2f" % v for v in ms)
+                b = ms[2]
+                worse = [PEERS[i] for i in (0, 1) if b is not None and ms[i] is not None and b > ms[i]]
+                if worse:
+                    cell += " **B slower**"
+                    for i in (0, 1):
+                        if PEERS[i] in worse:
+                            slower.append("%s %s %s: Basalt %.2f ms, %s %.2f ms (%.2fx)"
+                                          % (q, name, phase, b, PEERS[i], ms[i], b / ms[i]))
+                cells.append(cell)
+            out.append("| %s | %s |" % (q, " | ".join(cells)))
+        out.append("")
+        out.append("QMpH (server CPU ms per query, whole process) per run and phase:")
+        out.append("")
+        out.append("| run | phase | " + " | ".join(PEERS) + " | load start / ready / end |")
+        out.append("|---|---|" + "---:|" * len(PEERS) + "---|")
+        for name, phase, ph in columns:
+            setting = next(r[1] for r in group if r[1]["name"] == name)
+            figures = []
+            for p in PEERS:
+                x = ph[(phase, p)]
+                cpu = "-" if x["server_ms"] is None else "%.3f" % x["server_ms"]
+                figures.append("{:,.0f} ({})".format(x["qmph"], cpu))
+            ld = setting["load"]
+            out.append("| %s | %s | %s | %s / %s / %s |" % (name, phase, " | ".join(figures), ld["start"], ld["ready"],
+                                                           ld["end"]))
+        out.append("")
+        counts = sorted({json.dumps(r[1]["counts"], sort_keys=True) for r in group})
+        out.append("COUNT(*) before the cold phase: " + "; ".join(counts))
+        mism = sorted({m for r in group for m in r[4]})
+        out.append("Result-count mismatches (bsbm-http cross-check): " + ("; ".join(mism) if mism else "none"))
+        out.append("")
+        out.append("Cells where Basalt is slower (%d):" % len(slower))
+        out.extend("- " + s for s in slower) if slower else out.append("- none")
+        out.append("")
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2 or not all(os.path.exists(p) for p in sys.argv[1:]):
+        sys.exit(__doc__)
+    main(sys.argv[1:])
