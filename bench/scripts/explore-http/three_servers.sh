@@ -15,6 +15,9 @@
 #   SECONDS_RUN  length of the measured run (default 20), COLD (cold mixes, default 50), CROSS_CHECK (parameter
 #            sets per query whose result counts bsbm-http compares between the three after the measurements,
 #            default 10; 0: none)
+#   ORDER    "fixed" (default): the endpoints in the order Oxigraph, LmdbStore, Basalt in every run; "alternate":
+#            Basalt, LmdbStore, Oxigraph in even repetitions (on a machine whose load changes during a run, so that
+#            no server is always measured last)
 #   PORT     first of two ports (default 18000: Oxigraph; PORT+1: the launcher), XMX (the launcher's heap, 2g),
 #   JAVA_OPTS (more launcher JVM options; default -Dbasalt.server.queryLog=0: no query log, each start a store's
 #            first), SERVER_JAR, BENCH_JAR (default: this checkout's workbench-config/target/basalt-server.jar and
@@ -30,8 +33,8 @@
 #      over 5 s, at most 5 minutes);
 #   4. sends each of the three one SELECT (COUNT(*) AS ?n) {?s ?p ?o}, records the counts;
 #   5. runs `java -Xmx1g -jar basalt-bench.jar bsbm-http --products N --seed S --mix reduced --seconds SECONDS_RUN
-#      --clients C --endpoint OXIGRAPH --endpoint LMDB --endpoint BASALT --server-pid OXI_PID --server-pid LAUNCHER_PID
-#      --server-pid LAUNCHER_PID --cold-mixes COLD --warmup-mixes W --runs 1 --cross-check CROSS_CHECK`
+#      --clients C --endpoint OXIGRAPH --server-pid OXI_PID --endpoint LMDB --server-pid LAUNCHER_PID
+#      --endpoint BASALT --server-pid LAUNCHER_PID --cold-mixes COLD --warmup-mixes W --runs 1 --cross-check CROSS_CHECK`
 #      (the endpoints one after the other, each: the first COLD mixes, then up to W mixes in all, then the timed run);
 #   6. stops both servers and removes the copies.
 # Everything runs under nice -n 10 (the script renices itself). Afterwards explore_table.py OUT_DIR/run-*.txt writes
@@ -45,7 +48,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 : "${SERVER_JAR:=$root/workbench-config/target/basalt-server.jar}" "${BENCH_JAR:=$root/bench/target/basalt-bench.jar}"
 : "${CLIENTS:=1 2}" "${REPS:=2}" "${WARMUP:=0}" "${SECONDS_RUN:=20}" "${COLD:=50}" "${CROSS_CHECK:=10}"
-: "${PORT:=18000}" "${XMX:=2g}" "${JAVA_OPTS=-Dbasalt.server.queryLog=0}" "${WORK:=$out/work}"
+: "${ORDER:=fixed}" "${PORT:=18000}" "${XMX:=2g}" "${JAVA_OPTS=-Dbasalt.server.queryLog=0}" "${WORK:=$out/work}"
 oxigraph=$stores/venv/bin/oxigraph
 products=$(awk '$1 == "products" {print $2}' "$stores/MANIFEST")
 seed=$(awk '$1 == "seed" {print $2}' "$stores/MANIFEST")
@@ -146,11 +149,15 @@ for warm in $WARMUP; do
             say "$name: COUNT oxigraph ${counts[0]}, lmdb ${counts[1]}, basalt ${counts[2]}, load $load_ready"
             [ "${counts[0]}" = "${counts[1]}" ] && [ "${counts[1]}" = "${counts[2]}" ] || say "$name: COUNT MISMATCH"
             set +e
+            order=(--endpoint "$oxi_url" --server-pid "$oxi_pid" --endpoint "$lmdb_url" --server-pid "$launcher_pid"
+                --endpoint "$basalt_url" --server-pid "$launcher_pid")
+            if [ "$ORDER" = alternate ] && [ $((rep % 2)) -eq 0 ]; then
+                order=(--endpoint "$basalt_url" --server-pid "$launcher_pid" --endpoint "$lmdb_url"
+                    --server-pid "$launcher_pid" --endpoint "$oxi_url" --server-pid "$oxi_pid")
+            fi
             java -Xmx1g -jar "$BENCH_JAR" bsbm-http --products "$products" --seed "$seed" --mix reduced \
-                --seconds "$SECONDS_RUN" --clients "$c" --endpoint "$oxi_url" --endpoint "$lmdb_url" \
-                --endpoint "$basalt_url" --server-pid "$oxi_pid" --server-pid "$launcher_pid" \
-                --server-pid "$launcher_pid" --cold-mixes "$COLD" --warmup-mixes "$warm" --runs 1 \
-                --cross-check "$CROSS_CHECK" > "$out/run-$name.txt" 2>&1
+                --seconds "$SECONDS_RUN" --clients "$c" "${order[@]}" --cold-mixes "$COLD" --warmup-mixes "$warm" \
+                --runs 1 --cross-check "$CROSS_CHECK" > "$out/run-$name.txt" 2>&1
             status=$?
             set -e
             load_end=$(load)
@@ -159,7 +166,7 @@ for warm in $WARMUP; do
             python3 - "$out/run-$name.json" <<EOF
 import json, sys
 json.dump({"name": "$name", "clients": $c, "rep": $rep, "warmup_mixes": $warm, "cold_mixes": $COLD,
-           "seconds": $SECONDS_RUN, "products": $products, "seed": $seed, "commit": "$commit",
+           "seconds": $SECONDS_RUN, "order": "$ORDER", "products": $products, "seed": $seed, "commit": "$commit",
            "endpoints": {"$oxi_url": "Oxigraph", "$lmdb_url": "LmdbStore", "$basalt_url": "Basalt"},
            "counts": {"Oxigraph": "${counts[0]}", "LmdbStore": "${counts[1]}", "Basalt": "${counts[2]}"},
            "load": {"start": "$load_start", "ready": "$load_ready", "end": "$load_end"},
