@@ -62,6 +62,33 @@ def parse(path):
     return setting, after, phases, mismatches
 
 
+def mean_table(group, queries):
+    """The runs with the same client count and phase averaged (mean of the runs' means), with the same marks."""
+    cols = {}  # (clients, phase) -> list of phases dicts
+    for _, setting, after, phases, _ in group:
+        for phase in ["cold", after]:
+            if all((phase, p) in phases for p in PEERS):
+                cols.setdefault((setting["clients"], phase), []).append(phases)
+    keys = sorted(cols, key=lambda k: (k[0], k[1] != "cold"))
+    lines = ["Mean over the repetitions (runs with the same clients and phase):", "",
+             "| query | " + " | ".join("%d client(s) %s (%d runs)" % (c, ph, len(cols[(c, ph)])) for c, ph in keys)
+             + " |", "|---|" + "---|" * len(keys)]
+    for q in queries:
+        cells = []
+        for c, ph in keys:
+            ms = []
+            for p in PEERS:
+                vals = [x[(ph, p)]["queries"][q][0] for x in cols[(c, ph)] if q in x[(ph, p)]["queries"]]
+                ms.append(sum(vals) / len(vals) if vals else None)
+            cell = " / ".join("-" if v is None else "%.2f" % v for v in ms)
+            if ms[2] is not None and any(ms[i] is not None and ms[2] > ms[i] for i in (0, 1)):
+                cell += " **B slower**"
+            cells.append(cell)
+        lines.append("| %s | %s |" % (q, " | ".join(cells)))
+    lines.append("")
+    return lines
+
+
 def main(paths):
     runs = [(p,) + parse(p) for p in sorted(paths)]
     by_warmup = {}
@@ -100,6 +127,9 @@ def main(paths):
                 cells.append(cell)
             out.append("| %s | %s |" % (q, " | ".join(cells)))
         out.append("")
+        reps = sorted({r[1]["rep"] for r in group})
+        if len(reps) > 1:
+            out.extend(mean_table(group, queries))
         out.append("QMpH (server CPU ms per query, whole process) per run and phase:")
         out.append("")
         out.append("| run | phase | " + " | ".join(PEERS) + " | load start / ready / end |")

@@ -42,7 +42,8 @@ nt=$out/bsbm.nt
 repos=$out/launcher/server/repositories
 
 say() { echo "$*" | tee -a "$log"; }
-bytes() { du -sb "$1" | cut -f1; }
+# bytes on disk of a file or directory; of its directory for a marker file (.loaded, .optimized)
+bytes() { local p=$1; case ${p##*/} in .*) p=${p%/*} ;; esac; du -sb "$p" | cut -f1; }
 # step NAME RESULT CMD...: runs CMD unless RESULT exists, logs its wall time, the load average and RESULT's bytes
 step() {
     local name=$1 result=$2
