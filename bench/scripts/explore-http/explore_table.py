@@ -90,7 +90,11 @@ def mean_table(group, queries):
 
 
 def main(paths):
-    runs = [(p,) + parse(p) for p in sorted(paths)]
+    # a run still going has no setting file yet
+    done = [p for p in sorted(paths) if os.path.exists(re.sub(r"\.txt$", ".json", p))]
+    for p in sorted(set(paths) - set(done)):
+        print("skipped (no setting file: a run not finished?): " + p, file=sys.stderr)
+    runs = [(p,) + parse(p) for p in done]
     by_warmup = {}
     for r in runs:
         by_warmup.setdefault(r[1]["warmup_mixes"], []).append(r)
