@@ -133,7 +133,7 @@ public final class Federation implements AutoCloseable {
         });
         StarEvaluator stars = settings.starPushdown()
                 ? new StarEvaluator(starRequests, settings.boundJoinBlockSize(), settings.replication(),
-                        direct.stream().map(StarEvaluator::viaHttp).toList()) : null;
+                        direct.stream().map(MemberSource::viaHttp).toList()) : null;
         if (stars != null) {
             stars.setMaxAskRows(settings.maxMemberRows());
         }

@@ -13,8 +13,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.eclipse.rdf4j.common.iteration.CloseableIteration;
-import org.eclipse.rdf4j.federated.algebra.FilterValueExpr;
 import org.eclipse.rdf4j.federated.endpoint.Endpoint;
 import org.eclipse.rdf4j.federated.structures.QueryInfo;
 import org.eclipse.rdf4j.model.BNode;
@@ -23,7 +21,6 @@ import org.eclipse.rdf4j.query.Binding;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.QueryEvaluationException;
 import org.eclipse.rdf4j.query.algebra.evaluation.QueryBindingSet;
-import org.eclipse.rdf4j.query.impl.EmptyBindingSet;
 
 /**
  * Evaluates {@link StarGroup}s on the members: for a block of input rows (the left side of a join,
@@ -45,42 +42,17 @@ import org.eclipse.rdf4j.query.impl.EmptyBindingSet;
  * rows of subjects it owns.
  *
  * <p>Thread-safe: it keeps no state between calls. Of one call's requests, those to the front's own
- * member client are written and then read by the calling thread ({@link #start}), a cut answer's further
- * requests made there too; of the others (through FedX), all but the last run on the federation's request pool
- * and the last on the calling thread, which then waits for the others, at most for the query's remaining
- * time.
+ * member client are written and then read by the calling thread ({@link MemberRequests#start}), a cut
+ * answer's further requests made there too; of the others (through FedX), all but the last run on the
+ * federation's request pool and the last on the calling thread, which then waits for the others, at
+ * most for the query's remaining time.
  */
 final class StarEvaluator {
     static final String ROW = "basalt_row";
 
-    /** Where a star's SELECT goes: one member, answering its solutions whole. */
-    interface Source {
-        String name();
-
-        /** The solutions of {@code query}; {@code timeoutMillis} the longest wait for the member's answer. */
-        List<BindingSet> select(String query, QueryInfo info, long timeoutMillis);
-
-        /**
-         * Sends {@code query} now and returns how to read its solutions later, or null when this source
-         * cannot split sending from reading (then {@link #select} runs on a thread of its own).
-         */
-        default Sent send(String query, long timeoutMillis) {
-            return null;
-        }
-    }
-
-    /** A query sent to a member whose answer is not read yet. */
-    interface Sent {
-        /** The solutions, read whole. */
-        List<BindingSet> read();
-
-        /** Gives the request up unread. */
-        void abort();
-    }
-
-    private final List<Source> endpoints;
+    private final List<MemberSource> endpoints;
     private final SubjectHashPartition partition;
-    private final ExecutorService pool;
+    private final MemberRequests memberRequests;
     private final int blockSize;
     private final ReplicatedVocabulary replication;
     private final AtomicInteger turn = new AtomicInteger();
@@ -94,15 +66,15 @@ final class StarEvaluator {
     }
 
     StarEvaluator(List<Endpoint> endpoints, ExecutorService pool, int blockSize, ReplicatedVocabulary replication) {
-        this(pool, blockSize, replication, endpoints.stream().map(StarEvaluator::viaFedX).toList());
+        this(pool, blockSize, replication, endpoints.stream().map(MemberSource::viaFedX).toList());
     }
 
     /** Stars sent to {@code sources}, in shard order (the Basalt front: {@link MemberHttp}). */
-    StarEvaluator(ExecutorService pool, int blockSize, ReplicatedVocabulary replication, List<Source> sources) {
-        List<Source> endpoints = sources;
+    StarEvaluator(ExecutorService pool, int blockSize, ReplicatedVocabulary replication, List<MemberSource> sources) {
+        List<MemberSource> endpoints = sources;
         this.endpoints = List.copyOf(endpoints);
         this.partition = new SubjectHashPartition(endpoints.size());
-        this.pool = pool;
+        this.memberRequests = new MemberRequests(pool);
         this.blockSize = blockSize;
         this.replication = replication;
     }
@@ -178,96 +150,12 @@ final class StarEvaluator {
 
     /** A request of {@code text} to one member, not started, waiting at most the query's remaining time. */
     FutureTask<List<BindingSet>> task(int shard, String text, FrontQuery query) {
-        return task(endpoints.get(shard), text, null, query.remainingMillis());
+        return MemberRequests.task(endpoints.get(shard), text, null, query.remainingMillis());
     }
 
-    /** A request of {@code text} to {@code endpoint}, not started: split into send and read when the source can. */
-    private static FutureTask<List<BindingSet>> task(Source endpoint, String text, QueryInfo info, long timeoutMillis) {
-        return info == null ? new SplitTask(endpoint, text, timeoutMillis, rows -> rows)
-                : new FutureTask<>(() -> endpoint.select(text, info, timeoutMillis));
-    }
-
-    /**
-     * Starts requests. Those whose source splits sending from reading ({@link Source#send}) are all sent by
-     * the calling thread first and then read by it in turn, so a star asked of every member costs no
-     * thread handoff: the members work in parallel while the front waits for the first answer. Of the
-     * others, all but the last run on the request pool and the last on the calling thread, which would
-     * otherwise only wait.
-     */
+    /** Starts requests ({@link MemberRequests#start}). */
     void start(List<FutureTask<List<BindingSet>>> tasks) {
-        List<SplitTask> split = new ArrayList<>();
-        List<FutureTask<List<BindingSet>>> whole = new ArrayList<>();
-        for (FutureTask<List<BindingSet>> task : tasks) {
-            if (task instanceof SplitTask s && s.send()) {
-                split.add(s);
-            } else {
-                whole.add(task);
-            }
-        }
-        int onPool = split.isEmpty() ? Math.max(0, whole.size() - 1) : whole.size();
-        for (int i = 0; i < onPool; i++) {
-            pool.execute(whole.get(i));
-        }
-        if (onPool < whole.size()) {
-            whole.get(whole.size() - 1).run();
-        }
-        split.forEach(SplitTask::run);
-    }
-
-    /**
-     * A request that {@link #start} sends on the calling thread and reads there afterwards, its answer then
-     * passed through {@code then} (a cut star's further requests, {@link #moreRows}); a source that cannot
-     * split ({@link Source#send} null) asks as a whole when run. Cancelling it before it is read gives the
-     * sent request up (its connection is closed unread).
-     */
-    private static final class SplitTask extends FutureTask<List<BindingSet>> {
-        private final Source endpoint;
-        private final String text;
-        private final long timeoutMillis;
-        private final java.util.function.UnaryOperator<List<BindingSet>> then;
-        private Sent sent;
-        private RuntimeException failed;
-
-        SplitTask(Source endpoint, String text, long timeoutMillis, java.util.function.UnaryOperator<List<BindingSet>> then) {
-            this(endpoint, text, timeoutMillis, then, new SplitTask[1]);
-        }
-
-        private SplitTask(Source endpoint, String text, long timeoutMillis,
-                java.util.function.UnaryOperator<List<BindingSet>> then, SplitTask[] self) {
-            super(() -> self[0].answer());
-            self[0] = this;
-            this.endpoint = endpoint;
-            this.text = text;
-            this.timeoutMillis = timeoutMillis;
-            this.then = then;
-        }
-
-        /** Sends the request now; false when the source cannot split (the task then asks as a whole). */
-        boolean send() {
-            try {
-                sent = endpoint.send(text, timeoutMillis);
-            } catch (RuntimeException e) {
-                failed = e; // reported when the task runs, as a failed select would be
-                return true;
-            }
-            return sent != null;
-        }
-
-        private List<BindingSet> answer() {
-            if (failed != null) {
-                throw failed;
-            }
-            return then.apply(sent != null ? sent.read() : endpoint.select(text, null, timeoutMillis));
-        }
-
-        @Override
-        public boolean cancel(boolean mayInterruptIfRunning) {
-            boolean cancelled = super.cancel(mayInterruptIfRunning);
-            if (cancelled && sent != null) {
-                sent.abort();
-            }
-            return cancelled;
-        }
+        memberRequests.start(tasks);
     }
 
     /** {@link #join(StarGroup, List, boolean, QueryInfo, FrontQuery)} inside FedX. */
@@ -320,18 +208,18 @@ final class StarEvaluator {
             for (int shard = 0; shard < endpoints.size(); shard++) {
                 if (!rowsOf.get(shard).isEmpty()) {
                     String query = query(star, values, left, rowsOf.get(shard));
-                    Source endpoint = endpoints.get(shard);
+                    MemberSource endpoint = endpoints.get(shard);
                     int member = shard;
                     boolean cut = star.memberRows() > 0 && values.isEmpty() && left.size() == 1;
                     FutureTask<List<BindingSet>> task;
                     if (cut && info == null) {
                         long asked = firstAsk(star);
-                        task = new SplitTask(endpoint, cutQuery(star, query, asked), timeout,
+                        task = MemberRequests.split(endpoint, cutQuery(star, query, asked), timeout,
                                 first -> moreRows(endpoint, member, star, query, null, timeout, asked, first));
                     } else if (cut) {
                         task = new FutureTask<>(() -> firstRows(endpoint, member, star, query, info, timeout));
                     } else {
-                        task = task(endpoint, query, info, timeout);
+                        task = MemberRequests.task(endpoint, query, info, timeout);
                     }
                     tasks.add(task);
                     requests.add(new Request(endpoint, shard, task));
@@ -422,7 +310,7 @@ final class StarEvaluator {
      * {@link #collect}). A cut answer's owned rows are the member's first owned rows in that order, so they
      * hold what the query needs from this member.
      */
-    private List<BindingSet> firstRows(Source endpoint, int shard, StarGroup star, String query, QueryInfo info,
+    private List<BindingSet> firstRows(MemberSource endpoint, int shard, StarGroup star, String query, QueryInfo info,
             long timeoutMillis) {
         long asked = firstAsk(star);
         return moreRows(endpoint, shard, star, query, info, timeoutMillis, asked,
@@ -440,7 +328,7 @@ final class StarEvaluator {
     }
 
     /** {@link #firstRows} given the answer to a request of {@code asked} rows: asks again while that is too few. */
-    private List<BindingSet> moreRows(Source endpoint, int shard, StarGroup star, String query, QueryInfo info,
+    private List<BindingSet> moreRows(MemberSource endpoint, int shard, StarGroup star, String query, QueryInfo info,
             long timeoutMillis, long asked, List<BindingSet> answer) {
         String subject = star.subjectVar() != null && !star.replicated() ? star.sparqlName(star.subjectVar()) : null;
         long needed = star.memberRows();
@@ -466,65 +354,6 @@ final class StarEvaluator {
             asked = Math.min((long) Math.ceil(asked * Math.min(more, 16)), maxAskRows + 1);
             answer = endpoint.select(cutQuery(star, query, asked), info, timeoutMillis);
         }
-    }
-
-    /** A source that asks through FedX's endpoint (its SPARQL client or a local repository). */
-    static Source viaFedX(Endpoint endpoint) {
-        return new NamedSource(endpoint.getName(), (query, info, timeout) -> fetch(endpoint, query, info));
-    }
-
-    /** A source over the front's own HTTP requests to a member, which splits sending from reading. */
-    static Source viaHttp(MemberHttp member) {
-        return new Source() {
-            @Override
-            public String name() {
-                return member.name();
-            }
-
-            @Override
-            public List<BindingSet> select(String query, QueryInfo info, long timeoutMillis) {
-                return member.select(query, timeoutMillis);
-            }
-
-            @Override
-            public Sent send(String query, long timeoutMillis) {
-                MemberHttp.SentSelect sent = member.sendSelect(query, timeoutMillis);
-                return new Sent() {
-                    @Override
-                    public List<BindingSet> read() {
-                        return sent.read();
-                    }
-
-                    @Override
-                    public void abort() {
-                        sent.abort();
-                    }
-                };
-            }
-        };
-    }
-
-    /** How a source asks: the query, FedX's query info (or null) and the longest wait. */
-    interface Ask {
-        List<BindingSet> select(String query, QueryInfo info, long timeoutMillis);
-    }
-
-    private record NamedSource(String name, Ask ask) implements Source {
-        @Override
-        public List<BindingSet> select(String query, QueryInfo info, long timeoutMillis) {
-            return ask.select(query, info, timeoutMillis);
-        }
-    }
-
-    private static List<BindingSet> fetch(Endpoint endpoint, String query, QueryInfo info) {
-        List<BindingSet> rows = new ArrayList<>();
-        try (CloseableIteration<BindingSet> result = endpoint.getTripleSource()
-                .getStatements(query, EmptyBindingSet.getInstance(), (FilterValueExpr) null, info)) {
-            while (result.hasNext()) {
-                rows.add(result.next());
-            }
-        }
-        return rows;
     }
 
     /**
@@ -588,8 +417,8 @@ final class StarEvaluator {
     List<BindingSet> everyMemberOwned(String query, String subjectVar, FrontQuery front) {
         long timeout = front != null ? front.remainingMillis() : queryTimeoutMillis;
         List<FutureTask<List<BindingSet>>> answers = new ArrayList<>();
-        for (Source source : endpoints) {
-            answers.add(task(source, query, null, timeout));
+        for (MemberSource source : endpoints) {
+            answers.add(MemberRequests.task(source, query, null, timeout));
         }
         start(answers);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeout);
@@ -637,6 +466,6 @@ final class StarEvaluator {
         matches.get(row).add(match);
     }
 
-    private record Request(Source endpoint, int shard, Future<List<BindingSet>> answer) {
+    private record Request(MemberSource endpoint, int shard, Future<List<BindingSet>> answer) {
     }
 }

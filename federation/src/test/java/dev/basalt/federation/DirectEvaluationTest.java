@@ -40,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The front's own evaluation ({@link DirectEvaluation}) in process: TinyShop partitioned by subject over
- * three in-memory members reached through counting {@link StarEvaluator.Source}s. Star-only queries must
+ * three in-memory members reached through counting {@link MemberSource}s. Star-only queries must
  * answer like one store; stars that no row binds go to each member in one request
  * ({@link StarBatch}: a UNION of stars, OPTIONAL stars beside a constant-subject star); a query past its
  * timeout must stop with the timeout error, also while the front joins and sorts member rows and while a
@@ -60,7 +60,7 @@ class DirectEvaluationTest {
     static void load() throws Exception {
         reference = new SailRepository(new MemoryStore());
         SubjectHashPartition partition = new SubjectHashPartition(3);
-        List<StarEvaluator.Source> sources = new ArrayList<>();
+        List<MemberSource> sources = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             SailRepository member = new SailRepository(new MemoryStore());
             member.init();
@@ -154,7 +154,7 @@ class DirectEvaluationTest {
 
     @Test
     void aMemberThatDoesNotAnswerFailsTheQueryAtItsTimeout() {
-        List<StarEvaluator.Source> sources = new ArrayList<>();
+        List<MemberSource> sources = new ArrayList<>();
         // the healthy members answer this query before it runs with the hung member (their first answer, parse
         // and class loading included, can take longer than a short timeout on a loaded machine: then the query
         // timed out on them, not on the member that does not answer); the timeout leaves them seconds besides
@@ -181,10 +181,10 @@ class DirectEvaluationTest {
     @Test
     void aMemberAnswerOverTheRowLimitIsTooLargeNotAMemberFailure() {
         // as MemberHttp fails past --max-member-rows: the front answers 413, not 500 or 503
-        List<StarEvaluator.Source> sources = new ArrayList<>();
+        List<MemberSource> sources = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             String name = "shard-" + i;
-            sources.add(new StarEvaluator.Source() {
+            sources.add(new MemberSource() {
                 @Override
                 public String name() {
                     return name;
@@ -245,7 +245,7 @@ class DirectEvaluationTest {
      * A member in process: counts its requests; with {@code delayMillis}, answers that late, or fails when
      * that is longer than the time the request was given (as a socket read timeout does).
      */
-    private record Counting(String name, SailRepository member, long delayMillis) implements StarEvaluator.Source {
+    private record Counting(String name, SailRepository member, long delayMillis) implements MemberSource {
         @Override
         public List<BindingSet> select(String query, QueryInfo info, long timeoutMillis) {
             requests.incrementAndGet();

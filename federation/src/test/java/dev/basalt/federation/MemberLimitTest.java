@@ -62,7 +62,7 @@ class MemberLimitTest {
     static void load() throws Exception {
         reference = new SailRepository(new MemoryStore());
         SubjectHashPartition partition = new SubjectHashPartition(2);
-        List<StarEvaluator.Source> sources = new ArrayList<>();
+        List<MemberSource> sources = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
             SailRepository member = new SailRepository(new MemoryStore());
             member.init();
@@ -238,15 +238,15 @@ class MemberLimitTest {
     }
 
     /** A member in process that, as {@code --max-member-rows} does, refuses an answer of more than {@value #MAX_ROWS} rows. */
-    /** A member in memory; with {@code splits}, a request is sent first and answered when read ({@link StarEvaluator.Sent}). */
+    /** A member in memory; with {@code splits}, a request is sent first and answered when read ({@link MemberSource.Sent}). */
     private record Capped(String name, SailRepository member, AtomicInteger requests, boolean splits)
-            implements StarEvaluator.Source {
+            implements MemberSource {
         @Override
-        public StarEvaluator.Sent send(String query, long timeoutMillis) {
+        public MemberSource.Sent send(String query, long timeoutMillis) {
             if (!splits) {
                 return null;
             }
-            return new StarEvaluator.Sent() {
+            return new MemberSource.Sent() {
                 @Override
                 public List<BindingSet> read() {
                     return select(query, null, timeoutMillis);

@@ -42,10 +42,10 @@ class ShapePlanCacheTest {
     @BeforeAll
     static void stars() {
         pool = Executors.newSingleThreadExecutor();
-        List<StarEvaluator.Source> none = new ArrayList<>();
+        List<MemberSource> none = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             String name = "shard-" + i;
-            none.add(new StarEvaluator.Source() {
+            none.add(new MemberSource() {
                 @Override
                 public String name() {
                     return name;

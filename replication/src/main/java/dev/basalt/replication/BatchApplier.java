@@ -282,7 +282,7 @@ final class BatchApplier implements AutoCloseable {
             } catch (LoadException e) {
                 Work failed = loading;
                 if (failed == null || e.getMessage() == null
-                        || !e.getMessage().startsWith(ReplicatedConnection.UPLOAD_NAME + ":")) {
+                        || !e.getMessage().startsWith(WholeUpload.NAME + ":")) {
                     throw e;
                 }
                 LOG.warn("upload at log index {} refused: {}", failed.index(), e.getMessage());
@@ -338,7 +338,7 @@ final class BatchApplier implements AutoCloseable {
                     bulkTried = true;
                     loading = w;
                     long start = System.nanoTime();
-                    ReplicatedConnection.loadInto(c, w.upload(), store.tempDir());
+                    WholeUpload.loadInto(c, w.upload(), store.tempDir());
                     LOG.info("log index {}: loaded an upload of {} bytes ({} compressed) in {} ms", w.index(),
                             w.upload().rawBytes(), w.upload().compressed().length, (System.nanoTime() - start) / 1_000_000);
                     loading = null;

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 
 import org.eclipse.rdf4j.common.iteration.CloseableIteration;
 import org.eclipse.rdf4j.common.order.StatementOrder;
@@ -37,8 +36,6 @@ import dev.basalt.replication.log.ChangeSet;
 import dev.basalt.replication.log.ChangeSet.NamespaceChange;
 import dev.basalt.replication.log.ChangeSetCodec;
 import dev.basalt.replication.log.UploadEntry;
-import dev.basalt.sail.BasaltStoreConnection;
-import dev.basalt.sail.load.TransactionLoad;
 import dev.basalt.sail.repository.UploadTarget;
 
 /**
@@ -58,7 +55,7 @@ import dev.basalt.sail.repository.UploadTarget;
  * local transaction is only the transaction's view: at commit it is rolled back, and the log's
  * apply is the one that changes the store.
  *
- * <p><b>Uploads.</b> An N-Triples or N-Quads upload of at least {@link #UPLOAD_MIN_BYTES} (RDF4J
+ * <p><b>Uploads.</b> An N-Triples or N-Quads upload of at least {@link WholeUpload#MIN_BYTES} (RDF4J
  * Server's {@code POST .../statements}, or {@code add(InputStream, ...)} of a Basalt repository) that
  * is the first write of its transaction is not parsed here: its bytes are compressed and committed as
  * an upload entry ({@link UploadEntry}), which every replica loads with the store's bulk loader; the
@@ -73,11 +70,6 @@ import dev.basalt.sail.repository.UploadTarget;
  * <p>Used by one thread at a time, as RDF4J's sail connections are.
  */
 final class ReplicatedConnection extends SailConnectionWrapper implements UploadTarget {
-    /** Uploads smaller than this are parsed by RDF4J and recorded as statements. */
-    static final int UPLOAD_MIN_BYTES = 1 << 20;
-    /** What the bulk loader calls an upload in its messages. */
-    static final String UPLOAD_NAME = "upload";
-
     private final ReplicatedSail sail;
     private final ValueFactory vf;
     /** The open transaction's changes; null outside a transaction. */
@@ -88,10 +80,8 @@ final class ReplicatedConnection extends SailConnectionWrapper implements Upload
     private boolean localActive;
     /** An update operation started before the local transaction was, and not yet ended. */
     private UpdateContext openUpdate;
-    /** The open transaction's upload (its first write), or null. */
-    private UploadEntry upload;
-    /** The open transaction's upload on its way to the log (its parts sent as it was read), or null. */
-    private UploadStream uploadStream;
+    /** The open transaction's upload (its first write), on its way to the log, or null. */
+    private WholeUpload upload;
     private long lastCommitIndex = -1;
 
     ReplicatedConnection(ReplicatedSail sail, SailConnection local) {
@@ -145,7 +135,7 @@ final class ReplicatedConnection extends SailConnectionWrapper implements Upload
         localActive = true;
         sail.localTransactionsBegun.increment();
         if (upload != null) {
-            loadInto(getWrappedConnection(), upload, sail.tempDir());
+            WholeUpload.loadInto(getWrappedConnection(), upload.entry(), sail.tempDir());
         }
         for (NamespaceChange ns : c.namespaces()) {
             switch (ns.kind()) {
@@ -183,11 +173,9 @@ final class ReplicatedConnection extends SailConnectionWrapper implements Upload
             return;
         }
         boolean local = localActive;
-        UploadEntry uploaded = upload;
-        UploadStream stream = uploadStream;
+        WholeUpload uploaded = upload;
         changes = null;
         upload = null;
-        uploadStream = null;
         localActive = false;
         openUpdate = null;
         if (local) {
@@ -197,29 +185,18 @@ final class ReplicatedConnection extends SailConnectionWrapper implements Upload
             return;
         }
         try {
-            if (uploaded == null) {
-                lastCommitIndex = sail.commit(ChangeSetCodec.encode(committing));
-            } else {
-                // the entry's header and most of the upload went as parts while it was read
-                byte[] trailer = uploaded.withChangeSetAfter(committing.isEmpty() ? new byte[0]
-                        : ChangeSetCodec.encode(committing)).trailer();
-                uploaded = null;
-                lastCommitIndex = stream.commit(trailer);
-            }
+            lastCommitIndex = uploaded == null ? sail.commit(ChangeSetCodec.encode(committing))
+                    : uploaded.commit(committing);
         } catch (IOException e) {
-            for (Throwable t = e; t != null; t = t.getCause()) {
-                if (t instanceof ReplicaNode.Refused refused && refused.reason().startsWith(UPLOAD_NAME + ":")) {
-                    // a malformed upload, as the bulk loader of one server reports it (RDF4J Server: 400)
-                    RDFParseException parse = new RDFParseException(refused.reason());
-                    parse.initCause(e);
-                    throw parse;
-                }
+            RDFParseException malformed = WholeUpload.malformed(e);
+            if (malformed != null) {
+                throw malformed;
             }
             throw new SailException("commit not acknowledged by replica " + sail.settings().nodeId() + ": "
                     + e.getMessage(), e);
         } finally {
-            if (stream != null) {
-                stream.abandon(); // nothing once committed; else the parts sent are aborted
+            if (uploaded != null) {
+                uploaded.abandon(); // nothing once committed; else the parts sent are aborted
             }
         }
     }
@@ -228,7 +205,6 @@ final class ReplicatedConnection extends SailConnectionWrapper implements Upload
     public void rollback() throws SailException {
         boolean local = changes == null || localActive;
         changes = null;
-        upload = null;
         abandonUpload();
         localActive = false;
         openUpdate = null;
@@ -254,7 +230,6 @@ final class ReplicatedConnection extends SailConnectionWrapper implements Upload
     @Override
     public void close() throws SailException {
         changes = null;
-        upload = null;
         abandonUpload();
         localActive = false;
         openUpdate = null;
@@ -434,64 +409,26 @@ final class ReplicatedConnection extends SailConnectionWrapper implements Upload
     }
 
     /**
-     * Takes an upload whole (see the class comment) when it is the transaction's first write and at
-     * least {@link #UPLOAD_MIN_BYTES} long; else declines it, {@code data} reset.
+     * Takes an upload whole ({@link WholeUpload}, see the class comment) when it is the transaction's
+     * first write; else declines it, {@code data} reset.
      */
     @Override
     public boolean addUpload(InputStream data, RDFFormat format, String baseUri, Resource context,
             Set<RioSetting<?>> nonFatalErrors) throws IOException {
         ChangeSet c = active();
-        if (localActive || upload != null || !c.isEmpty() || !(format.equals(RDFFormat.NTRIPLES)
-                || format.equals(RDFFormat.NQUADS))) {
+        if (localActive || upload != null || !c.isEmpty()) {
             return false;
         }
-        data.mark(UPLOAD_MIN_BYTES);
-        byte[] head = data.readNBytes(UPLOAD_MIN_BYTES);
-        if (head.length < UPLOAD_MIN_BYTES) {
-            data.reset();
-            return false;
-        }
-        UploadEntry shape = new UploadEntry(ThreadLocalRandom.current().nextLong(), format, baseUri, context,
-                UploadEntry.keys(nonFatalErrors), 0, new byte[0], new byte[0]);
-        UploadStream out = sail.uploadStream(shape.header());
-        long raw;
-        try {
-            raw = UploadEntry.compress(head, data, out);
-        } catch (IOException | RuntimeException e) {
-            out.abandon();
-            throw e;
-        }
-        upload = new UploadEntry(shape.scope(), format, baseUri, context, shape.nonFatalErrors(), raw, out.compressed(),
-                new byte[0]);
-        uploadStream = out;
-        return true;
+        upload = WholeUpload.take(sail, data, format, baseUri, context, nonFatalErrors);
+        return upload != null;
     }
 
-    /** Drops the open transaction's upload stream, if any: the parts it sent are aborted. */
+    /** Drops the open transaction's upload, if any: the parts it sent are aborted. */
     private void abandonUpload() {
-        UploadStream stream = uploadStream;
-        uploadStream = null;
-        if (stream != null) {
-            stream.abandon();
-        }
-    }
-
-    /**
-     * Loads {@code upload} into {@code c}'s open transaction through the store's bulk loader, with
-     * the upload's blank node scope (so every replica, and a transaction's own view, make the same
-     * blank nodes).
-     *
-     * @throws dev.basalt.sail.load.LoadException if the upload is malformed (the message starts with
-     *                                            {@value #UPLOAD_NAME} and the line)
-     * @throws SailException                      if the store cannot take the bulk path now
-     */
-    static void loadInto(SailConnection c, UploadEntry upload, java.nio.file.Path tempParent) {
-        TransactionLoad load = TransactionLoad.ofStream(UPLOAD_NAME, upload.open(), upload.format(),
-                upload.baseIri(), upload.context(), upload.nonFatalSettings(), tempParent)
-                .withBlankNodeScope(upload.blankNodeScope());
-        if (!(c instanceof BasaltStoreConnection basalt) || !basalt.addBulk(load)) {
-            throw new SailException("the store cannot take an upload through its bulk loader now"
-                    + " (a connection listener, or another write in progress)");
+        WholeUpload dropped = upload;
+        upload = null;
+        if (dropped != null) {
+            dropped.abandon();
         }
     }
 

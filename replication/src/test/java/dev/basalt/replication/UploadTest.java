@@ -61,7 +61,7 @@ class UploadTest {
 
     private static byte[] bytes(String doc) {
         byte[] b = doc.getBytes(StandardCharsets.UTF_8);
-        assertTrue(b.length > ReplicatedConnection.UPLOAD_MIN_BYTES, "document below the upload threshold");
+        assertTrue(b.length > WholeUpload.MIN_BYTES, "document below the upload threshold");
         return b;
     }
 

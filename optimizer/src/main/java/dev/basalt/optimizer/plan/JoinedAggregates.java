@@ -25,9 +25,9 @@ import dev.basalt.store.lexicon.TermKind;
  * inline xsd:integer id's value, the derived-number table's entry, or the value computed as
  * {@link Aggregates} computes it; any value that is not an xsd:integer or xsd:decimal of at most 18
  * digits (an error too, which the row-by-row SUM would skip) makes the group join give the work to
- * the rows. Results are made by {@link Aggregates#exactResult}, as the row-by-row accumulator makes
- * them. Immutable; per-evaluation values live in the context's scratch. Its RDF4J expression, if
- * any, belongs to one evaluation and is called by its one thread.
+ * the rows. Results are made by {@link SumAccumulator#exactResult}, as the row-by-row accumulator
+ * makes them. Immutable; per-evaluation values live in the context's scratch. Its RDF4J expression,
+ * if any, belongs to one evaluation and is called by its one thread.
  */
 final class JoinedAggregates implements JoinedAggregation {
     private final List<Aggregates.Spec> specs;
@@ -142,7 +142,7 @@ final class JoinedAggregates implements JoinedAggregation {
         if (s.kind() == Aggregates.Kind.COUNT_ALL || s.kind() == Aggregates.Kind.COUNT) {
             return ctx.idOf(SimpleValueFactory.getInstance().createLiteral(Long.toString(count), CoreDatatype.XSD.INTEGER));
         }
-        return Aggregates.exactResult(s.kind(), count, BigDecimal.valueOf(unscaledSum, scale), decimal, ctx);
+        return SumAccumulator.exactResult(s.kind(), count, BigDecimal.valueOf(unscaledSum, scale), decimal, ctx);
     }
 
     @Override

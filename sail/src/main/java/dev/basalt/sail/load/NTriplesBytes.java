@@ -19,6 +19,13 @@ import dev.basalt.store.lexicon.LargeTermKeys;
 import dev.basalt.store.lexicon.TermIds;
 import dev.basalt.store.lexicon.TermKeys;
 
+import static dev.basalt.sail.load.NTriplesSyntax.UNSUPPORTED;
+import static dev.basalt.sail.load.NTriplesSyntax.blankNodeEnd;
+import static dev.basalt.sail.load.NTriplesSyntax.iriEnd;
+import static dev.basalt.sail.load.NTriplesSyntax.isLetter;
+import static dev.basalt.sail.load.NTriplesSyntax.unescape;
+import static dev.basalt.sail.load.NTriplesSyntax.utf8Sequence;
+
 /**
  * Parses a chunk of N-Triples or N-Quads lines from its UTF-8 bytes straight into a
  * {@link TermBatch}: each distinct term of the chunk (distinct by its spelling) gets its inline id
@@ -35,45 +42,17 @@ import dev.basalt.store.lexicon.TermKeys;
  * the error with its line or parses what this parser left to it. So every chunk gets exactly the
  * statements and errors Rio would give it.
  *
+ * <p>The lexical rules (where a token ends, which bytes it may hold, escapes) are
+ * {@link NTriplesSyntax}'s; this class holds the line grammar, the chunk's term table and the
+ * encodings.
+ *
  * <p>Thread rules: one instance per chunk parse, on one parser thread.
  */
 final class NTriplesBytes {
     private static final String XSD_STRING = XSD.STRING.stringValue();
     private static final String RDF_LANG_STRING = RDF.LANGSTRING.stringValue();
-
-    /** ASCII bytes an IRI may not hold ({@link LoadValues}): controls, space, {@code < > " { } | ^ ` \}. */
+    /** Eight bytes of a spelling read as one long, for {@link #hash}. */
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final boolean[] NOT_IN_IRI = new boolean[128];
-    /** ASCII bytes after a scheme's first letter: letters, digits, {@code + - .}. */
-    private static final boolean[] SCHEME = new boolean[128];
-    /** ASCII bytes after a blank node label's first one that this parser takes: letters, digits, {@code _ -}. */
-    private static final boolean[] LABEL = new boolean[128];
-
-    static {
-        for (int c = 0; c <= 0x20; c++) {
-            NOT_IN_IRI[c] = true;
-        }
-        for (char c : "<>\"{}|^`\\".toCharArray()) {
-            NOT_IN_IRI[c] = true;
-        }
-        NOT_IN_IRI[0x7F] = false;
-        for (int c = 0; c < 128; c++) {
-            boolean alnum = isLetter(c) || (c >= '0' && c <= '9');
-            SCHEME[c] = alnum || c == '+' || c == '-' || c == '.';
-            LABEL[c] = alnum || c == '_' || c == '-';
-        }
-    }
-
-    /** Thrown where the chunk holds something left to Rio; carries nothing. */
-    private static final class Unsupported extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        Unsupported() {
-            super(null, null, false, false);
-        }
-    }
-
-    private static final Unsupported UNSUPPORTED = new Unsupported();
 
     private final boolean quads;
     private final Resource target;
@@ -135,7 +114,7 @@ final class NTriplesBytes {
             while (pos < end) {
                 line();
             }
-        } catch (Unsupported e) {
+        } catch (NTriplesSyntax.Unsupported e) {
             return null;
         }
         Value[] termValues = new Value[terms];
@@ -172,7 +151,7 @@ final class NTriplesBytes {
         int graph = TermBatch.DEFAULT_GRAPH;
         if (quads && pos < end && b[pos] != '.') {
             if (target != null) {
-                pos = b[pos] == '_' ? blankNodeEnd(pos) : iriEnd(pos) + 1; // checked, not kept
+                pos = b[pos] == '_' ? blankNodeEnd(b, pos, end) : iriEnd(b, pos, end) + 1; // checked, not kept
             } else {
                 graph = resource();
             }
@@ -224,7 +203,7 @@ final class NTriplesBytes {
 
     private int iri() {
         int from = pos;
-        int close = iriEnd(pos);
+        int close = iriEnd(b, pos, end);
         pos = close + 1;
         int t = find(from, pos);
         if (t < 0) {
@@ -235,51 +214,9 @@ final class NTriplesBytes {
         return t;
     }
 
-    /**
-     * The position of the {@code >} closing the IRI that opens at {@code open}, checked as
-     * {@link LoadValues} checks IRIs; an escape, a forbidden byte or bad UTF-8 is left to Rio.
-     */
-    private int iriEnd(int open) {
-        if (open >= end || b[open] != '<') {
-            throw UNSUPPORTED;
-        }
-        int i = open + 1;
-        while (true) {
-            if (i >= end) {
-                throw UNSUPPORTED;
-            }
-            int c = b[i] & 0xFF;
-            if (c == '>') {
-                break;
-            }
-            if (c < 0x80) {
-                if (NOT_IN_IRI[c]) {
-                    throw UNSUPPORTED;
-                }
-                i++;
-            } else {
-                i += utf8Sequence(i);
-            }
-        }
-        // an absolute IRI: a letter, then scheme characters up to ':'
-        int s = open + 1;
-        if (s == i || !isLetter(b[s])) {
-            throw UNSUPPORTED;
-        }
-        for (s++; s < i && b[s] != ':'; s++) {
-            if (b[s] < 0 || !SCHEME[b[s]]) {
-                throw UNSUPPORTED;
-            }
-        }
-        if (s == i) {
-            throw UNSUPPORTED;
-        }
-        return i;
-    }
-
     private int blankNode() {
         int from = pos;
-        int i = blankNodeEnd(pos);
+        int i = blankNodeEnd(b, pos, end);
         pos = i;
         int t = find(from, i);
         if (t < 0) {
@@ -293,26 +230,6 @@ final class NTriplesBytes {
             largeKey(t);
         }
         return t;
-    }
-
-    /** The end of the blank node label that starts at {@code from} with {@code _:}. */
-    private int blankNodeEnd(int from) {
-        if (from + 2 >= end || b[from + 1] != ':') {
-            throw UNSUPPORTED;
-        }
-        int first = b[from + 2];
-        if (first < 0 || !(LABEL[first] && first != '-')) {
-            throw UNSUPPORTED;
-        }
-        int i = from + 3;
-        while (i < end && b[i] >= 0 && LABEL[b[i]]) {
-            i++;
-        }
-        // Rio ends a label at the first byte that cannot continue it; this parser takes only a space or tab there
-        if (i >= end || (b[i] != ' ' && b[i] != '\t')) {
-            throw UNSUPPORTED;
-        }
-        return i;
     }
 
     private int literal() {
@@ -335,7 +252,7 @@ final class NTriplesBytes {
             } else if (c < 0x80) {
                 i++;
             } else {
-                i += utf8Sequence(i);
+                i += utf8Sequence(b, i, end);
             }
         }
         int labelEnd = i;
@@ -358,7 +275,7 @@ final class NTriplesBytes {
             tagEnd = j;
             i = j;
         } else if (i + 1 < end && b[i] == '^' && b[i + 1] == '^') {
-            datatypeEnd = iriEnd(i + 2);
+            datatypeEnd = iriEnd(b, i + 2, end);
             i = datatypeEnd + 1;
         }
         pos = i;
@@ -384,7 +301,7 @@ final class NTriplesBytes {
                 throw UNSUPPORTED;
             }
             if (escaped) {
-                encode(t, values.createLiteral(unescape(from + 1, labelEnd), tag));
+                encode(t, values.createLiteral(unescape(b, from + 1, labelEnd, end, text), tag));
             } else {
                 inline[t] = InlineValues.encodeLangString(b, from + 1, labelEnd, tag);
                 if (inline[t] == TermIds.NULL) {
@@ -400,14 +317,14 @@ final class NTriplesBytes {
             if (datatype.equals(XSD_STRING) && !escaped) {
                 plain(t, from + 1, labelEnd);
             } else if (escaped || InlineValues.mayInline(datatypeIri)) {
-                String label = escaped ? unescape(from + 1, labelEnd)
+                String label = escaped ? unescape(b, from + 1, labelEnd, end, text)
                         : new String(b, from + 1, labelEnd - from - 1, StandardCharsets.UTF_8);
                 encode(t, values.createLiteral(label, datatypeIri));
             } else {
                 keys[t] = TermKeys.encodeTyped(datatype, b, from + 1, labelEnd);
             }
         } else if (escaped) {
-            encode(t, values.createLiteral(unescape(from + 1, labelEnd)));
+            encode(t, values.createLiteral(unescape(b, from + 1, labelEnd, end, text)));
         } else {
             plain(t, from + 1, labelEnd);
         }
@@ -436,105 +353,6 @@ final class NTriplesBytes {
             lastDatatype = new String(lastDatatypeBytes, StandardCharsets.UTF_8);
         }
         return lastDatatype;
-    }
-
-    /** The label {@code b[from, to)} with its escapes decoded as N-Triples defines them. */
-    private String unescape(int from, int to) {
-        text.setLength(0);
-        int i = from;
-        while (i < to) {
-            int c = b[i] & 0xFF;
-            if (c != '\\') {
-                int n = c < 0x80 ? 1 : utf8Sequence(i);
-                text.append(new String(b, i, n, StandardCharsets.UTF_8));
-                i += n;
-                continue;
-            }
-            byte e = b[i + 1];
-            switch (e) {
-                case 't' -> text.append('\t');
-                case 'b' -> text.append('\b');
-                case 'n' -> text.append('\n');
-                case 'r' -> text.append('\r');
-                case 'f' -> text.append('\f');
-                case '"' -> text.append('"');
-                case '\'' -> text.append('\'');
-                case '\\' -> text.append('\\');
-                case 'u' -> {
-                    text.append((char) hex(i + 2, 4, to));
-                    i += 4;
-                }
-                case 'U' -> {
-                    int cp = hex(i + 2, 8, to);
-                    if (cp > Character.MAX_CODE_POINT) {
-                        throw UNSUPPORTED;
-                    }
-                    text.appendCodePoint(cp);
-                    i += 8;
-                }
-                default -> throw UNSUPPORTED;
-            }
-            i += 2;
-        }
-        return text.toString();
-    }
-
-    private int hex(int from, int digits, int to) {
-        if (from + digits > to) {
-            throw UNSUPPORTED;
-        }
-        long v = 0;
-        for (int i = from; i < from + digits; i++) {
-            int d = Character.digit(b[i], 16);
-            if (b[i] < 0 || d < 0) {
-                throw UNSUPPORTED;
-            }
-            v = v << 4 | d;
-        }
-        if (v > Integer.MAX_VALUE) {
-            throw UNSUPPORTED;
-        }
-        return (int) v;
-    }
-
-    /** Bytes of the well-formed UTF-8 sequence of 2 to 4 bytes at {@code i}; bad UTF-8 is left to Rio. */
-    private int utf8Sequence(int i) {
-        int c = b[i] & 0xFF;
-        int n;
-        int low = 0x80;
-        int high = 0xBF;
-        if (c >= 0xC2 && c < 0xE0) {
-            n = 2;
-        } else if (c >= 0xE0 && c < 0xF0) {
-            n = 3;
-            if (c == 0xE0) {
-                low = 0xA0; // not overlong
-            } else if (c == 0xED) {
-                high = 0x9F; // not a surrogate
-            }
-        } else if (c >= 0xF0 && c < 0xF5) {
-            n = 4;
-            if (c == 0xF0) {
-                low = 0x90;
-            } else if (c == 0xF4) {
-                high = 0x8F; // at most U+10FFFF
-            }
-        } else {
-            throw UNSUPPORTED;
-        }
-        if (i + n > end) {
-            throw UNSUPPORTED;
-        }
-        int second = b[i + 1] & 0xFF;
-        if (second < low || second > high) {
-            throw UNSUPPORTED;
-        }
-        for (int k = 2; k < n; k++) {
-            if ((b[i + k] & 0xC0) != 0x80) {
-                throw UNSUPPORTED;
-            }
-        }
-        return n;
     }
 
     private void largeKey(int t) {
@@ -625,7 +443,5 @@ final class NTriplesBytes {
         return (int) (h ^ (h >>> 33));
     }
 
-    private static boolean isLetter(int c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-    }
+
 }

@@ -15,6 +15,9 @@ import java.util.ConcurrentModificationException;
  * descending scan decodes a restart run at a time (up to the tree's restart interval) into fresh
  * arrays, since front coding runs forwards.
  *
+ * <p>The block readers ({@link #nextIds}, {@link #nextIdColumns}) check the range's end on the decoded
+ * ids ({@link IdKeyBounds}).
+ *
  * <p>A cursor holds the pages of its current path: on a read-only view it stays valid while the
  * writer changes the writable tree; on a writable tree any change invalidates it, and the next
  * call throws {@link ConcurrentModificationException}. Not thread-safe itself.
@@ -163,7 +166,7 @@ public final class BTreeCursor {
     public int nextIds(long[] out, int width, int max) {
         int n = 0;
         byte[] bound = prefix != null ? prefix : to;
-        boolean bulk = !descending && wholeIds(bound, width);
+        boolean bulk = !descending && IdKeyBounds.wholeIds(bound, width);
         long[] boundIds = bulk && bound != null ? boundIds(bound) : null;
         int chunk = 4;
         while (n < max) {
@@ -183,7 +186,7 @@ public final class BTreeCursor {
                 pos += room;
                 view = scan.key;
                 viewLength = scan.keyLength;
-                int in = boundIds == null ? room : inRange(boundIds, out, off, width, room);
+                int in = boundIds == null ? room : IdKeyBounds.inRange(boundIds, prefix != null, out, off, width, room);
                 n += in;
                 if (in < room) {
                     finish();
@@ -204,7 +207,7 @@ public final class BTreeCursor {
      * full block the cursor stands on the last entry read; after a shorter one the range is exhausted.
      */
     public int nextIdColumns(long[][] cols, int width, int off, int max) {
-        boolean direct = !descending && (prefix != null ? prefix.length % 8 == 0 && prefix.length <= 8 * width : to == null);
+        boolean direct = !descending && (prefix != null ? IdKeyBounds.wholeIds(prefix, width) : to == null);
         if (!direct) {
             return idColumnsByBlocks(cols, width, off, max);
         }
@@ -274,39 +277,6 @@ public final class BTreeCursor {
             idsOf = bound;
         }
         return idsOfBound;
-    }
-
-    /** Whether {@code bound} (a prefix or an exclusive upper end, or none) is whole ids of a {@code width}-id key. */
-    private static boolean wholeIds(byte[] bound, int width) {
-        return bound == null || bound.length % 8 == 0 && bound.length <= 8 * width;
-    }
-
-    /**
-     * How many of the {@code n} keys of ids at {@code out[off...]}, in order, come before the first
-     * past the range's upper end: {@code bound} is the ids of the prefix, or of {@code to}.
-     */
-    private int inRange(long[] bound, long[] out, int off, int width, int n) {
-        // the keys ascend and the range is an interval of keys: when the last is in it, so are all before it
-        if (n > 0 && inRange(bound, out, off + (n - 1) * width)) {
-            return n;
-        }
-        for (int e = 0; e < n; e++, off += width) {
-            if (!inRange(bound, out, off)) {
-                return e;
-            }
-        }
-        return n;
-    }
-
-    /** Whether the key of ids at {@code out[off...]} comes before the range's upper end ({@link #inRange(long[], long[], int, int, int)}). */
-    private boolean inRange(long[] bound, long[] out, int off) {
-        int k = bound.length;
-        int c = 0;
-        for (int i = 0; i < k && c == 0; i++) {
-            c = Long.compareUnsigned(out[off + i], bound[i]);
-        }
-        // a key of width ids equal to a shorter prefix or bound on its first k ids is longer, so past "to"
-        return prefix != null ? c == 0 : c < 0;
     }
 
     /** Checks the entry the scan now stands on against the upper end of the range. */

@@ -13,6 +13,8 @@ import java.util.TreeMap;
  * end of the file when nothing free fits; a region with no slot in use goes back to the free
  * extents at the next commit. Not thread-safe; the {@link Journal} serialises calls.
  *
+ * <p>The free extents' operations (coalescing, first fit, carving a region) are {@link FreeExtents}'s.
+ *
  * <p>The allocator knows nothing about commits: the journal decides when a freed address is
  * released here ({@link #release}) and when fresh marks are cleared ({@link #markCommitted}).
  */
@@ -114,12 +116,12 @@ final class SlotAllocator {
             long small = Math.max(CARVED_REGION_BYTES, fileEnd / SMALL_REGION_FILE_SHARE);
             slots = Math.min(slots, Math.max(1, (int) (small / SizeClasses.SLOT_BYTES[c])));
         }
-        Region r = carveRegion(c, slots, carvedSlots(c, slots), Long.MAX_VALUE);
+        Region r = FreeExtents.carveRegion(freeExtents, c, slots, carvedSlots(c, slots), Long.MAX_VALUE);
         if (r == null && (address = takeLarger(c)) != NULL_ADDRESS) {
             return address;
         }
         if (r == null) {
-            r = carveRegion(c, slots, minSlotsCarved(c), Long.MAX_VALUE);
+            r = FreeExtents.carveRegion(freeExtents, c, slots, minSlotsCarved(c), Long.MAX_VALUE);
         }
         if (r == null) {
             if (LOG.isDebugEnabled()) {
@@ -176,7 +178,8 @@ final class SlotAllocator {
             return address;
         }
         int small = carvedSlots(c, SizeClasses.slotsForNewRegion(c, classBytes[c], fileEnd));
-        Region r = carveRegion(c, small, Math.min(small, minSlotsBelowTarget(c)), plan.target());
+        int fewest = Math.min(small, minSlotsBelowTarget(c));
+        Region r = FreeExtents.carveRegion(freeExtents, c, small, fewest, plan.target());
         if (r != null) {
             return takeFromNew(r);
         }
@@ -187,7 +190,7 @@ final class SlotAllocator {
                 lowest = candidates.first();
             }
         }
-        long extentAt = lowestExtentHolding((long) Math.min(small, minSlotsBelowTarget(c)) * SizeClasses.SLOT_BYTES[c]);
+        long extentAt = FreeExtents.lowestHolding(freeExtents, (long) fewest * SizeClasses.SLOT_BYTES[c]);
         if (lowest != null && (extentAt < 0 || lowest.offset < extentAt)) {
             long off = take(lowest);
             if (!lowest.hasFree()) {
@@ -199,22 +202,12 @@ final class SlotAllocator {
             }
         }
         overflowBytes += SizeClasses.SLOT_BYTES[c];
-        r = extentAt < 0 ? null : carveRegion(c, small, Math.min(small, minSlotsBelowTarget(c)), Long.MAX_VALUE);
+        r = extentAt < 0 ? null : FreeExtents.carveRegion(freeExtents, c, small, fewest, Long.MAX_VALUE);
         if (r == null) {
             r = new Region(c, fileEnd, small, new java.util.BitSet(small));
             grow(r.endOffset());
         }
         return takeFromNew(r);
-    }
-
-    /** Offset of the lowest free extent of at least {@code bytes}, or -1. */
-    private long lowestExtentHolding(long bytes) {
-        for (Map.Entry<Long, Long> e : freeExtents.entrySet()) {
-            if (e.getValue() >= bytes) {
-                return e.getKey();
-            }
-        }
-        return -1;
     }
 
     /**
@@ -303,32 +296,6 @@ final class SlotAllocator {
     static final long CARVED_REGION_BYTES = 16 * 1024;
 
     /**
-     * A new region of class c with up to {@code slots} slots in the lowest free extent below
-     * {@code limit} that holds at least {@code minSlots} of them, or null.
-     */
-    private Region carveRegion(int c, int slots, int minSlots, long limit) {
-        int slotBytes = SizeClasses.SLOT_BYTES[c];
-        for (Map.Entry<Long, Long> e : freeExtents.entrySet()) {
-            long off = e.getKey();
-            long len = e.getValue();
-            if (off >= limit) {
-                return null;
-            }
-            long room = Math.min(len, limit - off);
-            int n = (int) Math.min(slots, room / slotBytes);
-            if (n >= minSlots) {
-                freeExtents.remove(off);
-                long taken = (long) n * slotBytes;
-                if (len > taken) {
-                    freeExtents.put(off + taken, len - taken);
-                }
-                return new Region(c, off, n, new java.util.BitSet(n));
-            }
-        }
-        return null;
-    }
-
-    /**
      * Turns every region without a slot in use into free extent space, where regions of any class
      * (or extents) can be made again; calls {@code freedBitmap} with the bitmap record of each.
      * Returns the bytes turned over. Only regions that became empty since the last call are looked
@@ -342,7 +309,7 @@ final class SlotAllocator {
         for (Region r : candidates) {
             if (r.usedCount == 0 && regions.get(r.offset) == r) {
                 removeRegion(r);
-                addFreeExtent(r.offset, r.endOffset() - r.offset);
+                FreeExtents.add(freeExtents, r.offset, r.endOffset() - r.offset);
                 if (r.bitmapAddress != NULL_ADDRESS) {
                     freedBitmap.accept(r.bitmapAddress);
                 }
@@ -390,21 +357,13 @@ final class SlotAllocator {
             throw new StoreException("a record of " + recordBytes + " bytes exceeds the largest extent ("
                     + Addresses.MAX_SPAN + " bytes)");
         }
-        for (Map.Entry<Long, Long> e : freeExtents.entrySet()) {
-            if (e.getValue() >= len) {
-                // read both before removing: TreeMap's remove may move another mapping into this entry
-                long off = e.getKey();
-                long have = e.getValue();
-                freeExtents.remove(off);
-                if (have > len) {
-                    freeExtents.put(off + len, have - len);
-                }
-                freshExtents.add(off);
-                if (plan != null && plan.evacuatesOffset(off)) {
-                    overflowBytes += len;
-                }
-                return Addresses.of(off, len);
+        long taken = FreeExtents.takeLowest(freeExtents, len);
+        if (taken >= 0) {
+            freshExtents.add(taken);
+            if (plan != null && plan.evacuatesOffset(taken)) {
+                overflowBytes += len;
             }
+            return Addresses.of(taken, len);
         }
         if (plan != null) {
             overflowBytes += len;
@@ -448,33 +407,14 @@ final class SlotAllocator {
                 // carved and emptied in this transaction (a bulk merge's old pages): no commit point
                 // knows it, so its space serves every class at once rather than only after the commit
                 removeRegion(r);
-                addFreeExtent(r.offset, r.endOffset() - r.offset);
+                FreeExtents.add(freeExtents, r.offset, r.endOffset() - r.offset);
             } else if (r.usedCount == 0) {
                 emptied.add(r);
             }
             return;
         }
         freshExtents.remove(off);
-        addFreeExtent(off, Addresses.span(address));
-    }
-
-    /** Adds {@code [off, off + len)} to the free extents, merged with its free neighbours. */
-    private void addFreeExtent(long off, long len) {
-        Map.Entry<Long, Long> before = freeExtents.floorEntry(off);
-        if (before != null && before.getKey() + before.getValue() > off) {
-            throw new IllegalStateException("extent at offset " + off + " (" + len + " bytes) is already free");
-        }
-        if (before != null && before.getKey() + before.getValue() == off) {
-            freeExtents.remove(before.getKey());
-            off = before.getKey();
-            len += before.getValue();
-        }
-        Long after = freeExtents.get(off + len);
-        if (after != null) {
-            freeExtents.remove(off + len);
-            len += after;
-        }
-        freeExtents.put(off, len);
+        FreeExtents.add(freeExtents, off, Addresses.span(address));
     }
 
     /** The region holding a slot address, or null if the address is an extent. */
