@@ -57,6 +57,19 @@ abstract class EncodedOutput {
         size += bytes.length;
     }
 
+    /** Writes {@code length} bytes of {@code bytes} from {@code offset}, already encoded. */
+    void write(byte[] bytes, int offset, int length) throws IOException {
+        if (length > buffer.length - size) {
+            drain();
+            if (length > buffer.length) {
+                out.write(bytes, offset, length);
+                return;
+            }
+        }
+        System.arraycopy(bytes, offset, buffer, size, length);
+        size += length;
+    }
+
     void write(char ascii) throws IOException {
         if (size == buffer.length) {
             drain();
@@ -93,31 +106,58 @@ abstract class EncodedOutput {
     }
 
     private void encode(String text, Escape escape) throws IOException {
+        boolean[] plain = PLAIN[escape.ordinal()];
+        byte[] b = buffer;
         int length = text.length();
-        for (int i = 0; i < length; i++) {
-            char c = text.charAt(i);
-            if (size > buffer.length - ENCODE_RESERVE) {
+        int i = 0;
+        while (i < length) {
+            if (size >= b.length - ENCODE_RESERVE) {
                 drain();
             }
-            if (c >= 0x20 && c < 0x7F && !special(c, escape)) {
-                buffer[size++] = (byte) c;
-            } else if (c < 0x80) {
+            // a run of characters written as they are, as many as the buffer takes before its reserve
+            int s = size;
+            int end = Math.min(length, i + (b.length - ENCODE_RESERVE - s));
+            char c = 0;
+            while (i < end && (c = text.charAt(i)) < 0x80 && plain[c]) {
+                b[s++] = (byte) c;
+                i++;
+            }
+            size = s;
+            if (i == end) {
+                continue;
+            }
+            if (c < 0x80) {
                 asciiEscaped(c, escape);
             } else if (c < 0x800) {
-                buffer[size++] = (byte) (0xC0 | c >> 6);
-                buffer[size++] = (byte) (0x80 | c & 0x3F);
+                b[size++] = (byte) (0xC0 | c >> 6);
+                b[size++] = (byte) (0x80 | c & 0x3F);
             } else if (Character.isHighSurrogate(c) && i + 1 < length && Character.isLowSurrogate(text.charAt(i + 1))) {
                 int cp = Character.toCodePoint(c, text.charAt(++i));
-                buffer[size++] = (byte) (0xF0 | cp >> 18);
-                buffer[size++] = (byte) (0x80 | cp >> 12 & 0x3F);
-                buffer[size++] = (byte) (0x80 | cp >> 6 & 0x3F);
-                buffer[size++] = (byte) (0x80 | cp & 0x3F);
+                b[size++] = (byte) (0xF0 | cp >> 18);
+                b[size++] = (byte) (0x80 | cp >> 12 & 0x3F);
+                b[size++] = (byte) (0x80 | cp >> 6 & 0x3F);
+                b[size++] = (byte) (0x80 | cp & 0x3F);
             } else if (Character.isSurrogate(c)) {
-                buffer[size++] = '?';
+                b[size++] = '?';
             } else {
-                buffer[size++] = (byte) (0xE0 | c >> 12);
-                buffer[size++] = (byte) (0x80 | c >> 6 & 0x3F);
-                buffer[size++] = (byte) (0x80 | c & 0x3F);
+                b[size++] = (byte) (0xE0 | c >> 12);
+                b[size++] = (byte) (0x80 | c >> 6 & 0x3F);
+                b[size++] = (byte) (0x80 | c & 0x3F);
+            }
+            i++;
+        }
+    }
+
+    /**
+     * Per {@link Escape} (by ordinal), per ASCII character: whether it is written as it is (printable and not
+     * special to the format). Read in the encoding loop in place of a switch per character.
+     */
+    private static final boolean[][] PLAIN = new boolean[Escape.values().length][0x80];
+
+    static {
+        for (Escape escape : Escape.values()) {
+            for (char c = 0x20; c < 0x7F; c++) {
+                PLAIN[escape.ordinal()][c] = !special(c, escape);
             }
         }
     }

@@ -21,7 +21,9 @@ import org.eclipse.rdf4j.query.QueryEvaluationException;
 import org.eclipse.rdf4j.rio.RDFFormat;
 import org.eclipse.rdf4j.rio.RDFHandlerException;
 
+import dev.basalt.optimizer.rdf4j.StatementIds;
 import dev.basalt.sail.errors.FailureStatus;
+import dev.basalt.sail.query.KeptGraph;
 
 /**
  * Writes the statements of a CONSTRUCT or DESCRIBE answer as RDF/XML, the graph format the BSBM test driver and
@@ -92,7 +94,13 @@ final class RdfXmlStatementWriter extends EncodedOutput {
             throws IOException {
         RowWriter.head(request, response, RDFFormat.RDFXML);
         try (GraphQueryResult statements = result; OutputStream out = response.getOutputStream()) {
-            new RdfXmlStatementWriter(out).document(statements);
+            KeptGraph kept = result instanceof KeptGraph k ? k : null;
+            TermFragments fragments = kept == null ? null : TermFragments.of(kept.termSpace());
+            if (fragments != null) {
+                new RdfXmlStatementWriter(out).document(kept.getNamespaces(), kept.ids(), fragments);
+            } else {
+                new RdfXmlStatementWriter(out).document(statements);
+            }
         } catch (QueryEvaluationException | RDFHandlerException e) {
             RowWriter.sendError(response, FailureStatus.whileWritingResult(e));
         }
@@ -136,50 +144,239 @@ final class RdfXmlStatementWriter extends EncodedOutput {
                 write(DESCRIPTION_END);
             }
             subject = s;
-            Value plain = RowWriter.plain(s);
-            if (plain instanceof BNode bnode) {
-                write(NODE);
-                writeLabel(bnode.getID());
-            } else {
-                write(ABOUT);
-                write(plain.stringValue(), Escape.XML_ATTRIBUTE);
-            }
-            write(QUOTE_END);
-            write('\n');
+            description(s);
         }
         Element element = element(statement.getPredicate().stringValue());
+        elementStart(element);
+        if (object(statement.getObject())) {
+            write(element.end);
+        }
+    }
+
+    /** The opening {@code rdf:Description} of {@code s}, with its line break. */
+    private void description(Resource s) throws IOException {
+        Value plain = RowWriter.plain(s);
+        if (plain instanceof BNode bnode) {
+            write(NODE);
+            writeLabel(bnode.getID());
+        } else {
+            write(ABOUT);
+            write(plain.stringValue(), Escape.XML_ATTRIBUTE);
+        }
+        write(QUOTE_END);
+        write('\n');
+    }
+
+    /** A property element's start: its name, and the namespace it declares when it has no prefix. */
+    private void elementStart(Element element) throws IOException {
         write(element.start);
         if (element.namespace != null) {
             write(DEFAULT_NAMESPACE);
             write(element.namespace, Escape.XML_ATTRIBUTE);
             write('\'');
         }
-        Value object = RowWriter.plain(statement.getObject());
+    }
+
+    /**
+     * What follows a property element's start for {@code value} as its object: an empty element's attribute and
+     * close, or a literal's attributes and text; true for a literal, whose element's end tag is still to be written.
+     */
+    private boolean object(Value value) throws IOException {
+        Value object = RowWriter.plain(value);
         if (object instanceof IRI) {
             write(RESOURCE);
             write(object.stringValue(), Escape.XML_ATTRIBUTE);
             write(EMPTY_END);
-        } else if (object instanceof BNode bnode) {
+            return false;
+        }
+        if (object instanceof BNode bnode) {
             write(NODE_ID);
             writeLabel(bnode.getID());
             write(EMPTY_END);
-        } else {
-            Literal literal = (Literal) object;
-            String datatype = literal.getDatatype().stringValue();
-            if (literal.getLanguage().isPresent()) {
-                write(LANGUAGE);
-                write(literal.getLanguage().get(), Escape.XML_ATTRIBUTE);
-                write(QUOTE_END);
-            } else if (!datatype.equals(XSD_STRING)) {
-                write(DATATYPE);
-                write(datatype, Escape.XML_ATTRIBUTE);
-                write(QUOTE_END);
-            } else {
-                write('>');
-            }
-            write(literal.getLabel(), Escape.XML_TEXT);
-            write(element.end);
+            return false;
         }
+        Literal literal = (Literal) object;
+        String datatype = literal.getDatatype().stringValue();
+        if (literal.getLanguage().isPresent()) {
+            write(LANGUAGE);
+            write(literal.getLanguage().get(), Escape.XML_ATTRIBUTE);
+            write(QUOTE_END);
+        } else if (!datatype.equals(XSD_STRING)) {
+            write(DATATYPE);
+            write(datatype, Escape.XML_ATTRIBUTE);
+            write(QUOTE_END);
+        } else {
+            write('>');
+        }
+        write(literal.getLabel(), Escape.XML_TEXT);
+        return true;
+    }
+
+    /** Statements read from a kept DESCRIBE's ids at a time. */
+    private static final int ID_BLOCK = 256;
+
+    /**
+     * Writes the whole document of a kept DESCRIBE from its statements' ids ({@link KeptGraph#ids}, whose prologue
+     * declares {@code namespaces}): the bytes {@link #document(GraphQueryResult)} writes for its statements. Each term's encoded form comes from
+     * {@code fragments}; the terms of ids not kept there are read in one batch per block of statements, encoded by
+     * the statement path's own methods, and kept. Hands the last bytes to the stream.
+     */
+    void document(Map<String, String> namespaces, StatementIds ids, TermFragments fragments) throws IOException {
+        start(namespaces);
+        long[] spo = new long[3 * ID_BLOCK];
+        byte[][] subjects = new byte[ID_BLOCK][];
+        byte[][] objects = new byte[ID_BLOCK][];
+        Element[] properties = new Element[ID_BLOCK];
+        long[] missing = new long[3 * ID_BLOCK];
+        boolean opened = false;
+        long open = 0;
+        int n;
+        while ((n = ids.nextIds(spo)) > 0) {
+            int m = 0;
+            long previous = open;
+            boolean previousOpened = opened;
+            for (int q = 0; q < n; q++) {
+                long s = spo[3 * q];
+                subjects[q] = null;
+                if (!previousOpened || s != previous) {
+                    previousOpened = true;
+                    previous = s;
+                    if ((subjects[q] = fragments.subject(s)) == null) {
+                        missing[m++] = s;
+                    }
+                }
+                if ((properties[q] = property(spo[3 * q + 1])) == null) {
+                    missing[m++] = spo[3 * q + 1];
+                }
+                if ((objects[q] = fragments.object(spo[3 * q + 2])) == null) {
+                    missing[m++] = spo[3 * q + 2];
+                }
+            }
+            if (m > 0) {
+                encodeMissing(ids, spo, n, java.util.Arrays.copyOf(missing, m), subjects, properties, objects,
+                        fragments, open, opened);
+            }
+            for (int q = 0; q < n; q++) {
+                long s = spo[3 * q];
+                if (!opened || s != open) {
+                    if (opened) {
+                        write(DESCRIPTION_END);
+                    }
+                    opened = true;
+                    open = s;
+                    write(subjects[q]);
+                }
+                Element property = properties[q];
+                elementStart(property);
+                byte[] object = objects[q];
+                write(object, 1, object.length - 1);
+                if (object[0] == LITERAL) {
+                    write(property.end);
+                }
+            }
+        }
+        if (opened) {
+            write(DESCRIPTION_END);
+        }
+        end();
+        drain();
+    }
+
+    /** The first byte of an object's fragment: whether it is a literal's (its element's end tag still to write). */
+    private static final byte LITERAL = 1;
+    private static final byte RESOURCE_OBJECT = 0;
+
+    /** Property elements of this response by predicate id, for {@link #document(Map, StatementIds, TermFragments)}. */
+    private long[] propertyIds = new long[8];
+    private Element[] propertyElements = new Element[8];
+    private int propertyCount;
+    /** Where fragments are encoded, made at the first term not kept. */
+    private java.io.ByteArrayOutputStream scratchBytes;
+    private RdfXmlStatementWriter scratch;
+
+    private Element property(long id) {
+        for (int i = 0; i < propertyCount; i++) {
+            if (propertyIds[i] == id) {
+                return propertyElements[i];
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Reads the terms of {@code missing} in one batch, encodes the fragments and property elements of the block's
+     * statements that were not at hand, keeps the terms' fragments in {@code fragments}, and fills the block's arrays.
+     */
+    private void encodeMissing(StatementIds ids, long[] spo, int n, long[] missing, byte[][] subjects,
+            Element[] properties, byte[][] objects, TermFragments fragments, long open, boolean opened)
+            throws IOException {
+        Value[] terms = ids.terms(missing);
+        int k = 0;
+        long previous = open;
+        boolean previousOpened = opened;
+        for (int q = 0; q < n; q++) {
+            long s = spo[3 * q];
+            if (!previousOpened || s != previous) {
+                previousOpened = true;
+                previous = s;
+                if (subjects[q] == null) {
+                    subjects[q] = encodedSubject((Resource) terms[k++]);
+                    fragments.putSubject(s, subjects[q]);
+                }
+            }
+            if (properties[q] == null) {
+                long p = spo[3 * q + 1];
+                properties[q] = property(p);
+                Value predicate = terms[k++];
+                if (properties[q] == null) {
+                    properties[q] = element(((IRI) predicate).stringValue());
+                    addProperty(p, properties[q]);
+                }
+            }
+            if (objects[q] == null) {
+                objects[q] = encodedObject(terms[k++]);
+                fragments.putObject(spo[3 * q + 2], objects[q]);
+            }
+        }
+    }
+
+    private void addProperty(long id, Element element) {
+        if (propertyCount == propertyIds.length) {
+            propertyIds = java.util.Arrays.copyOf(propertyIds, 2 * propertyCount);
+            propertyElements = java.util.Arrays.copyOf(propertyElements, 2 * propertyCount);
+        }
+        propertyIds[propertyCount] = id;
+        propertyElements[propertyCount++] = element;
+    }
+
+    private byte[] encodedSubject(Resource s) throws IOException {
+        scratch().description(s);
+        return scratchOut();
+    }
+
+    private byte[] encodedObject(Value o) throws IOException {
+        RdfXmlStatementWriter w = scratch();
+        w.write((char) RESOURCE_OBJECT);
+        boolean literal = w.object(o);
+        byte[] fragment = scratchOut();
+        fragment[0] = literal ? LITERAL : RESOURCE_OBJECT;
+        return fragment;
+    }
+
+    private RdfXmlStatementWriter scratch() {
+        if (scratch == null) {
+            scratchBytes = new java.io.ByteArrayOutputStream();
+            scratch = new RdfXmlStatementWriter(scratchBytes);
+        }
+        return scratch;
+    }
+
+    /** The scratch writer's bytes, taken out. */
+    private byte[] scratchOut() throws IOException {
+        scratch.drain();
+        byte[] bytes = scratchBytes.toByteArray();
+        scratchBytes.reset();
+        return bytes;
     }
 
     /** Closes the open {@code rdf:Description}, if any, and {@code rdf:RDF}. */

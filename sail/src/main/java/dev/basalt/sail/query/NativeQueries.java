@@ -2,7 +2,6 @@ package dev.basalt.sail.query;
 
 import java.util.HashMap;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.eclipse.rdf4j.common.iteration.CloseableIteration;
@@ -31,6 +30,7 @@ import dev.basalt.optimizer.rdf4j.NativeQueryStats;
 import dev.basalt.optimizer.rdf4j.PreparedAlgebra;
 import dev.basalt.optimizer.rdf4j.QueryFallbacks;
 import dev.basalt.optimizer.rdf4j.ShapePlans;
+import dev.basalt.optimizer.rdf4j.StatementIds;
 import dev.basalt.sail.read.BasaltEvaluationStatistics;
 import dev.basalt.sail.read.LatestSnapshots.SnapshotQuadSource;
 import dev.basalt.sail.read.ReadSource;
@@ -368,36 +368,14 @@ public final class NativeQueries {
             };
         }
 
-        /** The query's result, releasing the snapshot when it is closed. */
+        /**
+         * The query's result, releasing the snapshot when it is closed; a DESCRIBE's statements also as ids
+         * ({@link AttachedRows.Ids}) over the snapshot's term space.
+         */
         public CloseableIteration<? extends BindingSet> attach(CloseableIteration<? extends BindingSet> result) {
-            return new CloseableIteration<BindingSet>() {
-                @Override
-                public boolean hasNext() {
-                    return result.hasNext();
-                }
-
-                @Override
-                public BindingSet next() {
-                    if (!result.hasNext()) {
-                        throw new NoSuchElementException();
-                    }
-                    return result.next();
-                }
-
-                @Override
-                public void remove() {
-                    result.remove();
-                }
-
-                @Override
-                public void close() {
-                    try {
-                        result.close();
-                    } finally {
-                        Session.this.close();
-                    }
-                }
-            };
+            return result instanceof StatementIds ids
+                    ? new AttachedRows.Ids(result, this::close, ids, lease.view().lexicon().termSpace())
+                    : new AttachedRows(result, this::close);
         }
 
         public void close() {
