@@ -43,6 +43,8 @@ import dev.basalt.store.lexicon.TermIds;
 final class NativeDescribe extends LookAheadIteration<BindingSet> implements StatementIds {
     /** The names RDF4J's graph query reads a DESCRIBE's statements from. */
     static final List<String> NAMES = List.of("subject", "predicate", "object");
+    /** Statements read per scan call: a first block small enough for a typical description, grown when filled. */
+    private static final int FIRST_BLOCK = 32;
     private static final int BLOCK = 256;
 
     private final CloseableIteration<BindingSet> rows;
@@ -67,8 +69,8 @@ final class NativeDescribe extends LookAheadIteration<BindingSet> implements Sta
     private int graph;
     private QuadSource.Scan scan;
 
-    private final long[] quads = new long[4 * BLOCK];
-    private final long[] ids = new long[3 * BLOCK];
+    private long[] quads = new long[4 * FIRST_BLOCK];
+    private long[] ids = new long[3 * FIRST_BLOCK];
     private Value[] values;
     private int count;
     private int next;
@@ -88,7 +90,7 @@ final class NativeDescribe extends LookAheadIteration<BindingSet> implements Sta
             }
         }
         if (values == null) {
-            values = source.resolve(count == BLOCK ? ids : java.util.Arrays.copyOf(ids, 3 * count));
+            values = source.resolve(3 * count == ids.length ? ids : java.util.Arrays.copyOf(ids, 3 * count));
         }
         int i = 3 * next++;
         return new ListBindingSet(NAMES, values[i], values[i + 1], values[i + 2]);
@@ -116,7 +118,13 @@ final class NativeDescribe extends LookAheadIteration<BindingSet> implements Sta
     private boolean fill() {
         while (true) {
             if (scan != null) {
-                int n = scan.nextBlock(quads, BLOCK);
+                int block = ids.length / 3;
+                if (count == block && block < BLOCK) { // the last block was full: read more at a time
+                    block = Math.min(BLOCK, 4 * block);
+                    quads = new long[4 * block];
+                    ids = new long[3 * block];
+                }
+                int n = scan.nextBlock(quads, block);
                 if (n > 0) {
                     resolve(n);
                     return true;

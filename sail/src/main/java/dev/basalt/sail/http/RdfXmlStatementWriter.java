@@ -72,7 +72,7 @@ final class RdfXmlStatementWriter extends EncodedOutput {
     private static final String ENCODED_LABEL = "x-";
 
     /** Namespace to prefix, for the prefixes declared on {@code rdf:RDF}. */
-    private final Map<String, String> prefixes = new HashMap<>();
+    private Map<String, String> prefixes = new HashMap<>();
     /**
      * Per predicate of this response, its property element's name split, prefixed and encoded once: a graph answer
      * repeats few predicates over many statements.
@@ -85,6 +85,10 @@ final class RdfXmlStatementWriter extends EncodedOutput {
         super(out);
     }
 
+    RdfXmlStatementWriter(OutputStream out, byte[] buffer) {
+        super(out, buffer);
+    }
+
     /**
      * Answers a request with a graph result in RDF/XML: status and headers as RDF4J Server's views set them
      * ({@link RowWriter#head}), then the document; a failure while it is written is answered with
@@ -93,16 +97,19 @@ final class RdfXmlStatementWriter extends EncodedOutput {
     static void respond(HttpServletRequest request, GraphQueryResult result, HttpServletResponse response)
             throws IOException {
         RowWriter.head(request, response, RDFFormat.RDFXML);
+        byte[] buffer = borrowBuffer();
         try (GraphQueryResult statements = result; OutputStream out = response.getOutputStream()) {
             KeptGraph kept = result instanceof KeptGraph k ? k : null;
             TermFragments fragments = kept == null ? null : TermFragments.of(kept.termSpace());
             if (fragments != null) {
-                new RdfXmlStatementWriter(out).document(kept.getNamespaces(), kept.ids(), fragments);
+                new RdfXmlStatementWriter(out, buffer).document(kept.getNamespaces(), kept.ids(), fragments);
             } else {
-                new RdfXmlStatementWriter(out).document(statements);
+                new RdfXmlStatementWriter(out, buffer).document(statements);
             }
         } catch (QueryEvaluationException | RDFHandlerException e) {
             RowWriter.sendError(response, FailureStatus.whileWritingResult(e));
+        } finally {
+            returnBuffer(buffer);
         }
     }
 
@@ -213,7 +220,7 @@ final class RdfXmlStatementWriter extends EncodedOutput {
     }
 
     /** Statements read from a kept DESCRIBE's ids at a time. */
-    private static final int ID_BLOCK = 256;
+    private static final int ID_BLOCK = 64;
 
     /**
      * Writes the whole document of a kept DESCRIBE from its statements' ids ({@link KeptGraph#ids}, whose prologue
@@ -222,7 +229,16 @@ final class RdfXmlStatementWriter extends EncodedOutput {
      * the statement path's own methods, and kept. Hands the last bytes to the stream.
      */
     void document(Map<String, String> namespaces, StatementIds ids, TermFragments fragments) throws IOException {
-        start(namespaces);
+        TermFragments.Prologue prologue = fragments.prologue(namespaces);
+        if (prologue == null) {
+            RdfXmlStatementWriter w = scratch();
+            w.start(namespaces);
+            prologue = fragments.keepPrologue(namespaces, scratchOut(), w.prefixes);
+            w.prefixes = new HashMap<>();
+        }
+        write(prologue.bytes());
+        prefixes = prologue.prefixes();
+        shared = prologue;
         long[] spo = new long[3 * ID_BLOCK];
         byte[][] subjects = new byte[ID_BLOCK][];
         byte[][] objects = new byte[ID_BLOCK][];
@@ -294,13 +310,20 @@ final class RdfXmlStatementWriter extends EncodedOutput {
     private java.io.ByteArrayOutputStream scratchBytes;
     private RdfXmlStatementWriter scratch;
 
+    /** The property elements of the response's prologue, shared by the responses of its query shape. */
+    private TermFragments.Prologue shared;
+
     private Element property(long id) {
         for (int i = 0; i < propertyCount; i++) {
             if (propertyIds[i] == id) {
                 return propertyElements[i];
             }
         }
-        return null;
+        Element element = shared.element(id);
+        if (element != null) {
+            addProperty(id, element);
+        }
+        return element;
     }
 
     /**
@@ -331,6 +354,7 @@ final class RdfXmlStatementWriter extends EncodedOutput {
                 if (properties[q] == null) {
                     properties[q] = element(((IRI) predicate).stringValue());
                     addProperty(p, properties[q]);
+                    shared.keepElement(p, properties[q]);
                 }
             }
             if (objects[q] == null) {
@@ -414,7 +438,7 @@ final class RdfXmlStatementWriter extends EncodedOutput {
     }
 
     /** A property element: start and end encoded, and the namespace its start declares (null when prefixed). */
-    private record Element(byte[] start, String namespace, byte[] end) {
+    record Element(byte[] start, String namespace, byte[] end) {
     }
 
     private void writeLabel(String label) throws IOException {

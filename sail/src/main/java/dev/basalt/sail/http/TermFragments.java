@@ -1,5 +1,10 @@
 package dev.basalt.sail.http;
 
+import java.lang.ref.WeakReference;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
@@ -42,8 +47,62 @@ final class TermFragments {
 
     /** The fragments of the term space {@code termSpace} names, or null when the id route is off. */
     static TermFragments of(Object termSpace) {
+        Last last = lastUsed;
+        if (last != null && last.termSpace.get() == termSpace) {
+            return last.fragments;
+        }
         long bytes = configuredBytes();
-        return bytes <= 0 ? null : SPACES.get(termSpace, k -> new TermFragments(bytes));
+        if (bytes <= 0) {
+            return null;
+        }
+        TermFragments fragments = SPACES.get(termSpace, k -> new TermFragments(bytes));
+        lastUsed = new Last(new WeakReference<>(termSpace), fragments);
+        return fragments;
+    }
+
+    /**
+     * The term space asked for last (weakly: a closed store's lexicon is not held) and its fragments: most servers have
+     * one Basalt repository.
+     */
+    private record Last(WeakReference<Object> termSpace, TermFragments fragments) {
+    }
+
+    private static volatile Last lastUsed;
+
+    /**
+     * The RDF/XML prologue of a query shape ({@code namespaces}: the shape's prologue, one map per shape), encoded,
+     * with the prefixes it declares and the property elements made under them, by predicate id (at most
+     * {@value #MAX_ELEMENTS}). Shared by the answers of the shape; the maps are not changed after they are kept,
+     * but for {@code elements}, which is concurrent.
+     */
+    record Prologue(Map<String, String> namespaces, byte[] bytes, Map<String, String> prefixes,
+            Map<Long, RdfXmlStatementWriter.Element> elements) {
+        RdfXmlStatementWriter.Element element(long predicate) {
+            return elements.get(predicate);
+        }
+
+        void keepElement(long predicate, RdfXmlStatementWriter.Element element) {
+            if (elements.size() < MAX_ELEMENTS) {
+                elements.put(predicate, element);
+            }
+        }
+    }
+
+    static final int MAX_ELEMENTS = 4_096;
+    private static final int PROLOGUE_SLOTS = 16;
+    private final AtomicReferenceArray<Prologue> prologues = new AtomicReferenceArray<>(PROLOGUE_SLOTS);
+
+    /** The prologue kept for the shape whose prologue is {@code namespaces} (this very map), or null. */
+    Prologue prologue(Map<String, String> namespaces) {
+        Prologue p = prologues.get(System.identityHashCode(namespaces) & (PROLOGUE_SLOTS - 1));
+        return p != null && p.namespaces == namespaces ? p : null;
+    }
+
+    /** Keeps a shape's encoded prologue (replacing the one in its slot) and answers it. */
+    Prologue keepPrologue(Map<String, String> namespaces, byte[] bytes, Map<String, String> prefixes) {
+        Prologue p = new Prologue(namespaces, bytes, prefixes, new ConcurrentHashMap<>());
+        prologues.set(System.identityHashCode(namespaces) & (PROLOGUE_SLOTS - 1), p);
+        return p;
     }
 
     static long configuredBytes() {
