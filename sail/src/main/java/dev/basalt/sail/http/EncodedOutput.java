@@ -50,6 +50,7 @@ abstract class EncodedOutput {
             drain();
             if (bytes.length > buffer.length) {
                 out.write(bytes);
+                drains++;
                 return;
             }
         }
@@ -63,6 +64,7 @@ abstract class EncodedOutput {
             drain();
             if (length > buffer.length) {
                 out.write(bytes, offset, length);
+                drains++;
                 return;
             }
         }
@@ -236,7 +238,34 @@ abstract class EncodedOutput {
         if (size > 0) {
             out.write(buffer, 0, size);
             size = 0;
+            drains++;
         }
+    }
+
+    /** Times the buffer went to the stream: with {@link #position}, a mark for {@link #writtenSince}. */
+    private long drains;
+
+    long drains() {
+        return drains;
+    }
+
+    /** Where the next byte goes in the buffer. */
+    int position() {
+        return size;
+    }
+
+    /**
+     * {@code first} and the bytes written since {@code from} ({@link #position}), or null if the buffer went to the
+     * stream since ({@code drains} then, {@link #drains}).
+     */
+    byte[] writtenSince(int from, long drainsThen, byte first) {
+        if (drains != drainsThen) {
+            return null;
+        }
+        byte[] bytes = new byte[1 + size - from];
+        bytes[0] = first;
+        System.arraycopy(buffer, from, bytes, 1, size - from);
+        return bytes;
     }
 
     EncodedOutput(OutputStream out) {

@@ -224,9 +224,12 @@ final class RdfXmlStatementWriter extends EncodedOutput {
 
     /**
      * Writes the whole document of a kept DESCRIBE from its statements' ids ({@link KeptGraph#ids}, whose prologue
-     * declares {@code namespaces}): the bytes {@link #document(GraphQueryResult)} writes for its statements. Each term's encoded form comes from
-     * {@code fragments}; the terms of ids not kept there are read in one batch per block of statements, encoded by
-     * the statement path's own methods, and kept. Hands the last bytes to the stream.
+     * declares {@code namespaces}): the bytes {@link #document(GraphQueryResult)} writes for its statements. An
+     * object's encoded form and a property element come from {@code fragments} (the prologue's elements); the terms
+     * of the other ids of a block of statements (its subjects, which a description rarely shares with another, and
+     * the objects and predicates not kept) are read in one batch, encoded by the statement path's own methods, and the
+     * objects' and elements' kept. A subject is compared by id with the one before. Hands the last bytes to the
+     * stream.
      */
     void document(Map<String, String> namespaces, StatementIds ids, TermFragments fragments) throws IOException {
         TermFragments.Prologue prologue = fragments.prologue(namespaces);
@@ -240,8 +243,9 @@ final class RdfXmlStatementWriter extends EncodedOutput {
         prefixes = prologue.prefixes();
         shared = prologue;
         long[] spo = new long[3 * ID_BLOCK];
-        byte[][] subjects = new byte[ID_BLOCK][];
+        Resource[] subjects = new Resource[ID_BLOCK];
         byte[][] objects = new byte[ID_BLOCK][];
+        Value[] objectTerms = new Value[ID_BLOCK];
         Element[] properties = new Element[ID_BLOCK];
         long[] missing = new long[3 * ID_BLOCK];
         boolean opened = false;
@@ -257,9 +261,7 @@ final class RdfXmlStatementWriter extends EncodedOutput {
                 if (!previousOpened || s != previous) {
                     previousOpened = true;
                     previous = s;
-                    if ((subjects[q] = fragments.subject(s)) == null) {
-                        missing[m++] = s;
-                    }
+                    missing[m++] = s;
                 }
                 if ((properties[q] = property(spo[3 * q + 1])) == null) {
                     missing[m++] = spo[3 * q + 1];
@@ -270,7 +272,7 @@ final class RdfXmlStatementWriter extends EncodedOutput {
             }
             if (m > 0) {
                 encodeMissing(ids, spo, n, java.util.Arrays.copyOf(missing, m), subjects, properties, objects,
-                        fragments, open, opened);
+                        objectTerms, open, opened);
             }
             for (int q = 0; q < n; q++) {
                 long s = spo[3 * q];
@@ -280,14 +282,28 @@ final class RdfXmlStatementWriter extends EncodedOutput {
                     }
                     opened = true;
                     open = s;
-                    write(subjects[q]);
+                    description(subjects[q]);
                 }
                 Element property = properties[q];
                 elementStart(property);
                 byte[] object = objects[q];
-                write(object, 1, object.length - 1);
-                if (object[0] == LITERAL) {
-                    write(property.end);
+                if (object == null) {
+                    // written from its term, and what was written kept (unless the buffer went out meanwhile)
+                    int from = position();
+                    long drained = drains();
+                    boolean literal = object(objectTerms[q]);
+                    byte[] fragment = writtenSince(from, drained, literal ? LITERAL : RESOURCE_OBJECT);
+                    if (fragment != null) {
+                        fragments.putObject(spo[3 * q + 2], fragment);
+                    }
+                    if (literal) {
+                        write(property.end);
+                    }
+                } else {
+                    write(object, 1, object.length - 1);
+                    if (object[0] == LITERAL) {
+                        write(property.end);
+                    }
                 }
             }
         }
@@ -327,11 +343,12 @@ final class RdfXmlStatementWriter extends EncodedOutput {
     }
 
     /**
-     * Reads the terms of {@code missing} in one batch, encodes the fragments and property elements of the block's
-     * statements that were not at hand, keeps the terms' fragments in {@code fragments}, and fills the block's arrays.
+     * Reads the terms of {@code missing} in one batch: the block's subjects where they change, and its objects and
+     * predicates not at hand (the property elements made and kept); fills the block's arrays. An object not at hand is
+     * kept as it is written.
      */
-    private void encodeMissing(StatementIds ids, long[] spo, int n, long[] missing, byte[][] subjects,
-            Element[] properties, byte[][] objects, TermFragments fragments, long open, boolean opened)
+    private void encodeMissing(StatementIds ids, long[] spo, int n, long[] missing, Resource[] subjects,
+            Element[] properties, byte[][] objects, Value[] objectTerms, long open, boolean opened)
             throws IOException {
         Value[] terms = ids.terms(missing);
         int k = 0;
@@ -342,10 +359,7 @@ final class RdfXmlStatementWriter extends EncodedOutput {
             if (!previousOpened || s != previous) {
                 previousOpened = true;
                 previous = s;
-                if (subjects[q] == null) {
-                    subjects[q] = encodedSubject((Resource) terms[k++]);
-                    fragments.putSubject(s, subjects[q]);
-                }
+                subjects[q] = (Resource) terms[k++];
             }
             if (properties[q] == null) {
                 long p = spo[3 * q + 1];
@@ -358,8 +372,7 @@ final class RdfXmlStatementWriter extends EncodedOutput {
                 }
             }
             if (objects[q] == null) {
-                objects[q] = encodedObject(terms[k++]);
-                fragments.putObject(spo[3 * q + 2], objects[q]);
+                objectTerms[q] = terms[k++];
             }
         }
     }
@@ -371,20 +384,6 @@ final class RdfXmlStatementWriter extends EncodedOutput {
         }
         propertyIds[propertyCount] = id;
         propertyElements[propertyCount++] = element;
-    }
-
-    private byte[] encodedSubject(Resource s) throws IOException {
-        scratch().description(s);
-        return scratchOut();
-    }
-
-    private byte[] encodedObject(Value o) throws IOException {
-        RdfXmlStatementWriter w = scratch();
-        w.write((char) RESOURCE_OBJECT);
-        boolean literal = w.object(o);
-        byte[] fragment = scratchOut();
-        fragment[0] = literal ? LITERAL : RESOURCE_OBJECT;
-        return fragment;
     }
 
     private RdfXmlStatementWriter scratch() {

@@ -11,20 +11,23 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.basalt.store.cache.ClockCache;
 
 /**
- * The RDF/XML of terms already written, by term id, per store lexicon ({@code termSpace}): for a term as a
- * statement's subject, the opening {@code rdf:Description} element; as its object, what follows the property
- * element's name (the {@code rdf:resource} or {@code rdf:nodeID} attribute and the element's close, or a literal's
- * attributes and escaped text, without the element's end tag). {@link RdfXmlStatementWriter#respond} writes a kept
- * DESCRIBE's answer from them ({@code KeptGraph}), so a term met before costs one probe and one copy instead of
- * its resolution, an RDF4J value, a statement and its escaping and encoding per answer. The bytes are the ones the
- * writer's statement path writes for the same term (it makes them); a committed id names one term for as long as
- * its store's lexicon lives, and entries go with the lexicon (weakly held), so an entry never goes stale.
+ * The RDF/XML of terms already written as statements' objects, by term id, per store lexicon ({@code termSpace}):
+ * what follows the property element's name (the {@code rdf:resource} or {@code rdf:nodeID} attribute and the
+ * element's close, or a literal's attributes and escaped text, without the element's end tag), and per query shape
+ * its encoded prologue with the property elements ({@link Prologue}). {@link RdfXmlStatementWriter#respond} writes a
+ * kept DESCRIBE's answer from them ({@code KeptGraph}), so an object met before costs one probe and one copy instead
+ * of its resolution, an RDF4J value, a statement and its escaping and encoding per answer. Subjects are not kept:
+ * a description's subjects (the statements pointing at the described value) are seldom met again soon, and
+ * keeping them cost more in misses than it saved. The bytes are the ones the writer's statement path writes for the
+ * same term (it makes them); a committed id names one term for as long as its store's lexicon lives, and entries go
+ * with the lexicon (weakly held), so an entry never goes stale.
  *
- * <p>Bound: {@code -D}{@value #PROPERTY}{@code =BYTES} per store (default {@value #DEFAULT_BYTES}, split evenly
- * between subjects and objects, an entry weighing its bytes and a fixed overhead; CLOCK eviction,
- * {@link ClockCache}); {@code 0} turns the id route off (every graph answer is written from its statements).
+ * <p>Bound: {@code -D}{@value #PROPERTY}{@code =BYTES} per store (default {@value #DEFAULT_BYTES}, an entry weighing
+ * its bytes and a fixed overhead; CLOCK eviction, {@link ClockCache}), plus at most 16 prologues of
+ * {@value #MAX_ELEMENTS} elements; {@code 0} turns the id route off (every graph answer is written from its
+ * statements).
  *
- * <p>Thread-safe: the caches are {@link ClockCache}s shared by all request threads; a fragment array is never
+ * <p>Thread-safe: the cache is a {@link ClockCache} shared by all request threads; a fragment array is never
  * written after it is cached.
  */
 final class TermFragments {
@@ -37,12 +40,10 @@ final class TermFragments {
     private static final Cache<Object, TermFragments> SPACES = Caffeine.newBuilder().weakKeys().maximumSize(64)
             .executor(Runnable::run).build();
 
-    private final ClockCache<byte[]> subjects;
     private final ClockCache<byte[]> objects;
 
     TermFragments(long bytes) {
-        subjects = new ClockCache<>(bytes / 2, TYPICAL_WEIGHT, f -> f.length + ENTRY_OVERHEAD);
-        objects = new ClockCache<>(bytes / 2, TYPICAL_WEIGHT, f -> f.length + ENTRY_OVERHEAD);
+        objects = new ClockCache<>(bytes, TYPICAL_WEIGHT, f -> f.length + ENTRY_OVERHEAD);
     }
 
     /** The fragments of the term space {@code termSpace} names, or null when the id route is off. */
@@ -117,18 +118,9 @@ final class TermFragments {
         }
     }
 
-    /** The opening {@code rdf:Description} of {@code id} as a subject, or null if not kept. */
-    byte[] subject(long id) {
-        return subjects.get(id);
-    }
-
     /** What follows a property element's name for {@code id} as its object, or null if not kept. */
     byte[] object(long id) {
         return objects.get(id);
-    }
-
-    void putSubject(long id, byte[] fragment) {
-        subjects.put(id, fragment);
     }
 
     void putObject(long id, byte[] fragment) {
