@@ -8,8 +8,9 @@ import org.eclipse.rdf4j.model.Value;
  * iteration that offers this view ({@code subject}, {@code predicate}, {@code object}). A reader takes either view, not
  * both: the ids it reads here are no longer rows there.
  *
- * <p>Ids are those of the store's committed state the answer reads; a store never gives an id to another term, so an
- * id's encoded form may be kept for as long as the store is open.
+ * <p>The ids are those of the state the answer reads. Of a committed state (the kept plans' direct route) an id names
+ * one term for as long as the store is open, so its encoded form may be kept that long; inside a transaction an id may
+ * name a pending term, whose encoded form is not to be kept.
  *
  * <p>Not thread-safe: read by the thread that writes the answer.
  */

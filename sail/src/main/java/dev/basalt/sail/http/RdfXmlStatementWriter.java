@@ -48,6 +48,10 @@ import dev.basalt.sail.query.KeptGraph;
  * without a tail that is an XML name (such as {@code http://example.org/1}) cannot be written in RDF/XML; the writer
  * then fails with an {@link RDFHandlerException} naming it, as RDF4J's does.
  *
+ * <p>A DESCRIBE answered by its kept plan ({@link KeptGraph}) is written from its statements' term ids with the
+ * objects' encoded forms and the property elements kept in {@link TermFragments} ({@link #document(Map, StatementIds,
+ * TermFragments)}): the same bytes.
+ *
  * <p>Not thread-safe: one instance writes one response on the thread that serves it.
  */
 final class RdfXmlStatementWriter extends EncodedOutput {
