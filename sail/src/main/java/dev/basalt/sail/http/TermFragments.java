@@ -106,6 +106,7 @@ final class TermFragments {
         return p;
     }
 
+    /** The bound set with {@value #PROPERTY}; the default, with a warning, for a value that is not a number. */
     static long configuredBytes() {
         String value = System.getProperty(PROPERTY);
         if (value == null || value.isBlank()) {
@@ -114,9 +115,12 @@ final class TermFragments {
         try {
             return Long.parseLong(value.trim());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("-D" + PROPERTY + "=" + value + " is not a number of bytes", e);
+            logger.warn("-D{}={} is not a number of bytes; {} used", PROPERTY, value, DEFAULT_BYTES);
+            return DEFAULT_BYTES;
         }
     }
+
+    private static final org.slf4j.Logger logger = org.slf4j.LoggerFactory.getLogger(TermFragments.class);
 
     /** What follows a property element's name for {@code id} as its object, or null if not kept. */
     byte[] object(long id) {

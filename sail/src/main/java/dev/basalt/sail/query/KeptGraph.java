@@ -17,10 +17,10 @@ import dev.basalt.optimizer.rdf4j.StatementIds;
  * <p>Not thread-safe: read by the thread that writes the answer.
  */
 public final class KeptGraph extends IteratingGraphQueryResult {
-    private final AttachedRows.Ids ids;
+    private final NativeQueries.AttachedRows.Ids ids;
 
     KeptGraph(Map<String, String> namespaces, CloseableIteration<? extends Statement> statements,
-            AttachedRows.Ids ids) {
+            NativeQueries.AttachedRows.Ids ids) {
         super(namespaces, statements);
         this.ids = ids;
     }

@@ -199,7 +199,8 @@ public final class QueryFront implements QueryFrontMXBean {
         instantiated.increment();
         directRuns.increment();
         if (graph) {
-            return rows instanceof AttachedRows.Ids ids ? new KeptGraph(entry.namespaces, new KeptStatements(rows), ids)
+            return rows instanceof NativeQueries.AttachedRows.Ids ids
+                    ? new KeptGraph(entry.namespaces, new KeptStatements(rows), ids)
                     : new IteratingGraphQueryResult(entry.namespaces, new KeptStatements(rows));
         }
         return new IteratingTupleQueryResult(new ArrayList<>(entry.bindingNames), rows);
