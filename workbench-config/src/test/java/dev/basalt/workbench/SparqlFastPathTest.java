@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.GZIPInputStream;
@@ -164,7 +165,9 @@ class SparqlFastPathTest {
     /**
      * CONSTRUCT and DESCRIBE answers in RDF/XML, which the fast path writes itself: the same graphs as RDF4J Server's
      * for data with predicates of several namespaces (some declared in the query, some not, {@code rdf:type}), blank
-     * nodes as subjects and objects, literals with language tags and datatypes, and text and IRIs that XML escapes.
+     * nodes as subjects and objects, literals with language tags and datatypes, and text and IRIs that XML escapes. A
+     * DESCRIBE's RDF/XML is the same bytes whether written from its statements (its shape's first query) or from its
+     * kept plan's term ids (the later ones).
      */
     @Test
     void answersGraphsInRdfXmlAsRdf4jServerDoes() throws Exception {
@@ -188,6 +191,7 @@ class SparqlFastPathTest {
         long answered = fastPath.getAnswered();
         long direct = directRuns();
         int requests = 0;
+        Map<String, String> firstDescription = new HashMap<>();
         for (String query : queries) {
             for (String accept : List.of("application/rdf+xml", "", "*/*")) {
                 for (Method method : Method.values()) {
@@ -195,6 +199,11 @@ class SparqlFastPathTest {
                     Exchange fast = send("graphs-fast", method, Map.of("query", query), accept, false);
                     assertEquals(200, fast.status, fast.text());
                     assertSameGraph(reference, fast, method + " " + query + " Accept: " + accept);
+                    if (query.contains("DESCRIBE") && isRdfXml(fast)) {
+                        // the first is written from its statements, the later ones (kept plan) from term ids
+                        String first = firstDescription.putIfAbsent(query, fast.text());
+                        assertEquals(first == null ? fast.text() : first, fast.text(), "RDF/XML of " + query);
+                    }
                     requests++;
                 }
             }

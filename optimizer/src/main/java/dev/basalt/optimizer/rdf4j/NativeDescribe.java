@@ -7,7 +7,6 @@ import java.util.Set;
 
 import org.eclipse.rdf4j.common.iteration.CloseableIteration;
 import org.eclipse.rdf4j.common.iteration.LookAheadIteration;
-import org.eclipse.rdf4j.model.BNode;
 import org.eclipse.rdf4j.model.Resource;
 import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.query.BindingSet;
@@ -36,11 +35,16 @@ import dev.basalt.store.lexicon.TermIds;
  * RDF4J's triple source (statements made from values, then binding sets from statements); here a scan of term ids,
  * a block at a time, whose ids are resolved to values in one call.
  *
+ * <p>The statements are also readable as ids ({@link StatementIds}), for a writer that encodes terms by id: then no
+ * term is resolved here. Blank nodes are told from other terms by their ids' kind either way.
+ *
  * <p>Not thread-safe: one per evaluation, read by the thread that evaluates the query.
  */
-final class NativeDescribe extends LookAheadIteration<BindingSet> {
+final class NativeDescribe extends LookAheadIteration<BindingSet> implements StatementIds {
     /** The names RDF4J's graph query reads a DESCRIBE's statements from. */
     static final List<String> NAMES = List.of("subject", "predicate", "object");
+    /** Statements read per scan call: a first block small enough for a typical description, grown when filled. */
+    private static final int FIRST_BLOCK = 32;
     private static final int BLOCK = 256;
 
     private final CloseableIteration<BindingSet> rows;
@@ -65,8 +69,8 @@ final class NativeDescribe extends LookAheadIteration<BindingSet> {
     private int graph;
     private QuadSource.Scan scan;
 
-    private final long[] quads = new long[4 * BLOCK];
-    private final long[] ids = new long[3 * BLOCK];
+    private long[] quads = new long[4 * FIRST_BLOCK];
+    private long[] ids = new long[3 * FIRST_BLOCK];
     private Value[] values;
     private int count;
     private int next;
@@ -85,15 +89,42 @@ final class NativeDescribe extends LookAheadIteration<BindingSet> {
                 return null;
             }
         }
+        if (values == null) {
+            values = source.resolve(3 * count == ids.length ? ids : java.util.Arrays.copyOf(ids, 3 * count));
+        }
         int i = 3 * next++;
         return new ListBindingSet(NAMES, values[i], values[i + 1], values[i + 2]);
     }
 
-    /** Reads the next block of statements into {@link #values}; false when the description is complete. */
+    @Override
+    public int nextIds(long[] spo) {
+        while (next >= count) {
+            if (!fill()) {
+                return 0;
+            }
+        }
+        int n = Math.min(count - next, spo.length / 3);
+        System.arraycopy(ids, 3 * next, spo, 0, 3 * n);
+        next += n;
+        return n;
+    }
+
+    @Override
+    public Value[] terms(long[] termIds) {
+        return source.resolve(termIds);
+    }
+
+    /** Reads the next block of statements into {@link #ids}; false when the description is complete. */
     private boolean fill() {
         while (true) {
             if (scan != null) {
-                int n = scan.nextBlock(quads, BLOCK);
+                int block = ids.length / 3;
+                if (count == block && block < BLOCK) { // the last block was full: read more at a time
+                    block = Math.min(BLOCK, 4 * block);
+                    quads = new long[4 * block];
+                    ids = new long[3 * block];
+                }
+                int n = scan.nextBlock(quads, block);
                 if (n > 0) {
                     resolve(n);
                     return true;
@@ -155,20 +186,17 @@ final class NativeDescribe extends LookAheadIteration<BindingSet> {
                 : new long[] { TermIds.NULL, TermIds.NULL, id, context });
     }
 
-    /** Resolves the block's subjects, predicates and objects and queues the blank nodes it reaches. */
+    /** Takes the block's subjects, predicates and objects and queues the blank nodes it reaches. */
     private void resolve(int n) {
         for (int q = 0; q < n; q++) {
             System.arraycopy(quads, 4 * q, ids, 3 * q, 3);
         }
-        long[] wanted = n == BLOCK ? ids : java.util.Arrays.copyOf(ids, 3 * n);
-        values = source.resolve(wanted);
+        values = null; // resolved when rows are read (getNextElement)
         int reached = outgoing ? 2 : 0;
         for (int q = 0; q < n; q++) {
-            if (values[3 * q + reached] instanceof BNode) {
-                long id = quads[4 * q + reached];
-                if (!expanded.contains(id)) {
-                    queue.add(id);
-                }
+            long id = quads[4 * q + reached];
+            if (TermIds.kindCode(id) == TermIds.KIND_BLANK_NODE && !expanded.contains(id)) {
+                queue.add(id);
             }
         }
         count = n;

@@ -38,7 +38,7 @@ abstract class EncodedOutput {
     private static final int MEMO_SLOTS = 32;
 
     private final OutputStream out;
-    private final byte[] buffer = new byte[BUFFER_BYTES];
+    private final byte[] buffer;
     private int size;
     private final String[] memoText = new String[MEMO_SLOTS];
     private final Escape[] memoEscape = new Escape[MEMO_SLOTS];
@@ -50,11 +50,26 @@ abstract class EncodedOutput {
             drain();
             if (bytes.length > buffer.length) {
                 out.write(bytes);
+                drains++;
                 return;
             }
         }
         System.arraycopy(bytes, 0, buffer, size, bytes.length);
         size += bytes.length;
+    }
+
+    /** Writes {@code length} bytes of {@code bytes} from {@code offset}, already encoded. */
+    void write(byte[] bytes, int offset, int length) throws IOException {
+        if (length > buffer.length - size) {
+            drain();
+            if (length > buffer.length) {
+                out.write(bytes, offset, length);
+                drains++;
+                return;
+            }
+        }
+        System.arraycopy(bytes, offset, buffer, size, length);
+        size += length;
     }
 
     void write(char ascii) throws IOException {
@@ -93,31 +108,58 @@ abstract class EncodedOutput {
     }
 
     private void encode(String text, Escape escape) throws IOException {
+        boolean[] plain = PLAIN[escape.ordinal()];
+        byte[] b = buffer;
         int length = text.length();
-        for (int i = 0; i < length; i++) {
-            char c = text.charAt(i);
-            if (size > buffer.length - ENCODE_RESERVE) {
+        int i = 0;
+        while (i < length) {
+            if (size >= b.length - ENCODE_RESERVE) {
                 drain();
             }
-            if (c >= 0x20 && c < 0x7F && !special(c, escape)) {
-                buffer[size++] = (byte) c;
-            } else if (c < 0x80) {
+            // a run of characters written as they are, as many as the buffer takes before its reserve
+            int s = size;
+            int end = Math.min(length, i + (b.length - ENCODE_RESERVE - s));
+            char c = 0;
+            while (i < end && (c = text.charAt(i)) < 0x80 && plain[c]) {
+                b[s++] = (byte) c;
+                i++;
+            }
+            size = s;
+            if (i == end) {
+                continue;
+            }
+            if (c < 0x80) {
                 asciiEscaped(c, escape);
             } else if (c < 0x800) {
-                buffer[size++] = (byte) (0xC0 | c >> 6);
-                buffer[size++] = (byte) (0x80 | c & 0x3F);
+                b[size++] = (byte) (0xC0 | c >> 6);
+                b[size++] = (byte) (0x80 | c & 0x3F);
             } else if (Character.isHighSurrogate(c) && i + 1 < length && Character.isLowSurrogate(text.charAt(i + 1))) {
                 int cp = Character.toCodePoint(c, text.charAt(++i));
-                buffer[size++] = (byte) (0xF0 | cp >> 18);
-                buffer[size++] = (byte) (0x80 | cp >> 12 & 0x3F);
-                buffer[size++] = (byte) (0x80 | cp >> 6 & 0x3F);
-                buffer[size++] = (byte) (0x80 | cp & 0x3F);
+                b[size++] = (byte) (0xF0 | cp >> 18);
+                b[size++] = (byte) (0x80 | cp >> 12 & 0x3F);
+                b[size++] = (byte) (0x80 | cp >> 6 & 0x3F);
+                b[size++] = (byte) (0x80 | cp & 0x3F);
             } else if (Character.isSurrogate(c)) {
-                buffer[size++] = '?';
+                b[size++] = '?';
             } else {
-                buffer[size++] = (byte) (0xE0 | c >> 12);
-                buffer[size++] = (byte) (0x80 | c >> 6 & 0x3F);
-                buffer[size++] = (byte) (0x80 | c & 0x3F);
+                b[size++] = (byte) (0xE0 | c >> 12);
+                b[size++] = (byte) (0x80 | c >> 6 & 0x3F);
+                b[size++] = (byte) (0x80 | c & 0x3F);
+            }
+            i++;
+        }
+    }
+
+    /**
+     * Per {@link Escape} (by ordinal), per ASCII character: whether it is written as it is (printable and not
+     * special to the format). Read in the encoding loop in place of a switch per character.
+     */
+    private static final boolean[][] PLAIN = new boolean[Escape.values().length][0x80];
+
+    static {
+        for (Escape escape : Escape.values()) {
+            for (char c = 0x20; c < 0x7F; c++) {
+                PLAIN[escape.ordinal()][c] = !special(c, escape);
             }
         }
     }
@@ -196,10 +238,78 @@ abstract class EncodedOutput {
         if (size > 0) {
             out.write(buffer, 0, size);
             size = 0;
+            drains++;
         }
     }
 
+    /** Times the buffer went to the stream: with {@link #position}, a mark for {@link #writtenSince}. */
+    private long drains;
+
+    long drains() {
+        return drains;
+    }
+
+    /** Where the next byte goes in the buffer. */
+    int position() {
+        return size;
+    }
+
+    /**
+     * {@code first} and the bytes written since {@code from} ({@link #position}), or null if the buffer went to the
+     * stream since ({@code drains} then, {@link #drains}).
+     */
+    byte[] writtenSince(int from, long drainsThen, byte first) {
+        if (drains != drainsThen) {
+            return null;
+        }
+        byte[] bytes = new byte[1 + size - from];
+        bytes[0] = first;
+        System.arraycopy(buffer, from, bytes, 1, size - from);
+        return bytes;
+    }
+
     EncodedOutput(OutputStream out) {
+        this(out, new byte[BUFFER_BYTES]);
+    }
+
+    /** Writes through {@code buffer} (at least {@value #BUFFER_BYTES} bytes), which only this instance uses meanwhile. */
+    EncodedOutput(OutputStream out, byte[] buffer) {
+        if (buffer.length < BUFFER_BYTES) {
+            throw new IllegalArgumentException("an output buffer of " + buffer.length + " bytes, less than " + BUFFER_BYTES);
+        }
         this.out = out;
+        this.buffer = buffer;
+    }
+
+    /**
+     * A response thread's output buffer, lent to one writer at a time ({@link #borrowBuffer}): the buffer is 16 KB, and
+     * a fresh one per response (zeroed by the JVM) was a visible share of a short answer's CPU.
+     */
+    private static final class LentBuffer {
+        final byte[] bytes = new byte[BUFFER_BYTES];
+        boolean lent;
+    }
+
+    private static final ThreadLocal<LentBuffer> BUFFERS = ThreadLocal.withInitial(LentBuffer::new);
+
+    /**
+     * This thread's output buffer, or a new one while it is lent to another writer of this thread; give it back with
+     * {@link #returnBuffer} once the writer is done.
+     */
+    static byte[] borrowBuffer() {
+        LentBuffer b = BUFFERS.get();
+        if (b.lent) {
+            return new byte[BUFFER_BYTES];
+        }
+        b.lent = true;
+        return b.bytes;
+    }
+
+    /** Gives back a buffer {@link #borrowBuffer} lent (one it made instead is left to the garbage collector). */
+    static void returnBuffer(byte[] buffer) {
+        LentBuffer b = BUFFERS.get();
+        if (b.bytes == buffer) {
+            b.lent = false;
+        }
     }
 }

@@ -21,7 +21,9 @@ import org.eclipse.rdf4j.query.QueryEvaluationException;
 import org.eclipse.rdf4j.rio.RDFFormat;
 import org.eclipse.rdf4j.rio.RDFHandlerException;
 
+import dev.basalt.optimizer.rdf4j.StatementIds;
 import dev.basalt.sail.errors.FailureStatus;
+import dev.basalt.sail.query.KeptGraph;
 
 /**
  * Writes the statements of a CONSTRUCT or DESCRIBE answer as RDF/XML, the graph format the BSBM test driver and
@@ -45,6 +47,10 @@ import dev.basalt.sail.errors.FailureStatus;
  * write it. Named graphs are not part of RDF/XML: statements of every graph are written alike. A predicate
  * without a tail that is an XML name (such as {@code http://example.org/1}) cannot be written in RDF/XML; the writer
  * then fails with an {@link RDFHandlerException} naming it, as RDF4J's does.
+ *
+ * <p>A DESCRIBE answered by its kept plan ({@link KeptGraph}) is written from its statements' term ids with the
+ * objects' encoded forms and the property elements kept in {@link TermFragments} ({@link #document(Map, StatementIds,
+ * TermFragments)}): the same bytes.
  *
  * <p>Not thread-safe: one instance writes one response on the thread that serves it.
  */
@@ -70,7 +76,7 @@ final class RdfXmlStatementWriter extends EncodedOutput {
     private static final String ENCODED_LABEL = "x-";
 
     /** Namespace to prefix, for the prefixes declared on {@code rdf:RDF}. */
-    private final Map<String, String> prefixes = new HashMap<>();
+    private Map<String, String> prefixes = new HashMap<>();
     /**
      * Per predicate of this response, its property element's name split, prefixed and encoded once: a graph answer
      * repeats few predicates over many statements.
@@ -83,6 +89,10 @@ final class RdfXmlStatementWriter extends EncodedOutput {
         super(out);
     }
 
+    RdfXmlStatementWriter(OutputStream out, byte[] buffer) {
+        super(out, buffer);
+    }
+
     /**
      * Answers a request with a graph result in RDF/XML: status and headers as RDF4J Server's views set them
      * ({@link RowWriter#head}), then the document; a failure while it is written is answered with
@@ -91,10 +101,19 @@ final class RdfXmlStatementWriter extends EncodedOutput {
     static void respond(HttpServletRequest request, GraphQueryResult result, HttpServletResponse response)
             throws IOException {
         RowWriter.head(request, response, RDFFormat.RDFXML);
+        byte[] buffer = borrowBuffer();
         try (GraphQueryResult statements = result; OutputStream out = response.getOutputStream()) {
-            new RdfXmlStatementWriter(out).document(statements);
+            KeptGraph kept = result instanceof KeptGraph k ? k : null;
+            TermFragments fragments = kept == null ? null : TermFragments.of(kept.termSpace());
+            if (fragments != null) {
+                new RdfXmlStatementWriter(out, buffer).document(kept.getNamespaces(), kept.ids(), fragments);
+            } else {
+                new RdfXmlStatementWriter(out, buffer).document(statements);
+            }
         } catch (QueryEvaluationException | RDFHandlerException e) {
             RowWriter.sendError(response, FailureStatus.whileWritingResult(e));
+        } finally {
+            returnBuffer(buffer);
         }
     }
 
@@ -136,50 +155,255 @@ final class RdfXmlStatementWriter extends EncodedOutput {
                 write(DESCRIPTION_END);
             }
             subject = s;
-            Value plain = RowWriter.plain(s);
-            if (plain instanceof BNode bnode) {
-                write(NODE);
-                writeLabel(bnode.getID());
-            } else {
-                write(ABOUT);
-                write(plain.stringValue(), Escape.XML_ATTRIBUTE);
-            }
-            write(QUOTE_END);
-            write('\n');
+            description(s);
         }
         Element element = element(statement.getPredicate().stringValue());
+        elementStart(element);
+        if (object(statement.getObject())) {
+            write(element.end);
+        }
+    }
+
+    /** The opening {@code rdf:Description} of {@code s}, with its line break. */
+    private void description(Resource s) throws IOException {
+        Value plain = RowWriter.plain(s);
+        if (plain instanceof BNode bnode) {
+            write(NODE);
+            writeLabel(bnode.getID());
+        } else {
+            write(ABOUT);
+            write(plain.stringValue(), Escape.XML_ATTRIBUTE);
+        }
+        write(QUOTE_END);
+        write('\n');
+    }
+
+    /** A property element's start: its name, and the namespace it declares when it has no prefix. */
+    private void elementStart(Element element) throws IOException {
         write(element.start);
         if (element.namespace != null) {
             write(DEFAULT_NAMESPACE);
             write(element.namespace, Escape.XML_ATTRIBUTE);
             write('\'');
         }
-        Value object = RowWriter.plain(statement.getObject());
+    }
+
+    /**
+     * What follows a property element's start for {@code value} as its object: an empty element's attribute and
+     * close, or a literal's attributes and text; true for a literal, whose element's end tag is still to be written.
+     */
+    private boolean object(Value value) throws IOException {
+        Value object = RowWriter.plain(value);
         if (object instanceof IRI) {
             write(RESOURCE);
             write(object.stringValue(), Escape.XML_ATTRIBUTE);
             write(EMPTY_END);
-        } else if (object instanceof BNode bnode) {
+            return false;
+        }
+        if (object instanceof BNode bnode) {
             write(NODE_ID);
             writeLabel(bnode.getID());
             write(EMPTY_END);
-        } else {
-            Literal literal = (Literal) object;
-            String datatype = literal.getDatatype().stringValue();
-            if (literal.getLanguage().isPresent()) {
-                write(LANGUAGE);
-                write(literal.getLanguage().get(), Escape.XML_ATTRIBUTE);
-                write(QUOTE_END);
-            } else if (!datatype.equals(XSD_STRING)) {
-                write(DATATYPE);
-                write(datatype, Escape.XML_ATTRIBUTE);
-                write(QUOTE_END);
-            } else {
-                write('>');
-            }
-            write(literal.getLabel(), Escape.XML_TEXT);
-            write(element.end);
+            return false;
         }
+        Literal literal = (Literal) object;
+        String datatype = literal.getDatatype().stringValue();
+        if (literal.getLanguage().isPresent()) {
+            write(LANGUAGE);
+            write(literal.getLanguage().get(), Escape.XML_ATTRIBUTE);
+            write(QUOTE_END);
+        } else if (!datatype.equals(XSD_STRING)) {
+            write(DATATYPE);
+            write(datatype, Escape.XML_ATTRIBUTE);
+            write(QUOTE_END);
+        } else {
+            write('>');
+        }
+        write(literal.getLabel(), Escape.XML_TEXT);
+        return true;
+    }
+
+    /** Statements read from a kept DESCRIBE's ids at a time. */
+    private static final int ID_BLOCK = 64;
+
+    /**
+     * Writes the whole document of a kept DESCRIBE from its statements' ids ({@link KeptGraph#ids}, whose prologue
+     * declares {@code namespaces}): the bytes {@link #document(GraphQueryResult)} writes for its statements. An
+     * object's encoded form and a property element come from {@code fragments} (the prologue's elements); the terms
+     * of the other ids of a block of statements (its subjects, which a description rarely shares with another, and
+     * the objects and predicates not kept) are read in one batch, encoded by the statement path's own methods, and the
+     * objects' and elements' kept. A subject is compared by id with the one before. Hands the last bytes to the
+     * stream.
+     */
+    void document(Map<String, String> namespaces, StatementIds ids, TermFragments fragments) throws IOException {
+        TermFragments.Prologue prologue = fragments.prologue(namespaces);
+        if (prologue == null) {
+            RdfXmlStatementWriter w = scratch();
+            w.start(namespaces);
+            prologue = fragments.keepPrologue(namespaces, scratchOut(), w.prefixes);
+            w.prefixes = new HashMap<>();
+        }
+        write(prologue.bytes());
+        prefixes = prologue.prefixes();
+        shared = prologue;
+        long[] spo = new long[3 * ID_BLOCK];
+        Resource[] subjects = new Resource[ID_BLOCK];
+        byte[][] objects = new byte[ID_BLOCK][];
+        Value[] objectTerms = new Value[ID_BLOCK];
+        Element[] properties = new Element[ID_BLOCK];
+        long[] missing = new long[3 * ID_BLOCK];
+        boolean opened = false;
+        long open = 0;
+        int n;
+        while ((n = ids.nextIds(spo)) > 0) {
+            int m = 0;
+            long previous = open;
+            boolean previousOpened = opened;
+            for (int q = 0; q < n; q++) {
+                long s = spo[3 * q];
+                subjects[q] = null;
+                if (!previousOpened || s != previous) {
+                    previousOpened = true;
+                    previous = s;
+                    missing[m++] = s;
+                }
+                if ((properties[q] = property(spo[3 * q + 1])) == null) {
+                    missing[m++] = spo[3 * q + 1];
+                }
+                if ((objects[q] = fragments.object(spo[3 * q + 2])) == null) {
+                    missing[m++] = spo[3 * q + 2];
+                }
+            }
+            if (m > 0) {
+                encodeMissing(ids, spo, n, java.util.Arrays.copyOf(missing, m), subjects, properties, objects,
+                        objectTerms, open, opened);
+            }
+            for (int q = 0; q < n; q++) {
+                long s = spo[3 * q];
+                if (!opened || s != open) {
+                    if (opened) {
+                        write(DESCRIPTION_END);
+                    }
+                    opened = true;
+                    open = s;
+                    description(subjects[q]);
+                }
+                Element property = properties[q];
+                elementStart(property);
+                byte[] object = objects[q];
+                if (object == null) {
+                    // written from its term, and what was written kept (unless the buffer went out meanwhile)
+                    int from = position();
+                    long drained = drains();
+                    boolean literal = object(objectTerms[q]);
+                    byte[] fragment = writtenSince(from, drained, literal ? LITERAL : RESOURCE_OBJECT);
+                    if (fragment != null) {
+                        fragments.putObject(spo[3 * q + 2], fragment);
+                    }
+                    if (literal) {
+                        write(property.end);
+                    }
+                } else {
+                    write(object, 1, object.length - 1);
+                    if (object[0] == LITERAL) {
+                        write(property.end);
+                    }
+                }
+            }
+        }
+        if (opened) {
+            write(DESCRIPTION_END);
+        }
+        end();
+        drain();
+    }
+
+    /** The first byte of an object's fragment: whether it is a literal's (its element's end tag still to write). */
+    private static final byte LITERAL = 1;
+    private static final byte RESOURCE_OBJECT = 0;
+
+    /** Property elements of this response by predicate id, for {@link #document(Map, StatementIds, TermFragments)}. */
+    private long[] propertyIds = new long[8];
+    private Element[] propertyElements = new Element[8];
+    private int propertyCount;
+    /** Where fragments are encoded, made at the first term not kept. */
+    private java.io.ByteArrayOutputStream scratchBytes;
+    private RdfXmlStatementWriter scratch;
+
+    /** The property elements of the response's prologue, shared by the responses of its query shape. */
+    private TermFragments.Prologue shared;
+
+    private Element property(long id) {
+        for (int i = 0; i < propertyCount; i++) {
+            if (propertyIds[i] == id) {
+                return propertyElements[i];
+            }
+        }
+        Element element = shared.element(id);
+        if (element != null) {
+            addProperty(id, element);
+        }
+        return element;
+    }
+
+    /**
+     * Reads the terms of {@code missing} in one batch: the block's subjects where they change, and its objects and
+     * predicates not at hand (the property elements made and kept); fills the block's arrays. An object not at hand is
+     * kept as it is written.
+     */
+    private void encodeMissing(StatementIds ids, long[] spo, int n, long[] missing, Resource[] subjects,
+            Element[] properties, byte[][] objects, Value[] objectTerms, long open, boolean opened)
+            throws IOException {
+        Value[] terms = ids.terms(missing);
+        int k = 0;
+        long previous = open;
+        boolean previousOpened = opened;
+        for (int q = 0; q < n; q++) {
+            long s = spo[3 * q];
+            if (!previousOpened || s != previous) {
+                previousOpened = true;
+                previous = s;
+                subjects[q] = (Resource) terms[k++];
+            }
+            if (properties[q] == null) {
+                long p = spo[3 * q + 1];
+                properties[q] = property(p);
+                Value predicate = terms[k++];
+                if (properties[q] == null) {
+                    properties[q] = element(((IRI) predicate).stringValue());
+                    addProperty(p, properties[q]);
+                    shared.keepElement(p, properties[q]);
+                }
+            }
+            if (objects[q] == null) {
+                objectTerms[q] = terms[k++];
+            }
+        }
+    }
+
+    private void addProperty(long id, Element element) {
+        if (propertyCount == propertyIds.length) {
+            propertyIds = java.util.Arrays.copyOf(propertyIds, 2 * propertyCount);
+            propertyElements = java.util.Arrays.copyOf(propertyElements, 2 * propertyCount);
+        }
+        propertyIds[propertyCount] = id;
+        propertyElements[propertyCount++] = element;
+    }
+
+    private RdfXmlStatementWriter scratch() {
+        if (scratch == null) {
+            scratchBytes = new java.io.ByteArrayOutputStream();
+            scratch = new RdfXmlStatementWriter(scratchBytes);
+        }
+        return scratch;
+    }
+
+    /** The scratch writer's bytes, taken out. */
+    private byte[] scratchOut() throws IOException {
+        scratch.drain();
+        byte[] bytes = scratchBytes.toByteArray();
+        scratchBytes.reset();
+        return bytes;
     }
 
     /** Closes the open {@code rdf:Description}, if any, and {@code rdf:RDF}. */
@@ -217,7 +441,7 @@ final class RdfXmlStatementWriter extends EncodedOutput {
     }
 
     /** A property element: start and end encoded, and the namespace its start declares (null when prefixed). */
-    private record Element(byte[] start, String namespace, byte[] end) {
+    record Element(byte[] start, String namespace, byte[] end) {
     }
 
     private void writeLabel(String label) throws IOException {

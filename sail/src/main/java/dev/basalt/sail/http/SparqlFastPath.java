@@ -454,6 +454,7 @@ public final class SparqlFastPath implements Filter, SparqlFastPathMXBean {
 
         private static String decode(String s, int from, int to, byte[] scratch) {
             int n = 0;
+            boolean ascii = true;
             for (int i = from; i < to; i++) {
                 char c = s.charAt(i);
                 if (c == '%') {
@@ -466,6 +467,7 @@ public final class SparqlFastPath implements Filter, SparqlFastPathMXBean {
                         return null;
                     }
                     scratch[n++] = (byte) (high << 4 | low);
+                    ascii &= high < 8;
                     i += 2;
                 } else if (c == '+') {
                     scratch[n++] = ' ';
@@ -474,6 +476,9 @@ public final class SparqlFastPath implements Filter, SparqlFastPathMXBean {
                 } else {
                     return null;
                 }
+            }
+            if (ascii) {
+                return new String(scratch, 0, n, StandardCharsets.ISO_8859_1); // ASCII is its own UTF-8
             }
             try {
                 CharBuffer chars = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.rdf4j.common.iteration.CloseableIteration;
 import org.eclipse.rdf4j.common.iteration.TimeLimitIteration;
 import org.eclipse.rdf4j.common.transaction.QueryEvaluationMode;
+import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.model.ValueFactory;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.Dataset;
@@ -31,6 +32,7 @@ import dev.basalt.optimizer.rdf4j.NativeQueryStats;
 import dev.basalt.optimizer.rdf4j.PreparedAlgebra;
 import dev.basalt.optimizer.rdf4j.QueryFallbacks;
 import dev.basalt.optimizer.rdf4j.ShapePlans;
+import dev.basalt.optimizer.rdf4j.StatementIds;
 import dev.basalt.sail.read.BasaltEvaluationStatistics;
 import dev.basalt.sail.read.LatestSnapshots.SnapshotQuadSource;
 import dev.basalt.sail.read.ReadSource;
@@ -368,36 +370,14 @@ public final class NativeQueries {
             };
         }
 
-        /** The query's result, releasing the snapshot when it is closed. */
+        /**
+         * The query's result, releasing the snapshot when it is closed; a DESCRIBE's statements also as ids
+         * ({@link AttachedRows.Ids}) over the snapshot's term space.
+         */
         public CloseableIteration<? extends BindingSet> attach(CloseableIteration<? extends BindingSet> result) {
-            return new CloseableIteration<BindingSet>() {
-                @Override
-                public boolean hasNext() {
-                    return result.hasNext();
-                }
-
-                @Override
-                public BindingSet next() {
-                    if (!result.hasNext()) {
-                        throw new NoSuchElementException();
-                    }
-                    return result.next();
-                }
-
-                @Override
-                public void remove() {
-                    result.remove();
-                }
-
-                @Override
-                public void close() {
-                    try {
-                        result.close();
-                    } finally {
-                        Session.this.close();
-                    }
-                }
-            };
+            return result instanceof StatementIds ids
+                    ? new AttachedRows.Ids(result, this::close, ids, lease.view().lexicon().termSpace())
+                    : new AttachedRows(result, this::close);
         }
 
         public void close() {
@@ -406,6 +386,77 @@ public final class NativeQueries {
                 running.decrementAndGet();
                 HelperThreads.evaluationEnded();
                 lease.close();
+            }
+        }
+    }
+
+    /**
+     * A native evaluation's rows with what closing them releases besides ({@link Session#attach}: the
+     * session's snapshot). Not thread-safe: read and closed by the thread that reads the result.
+     */
+    static class AttachedRows implements CloseableIteration<BindingSet> {
+        private final CloseableIteration<? extends BindingSet> rows;
+        private final Runnable release;
+
+        AttachedRows(CloseableIteration<? extends BindingSet> rows, Runnable release) {
+            this.rows = rows;
+            this.release = release;
+        }
+
+        @Override
+        public boolean hasNext() {
+            return rows.hasNext();
+        }
+
+        @Override
+        public BindingSet next() {
+            if (!rows.hasNext()) {
+                throw new NoSuchElementException();
+            }
+            return rows.next();
+        }
+
+        @Override
+        public void remove() {
+            rows.remove();
+        }
+
+        @Override
+        public void close() {
+            try {
+                rows.close();
+            } finally {
+                release.run();
+            }
+        }
+
+        /**
+         * Rows that are a DESCRIBE's statements, readable as ids too ({@link StatementIds}, ids of the committed state of
+         * the term space {@link #termSpace} names), for {@link QueryFront#answer}'s graph result ({@link KeptGraph}).
+         */
+        static final class Ids extends AttachedRows implements StatementIds {
+            private final StatementIds ids;
+            private final Object termSpace;
+
+            Ids(CloseableIteration<? extends BindingSet> rows, Runnable release, StatementIds ids, Object termSpace) {
+                super(rows, release);
+                this.ids = ids;
+                this.termSpace = termSpace;
+            }
+
+            @Override
+            public int nextIds(long[] spo) {
+                return ids.nextIds(spo);
+            }
+
+            @Override
+            public Value[] terms(long[] termIds) {
+                return ids.terms(termIds);
+            }
+
+            /** The identity of the store lexicon whose ids these are ({@code LexiconView#termSpace}). */
+            Object termSpace() {
+                return termSpace;
             }
         }
     }

@@ -176,8 +176,8 @@ public final class QueryFront implements QueryFrontMXBean {
      * As {@link #select}, and for a CONSTRUCT or DESCRIBE of a known shape whose plan is kept for the store's newest
      * state, its statements: the plan's rows ({@code ShapePlans#run}: a CONSTRUCT template's statements, a DESCRIBE's
      * descriptions) made into statements as RDF4J's {@code SailGraphQuery} makes them ({@link KeptStatements}), with
-     * the prologue's namespaces. A {@link TupleQueryResult}, a {@link GraphQueryResult}, or null when the query is to
-     * be prepared as usual.
+     * the prologue's namespaces; a DESCRIBE's also as term ids ({@link KeptGraph}). A {@link TupleQueryResult}, a
+     * {@link GraphQueryResult}, or null when the query is to be prepared as usual.
      */
     public QueryResult<?> answer(String query, boolean includeInferred) {
         return direct(query, includeInferred, true);
@@ -199,7 +199,9 @@ public final class QueryFront implements QueryFrontMXBean {
         instantiated.increment();
         directRuns.increment();
         if (graph) {
-            return new IteratingGraphQueryResult(entry.namespaces, new KeptStatements(rows));
+            return rows instanceof NativeQueries.AttachedRows.Ids ids
+                    ? new KeptGraph(entry.namespaces, new KeptStatements(rows), ids)
+                    : new IteratingGraphQueryResult(entry.namespaces, new KeptStatements(rows));
         }
         return new IteratingTupleQueryResult(new ArrayList<>(entry.bindingNames), rows);
     }

@@ -9,6 +9,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +31,8 @@ import org.eclipse.rdf4j.rio.RDFHandlerException;
 import org.eclipse.rdf4j.rio.Rio;
 import org.eclipse.rdf4j.rio.helpers.RDFStarUtil;
 import org.junit.jupiter.api.Test;
+
+import dev.basalt.optimizer.rdf4j.StatementIds;
 
 /**
  * The fast path's RDF/XML writer: what it writes, read back by RDF4J's RDF/XML parser, is the graph it was given
@@ -115,6 +118,100 @@ class RdfXmlStatementWriterTest {
         assertTrue(e.getMessage().contains("http://ex.org/1"), e.getMessage());
         assertEquals(-1, RdfXmlStatementWriter.localNameStart("http://ex.org/a/"));
         assertEquals("http://ex.org/".length() + 1, RdfXmlStatementWriter.localNameStart("http://ex.org/1a"));
+    }
+
+    /**
+     * A kept DESCRIBE's answer written from its ids ({@link RdfXmlStatementWriter#document(Map, StatementIds,
+     * TermFragments)}) is byte for byte what the statement path writes for the same statements: for the random
+     * graphs of {@link #writesTheGraphItIsGiven} (blank nodes with labels that are and are not XML names, literals
+     * with language tags and datatypes, XML's special characters, white space and characters outside the BMP,
+     * namespaces with and without a declared prefix, RDF-star triples), handed over a few statements at a time,
+     * with encoded terms kept across answers (written twice: made, then taken) and with a bound so small that most
+     * are evicted at once.
+     */
+    @Test
+    void writesTheSameBytesFromIdsAsFromStatements() throws IOException {
+        Random random = new Random(SEED + 1);
+        Map<Value, Long> ids = new HashMap<>();
+        TermFragments kept = new TermFragments(1L << 20);
+        TermFragments evicting = new TermFragments(256);
+        for (int round = 0; round < 300; round++) {
+            Map<String, String> prologue = new LinkedHashMap<>();
+            if (random.nextBoolean()) {
+                prologue.put("foaf", NAMESPACES.get(0));
+                prologue.put("odd", NAMESPACES.get(4));
+                prologue.put("rdf", RDF.NAMESPACE);
+            }
+            List<Statement> statements = new ArrayList<>();
+            int size = round == 0 ? 0 : random.nextInt(40);
+            Resource subject = null;
+            for (int i = 0; i < size; i++) {
+                if (subject == null || random.nextInt(3) == 0) {
+                    subject = switch (random.nextInt(6)) {
+                        case 0 -> VF.createBNode(pick(LABELS, random));
+                        case 1 -> VF.createTriple(iri(random), RDF.TYPE, object(random));
+                        default -> iri(random);
+                    };
+                }
+                IRI predicate = VF.createIRI(pick(NAMESPACES, random) + pick(LOCAL_NAMES, random));
+                statements.add(VF.createStatement(subject, predicate, object(random)));
+            }
+            String expected = write(prologue, statements);
+            for (TermFragments fragments : List.of(kept, kept, evicting)) {
+                assertEquals(expected, writeIds(prologue, statements, ids, fragments, random), statements::toString);
+            }
+        }
+    }
+
+    @Test
+    void refusesAPredicateWithoutAnXmlLocalNameFromIdsToo() {
+        Statement bad = VF.createStatement(VF.createIRI("http://ex.org/s"), VF.createIRI("http://ex.org/1"),
+                VF.createLiteral("x"));
+        RDFHandlerException e = assertThrows(RDFHandlerException.class, () -> writeIds(Map.of(), List.of(bad),
+                new HashMap<>(), new TermFragments(1 << 16), new Random(SEED)));
+        assertTrue(e.getMessage().contains("http://ex.org/1"), e.getMessage());
+    }
+
+    /**
+     * {@code statements} written from ids (one per distinct term, kept in {@code ids} across calls, as a store's
+     * lexicon gives them), handed to the writer one to five statements at a time.
+     */
+    private static String writeIds(Map<String, String> prologue, List<Statement> statements, Map<Value, Long> ids,
+            TermFragments fragments, Random random) throws IOException {
+        long[] spo = new long[3 * statements.size()];
+        Map<Long, Value> terms = new HashMap<>();
+        for (int i = 0; i < statements.size(); i++) {
+            Statement st = statements.get(i);
+            Value[] parts = { st.getSubject(), st.getPredicate(), st.getObject() };
+            for (int j = 0; j < 3; j++) {
+                long id = ids.computeIfAbsent(parts[j], v -> (long) ids.size() + 2);
+                spo[3 * i + j] = id;
+                terms.put(id, parts[j]);
+            }
+        }
+        StatementIds answer = new StatementIds() {
+            private int next;
+
+            @Override
+            public int nextIds(long[] into) {
+                int n = Math.min(Math.min(1 + random.nextInt(5), into.length / 3), statements.size() - next);
+                System.arraycopy(spo, 3 * next, into, 0, 3 * n);
+                next += n;
+                return n;
+            }
+
+            @Override
+            public Value[] terms(long[] wanted) {
+                Value[] values = new Value[wanted.length];
+                for (int i = 0; i < wanted.length; i++) {
+                    values[i] = terms.get(wanted[i]);
+                }
+                return values;
+            }
+        };
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        new RdfXmlStatementWriter(out).document(prologue, answer, fragments);
+        return out.toString(StandardCharsets.UTF_8);
     }
 
     /**

@@ -135,6 +135,15 @@ abstract class LexiconView {
     }
 
     /**
+     * The identity of the id space this view reads: the same object for every view of one open store's lexicon, whose
+     * committed ids each name one term for as long as it is open (ids are never given to another term). A cache of
+     * what is derived from committed terms by id (the HTTP route's encoded terms) is kept per term space.
+     */
+    public Object termSpace() {
+        return lexicon;
+    }
+
+    /**
      * Terms of many ids (null for NULL and DEFAULT_GRAPH), index-aligned. A batch repeats ids (a
      * result column repeating a subject or a label, a predicate shared by a subject's statements):
      * each distinct id is resolved once, with one cache probe, and its value shared; uncached terms
