@@ -1,8 +1,10 @@
 package dev.basalt.sail.http;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -252,6 +254,8 @@ final class RdfXmlStatementWriter extends EncodedOutput {
         Value[] objectTerms = new Value[ID_BLOCK];
         Element[] properties = new Element[ID_BLOCK];
         long[] missing = new long[3 * ID_BLOCK];
+        // per statement of the block, where its subject, predicate and object stand in missing (-1: at hand)
+        int[] missingAt = new int[3 * ID_BLOCK];
         boolean opened = false;
         long open = 0;
         int n;
@@ -262,21 +266,27 @@ final class RdfXmlStatementWriter extends EncodedOutput {
             for (int q = 0; q < n; q++) {
                 long s = spo[3 * q];
                 subjects[q] = null;
+                missingAt[3 * q] = -1;
                 if (!previousOpened || s != previous) {
                     previousOpened = true;
                     previous = s;
+                    missingAt[3 * q] = m;
                     missing[m++] = s;
                 }
+                missingAt[3 * q + 1] = -1;
                 if ((properties[q] = property(spo[3 * q + 1])) == null) {
+                    missingAt[3 * q + 1] = m;
                     missing[m++] = spo[3 * q + 1];
                 }
+                missingAt[3 * q + 2] = -1;
                 if ((objects[q] = fragments.object(spo[3 * q + 2])) == null) {
+                    missingAt[3 * q + 2] = m;
                     missing[m++] = spo[3 * q + 2];
                 }
             }
             if (m > 0) {
-                encodeMissing(ids, spo, n, java.util.Arrays.copyOf(missing, m), subjects, properties, objects,
-                        objectTerms, open, opened);
+                fillMissing(ids.terms(Arrays.copyOf(missing, m)), missingAt, spo, n, subjects, properties,
+                        objectTerms);
             }
             for (int q = 0; q < n; q++) {
                 long s = spo[3 * q];
@@ -327,7 +337,7 @@ final class RdfXmlStatementWriter extends EncodedOutput {
     private Element[] propertyElements = new Element[8];
     private int propertyCount;
     /** Where fragments are encoded, made at the first term not kept. */
-    private java.io.ByteArrayOutputStream scratchBytes;
+    private ByteArrayOutputStream scratchBytes;
     private RdfXmlStatementWriter scratch;
 
     /** The property elements of the response's prologue, shared by the responses of its query shape. */
@@ -347,44 +357,37 @@ final class RdfXmlStatementWriter extends EncodedOutput {
     }
 
     /**
-     * Reads the terms of {@code missing} in one batch: the block's subjects where they change, and its objects and
-     * predicates not at hand (the property elements made and kept); fills the block's arrays. An object not at hand is
-     * kept as it is written.
+     * Fills the block's arrays from the terms read for its missing ids ({@code missingAt}: each statement's subject,
+     * predicate and object index in {@code terms}, -1 where at hand): the subjects where they change, the property
+     * elements not at hand (made and kept; an earlier statement of the block may have made one already), and the
+     * objects not at hand, which are kept as they are written.
      */
-    private void encodeMissing(StatementIds ids, long[] spo, int n, long[] missing, Resource[] subjects,
-            Element[] properties, byte[][] objects, Value[] objectTerms, long open, boolean opened)
-            throws IOException {
-        Value[] terms = ids.terms(missing);
-        int k = 0;
-        long previous = open;
-        boolean previousOpened = opened;
+    private void fillMissing(Value[] terms, int[] missingAt, long[] spo, int n, Resource[] subjects,
+            Element[] properties, Value[] objectTerms) {
         for (int q = 0; q < n; q++) {
-            long s = spo[3 * q];
-            if (!previousOpened || s != previous) {
-                previousOpened = true;
-                previous = s;
-                subjects[q] = (Resource) terms[k++];
+            if (missingAt[3 * q] >= 0) {
+                subjects[q] = (Resource) terms[missingAt[3 * q]];
             }
-            if (properties[q] == null) {
+            if (missingAt[3 * q + 1] >= 0) {
                 long p = spo[3 * q + 1];
-                properties[q] = property(p);
-                Value predicate = terms[k++];
-                if (properties[q] == null) {
-                    properties[q] = element(((IRI) predicate).stringValue());
-                    addProperty(p, properties[q]);
-                    shared.keepElement(p, properties[q]);
+                Element element = property(p);
+                if (element == null) {
+                    element = element(((IRI) terms[missingAt[3 * q + 1]]).stringValue());
+                    addProperty(p, element);
+                    shared.keepElement(p, element);
                 }
+                properties[q] = element;
             }
-            if (objects[q] == null) {
-                objectTerms[q] = terms[k++];
+            if (missingAt[3 * q + 2] >= 0) {
+                objectTerms[q] = terms[missingAt[3 * q + 2]];
             }
         }
     }
 
     private void addProperty(long id, Element element) {
         if (propertyCount == propertyIds.length) {
-            propertyIds = java.util.Arrays.copyOf(propertyIds, 2 * propertyCount);
-            propertyElements = java.util.Arrays.copyOf(propertyElements, 2 * propertyCount);
+            propertyIds = Arrays.copyOf(propertyIds, 2 * propertyCount);
+            propertyElements = Arrays.copyOf(propertyElements, 2 * propertyCount);
         }
         propertyIds[propertyCount] = id;
         propertyElements[propertyCount++] = element;
@@ -392,7 +395,7 @@ final class RdfXmlStatementWriter extends EncodedOutput {
 
     private RdfXmlStatementWriter scratch() {
         if (scratch == null) {
-            scratchBytes = new java.io.ByteArrayOutputStream();
+            scratchBytes = new ByteArrayOutputStream();
             scratch = new RdfXmlStatementWriter(scratchBytes);
         }
         return scratch;
