@@ -267,6 +267,49 @@ class SparqlFastPathTest {
         assertEquals(cases.size() * Method.values().length, fastPath.getAnswered() - answered);
     }
 
+    /**
+     * Answers to requests with an {@code Accept-Language} (several languages, a script, an extension, an unknown tag,
+     * a wildcard) carry RDF4J Server's {@code Content-Language} and {@code Content-Type}, in formats with a charset
+     * and without one (binary results), for a SELECT and a DESCRIBE answered by their kept plans; and GET query strings
+     * the fast path decodes itself ({@code +} for space, upper and lower case escapes, UTF-8, a repeated
+     * {@code query}, an empty parameter) are read as RDF4J Server reads them.
+     */
+    @Test
+    void readsLanguagesAndQueryStringsAsRdf4jServerDoes() {
+        String select = "SELECT ?s ?o WHERE { ?s <http://ex.org/name> ?o } ORDER BY ?o";
+        String describe = "DESCRIBE ?x WHERE { ?x <http://ex.org/label> \"chat\"@fr }";
+        List<String> languages = List.of("fr-CH, fr;q=0.9, en;q=0.8", "de", "zh-Hant-TW", "ja-JP-u-ca-japanese",
+                "xx-unknown", "*");
+        long answered = fastPath.getAnswered();
+        int requests = 0;
+        for (String language : languages) {
+            for (String accept : List.of("application/sparql-results+xml", "application/x-binary-rdf-results-table")) {
+                String q = "query=" + Rest.encode(select);
+                assertSame(get("rdf4j", q, accept, language), get("fast", q, accept, language), language + " " + accept);
+                requests++;
+            }
+            for (String accept : List.of("application/rdf+xml", "application/x-binary-rdf", "text/turtle")) {
+                String q = "query=" + Rest.encode(describe);
+                assertSameGraph(get("rdf4j", q, accept, language), get("fast", q, accept, language),
+                        language + " " + accept);
+                requests++;
+            }
+        }
+        List<String> queryStrings = List.of(
+                "query=SELECT+%3fs+%3Fo+WHERE+%7b+%3Fs+%3chttp%3A%2F%2Fex.org%2Fname%3E+%3Fo+%7D+ORDER+BY+%3Fo",
+                "query=SELECT+*+WHERE+%7B+%3Fs+%3Fp+%22B%C3%A9%E4%B8%AD%F0%9F%98%80%5Ct%22+%7D",
+                "query=" + Rest.encode(select) + "&query=" + Rest.encode("ASK {}"),
+                "&query=" + Rest.encode(select) + "&&infer=true",
+                "infer&query=" + Rest.encode(select));
+        for (String q : queryStrings) {
+            Exchange fast = get("fast", q, "application/sparql-results+json", null);
+            assertEquals(200, fast.status, q + " " + fast.text());
+            assertSame(get("rdf4j", q, "application/sparql-results+json", null), fast, q);
+            requests++;
+        }
+        assertEquals(requests, fastPath.getAnswered() - answered, "requests the fast path answered");
+    }
+
     @Test
     void leavesErrorsAndOtherRequestsToRdf4jServer() {
         List<Map<String, String>> cases = new ArrayList<>();
@@ -391,6 +434,20 @@ class SparqlFastPathTest {
         if (gzip) {
             request.header("Accept-Encoding", "gzip");
         }
+        return exchange(request);
+    }
+
+    /** A GET of {@code repository} with the query string as it is, and the {@code Accept}/{@code Accept-Language} headers. */
+    private Exchange get(String repository, String queryString, String accept, String language) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(server + "/repositories/" + repository + "?"
+                + queryString)).GET().header("Accept", accept);
+        if (language != null) {
+            request.header("Accept-Language", language);
+        }
+        return exchange(request);
+    }
+
+    private Exchange exchange(HttpRequest.Builder request) {
         try {
             HttpResponse<byte[]> r = http.send(request.timeout(Duration.ofSeconds(60)).build(),
                     HttpResponse.BodyHandlers.ofByteArray());

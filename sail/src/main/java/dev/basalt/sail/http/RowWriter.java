@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
@@ -75,16 +77,9 @@ abstract class RowWriter extends EncodedOutput {
         response.sendError(answer.status(), answer.message());
     }
 
-    /** Status and headers as RDF4J Server's result views set them. */
+    /** Status and headers as RDF4J Server's result views set them ({@link Head}). */
     static void head(HttpServletRequest request, HttpServletResponse response, FileFormat format) {
-        response.setLocale(request.getLocale()); // Spring MVC's default locale resolution: Content-Language
-        response.setStatus(HttpServletResponse.SC_OK);
-        String mimeType = format.getDefaultMIMEType();
-        Charset charset = format.hasCharset() ? format.getCharset() : null;
-        response.setContentType(charset == null ? mimeType : mimeType + "; charset=" + charset.name());
-        String extension = format.getDefaultFileExtension();
-        response.setHeader("Content-Disposition",
-                "attachment; filename=query-result" + (extension == null ? "" : "." + extension));
+        Head.set(request, response, format);
     }
 
     /** The writer for {@code format}, or null if RDF4J's own writer is to write it. */
@@ -120,6 +115,90 @@ abstract class RowWriter extends EncodedOutput {
 
     static byte[] ascii(String s) {
         return s.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * The status and headers of a fast-path answer, as RDF4J Server's result views set them: {@code 200}, the
+     * {@code Content-Language} of the request's locale (Spring MVC's default locale resolution), the format's
+     * {@code Content-Type} (with its charset when it has one) and {@code Content-Disposition: attachment;
+     * filename=query-result.EXT}. The two format headers are made once per format object ({@link #MAX_FORMATS} at
+     * most, found by identity: {@code FileFormat}'s own hash lower-cases its name), the {@code Content-Language}
+     * value once per locale in a row (one slot: most clients send no {@code Accept-Language}, whose locale is the
+     * server's default).
+     *
+     * <p>For a format with a charset the locale is set as the {@code Content-Language} header directly: Jetty's
+     * {@code setLocale} sets that same header ({@code Locale.toString} with {@code _} as {@code -}) and, before any
+     * content type, a charset from the webapp's locale-encoding map, which the content type's own charset then
+     * replaces, so the response's headers are the same without its locale lookups. A format without a charset keeps
+     * {@code setLocale}, whose locale charset the container may then add to the content type.
+     *
+     * <p>Thread-safe: the kept values are immutable and published through volatile fields; a value two threads make
+     * at once is made twice, one of them kept. Each call sets one response's head.
+     */
+    static final class Head {
+        /** Formats whose headers are kept (the registries hold about twenty). */
+        static final int MAX_FORMATS = 32;
+        private static volatile Headers[] formats = new Headers[0];
+        private static volatile Language lastLanguage = new Language(Locale.ROOT, "");
+
+        private Head() {
+        }
+
+        /** A format's {@code Content-Type} and {@code Content-Disposition} values, and whether the type has a charset. */
+        private record Headers(FileFormat format, String contentType, String disposition, boolean charset) {
+            static Headers of(FileFormat format) {
+                String mimeType = format.getDefaultMIMEType();
+                Charset charset = format.hasCharset() ? format.getCharset() : null;
+                String extension = format.getDefaultFileExtension();
+                return new Headers(format, charset == null ? mimeType : mimeType + "; charset=" + charset.name(),
+                        "attachment; filename=query-result" + (extension == null ? "" : "." + extension), charset != null);
+            }
+        }
+
+        /** A locale and its {@code Content-Language} value. */
+        private record Language(Locale locale, String value) {
+        }
+
+        /** Sets {@code response}'s status and headers for an answer in {@code format} (see the class comment). */
+        static void set(HttpServletRequest request, HttpServletResponse response, FileFormat format) {
+            Headers headers = headers(format);
+            Locale locale = request.getLocale();
+            if (!headers.charset()) {
+                response.setLocale(locale);
+            } else if (locale != null) {
+                response.setHeader("Content-Language", contentLanguage(locale));
+            }
+            response.setStatus(HttpServletResponse.SC_OK);
+            response.setContentType(headers.contentType());
+            response.setHeader("Content-Disposition", headers.disposition());
+        }
+
+        private static Headers headers(FileFormat format) {
+            Headers[] known = formats;
+            for (Headers h : known) {
+                if (h.format() == format) {
+                    return h;
+                }
+            }
+            Headers made = Headers.of(format);
+            if (known.length < MAX_FORMATS) {
+                Headers[] grown = Arrays.copyOf(known, known.length + 1);
+                grown[known.length] = made;
+                formats = grown;
+            }
+            return made;
+        }
+
+        /** The {@code Content-Language} value Jetty's {@code setLocale} gives {@code locale}. */
+        static String contentLanguage(Locale locale) {
+            Language last = lastLanguage;
+            if (last.locale() == locale || last.locale().equals(locale)) {
+                return last.value();
+            }
+            String value = locale.toString().replace('_', '-');
+            lastLanguage = new Language(locale, value);
+            return value;
+        }
     }
 
     /** SPARQL Query Results XML Format, as RDF4J's writer writes it unindented: single-quoted attributes. */

@@ -452,6 +452,12 @@ public final class SparqlFastPath implements Filter, SparqlFastPathMXBean {
             return parameters;
         }
 
+        /** An ASCII hexadecimal digit's value, else -1 (unlike {@code Character.digit}, which takes any Unicode digit). */
+        private static int hexDigit(char c) {
+            return c >= '0' && c <= '9' ? c - '0'
+                    : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        }
+
         private static String decode(String s, int from, int to, byte[] scratch) {
             int n = 0;
             boolean ascii = true;
@@ -461,9 +467,9 @@ public final class SparqlFastPath implements Filter, SparqlFastPathMXBean {
                     if (i + 2 >= to) {
                         return null;
                     }
-                    int high = Character.digit(s.charAt(i + 1), 16);
-                    int low = Character.digit(s.charAt(i + 2), 16);
-                    if (high < 0 || low < 0) {
+                    int high = hexDigit(s.charAt(i + 1));
+                    int low = hexDigit(s.charAt(i + 2));
+                    if ((high | low) < 0) {
                         return null;
                     }
                     scratch[n++] = (byte) (high << 4 | low);

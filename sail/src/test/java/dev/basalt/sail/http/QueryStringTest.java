@@ -57,6 +57,14 @@ class QueryStringTest {
         assertNull(SparqlFastPath.Request.parseQueryString("query=%ED%A0%80"), "an encoded surrogate");
         assertNull(SparqlFastPath.Request.parseQueryString("query=\u00e9"), "a raw non-ASCII character");
         assertNull(SparqlFastPath.Request.parseQueryString("query=a b"), "a raw space");
+        assertNull(SparqlFastPath.Request.parseQueryString("query=%\uFF10A"), "a digit outside ASCII in an escape");
+        assertNull(SparqlFastPath.Request.parseQueryString("query=%A\u0661"), "a digit outside ASCII in an escape");
+    }
+
+    @Test
+    void readsEscapesInEitherCase() {
+        assertEquals(Map.of("query", List.of("{\u00e9} x")), SparqlFastPath.Request.parseQueryString("query=%7b%C3%a9%7D+x"));
+        assertEquals(Map.of("q", List.of("a", "b")), SparqlFastPath.Request.parseQueryString("q=a&&q=b&"));
     }
 
     private static String text(Random random) {
