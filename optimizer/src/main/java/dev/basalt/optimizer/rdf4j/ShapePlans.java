@@ -2,10 +2,8 @@ package dev.basalt.optimizer.rdf4j;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
@@ -16,21 +14,10 @@ import org.eclipse.rdf4j.common.iteration.CloseableIteration;
 import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.Dataset;
-import org.eclipse.rdf4j.query.algebra.BindingSetAssignment;
 import org.eclipse.rdf4j.query.algebra.DescribeOperator;
-import org.eclipse.rdf4j.query.algebra.Exists;
-import org.eclipse.rdf4j.query.algebra.ExtensionElem;
-import org.eclipse.rdf4j.query.algebra.Filter;
-import org.eclipse.rdf4j.query.algebra.LeftJoin;
-import org.eclipse.rdf4j.query.algebra.QueryModelNode;
 import org.eclipse.rdf4j.query.algebra.QueryRoot;
-import org.eclipse.rdf4j.query.algebra.StatementPattern;
-import org.eclipse.rdf4j.query.algebra.SubQueryValueOperator;
-import org.eclipse.rdf4j.query.algebra.ValueConstant;
 import org.eclipse.rdf4j.query.algebra.ValueExpr;
-import org.eclipse.rdf4j.query.algebra.Var;
 import org.eclipse.rdf4j.query.algebra.evaluation.optimizer.ParentReferenceCleaner;
-import org.eclipse.rdf4j.query.algebra.helpers.AbstractSimpleQueryModelVisitor;
 import org.eclipse.rdf4j.query.impl.EmptyBindingSet;
 
 import dev.basalt.optimizer.access.ParameterSource;
@@ -111,7 +98,14 @@ public final class ShapePlans {
      * the plan gives the described values of a DESCRIBE, which RDF4J's {@link DescribeOperator} expands.
      */
     private record Entry(long state, BasaltPlanNode node, boolean describe, Value[] sentinels, Value[] constants,
-            RangeClasses classes) {
+            RangeClasses classes, List<String> described) {
+        /** A plan's entry; {@code described}, a DESCRIBE's described variables, read once from its node. */
+        Entry(long state, BasaltPlanNode node, boolean describe, Value[] sentinels, Value[] constants,
+                RangeClasses classes) {
+            this(state, node, describe, sentinels, constants, classes,
+                    describe ? List.copyOf(node.getBindingNames()) : List.of());
+        }
+
         /** The tree of one evaluation, given its id per parameter; null if a sentinel has no value for the query. */
         QueryRoot evaluation(PreparedAlgebra.Shape shape, QuadSource source) {
             BasaltPlanNode planned = node(shape, source);
@@ -271,7 +265,7 @@ public final class ShapePlans {
             return rows;
         }
         try {
-            return new NativeDescribe(rows, new ArrayList<>(node.getBindingNames()), source,
+            return new NativeDescribe(rows, entry.described, source,
                     DatasetGraphs.defaultGraphs(dataset, source));
         } catch (RuntimeException | Error e) {
             rows.close();
@@ -346,9 +340,10 @@ public final class ShapePlans {
     private Key key(PreparedAlgebra.Shape shape, OrderingPolicy ordering, Object partition, long state,
             QuadSource source) {
         // a probe of another state still classes the query: its entries' states decide as without classes
-        Probe probe = probes.get(new Key(ordering, partition, ""));
+        Key unranged = new Key(ordering, partition, "");
+        Probe probe = probes.get(unranged);
         if (probe == null) {
-            return new Key(ordering, partition, "");
+            return unranged;
         }
         return new Key(ordering, partition, rangeClass(probe, shape, source));
     }
@@ -377,7 +372,7 @@ public final class ShapePlans {
         new ParentReferenceCleaner().optimize(tree, null, null);
         List<Value> inPatterns = new ArrayList<>();
         List<Value> bound = new ArrayList<>();
-        if (!parameters(shape, tree, inPatterns, bound)) {
+        if (!ShapeSentinels.collect(shape, tree, inPatterns, bound)) {
             return refused(state, "a constant outside a pattern, BIND, VALUES, CONSTRUCT template or condition, or EXISTS",
                     stats);
         }
@@ -430,84 +425,5 @@ public final class ShapePlans {
     private static Entry refused(long state, String reason, NativeQueryStats stats) {
         stats.shapePlanRefused(reason);
         return new Entry(state, null, false, null, null, null);
-    }
-
-    /**
-     * Collects the distinct sentinels of {@code tree} in order of appearance: those that are a pattern's subject,
-     * predicate or object constant into {@code inPatterns}, those bound as constants by a BIND, a CONSTRUCT
-     * template or a VALUES row, or read by a condition, into {@code bound}; false if a sentinel is anywhere else or the tree has an EXISTS.
-     */
-    private static boolean parameters(PreparedAlgebra.Shape shape, QueryRoot tree, List<Value> inPatterns,
-            List<Value> bound) {
-        Set<Value> seenInPatterns = new HashSet<>();
-        Set<Value> seenBound = new HashSet<>();
-        boolean[] ok = { true };
-        tree.visit(new AbstractSimpleQueryModelVisitor<RuntimeException>(true) {
-            private boolean sentinel(Value v) {
-                return v != null && shape.valueOf(v) != null;
-            }
-
-            @Override
-            public void meet(Var node) {
-                if (!sentinel(node.getValue())) {
-                    return;
-                }
-                if (node.getParentNode() instanceof ExtensionElem || inCondition(node)) {
-                    if (seenBound.add(node.getValue())) {
-                        bound.add(node.getValue());
-                    }
-                    return;
-                }
-                ok[0] &= node.isConstant() && node.getParentNode() instanceof StatementPattern sp
-                        && sp.getContextVar() != node;
-                if (seenInPatterns.add(node.getValue())) {
-                    inPatterns.add(node.getValue());
-                }
-            }
-
-            @Override
-            public void meet(ValueConstant node) {
-                if (sentinel(node.getValue())) {
-                    ok[0] &= node.getParentNode() instanceof ExtensionElem || inCondition(node);
-                    if (seenBound.add(node.getValue())) {
-                        bound.add(node.getValue());
-                    }
-                }
-            }
-
-            @Override
-            public void meet(BindingSetAssignment node) {
-                // the compiled VALUES turns its values into ids per evaluation (ValuesOp), through the
-                // evaluation's constants; the number of rows and their UNDEFs are part of the shape
-                for (BindingSet row : node.getBindingSets()) {
-                    row.forEach(b -> {
-                        if (sentinel(b.getValue()) && seenBound.add(b.getValue())) {
-                            bound.add(b.getValue());
-                        }
-                    });
-                }
-            }
-
-            @Override
-            public void meet(Exists node) {
-                ok[0] = false;
-            }
-        });
-        return ok[0];
-    }
-
-    /**
-     * Whether {@code node} is part of a FILTER's or an OPTIONAL's condition (only expressions between them), which
-     * Basalt compiles into conditions that take each evaluation's constants (see {@code Condition}).
-     */
-    private static boolean inCondition(QueryModelNode node) {
-        QueryModelNode child = node;
-        QueryModelNode parent = node.getParentNode();
-        while (parent instanceof ValueExpr && !(parent instanceof SubQueryValueOperator)) {
-            child = parent;
-            parent = parent.getParentNode();
-        }
-        return parent instanceof Filter f && f.getCondition() == child
-                || parent instanceof LeftJoin lj && lj.getCondition() == child;
     }
 }
