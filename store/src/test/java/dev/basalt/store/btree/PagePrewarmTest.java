@@ -17,7 +17,8 @@ import dev.basalt.store.journal.MemoryRecordStore;
 
 /**
  * {@link PagePrewarm} reads every page of read-only trees into the cache when the budget allows, the upper levels
- * of every tree before any leaf when it does not, stops when told, and refuses a writable tree.
+ * of every tree before any leaf when it does not, then the leaves of the tree with fewer leaves before those of a
+ * larger one, stops when told, and refuses a writable tree.
  */
 class PagePrewarmTest {
     private static final BTreeConfig CONFIG = BTreeConfig.builder().leafMaxEntries(8).internalMaxEntries(4).build();
@@ -94,6 +95,67 @@ class PagePrewarmTest {
             assertTrue(cached(fresh, address), "internal page " + address + " cached");
         }
         assertEquals(0, leaves.stream().filter(address -> cached(fresh, address)).count(), "leaves cached");
+    }
+
+    @Test
+    void theLeavesOfTheSmallerTreeComeFirst() {
+        MemoryRecordStore store = new MemoryRecordStore();
+        // the larger tree first, as a dictionary's tree comes before the statement indices by name
+        List<BTreeCheckpoint> checkpoints = List.of(tree(store, 3_000, 1), tree(store, 600, 2));
+        PageCache cache = new PageCache(64 << 20);
+        List<BTree> trees = views(store, checkpoints, cache);
+        PagePrewarm.run(trees, cache, Long.MAX_VALUE, () -> false);
+        long internalBytes = 0;
+        long smallLeafBytes = 0;
+        Set<Long> smallLeaves = new HashSet<>();
+        Set<Long> largeLeaves = new HashSet<>();
+        for (int t = 0; t < 2; t++) {
+            for (long address : pages(trees.get(t))) {
+                Page page = cache.handle(address).get();
+                if (!(page instanceof LeafNode)) {
+                    internalBytes += page.weight();
+                } else if (t == 1) {
+                    smallLeaves.add(address);
+                    smallLeafBytes += page.weight();
+                } else {
+                    largeLeaves.add(address);
+                }
+            }
+        }
+        PageCache fresh = new PageCache(64 << 20);
+
+        PagePrewarm.Result r = PagePrewarm.run(views(store, checkpoints, fresh), fresh, internalBytes + smallLeafBytes,
+                () -> false);
+
+        assertFalse(r.complete());
+        for (long address : smallLeaves) {
+            assertTrue(cached(fresh, address), "leaf " + address + " of the smaller tree cached");
+        }
+        assertEquals(0, largeLeaves.stream().filter(address -> cached(fresh, address)).count(),
+                "leaves of the larger tree cached");
+    }
+
+    @Test
+    void treesOfDifferentHeightsAreReadWhole() {
+        MemoryRecordStore store = new MemoryRecordStore();
+        List<BTreeCheckpoint> checkpoints = List.of(tree(store, 5, 1), tree(store, 12, 2), tree(store, 3_000, 3));
+        PageCache cache = new PageCache(64 << 20);
+        List<BTree> trees = views(store, checkpoints, cache);
+        assertTrue(trees.get(0).height() == 1 && trees.get(1).height() > 1
+                && trees.get(2).height() > trees.get(1).height(), "a root leaf and two trees of different heights");
+
+        PagePrewarm.Result r = PagePrewarm.run(trees, cache, Long.MAX_VALUE, () -> false);
+
+        assertTrue(r.complete());
+        assertEquals(trees.get(2).height(), r.levels(), "levels of the highest tree");
+        long expected = 0;
+        for (BTree t : trees) {
+            expected += pages(t).size();
+            for (long address : pages(t)) {
+                assertTrue(cached(cache, address), "page " + address + " cached");
+            }
+        }
+        assertEquals(expected, r.pages());
     }
 
     private static List<BTree> views(MemoryRecordStore store, List<BTreeCheckpoint> checkpoints, PageCache cache) {
