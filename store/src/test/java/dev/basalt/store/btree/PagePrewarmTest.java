@@ -69,32 +69,19 @@ class PagePrewarmTest {
         List<BTree> trees = views(store, checkpoints, cache);
         assertTrue(trees.get(0).height() >= 3 && trees.get(0).height() == trees.get(1).height(),
                 "two trees of one height with a level between root and leaves");
-        PagePrewarm.run(trees, cache, Long.MAX_VALUE, () -> false);
-        Set<Long> internal = new HashSet<>();
-        Set<Long> leaves = new HashSet<>();
-        long internalBytes = 0;
-        for (BTree t : trees) {
-            for (long address : pages(t)) {
-                Page page = cache.handle(address).get();
-                if (page instanceof LeafNode) {
-                    leaves.add(address);
-                } else {
-                    internal.add(address);
-                    internalBytes += page.weight();
-                }
-            }
-        }
+        Kinds pages = Kinds.of(trees, cache);
         // new views and an empty cache, as a freshly opened store has
         PageCache fresh = new PageCache(64 << 20);
 
-        PagePrewarm.Result r = PagePrewarm.run(views(store, checkpoints, fresh), fresh, internalBytes, () -> false);
+        PagePrewarm.Result r = PagePrewarm.run(views(store, checkpoints, fresh), fresh, pages.internalBytes(),
+                () -> false);
 
         assertFalse(r.complete());
-        assertEquals(internal.size(), r.pages(), "the internal pages, then the budget was reached");
-        for (long address : internal) {
+        assertEquals(pages.internal().size(), r.pages(), "the internal pages, then the budget was reached");
+        for (long address : pages.internal()) {
             assertTrue(cached(fresh, address), "internal page " + address + " cached");
         }
-        assertEquals(0, leaves.stream().filter(address -> cached(fresh, address)).count(), "leaves cached");
+        assertEquals(0, pages.leaves().stream().filter(address -> cached(fresh, address)).count(), "leaves cached");
     }
 
     @Test
@@ -104,34 +91,18 @@ class PagePrewarmTest {
         List<BTreeCheckpoint> checkpoints = List.of(tree(store, 3_000, 1), tree(store, 600, 2));
         PageCache cache = new PageCache(64 << 20);
         List<BTree> trees = views(store, checkpoints, cache);
-        PagePrewarm.run(trees, cache, Long.MAX_VALUE, () -> false);
-        long internalBytes = 0;
-        long smallLeafBytes = 0;
-        Set<Long> smallLeaves = new HashSet<>();
-        Set<Long> largeLeaves = new HashSet<>();
-        for (int t = 0; t < 2; t++) {
-            for (long address : pages(trees.get(t))) {
-                Page page = cache.handle(address).get();
-                if (!(page instanceof LeafNode)) {
-                    internalBytes += page.weight();
-                } else if (t == 1) {
-                    smallLeaves.add(address);
-                    smallLeafBytes += page.weight();
-                } else {
-                    largeLeaves.add(address);
-                }
-            }
-        }
+        Kinds large = Kinds.of(List.of(trees.get(0)), cache);
+        Kinds small = Kinds.of(List.of(trees.get(1)), cache);
         PageCache fresh = new PageCache(64 << 20);
 
-        PagePrewarm.Result r = PagePrewarm.run(views(store, checkpoints, fresh), fresh, internalBytes + smallLeafBytes,
-                () -> false);
+        PagePrewarm.Result r = PagePrewarm.run(views(store, checkpoints, fresh), fresh,
+                large.internalBytes() + small.internalBytes() + small.leafBytes(), () -> false);
 
         assertFalse(r.complete());
-        for (long address : smallLeaves) {
+        for (long address : small.leaves()) {
             assertTrue(cached(fresh, address), "leaf " + address + " of the smaller tree cached");
         }
-        assertEquals(0, largeLeaves.stream().filter(address -> cached(fresh, address)).count(),
+        assertEquals(0, large.leaves().stream().filter(address -> cached(fresh, address)).count(),
                 "leaves of the larger tree cached");
     }
 
@@ -156,6 +127,30 @@ class PagePrewarmTest {
             }
         }
         assertEquals(expected, r.pages());
+    }
+
+    /** The addresses of the trees' internal pages and leaves and their decoded bytes, read whole into {@code cache}. */
+    private record Kinds(Set<Long> internal, Set<Long> leaves, long internalBytes, long leafBytes) {
+        static Kinds of(List<BTree> trees, PageCache cache) {
+            PagePrewarm.run(trees, cache, Long.MAX_VALUE, () -> false);
+            Set<Long> internal = new HashSet<>();
+            Set<Long> leaves = new HashSet<>();
+            long internalBytes = 0;
+            long leafBytes = 0;
+            for (BTree t : trees) {
+                for (long address : pages(t)) {
+                    Page page = cache.handle(address).get();
+                    if (page instanceof LeafNode) {
+                        leaves.add(address);
+                        leafBytes += page.weight();
+                    } else {
+                        internal.add(address);
+                        internalBytes += page.weight();
+                    }
+                }
+            }
+            return new Kinds(internal, leaves, internalBytes, leafBytes);
+        }
     }
 
     private static List<BTree> views(MemoryRecordStore store, List<BTreeCheckpoint> checkpoints, PageCache cache) {
