@@ -266,13 +266,13 @@ public final class ShapePlans {
         counts.planReused();
         counts.planRunDirectly();
         shape.taken();
-        CloseableIteration<BindingSet> rows = node.run(source, limits);
         if (!entry.describe) {
-            return rows;
+            return node.run(source, limits);
         }
+        List<String> described = new ArrayList<>(node.getBindingNames());
+        NativeDescribe.IdRows rows = node.runIds(source, limits, described);
         try {
-            return new NativeDescribe(rows, new ArrayList<>(node.getBindingNames()), source,
-                    DatasetGraphs.defaultGraphs(dataset, source));
+            return new NativeDescribe(rows, described.size(), source, DatasetGraphs.defaultGraphs(dataset, source));
         } catch (RuntimeException | Error e) {
             rows.close();
             throw e;
