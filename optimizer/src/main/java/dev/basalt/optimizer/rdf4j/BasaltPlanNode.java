@@ -30,6 +30,7 @@ import dev.basalt.optimizer.exec.ExecContext;
 import dev.basalt.optimizer.exec.ExecLimits;
 import dev.basalt.optimizer.exec.RowCursor;
 import dev.basalt.optimizer.plan.CompiledPlan;
+import dev.basalt.store.lexicon.TermIds;
 
 /**
  * An algebra leaf standing for a subtree that Basalt evaluates itself: RDF4J's evaluator sees it
@@ -178,6 +179,44 @@ public final class BasaltPlanNode extends AbstractQueryModelNode implements Tupl
                 false, false, limits);
         return new Results(plan.root().open(new long[plan.vars().size()], ctx), ctx, EmptyBindingSet.getInstance(),
                 Set.of());
+    }
+
+    /**
+     * As {@link #run}, the rows as ids: per row, the id of each of {@code names} (an output name of the plan, else
+     * {@link TermIds#NULL}), in that order, for a caller that reads ids (a kept DESCRIBE's expansion,
+     * {@link NativeDescribe}) and would otherwise look up again each value {@link #run} resolved. An id is a stored
+     * term's, {@link TermIds#NULL} for no value, or a computed value's ({@link TermIds#isLocal},
+     * {@link ExecContext#UNBOUND_BY_ERROR}), which no statement holds. Read by one thread; closing it ends the run.
+     */
+    NativeDescribe.IdRows runIds(QuadSource source, ExecLimits limits, List<String> names) {
+        ExecContext ctx = context(parameters == null ? source : new ParameterSource(source, parameters, Map.of()),
+                false, false, limits);
+        int[] slots = new int[names.size()];
+        for (int i = 0; i < slots.length; i++) {
+            int at = plan.outputNames().indexOf(names.get(i));
+            slots[i] = at < 0 ? -1 : plan.outputSlots()[at];
+        }
+        RowCursor rows = plan.root().open(new long[plan.vars().size()], ctx);
+        long[] out = new long[slots.length];
+        return new NativeDescribe.IdRows() {
+            @Override
+            public long[] next() {
+                long[] r = rows.next();
+                if (r == null) {
+                    return null;
+                }
+                for (int i = 0; i < slots.length; i++) {
+                    out[i] = slots[i] < 0 ? TermIds.NULL : r[slots[i]];
+                }
+                return out;
+            }
+
+            @Override
+            public void close() {
+                ctx.cancel();
+                rows.close();
+            }
+        };
     }
 
     private ExecContext context(QuadSource source, boolean trackTime, boolean trackResultSize, ExecLimits limits) {

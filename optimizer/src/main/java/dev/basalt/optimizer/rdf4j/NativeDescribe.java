@@ -13,6 +13,7 @@ import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.impl.ListBindingSet;
 
 import dev.basalt.optimizer.access.QuadSource;
+import dev.basalt.optimizer.exec.ExecContext;
 import dev.basalt.store.lexicon.TermIds;
 
 /**
@@ -36,7 +37,10 @@ import dev.basalt.store.lexicon.TermIds;
  * a block at a time, whose ids are resolved to values in one call.
  *
  * <p>The statements are also readable as ids ({@link StatementIds}), for a writer that encodes terms by id: then no
- * term is resolved here. Blank nodes are told from other terms by their ids' kind either way.
+ * term is resolved here. Blank nodes are told from other terms by their ids' kind either way. The rows may come as
+ * ids too ({@link IdRows}, a kept plan's, {@code ShapePlans#run}): then a described value is not resolved by the
+ * WHERE part and looked up again here; an id of a value the store does not hold (a computed one) is skipped, as
+ * the value's lookup finding nothing is, and a resource is told by its id's kind.
  *
  * <p>Not thread-safe: one per evaluation, read by the thread that evaluates the query.
  */
@@ -47,8 +51,13 @@ final class NativeDescribe extends LookAheadIteration<BindingSet> implements Sta
     private static final int FIRST_BLOCK = 32;
     private static final int BLOCK = 256;
 
+    /** The WHERE part's rows, as binding sets ({@link #rows}) or as the described names' ids ({@link #idRows}). */
     private final CloseableIteration<BindingSet> rows;
+    private final IdRows idRows;
+    private long[] idRow;
+    /** The described names (null over id rows), and how many a row has. */
     private final String[] described;
+    private final int perRow;
     private final QuadSource source;
     /** The graphs to read: null for every graph, else one scan per id (none when empty). */
     private final long[] graphs;
@@ -77,9 +86,32 @@ final class NativeDescribe extends LookAheadIteration<BindingSet> implements Sta
 
     NativeDescribe(CloseableIteration<BindingSet> rows, List<String> described, QuadSource source, long[] graphs) {
         this.rows = rows;
+        this.idRows = null;
         this.described = described.toArray(new String[0]);
+        this.perRow = this.described.length;
         this.source = source;
         this.graphs = graphs;
+    }
+
+    /** Over rows of ids: each row the ids of the described names, in the order of the operator's binding names. */
+    NativeDescribe(IdRows rows, int described, QuadSource source, long[] graphs) {
+        this.rows = null;
+        this.idRows = rows;
+        this.described = null;
+        this.perRow = described;
+        this.source = source;
+        this.graphs = graphs;
+    }
+
+    /**
+     * The WHERE part's rows as ids: each row (an array the next call may reuse) the ids of the described names,
+     * {@link TermIds#NULL} for no value; null after the last. Read by the describing thread; closing it ends them.
+     */
+    interface IdRows extends AutoCloseable {
+        long[] next();
+
+        @Override
+        void close();
     }
 
     @Override
@@ -155,19 +187,42 @@ final class NativeDescribe extends LookAheadIteration<BindingSet> implements Sta
         }
         start = TermIds.NULL;
         while (start == TermIds.NULL) {
-            if (row == null || nameIndex == described.length) {
-                if (!rows.hasNext()) {
-                    return false;
-                }
-                row = rows.next();
-                nameIndex = 0;
+            if (idRows != null ? !nextDescribedId() : !nextDescribedValue()) {
+                return false;
             }
-            Value v = row.getValue(described[nameIndex++]);
-            start = v == null ? TermIds.NULL : source.lookup(v);
-            startIsResource = v instanceof Resource;
         }
         outgoing = startIsResource;
         return openNode(start);
+    }
+
+    /** Sets {@link #start} to the next described value's id (NULL when the store lacks it); false after the last row. */
+    private boolean nextDescribedValue() {
+        if (row == null || nameIndex == perRow) {
+            if (!rows.hasNext()) {
+                return false;
+            }
+            row = rows.next();
+            nameIndex = 0;
+        }
+        Value v = row.getValue(described[nameIndex++]);
+        start = v == null ? TermIds.NULL : source.lookup(v);
+        startIsResource = v instanceof Resource;
+        return true;
+    }
+
+    /** {@link #nextDescribedValue} over {@link #idRows}: a computed value's id is no stored term's, so NULL. */
+    private boolean nextDescribedId() {
+        if (idRow == null || nameIndex == perRow) {
+            if ((idRow = idRows.next()) == null) {
+                return false;
+            }
+            nameIndex = 0;
+        }
+        long id = idRow[nameIndex++];
+        start = TermIds.isLocal(id) || id == ExecContext.UNBOUND_BY_ERROR ? TermIds.NULL : id;
+        int kind = TermIds.kindCode(id);
+        startIsResource = kind == TermIds.KIND_IRI || kind == TermIds.KIND_BLANK_NODE || kind == TermIds.KIND_TRIPLE;
+        return true;
     }
 
     private boolean openNode(long id) {
@@ -211,7 +266,11 @@ final class NativeDescribe extends LookAheadIteration<BindingSet> implements Sta
                 scan = null;
             }
         } finally {
-            rows.close();
+            if (idRows != null) {
+                idRows.close();
+            } else {
+                rows.close();
+            }
         }
     }
 }

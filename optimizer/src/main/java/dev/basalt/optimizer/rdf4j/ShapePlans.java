@@ -260,12 +260,12 @@ public final class ShapePlans {
         counts.planReused();
         counts.planRunDirectly();
         shape.taken();
-        CloseableIteration<BindingSet> rows = node.run(source, limits);
         if (!entry.describe) {
-            return rows;
+            return node.run(source, limits);
         }
+        NativeDescribe.IdRows rows = node.runIds(source, limits, entry.described);
         try {
-            return new NativeDescribe(rows, entry.described, source,
+            return new NativeDescribe(rows, entry.described.size(), source,
                     DatasetGraphs.defaultGraphs(dataset, source));
         } catch (RuntimeException | Error e) {
             rows.close();

@@ -1,7 +1,10 @@
 package dev.basalt.store.btree;
 
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -9,16 +12,24 @@ import java.util.function.BooleanSupplier;
  * read them. A freshly opened store reads, checks and decodes each page on a query's first visit, so its first
  * thousands of queries cost more than later ones; read here, those pages cost the queries nothing.
  *
- * <p>Level by level across all the trees given: every root, then every page one level below them, and so on, so
- * the upper levels, which every descent passes, come first and a store larger than the budget gets those. It stops
- * once the cache holds {@code maxBytes} of decoded pages (pages it held before count), or when told to stop; the
- * budget is meant to be a part of the cache, so that what the prewarm reads does not evict what queries read.
+ * <p>Order: first the internal pages, level by level across all the trees given (every root, then every internal
+ * page one level below them, and so on), so the upper levels, which every descent passes, come first; then the
+ * leaves, tree by tree, the tree with the fewest leaves first (the number of leaves is known from their parents,
+ * before any leaf is read), each tree's leaves in key order. A store larger than the budget thus gets every upper
+ * level and then whole trees, the smallest first: the most trees whose every read is a cache hit for the bytes
+ * spent, where taking the trees in name order would spend the budget on one large tree (a dictionary of long
+ * literals) and leave the statement indices that every query reads unread. It stops once the cache holds
+ * {@code maxBytes} of decoded pages (pages it held before count), or when told to stop; the budget is meant to be a
+ * part of the cache, so that what the prewarm reads does not evict what queries read.
  *
  * <p>Threads: stateless. It walks read-only views ({@link BTree#openReadOnly}), which any thread may read
  * concurrently with queries and the writer while their commit point is pinned; the caller keeps it pinned.
  */
 public final class PagePrewarm {
-    /** What a prewarm read: pages, the levels it finished, and whether it read every page of every tree. */
+    /**
+     * What a prewarm read: pages, the levels it finished (the internal levels read across every tree, counting the
+     * roots' level, plus one once every leaf is read), and whether it read every page of every tree.
+     */
     public record Result(long pages, int levels, boolean complete) {
     }
 
@@ -26,20 +37,23 @@ public final class PagePrewarm {
     }
 
     /**
-     * Reads the pages of {@code trees} into {@code cache}, level by level, until the cache holds {@code maxBytes}
-     * or {@code stop} says so (checked before each page).
+     * Reads the pages of {@code trees} into {@code cache} in the order of the class comment, until the cache holds
+     * {@code maxBytes} or {@code stop} says so (checked before each page).
      *
      * @throws IllegalArgumentException if a tree is writable (its dirty pages are its writer's thread's)
      */
     public static Result run(List<BTree> trees, PageCache cache, long maxBytes, BooleanSupplier stop) {
+        BooleanSupplier full = () -> cache.weightedSize() >= maxBytes || stop.getAsBoolean();
         List<BTree> owners = new ArrayList<>();
         List<InternalNode> parents = new ArrayList<>();
+        // per tree, the internal pages whose children are its leaves, in key order
+        Map<BTree, List<InternalNode>> leafParents = new LinkedHashMap<>();
         long pages = 0;
         for (BTree tree : trees) {
             if (!tree.isReadOnly()) {
                 throw new IllegalArgumentException("only read-only trees are prewarmed: " + tree);
             }
-            if (cache.weightedSize() >= maxBytes || stop.getAsBoolean()) {
+            if (full.getAsBoolean()) {
                 return new Result(pages, 0, false);
             }
             Node root = tree.root();
@@ -53,14 +67,20 @@ public final class PagePrewarm {
             }
         }
         int levels = pages > 0 ? 1 : 0;
+        int depth = 0; // of the pages in parents
         while (!parents.isEmpty()) {
             List<BTree> nextOwners = new ArrayList<>();
             List<InternalNode> nextParents = new ArrayList<>();
+            boolean readAny = false;
             for (int p = 0; p < parents.size(); p++) {
                 BTree tree = owners.get(p);
                 InternalNode parent = parents.get(p);
+                if (depth == tree.height() - 2) {
+                    leafParents.computeIfAbsent(tree, t -> new ArrayList<>()).add(parent);
+                    continue;
+                }
                 for (int i = 0; i < parent.size(); i++) {
-                    if (cache.weightedSize() >= maxBytes || stop.getAsBoolean()) {
+                    if (full.getAsBoolean()) {
                         return new Result(pages, levels, false);
                     }
                     Node child = tree.child(parent, i);
@@ -69,12 +89,38 @@ public final class PagePrewarm {
                         nextOwners.add(tree);
                         nextParents.add(in);
                     }
+                    readAny = true;
                 }
+            }
+            if (readAny) {
+                levels++;
             }
             owners = nextOwners;
             parents = nextParents;
-            levels++;
+            depth++;
         }
-        return new Result(pages, levels, true);
+        List<Map.Entry<BTree, List<InternalNode>>> byLeaves = new ArrayList<>(leafParents.entrySet());
+        byLeaves.sort(Comparator.comparingLong(e -> children(e.getValue()))); // stable: ties keep the given order
+        for (Map.Entry<BTree, List<InternalNode>> e : byLeaves) {
+            BTree tree = e.getKey();
+            for (InternalNode parent : e.getValue()) {
+                for (int i = 0; i < parent.size(); i++) {
+                    if (full.getAsBoolean()) {
+                        return new Result(pages, levels, false);
+                    }
+                    tree.child(parent, i);
+                    pages++;
+                }
+            }
+        }
+        return new Result(pages, leafParents.isEmpty() ? levels : levels + 1, true);
+    }
+
+    private static long children(List<InternalNode> parents) {
+        long n = 0;
+        for (InternalNode p : parents) {
+            n += p.size();
+        }
+        return n;
     }
 }

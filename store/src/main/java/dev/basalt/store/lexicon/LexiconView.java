@@ -122,7 +122,11 @@ abstract class LexiconView {
      * {@link #resolve}, whose cache path is what runs once the cache is warm, so that its compiled form stays small.
      */
     private Value resolveStored(long id, ValueFactory vf) {
-        byte[] stored = storedValue(id);
+        return decodeStored(id, storedValue(id), vf);
+    }
+
+    /** The term of dictionary id {@code id} from its ID2TERM value {@code stored} (null: none, an error), cached if committed. */
+    private Value decodeStored(long id, byte[] stored, ValueFactory vf) {
         if (stored == null) {
             throw new StoreException("term id " + TermIds.describe(id) + " is not in the dictionary (ID2TERM tree '"
                     + Lexicon.ID_TO_TERM + "'); the statement indices and the lexicon disagree");
@@ -147,7 +151,8 @@ abstract class LexiconView {
      * Terms of many ids (null for NULL and DEFAULT_GRAPH), index-aligned. A batch repeats ids (a
      * result column repeating a subject or a label, a predicate shared by a subject's statements):
      * each distinct id is resolved once, with one cache probe, and its value shared; uncached terms
-     * are read in id order, where neighbouring ids share dictionary pages.
+     * are read in id order through one cursor ({@link #storedValues}), where neighbouring ids share
+     * dictionary pages.
      */
     public Value[] resolveAll(long[] ids, ValueFactory vf) {
         long[] distinct = ids.clone();
@@ -159,8 +164,32 @@ abstract class LexiconView {
             }
         }
         Value[] values = new Value[n];
+        long[] missing = null;
+        int[] missAt = null;
+        int misses = 0;
         for (int k = 0; k < n; k++) {
-            values[k] = resolve(distinct[k], vf);
+            long id = distinct[k];
+            if (id == TermIds.NULL || id == TermIds.DEFAULT_GRAPH) {
+                continue;
+            }
+            Value v = InlineValues.isInline(id) ? InlineValues.decode(id, vf) : lexicon.cachedValue(id);
+            if (v == null) {
+                if (missing == null) {
+                    missing = new long[n - k];
+                    missAt = new int[n - k];
+                }
+                missing[misses] = id;
+                missAt[misses++] = k;
+            }
+            values[k] = v;
+        }
+        if (misses == 1) {
+            values[missAt[0]] = resolveStored(missing[0], vf);
+        } else if (misses > 1) {
+            byte[][] stored = storedValues(missing, misses);
+            for (int m = 0; m < misses; m++) {
+                values[missAt[m]] = decodeStored(missing[m], stored[m], vf);
+            }
         }
         Value[] out = new Value[ids.length];
         for (int i = 0; i < ids.length; i++) {
@@ -250,6 +279,40 @@ abstract class LexiconView {
     /** The ID2TERM value of a dictionary id, or null if it has none. */
     byte[] storedValue(long id) {
         return idToTerm == null ? null : idToTerm.get(idKey(id));
+    }
+
+    /** Entries a batch read steps over to reach the next id before it repositions its cursor instead. */
+    private static final int STEP_AHEAD = 8;
+
+    /**
+     * The ID2TERM values of {@code ids[0, n)} (dictionary ids, best in ascending order), index-aligned, null for an id
+     * without one: what as many {@link #storedValue} calls give, read through one cursor. The ids a batch misses in the cache
+     * are mostly neighbours (the subjects of one description, a result's column of terms loaded together), so the
+     * cursor steps to the next id within a few entries and otherwise repositions from the path it holds (finger
+     * search, {@link BTreeCursor#reset}), where each {@link #storedValue} descends from the root.
+     */
+    byte[][] storedValues(long[] ids, int n) {
+        byte[][] out = new byte[n][];
+        if (idToTerm == null || n == 0) {
+            return out;
+        }
+        BTreeCursor c = idToTerm.cursor(idKey(ids[0]), null);
+        boolean on = c.next();
+        long at = on ? TermKeys.getLong(c.keyView(), 0) : TermIds.NULL;
+        for (int i = 0; i < n; i++) {
+            long id = ids[i];
+            for (int step = 0; on && Long.compareUnsigned(at, id) < 0 && step < STEP_AHEAD; step++) {
+                on = c.next();
+                at = on ? TermKeys.getLong(c.keyView(), 0) : TermIds.NULL;
+            }
+            if (!on || at != id) {
+                c.reset(idKey(id), null);
+                on = c.next();
+                at = on ? TermKeys.getLong(c.keyView(), 0) : TermIds.NULL;
+            }
+            out[i] = on && at == id ? c.value() : null;
+        }
+        return out;
     }
 
     static byte[] idKey(long id) {

@@ -134,6 +134,16 @@ public final class LexiconWriter extends LexiconView {
         return spilled != null ? spilled : super.storedValue(id);
     }
 
+    /** One {@link #storedValue} per id: a spilled term is not in the tree the batch read walks. */
+    @Override
+    byte[][] storedValues(long[] ids, int n) {
+        byte[][] out = new byte[n][];
+        for (int i = 0; i < n; i++) {
+            out[i] = storedValue(ids[i]);
+        }
+        return out;
+    }
+
     @Override
     long find(byte[] fullKey, byte[] prefix) {
         if (bottomUp == null) {

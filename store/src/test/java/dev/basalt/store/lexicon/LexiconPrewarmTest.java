@@ -27,14 +27,7 @@ class LexiconPrewarmTest extends StoreFixture {
             terms.add(VF.createIRI("http://example.org/term/" + i));
             terms.add(VF.createLiteral("a label that is too long to be inline " + i, i % 2 == 0 ? "en" : "de"));
         }
-        try (WriteTransaction tx = store.begin()) {
-            LexiconWriter w = lexicon.writer(tx);
-            ids = w.getOrCreateAll(terms);
-            w.beforeCommit();
-            tx.commit();
-            w.afterCommit();
-        }
-        lexicon.clearCaches();
+        ids = commitTerms(terms);
     }
 
     @Test
