@@ -95,8 +95,9 @@ public final class BsbmHttpCommand implements Callable<Integer> {
 	@Option(names = "--graph-format", defaultValue = "rdfxml", description = "light client: rdfxml (default, what "
 			+ "the BSBM driver asks for) or ntriples for CONSTRUCT and DESCRIBE results")
 	String graphFormat;
-	@Option(names = "--graph-count", defaultValue = "bytes", description = "light client, in the timed phases: how a "
-			+ "CONSTRUCT or DESCRIBE answer is counted. bytes (default): its body is read to the end unparsed and its "
+	@Option(names = "--graph-count", defaultValue = "bytes", paramLabel = "bytes|statements", description = "light "
+			+ "client, in the timed phases: how a CONSTRUCT or DESCRIBE answer is counted. bytes (default): its body "
+			+ "is read to the end unparsed and its "
 			+ "bytes are its count, as the BSBM test driver does (it parses SELECT results only), so a longer answer "
 			+ "costs the client no parse; statements: its statements are parsed and counted. The per-query lines "
 			+ "give each query's mean count per answer with its unit. The rdf4j client counts statements")
