@@ -6,15 +6,19 @@
 Reads each bsbm-http output (run-NAME.txt) and its setting (run-NAME.json, written beside it by three_servers.sh:
 which endpoint URL is which server, clients, warm-up mixes, COUNTs, load averages). bsbm-http prints, per endpoint
 and phase, a line "URL PHASE, C client(s): Q QMpH (M mixes, T s), client CPU X ms/query, server CPU Y ms/query"
-followed by one line per query "    Qn   avg A ms  min B  max C  (count)"; the phases used here are the cold one
-("cold (first 50 mixes)") and the timed run ("warm run 1"), called "after 50" when the run followed the cold mixes
-directly (--warmup-mixes no larger than the cold mixes) and "warm (after W)" otherwise.
+followed by one line per query "    Qn   avg A ms  min B  max C  (N)  R UNIT/answer" (N executions, R the mean count
+per answer in UNIT: solutions for a SELECT; for a CONSTRUCT or DESCRIBE, bytes when bsbm-http read its body unparsed,
+as the BSBM test driver does, or statements when it parsed it: --graph-count, the setting's "graph_count"); the
+phases used here are the cold one ("cold (first 50 mixes)") and the timed run ("warm run 1"), called "after 50" when
+the run followed the cold mixes directly (--warmup-mixes no larger than the cold mixes) and "warm (after W)" otherwise.
+The cross-check's lines "Qn result counts (UNIT) {URL=count, ...}" always count a graph answer's statements; those
+marked MISMATCH made bsbm-http exit 2, those marked DIFFERENCE EXPECTED (--expect-count-difference) did not.
 
 Writes, per warm-up setting: a table with one row per query and one column per run and phase, each cell
-"Oxigraph / LmdbStore / Basalt" mean ms, **B slower** where Basalt's mean is above a peer's; the QMpH and server CPU
-ms per query (the whole server process: bsbm-http gives no per-query server CPU) of each endpoint per run and phase;
-the COUNTs and load averages; every cell where Basalt is slower, with the ratio; and result-count mismatches.
-Standard library only.
+"Oxigraph / LmdbStore / Basalt" mean ms, **B slower** where Basalt's mean is above a peer's; the mean count per answer
+of the CONSTRUCT and DESCRIBE queries, with its unit; the QMpH and server CPU ms per query (the whole server process:
+bsbm-http gives no per-query server CPU) of each endpoint per run and phase; the COUNTs and load averages; every cell
+where Basalt is slower, with the ratio; result-count mismatches and expected differences. Standard library only.
 """
 import json
 import os
@@ -24,8 +28,10 @@ import sys
 PEERS = ["Oxigraph", "LmdbStore", "Basalt"]
 PHASE = re.compile(r"^(\S+) (cold \(first \d+ mixes\)|warm run \d+), (\d+) client\(s\): ([\d,]+) QMpH \((\d+) mixes, "
                    r"([\d.]+) s\), client CPU ([\d.]+) ms/query(?:, server CPU ([\d.]+) ms/query)?")
-QUERY = re.compile(r"^\s+(Q\d+)\s+avg\s+([\d.]+) ms\s+min\s+([\d.]+)\s+max\s+([\d.]+)\s+\((\d+)\)")
-MISMATCH = re.compile(r"^(Q\d+) result counts (.*)  MISMATCH$")
+QUERY = re.compile(r"^\s+(Q\d+)\s+avg\s+([\d.]+) ms\s+min\s+([\d.]+)\s+max\s+([\d.]+)\s+\((\d+)\)"
+                   r"(?:\s+([\d.]+) ([\w ]+)/answer)?")
+DIFFERENCE = re.compile(r"^(Q\d+) result counts (?:\(([\w ]+)\) )?(.*)  (MISMATCH|DIFFERENCE EXPECTED)$")
+GRAPH_UNITS = ("bytes", "statements")
 
 
 def parse(path):
@@ -35,9 +41,9 @@ def parse(path):
     names = setting["endpoints"]
     after = "after %d" % setting["cold_mixes"] if setting["warmup_mixes"] <= setting["cold_mixes"] \
         else "warm (after %d)" % setting["warmup_mixes"]
-    phases = {}  # (phase, peer) -> {"qmph", "server_ms", "queries": {q: mean ms}}
+    phases = {}  # (phase, peer) -> {"qmph", "server_ms", "queries": {q: (mean ms, executions, per answer, unit)}}
     current = None
-    mismatches = []
+    mismatches = []  # (kind: MISMATCH or DIFFERENCE EXPECTED, text)
     with open(path, encoding="utf-8") as f:
         for line in f:
             line = line.rstrip("\n")
@@ -50,15 +56,17 @@ def parse(path):
                 continue
             m = QUERY.match(line)
             if m and current is not None:
-                current["queries"][m.group(1)] = (float(m.group(2)), int(m.group(5)))
+                current["queries"][m.group(1)] = (float(m.group(2)), int(m.group(5)),
+                                                   float(m.group(6)) if m.group(6) else None, m.group(7))
                 continue
             current = None if not line.startswith(" ") else current
-            m = MISMATCH.match(line)
+            m = DIFFERENCE.match(line)
             if m:
-                counts = m.group(2)
+                counts = m.group(3)
                 for url, peer in names.items():
                     counts = counts.replace(url + "=", peer + "=")
-                mismatches.append("%s: %s" % (m.group(1), counts))
+                unit = " %s" % m.group(2) if m.group(2) else ""
+                mismatches.append((m.group(4), "%s%s: %s" % (m.group(1), unit, counts)))
     return setting, after, phases, mismatches
 
 
@@ -89,6 +97,27 @@ def mean_table(group, queries):
     return lines
 
 
+def graph_sizes(columns, queries):
+    """Rows of the mean count per answer, with its unit, of the queries counted in bytes or statements."""
+    rows = []
+    for q in queries:
+        cells = []
+        graph = False
+        for name, phase, ph in columns:
+            values = []
+            for p in PEERS:
+                x = ph[(phase, p)]["queries"].get(q)
+                if x is None or x[2] is None:
+                    values.append("-")
+                else:
+                    graph |= x[3] in GRAPH_UNITS
+                    values.append("{:,.0f} {}".format(x[2], x[3]) if x[3] == "bytes" else "%.1f %s" % (x[2], x[3]))
+            cells.append(" / ".join(values))
+        if graph:
+            rows.append("| %s | %s |" % (q, " | ".join(cells)))
+    return rows
+
+
 def main(paths):
     # a run still going has no setting file yet
     done = [p for p in sorted(paths) if os.path.exists(re.sub(r"\.txt$", ".json", p))]
@@ -109,6 +138,10 @@ def main(paths):
         s0 = group[0][1]
         out.append("### %d products, seed %d, warm-up mixes %d: Oxigraph / LmdbStore / Basalt mean wall ms per query"
                    % (s0["products"], s0["seed"], warmup))
+        out.append("")
+        counted = sorted({r[1].get("graph_count", "not recorded") for r in group})
+        out.append("CONSTRUCT/DESCRIBE answers counted in the timed phases in: %s (bytes: the body read to its end "
+                   "unparsed, as the BSBM test driver reads it; statements: parsed)." % ", ".join(counted))
         out.append("")
         out.append("| query | " + " | ".join("%s %s" % (name, phase) for name, phase, _ in columns) + " |")
         out.append("|---|" + "---|" * len(columns))
@@ -134,6 +167,14 @@ def main(paths):
         reps = sorted({r[1]["rep"] for r in group})
         if len(reps) > 1:
             out.extend(mean_table(group, queries))
+        sizes = graph_sizes(columns, queries)
+        if sizes:
+            out.append("Mean count per answer of the CONSTRUCT/DESCRIBE queries (Oxigraph / LmdbStore / Basalt):")
+            out.append("")
+            out.append("| query | " + " | ".join("%s %s" % (name, phase) for name, phase, _ in columns) + " |")
+            out.append("|---|" + "---|" * len(columns))
+            out.extend(sizes)
+            out.append("")
         out.append("QMpH (server CPU ms per query, whole process) per run and phase:")
         out.append("")
         out.append("| run | phase | " + " | ".join(PEERS) + " | load start / ready / end |")
@@ -151,8 +192,10 @@ def main(paths):
         out.append("")
         counts = sorted({json.dumps(r[1]["counts"], sort_keys=True) for r in group})
         out.append("COUNT(*) before the cold phase: " + "; ".join(counts))
-        mism = sorted({m for r in group for m in r[4]})
+        mism = sorted({text for r in group for kind, text in r[4] if kind == "MISMATCH"})
+        expected = sorted({text for r in group for kind, text in r[4] if kind != "MISMATCH"})
         out.append("Result-count mismatches (bsbm-http cross-check): " + ("; ".join(mism) if mism else "none"))
+        out.append("Expected differences (--expect-count-difference): " + ("; ".join(expected) if expected else "none"))
         out.append("")
         out.append("Cells where Basalt is slower (%d):" % len(slower))
         out.extend("- " + s for s in slower) if slower else out.append("- none")

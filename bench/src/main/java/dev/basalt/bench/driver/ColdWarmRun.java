@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -17,7 +18,9 @@ import java.util.function.Supplier;
  * mixes until {@code warmMixes} mixes in all, then {@code runs} timed runs (warm). Each phase's QMpH
  * goes with the CPU seconds per answered query of the bench's own process and, with a server process
  * id, of the server (user + system, its JIT compiler and garbage collector threads included, from
- * {@code /proc}). Progress lines go to {@code out}. Not thread-safe; one endpoint at a time.
+ * {@code /proc}). Progress lines go to {@code out}, each query's with its mean result count per answer in the unit
+ * the client counts that query's results in ({@code resultUnit}: e.g. solutions, or bytes for a graph answer the
+ * client does not parse). Not thread-safe; one endpoint at a time.
  */
 public final class ColdWarmRun {
 
@@ -35,10 +38,18 @@ public final class ColdWarmRun {
 
 	private final MixDriver driver;
 	private final Consumer<String> out;
+	private final Function<String, String> resultUnit;
 
+	/** Results counted in a unit per query, "results" for all. */
 	public ColdWarmRun(MixDriver driver, Consumer<String> out) {
+		this(driver, out, q -> "results");
+	}
+
+	/** {@code resultUnit}: the unit of query name's result counts, as the client counts them. */
+	public ColdWarmRun(MixDriver driver, Consumer<String> out, Function<String, String> resultUnit) {
 		this.driver = driver;
 		this.out = out;
+		this.resultUnit = resultUnit;
 	}
 
 	/**
@@ -113,8 +124,8 @@ public final class ColdWarmRun {
 				endpoint, p.name(), clients, p.result().qmph(), p.result().mixes(), p.result().elapsedSeconds(),
 				p.clientMillisPerQuery(), server));
 		p.result().perQuery().forEach((q, s) -> out.accept(String.format(Locale.ROOT,
-				"    %-4s avg %8.2f ms  min %8.2f  max %8.1f  (%d)", q, s.meanMillis(), s.minMillis(), s.maxMillis(),
-				s.count())));
+				"    %-4s avg %8.2f ms  min %8.2f  max %8.1f  (%d)  %.1f %s/answer", q, s.meanMillis(), s.minMillis(),
+				s.maxMillis(), s.count(), (double) s.results() / s.count(), resultUnit.apply(q))));
 	}
 
 	private static String millis(Phase p) {

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.function.BiFunction;
@@ -26,6 +27,7 @@ import dev.basalt.bench.driver.MixDriver;
 import dev.basalt.bench.driver.MixResult;
 import dev.basalt.bench.driver.ProcessCpu;
 import dev.basalt.bench.driver.QueryClient;
+import dev.basalt.bench.driver.QueryForm;
 import dev.basalt.bench.driver.QueryStats;
 import dev.basalt.bench.driver.QueryTemplate;
 import picocli.CommandLine;
@@ -35,7 +37,8 @@ import picocli.CommandLine.Option;
 /**
  * The {@code bsbm-http} command of {@code basalt-bench.jar}: the BSBM Explore or Business Intelligence mix over the
  * SPARQL protocol against endpoints already loaded, after the client's own warm-up ({@link ClientWarmup}), cold and
- * warm phases with server CPU per query, and result counts cross-checked between endpoints.
+ * warm phases with server CPU per query, and result counts cross-checked between endpoints (graph answers by their
+ * statements, whatever the timed phases count them in).
  *
  * <p>Not thread-safe: picocli fills and runs it on the main thread; the mixes run on client threads it starts and
  * joins per phase, each with its own connections.
@@ -44,7 +47,8 @@ import picocli.CommandLine.Option;
 		description = "Runs the BSBM Explore mix (or the Business Intelligence mix, --mix bi) over the SPARQL "
 				+ "protocol against endpoints already loaded with the dataset generate-bsbm wrote for the same "
 				+ "--products and --seed (e.g. RDF4J Server repositories). With several endpoints, result counts "
-				+ "are cross-checked between them.")
+				+ "are cross-checked between them; the exit status is 2 when they differ in a query not named by "
+				+ "--expect-count-difference.")
 public final class BsbmHttpCommand implements Callable<Integer> {
 	@Option(names = "--endpoint", required = true, description = "SPARQL query endpoint URL; repeatable")
 	List<String> endpoints;
@@ -68,8 +72,16 @@ public final class BsbmHttpCommand implements Callable<Integer> {
 	@Option(names = "--seconds", defaultValue = "30")
 	double seconds;
 	@Option(names = "--cross-check", defaultValue = "10", description = "parameter sets per query whose result "
-			+ "counts are compared between the endpoints, after the measurements (so they do not warm the server)")
+			+ "counts are compared between the endpoints, after the measurements (so they do not warm the server); "
+			+ "CONSTRUCT and DESCRIBE answers are parsed and their statements counted here, whatever --graph-count "
+			+ "says. Counts that differ make the exit status 2, but see --expect-count-difference")
 	int crossCheck;
+	@Option(names = "--expect-count-difference", split = ",", paramLabel = "QUERY", description = "queries (name "
+			+ "such as Q9, or number) whose cross-checked counts may differ between the endpoints by design, e.g. a "
+			+ "DESCRIBE that one server answers with a symmetric description and another with the resource's own "
+			+ "statements only; their differences are printed (DIFFERENCE EXPECTED) but do not fail the run. "
+			+ "Repeatable or comma-separated")
+	List<String> expectCountDifference = List.of();
 	@Option(names = "--server-pid", description = "process id of the server behind each --endpoint, in the same "
 			+ "order (repeatable): each run then prints the server's CPU seconds (user+sys, from /proc, with the "
 			+ "processes it started: the launcher's relaunched JVM) per query")
@@ -83,6 +95,13 @@ public final class BsbmHttpCommand implements Callable<Integer> {
 	@Option(names = "--graph-format", defaultValue = "rdfxml", description = "light client: rdfxml (default, what "
 			+ "the BSBM driver asks for) or ntriples for CONSTRUCT and DESCRIBE results")
 	String graphFormat;
+	@Option(names = "--graph-count", defaultValue = "bytes", paramLabel = "bytes|statements", description = "light "
+			+ "client, in the timed phases: how a CONSTRUCT or DESCRIBE answer is counted. bytes (default): its body "
+			+ "is read to the end unparsed and its "
+			+ "bytes are its count, as the BSBM test driver does (it parses SELECT results only), so a longer answer "
+			+ "costs the client no parse; statements: its statements are parsed and counted. The per-query lines "
+			+ "give each query's mean count per answer with its unit. The rdf4j client counts statements")
+	String graphCount;
 	@Option(names = "--method", defaultValue = "get", description = "light client: get (default, the query "
 			+ "percent-encoded in the URL) or post (an application/sparql-query body)")
 	String method;
@@ -109,7 +128,18 @@ public final class BsbmHttpCommand implements Callable<Integer> {
 		if (queries == null) {
 			throw new CommandLine.ParameterException(new CommandLine(this), "--mix must be full, reduced or bi");
 		}
+		Set<String> expectedDifferences;
+		try {
+			expectedDifferences = CountDifferences.queryNames(expectCountDifference, templates);
+		} catch (IllegalArgumentException e) {
+			throw new CommandLine.ParameterException(new CommandLine(this), "--expect-count-difference: " + e.getMessage());
+		}
+		Map<String, QueryForm> forms = new LinkedHashMap<>();
+		templates.forEach(t -> forms.put(t.name(), t.form()));
+		// the timed phases' clients, and the cross-check's, which count a graph answer's statements
 		Map<String, Supplier<QueryClient>> clientsOf = new LinkedHashMap<>();
+		Map<String, Supplier<QueryClient>> checkersOf = new LinkedHashMap<>();
+		GraphCount timedCount = GraphCount.STATEMENTS;
 		List<Repository> repositories = new ArrayList<>();
 		if (client.equals("rdf4j")) {
 			endpoints.forEach(e -> {
@@ -117,8 +147,9 @@ public final class BsbmHttpCommand implements Callable<Integer> {
 				r.init();
 				repositories.add(r);
 				clientsOf.put(e, () -> QueryClient.of(r));
+				checkersOf.put(e, () -> QueryClient.of(r));
 			});
-			System.out.println("client: rdf4j (SPARQLRepository)");
+			System.out.println("client: rdf4j (SPARQLRepository), CONSTRUCT/DESCRIBE counted in statements");
 		} else if (client.equals("light")) {
 			if (!method.equals("get") && !method.equals("post")) {
 				throw new CommandLine.ParameterException(new CommandLine(this), "--method must be get or post");
@@ -126,13 +157,20 @@ public final class BsbmHttpCommand implements Callable<Integer> {
 			SparqlHttpClient.Options options;
 			try {
 				options = new SparqlHttpClient.Options(method.equals("post"), ResultFormat.named(resultFormat),
-						SparqlHttpClient.Transport.named(transport), GraphFormat.named(graphFormat));
+						SparqlHttpClient.Transport.named(transport), GraphFormat.named(graphFormat),
+						GraphCount.named(graphCount));
 			} catch (IllegalArgumentException e) {
 				throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
 			}
-			endpoints.forEach(e -> clientsOf.put(e, () -> new SparqlHttpClient(URI.create(e), options)));
+			SparqlHttpClient.Options checking = options.with(GraphCount.STATEMENTS);
+			endpoints.forEach(e -> {
+				clientsOf.put(e, () -> new SparqlHttpClient(URI.create(e), options));
+				checkersOf.put(e, () -> new SparqlHttpClient(URI.create(e), checking));
+			});
+			timedCount = options.graphCount();
 			System.out.println("client: light, " + method.toUpperCase(Locale.ROOT) + ", " + resultFormat
-					+ " results, " + graphFormat + " for CONSTRUCT/DESCRIBE, " + transport + " transport");
+					+ " results, " + graphFormat + " for CONSTRUCT/DESCRIBE counted in " + options.graphCount().unit
+					+ " (cross-check: statements), " + transport + " transport");
 			if (clientWarmupMixes > 0) {
 				warmClient(new MixDriver(templates, queries, draw), options);
 			}
@@ -142,7 +180,8 @@ public final class BsbmHttpCommand implements Callable<Integer> {
 		int status = 0;
 		try {
 			MixDriver driver = new MixDriver(templates, queries, draw);
-			ColdWarmRun phases = new ColdWarmRun(driver, System.out::println);
+			GraphCount timed = timedCount;
+			ColdWarmRun phases = new ColdWarmRun(driver, System.out::println, q -> timed.unitOf(forms.get(q)));
 			List<ColdWarmRun.Outcome> outcomes = new ArrayList<>();
 			for (Map.Entry<String, Supplier<QueryClient>> e : clientsOf.entrySet()) {
 				int i = endpoints.indexOf(e.getKey());
@@ -151,18 +190,17 @@ public final class BsbmHttpCommand implements Callable<Integer> {
 						seed));
 			}
 			Map<String, Map<String, Long>> counts = new LinkedHashMap<>();
-			for (Map.Entry<String, Supplier<QueryClient>> e : clientsOf.entrySet()) {
+			for (Map.Entry<String, Supplier<QueryClient>> e : checkersOf.entrySet()) {
 				try (QueryClient c = e.getValue().get()) {
 					BsbmCrossCheck.counts(c, templates, draw, seed, crossCheck).forEach((q, perSet) -> counts
 							.computeIfAbsent(q, k -> new LinkedHashMap<>()).put(e.getKey(), Arrays.stream(perSet).sum()));
 				}
 			}
-			for (Map.Entry<String, Map<String, Long>> e : counts.entrySet()) {
-				boolean agree = e.getValue().values().stream().distinct().count() == 1;
-				System.out.println(e.getKey() + " result counts " + e.getValue() + (agree ? "" : "  MISMATCH"));
-				if (!agree) {
-					status = 2;
-				}
+			CountDifferences.Verdict verdict = CountDifferences.judge(counts,
+					q -> GraphCount.STATEMENTS.unitOf(forms.get(q)), expectedDifferences);
+			verdict.lines().forEach(System.out::println);
+			if (verdict.failed()) {
+				status = 2;
 			}
 			System.out.println();
 			System.out.printf(Locale.ROOT, "%d client(s), %s mix; cold: the first %d mixes, warm: after %d mixes%n",

@@ -2,6 +2,7 @@ package dev.basalt.bench.driver.http;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -19,24 +20,28 @@ import dev.basalt.sail.http.client.SocketHttpConnection;
  * query as it is (GET with the percent-encoded {@code query} parameter, or POST with an
  * {@code application/sparql-query} body), takes the query form from the template instead of parsing
  * the query, asks every server for the same result format (by default the driver's: SPARQL XML
- * results, RDF/XML statements), and counts results with a streaming parse
- * that reads every value but builds no RDF objects. A response that is not 2xx, has another content
- * type than asked for, or whose body is cut off or malformed throws {@link UncheckedIOException}
- * naming the status and the body's first bytes. One kept-alive HTTP/1.1 connection per client; not
- * thread-safe (each benchmark client thread opens its own).
+ * results, RDF/XML statements), counts SELECT and ASK results with a streaming parse that reads every
+ * value but builds no RDF objects, and counts a CONSTRUCT or DESCRIBE answer as its {@link GraphCount}
+ * says (by default as the driver does: the body's bytes, read to its end unparsed). Every body is read
+ * to the end of its framing. A response that is not 2xx, has another content type than asked for, or
+ * whose body is cut off (before its Content-Length or last chunk) or malformed throws
+ * {@link UncheckedIOException} naming the status and the body's first bytes. One kept-alive HTTP/1.1
+ * connection per client; not thread-safe (each benchmark client thread opens its own).
  */
 public final class SparqlHttpClient implements QueryClient {
 
 	/**
-	 * How requests are sent and answers asked for. {@link #DEFAULT} is what the BSBM test driver sends:
-	 * GET, SPARQL XML results, RDF/XML statements; over the socket transport.
+	 * How requests are sent, answers asked for and graph answers counted. {@link #DEFAULT} is what the BSBM test
+	 * driver does: GET, SPARQL XML results, RDF/XML statements counted in bytes; over the socket transport.
 	 */
-	public record Options(boolean post, ResultFormat format, Transport transport, GraphFormat graphFormat) {
-		public static final Options DEFAULT = new Options(false, ResultFormat.XML, Transport.SOCKET, GraphFormat.RDFXML);
+	public record Options(boolean post, ResultFormat format, Transport transport, GraphFormat graphFormat,
+			GraphCount graphCount) {
+		public static final Options DEFAULT = new Options(false, ResultFormat.XML, Transport.SOCKET,
+				GraphFormat.RDFXML, GraphCount.BYTES);
 
-		/** Statements in RDF/XML, as the driver asks for them. */
-		public Options(boolean post, ResultFormat format, Transport transport) {
-			this(post, format, transport, GraphFormat.RDFXML);
+		/** These options with graph answers counted {@code count}'s way. */
+		public Options with(GraphCount count) {
+			return new Options(post, format, transport, graphFormat, count);
 		}
 	}
 
@@ -91,8 +96,9 @@ public final class SparqlHttpClient implements QueryClient {
 		} catch (IOException e) {
 			throw new UncheckedIOException("no answer from " + endpoint + ": " + e.getMessage(), e);
 		}
-		HeadRecorder body = new HeadRecorder(response.body(), HEAD_BYTES);
-		try (body) {
+		InputStream raw = response.body();
+		HeadRecorder body = new HeadRecorder(raw, HEAD_BYTES);
+		try (raw) {
 			int status = response.status();
 			if (status < 200 || status > 299) {
 				body.fillHead();
@@ -104,7 +110,12 @@ public final class SparqlHttpClient implements QueryClient {
 				throw failure(response, body, "content type " + type + " where " + accept + " was asked for", null);
 			}
 			try {
-				return form.isGraph() ? options.graphFormat().count(body) : options.format().count(form, body);
+				long count = form.isGraph() ? options.graphCount().count(options.graphFormat(), body)
+						: options.format().count(form, body);
+				// a parser may stop at the document's end: what follows up to the framing's end is read here, so
+				// that a body cut off after a complete document (no last chunk) fails as well
+				body.transferTo(OutputStream.nullOutputStream());
+				return count;
 			} catch (IOException e) {
 				throw failure(response, body, e.getMessage(), e);
 			}
@@ -129,7 +140,7 @@ public final class SparqlHttpClient implements QueryClient {
 		}
 	}
 
-	/** Passes a stream through and keeps its first bytes, for error messages. */
+	/** Passes a stream through and keeps its first bytes, for error messages; closing it does not close the stream. */
 	private static final class HeadRecorder extends InputStream {
 		private final InputStream in;
 		private final byte[] head;
@@ -176,9 +187,10 @@ public final class SparqlHttpClient implements QueryClient {
 					+ (kept == head.length ? "..." : "");
 		}
 
+		/** Leaves the body open: a parser closing its input at the document's end leaves the rest to be read. */
 		@Override
-		public void close() throws IOException {
-			in.close();
+		public void close() {
+			// the caller closes the body itself
 		}
 	}
 }

@@ -101,7 +101,7 @@ class SparqlHttpClientTest {
 			for (boolean post : new boolean[] { false, true }) {
 				endpoint.chunked = post; // GET answered with Content-Length, POST chunked
 				GraphFormat graph = GraphFormat.values()[(format.ordinal() + (post ? 1 : 0)) % 2];
-				Options options = new Options(post, format, Transport.SOCKET, graph);
+				Options options = new Options(post, format, Transport.SOCKET, graph, GraphCount.STATEMENTS);
 				try (QueryClient client = new SparqlHttpClient(endpoint.uri(), options)) {
 					assertSameCounts(BsbmCrossCheck.counts(client, parameters, SEED, SETS),
 							options + (post ? " chunked" : " with Content-Length"));
@@ -111,7 +111,8 @@ class SparqlHttpClientTest {
 		}
 		for (boolean chunked : new boolean[] { false, true }) {
 			endpoint.chunked = chunked;
-			try (QueryClient client = new SparqlHttpClient(endpoint.uri(), new Options(false, ResultFormat.JSON, Transport.JDK))) {
+			try (QueryClient client = new SparqlHttpClient(endpoint.uri(), new Options(false, ResultFormat.JSON, Transport.JDK, GraphFormat.RDFXML,
+					GraphCount.STATEMENTS))) {
 				assertSameCounts(BsbmCrossCheck.counts(client, parameters, SEED, SETS), "JDK transport");
 			}
 		}
@@ -129,14 +130,73 @@ class SparqlHttpClientTest {
 		try (TestSparqlEndpoint other = new TestSparqlEndpoint(empty)) {
 			String same = endpoint.uri().toString();
 			String[] run = { "bsbm-http", "--products", "60", "--seed", Long.toString(SEED), "--mix", "reduced",
-					"--cold-mixes", "2", "--warmup-mixes", "3", "--runs", "1", "--seconds", "0.2", "--cross-check", "1" };
+					"--cold-mixes", "2", "--warmup-mixes", "3", "--runs", "1", "--seconds", "0.2", "--cross-check",
+					Integer.toString(SETS) };
 			assertEquals(0, bsbmHttp(run, "--endpoint", same, "--endpoint", same), "one store behind both endpoints");
 			assertEquals(0, bsbmHttp(run, "--client", "rdf4j", "--endpoint", same));
-			assertEquals(2, bsbmHttp(run, "--endpoint", same, "--endpoint", other.uri().toString(), "--result-format", "xml"),
-					"an empty store answers with other counts");
+			String[] both = { "--endpoint", same, "--endpoint", other.uri().toString(), "--result-format", "xml" };
+			assertEquals(2, bsbmHttp(run, both), "an empty store answers with other counts");
+			// the empty store differs in every query with results, Q2 and Q7 to Q12 among them
+			String[] withResults = inProcess.entrySet().stream().filter(e -> Arrays.stream(e.getValue()).sum() > 0)
+					.map(Map.Entry::getKey).toArray(String[]::new);
+			assertTrue(withResults.length >= 7, Arrays.toString(withResults));
+			assertEquals(0, bsbmHttp(run, concat(both, "--expect-count-difference", String.join(",", withResults))),
+					"every difference declared");
+			String[] allButOne = Arrays.copyOf(withResults, withResults.length - 1);
+			assertEquals(2, bsbmHttp(run, concat(both, "--expect-count-difference", String.join(",", allButOne))),
+					"the difference in " + withResults[withResults.length - 1] + " is not declared");
+			assertEquals(2, bsbmHttp(run, concat(both, "--expect-count-difference", "13")), "no query 13: refused");
 		} finally {
 			empty.shutDown();
 		}
+	}
+
+	/** In the timed phases graph answers count in bytes by default; the cross-check counts their statements. */
+	@Test
+	void bsbmHttpCrossChecksStatementsWhileTimingBytes() {
+		String same = endpoint.uri().toString();
+		String[] run = { "bsbm-http", "--products", "60", "--seed", Long.toString(SEED), "--mix", "reduced",
+				"--cold-mixes", "1", "--warmup-mixes", "1", "--runs", "0", "--cross-check", Integer.toString(SETS),
+				"--client-warmup-mixes", "0", "--endpoint", same };
+		Map<String, Map<String, Double>> perAnswer = new java.util.HashMap<>(); // mode, query: timed count per answer
+		for (String mode : new String[] { "default", "statements", "bytes" }) {
+			String[] args = mode.equals("default") ? run : concat(run, "--graph-count", mode);
+			java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+			java.io.PrintStream stdout = System.out;
+			System.setOut(new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8));
+			try {
+				assertEquals(0, bsbmHttp(args));
+			} finally {
+				System.setOut(stdout);
+			}
+			String out = printed.toString(java.nio.charset.StandardCharsets.UTF_8);
+			String unit = mode.equals("statements") ? "statements" : "bytes";
+			for (String q : new String[] { "Q9", "Q12" }) {
+				long statements = Arrays.stream(inProcess.get(q)).sum();
+				assertTrue(out.contains(q + " result counts (statements) {" + same + "=" + statements + "}"),
+						mode + ": " + q + " cross-checked by its " + statements + " statements in\n" + out);
+				java.util.regex.Matcher m = java.util.regex.Pattern
+						.compile("\\n    " + q + " .*\\(\\d+\\)  ([\\d.]+) (\\w+)/answer").matcher(out);
+				assertTrue(m.find(), q + " in\n" + out);
+				assertEquals(unit, m.group(2), mode + ": the unit of " + q + "'s timed count");
+				perAnswer.computeIfAbsent(mode, k -> new java.util.HashMap<>()).put(q, Double.parseDouble(m.group(1)));
+			}
+			assertTrue(out.contains("Q2 result counts (solutions)"), out);
+		}
+		// the same mix (same seed) each time: the same answers, counted in bytes or in statements
+		assertEquals(perAnswer.get("bytes"), perAnswer.get("default"));
+		for (String q : new String[] { "Q9", "Q12" }) {
+			double statements = perAnswer.get("statements").get(q);
+			assertTrue(statements > 0, q);
+			assertTrue(perAnswer.get("bytes").get(q) > 20 * statements, q + ": RDF/XML takes more bytes than statements "
+					+ perAnswer);
+		}
+	}
+
+	private static String[] concat(String[] a, String... b) {
+		String[] all = Arrays.copyOf(a, a.length + b.length);
+		System.arraycopy(b, 0, all, a.length, b.length);
+		return all;
 	}
 
 	private static int bsbmHttp(String[] run, String... more) {
@@ -148,7 +208,8 @@ class SparqlHttpClientTest {
 	@Test
 	void asksCountOneOrZeroInEveryFormat() {
 		for (ResultFormat format : ResultFormat.values()) {
-			try (QueryClient client = new SparqlHttpClient(endpoint.uri(), new Options(false, format, Transport.SOCKET))) {
+			try (QueryClient client = new SparqlHttpClient(endpoint.uri(), new Options(false, format, Transport.SOCKET, GraphFormat.RDFXML,
+					GraphCount.STATEMENTS))) {
 				assertEquals(1, client.count(QueryForm.ASK, "ASK { ?s ?p ?o }"), format.name());
 				assertEquals(0, client.count(QueryForm.ASK, "ASK { <urn:none> ?p ?o }"), format.name());
 			}
@@ -162,7 +223,7 @@ class SparqlHttpClientTest {
 		for (Transport transport : Transport.values()) {
 			for (ResultFormat format : ResultFormat.values()) {
 				GraphFormat graph = GraphFormat.values()[(format.ordinal() + transport.ordinal()) % 2];
-				try (QueryClient client = new SparqlHttpClient(endpoint.uri(), new Options(false, format, transport, graph))) {
+				try (QueryClient client = new SparqlHttpClient(endpoint.uri(), new Options(false, format, transport, graph, GraphCount.STATEMENTS))) {
 					String how = transport + " " + format + " " + graph;
 					assertEquals(200, client.count(QueryForm.SELECT, select), how);
 

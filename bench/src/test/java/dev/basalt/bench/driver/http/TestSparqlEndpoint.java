@@ -59,6 +59,8 @@ final class TestSparqlEndpoint implements AutoCloseable {
 	volatile boolean chunked;
 	volatile Fault fault = Fault.NONE;
 	volatile String lastMethod;
+	/** The length of the last answer's whole body (what a fault sends may be less). */
+	volatile long lastBodyBytes = -1;
 
 	TestSparqlEndpoint(Repository repository) throws IOException {
 		this.repository = repository;
@@ -104,6 +106,7 @@ final class TestSparqlEndpoint implements AutoCloseable {
 				return;
 			}
 			byte[] bytes = body.toByteArray();
+			lastBodyBytes = bytes.length;
 			switch (fault) {
 			case NONE -> send(exchange, 200, type + ";charset=UTF-8", bytes);
 			case SERVER_ERROR -> send(exchange, 500, "text/plain", "boom: the store is on fire".getBytes(StandardCharsets.UTF_8));
