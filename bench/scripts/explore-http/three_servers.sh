@@ -170,7 +170,12 @@ for warm in $WARMUP; do
             status=$?
             set -e
             load_end=$(load)
-            say "$name: bsbm-http exit $status (2: result counts differ in a query other than Q9), load at start $load_start, ready" \
+            case $status in
+                0) meaning="no unexpected result-count difference" ;;
+                2) meaning="result counts differ in a query other than Q9" ;;
+                *) meaning="failed, see $out/run-$name.txt" ;;
+            esac
+            say "$name: bsbm-http exit $status ($meaning), load at start $load_start, ready" \
                 "$load_ready, end $load_end"
             python3 - "$out/run-$name.json" <<EOF
 import json, sys
