@@ -220,8 +220,7 @@ final class NativeDescribe extends LookAheadIteration<BindingSet> implements Sta
         }
         long id = idRow[nameIndex++];
         start = TermIds.isLocal(id) || id == ExecContext.UNBOUND_BY_ERROR ? TermIds.NULL : id;
-        int kind = TermIds.kindCode(id);
-        startIsResource = kind == TermIds.KIND_IRI || kind == TermIds.KIND_BLANK_NODE || kind == TermIds.KIND_TRIPLE;
+        startIsResource = TermIds.isResource(id);
         return true;
     }
 

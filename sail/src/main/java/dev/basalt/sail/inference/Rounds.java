@@ -63,8 +63,8 @@ final class Rounds implements AutoCloseable {
 
     /** Adds a conclusion to the closure if it is new there (at the next write); a new one is a pivot of the next round. */
     void conclude(long s, long p, long o) {
-        if (!Vocabulary.isResource(s) || TermIds.kindCode(p) != TermIds.KIND_IRI
-                || p == rules.typeId() && !Vocabulary.isResource(o)) {
+        if (!TermIds.isResource(s) || TermIds.kindCode(p) != TermIds.KIND_IRI
+                || p == rules.typeId() && !TermIds.isResource(o)) {
             return;
         }
         pending.add(s, p, o);

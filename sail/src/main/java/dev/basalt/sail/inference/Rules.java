@@ -3,6 +3,8 @@ package dev.basalt.sail.inference;
 import java.util.Arrays;
 import java.util.List;
 
+import dev.basalt.store.lexicon.TermIds;
+
 /**
  * The instance rules, on term ids, against a compiled {@link Schema} and the closure in a
  * {@link ClosureStore}. {@link #forward} applies every rule with a given triple as one premise
@@ -45,7 +47,7 @@ final class Rules {
     void forward(long s, long p, long o, TripleList out) {
         out.add(s, v.type, v.resource);
         out.add(p, v.type, v.property);
-        if (Vocabulary.isResource(o)) {
+        if (TermIds.isResource(o)) {
             out.add(o, v.type, v.resource);
         }
         if (p == v.type) {
@@ -61,7 +63,7 @@ final class Rules {
         for (long c : Schema.get(schema.domains, p)) {
             out.add(s, v.type, c);
         }
-        boolean resourceObject = Vocabulary.isResource(o);
+        boolean resourceObject = TermIds.isResource(o);
         if (resourceObject) {
             for (long c : Schema.get(schema.ranges, p)) {
                 out.add(o, v.type, c);

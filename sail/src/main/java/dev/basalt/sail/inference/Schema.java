@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.basalt.store.lexicon.TermIds;
+
 /**
  * The TBox compiled into lookup tables on term ids, one per rule, plus the schema triples it
  * entails (transitive subclass and subproperty closures, the subclass axioms that equivalent
@@ -204,7 +206,7 @@ final class Schema {
 
     /** Adds an axiom's edge unless it points at a literal, which names no class or property. */
     private static void edge(Map<Long, Set<Long>> m, long from, long to) {
-        if (Vocabulary.isResource(to)) {
+        if (TermIds.isResource(to)) {
             m.computeIfAbsent(from, k -> new HashSet<>()).add(to);
         }
     }

@@ -149,10 +149,4 @@ final class Vocabulary {
         }
         return true;
     }
-
-    /** True for ids of IRIs, blank nodes and triple terms: what may stand in subject position. */
-    static boolean isResource(long id) {
-        int kind = TermIds.kindCode(id);
-        return kind == TermIds.KIND_IRI || kind == TermIds.KIND_BLANK_NODE || kind == TermIds.KIND_TRIPLE;
-    }
 }

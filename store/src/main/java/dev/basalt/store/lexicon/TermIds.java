@@ -146,6 +146,12 @@ public final class TermIds {
         return make(kindCode, PAYLOAD_MASK);
     }
 
+    /** Whether the id names an IRI, a blank node or a triple term: what may stand in subject position. */
+    public static boolean isResource(long id) {
+        int kind = kindCode(id);
+        return kind == KIND_IRI || kind == KIND_BLANK_NODE || kind == KIND_TRIPLE;
+    }
+
     /** Whether the id names a query-local computed value (see {@link #FIRST_LOCAL}). */
     public static boolean isLocal(long id) {
         return id >= FIRST_LOCAL && id <= PAYLOAD_MASK;
