@@ -4,7 +4,6 @@ import org.eclipse.rdf4j.common.transaction.IsolationLevels;
 import org.eclipse.rdf4j.common.transaction.QueryEvaluationMode;
 import org.eclipse.rdf4j.common.transaction.TransactionSetting;
 import org.eclipse.rdf4j.common.iteration.CloseableIteration;
-import org.eclipse.rdf4j.common.iteration.TimeLimitIteration;
 import org.eclipse.rdf4j.common.order.StatementOrder;
 import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.Resource;
@@ -12,8 +11,6 @@ import org.eclipse.rdf4j.model.Statement;
 import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.Dataset;
-import org.eclipse.rdf4j.query.QueryEvaluationException;
-import org.eclipse.rdf4j.query.QueryInterruptedException;
 import org.eclipse.rdf4j.query.algebra.TupleExpr;
 import org.eclipse.rdf4j.query.algebra.evaluation.EvaluationStrategy;
 import org.eclipse.rdf4j.query.algebra.evaluation.TripleSource;
@@ -25,13 +22,7 @@ import org.eclipse.rdf4j.sail.base.SailStore;
 import org.eclipse.rdf4j.sail.UpdateContext;
 import org.eclipse.rdf4j.sail.helpers.DefaultSailChangedEvent;
 
-import dev.basalt.optimizer.plan.OrderingPolicy;
-import dev.basalt.optimizer.rdf4j.PreparedAlgebra;
-import dev.basalt.optimizer.rdf4j.QueryFallbacks;
 import dev.basalt.optimizer.rdf4j.QueryHints;
-import dev.basalt.sail.errors.FailureStatus;
-import dev.basalt.sail.query.PendingTree;
-import dev.basalt.sail.query.ShapedQuery;
 import dev.basalt.sail.spill.SpillOwner;
 import dev.basalt.sail.query.NativeQueries;
 import dev.basalt.sail.query.SessionDataset;
@@ -62,11 +53,10 @@ import dev.basalt.sail.write.WriteThroughTransaction;
  * <p>A read-as-of connection (see {@link BasaltStore#getConnectionAsOf(long)}) reads one past
  * commit point and refuses to begin a transaction.
  *
- * <p>Queries: a SELECT, CONSTRUCT or DESCRIBE the repository's query front door gave a pending root ({@link PendingTree}), evaluated
- * outside a transaction on the newest state without bindings, runs its shape's kept plan over a leased snapshot
- * and nothing else ({@code NativeQueries.Session#runKept}): no RDF4J branch, dataset, strategy or optimizer is
- * made for it. Every other query goes through RDF4J's {@code evaluateInternal} with Basalt's strategy in it. The
- * store's query timeout applies to both.
+ * <p>Queries and explanations go to the evaluator that answers them through {@link QueryRouter}: a pending
+ * root of the repository's query front door runs its shape's kept plan alone where it can, every other query
+ * goes through RDF4J's {@code evaluateInternal} with Basalt's strategy in it ({@link #getEvaluationStrategy}).
+ * The store's query timeout applies to both.
  */
 public class BasaltStoreConnection extends SailSourceConnection {
     private final BasaltStore basalt;
@@ -77,10 +67,8 @@ public class BasaltStoreConnection extends SailSourceConnection {
     private volatile DefaultSailChangedEvent changes;
     /** Spill stores of the open transaction's private change sets, deleted at once on rollback. */
     private volatile SpillOwner spills = new SpillOwner();
-    /** What the EXPLAIN under way in this thread leaves to RDF4J's evaluator; {@link Rdf4jInternals} dependency 4. */
-    private final ThreadLocal<QueryFallbacks> explaining = new ThreadLocal<>();
-    /** The as-of hint this read-as-of connection was opened for (see {@link TimeTravel}), or null. */
-    private volatile QueryHints.AsOf servedHint;
+    /** Where this connection's queries and explanations are evaluated. */
+    private final QueryRouter queries;
     /** The open transaction's own inferences before commit, or null when the store keeps no closure. */
     private final TransactionInferences inferences;
     /**
@@ -97,6 +85,7 @@ public class BasaltStoreConnection extends SailSourceConnection {
         this.past = past;
         this.store = store;
         this.changes = new DefaultSailChangedEvent(sail);
+        this.queries = new QueryRouter(this, sail, backing, past);
         this.evaluationMode = sail.getDefaultQueryEvaluationMode();
         this.inferences = past == null && backing.reasoner() != null
                 ? new TransactionInferences(backing.reasoner(), backing.latest(), sail.getValueFactory())
@@ -189,34 +178,9 @@ public class BasaltStoreConnection extends SailSourceConnection {
         return past == null ? -1 : past.view().commitCounter();
     }
 
-    /** The query's hints ({@link QueryHints}); a bad hint is the client's error (HTTP 400 through RDF4J Server). */
-    private static QueryHints.Stripped stripHints(TupleExpr tupleExpr) {
-        try {
-            return QueryHints.strip(tupleExpr);
-        } catch (QueryEvaluationException e) {
-            throw FailureStatus.badRequest(e.getMessage());
-        }
-    }
-
     /** Marks a read-as-of connection opened for a query's as-of hint, which it then answers itself. */
     void servesHint(QueryHints.AsOf asOf) {
-        this.servedHint = asOf;
-    }
-
-    /**
-     * True if this connection answers a query with the as-of hint {@code asOf} itself: it was opened
-     * for it. A read-as-of connection opened through the Java API refuses such a hint, since it
-     * already reads a fixed commit point.
-     */
-    private boolean readsAsOf(QueryHints.AsOf asOf) {
-        if (past == null) {
-            return false;
-        }
-        if (asOf.equals(servedHint)) {
-            return true;
-        }
-        throw FailureStatus.badRequest("this connection reads commit point " + past.view().commitCounter()
-                + " of a Basalt store as of the past and cannot read " + asOf + " (a query hint)");
+        queries.servesHint(asOf);
     }
 
     /**
@@ -227,99 +191,32 @@ public class BasaltStoreConnection extends SailSourceConnection {
     protected CloseableIteration<? extends BindingSet> evaluateInternal(TupleExpr tupleExpr, Dataset dataset,
             BindingSet bindings, boolean includeInferred) throws SailException {
         showOwnInferences(includeInferred);
-        CloseableIteration<? extends BindingSet> result = evaluateHinted(tupleExpr, dataset, bindings, includeInferred);
+        CloseableIteration<? extends BindingSet> result = queries.evaluate(tupleExpr, dataset, bindings, includeInferred);
         return NativeQueries.timeLimited(result, basalt.getQueryTimeoutSeconds());
     }
 
-    /** The one hook of native evaluation: a Basalt strategy for queries {@link NativeQueries} accepts. */
-    private CloseableIteration<? extends BindingSet> evaluateHinted(TupleExpr tupleExpr, Dataset dataset,
-            BindingSet bindings, boolean includeInferred) throws SailException {
-        // what the repository's query front door prepared travels with the tree (ShapedQuery)
-        PreparedAlgebra prepared = ShapedQuery.preparedFor(tupleExpr);
-        tupleExpr = ShapedQuery.tree(tupleExpr);
-        if (PendingTree.isPending(tupleExpr)) {
-            // the front door makes no pending tree for a query with a hint: nothing to strip
-            return evaluateNatively(tupleExpr, prepared, true, dataset, bindings, includeInferred,
-                    basalt.getOrderingPolicy());
-        }
-        // hints are removed whichever evaluator runs the query, so they never match data
-        QueryHints.Stripped hinted = stripHints(tupleExpr);
-        tupleExpr = hinted.expr();
-        if (hinted.commitPoints()) {
-            return CommitPointGraph.evaluate(basalt, tupleExpr, dataset, bindings, basalt.getFederatedServiceResolver());
-        }
-        if (hinted.asOf() != null && !readsAsOf(hinted.asOf())) {
-            BasaltStoreConnection reading = TimeTravel.open(basalt, hinted.asOf());
-            try {
-                return TimeTravel.closingWith(reading.evaluate(tupleExpr, dataset, bindings, includeInferred), reading);
-            } catch (RuntimeException | Error e) {
-                reading.close();
-                throw e;
-            }
-        }
-        // a hint's pattern is gone from the tree, so the tree is no longer its shape's
-        return evaluateNatively(tupleExpr, hinted.none() ? prepared : null, false, dataset, bindings, includeInferred,
-                hinted.policy(basalt.getOrderingPolicy()));
+    /** RDF4J's own evaluation of a query on this connection, for {@link QueryRouter}. */
+    CloseableIteration<? extends BindingSet> evaluateWithRdf4j(TupleExpr tupleExpr, Dataset dataset,
+            BindingSet bindings, boolean includeInferred) {
+        return super.evaluateInternal(tupleExpr, dataset, bindings, includeInferred);
     }
 
-    /**
-     * The query on Basalt's engine where it may take part: a pending tree ({@code pending}) without bindings by its
-     * shape's kept plan alone if there is one for this evaluation, else through RDF4J's {@code evaluateInternal}
-     * with Basalt's strategy (or RDF4J's alone where the native engine may not run it).
-     */
-    private CloseableIteration<? extends BindingSet> evaluateNatively(TupleExpr tupleExpr, PreparedAlgebra prepared,
-            boolean pending, Dataset dataset, BindingSet bindings, boolean includeInferred, OrderingPolicy ordering) {
-        NativeQueries.Session session = basalt.nativeQueries().open(basalt, past != null ? past.reads() : backing.latest(),
-                past != null, includeInferred, isActive(),
-                isActive() && getTransactionIsolation().isCompatibleWith(IsolationLevels.SERIALIZABLE), ordering,
-                explaining.get());
-        if (session == null) {
-            PendingTree.make(tupleExpr); // RDF4J's evaluation reads the tree
-            return super.evaluateInternal(tupleExpr, dataset, bindings, includeInferred);
-        }
-        try {
-            if (pending && (bindings == null || bindings.isEmpty())) {
-                // the front door's one hop to a kept plan: none of RDF4J's evaluation is set up for it
-                CloseableIteration<? extends BindingSet> kept = session.runKept(prepared, dataset, evaluationMode);
-                if (kept != null) {
-                    return kept;
-                }
-            }
-            session.prepareWith(prepared);
-            // the session rides on the dataset argument to this connection's getEvaluationStrategy
-            return session.attach(super.evaluateInternal(tupleExpr, new SessionDataset(dataset, session), bindings,
-                    includeInferred));
-        } catch (RuntimeException | Error e) {
-            session.close();
-            throw e;
-        }
+    /** True while a transaction at SERIALIZABLE is open. */
+    boolean inSerializableTransaction() {
+        return isActive() && getTransactionIsolation().isCompatibleWith(IsolationLevels.SERIALIZABLE);
     }
 
-    /**
-     * RDF4J's explanation, with what Basalt's engine left to RDF4J's evaluator written into it:
-     * each such node says so and why, and the top node lists the native plans and the fallbacks
-     * ({@link QueryFallbacks}). An {@code Unoptimized} explanation evaluates nothing and is RDF4J's.
-     */
+    /** Routed as queries are ({@link QueryRouter#explain}). */
     @Override
     public Explanation explain(Explanation.Level level, TupleExpr tupleExpr, Dataset dataset, BindingSet bindings,
             boolean includeInferred, int timeoutSeconds) {
-        if (level == Explanation.Level.Unoptimized || !basalt.nativeQueries().enabled()) {
-            return super.explain(level, tupleExpr, dataset, bindings, includeInferred, timeoutSeconds);
-        }
-        QueryHints.Stripped hinted = stripHints(tupleExpr);
-        if (hinted.asOf() != null && !readsAsOf(hinted.asOf())) {
-            try (BasaltStoreConnection reading = TimeTravel.open(basalt, hinted.asOf())) {
-                return reading.explain(level, hinted.expr(), dataset, bindings, includeInferred, timeoutSeconds);
-            }
-        }
-        QueryFallbacks record = new QueryFallbacks();
-        explaining.set(record);
-        try {
-            return record.annotate(
-                    super.explain(level, tupleExpr, dataset, bindings, includeInferred, timeoutSeconds), tupleExpr);
-        } finally {
-            explaining.remove();
-        }
+        return queries.explain(level, tupleExpr, dataset, bindings, includeInferred, timeoutSeconds);
+    }
+
+    /** RDF4J's own explanation of a query on this connection, for {@link QueryRouter}. */
+    Explanation explainWithRdf4j(Explanation.Level level, TupleExpr tupleExpr, Dataset dataset, BindingSet bindings,
+            boolean includeInferred, int timeoutSeconds) {
+        return super.explain(level, tupleExpr, dataset, bindings, includeInferred, timeoutSeconds);
     }
 
     @Override

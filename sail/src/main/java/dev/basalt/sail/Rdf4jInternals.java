@@ -30,13 +30,13 @@ import dev.basalt.sail.write.BasaltSailSource;
  * pinned.</li>
  * <li><b>The evaluation strategy is asked for during {@code evaluateInternal}, with its dataset argument.</b>
  * {@code SailSourceConnection.evaluateInternal} passes the dataset it is given to {@code getEvaluationStrategy}
- * and uses it for nothing else. {@link BasaltStoreConnection} attaches the query's native session to that
- * argument ({@link SessionDataset}) and takes it off again there; if RDF4J used the dataset elsewhere, or asked
+ * and uses it for nothing else. {@link QueryRouter} attaches the query's native session to that
+ * argument ({@link SessionDataset}) and {@link BasaltStoreConnection} takes it off again there; if RDF4J used the dataset elsewhere, or asked
  * for the strategy without it, every query would quietly run on RDF4J's evaluator (the native-evaluation tests,
  * which count plans, fail).</li>
  * <li><b>{@code explain} evaluates through {@code evaluateInternal}.</b> An explanation is computed
  * by the connection's {@code evaluateInternal} in the calling thread, so the
- * {@link BasaltStoreConnection} parks the explanation's fallback record in a thread-local around
+ * {@link QueryRouter} parks the explanation's fallback record in a thread-local around
  * {@code explain} and the native session writes its plans into it.</li>
  * <li><b>{@code getConnection} calls {@code getConnectionInternal} in the calling thread.</b>
  * {@link BasaltStore#getConnectionAsOf(long)} parks the past commit point in a thread-local and
@@ -49,7 +49,7 @@ import dev.basalt.sail.write.BasaltSailSource;
  * <li><b>A repository query evaluates its parsed tree itself.</b> {@code SailTupleQuery}, {@code SailGraphQuery} and
  * {@code SailBooleanQuery}'s {@code evaluate} pass {@code getParsedQuery().getTupleExpr()}, that very object, to
  * {@code SailConnection.evaluate}; {@code BasaltRepository}'s queries put their tree under a {@code ShapedQuery}
- * root (package {@code dev.basalt.sail.query}) for the call, and {@link BasaltStoreConnection} takes what the front
+ * root (package {@code dev.basalt.sail.query}) for the call, and {@link QueryRouter} takes what the front
  * door prepared from it. Otherwise nothing is reused: {@code OptimizedShapesTest} (module {@code sail}, package
  * {@code query}) counts the reuse and fails.</li>
  * <li><b>{@code SailSourceConnection.evaluateInternal} evaluates what the strategy's {@code optimize} returns</b>, so
@@ -59,7 +59,7 @@ import dev.basalt.sail.write.BasaltSailSource;
  * <li><b>A connection's evaluation mode.</b> {@code SailSourceConnection} keeps the mode its strategies get in a
  * private field: the store's default, set by {@code setTransactionSettings} to the mode named there (else the
  * default), and back to the default by {@code commitInternal} and {@code rollbackInternal}. A kept plan run
- * without RDF4J's strategy ({@link BasaltStoreConnection}) is looked up by the mode {@link BasaltStoreConnection}
+ * without RDF4J's strategy ({@link QueryRouter}) is looked up by the mode {@link BasaltStoreConnection}
  * keeps the same way; {@code Rdf4jInternalsTest} compares the two after each of these calls.</li>
  * </ol>
  *
