@@ -4,19 +4,14 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
 import org.eclipse.rdf4j.common.iteration.CloseableIteration;
-import org.eclipse.rdf4j.common.iteration.FilterIteration;
-import org.eclipse.rdf4j.common.iteration.SingletonIteration;
 import org.eclipse.rdf4j.common.transaction.QueryEvaluationMode;
-import org.eclipse.rdf4j.model.Resource;
 import org.eclipse.rdf4j.model.Value;
 import org.eclipse.rdf4j.query.BindingSet;
 import org.eclipse.rdf4j.query.Dataset;
@@ -29,7 +24,6 @@ import org.eclipse.rdf4j.query.algebra.ExtensionElem;
 import org.eclipse.rdf4j.query.algebra.QueryModelNode;
 import org.eclipse.rdf4j.query.algebra.QueryRoot;
 import org.eclipse.rdf4j.query.algebra.TupleExpr;
-import org.eclipse.rdf4j.query.algebra.Var;
 import org.eclipse.rdf4j.query.algebra.ZeroLengthPath;
 import org.eclipse.rdf4j.query.algebra.ValueExpr;
 import org.eclipse.rdf4j.query.algebra.evaluation.QueryEvaluationStep;
@@ -62,7 +56,8 @@ import dev.basalt.optimizer.plan.ValueFunctions;
  * RDF4J's evaluation strategy with Basalt's engine in it: RDF4J's standard optimizer pipeline
  * with {@link BasaltPlanOptimizer} in place of RDF4J's join optimizer (which follows it), and {@link #precompile} turning each
  * {@link BasaltPlanNode} into a step that runs the Basalt plan over the {@link QuadSource}. All
- * other nodes are RDF4J's as usual, with the plan nodes as leaves. One instance per query
+ * other nodes are RDF4J's as usual, with the plan nodes as leaves, except the few RDF4J 5.0.3 gets wrong: a BIND
+ * in error, a DESCRIBE (read from the indices, {@link NativeDescribe}) and property paths ({@link PathSteps}). One instance per query
  * evaluation; the source must stay open until the query's result is closed.
  * Not thread-safe: used by the thread evaluating its one query.
  */
@@ -378,146 +373,26 @@ public class BasaltEvaluationStrategy extends DefaultEvaluationStrategy {
         return bindings -> new ExtensionIterator(arg.evaluate(bindings), consumer, context);
     }
 
-    /**
-     * A zero-length path RDF4J evaluates, as RDF4J's, except where one end is fixed (a constant or
-     * bound by the incoming row) and the graph is too if it names one: then the path matches the
-     * fixed term alone (SPARQL 1.1 section 18.4, ZeroLengthPath from a term): once if the other end
-     * is the same term or a variable, which it binds to that term, and not at all otherwise. RDF4J's
-     * iteration compares the ends by their strings, and binds a variable the row already binds
-     * ({@code ?x ex:p? ?x} after a pattern that binds {@code ?x}, which RDF4J's parser makes a path to
-     * a fresh variable and a sameTerm filter), failing RDF4J's own assertion. Inside {@code GRAPH ?g}
-     * with {@code ?g} unbound, once per named graph ({@link GraphVariablePaths}).
-     */
+    /** A zero-length path RDF4J evaluates, as {@link PathSteps#zeroLength} corrects it. */
     @Override
     protected QueryEvaluationStep prepare(ZeroLengthPath node, QueryEvaluationContext context) {
-        QueryEvaluationStep rdf4j = zeroLengthWithDistinctNames(node, context);
-        Var subject = node.getSubjectVar();
-        Var object = node.getObjectVar();
-        Var graph = node.getContextVar();
-        BiConsumer<Value, MutableBindingSet> setSubject = subject.hasValue() ? null : context.setBinding(subject.getName());
-        BiConsumer<Value, MutableBindingSet> setObject = object.hasValue() ? null : context.setBinding(object.getName());
-        QueryEvaluationStep inBoundGraph = inBoundGraph(graph, rdf4j, fixed -> {
-            ZeroLengthPath clone = node.clone();
-            clone.setContextVar(fixed);
-            return zeroLengthWithDistinctNames(clone, context);
-        });
-        QueryEvaluationStep step = bindings -> {
-            Value s = valueOf(subject, bindings);
-            Value o = valueOf(object, bindings);
-            Value g = graph == null ? null : valueOf(graph, bindings);
-            if (graph != null && g != null && !(g instanceof Resource)) {
-                return QueryEvaluationStep.EMPTY_ITERATION; // GRAPH ?g with ?g bound to a literal matches nothing
-            }
-            if ((s == null && o == null) || (graph != null && g == null)) {
-                return inBoundGraph.evaluate(bindings);
-            }
-            if (s != null && o != null) {
-                return s.equals(o) ? new SingletonIteration<>(bindings) : QueryEvaluationStep.EMPTY_ITERATION;
-            }
-            MutableBindingSet row = context.createBindingSet(bindings);
-            if (s == null) {
-                setSubject.accept(o, row);
-            } else {
-                setObject.accept(s, row);
-            }
-            return new SingletonIteration<>(row);
-        };
-        return new GraphVariablePaths(tripleSource, dataset).overNamedGraphs(graph, subject, object, step, context);
+        return new PathSteps(this, tripleSource, dataset).zeroLength(node, context);
     }
 
-    /**
-     * RDF4J's step for a zero-length path whose ends and graph are distinct variables, or one equal
-     * to another unbound: RDF4J's iteration would bind that variable twice per node. The path is
-     * evaluated with one end renamed to a name the query's binding sets do not hold (dropped when
-     * set), and its solutions filtered to those where that end equals the variable it shares a name
-     * with.
-     */
-    private QueryEvaluationStep zeroLengthWithDistinctNames(ZeroLengthPath node, QueryEvaluationContext context) {
-        Var subject = node.getSubjectVar();
-        Var object = node.getObjectVar();
-        Var graph = node.getContextVar();
-        boolean objectShared = !object.hasValue() && (object.getName().equals(subject.getName())
-                || (graph != null && object.getName().equals(graph.getName())));
-        boolean subjectShared = !objectShared && !subject.hasValue() && graph != null
-                && subject.getName().equals(graph.getName());
-        if (!objectShared && !subjectShared) {
-            return super.prepare(node, context);
-        }
-        Var shared = objectShared ? object : subject;
-        Var other = objectShared ? subject : object;
-        ZeroLengthPath renamed = node.clone();
-        Var fresh = new Var(shared.getName() + "_zero_length_end_" + System.identityHashCode(node), true);
-        if (objectShared) {
-            renamed.setObjectVar(fresh);
-        } else {
-            renamed.setSubjectVar(fresh);
-        }
-        QueryEvaluationStep step = super.prepare(renamed, context);
-        String sharedName = shared.getName();
-        return bindings -> new FilterIteration<BindingSet>(step.evaluate(bindings)) {
-            @Override
-            protected boolean accept(BindingSet row) {
-                Value end = valueOf(other, row);
-                return end != null && end.equals(row.getValue(sharedName));
-            }
-
-            @Override
-            protected void handleClose() {
-                // the wrapped iteration is closed by FilterIteration itself
-            }
-        };
-    }
-
-    /**
-     * An arbitrary-length path RDF4J evaluates: RDF4J's, except inside {@code GRAPH ?g}, where it runs
-     * with the graph as a constant: the one the incoming row binds ({@link #inBoundGraph}), else each
-     * named graph in turn ({@link GraphVariablePaths}).
-     */
+    /** An arbitrary-length path RDF4J evaluates, as {@link PathSteps#arbitraryLength} corrects it. */
     @Override
     protected QueryEvaluationStep prepare(ArbitraryLengthPath node, QueryEvaluationContext context) {
-        QueryEvaluationStep inBoundGraph = inBoundGraph(node.getContextVar(), super.prepare(node, context), fixed -> {
-            ArbitraryLengthPath clone = node.clone();
-            clone.setContextVar(fixed);
-            return super.prepare(clone, context);
-        });
-        return new GraphVariablePaths(tripleSource, dataset).overNamedGraphs(node.getContextVar(), node.getSubjectVar(),
-                node.getObjectVar(), inBoundGraph, context);
+        return new PathSteps(this, tripleSource, dataset).arbitraryLength(node, context);
     }
 
-    /**
-     * RDF4J's step for a path inside {@code GRAPH ?g}, made to respect a {@code ?g} the incoming row
-     * binds. RDF4J 5.0.3's zero-length path iteration (also the one inside its arbitrary-length path
-     * iteration) sets {@code ?g} on each row it makes from the incoming row even where that row binds
-     * it already, failing RDF4J's own assertion under {@code -ea}; and its statement scans cast the
-     * graph's value to a resource, failing with a {@code ClassCastException} where {@code ?g} holds a
-     * literal. Where the row binds {@code ?g} to a resource, the path is evaluated as compiled with
-     * that graph as a constant (one step per graph, made on first use); where it
-     * binds a literal, which names no graph, the path matches nothing (SPARQL 1.1 section 18.5,
-     * Graph). Otherwise {@code unbound} runs.
-     */
-    private static QueryEvaluationStep inBoundGraph(Var graph, QueryEvaluationStep unbound,
-            Function<Var, QueryEvaluationStep> withGraph) {
-        if (graph == null || graph.hasValue()) {
-            return unbound;
-        }
-        Map<Value, QueryEvaluationStep> byGraph = new ConcurrentHashMap<>();
-        String name = graph.getName();
-        return bindings -> {
-            Value g = bindings.getValue(name);
-            if (g == null) {
-                return unbound.evaluate(bindings);
-            }
-            if (!(g instanceof Resource)) {
-                return QueryEvaluationStep.EMPTY_ITERATION;
-            }
-            // a constant under another name: RDF4J's scans bind neither, so its iteration sets nothing on the row
-            return byGraph.computeIfAbsent(g, value -> withGraph.apply(new Var(name + "_bound_graph", value, true, true)))
-                    .evaluate(bindings);
-        };
+    /** RDF4J's own step for a zero-length path, for {@link PathSteps}. */
+    QueryEvaluationStep prepareWithRdf4j(ZeroLengthPath node, QueryEvaluationContext context) {
+        return super.prepare(node, context);
     }
 
-    private static Value valueOf(Var var, BindingSet bindings) {
-        return var.hasValue() ? var.getValue() : bindings.getValue(var.getName());
+    /** RDF4J's own step for an arbitrary-length path, for {@link PathSteps}. */
+    QueryEvaluationStep prepareWithRdf4j(ArbitraryLengthPath node, QueryEvaluationContext context) {
+        return super.prepare(node, context);
     }
 
     /** RDF4J's older entry point, still used by some of its operators (paths, EXISTS). */

@@ -137,7 +137,8 @@ final class GraphVariablePaths {
         }
     }
 
-    private static Value valueOf(Var var, BindingSet bindings) {
+    /** The value of {@code var} in a row: its constant, or the row's binding (null where unbound). */
+    static Value valueOf(Var var, BindingSet bindings) {
         return var.hasValue() ? var.getValue() : bindings.getValue(var.getName());
     }
 
