@@ -61,32 +61,18 @@ public final class GroupJoinOp extends Operator {
     /** The pattern whose rows give the argument's numbers (-1: none), and per pattern whether it or a descendant is it. */
     private final int valuePattern;
     private final boolean[] holdsValue;
-    /** The pattern whose key table is joined with its parent's rows by partitions ({@link RowPartitions}), or -1. */
-    private final int partitioned;
     /** The estimated matches from which a pattern and its parent are joined by partitions. */
     private final long partitionFrom;
     private final KeyedReads reads;
-    /** The partitioned pattern's rows' layout and its parent's, or null. */
-    private final PartialRows builtRows;
-    private final PartialRows probeRows;
-    /**
-     * Whether the root is read before the partitioned pattern's parent ({@link RootGroups}): the parent
-     * is the root's only child, has no other child and gives no number to the root's step.
-     */
-    private final boolean rootFirst;
+    /** The pattern kept out of the key tables (joined by partitions or keyed in a bitmap), and how. */
+    private final PartitionedPattern held;
     private final LongAdder rootFirstOpens = new LongAdder();
     /** Per pattern: the conditions its matches must meet (none: an empty array). */
     private final RowFilter[][] conditions;
     private final LongAdder spilledRows = new LongAdder();
     private final LongAdder drivenOpens = new LongAdder();
-    /**
-     * Whether the partitioned pattern's keys are first held in an {@link IdKeySet} (it has no child and
-     * holds no sums, and is its parent's only child); {@link #keySetOpens} counts the opens that kept it.
-     */
-    private final boolean keySet;
+    /** The opens that kept the partitioned pattern's keys in an {@link IdKeySet}. */
     private final LongAdder keySetOpens = new LongAdder();
-    /** Whether {@link #partitioned} was taken for its bitmap only (its estimates would not partition it). */
-    private final boolean bitmapOnly;
 
     private GroupJoinOp(PatternScan[] patterns, JoinTree tree, int groupSlot, String groupLabel,
             JoinedAggregation aggregation, Operator rows, String reason, int valuePattern, long partitionFrom,
@@ -106,18 +92,7 @@ public final class GroupJoinOp extends Operator {
         for (int p = valuePattern; p >= 0; p = tree.parent[p]) {
             holdsValue[p] = true;
         }
-        PartitionedPattern held = PartitionedPattern.choose(patterns, tree, reads, holdsValue, partitionFrom);
-        int big = held.pattern();
-        boolean bitmapOnly = held.bitmapOnly();
-        this.partitioned = big;
-        this.bitmapOnly = bitmapOnly;
-        this.builtRows = big < 0 ? null : builtRows(big);
-        this.probeRows = big < 0 ? null : probeRows(big);
-        int parent = big < 0 ? -1 : tree.parent[big];
-        int root = parent < 0 ? -1 : tree.parent[parent];
-        this.rootFirst = !bitmapOnly && root >= 0 && tree.parent[root] < 0 && tree.children(root).length == 1 && probeRows.unit()
-                && valuePattern != root && !reads.driven(root);
-        this.keySet = big >= 0 && !rootFirst && PartitionedPattern.bitmapLeaf(tree, reads, holdsValue, big);
+        this.held = PartitionedPattern.choose(patterns, tree, reads, holdsValue, valuePattern, partitionFrom);
     }
 
     /**
@@ -226,8 +201,8 @@ public final class GroupJoinOp extends Operator {
     public String describe() {
         return "GroupJoin " + groupLabel + " " + aggregation.describe()
                 + " (counts and sums per join key, leaves to root, no joined rows"
-                + (partitioned < 0 ? "" : "; " + patterns[partitioned].label()
-                        + (bitmapOnly ? " keyed in a bitmap" : " joined by key partitions"))
+                + (held.pattern() < 0 ? "" : "; " + patterns[held.pattern()].label()
+                        + (held.bitmapOnly() ? " keyed in a bitmap" : " joined by key partitions"))
                 + (reads.anyDriven() ? "; " + reads.describe(List.of(patterns)) : "") + describeConditions() + ")"
                 + (reason == null ? "" : " [" + reason + "]")
                 + (spilledRows.sum() > 0 ? " (spilled " + spilledRows.sum() + " rows)" : "")
@@ -283,6 +258,10 @@ public final class GroupJoinOp extends Operator {
         // each of the two sets of a join by partitions holds half the memory of the budget's rows
         long setLongs = budget > Long.MAX_VALUE / RowPartitions.LONGS_PER_BUDGET_ROW ? Long.MAX_VALUE
                 : budget * RowPartitions.LONGS_PER_BUDGET_ROW / 2;
+        int partitioned = held.pattern();
+        PartialRows builtRows = held.builtRows();
+        PartialRows probeRows = held.probeRows();
+        boolean rootFirst = held.rootFirst();
         IdSums[] tables = new IdSums[patterns.length];
         RowPartitions built = null;
         RowPartitions pairs = null;
@@ -311,7 +290,7 @@ public final class GroupJoinOp extends Operator {
                 IdSums out = p == partitioned ? null
                         : new IdSums(root || groups != null ? 64 : Math.min(budget, (long) reads.rows(p)));
                 PartialRows layout = p == partitioned ? builtRows : probing ? probeRows : null;
-                if (p == partitioned && keySet) {
+                if (p == partitioned && held.keySet()) {
                     keys = new IdKeySet(setLongs);
                 }
                 pairs = layout == null || p == partitioned && keys != null || probing && keys != null ? null
@@ -389,7 +368,7 @@ public final class GroupJoinOp extends Operator {
     }
 
     private RowPartitions newPairs(PartialRows layout, long setLongs, ExecContext ctx) {
-        return new RowPartitions((long) Math.max(0, patterns[partitioned].estimate()), layout.width(), setLongs,
+        return new RowPartitions((long) Math.max(0, patterns[held.pattern()].estimate()), layout.width(), setLongs,
                 ctx.limits());
     }
 
@@ -400,7 +379,7 @@ public final class GroupJoinOp extends Operator {
     private BatchCursor read(int p, IdSums[] tables, IdKeySet keys, long[] input, ExecContext ctx) {
         int k = reads.driver(p);
         BatchCursor matches;
-        if (k >= 0 && keys != null && k == partitioned && reads.takesOverBitmap(p, keys.size())) {
+        if (k >= 0 && keys != null && k == held.pattern() && reads.takesOverBitmap(p, keys.size())) {
             drivenOpens.increment();
             matches = KeyedReads.lookups(patterns[p], keys.ids(), tree.parentSlot[k], input, ctx);
         } else if (k >= 0 && tables[k] != null && reads.takes(p, tables[k].size())) {
@@ -413,24 +392,6 @@ public final class GroupJoinOp extends Operator {
             matches = FilterOp.filtered(matches, c, input.length, ctx);
         }
         return matches;
-    }
-
-    /**
-     * The layout of the partitioned pattern's rows (key, partial): they carry sums where it or a pattern
-     * below it gives the argument's numbers, and no count where it has no child (every match is one row).
-     */
-    private PartialRows builtRows(int partitioned) {
-        return new PartialRows(1, tree.children(partitioned).length == 0, holdsValue[partitioned]);
-    }
-
-    /**
-     * The layout of its parent's rows (key, out key, partial): they carry sums where a pattern other than
-     * the partitioned one gives them, and no count where the partitioned pattern is the parent's only child.
-     */
-    private PartialRows probeRows(int partitioned) {
-        int parent = tree.parent[partitioned];
-        return new PartialRows(2, tree.children(parent).length == 1,
-                holdsValue[parent] && !holdsValue[partitioned]);
     }
 
     /**
