@@ -2,13 +2,10 @@ package dev.basalt.bench;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
-import org.eclipse.rdf4j.repository.Repository;
 
 import dev.basalt.bench.analytic.AnalyticBench;
 import dev.basalt.bench.bsbm.BsbmGenerator;
@@ -16,23 +13,17 @@ import dev.basalt.bench.bsbm.BsbmModel;
 import dev.basalt.bench.bsbm.BsbmParameters;
 import dev.basalt.bench.coldstart.AotTrainCommand;
 import dev.basalt.bench.coldstart.ColdStartCommand;
-import dev.basalt.bench.compare.Comparison;
+import dev.basalt.bench.compare.CompareCommand;
 import dev.basalt.bench.compare.EvaluatorCrossCheck;
-import dev.basalt.bench.compare.Results;
 import dev.basalt.bench.compare.Settings;
 import dev.basalt.bench.federation.FederationBench;
 import dev.basalt.bench.geo.GeoBench;
 import dev.basalt.bench.driver.http.BsbmHttpCommand;
-import dev.basalt.bench.load.LoadComparison;
-import dev.basalt.bench.load.LoadReport;
-import dev.basalt.bench.load.LoadResults;
-import dev.basalt.bench.load.LoadSettings;
+import dev.basalt.bench.load.LoadCommand;
 import dev.basalt.bench.lubm.LubmGenerator;
 import dev.basalt.bench.ordering.NestedGroupBench;
 import dev.basalt.bench.ordering.OrderingBench;
 import dev.basalt.bench.rdf.TripleCounts;
-import dev.basalt.bench.report.MachineInfo;
-import dev.basalt.bench.report.ReportWriter;
 import dev.basalt.bench.store.CommitLatencyCommand;
 import dev.basalt.bench.store.DictionaryTiming;
 import dev.basalt.bench.store.StoreSetup;
@@ -47,7 +38,7 @@ import picocli.CommandLine.Option;
  * <p>Not thread-safe: picocli fills and runs its command objects on the main thread; the benchmarks start
  * their own client threads and processes.
  */
-@Command(name = "basalt-bench", mixinStandardHelpOptions = true, subcommands = { BenchMain.Compare.class, BenchMain.Load.class,
+@Command(name = "basalt-bench", mixinStandardHelpOptions = true, subcommands = { CompareCommand.class, LoadCommand.class,
 		BenchMain.GenerateBsbm.class, BenchMain.GenerateLubm.class, BsbmHttpCommand.class, BenchMain.LubmReasoning.class, BenchMain.LubmStoreQueries.class,
 		BenchMain.Ordering.class, BenchMain.NestedGroups.class, BenchMain.Dictionary.class,
 		BenchMain.Federation.class, BenchMain.CrossCheckEvaluators.class, BenchMain.BsbmStores.class, AnalyticBench.class,
@@ -62,229 +53,6 @@ public final class BenchMain implements Runnable {
 	@Override
 	public void run() {
 		new CommandLine(this).usage(System.out);
-	}
-
-	@Command(name = "compare", mixinStandardHelpOptions = true,
-			description = "Runs BSBM and LUBM on every store side by side and writes docs/benchmarks-compare.md with charts.")
-	static final class Compare implements Callable<Integer> {
-		@Option(names = "--scale", defaultValue = "1m", description = "tiny, 1m, 10m or 100m (default: ${DEFAULT-VALUE})")
-		String scale;
-		@Option(names = "--products", description = "BSBM product count (overrides the scale)")
-		Integer products;
-		@Option(names = "--universities", description = "LUBM universities, 0 to skip LUBM (overrides the scale)")
-		Integer universities;
-		@Option(names = "--lubm-timeout", description = "seconds after which a LUBM query is stopped and reported as "
-				+ "timed out for its store (default: 15 at 1m, 120 at 10m)")
-		Integer lubmTimeout;
-		@Option(names = "--lubm-plain-load", description = "also load LUBM without inference for a plain load rate")
-		boolean lubmPlainLoad;
-		@Option(names = "--stores", description = "comma-separated stores, of ${COMPLETION-CANDIDATES} (default: all but basalt-plain)",
-				completionCandidates = StoreNames.class)
-		String stores;
-		@Option(names = "--mixes", split = ",", description = "BSBM mixes to measure: full, reduced (default: both)")
-		List<String> mixes;
-		@Option(names = "--clients", split = ",", description = "client counts to measure (default: 1,2)")
-		List<Integer> clients;
-		@Option(names = "--warmup-mixes", description = "warm-up mixes per store and mix")
-		Integer warmupMixes;
-		@Option(names = "--warmup-seconds", description = "warm-up time cap per store and mix")
-		Double warmupSeconds;
-		@Option(names = "--runs", description = "measured runs per store, mix and client count")
-		Integer runs;
-		@Option(names = "--seconds", description = "length of one measured run")
-		Double seconds;
-		@Option(names = "--cross-check", description = "parameter sets per BSBM query in the result cross-check")
-		Integer crossCheck;
-		@Option(names = "--seed", description = "seed of data and query parameters (default 808)")
-		Long seed;
-		@Option(names = "--load-limit", split = ",", description = "STORE=SECONDS or STORE=INSTANT: a BSBM load of "
-				+ "that store still running after SECONDS, or at the UTC INSTANT, is stopped and rolled back, and the "
-				+ "store leaves the run with the triples it had read (e.g. lmdb-osp=3600 or "
-				+ "lmdb-osp=2026-11-28T00:05:00Z); stores not named have no limit")
-		Map<String, String> loadLimit;
-		@Option(names = "--work-dir", description = "generated data and store directories (default data/bench)")
-		Path workDir;
-		@Option(names = "--report", description = "report file; charts go beside it (default docs/benchmarks-compare.md)")
-		Path report;
-		@Option(names = "--lubm-ontology", description = "univ-bench.owl (default ../shared/lubm/univ-bench.owl)")
-		Path ontology;
-		@Option(names = "--keep-data", description = "keep the store directories after the run")
-		boolean keepData;
-		@Option(names = "--python", defaultValue = "python3", description = "Python interpreter that creates "
-				+ "Oxigraph's virtual environment under the work directory when --stores names oxigraph "
-				+ "(default: ${DEFAULT-VALUE})")
-		String python;
-		@CommandLine.Spec
-		CommandLine.Model.CommandSpec spec;
-
-		@Override
-		public Integer call() {
-			Settings s = Settings.forScale(scale);
-			if (products != null) {
-				s.products = products;
-			}
-			if (universities != null) {
-				s.universities = universities;
-			}
-			if (lubmTimeout != null) {
-				s.lubmQueryTimeoutSeconds = lubmTimeout;
-			}
-			s.lubmPlainLoad |= lubmPlainLoad;
-			s.stores = StoreSetups.parse(stores != null ? stores : StoreSetups.defaultNames());
-			if (mixes != null) {
-				s.mixes = mixes;
-			}
-			if (clients != null) {
-				s.clients = clients;
-			}
-			if (warmupMixes != null) {
-				s.warmupMixes = warmupMixes;
-			}
-			if (warmupSeconds != null) {
-				s.warmupMaxSeconds = warmupSeconds;
-			}
-			if (runs != null) {
-				s.runs = runs;
-			}
-			if (seconds != null) {
-				s.measureSeconds = seconds;
-			}
-			if (crossCheck != null) {
-				s.crossCheckInstances = crossCheck;
-			}
-			if (seed != null) {
-				s.seed = seed;
-			}
-			if (loadLimit != null) {
-				s.loadLimits = loadLimit;
-			}
-			if (workDir != null) {
-				s.workDir = workDir;
-			}
-			if (report != null) {
-				s.reportFile = report;
-			}
-			if (ontology != null) {
-				s.ontology = ontology;
-			}
-			s.keepData = keepData;
-			s.python = python;
-			s.commandLine = "java " + String.join(" ", MachineInfo.jvmArguments())
-					+ " -jar bench/target/basalt-bench.jar " + String.join(" ", spec.commandLine().getParseResult()
-							.originalArgs());
-			long started = System.nanoTime();
-			Results results = new Comparison(s,
-					line -> System.out.printf(Locale.ROOT, "[%6.1f s] %s%n", (System.nanoTime() - started) / 1e9, line))
-					.run();
-			new ReportWriter(results).write();
-			System.out.printf(Locale.ROOT, "Report written to %s (%.1f minutes)%n", s.reportFile, results.totalSeconds / 60);
-			if (!results.crossCheckPassed()) {
-				System.out.println("RESULT CROSS-CHECK FAILED:");
-				results.crossCheckFailures.forEach(f -> System.out.println("  " + f));
-				return 2;
-			}
-			if (!results.crossCheckTimeouts.isEmpty()) {
-				System.out.println("Result cross-check passed for every answer; NOT COMPARED (time limit):");
-				results.crossCheckTimeouts.forEach(f -> System.out.println("  " + f));
-				return 0;
-			}
-			System.out.println("Result cross-check passed for all stores.");
-			return 0;
-		}
-	}
-
-	@Command(name = "load", mixinStandardHelpOptions = true,
-			description = "Loads one N-Triples file into a new durable store with every loader side by side, each as "
-					+ "its own timed process (Basalt's bulk loader, sails through the Repository API, oxigraph load "
-					+ "and pyoxigraph's bulk_load), and writes docs/benchmarks-load.md.")
-	static final class Load implements Callable<Integer> {
-		@Option(names = "--scale", defaultValue = "1m", description = "tiny, 1m, 10m or 100m: the BSBM data generated "
-				+ "into the work directory, and -Xmx2g for the Java loaders at 100m (default: ${DEFAULT-VALUE})")
-		String scale;
-		@Option(names = "--products", description = "BSBM product count (overrides the scale)")
-		Integer products;
-		@Option(names = "--file", description = "an existing N-Triples file to load instead of generating BSBM")
-		Path file;
-		@Option(names = "--stores", defaultValue = "basalt,lmdb-osp,oxigraph", description = "comma-separated: basalt "
-				+ "(bulk loader), sail setups of compare (Repository API), oxigraph (oxigraph load and pyoxigraph) "
-				+ "(default: ${DEFAULT-VALUE})")
-		String stores;
-		@Option(names = "--heap", description = "-Xmx of the Java loaders (default 1g, 2g at 100m)")
-		String heap;
-		@Option(names = "--basalt-jar", description = "Basalt's command-line jar (default sail/target/basalt.jar)")
-		Path basaltJar;
-		@Option(names = "--baseline-jar", description = "another Basalt jar (e.g. an earlier release) loaded beside "
-				+ "--basalt-jar as the loader basalt-baseline, to show a change's effect in the same run")
-		Path baselineJar;
-		@Option(names = "--further", description = "also load a further file of about 1M new triples through the "
-				+ "Repository API into each loaded Java store and into an empty one")
-		boolean further;
-		@Option(names = "--rounds", defaultValue = "1", description = "rounds of all loads, order rotated (default: "
-				+ "${DEFAULT-VALUE})")
-		int rounds;
-		@Option(names = "--seed", defaultValue = "808", description = "seed of the generated data (default: "
-				+ "${DEFAULT-VALUE})")
-		long seed;
-		@Option(names = "--work-dir", defaultValue = "data/bench-load", description = "data, store directories and logs "
-				+ "(default: ${DEFAULT-VALUE})")
-		Path workDir;
-		@Option(names = "--report", defaultValue = "docs/benchmarks-load.md", description = "report file (default: "
-				+ "${DEFAULT-VALUE})")
-		Path report;
-		@Option(names = "--python", defaultValue = "python3", description = "Python interpreter that creates "
-				+ "Oxigraph's virtual environment (default: ${DEFAULT-VALUE})")
-		String python;
-		@Option(names = "--keep-data", description = "keep the store directories after the run")
-		boolean keepData;
-		@CommandLine.Spec
-		CommandLine.Model.CommandSpec spec;
-
-		@Override
-		public Integer call() {
-			LoadSettings s = settings();
-			long started = System.nanoTime();
-			LoadResults results = new LoadComparison(s,
-					line -> System.out.printf(Locale.ROOT, "[%6.1f s] %s%n", (System.nanoTime() - started) / 1e9, line))
-					.run();
-			new LoadReport(results).write();
-			System.out.printf(Locale.ROOT, "Report written to %s (%.1f minutes)%n", s.reportFile, results.totalSeconds / 60);
-			return 0;
-		}
-
-		LoadSettings settings() {
-			LoadSettings s = LoadSettings.forScale(scale);
-			if (products != null) {
-				s.products = products;
-			}
-			s.file = file;
-			s.stores = LoadSettings.parseStores(stores);
-			if (heap != null) {
-				s.heap = heap;
-			}
-			s.basaltJar = basaltJar;
-			s.baselineJar = baselineJar;
-			s.further = further;
-			if (rounds < 1) {
-				throw new CommandLine.ParameterException(spec.commandLine(), "--rounds must be at least 1");
-			}
-			s.rounds = rounds;
-			s.seed = seed;
-			s.workDir = workDir;
-			s.reportFile = report;
-			s.python = python;
-			s.keepData = keepData;
-			s.commandLine = "java -jar bench/target/basalt-bench.jar " + String.join(" ", spec.commandLine()
-					.getParseResult().originalArgs());
-			return s;
-		}
-	}
-
-	static final class StoreNames extends ArrayList<String> {
-		private static final long serialVersionUID = 1L;
-
-		StoreNames() {
-			super(Arrays.asList(StoreSetups.allNames().split(",")));
-		}
 	}
 
 	@Command(name = "generate-bsbm", mixinStandardHelpOptions = true,

@@ -11,6 +11,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import dev.basalt.bench.load.LoadCommand;
 import dev.basalt.bench.load.LoadSettings;
 import dev.basalt.bench.store.OxigraphSetup;
 import dev.basalt.bench.store.StoreSetups;
@@ -79,6 +80,6 @@ class BenchMainTest {
 		all[0] = "load";
 		System.arraycopy(args, 0, all, 1, args.length);
 		CommandLine.ParseResult parsed = new CommandLine(new BenchMain()).parseArgs(all);
-		return ((BenchMain.Load) parsed.subcommand().commandSpec().userObject()).settings();
+		return ((LoadCommand) parsed.subcommand().commandSpec().userObject()).settings();
 	}
 }
