@@ -23,13 +23,15 @@ import dev.basalt.bench.rdf.TripleCounts;
 import dev.basalt.bench.store.StoreSetup;
 
 /**
- * Writes {@code docs/benchmarks-compare.md} and the PNG charts beside it from one run's {@link Results}.
+ * Writes {@code docs/benchmarks-compare.md} and the PNG charts beside it ({@link CompareCharts}) from one run's
+ * {@link Results}.
  *
  * <p>Not thread-safe: one report, written once on the calling thread.
  */
 public final class ReportWriter {
 
-	private static final Comparator<String> BY_QUERY_NUMBER = Comparator
+	/** BSBM query names (Q1, Q2, ...) by their number. */
+	static final Comparator<String> BY_QUERY_NUMBER = Comparator
 			.comparingInt(q -> Integer.parseInt(q.substring(1)));
 
 	private final Results r;
@@ -47,7 +49,7 @@ public final class ReportWriter {
 		} catch (IOException e) {
 			throw new UncheckedIOException("Cannot create the report directory for " + s.reportFile, e);
 		}
-		writeCharts();
+		new CompareCharts(r).write();
 		header();
 		method();
 		crossCheck();
@@ -295,7 +297,7 @@ public final class ReportWriter {
 			List<String> cells = new ArrayList<>();
 			for (String mix : s.mixes) {
 				for (int c : s.clients) {
-					Stats q = qmph(st, mix, c);
+					Stats q = qmph(r, st, mix, c);
 					cells.add(String.format(Locale.ROOT, "%,.0f [%,.0f–%,.0f]", q.median(), q.min(), q.max()));
 				}
 			}
@@ -308,14 +310,15 @@ public final class ReportWriter {
 		line();
 	}
 
-	private Stats qmph(StoreSetup st, String mix, int clients) {
+	/** The query mixes per hour of the measured runs of a store, mix and client count in {@code r}. */
+	static Stats qmph(Results r, StoreSetup st, String mix, int clients) {
 		List<MixResult> runs = r.bsbmRuns.getOrDefault(st, Map.of()).getOrDefault(mix, Map.of()).getOrDefault(clients,
 				List.of());
 		return Stats.of(runs.stream().map(MixResult::qmph).toList());
 	}
 
-	/** Per-query statistics pooled over all measured runs of a store, mix and client count. */
-	private Map<String, QueryStats> pooled(StoreSetup st, String mix, int clients) {
+	/** Per-query statistics pooled over all measured runs of a store, mix and client count in {@code r}. */
+	static Map<String, QueryStats> pooled(Results r, StoreSetup st, String mix, int clients) {
 		Map<String, QueryStats> out = new java.util.TreeMap<>(BY_QUERY_NUMBER);
 		for (MixResult m : r.bsbmRuns.getOrDefault(st, Map.of()).getOrDefault(mix, Map.of()).getOrDefault(clients,
 				List.of())) {
@@ -334,11 +337,11 @@ public final class ReportWriter {
 		line();
 		tableHeader("Query", r.stores.stream().map(StoreSetup::id).toList());
 		java.util.TreeSet<String> queries = new java.util.TreeSet<>(BY_QUERY_NUMBER);
-		r.stores.forEach(st -> queries.addAll(pooled(st, mix, clients).keySet()));
+		r.stores.forEach(st -> queries.addAll(pooled(r, st, mix, clients).keySet()));
 		for (String q : queries) {
 			List<String> cells = new ArrayList<>();
 			for (StoreSetup st : r.stores) {
-				QueryStats qs = pooled(st, mix, clients).get(q);
+				QueryStats qs = pooled(r, st, mix, clients).get(q);
 				cells.add(qs == null ? "–"
 						: String.format(Locale.ROOT, "%.2f [%.2f–%.1f]", qs.meanMillis(), qs.minMillis(), qs.maxMillis()));
 			}
@@ -440,68 +443,6 @@ public final class ReportWriter {
 			}
 		}
 		return iri;
-	}
-
-	private void writeCharts() {
-		List<String> names = r.stores.stream().map(StoreSetup::id).toList();
-		Map<String, List<Double>> load = new LinkedHashMap<>();
-		load.put("BSBM", r.stores.stream().map(st -> r.bsbmLoads.get(st).triplesPerSecond()).toList());
-		if (!r.lubm.isEmpty()) {
-			if (s.lubmPlainLoad) {
-				load.put("LUBM", r.stores.stream().map(st -> lubmLoad(st, true)).toList());
-			}
-			load.put("LUBM + RDFS closure", r.stores.stream().map(st -> lubmLoad(st, false)).toList());
-		}
-		Charts.bars(s.chartFile("load"), "Load rate", "triples per second", names, load, false);
-
-		List<StoreSetup> persistent = r.stores.stream().filter(StoreSetup::persistent).toList();
-		Map<String, List<Double>> bytes = new LinkedHashMap<>();
-		bytes.put("BSBM", persistent.stream().map(st -> r.bsbmLoads.get(st).bytesPerTriple()).toList());
-		if (!r.lubm.isEmpty()) {
-			bytes.put("LUBM (closed store)", persistent.stream()
-					.map(st -> r.lubm.containsKey(st) ? r.lubm.get(st).closedBytesPerTriple() : Double.NaN)
-					.toList());
-		}
-		Charts.bars(s.chartFile("bytes"), "Bytes on disk per triple", "bytes per triple",
-				persistent.stream().map(StoreSetup::id).toList(), bytes, false);
-
-		Map<String, List<Double>> qmph = new LinkedHashMap<>();
-		for (String mix : s.mixes) {
-			for (int c : s.clients) {
-				qmph.put(mix + " mix, " + c + " client" + (c == 1 ? "" : "s"),
-						r.stores.stream().map(st -> qmph(st, mix, c).median()).toList());
-			}
-		}
-		Charts.bars(s.chartFile("qmph"), "BSBM Explore query mixes per hour (median of runs)", "QMpH", names, qmph,
-				false);
-
-		String mix = s.mixes.get(0);
-		int clients = s.clients.get(0);
-		java.util.TreeSet<String> queries = new java.util.TreeSet<>(BY_QUERY_NUMBER);
-		r.stores.forEach(st -> queries.addAll(pooled(st, mix, clients).keySet()));
-		Map<String, List<Double>> perQuery = new LinkedHashMap<>();
-		for (StoreSetup st : r.stores) {
-			Map<String, QueryStats> p = pooled(st, mix, clients);
-			perQuery.put(st.id(), queries.stream().map(q -> p.containsKey(q) ? p.get(q).meanMillis() : Double.NaN).toList());
-		}
-		Charts.bars(s.chartFile("queries"), "BSBM mean time per query (" + mix + " mix, " + clients + " client)",
-				"milliseconds (log scale)", new ArrayList<>(queries), perQuery, true);
-
-		if (!r.lubm.isEmpty()) {
-			List<String> lq = new ArrayList<>(r.lubm.values().iterator().next().medianMillis().keySet());
-			Map<String, List<Double>> lubmTimes = new LinkedHashMap<>();
-			r.lubm.forEach((st, l) -> lubmTimes.put(st.id(), lq.stream().map(q -> l.medianMillis().get(q)).toList()));
-			Charts.bars(s.chartFile("lubm-queries"), "LUBM median query time (RDFS closure)", "milliseconds (log scale)",
-					lq, lubmTimes, true);
-		}
-	}
-
-	private double lubmLoad(StoreSetup st, boolean plain) {
-		Results.Lubm l = r.lubm.get(st);
-		if (l == null || (plain && l.plainLoad() == null)) {
-			return Double.NaN;
-		}
-		return plain ? l.plainLoad().triplesPerSecond() : l.closureTriplesPerSecond();
 	}
 
 	private void tableHeader(String first, List<String> columns) {
