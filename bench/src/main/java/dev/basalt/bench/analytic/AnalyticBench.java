@@ -17,8 +17,6 @@ import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 
 import org.eclipse.rdf4j.query.BindingSet;
-import org.eclipse.rdf4j.query.BooleanQuery;
-import org.eclipse.rdf4j.query.GraphQuery;
 import org.eclipse.rdf4j.query.TupleQuery;
 import org.eclipse.rdf4j.query.TupleQueryResult;
 import org.eclipse.rdf4j.query.explanation.Explanation;
@@ -27,10 +25,8 @@ import org.eclipse.rdf4j.repository.RepositoryConnection;
 import org.eclipse.rdf4j.rio.RDFFormat;
 
 import dev.basalt.bench.bsbm.BsbmBiQueries;
-import dev.basalt.bench.bsbm.BsbmCrossCheck;
 import dev.basalt.bench.bsbm.BsbmModel;
 import dev.basalt.bench.bsbm.BsbmParameters;
-import dev.basalt.bench.bsbm.BsbmQueries;
 import dev.basalt.bench.driver.QueryTemplate;
 import dev.basalt.sail.BasaltStore;
 import dev.basalt.sail.config.BasaltStoreConfig;
@@ -53,7 +49,7 @@ import picocli.CommandLine.Option;
  * <p>Other modes, on the same store: {@code --bi N} runs the 8 BSBM Business Intelligence queries
  * ({@link BsbmBiQueries}) with N parameter sets each and compares their result counts (which decide
  * the exit status) and rows with RDF4J's evaluator; {@code --explore-plans N} prints and {@code --explore-times N} times the 12 Explore
- * queries, to compare the plans and times of two builds.
+ * queries, to compare the plans and times of two builds ({@link ExploreRuns}).
  *
  * <p>It has a {@code main} of its own so that it can run over an older engine's classes (put that
  * build's jar first on the class path): the hint variants then fail and are reported as such.
@@ -65,7 +61,8 @@ import picocli.CommandLine.Option;
 public final class AnalyticBench implements Callable<Integer> {
 	static final String PREFIXES = "PREFIX bsbm: <http://www4.wiwiss.fu-berlin.de/bizer/bsbm/v01/vocabulary/> "
 			+ "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> ";
-	private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+	/** The threads whose CPU time the runs measure (the calling one). */
+	static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 	static final String NESTED_LOOPS = "[] <http://basalt.dev/hint#joins> \"nested-loop\" . ";
 	static final String HASH_MERGE = "[] <http://basalt.dev/hint#joins> \"hash-merge\" . ";
 
@@ -154,10 +151,11 @@ public final class AnalyticBench implements Callable<Integer> {
 		if (explorePlans > 0 || exploreTimes > 0) {
 			Repository repo = open(true);
 			try {
+				ExploreRuns explore = new ExploreRuns(repo, new BsbmParameters(new BsbmModel(products, seed)), seed);
 				if (explorePlans > 0) {
-					printExplorePlans(repo);
+					explore.printPlans(explorePlans);
 				} else {
-					timeExplore(repo);
+					explore.time(exploreTimes, onlyExplore, warmup, runs);
 				}
 			} finally {
 				repo.shutDown();
@@ -341,59 +339,6 @@ public final class AnalyticBench implements Callable<Integer> {
 		return out;
 	}
 
-	private void printExplorePlans(Repository repo) {
-		BsbmParameters parameters = new BsbmParameters(new BsbmModel(products, seed));
-		for (QueryTemplate t : BsbmQueries.ALL) {
-			String[] queries = BsbmCrossCheck.instances(t, parameters, seed, explorePlans);
-			for (int i = 0; i < queries.length; i++) {
-				try (RepositoryConnection c = repo.getConnection()) {
-					System.out.println("=== " + t.name() + " set " + i);
-					System.out.println(c.prepareQuery(queries[i]).explain(Explanation.Level.Optimized));
-				}
-			}
-		}
-	}
-
-	/** Per Explore query: median over rounds of the mean wall and CPU milliseconds of its parameter sets. */
-	private void timeExplore(Repository repo) {
-		BsbmParameters parameters = new BsbmParameters(new BsbmModel(products, seed));
-		Map<QueryTemplate, String[]> sets = new LinkedHashMap<>();
-		for (QueryTemplate t : BsbmQueries.ALL) {
-			if (onlyExplore == null || onlyExplore.contains(t.name())) {
-				sets.put(t, BsbmCrossCheck.instances(t, parameters, seed, exploreTimes));
-			}
-		}
-		Map<QueryTemplate, double[][]> times = new LinkedHashMap<>();
-		sets.keySet().forEach(t -> times.put(t, new double[2][runs]));
-		for (int round = -warmup; round < runs; round++) {
-			for (var e : sets.entrySet()) {
-				double wall = 0;
-				double cpu = 0;
-				for (String q : e.getValue()) {
-					long cpu0 = THREADS.getCurrentThreadCpuTime();
-					long t0 = System.nanoTime();
-					try (RepositoryConnection c = repo.getConnection()) {
-						consume(c, q);
-					}
-					wall += (System.nanoTime() - t0) / 1e6;
-					cpu += (THREADS.getCurrentThreadCpuTime() - cpu0) / 1e6;
-				}
-				if (round >= 0) {
-					times.get(e.getKey())[0][round] = wall / e.getValue().length;
-					times.get(e.getKey())[1][round] = cpu / e.getValue().length;
-				}
-			}
-		}
-		for (var e : times.entrySet()) {
-			double[] wall = e.getValue()[0];
-			double[] cpu = e.getValue()[1];
-			Arrays.sort(wall);
-			Arrays.sort(cpu);
-			System.out.printf(Locale.ROOT, "%-4s wall median %7.3f ms min %7.3f ms | CPU median %7.3f ms min %7.3f ms%n",
-					e.getKey().name(), wall[runs / 2], wall[0], cpu[runs / 2], cpu[0]);
-		}
-	}
-
 	/** The BI queries: per template, the CPU and wall time per query and the counts of both engines. */
 	/**
 	 * A BI query with the joins hint of {@code --plans} when it names one plan other than {@code planned}
@@ -486,21 +431,6 @@ public final class AnalyticBench implements Callable<Integer> {
 			rdf4j.shutDown();
 		}
 		return ok ? 0 : 2;
-	}
-
-	private static void consume(RepositoryConnection c, String query) {
-		var q = c.prepareQuery(query);
-		if (q instanceof TupleQuery t) {
-			try (TupleQueryResult r = t.evaluate()) {
-				r.forEach(b -> { });
-			}
-		} else if (q instanceof GraphQuery g) {
-			try (var r = g.evaluate()) {
-				r.forEach(st -> { });
-			}
-		} else {
-			((BooleanQuery) q).evaluate();
-		}
 	}
 
 	private static String explain(Repository repo, String text) {
