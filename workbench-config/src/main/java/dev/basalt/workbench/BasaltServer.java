@@ -44,9 +44,10 @@ import org.eclipse.jetty.webapp.WebAppContext;
  * ({@link LauncherWarmup}; {@code -Dbasalt.server.warmup=0} leaves it out), and replays the queries each repository
  * answered before the last stop ({@link QueryLog}, a filter on RDF4J Server's repository requests that records them
  * once the warm-up is done; {@link QueryLogReplay}); a Basalt repository with no log (a store's first start) gets
- * queries made from a sample of its own data instead ({@link DataWarmup}); last, it makes sure every repository of the
- * data directory is open ({@link RepositoryBootstrap#openAll}; {@code -Dbasalt.server.openRepositories=false} leaves
- * those the warm-ups did not open to their first requests).
+ * queries made from a sample of its own data instead ({@link DataWarmup}). Before all of these it opens every
+ * repository of the data directory ({@link RepositoryBootstrap#openAll}; {@code -Dbasalt.server.openRepositories=false}
+ * leaves those the warm-ups do not open to their first requests), so that the request path the warm-ups compile has
+ * met every kind of repository it serves.
  *
  * <p>Thread-safe: its fields are final and set before {@link #start} returns; Jetty's own threads serve the
  * requests, and {@link #port}, the URLs and {@link #close} may be called from any thread. {@link #start} sets
@@ -98,6 +99,11 @@ public final class BasaltServer implements AutoCloseable {
         }
         BasaltServer server = start(options);
         server.jetty.setStopAtShutdown(true);
+        if (Boolean.parseBoolean(System.getProperty(OPEN_PROPERTY, "true"))) {
+            // before the warm-ups, so that the request path they compile has met every repository class it will serve
+            System.out.println("basalt-server: "
+                    + new RepositoryBootstrap(server.serverUrl()).openAll(options.dataDir(), LauncherWarmup.REPOSITORY));
+        }
         if (warmupRequests > 0) {
             System.out.println("basalt-server: " + new LauncherWarmup(server.serverUrl()).run(warmupRequests).describe());
         }
@@ -116,10 +122,6 @@ public final class BasaltServer implements AutoCloseable {
             } catch (RuntimeException e) {
                 System.out.println("basalt-server: data warm-up ended early: " + e);
             }
-        }
-        if (Boolean.parseBoolean(System.getProperty(OPEN_PROPERTY, "true"))) {
-            System.out.println("basalt-server: "
-                    + new RepositoryBootstrap(server.serverUrl()).openAll(options.dataDir(), LauncherWarmup.REPOSITORY));
         }
         server.queryLog.startRecording();
         System.out.println("Basalt on RDF4J Server: " + server.serverUrl());

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -81,6 +82,8 @@ final class LauncherWarmup {
     static final int MAX_CLIENT_THREADS = 4;
     private static final int MIN_SHARE = 20;
     private static final int TIMEOUT_MS = 60_000;
+    /** The {@code User-Agent} of the warm-ups' requests that name their client ({@link #get}). */
+    static final String USER_AGENT = "basalt-launcher-warmup";
 
     private final String repositoryUrl;
     /** Wall milliseconds spent waiting for the compiler threads (main thread only). */
@@ -329,10 +332,18 @@ final class LauncherWarmup {
         }
     }
 
+    /**
+     * A {@code GET} of {@code url} with {@code accept}, its answer read to the end. Half of them, at random, name their
+     * client in a {@code User-Agent} header ahead of {@code Accept}, as many clients do, so that the server's header
+     * parsing and lookups are compiled for {@code Accept} in either place (the JDK's client otherwise sends it first).
+     */
     static void get(String url, String accept) throws IOException {
         HttpURLConnection c = (HttpURLConnection) URI.create(url).toURL().openConnection();
         c.setConnectTimeout(TIMEOUT_MS);
         c.setReadTimeout(TIMEOUT_MS);
+        if (ThreadLocalRandom.current().nextBoolean()) {
+            c.setRequestProperty("User-Agent", USER_AGENT);
+        }
         c.setRequestProperty("Accept", accept);
         finish(c, "GET " + url, false);
     }
