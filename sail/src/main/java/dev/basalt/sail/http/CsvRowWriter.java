@@ -21,8 +21,8 @@ import org.eclipse.rdf4j.query.BindingSet;
 final class CsvRowWriter extends RowWriter {
     private List<String> variables;
 
-    CsvRowWriter(OutputStream out) {
-        super(out);
+    CsvRowWriter(OutputStream out, byte[] buffer) {
+        super(out, buffer);
     }
 
     @Override

@@ -6,10 +6,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * A response body in UTF-8 written straight from strings into one byte buffer: characters are encoded as they are
- * escaped for the format at hand ({@link Escape}) and the buffer goes to the stream when full, so a value costs no
- * intermediate strings, {@code Writer}s or encoder objects (an unpaired surrogate is written as {@code ?}, as Java's
- * own UTF-8 encoder writes it). The base of the fast path's own writers, of SELECT results ({@link RowWriter}) and
+ * A response body in UTF-8 written from strings into one byte buffer: a value's UTF-8 bytes (the JDK's encoding, an
+ * unpaired surrogate as {@code ?}) are copied into the buffer with the characters special to the format at hand
+ * escaped ({@link Escape}), and the buffer goes to the stream when full, so a value costs one byte array and no
+ * intermediate strings, {@code Writer}s or encoder objects. The base of the fast path's own writers, of SELECT results ({@link RowWriter}) and
  * of statements ({@link RdfXmlStatementWriter}), which thus share one compiled encoding loop. One instance writes one
  * response on one thread; not thread-safe.
  */
@@ -28,7 +28,7 @@ abstract class EncodedOutput {
 
     private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
 
-    /** Room {@link #encode} keeps free before each character: the longest one character gives, and more. */
+    /** Room {@link #encode} keeps free before each escaped character: the longest escape, and more. */
     private static final int ENCODE_RESERVE = 12;
     /** Bytes one character may take at most: {@code &apos;} and JSON's {@code \\u00XX}. */
     private static final int MAX_BYTES_PER_CHAR = 6;
@@ -107,60 +107,56 @@ abstract class EncodedOutput {
         memoBytes[slot] = Arrays.copyOfRange(buffer, start, size);
     }
 
+    /**
+     * Writes {@code text} as {@link #write(String, Escape)} does, without looking it up in or adding it to the
+     * response's table of long values: for a value the response seldom repeats, such as a description's subject (the
+     * statements of one subject share one description), whose hash and copy the table would cost for nothing.
+     */
+    void writeOnce(String text, Escape escape) throws IOException {
+        encode(text, escape);
+    }
+
+    /**
+     * Writes {@code text} as UTF-8 with {@code escape}: the JDK encodes it ({@link String#getBytes}, an intrinsic copy
+     * for text of ASCII characters only, which IRIs mostly are), the bytes are scanned for ASCII characters the format
+     * escapes, and the runs between them are copied. Bytes of non-ASCII characters are never ASCII, so they are
+     * copied as they are; an unpaired surrogate is {@code ?}, as the JDK's encoder writes it.
+     */
     private void encode(String text, Escape escape) throws IOException {
-        boolean[] plain = PLAIN[escape.ordinal()];
-        byte[] b = buffer;
-        int length = text.length();
-        int i = 0;
-        while (i < length) {
-            if (size >= b.length - ENCODE_RESERVE) {
-                drain();
+        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+        boolean[] copied = COPIED[escape.ordinal()];
+        int length = utf8.length;
+        int run = 0;
+        for (int i = 0; i < length; i++) {
+            if (!copied[utf8[i] & 0xFF]) {
+                if (i > run) {
+                    write(utf8, run, i - run);
+                }
+                if (size >= buffer.length - ENCODE_RESERVE) {
+                    drain();
+                }
+                asciiEscaped((char) utf8[i], escape);
+                run = i + 1;
             }
-            // a run of characters written as they are, as many as the buffer takes before its reserve
-            int s = size;
-            int end = Math.min(length, i + (b.length - ENCODE_RESERVE - s));
-            char c = 0;
-            while (i < end && (c = text.charAt(i)) < 0x80 && plain[c]) {
-                b[s++] = (byte) c;
-                i++;
-            }
-            size = s;
-            if (i == end) {
-                continue;
-            }
-            if (c < 0x80) {
-                asciiEscaped(c, escape);
-            } else if (c < 0x800) {
-                b[size++] = (byte) (0xC0 | c >> 6);
-                b[size++] = (byte) (0x80 | c & 0x3F);
-            } else if (Character.isHighSurrogate(c) && i + 1 < length && Character.isLowSurrogate(text.charAt(i + 1))) {
-                int cp = Character.toCodePoint(c, text.charAt(++i));
-                b[size++] = (byte) (0xF0 | cp >> 18);
-                b[size++] = (byte) (0x80 | cp >> 12 & 0x3F);
-                b[size++] = (byte) (0x80 | cp >> 6 & 0x3F);
-                b[size++] = (byte) (0x80 | cp & 0x3F);
-            } else if (Character.isSurrogate(c)) {
-                b[size++] = '?';
-            } else {
-                b[size++] = (byte) (0xE0 | c >> 12);
-                b[size++] = (byte) (0x80 | c >> 6 & 0x3F);
-                b[size++] = (byte) (0x80 | c & 0x3F);
-            }
-            i++;
+        }
+        if (length > run) {
+            write(utf8, run, length - run);
         }
     }
 
     /**
-     * Per {@link Escape} (by ordinal), per ASCII character: whether it is written as it is (printable and not
-     * special to the format). Read in the encoding loop in place of a switch per character.
+     * Per {@link Escape} (by ordinal), per UTF-8 byte (unsigned): whether {@link #encode} copies it as it is, a
+     * printable ASCII character not special to the format or a byte of a non-ASCII character's encoding. Read in the
+     * encoding loop in place of a switch per byte.
      */
-    private static final boolean[][] PLAIN = new boolean[Escape.values().length][0x80];
+    private static final boolean[][] COPIED = new boolean[Escape.values().length][0x100];
 
     static {
         for (Escape escape : Escape.values()) {
             for (char c = 0x20; c < 0x7F; c++) {
-                PLAIN[escape.ordinal()][c] = !special(c, escape);
+                COPIED[escape.ordinal()][c] = !special(c, escape);
             }
+            Arrays.fill(COPIED[escape.ordinal()], 0x80, 0x100, true);
         }
     }
 
@@ -269,7 +265,12 @@ abstract class EncodedOutput {
     }
 
     EncodedOutput(OutputStream out) {
-        this(out, new byte[BUFFER_BYTES]);
+        this(out, newBuffer());
+    }
+
+    /** A buffer of its own for a writer that borrows none ({@link #borrowBuffer}). */
+    static byte[] newBuffer() {
+        return new byte[BUFFER_BYTES];
     }
 
     /** Writes through {@code buffer} (at least {@value #BUFFER_BYTES} bytes), which only this instance uses meanwhile. */

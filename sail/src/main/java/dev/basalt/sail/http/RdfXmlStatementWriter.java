@@ -174,7 +174,7 @@ final class RdfXmlStatementWriter extends EncodedOutput {
             writeLabel(bnode.getID());
         } else {
             write(ABOUT);
-            write(plain.stringValue(), Escape.XML_ATTRIBUTE);
+            writeOnce(plain.stringValue(), Escape.XML_ATTRIBUTE);
         }
         write(QUOTE_END);
         write('\n');

@@ -43,8 +43,8 @@ import dev.basalt.sail.errors.FailureStatus;
 abstract class RowWriter extends EncodedOutput {
     private static final String XSD_STRING = XSD.STRING.stringValue();
 
-    RowWriter(OutputStream out) {
-        super(out);
+    RowWriter(OutputStream out, byte[] buffer) {
+        super(out, buffer);
     }
 
     /**
@@ -55,8 +55,9 @@ abstract class RowWriter extends EncodedOutput {
     static void respond(HttpServletRequest request, TupleQueryResult result, TupleQueryResultWriterFactory factory,
             HttpServletResponse response) throws IOException {
         head(request, response, factory.getTupleQueryResultFormat());
+        byte[] buffer = borrowBuffer();
         try (TupleQueryResult rows = result; OutputStream out = response.getOutputStream()) {
-            RowWriter writer = RowWriter.forFormat(factory.getTupleQueryResultFormat(), out);
+            RowWriter writer = RowWriter.forFormat(factory.getTupleQueryResultFormat(), out, buffer);
             if (writer == null) {
                 QueryResults.report(rows, factory.getWriter(out));
                 return;
@@ -69,6 +70,8 @@ abstract class RowWriter extends EncodedOutput {
             writer.drain();
         } catch (QueryEvaluationException | QueryResultHandlerException e) {
             sendError(response, FailureStatus.whileWritingResult(e));
+        } finally {
+            returnBuffer(buffer);
         }
     }
 
@@ -84,12 +87,20 @@ abstract class RowWriter extends EncodedOutput {
 
     /** The writer for {@code format}, or null if RDF4J's own writer is to write it. */
     static RowWriter forFormat(TupleQueryResultFormat format, OutputStream out) {
+        return forFormat(format, out, newBuffer());
+    }
+
+    /**
+     * The writer for {@code format} writing through {@code buffer} ({@link EncodedOutput#borrowBuffer}), or null if
+     * RDF4J's own writer is to write it.
+     */
+    static RowWriter forFormat(TupleQueryResultFormat format, OutputStream out, byte[] buffer) {
         if (format == TupleQueryResultFormat.SPARQL) {
-            return new Xml(out);
+            return new Xml(out, buffer);
         } else if (format == TupleQueryResultFormat.JSON) {
-            return new Json(out);
+            return new Json(out, buffer);
         } else if (format == TupleQueryResultFormat.CSV) {
-            return new CsvRowWriter(out);
+            return new CsvRowWriter(out, buffer);
         }
         return null;
     }
@@ -223,8 +234,8 @@ abstract class RowWriter extends EncodedOutput {
         private static final byte[] LITERAL_END = ascii("</literal>");
         private static final byte[] EPILOGUE = ascii("</results></sparql>");
 
-        Xml(OutputStream out) {
-            super(out);
+        Xml(OutputStream out, byte[] buffer) {
+            super(out, buffer);
         }
 
         @Override
@@ -295,8 +306,8 @@ abstract class RowWriter extends EncodedOutput {
         private static final byte[] END = ascii("]}}");
         private boolean firstRow = true;
 
-        Json(OutputStream out) {
-            super(out);
+        Json(OutputStream out, byte[] buffer) {
+            super(out, buffer);
         }
 
         @Override

@@ -1,5 +1,6 @@
 package dev.basalt.sail.http;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -97,6 +98,51 @@ class RdfXmlStatementWriterTest {
         String written = assertRoundTrip(Map.of(), run);
         assertEquals(2, written.split("<rdf:Description ", -1).length - 1, written);
         assertRoundTrip(Map.of("ex", "http://ex.org/"), List.of());
+    }
+
+    /**
+     * The exact bytes of a description whose subject, object IRI and literal hold what RDF/XML escapes ({@code & < >},
+     * quotes, tab, line feed, carriage return), what it leaves ({@code "}, other control characters), characters of
+     * two, three and four UTF-8 bytes and unpaired surrogates (written as {@code ?}), at lengths the writer keeps and
+     * does not keep encoded, and longer than the output buffer, so that escapes fall on either side of its hand-overs
+     * to the stream. The expected
+     * text is made by plain string replacement.
+     */
+    @Test
+    void escapesTermsByteForByte() throws IOException {
+        String odd = "a&b<c>d'e\"f\tg\nh\ri\u0001j\u00e9k\u4e2dl\ud83d\ude00m\ud800n\udc00";
+        String long1 = "x&'".repeat(7_000) + odd;
+        IRI p = VF.createIRI("http://ex.org/p");
+        // short, kept in the response's table of long values (64 characters and more), and longer than the buffer
+        for (String text : List.of(odd, odd.repeat(3), long1)) {
+            IRI s = VF.createIRI("http://ex.org/" + text);
+            List<Statement> statements = List.of(VF.createStatement(s, p, VF.createIRI("urn:" + text)),
+                    VF.createStatement(s, p, VF.createLiteral(text)));
+            String expected = "<?xml version='1.0' encoding='UTF-8'?>\n<rdf:RDF xmlns:rdf='" + RDF.NAMESPACE + "'>\n"
+                    + "<rdf:Description rdf:about='http://ex.org/" + attribute(text) + "'>\n"
+                    + "\t<p xmlns='http://ex.org/' rdf:resource='urn:" + attribute(text) + "'/>\n"
+                    + "\t<p xmlns='http://ex.org/'>" + xmlText(text) + "</p>\n"
+                    + "</rdf:Description>\n</rdf:RDF>\n";
+            byte[] expectedBytes = expected.replace("\ud800", "?").replace("\udc00", "?").getBytes(StandardCharsets.UTF_8);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            RdfXmlStatementWriter writer = new RdfXmlStatementWriter(out);
+            writer.start(Map.of());
+            for (Statement st : statements) {
+                writer.statement(st);
+            }
+            writer.end();
+            writer.drain();
+            assertEquals(new String(expectedBytes, StandardCharsets.UTF_8), out.toString(StandardCharsets.UTF_8));
+            assertArrayEquals(expectedBytes, out.toByteArray());
+        }
+    }
+
+    private static String xmlText(String text) {
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\r", "&#xD;");
+    }
+
+    private static String attribute(String text) {
+        return xmlText(text).replace("'", "&apos;").replace("\t", "&#x9;").replace("\n", "&#xA;");
     }
 
     @Test
