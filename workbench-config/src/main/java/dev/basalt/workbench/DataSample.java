@@ -25,7 +25,12 @@ import java.util.Set;
  * the statements whose object it is; the subjects found next are queued by the predicate (and direction) they were
  * found through, and the crawl takes its next subject from the queue visited least so far, so that every kind of link,
  * and so every class the links reach, gets its share of visits rather than the kind of subject the store holds most of
- * in its first pages. Then, for the classes most seen, how many instances each has, counted up to {@value
+ * in its first pages. After the first eighth of the bound, a spread: for each predicate read so far (at most {@value
+ * #SPREAD_PREDICATES}), up to {@value #SPREAD_LIMIT} of its statements in the store's order by that predicate (so by
+ * value, far from the first subjects' pages), with three eighths of the bound shared by the predicates: the store's
+ * values of every length and form (the long texts it keeps compressed or on their own pages among them) and many more
+ * distinct terms than the crawl meets, read by the server and kept in the sample; each predicate's subjects are queued
+ * for the crawl, which goes on to half the bound. Then, for the classes most seen, how many instances each has, counted up to {@value
  * #CLASS_COUNT_LIMIT} or what the bound leaves (a class below that may anchor a query that reads all its instances). Every query it sends has a
  * {@code LIMIT}, and it stops before the sum of those limits would pass {@code maxRows}: that sum bounds what it reads,
  * whatever the store's size. Blank nodes are read but never queried (they cannot be named).
@@ -46,6 +51,10 @@ final class DataSample {
     static final int MAX_CLASSES_COUNTED = 12;
     /** Subjects kept in the queue of one link (predicate and direction). */
     static final int QUEUE_PER_LINK = 64;
+    /** Predicates the spread reads. */
+    static final int SPREAD_PREDICATES = 48;
+    /** The most statements the spread reads of one predicate. */
+    static final int SPREAD_LIMIT = 2_000;
     private static final int MAX_BODY_CHARS = 4 << 20;
     private static final int TIMEOUT_MS = 60_000;
 
@@ -161,13 +170,55 @@ final class DataSample {
                     }
                 }
             }
-            for (String s; charged + FORWARD_LIMIT + REVERSE_LIMIT <= crawlRows && (s = next()) != null;) {
-                if (!visit(s)) {
-                    break;
-                }
+            if (crawl(maxRows / 8)) {
+                spread(maxRows / 2);
+                crawl(crawlRows);
             }
             Map<String, Integer> small = countClasses();
             return new DataSample(new ArrayList<>(read), outComplete, inComplete, small, charged, requests);
+        }
+
+        /** Visits subjects until {@code untilRows} would be passed or none is queued; false when the bound stopped it. */
+        private boolean crawl(int untilRows) throws IOException {
+            for (String s; charged + FORWARD_LIMIT + REVERSE_LIMIT <= untilRows && (s = next()) != null;) {
+                if (!visit(s)) {
+                    return false;
+                }
+            }
+            return budget.reached() == null;
+        }
+
+        /**
+         * Reads up to {@value #SPREAD_LIMIT} statements of each predicate read so far, the predicates sharing what is
+         * left below {@code untilRows}; keeps them and queues their subjects (and IRI objects) for the crawl.
+         */
+        private void spread(int untilRows) throws IOException {
+            List<String> predicates = new ArrayList<>();
+            for (Statement st : read) {
+                if (isIri(st.p()) && !predicates.contains(st.p()) && predicates.size() < SPREAD_PREDICATES) {
+                    predicates.add(st.p());
+                }
+            }
+            for (int i = 0; i < predicates.size(); i++) {
+                int limit = Math.min(SPREAD_LIMIT, (untilRows - charged) / (predicates.size() - i));
+                if (limit < 1) {
+                    return;
+                }
+                String p = predicates.get(i);
+                List<List<String>> rows = select("SELECT ?s ?o WHERE { ?s " + p + " ?o } LIMIT " + limit, limit);
+                if (rows == null) {
+                    return;
+                }
+                for (List<String> row : rows) {
+                    if (row.size() == 2) {
+                        read.add(new Statement(row.get(0), p, row.get(1)));
+                        enqueue("~" + p, row.get(0));
+                        if (!RDF_TYPE.equals(p)) {
+                            enqueue(">" + p, row.get(1));
+                        }
+                    }
+                }
+            }
         }
 
         /** The next subject to visit: from the queue of the link visited least so far; null when all are empty. */

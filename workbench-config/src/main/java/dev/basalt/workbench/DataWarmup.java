@@ -35,7 +35,7 @@ import java.util.regex.Pattern;
 final class DataWarmup {
     static final String REQUESTS_PROPERTY = "basalt.server.warmup.data";
     static final String ROWS_PROPERTY = "basalt.server.warmup.dataRows";
-    static final int DEFAULT_ROWS = 50_000;
+    static final int DEFAULT_ROWS = 100_000;
     /** Queries made per repository, sent in turn as a log's entries are. */
     static final int ENTRIES = 4_000;
     /** The sampling's own caps, before the queries' ({@link QueryLogReplay#MAX_CPU_SECONDS}). */

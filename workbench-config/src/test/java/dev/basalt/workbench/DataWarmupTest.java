@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -50,6 +51,7 @@ class DataWarmupTest {
     private static final Pattern SEED = Pattern.compile("SELECT \\?s \\?p \\?o WHERE \\{ \\?s \\?p \\?o \\} LIMIT (\\d+)");
     private static final Pattern OUT = Pattern.compile("SELECT \\?p \\?o WHERE \\{ (<[^>]+>) \\?p \\?o \\} LIMIT (\\d+)");
     private static final Pattern IN = Pattern.compile("SELECT \\?s \\?p WHERE \\{ \\?s \\?p (<[^>]+>) \\} LIMIT (\\d+)");
+    private static final Pattern SPREAD = Pattern.compile("SELECT \\?s \\?o WHERE \\{ \\?s (<[^>]+>) \\?o \\} LIMIT (\\d+)");
     private static final Pattern COUNT = Pattern.compile(
             "SELECT \\(COUNT\\(\\*\\) AS \\?n\\) WHERE \\{ SELECT \\?s WHERE \\{ \\?s <[^>]+> (<[^>]+>) \\} LIMIT (\\d+) \\}");
 
@@ -84,6 +86,12 @@ class DataWarmupTest {
                 String o = m.group(1);
                 statements.stream().filter(st -> st.o().equals(o)).limit(limit)
                         .forEach(st -> rows.add(List.of(st.s(), st.p())));
+            } else if ((m = SPREAD.matcher(query)).matches()) {
+                // in the order of the objects, as a store's index by predicate and object gives them
+                limit = Integer.parseInt(m.group(2));
+                String p = m.group(1);
+                statements.stream().filter(st -> st.p().equals(p)).sorted(Comparator.comparing(st -> st.o()))
+                        .limit(limit).forEach(st -> rows.add(List.of(st.s(), st.o())));
             } else if ((m = COUNT.matcher(query)).matches()) {
                 limit = Integer.parseInt(m.group(2));
                 String c = m.group(1);
@@ -181,6 +189,9 @@ class DataWarmupTest {
         }
         assertTrue(sample.smallClasses().containsKey(iri("vocab/Vendor")), sample.smallClasses().toString());
         assertEquals(Integer.valueOf(300), sample.smallClasses().get(iri("vocab/Product")));
+        // the spread reads each predicate's statements beyond the subjects the crawl visits: every review's text
+        long texts = sample.statements().stream().filter(st -> st.p().equals(iri("vocab/text"))).count();
+        assertEquals(600, texts, "review texts in the sample");
 
         FakeStore tiny = new FakeStore(shop());
         DataSample small = DataSample.read(tiny, 300, open());
@@ -198,7 +209,8 @@ class DataWarmupTest {
                 }
             }
         }
-        DataSample sample = DataSample.read(new FakeStore(data), 6_000, open());
+        // the crawl gets half the bound less the spread's three eighths: enough of it for every kind of query
+        DataSample sample = DataSample.read(new FakeStore(data), 12_000, open());
         List<QueryLog.Entry> entries = DataQueries.entries(sample, 600, 808);
         assertEquals(600, entries.size());
         Map<String, Integer> forms = new LinkedHashMap<>();
