@@ -96,6 +96,41 @@ class PrewarmSettingTest {
         }
     }
 
+    /**
+     * A store larger than its caches gets them filled whole at open, not in part: the first queries' misses then
+     * replace entries rather than add young objects that every young collection among those queries copies.
+     */
+    @Test
+    void fillsTheWholeCachesOfAStoreLargerThanThem() {
+        SailRepository repo = TestRepos.open(dir);
+        try (RepositoryConnection c = repo.getConnection()) {
+            c.begin();
+            for (int i = 0; i < 20_000; i++) {
+                c.add(VF.createIRI("http://e/s" + i), VF.createIRI("http://e/p" + (i % 7)),
+                        VF.createLiteral("a value long enough to take room in a page, number " + i));
+            }
+            c.commit();
+        } finally {
+            repo.shutDown();
+        }
+        BasaltStoreConfig small = TestRepos.fastConfig();
+        small.setPrewarm(true);
+        long pageBudget = 256 << 10;
+        small.setPageCacheBytes(pageBudget);
+        small.setValueCacheSize(2_000);
+        BasaltSailStore store = BasaltSailStore.open(dir.toPath().resolve(BasaltStore.JOURNAL_FILE), small);
+        try {
+            StorePrewarm.Outcome read = store.prewarmed();
+            assertNotNull(read);
+            assertFalse(read.pages().complete(), "the store should not fit its page cache: " + read);
+            assertTrue(read.cachedPageBytes() >= pageBudget, "page cache filled to " + read.cachedPageBytes()
+                    + " bytes of " + pageBudget);
+            assertEquals(2_000, read.terms(), "terms read into a value cache of 2,000");
+        } finally {
+            store.close();
+        }
+    }
+
     @Test
     void theSettingWinsOverTheJvmWideDefault() {
         assertFalse(StorePrewarm.enabled(Boolean.FALSE, "true"));

@@ -268,6 +268,11 @@ public final class Store implements AutoCloseable {
         }
     }
 
+    /** Approximate bytes of decoded pages the page cache holds now. */
+    public long pageCacheBytesInUse() {
+        return cache.weightedSize();
+    }
+
     Journal journal() {
         return journal;
     }

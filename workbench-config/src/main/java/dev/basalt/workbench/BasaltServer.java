@@ -77,6 +77,7 @@ public final class BasaltServer implements AutoCloseable {
         int replayRequests;
         int dataRequests;
         int dataRows;
+        boolean settleHeap;
         try {
             options = ServerOptions.parse(args);
             warmupRequests = LauncherWarmup.requests(System.getProperty(LauncherWarmup.REQUESTS_PROPERTY));
@@ -86,6 +87,7 @@ public final class BasaltServer implements AutoCloseable {
             dataRequests = DataWarmup.requests(System.getProperty(DataWarmup.REQUESTS_PROPERTY),
                     Runtime.version().feature());
             dataRows = DataWarmup.rows(System.getProperty(DataWarmup.ROWS_PROPERTY));
+            settleHeap = HeapSettle.enabled(System.getProperty(HeapSettle.PROPERTY));
         } catch (IllegalArgumentException e) {
             System.err.println("basalt-server: " + e.getMessage());
             System.exit(2);
@@ -122,6 +124,9 @@ public final class BasaltServer implements AutoCloseable {
             } catch (RuntimeException e) {
                 System.out.println("basalt-server: data warm-up ended early: " + e);
             }
+        }
+        if (settleHeap) {
+            System.out.println("basalt-server: " + HeapSettle.run().describe());
         }
         server.queryLog.startRecording();
         System.out.println("Basalt on RDF4J Server: " + server.serverUrl());

@@ -17,10 +17,15 @@ import dev.basalt.store.lexicon.Lexicon;
 
 /**
  * What a store reads into its caches when it is opened, before its first query: the newest commit's pages, upper
- * levels of every tree first, until the page cache is half full ({@link Store#prewarm}), then its dictionary's terms
- * in id order until the value cache is half full ({@link dev.basalt.store.lexicon.LexiconReader#prewarmValues}).
+ * levels of every tree first, until the page cache is full ({@link Store#prewarm}), then its dictionary's terms
+ * in id order until the value cache is full ({@link dev.basalt.store.lexicon.LexiconReader#prewarmValues}).
  * A freshly opened store otherwise reads, checks and decodes each page and term on its first queries' visits, and
- * the JIT compiles the cache-miss paths for them. Both stop once the opening thread has spent {@value #MAX_CPU_SECONDS}
+ * the JIT compiles the cache-miss paths for them. The caches are filled whole, not in part: what a cache takes in
+ * stays in the heap, and taken in during the first queries it is what their young collections copy (BSBM 10M: about
+ * 140 MB of pages over the first 5,000 queries when the prewarm filled half the page cache, young pauses of 40-170
+ * ms among them, docs/benchmarks-coldstart.md); filled here, the caches are in the heap before the server answers,
+ * where a launcher can move them to the old generation at once, and the first queries' misses replace entries
+ * (the CLOCK cache evicts entries no query has read first) instead of adding to them. Both stop once the opening thread has spent {@value #MAX_CPU_SECONDS}
  * s of CPU in them, or after {@value #MAX_WALL_SECONDS} s of wall time (a store on a cold disk, a machine so busy that
  * the thread waits for a core). The store setting {@code basalt:prewarm} turns it on or off for one store; a store
  * that does not set it takes the JVM-wide default, {@code -Dbasalt.store.prewarm} or true ({@link #enabled}).
@@ -55,11 +60,11 @@ public final class StorePrewarm {
         throw new IllegalArgumentException("-D" + PROPERTY + " must be true or false, got '" + property + "'");
     }
 
-    /** What a prewarm read: the pages (and how far) and the terms. */
-    public record Outcome(PagePrewarm.Result pages, long terms) {
+    /** What a prewarm read: the pages (and how far), the decoded bytes the page cache then held, and the terms. */
+    public record Outcome(PagePrewarm.Result pages, long cachedPageBytes, long terms) {
     }
 
-    /** Prewarms {@code store} with a page budget of half of {@code pageCacheBytes}; logs and returns what it read. */
+    /** Prewarms {@code store} with a page budget of {@code pageCacheBytes}; logs and returns what it read. */
     public static Outcome run(Path journal, Store store, long pageCacheBytes, Lexicon lexicon, ValueFactory vf) {
         long started = System.nanoTime();
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
@@ -67,15 +72,17 @@ public final class StorePrewarm {
         long startedCpu = cpu ? threads.getCurrentThreadCpuTime() : 0;
         BooleanSupplier stop = () -> System.nanoTime() - started > TimeUnit.SECONDS.toNanos(MAX_WALL_SECONDS)
                 || cpu && threads.getCurrentThreadCpuTime() - startedCpu > TimeUnit.SECONDS.toNanos(MAX_CPU_SECONDS);
-        PagePrewarm.Result pages = store.prewarm(pageCacheBytes / 2, stop);
+        PagePrewarm.Result pages = store.prewarm(pageCacheBytes, stop);
+        long cached = store.pageCacheBytesInUse();
         long terms;
         try (Snapshot s = store.snapshot()) {
-            terms = lexicon.reader(s).prewarmValues(lexicon.config().valueCacheSize() / 2, vf, stop);
+            terms = lexicon.reader(s).prewarmValues(lexicon.config().valueCacheSize(), vf, stop);
         }
-        LOG.info("{}: prewarmed {} pages ({} levels{}) and {} terms in {} ms (CPU {} ms)", journal, pages.pages(),
-                pages.levels(), pages.complete() ? ", every page" : "", terms,
+        LOG.info("{}: prewarmed {} pages ({} levels{}; {} MiB decoded in the page cache) and {} terms in {} ms "
+                + "(CPU {} ms)", journal, pages.pages(), pages.levels(), pages.complete() ? ", every page" : "",
+                cached >> 20, terms,
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
                 cpu ? TimeUnit.NANOSECONDS.toMillis(threads.getCurrentThreadCpuTime() - startedCpu) : "unknown");
-        return new Outcome(pages, terms);
+        return new Outcome(pages, cached, terms);
     }
 }
