@@ -12,7 +12,8 @@
 #   STORES    where prepare_stores.sh keeps each scale's stores, STORES/SCALE (default data/headline; a scale whose
 #             stores exist is not loaded again, and its load figures are those of the run that made them)
 #   RESULTS   the results log (default docs/results); RUN_ID (default UTC date and time, then the commit)
-#   AFTER50_REPS (default 2), WARM_CLIENTS (default "1 2"), COLDSTART (default 1: run the cold-start measurement,
+#   AFTER50_REPS (default 2), WARM_CLIENTS (default "1 2"), WARM_MIXES (warm-up mixes of the warm runs, default 1000;
+#             three_servers.sh's own settings, SECONDS_RUN, COLD, CROSS_CHECK, ORDER, pass through the environment), COLDSTART (default 1: run the cold-start measurement,
 #             0: skip it), COLDSTART_REPEAT (starts per Java release, default 2), JAVA25 (a Java 25 or later `java`
 #             for the cold-start's second configuration; default the Temurin 25 JDK if installed, else none),
 #             PORT (first of the ports used, default 18000)
@@ -24,7 +25,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 cd "$root"
 : "${SCALES:=1m 10m}" "${STORES:=data/headline}" "${RESULTS:=docs/results}" "${AFTER50_REPS:=2}"
-: "${WARM_CLIENTS:=1 2}" "${COLDSTART:=1}" "${COLDSTART_REPEAT:=2}" "${PORT:=18000}"
+: "${WARM_CLIENTS:=1 2}" "${WARM_MIXES:=1000}" "${COLDSTART:=1}" "${COLDSTART_REPEAT:=2}" "${PORT:=18000}"
 if [ -z "${JAVA25+x}" ]; then
     JAVA25=
     for j in /usr/lib/jvm/temurin-25-jdk-amd64/bin/java /usr/lib/jvm/temurin-25*/bin/java; do
@@ -69,7 +70,7 @@ for scale in $SCALES; do
     cp "$STORES/$scale/MANIFEST" "$run/$scale/MANIFEST.txt"
     cp "$STORES/$scale/prepare.log" "$run/$scale/prepare.txt"
     for phase in after50 warm; do
-        if [ $phase = after50 ]; then reps=$AFTER50_REPS clients="1 2" warmup=0; else reps=1 clients=$WARM_CLIENTS warmup=1000; fi
+        if [ $phase = after50 ]; then reps=$AFTER50_REPS clients="1 2" warmup=0; else reps=1 clients=$WARM_CLIENTS warmup=$WARM_MIXES; fi
         say "$scale: three servers, $phase (repetitions $reps, clients '$clients')"
         REPS=$reps CLIENTS=$clients WARMUP=$warmup PORT=$PORT WORK="$work/copies" \
             bench/scripts/explore-http/three_servers.sh "$STORES/$scale" "$work/$scale-$phase" \
