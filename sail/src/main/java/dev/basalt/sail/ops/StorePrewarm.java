@@ -22,8 +22,11 @@ import dev.basalt.store.lexicon.Lexicon;
  * A freshly opened store otherwise reads, checks and decodes each page and term on its first queries' visits, and
  * the JIT compiles the cache-miss paths for them. Both stop once the opening thread has spent {@value #MAX_CPU_SECONDS}
  * s of CPU in them, or after {@value #MAX_WALL_SECONDS} s of wall time (a store on a cold disk, a machine so busy that
- * the thread waits for a core). The store setting {@code basalt:prewarm} turns it on or off for one store; a store
- * that does not set it takes the JVM-wide default, {@code -Dbasalt.store.prewarm} or true ({@link #enabled}).
+ * the thread waits for a core). Last it rehearses the value cache's eviction on a scratch copy of
+ * {@value #REHEARSAL_ENTRIES} of its values ({@link Lexicon#rehearseValueEviction}): the cache, half full, first
+ * evicts during client queries, and the JIT would recompile its write paths then. The store setting
+ * {@code basalt:prewarm} turns it on or off for one store; a store that does not set it takes the JVM-wide default,
+ * {@code -Dbasalt.store.prewarm} or true ({@link #enabled}).
  *
  * <p>Threads: stateless; it runs on the thread that opens the store, before the store serves anything.
  */
@@ -31,6 +34,8 @@ public final class StorePrewarm {
     public static final String PROPERTY = "basalt.store.prewarm";
     static final long MAX_CPU_SECONDS = 20;
     static final long MAX_WALL_SECONDS = 120;
+    /** Values of the value cache that its eviction rehearsal puts into its scratch cache. */
+    static final int REHEARSAL_ENTRIES = 4_096;
     private static final Logger LOG = LoggerFactory.getLogger(StorePrewarm.class);
 
     private StorePrewarm() {
@@ -55,8 +60,8 @@ public final class StorePrewarm {
         throw new IllegalArgumentException("-D" + PROPERTY + " must be true or false, got '" + property + "'");
     }
 
-    /** What a prewarm read: the pages (and how far) and the terms. */
-    public record Outcome(PagePrewarm.Result pages, long terms) {
+    /** What a prewarm read: the pages (and how far) and the terms; the evictions of its rehearsal. */
+    public record Outcome(PagePrewarm.Result pages, long terms, long rehearsedEvictions) {
     }
 
     /** Prewarms {@code store} with a page budget of half of {@code pageCacheBytes}; logs and returns what it read. */
@@ -72,10 +77,11 @@ public final class StorePrewarm {
         try (Snapshot s = store.snapshot()) {
             terms = lexicon.reader(s).prewarmValues(lexicon.config().valueCacheSize() / 2, vf, stop);
         }
-        LOG.info("{}: prewarmed {} pages ({} levels{}) and {} terms in {} ms (CPU {} ms)", journal, pages.pages(),
-                pages.levels(), pages.complete() ? ", every page" : "", terms,
+        long evictions = lexicon.rehearseValueEviction(REHEARSAL_ENTRIES);
+        LOG.info("{}: prewarmed {} pages ({} levels{}) and {} terms, rehearsed {} evictions, in {} ms (CPU {} ms)",
+                journal, pages.pages(), pages.levels(), pages.complete() ? ", every page" : "", terms, evictions,
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
                 cpu ? TimeUnit.NANOSECONDS.toMillis(threads.getCurrentThreadCpuTime() - startedCpu) : "unknown");
-        return new Outcome(pages, terms);
+        return new Outcome(pages, terms, evictions);
     }
 }
