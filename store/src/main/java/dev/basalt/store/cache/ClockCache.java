@@ -189,9 +189,10 @@ public final class ClockCache<V> {
      * of the weight of up to {@code entries} of this cache's values: each of them put {@value #REHEARSAL_ROUNDS}
      * times under its own key, among reads that set reference bits (and, after each round, a read of all of
      * them), so that puts meet a full segment, reuse tombstones, replace entries and rebuild tables over tombstones,
-     * and the clock hand passes over entries read and not and over the entry just put. The JIT then has profiles of those branches before this cache first evicts. This cache is only
-     * read: its entries, their reference bits and its counts stay as they were. Returns the scratch cache's
-     * evictions; 0 when this cache holds nothing.
+     * and the clock hand passes over entries read and not and over the entry just put. The JIT then has profiles
+     * of those branches before this cache first evicts. This cache is only read: its entries, their reference bits
+     * and its counts stay as they were. Returns the scratch cache's evictions; 0 when this cache holds nothing.
+     * Thread-safe, like the cache's reads.
      */
     public long rehearseEviction(int entries) {
         // an even share of each segment: keys of one segment share their hash's high bits, which in a scratch cache

@@ -201,7 +201,7 @@ class ClockCacheTest {
         assertEquals(0, empty.rehearseEviction(4_096));
         ClockCache<Item> one = new ClockCache<>(1_000, 1, Item::weight);
         one.put(1, new Item(1, 0, 5));
-        assertEquals(0, one.rehearseEviction(4_096), "one value, heavier than a quarter of itself, is not cached in the scratch cache");
+        assertEquals(0, one.rehearseEviction(4_096), "one value outweighs the scratch cache and is not cached");
         assertSame(one.get(1), one.handle(1).get());
         assertEquals(0, one.rehearseEviction(0));
     }
