@@ -91,6 +91,7 @@ class PrewarmSettingTest {
             assertNotNull(read, "prewarm on, yet the store read nothing at open");
             assertTrue(read.pages().pages() > 0, "pages read: " + read.pages().pages());
             assertTrue(read.terms() >= 200, "terms read: " + read.terms());
+            assertTrue(read.rehearsedEvictions() > 0, "evictions rehearsed: " + read.rehearsedEvictions());
         } finally {
             store.close();
         }

@@ -1,6 +1,8 @@
 package dev.basalt.sail.http;
 
 import java.lang.ref.WeakReference;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -91,12 +93,24 @@ final class TermFragments {
 
     static final int MAX_ELEMENTS = 4_096;
     private static final int PROLOGUE_SLOTS = 16;
-    private final AtomicReferenceArray<Prologue> prologues = new AtomicReferenceArray<>(PROLOGUE_SLOTS);
+    /**
+     * What an empty prologue slot holds: a prologue of a map no shape has, so that a lookup compares maps and never
+     * meets null (the JIT compiles {@link #prologue} after the warm-ups have filled the slots they use, and a null
+     * there would be a trap and a recompilation at a client's first shape in an empty slot).
+     */
+    private static final Prologue NO_PROLOGUE = new Prologue(new HashMap<>(), new byte[0], Map.of(), Map.of());
+    private final AtomicReferenceArray<Prologue> prologues = new AtomicReferenceArray<>(emptySlots());
+
+    private static Prologue[] emptySlots() {
+        Prologue[] slots = new Prologue[PROLOGUE_SLOTS];
+        Arrays.fill(slots, NO_PROLOGUE);
+        return slots;
+    }
 
     /** The prologue kept for the shape whose prologue is {@code namespaces} (this very map), or null. */
     Prologue prologue(Map<String, String> namespaces) {
         Prologue p = prologues.get(System.identityHashCode(namespaces) & (PROLOGUE_SLOTS - 1));
-        return p != null && p.namespaces == namespaces ? p : null;
+        return p.namespaces == namespaces ? p : null;
     }
 
     /** Keeps a shape's encoded prologue (replacing the one in its slot) and answers it. */

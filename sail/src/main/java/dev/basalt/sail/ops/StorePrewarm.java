@@ -25,10 +25,14 @@ import dev.basalt.store.lexicon.Lexicon;
  * 140 MB of pages over the first 5,000 queries when the prewarm filled half the page cache, young pauses of 40-170
  * ms among them, docs/benchmarks-coldstart.md); filled here, the caches are in the heap before the server answers,
  * where a launcher can move them to the old generation at once, and the first queries' misses replace entries
- * (the CLOCK cache evicts entries no query has read first) instead of adding to them. Both stop once the opening thread has spent {@value #MAX_CPU_SECONDS}
- * s of CPU in them, or after {@value #MAX_WALL_SECONDS} s of wall time (a store on a cold disk, a machine so busy that
- * the thread waits for a core). The store setting {@code basalt:prewarm} turns it on or off for one store; a store
- * that does not set it takes the JVM-wide default, {@code -Dbasalt.store.prewarm} or true ({@link #enabled}).
+ * (the CLOCK cache evicts entries no query has read first) instead of adding to them. Both stop once the opening
+ * thread has spent {@value #MAX_CPU_SECONDS} s of CPU in them, or after {@value #MAX_WALL_SECONDS} s of wall time (a
+ * store on a cold disk, a machine so busy that the thread waits for a core). Last it rehearses the value cache's
+ * eviction on a scratch copy of {@value #REHEARSAL_ENTRIES} of its values ({@link Lexicon#rehearseValueEviction}), so
+ * that every branch of the cache's write paths has run before the first queries evict: otherwise the JIT compiles
+ * them from the branches the first evictions happened to take and compiles them again in the first client queries. The store setting
+ * {@code basalt:prewarm} turns it on or off for one store; a store that does not set it takes the JVM-wide default,
+ * {@code -Dbasalt.store.prewarm} or true ({@link #enabled}).
  *
  * <p>Threads: stateless; it runs on the thread that opens the store, before the store serves anything.
  */
@@ -36,6 +40,8 @@ public final class StorePrewarm {
     public static final String PROPERTY = "basalt.store.prewarm";
     static final long MAX_CPU_SECONDS = 20;
     static final long MAX_WALL_SECONDS = 120;
+    /** Values of the value cache that its eviction rehearsal puts into its scratch cache. */
+    static final int REHEARSAL_ENTRIES = 4_096;
     private static final Logger LOG = LoggerFactory.getLogger(StorePrewarm.class);
 
     private StorePrewarm() {
@@ -60,8 +66,11 @@ public final class StorePrewarm {
         throw new IllegalArgumentException("-D" + PROPERTY + " must be true or false, got '" + property + "'");
     }
 
-    /** What a prewarm read: the pages (and how far), the decoded bytes the page cache then held, and the terms. */
-    public record Outcome(PagePrewarm.Result pages, long cachedPageBytes, long terms) {
+    /**
+     * What a prewarm read: the pages (and how far), the decoded bytes the page cache then held, and the terms; the
+     * evictions of its rehearsal.
+     */
+    public record Outcome(PagePrewarm.Result pages, long cachedPageBytes, long terms, long rehearsedEvictions) {
     }
 
     /** Prewarms {@code store} with a page budget of {@code pageCacheBytes}; logs and returns what it read. */
@@ -78,11 +87,12 @@ public final class StorePrewarm {
         try (Snapshot s = store.snapshot()) {
             terms = lexicon.reader(s).prewarmValues(lexicon.config().valueCacheSize(), vf, stop);
         }
-        LOG.info("{}: prewarmed {} pages ({} levels{}; {} MiB decoded in the page cache) and {} terms in {} ms "
-                + "(CPU {} ms)", journal, pages.pages(), pages.levels(), pages.complete() ? ", every page" : "",
-                cached >> 20, terms,
+        long evictions = lexicon.rehearseValueEviction(REHEARSAL_ENTRIES);
+        LOG.info("{}: prewarmed {} pages ({} levels{}; {} MiB decoded in the page cache) and {} terms, rehearsed {} "
+                + "evictions, in {} ms (CPU {} ms)", journal, pages.pages(), pages.levels(),
+                pages.complete() ? ", every page" : "", cached >> 20, terms, evictions,
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
                 cpu ? TimeUnit.NANOSECONDS.toMillis(threads.getCurrentThreadCpuTime() - startedCpu) : "unknown");
-        return new Outcome(pages, cached, terms);
+        return new Outcome(pages, cached, terms, evictions);
     }
 }

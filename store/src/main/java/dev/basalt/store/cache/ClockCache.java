@@ -1,5 +1,7 @@
 package dev.basalt.store.cache;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.ToIntFunction;
 
 /**
@@ -27,6 +29,11 @@ import java.util.function.ToIntFunction;
  * found clear. An entry read once and never again (a large scan) thus goes on the hand's next
  * pass, while entries read again keep their place. Thread-safe.
  *
+ * <p>A cache that a store fills only halfway when it opens evicts for the first time during client queries, and
+ * the JIT, which compiled the write paths while nothing was evicted, then drops that code and compiles it again
+ * ({@code unstable_if} traps in {@code put}, {@code evict} and {@code rebuild}). {@link #rehearseEviction} runs those
+ * paths beforehand on a scratch cache, leaving the cache itself as it was.
+ *
  * @param <V> the values; never null
  */
 public final class ClockCache<V> {
@@ -35,6 +42,8 @@ public final class ClockCache<V> {
     private static final int MAX_SEGMENTS = 64;
     /** Entries of typical weight a segment should be able to hold before more segments are made. */
     private static final int ENTRIES_PER_SEGMENT = 256;
+    /** Times {@link #rehearseEviction} puts each of its values into the scratch cache. */
+    static final int REHEARSAL_ROUNDS = 8;
 
     /**
      * A cache entry, which a caller may keep to reach the value again without a lookup (a B+tree
@@ -166,6 +175,64 @@ public final class ClockCache<V> {
         return sum;
     }
 
+    /** Entries the clock hand has evicted since the cache was made (not those removed, replaced or cleared). */
+    public long evictions() {
+        long sum = 0;
+        for (Segment<V> s : segments) {
+            sum += s.evictions();
+        }
+        return sum;
+    }
+
+    /**
+     * Runs the eviction paths of this class on a scratch cache of one segment with this cache's weigher, a quarter
+     * of the weight of up to {@code entries} of this cache's values: each of them put {@value #REHEARSAL_ROUNDS}
+     * times under its own key, among reads that set reference bits (and, after each round, a read of all of
+     * them), so that puts meet a full segment, reuse tombstones, replace entries and rebuild tables over tombstones,
+     * and the clock hand passes over entries read and not and over the entry just put. The JIT then has profiles
+     * of those branches before this cache first evicts. This cache is only read: its entries, their reference bits
+     * and its counts stay as they were. Returns the scratch cache's evictions; 0 when this cache holds nothing.
+     * Thread-safe, like the cache's reads.
+     */
+    public long rehearseEviction(int entries) {
+        // an even share of each segment: keys of one segment share their hash's high bits, which in a scratch cache
+        // of one segment would crowd them into a corner of its table
+        List<Handle<V>> sample = new ArrayList<>();
+        long weight = 0;
+        int share = (entries + segments.length - 1) / segments.length;
+        for (Segment<V> s : segments) {
+            int taken = 0;
+            for (Handle<V> e : s.table) {
+                if (taken == share || sample.size() == entries) {
+                    break;
+                }
+                if (e != null && e != TOMBSTONE && e.value != null) {
+                    sample.add(e);
+                    weight += e.weight;
+                    taken++;
+                }
+            }
+        }
+        long budget = Math.max(1, weight / 4);
+        ClockCache<V> scratch = new ClockCache<>(budget, (int) Math.min(Integer.MAX_VALUE, budget), weigher);
+        int n = sample.size();
+        for (int round = 0; round < REHEARSAL_ROUNDS; round++) {
+            for (int i = 0; i < n; i++) {
+                Handle<V> e = sample.get(i);
+                V value = e.value;
+                if (value != null) {
+                    scratch.put(e.key, value);
+                }
+                scratch.get(sample.get((int) ((i * 7L + round) % n)).key);
+            }
+            // every value read again: the next put's eviction sweeps the whole table, past the entry it makes room for
+            for (Handle<V> e : sample) {
+                scratch.get(e.key);
+            }
+        }
+        return scratch.evictions();
+    }
+
     private Segment<V> segmentOf(int hash) {
         return segments.length == 1 ? segments[0] : segments[hash >>> segmentShift];
     }
@@ -193,6 +260,7 @@ public final class ClockCache<V> {
         private int used;
         private long weight;
         private int hand;
+        private long evictions;
 
         Segment(long budget, int segmentBits) {
             this.budget = budget;
@@ -205,6 +273,10 @@ public final class ClockCache<V> {
 
         synchronized int live() {
             return live;
+        }
+
+        synchronized long evictions() {
+            return evictions;
         }
 
         synchronized Handle<V> put(long key, int hash, V value, int entryWeight) {
@@ -309,6 +381,7 @@ public final class ClockCache<V> {
                     e.value = null;
                     live--;
                     weight -= e.weight;
+                    evictions++;
                 }
             }
         }

@@ -213,6 +213,14 @@ public final class Lexicon {
         return values.get(id);
     }
 
+    /**
+     * Rehearses the id → value cache's eviction on a scratch copy of up to {@code entries} of its values
+     * ({@link ClockCache#rehearseEviction}), leaving the cache as it was; returns the scratch cache's evictions.
+     */
+    public long rehearseValueEviction(int entries) {
+        return values.rehearseEviction(entries);
+    }
+
     /** Publishes a committed mapping, both ways. */
     void cache(Value value, long id) {
         ids.put(value, id);

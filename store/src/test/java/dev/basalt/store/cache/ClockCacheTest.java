@@ -20,8 +20,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * {@link ClockCache} against a map model: a hit returns the value last put under the key (never
  * another key's, never a removed one), the weight bound holds after every put, re-read entries
- * survive a scan of entries read once, tombstones do not grow the table without bound, and
- * concurrent readers and writers never see a value under the wrong key.
+ * survive a scan of entries read once, tombstones do not grow the table without bound,
+ * concurrent readers and writers never see a value under the wrong key, evictions are counted, and
+ * rehearsing eviction evicts in a scratch cache only.
  */
 class ClockCacheTest {
     /** A value that knows its key, so a hit under the wrong key is visible. */
@@ -144,6 +145,65 @@ class ClockCacheTest {
         assertTrue(held <= 4);
         cache.invalidateAll();
         assertTrue(handles.stream().allMatch(h -> h.get() == null), "cleared by invalidateAll");
+    }
+
+    @Test
+    void evictionsCountTheClockHandsEvictionsOnly() {
+        ClockCache<Item> cache = new ClockCache<>(4, 1, Item::weight);
+        for (long k = 0; k < 4; k++) {
+            cache.put(k, new Item(k, 0, 1));
+        }
+        cache.put(0, new Item(0, 1, 1));
+        cache.invalidate(1);
+        assertEquals(0, cache.evictions(), "replacing and invalidating evict nothing");
+        for (long k = 10; k < 20; k++) {
+            cache.put(k, new Item(k, 0, 1));
+        }
+        assertEquals(3 + 10 - 4, cache.evictions(), "3 left after the invalidation, 10 added, 4 fit");
+        cache.invalidateAll();
+        assertEquals(9, cache.evictions(), "clearing evicts nothing");
+    }
+
+    @Test
+    void rehearsingEvictionEvictsInAScratchCacheAndLeavesTheCacheAsItWas() {
+        ClockCache<Item> cache = new ClockCache<>(100_000, 1, Item::weight);
+        Map<Long, Item> model = new HashMap<>();
+        Random random = new Random(7);
+        for (long k = 0; k < 20_000; k++) {
+            Item item = new Item(k, 0, 1 + random.nextInt(3));
+            cache.put(k * 0x1_0000_0040L, item);
+            model.put(k * 0x1_0000_0040L, item);
+        }
+        for (long k = 0; k < 20_000; k += 3) {
+            cache.get(k * 0x1_0000_0040L);
+        }
+        Map<Long, Boolean> referenced = new HashMap<>();
+        model.keySet().forEach(k -> referenced.put(k, cache.handle(k).referenced));
+        long size = cache.size();
+        long weight = cache.weightedSize();
+
+        long evictions = cache.rehearseEviction(4_096);
+
+        assertTrue(evictions > 4_096, "the scratch cache holds a quarter of the sample's weight: " + evictions);
+        assertEquals(0, cache.evictions());
+        assertEquals(size, cache.size());
+        assertEquals(weight, cache.weightedSize());
+        for (var e : model.entrySet()) {
+            ClockCache.Handle<Item> h = cache.handle(e.getKey());
+            assertEquals(referenced.get(e.getKey()), h.referenced, "reference bit of " + e.getKey());
+            assertSame(e.getValue(), h.get());
+        }
+    }
+
+    @Test
+    void rehearsingAnEmptyCacheOrASmallSampleIsHarmless() {
+        ClockCache<Item> empty = new ClockCache<>(1_000, 1, Item::weight);
+        assertEquals(0, empty.rehearseEviction(4_096));
+        ClockCache<Item> one = new ClockCache<>(1_000, 1, Item::weight);
+        one.put(1, new Item(1, 0, 5));
+        assertEquals(0, one.rehearseEviction(4_096), "one value outweighs the scratch cache and is not cached");
+        assertSame(one.get(1), one.handle(1).get());
+        assertEquals(0, one.rehearseEviction(0));
     }
 
     @Test
