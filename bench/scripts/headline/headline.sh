@@ -57,6 +57,7 @@ dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
 json.dump({"started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "commit": sys.argv[2],
            "uncommitted_changes": dirty, "scales": sys.argv[3].split(), "java": java, "cores": os.cpu_count(),
            "class_data_archive": os.path.exists("workbench-config/target/basalt-server.jsa"),
+           "cpu": next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?"),
            "memory_gib": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30),
            "load_start": open("/proc/loadavg").read().split()[:3]}, open(sys.argv[1], "w"), indent=1)
 EOF

@@ -184,9 +184,11 @@ def run_note(run_id, meta):
     dirty = " (with uncommitted changes)" if meta.get("uncommitted_changes") else ""
     archive = {True: ", the launcher with the build's class-data archive", False: ", the launcher without a "
                "class-data archive"}.get(meta.get("class_data_archive"), "")
-    return "run `%s`: commit %s%s, %s to %s, %s%s, %s cores, load average %s at the start and %s at the end" % (
+    cpu_model = " (%s)" % meta["cpu"] if meta.get("cpu") else ""
+    return "run `%s`: commit %s%s, %s to %s, %s%s, %s cores%s, load average %s at the start and %s at the end" % (
         run_id, meta.get("commit", "?"), dirty, meta.get("started", "?"), meta.get("ended", "?"),
-        meta.get("java", "?"), archive, meta.get("cores", "?"), " ".join(meta.get("load_start", [])) or "?",
+        meta.get("java", "?"), archive, meta.get("cores", "?"), cpu_model,
+        " ".join(meta.get("load_start", [])) or "?",
         " ".join(meta.get("load_end", [])) or "?")
 
 
