@@ -421,8 +421,11 @@ def page(runs, charts_dir, page_path, tail):
             run_id, meta, res = found
             scales.append((scale, res))
             notes[scale] = run_note(run_id, meta)
-    cold = newest_with(runs, lambda _i, d, _m: os.path.exists(os.path.join(d, "coldstart.txt")) and coldstart(
-        os.path.join(d, "coldstart.txt"))[0] and coldstart(os.path.join(d, "coldstart.txt")))
+    def measured_coldstart(_run_id, d, _meta):
+        path = os.path.join(d, "coldstart.txt")
+        parsed = coldstart(path) if os.path.exists(path) else ([], "")
+        return parsed if parsed[0] else None
+    cold = newest_with(runs, measured_coldstart)
     cold_rows, cold_heading = cold[2] if cold else ([], "")
     page_dir = os.path.dirname(os.path.abspath(page_path))
     out = ["# Benchmarks: the current figures", "",
