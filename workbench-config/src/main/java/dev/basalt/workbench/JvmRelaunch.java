@@ -29,7 +29,7 @@ import java.util.Optional;
  * output through, stops it when it is stopped and exits with its status. The child is marked by the
  * environment variable {@value #MARK} and never relaunches, and it halts when the parent is killed
  * ({@link #haltWithParent}); {@code -Dbasalt.server.relaunch=false}, or any JVM option that binds a JVM to
- * a port or output file (debugger, JMX, agents, JFR, {@code file=}), keeps the launcher in the JVM it was
+ * a port or output file (debugger, JMX, agents, JFR, {@code -XX:LogFile}, {@code file=}), keeps the launcher in the JVM it was
  * started in.
  *
  * <p>Stateless static methods, called by the launcher's main thread before anything else; the child's
@@ -56,7 +56,7 @@ final class JvmRelaunch {
     private static final List<String> ONE_JVM_ONLY = List.of("-agentlib", "-agentpath", "-javaagent", "-Xrunjdwp",
             "-Xdebug", "-Dcom.sun.management", "-XX:StartFlightRecording", "-XX:AOTCacheOutput",
             "-XX:AOTConfiguration", "-XX:AOTMode=record", "-XX:AOTMode=create", "-XX:ArchiveClassesAtExit",
-            "-XX:DumpLoadedClassList", "-Xloggc");
+            "-XX:DumpLoadedClassList", "-Xloggc", "-XX:LogFile");
 
     private JvmRelaunch() {
     }

@@ -60,7 +60,8 @@ class JvmRelaunchTest {
         assertEquals(List.of(), JvmRelaunch.optionsToAdd(17, List.of(), home, Map.of(), "false"), "turned off");
         for (String own : List.of("-agentlib:jdwp=transport=dt_socket,address=5005", "-javaagent:x.jar",
                 "-Dcom.sun.management.jmxremote.port=9010", "-XX:StartFlightRecording=filename=a.jfr",
-                "-XX:AOTCacheOutput=/y.aot", "-XX:AOTMode=record", "-Xlog:gc:file=gc.log", "-XX:ArchiveClassesAtExit=a.jsa")) {
+                "-XX:AOTCacheOutput=/y.aot", "-XX:AOTMode=record", "-Xlog:gc:file=gc.log", "-XX:ArchiveClassesAtExit=a.jsa",
+                "-XX:LogFile=compilation.log")) {
             assertEquals(List.of(), JvmRelaunch.optionsToAdd(25, List.of("-Xmx1g", own), home, Map.of(), null), own);
         }
     }

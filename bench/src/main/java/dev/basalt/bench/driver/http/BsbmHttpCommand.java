@@ -59,6 +59,10 @@ public final class BsbmHttpCommand implements Callable<Integer> {
 	@Option(names = "--mix", defaultValue = "full", description = "full or reduced (Explore), or bi: the 8 "
 			+ "Business Intelligence queries once each per mix, parameters drawn by BsbmBiQueries")
 	String mix;
+	@Option(names = "--only", split = ",", paramLabel = "QUERY", description = "keep only these queries of the mix "
+			+ "(name such as Q9, or number; repeatable or comma-separated), in the mix's order and as often as it "
+			+ "has them: to study one query's cost without the others. Default: the whole mix")
+	List<String> only = List.of();
 	@Option(names = "--clients", defaultValue = "1")
 	int clients;
 	@Option(names = "--cold-mixes", defaultValue = "50", description = "mixes of the cold phase, the first the "
@@ -127,6 +131,19 @@ public final class BsbmHttpCommand implements Callable<Integer> {
 				: BsbmQueries.MIXES.get(mix);
 		if (queries == null) {
 			throw new CommandLine.ParameterException(new CommandLine(this), "--mix must be full, reduced or bi");
+		}
+		if (!only.isEmpty()) {
+			Set<String> kept;
+			try {
+				kept = CountDifferences.queryNames(only, templates);
+			} catch (IllegalArgumentException e) {
+				throw new CommandLine.ParameterException(new CommandLine(this), "--only: " + e.getMessage());
+			}
+			queries = queries.stream().filter(n -> kept.contains(templates.get(n - 1).name())).toList();
+			if (queries.isEmpty()) {
+				throw new CommandLine.ParameterException(new CommandLine(this), "--only: none of " + only
+						+ " is in the " + mix + " mix");
+			}
 		}
 		Set<String> expectedDifferences;
 		try {

@@ -193,6 +193,32 @@ class SparqlHttpClientTest {
 		}
 	}
 
+	/** {@code --only} times the named queries of the mix and no other; a query the mix lacks is refused. */
+	@Test
+	void bsbmHttpTimesOnlyTheQueriesNamed() {
+		String[] run = { "bsbm-http", "--products", "60", "--seed", Long.toString(SEED), "--mix", "reduced",
+				"--cold-mixes", "2", "--warmup-mixes", "2", "--runs", "0", "--cross-check", "0",
+				"--client-warmup-mixes", "0", "--endpoint", endpoint.uri().toString() };
+		java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+		java.io.PrintStream stdout = System.out;
+		System.setOut(new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8));
+		try {
+			assertEquals(0, bsbmHttp(run, "--only", "Q9,12"));
+		} finally {
+			System.setOut(stdout);
+		}
+		String out = printed.toString(java.nio.charset.StandardCharsets.UTF_8);
+		java.util.regex.Matcher timed = java.util.regex.Pattern.compile("\\n    (Q\\d+) +avg .*\\((\\d+)\\)").matcher(out);
+		Map<String, Integer> answers = new java.util.TreeMap<>();
+		while (timed.find()) {
+			answers.merge(timed.group(1), Integer.parseInt(timed.group(2)), Integer::sum);
+		}
+		// the reduced mix has Q9 four times and Q12 once: two cold mixes
+		assertEquals(Map.of("Q12", 2, "Q9", 8), answers, out);
+		assertEquals(2, bsbmHttp(run, "--only", "Q5"), "Q5 is not in the reduced mix");
+		assertEquals(2, bsbmHttp(run, "--only", "Q99"), "no such query");
+	}
+
 	private static String[] concat(String[] a, String... b) {
 		String[] all = Arrays.copyOf(a, a.length + b.length);
 		System.arraycopy(b, 0, all, a.length, b.length);
