@@ -5,6 +5,8 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
+import javax.servlet.http.HttpServletResponse;
+
 /**
  * A response body in UTF-8 written from strings into one byte buffer: a value's UTF-8 bytes (the JDK's encoding, an
  * unpaired surrogate as {@code ?}) are copied into the buffer with the characters special to the format at hand
@@ -236,6 +238,21 @@ abstract class EncodedOutput {
             size = 0;
             drains++;
         }
+    }
+
+    /**
+     * Hands the last bytes of {@code response}'s body to the stream. When they are the whole body (the buffer never
+     * went to the stream before) and the response is not committed, its {@code Content-Length} is set first: the
+     * container then sends the head and the body in one write as a body of known length, where it would send a body
+     * past its aggregation size (8 KiB in Jetty 9.4's defaults) in a chunk and the closing chunk in a write of its own,
+     * two wake-ups of the client instead of one. A compressing filter in front takes the length as its own wrapper
+     * does any declared length.
+     */
+    void drainLast(HttpServletResponse response) throws IOException {
+        if (drains == 0 && size > 0 && !response.isCommitted()) {
+            response.setContentLength(size);
+        }
+        drain();
     }
 
     /** Times the buffer went to the stream: with {@link #position}, a mark for {@link #writtenSince}. */

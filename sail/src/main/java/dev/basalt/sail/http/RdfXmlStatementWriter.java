@@ -107,11 +107,13 @@ final class RdfXmlStatementWriter extends EncodedOutput {
         try (GraphQueryResult statements = result; OutputStream out = response.getOutputStream()) {
             KeptGraph kept = result instanceof KeptGraph k ? k : null;
             TermFragments fragments = kept == null ? null : TermFragments.of(kept.termSpace());
+            RdfXmlStatementWriter writer = new RdfXmlStatementWriter(out, buffer);
             if (fragments != null) {
-                new RdfXmlStatementWriter(out, buffer).document(kept.getNamespaces(), kept.ids(), fragments);
+                writer.document(kept.getNamespaces(), kept.ids(), fragments);
             } else {
-                new RdfXmlStatementWriter(out, buffer).document(statements);
+                writer.document(statements);
             }
+            writer.drainLast(response);
         } catch (QueryEvaluationException | RDFHandlerException e) {
             RowWriter.sendError(response, FailureStatus.whileWritingResult(e));
         } finally {
@@ -119,14 +121,16 @@ final class RdfXmlStatementWriter extends EncodedOutput {
         }
     }
 
-    /** Writes the whole document of {@code statements} and hands the last bytes to the stream. */
+    /**
+     * Writes the whole document of {@code statements}; its last bytes stay in the buffer for the caller's
+     * {@link #drainLast} or {@link #drain}.
+     */
     void document(GraphQueryResult statements) throws IOException {
         start(statements.getNamespaces());
         for (Statement s : statements) {
             statement(s);
         }
         end();
-        drain();
     }
 
     /** Writes the XML declaration and the opening {@code rdf:RDF} with the prefixes of {@code namespaces}. */
@@ -234,8 +238,8 @@ final class RdfXmlStatementWriter extends EncodedOutput {
      * object's encoded form and a property element come from {@code fragments} (the prologue's elements); the terms
      * of the other ids of a block of statements (its subjects, which a description rarely shares with another, and
      * the objects and predicates not kept) are read in one batch, encoded by the statement path's own methods, and the
-     * objects' and elements' kept. A subject is compared by id with the one before. Hands the last bytes to the
-     * stream.
+     * objects' and elements' kept. A subject is compared by id with the one before. The last bytes stay in the buffer
+     * for the caller's {@link #drainLast} or {@link #drain}.
      */
     void document(Map<String, String> namespaces, StatementIds ids, TermFragments fragments) throws IOException {
         TermFragments.Prologue prologue = fragments.prologue(namespaces);
@@ -325,7 +329,6 @@ final class RdfXmlStatementWriter extends EncodedOutput {
             write(DESCRIPTION_END);
         }
         end();
-        drain();
     }
 
     /** The first byte of an object's fragment: whether it is a literal's (its element's end tag still to write). */

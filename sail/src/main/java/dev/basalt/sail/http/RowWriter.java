@@ -67,7 +67,7 @@ abstract class RowWriter extends EncodedOutput {
                 writer.row(rows.next());
             }
             writer.end();
-            writer.drain();
+            writer.drainLast(response);
         } catch (QueryEvaluationException | QueryResultHandlerException e) {
             sendError(response, FailureStatus.whileWritingResult(e));
         } finally {

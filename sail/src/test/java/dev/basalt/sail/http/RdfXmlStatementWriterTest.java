@@ -256,7 +256,9 @@ class RdfXmlStatementWriterTest {
             }
         };
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        new RdfXmlStatementWriter(out).document(prologue, answer, fragments);
+        RdfXmlStatementWriter writer = new RdfXmlStatementWriter(out);
+        writer.document(prologue, answer, fragments);
+        writer.drain();
         return out.toString(StandardCharsets.UTF_8);
     }
 
