@@ -92,6 +92,14 @@ final class BasaltSailStore extends SailStoreBase {
         statementSets(latest, writer);
     }
 
+    /**
+     * Reads a sample of the store's pages and terms as cache misses read them, without caching them
+     * ({@link StorePrewarm#rehearseMisses}): for a server, after its warm-ups.
+     */
+    StorePrewarm.Rehearsal rehearseMisses(Path journal) {
+        return StorePrewarm.rehearseMisses(journal, store, lexicon, getValueFactory());
+    }
+
     /** What the store read into its caches when it opened, or null when its prewarm was off. */
     StorePrewarm.Outcome prewarmed() {
         return prewarmed;

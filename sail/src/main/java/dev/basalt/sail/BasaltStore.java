@@ -236,7 +236,8 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
         nativeQueries.bind(this, backing.latest());
         metrics = StoreMBeans.publish(new NativeQueriesMetrics(nativeQueries.stats(), nativeQueries::running),
                 NativeQueriesMetrics.objectName(dir.toPath()), "native query counters");
-        operations = StoreMBeans.publish(new StoreOperations(this::storeStats, this::compact, this::backup), StoreOperations.objectName(dir.toPath()),
+        operations = StoreMBeans.publish(new StoreOperations(this::storeStats, this::compact, this::backup,
+                () -> rehearseColdReads().describe()), StoreOperations.objectName(dir.toPath()),
                 "store operations");
         LOG.debug("opened Basalt store {} with statement indexes {}", dir, BasaltSailStore.names(backing.orders()));
     }
@@ -412,6 +413,20 @@ public class BasaltStore extends AbstractNotifyingSail implements FederatedServi
         ensureInitialized();
         try {
             return backing.compactOnline();
+        } catch (StoreException e) {
+            throw new SailException(e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Reads a sample of the store's pages and terms as cache misses read them, without caching them, so that the
+     * JIT compiles the miss path before clients' queries need it ({@link dev.basalt.sail.ops.StorePrewarm#rehearseMisses}): for a server
+     * to call after its warm-ups. Also published over JMX ({@link StoreOperationsMXBean#rehearseColdReads}).
+     */
+    public dev.basalt.sail.ops.StorePrewarm.Rehearsal rehearseColdReads() {
+        ensureInitialized();
+        try {
+            return backing.rehearseMisses(getDataDir().toPath().resolve(JOURNAL_FILE));
         } catch (StoreException e) {
             throw new SailException(e.getMessage(), e);
         }

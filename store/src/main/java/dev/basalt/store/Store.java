@@ -268,6 +268,21 @@ public final class Store implements AutoCloseable {
         }
     }
 
+    /**
+     * Reads up to {@code pages} leaves of the newest commit's trees as cache misses read them, without caching them
+     * ({@link PagePrewarm#rehearseMisses}); returns the leaves read. Safe beside queries and a writer: it reads a
+     * snapshot, which it pins while it runs.
+     */
+    public long rehearsePageMisses(int pages, BooleanSupplier stop) {
+        try (Snapshot s = snapshot()) {
+            List<BTree> trees = new ArrayList<>();
+            for (String name : new TreeSet<>(s.treeNames())) {
+                trees.add(s.tree(name));
+            }
+            return PagePrewarm.rehearseMisses(trees, pages, stop);
+        }
+    }
+
     /** Approximate bytes of decoded pages the page cache holds now. */
     public long pageCacheBytesInUse() {
         return cache.weightedSize();

@@ -76,4 +76,35 @@ class StorePrewarmTest {
                     + store.cache().weightedSize());
         }
     }
+
+    /**
+     * The miss rehearsal reads leaves of every tree from the file without caching them: the cache holds what it held
+     * (the internal pages it descends through were cached already), and it reads at most as many leaves as asked,
+     * from each tree.
+     */
+    @Test
+    void rehearsedMissesReadLeavesOfEveryTreeUncached() {
+        Path file = dir.resolve("r.jnl");
+        write(file);
+        try (Store store = Store.open(file, CONFIG)) {
+            long leaves;
+            try (Snapshot s = store.snapshot()) {
+                long[] n = new long[1];
+                for (String name : s.treeNames()) {
+                    s.tree(name).forEachRecord(address -> n[0]++);
+                }
+                leaves = n[0];
+            }
+            store.prewarm(Long.MAX_VALUE, () -> false);
+            long cached = store.cache().weightedSize();
+
+            long read = store.rehearsePageMisses(100, () -> false);
+
+            assertTrue(read > 50 && read <= 100, "about the leaves asked: " + read + " of " + leaves + " pages");
+            assertEquals(cached, store.cache().weightedSize(), "nothing added to the cache");
+            assertEquals(0, store.rehearsePageMisses(100, () -> true), "stops when told");
+            assertTrue(store.rehearsePageMisses(Integer.MAX_VALUE, () -> false) < leaves,
+                    "leaves only: fewer than every page");
+        }
+    }
 }

@@ -78,6 +78,7 @@ public final class BasaltServer implements AutoCloseable {
         int dataRequests;
         int dataRows;
         boolean settleHeap;
+        boolean rehearseMisses;
         try {
             options = ServerOptions.parse(args);
             warmupRequests = LauncherWarmup.requests(System.getProperty(LauncherWarmup.REQUESTS_PROPERTY));
@@ -88,6 +89,7 @@ public final class BasaltServer implements AutoCloseable {
                     Runtime.version().feature());
             dataRows = DataWarmup.rows(System.getProperty(DataWarmup.ROWS_PROPERTY));
             settleHeap = HeapSettle.enabled(System.getProperty(HeapSettle.PROPERTY));
+            rehearseMisses = MissRehearsal.enabled(System.getProperty(MissRehearsal.PROPERTY));
         } catch (IllegalArgumentException e) {
             System.err.println("basalt-server: " + e.getMessage());
             System.exit(2);
@@ -124,6 +126,9 @@ public final class BasaltServer implements AutoCloseable {
             } catch (RuntimeException e) {
                 System.out.println("basalt-server: data warm-up ended early: " + e);
             }
+        }
+        if (rehearseMisses) {
+            MissRehearsal.run().forEach(line -> System.out.println("basalt-server: " + line));
         }
         if (settleHeap) {
             System.out.println("basalt-server: " + HeapSettle.run().describe());

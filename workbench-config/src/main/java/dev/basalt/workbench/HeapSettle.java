@@ -28,13 +28,7 @@ final class HeapSettle {
 
     /** Whether {@code property} (the value of {@value #PROPERTY}) asks for the collection: unset or true. */
     static boolean enabled(String property) {
-        if (property == null || property.isBlank() || property.trim().equalsIgnoreCase("true")) {
-            return true;
-        }
-        if (property.trim().equalsIgnoreCase("false")) {
-            return false;
-        }
-        throw new IllegalArgumentException("-D" + PROPERTY + " must be true or false, got '" + property + "'");
+        return ServerOptions.onUnlessOff(property, PROPERTY);
     }
 
     /** What the collection did: whether the JVM ran one, its wall time and the heap in use before and after. */

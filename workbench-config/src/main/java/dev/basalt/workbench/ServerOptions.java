@@ -106,4 +106,18 @@ public record ServerOptions(String host, int port, Path dataDir, Path home, Stri
         }
         throw new IllegalArgumentException("-D" + property + " must be " + what + ", got '" + value + "'");
     }
+
+    /**
+     * A switch that is on unless set: {@code value} (of system property {@code property}) unset, blank or
+     * {@code true} is on, {@code false} off; anything else is a clear error naming the property.
+     */
+    static boolean onUnlessOff(String value, String property) {
+        if (value == null || value.isBlank() || value.trim().equalsIgnoreCase("true")) {
+            return true;
+        }
+        if (value.trim().equalsIgnoreCase("false")) {
+            return false;
+        }
+        throw new IllegalArgumentException("-D" + property + " must be true or false, got '" + value + "'");
+    }
 }

@@ -20,16 +20,20 @@ public final class StoreOperations implements StoreOperationsMXBean {
     private final Supplier<StoreStats> stats;
     private final Supplier<?> compaction;
     private final BiFunction<Path, Long, ?> backup;
+    private final Supplier<String> rehearsal;
 
     /**
      * @param stats      the store's figures
      * @param compaction compacts the store online; its result's text is the answer
      * @param backup     writes a hot backup of a commit point (-1: the newest) to a file; its result's text is the answer
+     * @param rehearsal  reads a sample of pages and terms as cache misses do, uncached; what it read is the answer
      */
-    public StoreOperations(Supplier<StoreStats> stats, Supplier<?> compaction, BiFunction<Path, Long, ?> backup) {
+    public StoreOperations(Supplier<StoreStats> stats, Supplier<?> compaction, BiFunction<Path, Long, ?> backup,
+            Supplier<String> rehearsal) {
         this.stats = stats;
         this.compaction = compaction;
         this.backup = backup;
+        this.rehearsal = rehearsal;
     }
 
     /** {@code dev.basalt:type=Store,store="<absolute data directory>"}. */
@@ -61,6 +65,15 @@ public final class StoreOperations implements StoreOperationsMXBean {
     public String compact() {
         try {
             return compaction.get().toString();
+        } catch (StoreException | org.eclipse.rdf4j.sail.SailException e) {
+            throw new IllegalStateException(e.getMessage());
+        }
+    }
+
+    @Override
+    public String rehearseColdReads() {
+        try {
+            return rehearsal.get();
         } catch (StoreException | org.eclipse.rdf4j.sail.SailException e) {
             throw new IllegalStateException(e.getMessage());
         }

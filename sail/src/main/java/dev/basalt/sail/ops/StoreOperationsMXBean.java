@@ -32,4 +32,11 @@ public interface StoreOperationsMXBean {
      * retention kept from being released.
      */
     String compact();
+
+    /**
+     * Reads a sample of the store's pages and terms as cache misses read them, without caching them, so that the JIT
+     * compiles the miss path before clients' queries need it: for a server to call after its warm-ups, whose queries
+     * all hit a prewarmed store's caches. Returns what it read. Only reads.
+     */
+    String rehearseColdReads();
 }

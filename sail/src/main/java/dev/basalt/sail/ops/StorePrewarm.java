@@ -42,6 +42,12 @@ public final class StorePrewarm {
     static final long MAX_WALL_SECONDS = 120;
     /** Values of the value cache that its eviction rehearsal puts into its scratch cache. */
     static final int REHEARSAL_ENTRIES = 4_096;
+    /**
+     * Leaves and terms {@link #rehearseMisses} reads: past the C2 compiler's thresholds (about 15,000 calls with
+     * loops) for the miss path's methods, at a few hundred milliseconds of CPU.
+     */
+    static final int MISS_REHEARSAL_PAGES = 20_000;
+    static final int MISS_REHEARSAL_TERMS = 20_000;
     private static final Logger LOG = LoggerFactory.getLogger(StorePrewarm.class);
 
     private StorePrewarm() {
@@ -75,12 +81,8 @@ public final class StorePrewarm {
 
     /** Prewarms {@code store} with a page budget of {@code pageCacheBytes}; logs and returns what it read. */
     public static Outcome run(Path journal, Store store, long pageCacheBytes, Lexicon lexicon, ValueFactory vf) {
-        long started = System.nanoTime();
-        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        boolean cpu = threads.isCurrentThreadCpuTimeSupported();
-        long startedCpu = cpu ? threads.getCurrentThreadCpuTime() : 0;
-        BooleanSupplier stop = () -> System.nanoTime() - started > TimeUnit.SECONDS.toNanos(MAX_WALL_SECONDS)
-                || cpu && threads.getCurrentThreadCpuTime() - startedCpu > TimeUnit.SECONDS.toNanos(MAX_CPU_SECONDS);
+        Clock clock = new Clock();
+        BooleanSupplier stop = clock::pastCaps;
         PagePrewarm.Result pages = store.prewarm(pageCacheBytes, stop);
         long cached = store.pageCacheBytesInUse();
         long terms;
@@ -91,8 +93,59 @@ public final class StorePrewarm {
         LOG.info("{}: prewarmed {} pages ({} levels{}; {} MiB decoded in the page cache) and {} terms, rehearsed {} "
                 + "evictions, in {} ms (CPU {} ms)", journal, pages.pages(), pages.levels(),
                 pages.complete() ? ", every page" : "", cached >> 20, terms, evictions,
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
-                cpu ? TimeUnit.NANOSECONDS.toMillis(threads.getCurrentThreadCpuTime() - startedCpu) : "unknown");
+                clock.millis(), clock.cpuMillis() < 0 ? "unknown" : clock.cpuMillis());
         return new Outcome(pages, cached, terms, evictions);
+    }
+    /** What a rehearsal of cache misses read: leaves, terms, and its time. */
+    public record Rehearsal(long pages, long terms, long millis, long cpuMillis) {
+        public String describe() {
+            return "rehearsed cache misses: " + pages + " leaves and " + terms + " terms read uncached in " + millis
+                    + " ms (CPU " + cpuMillis + " ms)";
+        }
+    }
+
+    /**
+     * Reads {@value #MISS_REHEARSAL_PAGES} leaves and {@value #MISS_REHEARSAL_TERMS} terms of {@code store} as
+     * cache misses read them, without caching them ({@link Store#rehearsePageMisses}, {@link
+     * dev.basalt.store.lexicon.LexiconReader#rehearseMisses}), within the prewarm's CPU and time caps; logs and returns what it read. A
+     * server calls it after its warm-ups (RDF4J Server's launcher through {@link StoreOperationsMXBean#rehearseColdReads}):
+     * their queries find a prewarmed store's pages and terms cached, so the miss path was last compiled, if at all,
+     * for the prewarm's sequential reads, and the JIT's later deoptimizations leave it in the profiling tier, where the
+     * first clients' misses (at 10M triples, the cold mixes' share of pages not cached) would run it and have it
+     * compiled. Only reads; safe beside queries and a writer (it pins a snapshot).
+     */
+    public static Rehearsal rehearseMisses(Path journal, Store store, Lexicon lexicon, ValueFactory vf) {
+        Clock clock = new Clock();
+        BooleanSupplier stop = clock::pastCaps;
+        long pages = store.rehearsePageMisses(MISS_REHEARSAL_PAGES, stop);
+        long terms;
+        try (Snapshot s = store.snapshot()) {
+            terms = lexicon.reader(s).rehearseMisses(Lexicon.counts(s), MISS_REHEARSAL_TERMS, vf, stop);
+        }
+        Rehearsal done = new Rehearsal(pages, terms, clock.millis(), clock.cpuMillis());
+        LOG.info("{}: {}", journal, done.describe());
+        return done;
+    }
+
+    /** The wall and CPU time of this thread since it was made, and whether either is past the prewarm's caps. */
+    private static final class Clock {
+        private final long started = System.nanoTime();
+        private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        private final boolean cpu = threads.isCurrentThreadCpuTimeSupported();
+        private final long startedCpu = cpu ? threads.getCurrentThreadCpuTime() : 0;
+
+        boolean pastCaps() {
+            return System.nanoTime() - started > TimeUnit.SECONDS.toNanos(MAX_WALL_SECONDS)
+                    || cpu && threads.getCurrentThreadCpuTime() - startedCpu > TimeUnit.SECONDS.toNanos(MAX_CPU_SECONDS);
+        }
+
+        long millis() {
+            return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+        }
+
+        /** -1 where the JVM does not measure a thread's CPU time. */
+        long cpuMillis() {
+            return cpu ? TimeUnit.NANOSECONDS.toMillis(threads.getCurrentThreadCpuTime() - startedCpu) : -1;
+        }
     }
 }

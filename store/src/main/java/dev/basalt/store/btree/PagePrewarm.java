@@ -116,6 +116,73 @@ public final class PagePrewarm {
         return new Result(pages, leafParents.isEmpty() ? levels : levels + 1, true);
     }
 
+    /**
+     * Reads up to {@code pages} leaves of {@code trees} from the store as a query's cache miss reads them (the record
+     * read and its checksum, decompression, the page's decoding), but not into the cache: an equal share of
+     * {@code pages} per tree, spread over each tree's leaves (a tree with fewer leaves than its share leaves the rest
+     * to the trees after it), so each page kind and compression is met as often as the others. Run after a server's warm-ups, whose queries find
+     * every page of a prewarmed store in the cache, it makes the JIT compile the miss path with its real profile before
+     * the first clients' queries miss, where it would run in the slower profiling tier and be compiled during them.
+     * Returns the leaves read. The internal pages are read through the cache (the prewarm left them there).
+     *
+     * @throws IllegalArgumentException if a tree is writable (its dirty pages are its writer's thread's)
+     */
+    public static long rehearseMisses(List<BTree> trees, int pages, BooleanSupplier stop) {
+        Map<BTree, List<InternalNode>> leafParents = new LinkedHashMap<>();
+        long leaves = 0;
+        for (BTree tree : trees) {
+            if (!tree.isReadOnly()) {
+                throw new IllegalArgumentException("only read-only trees are rehearsed: " + tree);
+            }
+            List<InternalNode> level = new ArrayList<>();
+            if (tree.root() instanceof InternalNode root) {
+                level.add(root);
+            }
+            for (int depth = 0; !level.isEmpty() && depth < tree.height() - 2; depth++) {
+                List<InternalNode> next = new ArrayList<>();
+                for (InternalNode parent : level) {
+                    for (int i = 0; i < parent.size(); i++) {
+                        if (tree.child(parent, i) instanceof InternalNode in) {
+                            next.add(in);
+                        }
+                    }
+                }
+                level = next;
+            }
+            if (!level.isEmpty()) {
+                leafParents.put(tree, level);
+                leaves += children(level);
+            }
+        }
+        if (pages <= 0 || leaves == 0) {
+            return 0;
+        }
+        // an equal share per tree (what one tree does not use goes to the next): the statement indices, whose pages
+        // are compressed, are met as often as the larger dictionary trees
+        long read = 0;
+        int treesLeft = leafParents.size();
+        for (Map.Entry<BTree, List<InternalNode>> e : leafParents.entrySet()) {
+            PageIO io = e.getKey().io();
+            long share = (pages - read) / treesLeft--;
+            long stride = Math.max(1, children(e.getValue()) / Math.max(1, share));
+            long at = 0;
+            long fromTree = 0;
+            for (InternalNode parent : e.getValue()) {
+                for (int i = 0; i < parent.size() && fromTree < share; i++, at++) {
+                    if (at % stride == 0) {
+                        if ((read & 255) == 0 && stop.getAsBoolean()) {
+                            return read;
+                        }
+                        io.readUncached(parent.childAddress(i), parent.childChecksum(i));
+                        read++;
+                        fromTree++;
+                    }
+                }
+            }
+        }
+        return read;
+    }
+
     private static long children(List<InternalNode> parents) {
         long n = 0;
         for (InternalNode p : parents) {

@@ -75,6 +75,52 @@ public final class LexiconReader extends LexiconView {
         return read;
     }
 
+    /** Neighbouring ids a rehearsal reads together: one leaf's worth, so its reads touch few pages. */
+    static final int REHEARSAL_RUN = 64;
+
+    /**
+     * Reads and decodes up to {@code terms} dictionary terms as a query's value-cache miss does (one cursor over the
+     * ID2TERM values, then each stored form restored and decoded), without caching them: runs of
+     * {@value #REHEARSAL_RUN} neighbouring ids spread over each kind's ids ({@code counts}), the kinds in proportion to
+     * their terms, so each stored form (whole, prefixed, compressed, with a dictionary) is met and few leaves are
+     * read. Run after a server's warm-ups, whose queries find their terms in the value cache, it makes the JIT compile
+     * the miss path before the first clients' queries need it. Returns the terms decoded.
+     */
+    public long rehearseMisses(LexiconCounts counts, int terms, ValueFactory vf, BooleanSupplier stop) {
+        long total = counts.iris() + counts.literals() + counts.blankNodes();
+        if (total == 0 || terms <= 0) {
+            return 0;
+        }
+        long decoded = 0;
+        long[] run = new long[REHEARSAL_RUN];
+        TermKind[] kinds = { TermKind.IRI, TermKind.LITERAL, TermKind.BLANK_NODE };
+        long[] ofKind = { counts.iris(), counts.literals(), counts.blankNodes() };
+        for (int k = 0; k < kinds.length; k++) {
+            long share = Math.max(1, (long) terms * ofKind[k] / total);
+            long runs = Math.min((share + REHEARSAL_RUN - 1) / REHEARSAL_RUN,
+                    (ofKind[k] + REHEARSAL_RUN - 1) / REHEARSAL_RUN);
+            long spacing = runs == 0 ? 0 : ofKind[k] / runs; // runs never overlap: each reads at most its spacing
+            for (long r = 0; r < runs; r++) {
+                if (stop.getAsBoolean()) {
+                    return decoded;
+                }
+                long first = 1 + r * spacing;
+                int n = (int) Math.min(Math.min(REHEARSAL_RUN, spacing), ofKind[k] - first + 1);
+                for (int i = 0; i < n; i++) {
+                    run[i] = TermIds.make(kinds[k].code(), first + i);
+                }
+                byte[][] stored = storedValues(run, n);
+                for (int i = 0; i < n; i++) {
+                    if (stored[i] != null) {
+                        TermKeys.decode(fullKey(run[i], stored[i]), vf, component -> resolve(component, vf));
+                        decoded++;
+                    }
+                }
+            }
+        }
+        return decoded;
+    }
+
     @Override
     boolean isCommitted(long id) {
         return uncommitted == null || uncommitted.isCommitted(id);

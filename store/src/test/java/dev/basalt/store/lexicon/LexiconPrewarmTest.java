@@ -73,6 +73,25 @@ class LexiconPrewarmTest extends StoreFixture {
         }
     }
 
+    /** The miss rehearsal decodes terms of each kind as a cache miss does, and caches none of them. */
+    @Test
+    void rehearsedMissesDecodeTermsOfEveryKindAndCacheNone() {
+        fill();
+        try (Snapshot s = store.snapshot()) {
+            LexiconCounts counts = Lexicon.counts(s);
+            assertEquals(300, counts.iris());
+            long decoded = lexicon.reader(s).rehearseMisses(counts, 200, VF, () -> false);
+            // at least the share asked of each kind, rounded up to runs of neighbours, at most every term
+            org.junit.jupiter.api.Assertions.assertTrue(decoded >= 200 && decoded <= terms.size(), "decoded " + decoded);
+            assertEquals(terms.size(), lexicon.reader(s).rehearseMisses(counts, 10_000, VF, () -> false),
+                    "asked for more than the store holds: each term once");
+            assertEquals(0, lexicon.reader(s).rehearseMisses(counts, 200, VF, () -> true), "stops when told");
+        }
+        for (long id : ids) {
+            assertNull(lexicon.cachedValue(id), "nothing cached");
+        }
+    }
+
     @Test
     void refusesAReaderOfAnOpenTransaction() {
         try (WriteTransaction tx = store.begin()) {
