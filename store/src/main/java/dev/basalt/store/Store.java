@@ -260,11 +260,7 @@ public final class Store implements AutoCloseable {
      */
     public PagePrewarm.Result prewarm(long maxBytes, BooleanSupplier stop) {
         try (Snapshot s = snapshot()) {
-            List<BTree> trees = new ArrayList<>();
-            for (String name : new TreeSet<>(s.treeNames())) {
-                trees.add(s.tree(name));
-            }
-            return PagePrewarm.run(trees, cache, Math.min(maxBytes, cache.maxBytes()), stop);
+            return PagePrewarm.run(treesByName(s), cache, Math.min(maxBytes, cache.maxBytes()), stop);
         }
     }
 
@@ -275,12 +271,17 @@ public final class Store implements AutoCloseable {
      */
     public long rehearsePageMisses(int pages, BooleanSupplier stop) {
         try (Snapshot s = snapshot()) {
-            List<BTree> trees = new ArrayList<>();
-            for (String name : new TreeSet<>(s.treeNames())) {
-                trees.add(s.tree(name));
-            }
-            return PagePrewarm.rehearseMisses(trees, pages, stop);
+            return PagePrewarm.rehearseMisses(treesByName(s), pages, stop);
         }
+    }
+
+    /** Every tree of {@code s}, read-only, in name order. */
+    private static List<BTree> treesByName(Snapshot s) {
+        List<BTree> trees = new ArrayList<>();
+        for (String name : new TreeSet<>(s.treeNames())) {
+            trees.add(s.tree(name));
+        }
+        return trees;
     }
 
     /** Approximate bytes of decoded pages the page cache holds now. */
