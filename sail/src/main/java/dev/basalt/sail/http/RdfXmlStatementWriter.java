@@ -1,10 +1,8 @@
 package dev.basalt.sail.http;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -23,7 +21,6 @@ import org.eclipse.rdf4j.query.QueryEvaluationException;
 import org.eclipse.rdf4j.rio.RDFFormat;
 import org.eclipse.rdf4j.rio.RDFHandlerException;
 
-import dev.basalt.optimizer.rdf4j.StatementIds;
 import dev.basalt.sail.errors.FailureStatus;
 import dev.basalt.sail.query.KeptGraph;
 
@@ -50,9 +47,9 @@ import dev.basalt.sail.query.KeptGraph;
  * without a tail that is an XML name (such as {@code http://example.org/1}) cannot be written in RDF/XML; the writer
  * then fails with an {@link RDFHandlerException} naming it, as RDF4J's does.
  *
- * <p>A DESCRIBE answered by its kept plan ({@link KeptGraph}) is written from its statements' term ids with the
- * objects' encoded forms and the property elements kept in {@link TermFragments} ({@link #document(Map, StatementIds,
- * TermFragments)}): the same bytes.
+ * <p>A DESCRIBE answered by its kept plan ({@link KeptGraph}) is written from its statements' term ids by
+ * {@link KeptGraphWriter}, with the objects' encoded forms and the property elements kept in {@link TermFragments}:
+ * the same bytes, through this writer's methods for a description, a property element and an object.
  *
  * <p>Not thread-safe: one instance writes one response on the thread that serves it.
  */
@@ -109,7 +106,7 @@ final class RdfXmlStatementWriter extends EncodedOutput {
             TermFragments fragments = kept == null ? null : TermFragments.of(kept.termSpace());
             RdfXmlStatementWriter writer = new RdfXmlStatementWriter(out, buffer);
             if (fragments != null) {
-                writer.document(kept.getNamespaces(), kept.ids(), fragments);
+                new KeptGraphWriter(writer, fragments).document(kept.getNamespaces(), kept.ids());
             } else {
                 writer.document(statements);
             }
@@ -171,7 +168,7 @@ final class RdfXmlStatementWriter extends EncodedOutput {
     }
 
     /** The opening {@code rdf:Description} of {@code s}, with its line break. */
-    private void description(Resource s) throws IOException {
+    void description(Resource s) throws IOException {
         Value plain = RowWriter.plain(s);
         if (plain instanceof BNode bnode) {
             write(NODE);
@@ -185,7 +182,7 @@ final class RdfXmlStatementWriter extends EncodedOutput {
     }
 
     /** A property element's start: its name, and the namespace it declares when it has no prefix. */
-    private void elementStart(Element element) throws IOException {
+    void elementStart(Element element) throws IOException {
         write(element.start);
         if (element.namespace != null) {
             write(DEFAULT_NAMESPACE);
@@ -198,7 +195,7 @@ final class RdfXmlStatementWriter extends EncodedOutput {
      * What follows a property element's start for {@code value} as its object: an empty element's attribute and
      * close, or a literal's attributes and text; true for a literal, whose element's end tag is still to be written.
      */
-    private boolean object(Value value) throws IOException {
+    boolean object(Value value) throws IOException {
         Value object = RowWriter.plain(value);
         if (object instanceof IRI) {
             write(RESOURCE);
@@ -229,187 +226,19 @@ final class RdfXmlStatementWriter extends EncodedOutput {
         return true;
     }
 
-    /** Statements read from a kept DESCRIBE's ids at a time. */
-    private static final int ID_BLOCK = 64;
-
-    /**
-     * Writes the whole document of a kept DESCRIBE from its statements' ids ({@link KeptGraph#ids}, whose prologue
-     * declares {@code namespaces}): the bytes {@link #document(GraphQueryResult)} writes for its statements. An
-     * object's encoded form and a property element come from {@code fragments} (the prologue's elements); the terms
-     * of the other ids of a block of statements (its subjects, which a description rarely shares with another, and
-     * the objects and predicates not kept) are read in one batch, encoded by the statement path's own methods, and the
-     * objects' and elements' kept. A subject is compared by id with the one before. The last bytes stay in the buffer
-     * for the caller's {@link #drainLast} or {@link #drain}.
-     */
-    void document(Map<String, String> namespaces, StatementIds ids, TermFragments fragments) throws IOException {
-        TermFragments.Prologue prologue = fragments.prologue(namespaces);
-        if (prologue == null) {
-            RdfXmlStatementWriter w = scratch();
-            w.start(namespaces);
-            prologue = fragments.keepPrologue(namespaces, scratchOut(), w.prefixes);
-            w.prefixes = new HashMap<>();
-        }
-        write(prologue.bytes());
-        prefixes = prologue.prefixes();
-        shared = prologue;
-        long[] spo = new long[3 * ID_BLOCK];
-        Resource[] subjects = new Resource[ID_BLOCK];
-        byte[][] objects = new byte[ID_BLOCK][];
-        Value[] objectTerms = new Value[ID_BLOCK];
-        Element[] properties = new Element[ID_BLOCK];
-        long[] missing = new long[3 * ID_BLOCK];
-        // per statement of the block, where its subject, predicate and object stand in missing (-1: at hand)
-        int[] missingAt = new int[3 * ID_BLOCK];
-        boolean opened = false;
-        long open = 0;
-        int n;
-        while ((n = ids.nextIds(spo)) > 0) {
-            int m = 0;
-            long previous = open;
-            boolean previousOpened = opened;
-            for (int q = 0; q < n; q++) {
-                long s = spo[3 * q];
-                subjects[q] = null;
-                missingAt[3 * q] = -1;
-                if (!previousOpened || s != previous) {
-                    previousOpened = true;
-                    previous = s;
-                    missingAt[3 * q] = m;
-                    missing[m++] = s;
-                }
-                missingAt[3 * q + 1] = -1;
-                if ((properties[q] = property(spo[3 * q + 1])) == null) {
-                    missingAt[3 * q + 1] = m;
-                    missing[m++] = spo[3 * q + 1];
-                }
-                missingAt[3 * q + 2] = -1;
-                if ((objects[q] = fragments.object(spo[3 * q + 2])) == null) {
-                    missingAt[3 * q + 2] = m;
-                    missing[m++] = spo[3 * q + 2];
-                }
-            }
-            if (m > 0) {
-                fillMissing(ids.terms(Arrays.copyOf(missing, m)), missingAt, spo, n, subjects, properties,
-                        objectTerms);
-            }
-            for (int q = 0; q < n; q++) {
-                long s = spo[3 * q];
-                if (!opened || s != open) {
-                    if (opened) {
-                        write(DESCRIPTION_END);
-                    }
-                    opened = true;
-                    open = s;
-                    description(subjects[q]);
-                }
-                Element property = properties[q];
-                elementStart(property);
-                byte[] object = objects[q];
-                if (object == null) {
-                    // written from its term, and what was written kept (unless the buffer went out meanwhile)
-                    int from = position();
-                    long drained = drains();
-                    boolean literal = object(objectTerms[q]);
-                    byte[] fragment = writtenSince(from, drained, literal ? LITERAL : RESOURCE_OBJECT);
-                    if (fragment != null) {
-                        fragments.putObject(spo[3 * q + 2], fragment);
-                    }
-                    if (literal) {
-                        write(property.end);
-                    }
-                } else {
-                    write(object, 1, object.length - 1);
-                    if (object[0] == LITERAL) {
-                        write(property.end);
-                    }
-                }
-            }
-        }
-        if (opened) {
-            write(DESCRIPTION_END);
-        }
-        end();
+    /** Closes an {@code rdf:Description} opened by {@link #description} (not by {@link #statement}). */
+    void descriptionEnd() throws IOException {
+        write(DESCRIPTION_END);
     }
 
-    /** The first byte of an object's fragment: whether it is a literal's (its element's end tag still to write). */
-    private static final byte LITERAL = 1;
-    private static final byte RESOURCE_OBJECT = 0;
-
-    /** Property elements of this response by predicate id, for {@link #document(Map, StatementIds, TermFragments)}. */
-    private long[] propertyIds = new long[8];
-    private Element[] propertyElements = new Element[8];
-    private int propertyCount;
-    /** Where fragments are encoded, made at the first term not kept. */
-    private ByteArrayOutputStream scratchBytes;
-    private RdfXmlStatementWriter scratch;
-
-    /** The property elements of the response's prologue, shared by the responses of its query shape. */
-    private TermFragments.Prologue shared;
-
-    private Element property(long id) {
-        for (int i = 0; i < propertyCount; i++) {
-            if (propertyIds[i] == id) {
-                return propertyElements[i];
-            }
-        }
-        Element element = shared.element(id);
-        if (element != null) {
-            addProperty(id, element);
-        }
-        return element;
+    /** Namespace to prefix of the prefixes {@link #start} declared. */
+    Map<String, String> prefixes() {
+        return prefixes;
     }
 
-    /**
-     * Fills the block's arrays from the terms read for its missing ids ({@code missingAt}: each statement's subject,
-     * predicate and object index in {@code terms}, -1 where at hand): the subjects where they change, the property
-     * elements not at hand (made and kept; an earlier statement of the block may have made one already), and the
-     * objects not at hand, which are kept as they are written.
-     */
-    private void fillMissing(Value[] terms, int[] missingAt, long[] spo, int n, Resource[] subjects,
-            Element[] properties, Value[] objectTerms) {
-        for (int q = 0; q < n; q++) {
-            if (missingAt[3 * q] >= 0) {
-                subjects[q] = (Resource) terms[missingAt[3 * q]];
-            }
-            if (missingAt[3 * q + 1] >= 0) {
-                long p = spo[3 * q + 1];
-                Element element = property(p);
-                if (element == null) {
-                    element = element(((IRI) terms[missingAt[3 * q + 1]]).stringValue());
-                    addProperty(p, element);
-                    shared.keepElement(p, element);
-                }
-                properties[q] = element;
-            }
-            if (missingAt[3 * q + 2] >= 0) {
-                objectTerms[q] = terms[missingAt[3 * q + 2]];
-            }
-        }
-    }
-
-    private void addProperty(long id, Element element) {
-        if (propertyCount == propertyIds.length) {
-            propertyIds = Arrays.copyOf(propertyIds, 2 * propertyCount);
-            propertyElements = Arrays.copyOf(propertyElements, 2 * propertyCount);
-        }
-        propertyIds[propertyCount] = id;
-        propertyElements[propertyCount++] = element;
-    }
-
-    private RdfXmlStatementWriter scratch() {
-        if (scratch == null) {
-            scratchBytes = new ByteArrayOutputStream();
-            scratch = new RdfXmlStatementWriter(scratchBytes);
-        }
-        return scratch;
-    }
-
-    /** The scratch writer's bytes, taken out. */
-    private byte[] scratchOut() throws IOException {
-        scratch.drain();
-        byte[] bytes = scratchBytes.toByteArray();
-        scratchBytes.reset();
-        return bytes;
+    /** Names property elements by {@code declared}, the prefixes of a prologue written already. */
+    void usePrefixes(Map<String, String> declared) {
+        prefixes = declared;
     }
 
     /** Closes the open {@code rdf:Description}, if any, and {@code rdf:RDF}. */
@@ -426,7 +255,7 @@ final class RdfXmlStatementWriter extends EncodedOutput {
      * ({@code \t<prefix:local} or {@code \t<local}), the namespace to declare on it when no prefix is declared for it,
      * and its encoded end; an {@link RDFHandlerException} when it has no tail that is an XML local name.
      */
-    private Element element(String predicate) {
+    Element element(String predicate) {
         Element element = elements.get(predicate);
         if (element != null) {
             return element;
